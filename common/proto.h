@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The guestd <-> hostctl protocol: one JSON object per line over the
+ * virtio-serial port PROTO_PORT_NAME. docs/protocol.md describes it in prose;
+ * this header is the single definition both programs compile against.
+ *
+ * Guest -> host: events, {"ev": "<name>", "t_us": <guest CLOCK_BOOTTIME>, ...}.
+ * Host -> guest: requests, {"req": "run" | "shutdown", ...}.
+ *
+ * The host treats everything the guest sends as hostile: lines are bounded
+ * by PROTO_LINE_MAX, strings by the array sizes below, and every field is
+ * type-checked by proto_event_decode().
+ */
+#ifndef VLALAB_PROTO_H
+#define VLALAB_PROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PROTO_VERSION 1
+#define PROTO_PORT_NAME "org.vlalab.guestd.0"
+
+/* Longest line either side may send, in bytes, newline included. */
+#define PROTO_LINE_MAX (64 * 1024)
+
+/* String bounds, in bytes, terminating NUL included. */
+#define PROTO_NAME_MAX 128   /* scenario names, "<area>/<name>" */
+#define PROTO_KIND_MAX 32    /* step kinds */
+#define PROTO_TEXT_MAX 4096  /* expected, got, reason, kmsg text */
+#define PROTO_RELEASE_MAX 65 /* uname -r */
+#define PROTO_DIGEST_MAX 65  /* hex digest of the kernel config */
+
+/* Verdicts use KTAP's words, plus crash. An infrastructure problem is
+ * VERDICT_ERROR, never VERDICT_FAIL. */
+enum proto_verdict {
+	VERDICT_PASS,
+	VERDICT_FAIL,
+	VERDICT_SKIP,
+	VERDICT_XFAIL,
+	VERDICT_TIMEOUT,
+	VERDICT_ERROR,
+	VERDICT_CRASH,
+	VERDICT__COUNT,
+};
+
+const char *proto_verdict_name(enum proto_verdict v);
+/* Returns 0 and sets *ret, or -EINVAL for an unknown word. */
+int proto_verdict_parse(const char *s, enum proto_verdict *ret);
+/* True for pass, skip and xfail: the verdicts that keep a run green. */
+bool proto_verdict_ok(enum proto_verdict v);
+
+enum proto_event_type {
+	PROTO_EV_HELLO,
+	PROTO_EV_SCENARIO_BEGIN,
+	PROTO_EV_STEP_BEGIN,
+	PROTO_EV_STEP_END,
+	PROTO_EV_SCENARIO_END,
+	PROTO_EV_KMSG,
+	PROTO_EV_HEARTBEAT,
+	PROTO_EV_BYE,
+	PROTO_EV__COUNT,
+};
+
+const char *proto_event_name(enum proto_event_type t);
+
+/* "hello": sent once, first, when guestd has opened the port. */
+struct proto_hello {
+	int64_t version;                    /* PROTO_VERSION of the guest */
+	char release[PROTO_RELEASE_MAX];    /* uname -r */
+	char proc_version[PROTO_TEXT_MAX];  /* /proc/version, no newline */
+	char cmdline[PROTO_TEXT_MAX];       /* /proc/cmdline, no newline */
+	char config_digest[PROTO_DIGEST_MAX]; /* FNV-1a 64 hex of /proc/config.gz */
+	uint64_t boot_ms;                   /* CLOCK_BOOTTIME when hello was sent */
+};
+
+/* "scenario_begin": the guest part of a scenario has started. */
+struct proto_scenario_begin {
+	char scenario[PROTO_NAME_MAX];
+	uint32_t nsteps;
+};
+
+/* "step_begin": step number `step` (0-based) of `scenario` has started. */
+struct proto_step_begin {
+	char scenario[PROTO_NAME_MAX];
+	uint32_t step;
+	char kind[PROTO_KIND_MAX];
+	char name[PROTO_NAME_MAX];          /* the step's name, or "" */
+};
+
+/* "step_end": its verdict; expected and got are set on failure. */
+struct proto_step_end {
+	char scenario[PROTO_NAME_MAX];
+	uint32_t step;
+	enum proto_verdict verdict;
+	uint64_t duration_us;
+	char expected[PROTO_TEXT_MAX];
+	char got[PROTO_TEXT_MAX];
+	char reason[PROTO_TEXT_MAX];
+};
+
+/* "scenario_end": the scenario's verdict and, unless it passed, why. */
+struct proto_scenario_end {
+	char scenario[PROTO_NAME_MAX];
+	enum proto_verdict verdict;
+	uint64_t duration_us;
+	char reason[PROTO_TEXT_MAX];
+};
+
+/* "kmsg": one /dev/kmsg record, tagged with what was open when it came. */
+struct proto_kmsg {
+	char scenario[PROTO_NAME_MAX];      /* "" when no scenario was open */
+	int64_t step;                       /* -1 when no step was open */
+	uint64_t seq;                       /* /dev/kmsg sequence number */
+	uint64_t ts_us;                     /* the kernel's timestamp */
+	uint32_t prio;                      /* syslog level, 0..7 */
+	char msg[PROTO_TEXT_MAX];
+};
+
+/* "heartbeat": every second while guestd runs; "bye": before shutdown.
+ * Both carry only the common fields. */
+
+struct proto_event {
+	enum proto_event_type type;
+	uint64_t t_us;                      /* guest CLOCK_BOOTTIME, microseconds */
+	union {
+		struct proto_hello hello;
+		struct proto_scenario_begin scenario_begin;
+		struct proto_step_begin step_begin;
+		struct proto_step_end step_end;
+		struct proto_scenario_end scenario_end;
+		struct proto_kmsg kmsg;
+	} u;
+};
+
+/*
+ * Encode @ev as one JSON line, '\n' included, in a malloc'd string.
+ * Returns 0, or -ENOMEM.
+ */
+int proto_event_encode(const struct proto_event *ev, char **ret_line,
+		       size_t *ret_len);
+
+/*
+ * Decode one line (without its '\n') of guest output. Every field is
+ * type-checked and bounded. Returns 0, or a negative errno with a one-line
+ * reason in @err: -E2BIG (line or string too long), -EBADMSG (not a JSON
+ * object, truncated), -EPROTO (missing or mistyped field, unknown event).
+ */
+int proto_event_decode(const char *line, size_t len, struct proto_event *ret,
+		       char *err, size_t errlen);
+
+enum proto_request_type {
+	PROTO_REQ_RUN,
+	PROTO_REQ_SHUTDOWN,
+};
+
+/*
+ * Encode a "run" request: {"req":"run","scenario":NAME,"timeout_ms":N,
+ * "step_timeout_ms":N,"steps":[...]}. @steps_json is a JSON array, already
+ * validated by the host, that goes out as it is. Returns 0 or -ENOMEM.
+ */
+int proto_run_encode(const char *scenario, uint64_t timeout_ms,
+		     uint64_t step_timeout_ms, const char *steps_json,
+		     char **ret_line, size_t *ret_len);
+int proto_shutdown_encode(char **ret_line, size_t *ret_len);
+
+/*
+ * A line splitter with a bound, for both ends of the port. Feed it bytes;
+ * it calls @cb once per complete line (without '\n', NUL-terminated). A
+ * line longer than PROTO_LINE_MAX - 1 bytes makes feed return -E2BIG, with
+ * the first bytes of the line kept in the buffer for the caller to save.
+ */
+struct proto_linebuf {
+	char *buf;                          /* PROTO_LINE_MAX bytes */
+	size_t len;
+};
+
+int proto_linebuf_init(struct proto_linebuf *lb);
+void proto_linebuf_free(struct proto_linebuf *lb);
+typedef int (*proto_line_cb)(const char *line, size_t len, void *userdata);
+/* Returns 0, -E2BIG, or the first negative value @cb returned. */
+int proto_linebuf_feed(struct proto_linebuf *lb, const char *data, size_t len,
+		       proto_line_cb cb, void *userdata);
+
+/* FNV-1a 64 over @len bytes, continuing from @h (start with PROTO_FNV_INIT). */
+#define PROTO_FNV_INIT UINT64_C(0xcbf29ce484222325)
+uint64_t proto_fnv1a(uint64_t h, const void *data, size_t len);
+
+/*
+ * Errno names as scenarios write them ("EINVAL"). Returns 0 and sets *ret,
+ * or -EINVAL for a name glibc does not know.
+ */
+int proto_errno_parse(const char *name, int *ret);
+const char *proto_errno_name(int err);
+
+#endif

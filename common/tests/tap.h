@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A minimal TAP producer for unit tests: ok()/is_int()/is_str() print one
+ * test point each and remember failures; tap_done() prints the plan and
+ * returns the exit status.
+ */
+#ifndef VLALAB_TAP_H
+#define VLALAB_TAP_H
+
+#include <stdio.h>
+#include <string.h>
+
+static int tap_n, tap_failed;
+
+static inline int tap_ok(int cond, const char *what, const char *file, int line)
+{
+	tap_n++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", tap_n, what);
+	if (!cond) {
+		tap_failed++;
+		printf("#   failed at %s:%d\n", file, line);
+	}
+	return cond;
+}
+
+#define ok(cond, what) tap_ok(!!(cond), (what), __FILE__, __LINE__)
+
+#define is_int(got, want, what)                                             \
+	do {                                                                \
+		long long g_ = (got), w_ = (want);                          \
+		if (!ok(g_ == w_, (what)))                                  \
+			printf("#   got %lld, want %lld\n", g_, w_);        \
+	} while (0)
+
+#define is_str(got, want, what)                                             \
+	do {                                                                \
+		const char *g_ = (got), *w_ = (want);                       \
+		if (!ok(g_ && w_ && strcmp(g_, w_) == 0, (what)))           \
+			printf("#   got '%s'\n#   want '%s'\n",             \
+			       g_ ? g_ : "(null)", w_ ? w_ : "(null)");     \
+	} while (0)
+
+static inline int tap_done(void)
+{
+	printf("1..%d\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
+
+#endif
