@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * image_build(): the guest initramfs. A gen_init_cpio spec (no root needed:
+ * device nodes and ownership come from the spec) lists busybox and its
+ * applet links, /init, /sbin/guestd, the staged modules and extra_dir; the
+ * kernel's own usr/gen_init_cpio writes the newc archive and gzip packs it.
+ * Cached under images/<key>/ by a hash of every input.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kb.h"
+
+#define IMAGE_FORMAT "1"
+#define DEFAULT_BUSYBOX "/bin/busybox"
+
+/* Directories every image has; /etc/vlalab is reserved for scenario files. */
+static const char *const base_dirs[] = {
+	"/dev", "/proc", "/sys", "/tmp", "/run", "/bin", "/sbin", "/usr", "/usr/bin", "/usr/sbin",
+	"/lib", "/lib/modules", "/etc", "/etc/vlalab", "/root", "/mnt", "/var",
+};
+
+struct img_entry {
+	char *rel;      /* below the walked root, starting with '/' */
+	char type;      /* 'd', 'f' or 'l' */
+	unsigned mode;
+	char *target;   /* symlink target */
+	char *src;      /* file on the host */
+};
+
+struct img_tree {
+	struct img_entry *v;
+	size_t n;
+};
+
+static void img_tree_free(struct img_tree *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->v[i].rel);
+		free(t->v[i].target);
+		free(t->v[i].src);
+	}
+	free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}
+
+/* nftw has no user pointer: one walk at a time, through these. */
+static struct img_tree *walk_out;
+static size_t walk_root_len;
+static bool walk_modules;
+static int walk_err;
+
+static bool bad_name(const char *s)
+{
+	for (; *s; s++)
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+			return true;
+	return false;
+}
+
+static int walk_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	struct img_entry e = { 0 }, *nv;
+	char target[PATH_MAX];
+	ssize_t n;
+
+	if (ftw->level == 0)
+		return 0;
+	if (bad_name(path + walk_root_len)) {
+		walk_err = -EINVAL;
+		return 1;
+	}
+	if (type == FTW_D) {
+		e.type = 'd';
+	} else if (type == FTW_SL) {
+		/* modules_install links build and source to host paths. */
+		if (walk_modules && (!strcmp(path + ftw->base, "build") || !strcmp(path + ftw->base, "source")))
+			return 0;
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n < 0) {
+			walk_err = -errno;
+			return 1;
+		}
+		target[n] = '\0';
+		if (bad_name(target)) {
+			walk_err = -EINVAL;
+			return 1;
+		}
+		e.type = 'l';
+		e.target = strdup(target);
+	} else if (type == FTW_F && S_ISREG(st->st_mode)) {
+		e.type = 'f';
+		e.src = strdup(path);
+	} else {
+		return 0; /* sockets, fifos, device files: not copied */
+	}
+	e.mode = st->st_mode & 07777;
+	e.rel = strdup(path + walk_root_len);
+	nv = realloc(walk_out->v, (walk_out->n + 1) * sizeof(*nv));
+	if (nv)
+		walk_out->v = nv;
+	if (!nv || !e.rel || (e.type == 'l' && !e.target) || (e.type == 'f' && !e.src)) {
+		free(e.rel);
+		free(e.target);
+		free(e.src);
+		walk_err = -ENOMEM;
+		return 1;
+	}
+	walk_out->v[walk_out->n++] = e;
+	return 0;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct img_entry *)a)->rel, ((const struct img_entry *)b)->rel);
+}
+
+/* Lists root's contents sorted by path, so parents come before children and
+ * the order never depends on the file system. A name with whitespace, which
+ * the spec format cannot carry, is -EINVAL. */
+static int img_tree_read(const char *root, bool modules, struct img_tree *ret)
+{
+	struct img_tree t = { 0 };
+	int r;
+
+	walk_out = &t;
+	walk_root_len = strlen(root);
+	while (walk_root_len > 1 && root[walk_root_len - 1] == '/')
+		walk_root_len--;
+	walk_modules = modules;
+	walk_err = 0;
+	r = nftw(root, walk_visit, 32, FTW_PHYS);
+	if (r < 0)
+		r = -errno;
+	else if (walk_err)
+		r = walk_err;
+	if (r < 0) {
+		img_tree_free(&t);
+		return r;
+	}
+	if (t.n)
+		qsort(t.v, t.n, sizeof(*t.v), cmp_entry);
+	*ret = t;
+	return 0;
+}
+
+static int hash_tree(struct kb_hash *h, const char *tag, const struct img_tree *t)
+{
+	int r = kb_hash_add_str(h, tag, "");
+
+	for (size_t i = 0; r == 0 && i < t->n; i++) {
+		const struct img_entry *e = &t->v[i];
+		char meta[32], sum[65];
+
+		snprintf(meta, sizeof(meta), "%c %o", e->type, e->mode);
+		r = kb_hash_add_str(h, "path", e->rel);
+		if (r == 0)
+			r = kb_hash_add_str(h, "meta", meta);
+		if (r == 0 && e->type == 'l')
+			r = kb_hash_add_str(h, "target", e->target);
+		if (r == 0 && e->type == 'f') {
+			r = kb_sha256_file_hex(e->src, sum);
+			if (r == 0)
+				r = kb_hash_add_str(h, "sha256", sum);
+		}
+	}
+	return r;
+}
+
+static void spec_tree(FILE *f, const char *prefix, const struct img_tree *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct img_entry *e = &t->v[i];
+
+		if (e->type == 'd')
+			fprintf(f, "dir %s%s %o 0 0\n", prefix, e->rel, e->mode);
+		else if (e->type == 'l')
+			fprintf(f, "slink %s%s %s 777 0 0\n", prefix, e->rel, e->target);
+		else
+			fprintf(f, "file %s%s %s %o 0 0\n", prefix, e->rel, e->src, e->mode);
+	}
+}
+
+static int file_hash(struct kb_hash *h, const char *tag, const char *path)
+{
+	char sum[65];
+	int r = kb_sha256_file_hex(path, sum);
+
+	return r < 0 ? r : kb_hash_add_str(h, tag, sum);
+}
+
+/* Writes the gen_init_cpio spec. applets is `busybox --list-full`. */
+static int write_spec(FILE *f, const char *busybox, char *applets, const char *init, const char *guestd,
+		      const struct img_tree *mods, const struct img_tree *extra)
+{
+	for (size_t i = 0; i < sizeof(base_dirs) / sizeof(base_dirs[0]); i++)
+		fprintf(f, "dir %s %o 0 0\n", base_dirs[i], !strcmp(base_dirs[i], "/tmp") ? 01777 : 0755);
+	fprintf(f, "nod /dev/console 600 0 0 c 5 1\n");
+	fprintf(f, "nod /dev/null 666 0 0 c 1 3\n");
+	fprintf(f, "file /bin/busybox %s 755 0 0\n", busybox);
+	for (char *s = strtok(applets, "\n"); s; s = strtok(NULL, "\n")) {
+		if (bad_name(s) || !strcmp(s, "bin/busybox") || strstr(s, ".."))
+			continue;
+		/* Applets live in bin, sbin, usr/bin and usr/sbin: all exist. */
+		fprintf(f, "slink /%s /bin/busybox 777 0 0\n", s);
+	}
+	fprintf(f, "file /init %s 755 0 0\n", init);
+	if (guestd)
+		fprintf(f, "file /sbin/guestd %s 755 0 0\n", guestd);
+	spec_tree(f, "", mods);
+	spec_tree(f, "", extra);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* gen_init_cpio spec | gzip -n > out, both children at once. */
+static int pack(const char *gen, const char *spec, const char *out)
+{
+	char *gen_argv[] = { (char *)gen, (char *)spec, NULL };
+	char *gz_argv[] = { "gzip", "-n", "-6", NULL };
+	pid_t gen_pid = -1, gz_pid = -1;
+	int pipefd[2], out_fd, r, r2;
+
+	out_fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out_fd < 0)
+		return -errno;
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		r = -errno;
+		close(out_fd);
+		return r;
+	}
+	r = kb_spawn(gen_argv, NULL, -1, pipefd[1], 2, &gen_pid);
+	close(pipefd[1]);
+	if (r == 0)
+		r = kb_spawn(gz_argv, NULL, pipefd[0], out_fd, 2, &gz_pid);
+	close(pipefd[0]);
+	close(out_fd);
+	r2 = gen_pid > 0 ? kb_wait(gen_pid, NULL) : 0;
+	if (gz_pid > 0) {
+		int r3 = kb_wait(gz_pid, NULL);
+
+		if (r == 0)
+			r = r3;
+	}
+	return r < 0 ? r : r2;
+}
+
+int image_build(const struct image_opts *opts, struct image_result *ret)
+{
+	const char *busybox = opts->busybox ? opts->busybox : DEFAULT_BUSYBOX;
+	const struct kbuild_result *k = opts->kernel;
+	char cache[PATH_MAX], dir[PATH_MAX], out[PATH_MAX], tmp[PATH_MAX], spec[PATH_MAX];
+	char mods[PATH_MAX], gen[PATH_MAX], init_default[PATH_MAX];
+	struct img_tree mtree = { 0 }, etree = { 0 };
+	struct image_result res = { 0 };
+	struct kb_hash *h = NULL;
+	struct kb_progress p;
+	char *applets = NULL;
+	const char *init = opts->init;
+	struct stat st;
+	FILE *f = NULL;
+	int r;
+
+	kb_progress_init(&p, opts->msg, opts->progress);
+	if (!k || !k->dir[0] || !k->key[0] || !k->release[0])
+		return -EINVAL;
+#ifdef VLALAB_SRCDIR
+	if (!init) {
+		r = kb_path(init_default, sizeof(init_default), "%s/images/init", VLALAB_SRCDIR);
+		if (r < 0)
+			return r;
+		init = init_default;
+	}
+#else
+	(void)init_default;
+	if (!init)
+		return -EINVAL;
+#endif
+	r = opts->cache_dir ? kb_path(cache, sizeof(cache), "%s", opts->cache_dir) :
+			      kbuild_cache_dir(cache, sizeof(cache));
+	if (r == 0)
+		r = kb_path(mods, sizeof(mods), "%s/modules", k->dir);
+	if (r == 0)
+		r = kb_path(gen, sizeof(gen), "%s/gen_init_cpio", k->dir);
+	if (r < 0)
+		return r;
+
+	/* The key: every input, files by content. */
+	r = kb_hash_new(&h);
+	if (r < 0)
+		return r;
+	r = kb_hash_add_str(h, "vlalab-image", IMAGE_FORMAT);
+	if (r == 0)
+		r = kb_hash_add_str(h, "kernel", k->key);
+	if (r == 0)
+		r = kb_hash_add_str(h, "release", k->release);
+	if (r == 0) {
+		r = file_hash(h, "busybox", busybox);
+		if (r < 0)
+			kb_msg(&p, "image: cannot read busybox '%s': %s (install busybox-static)", busybox,
+			       strerror(-r));
+	}
+	if (r == 0) {
+		r = file_hash(h, "init", init);
+		if (r < 0)
+			kb_msg(&p, "image: cannot read the init script '%s': %s", init, strerror(-r));
+	}
+	if (r == 0 && opts->guestd) {
+		r = file_hash(h, "guestd", opts->guestd);
+		if (r < 0)
+			kb_msg(&p, "image: cannot read guestd '%s': %s", opts->guestd, strerror(-r));
+	} else if (r == 0) {
+		r = kb_hash_add_str(h, "guestd", "none");
+	}
+	if (r == 0 && opts->extra_dir) {
+		r = img_tree_read(opts->extra_dir, false, &etree);
+		if (r < 0)
+			kb_msg(&p, "image: cannot read extra files in '%s': %s%s", opts->extra_dir, strerror(-r),
+			       r == -EINVAL ? " (a name with whitespace?)" : "");
+		if (r == 0)
+			r = hash_tree(h, "extra", &etree);
+	}
+	if (r == 0)
+		r = kb_hash_final(h, res.key);
+	if (r < 0)
+		goto out;
+	r = kb_path(dir, sizeof(dir), "%s/images/%s", cache, res.key);
+	if (r == 0)
+		r = kb_path(out, sizeof(out), "%s/initramfs.cpio.gz", dir);
+	if (r < 0)
+		goto out;
+	snprintf(res.path, sizeof(res.path), "%s", out);
+	if (stat(out, &st) == 0) {
+		res.cache_hit = true;
+		res.size = st.st_size;
+		goto done;
+	}
+
+	kb_progress_stage(&p, "packing the initramfs");
+	if (stat(mods, &st) == 0) {
+		r = img_tree_read(mods, true, &mtree);
+		if (r < 0) {
+			kb_msg(&p, "image: cannot read the staged modules in '%s': %s", mods, strerror(-r));
+			goto out;
+		}
+	}
+	applets = calloc(1, 65536);
+	if (!applets) {
+		r = -ENOMEM;
+		goto out;
+	}
+	r = kb_run_capture((char *[]){ (char *)busybox, "--list-full", NULL }, NULL, applets, 65536);
+	if (r < 0) {
+		kb_msg(&p, "image: '%s --list-full' failed: %s", busybox, strerror(-r));
+		goto out;
+	}
+	r = kb_mkdir_p(dir, 0755);
+	if (r == 0)
+		r = kb_path(spec, sizeof(spec), "%s/initramfs.list", dir);
+	if (r == 0)
+		r = kb_path(tmp, sizeof(tmp), "%s.tmp.%ld", out, (long)getpid());
+	if (r < 0)
+		goto out;
+	f = fopen(spec, "we");
+	if (!f) {
+		r = -errno;
+		goto out;
+	}
+	r = write_spec(f, busybox, applets, init, opts->guestd, &mtree, &etree);
+	if (fclose(f) != 0 && r == 0)
+		r = -errno;
+	if (r < 0)
+		goto out;
+	r = pack(gen, spec, tmp);
+	if (r == 0 && stat(tmp, &st) < 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, out) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlink(tmp);
+		kb_msg(&p, "image: '%s %s | gzip' failed: %s", gen, spec, strerror(-r));
+		goto out;
+	}
+	res.size = st.st_size;
+	kb_progress_done(&p);
+done:
+	*ret = res;
+	r = 0;
+out:
+	kb_progress_done(&p);
+	free(applets);
+	img_tree_free(&mtree);
+	img_tree_free(&etree);
+	kb_hash_free(h);
+	return r;
+}

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * kbuild internals. The parsers (kconfig.c, series.c), the cache key (key.c)
+ * and the manifest (manifest.c) are pure and unit-tested; spawn.c, util.c,
+ * tree.c, kbuild.c and image.c touch the file system and run programs.
+ */
+#ifndef VLALAB_KB_H
+#define VLALAB_KB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "kbuild.h"
+
+/* ---- util.c ---- */
+/* Reads a whole file, NUL-terminated; *ret_len excludes the NUL. */
+int kb_read_file(const char *path, char **ret_buf, size_t *ret_len);
+/* Writes through a temporary file and rename(2). */
+int kb_write_file_atomic(const char *path, const void *buf, size_t len);
+int kb_mkdir_p(const char *path, mode_t mode);
+int kb_copy_file(const char *src, const char *dst);
+/* snprintf into buf; -ENAMETOOLONG when it does not fit. */
+int kb_path(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int kb_rm_rf(const char *path);
+double kb_now(void);
+/* Sorted names of the regular files in dir whose name ends with suffix. */
+int kb_list_dir(const char *dir, const char *suffix, char ***ret_names, size_t *ret_n);
+void kb_strv_free(char **v, size_t n);
+
+/* ---- key.c ---- */
+struct kb_blob {
+	const char *name;
+	const void *data;
+	size_t len;
+};
+
+struct kb_key_input {
+	const char *source_version;
+	const char *compiler;
+	const char *flavour;
+	struct kb_blob series;
+	const struct kb_blob *patches;
+	size_t npatches;
+	const struct kb_blob *fragments;
+	size_t nfragments;
+};
+
+int kb_sha256_hex(const void *data, size_t len, char ret_hex[65]);
+int kb_sha256_file_hex(const char *path, char ret_hex[65]);
+/* The build cache key: sha256 over every input, each framed by a tag and
+ * its length so that no two input sets serialize alike. */
+int kb_cache_key(const struct kb_key_input *in, char ret_hex[65]);
+
+/* An incremental hash for image keys. */
+struct kb_hash;
+int kb_hash_new(struct kb_hash **ret);
+int kb_hash_add(struct kb_hash *h, const char *tag, const void *data, size_t len);
+int kb_hash_add_str(struct kb_hash *h, const char *tag, const char *s);
+int kb_hash_final(struct kb_hash *h, char ret_hex[65]);
+void kb_hash_free(struct kb_hash *h);
+
+/* ---- kconfig.c: .config, fragments, Kconfig, verification ---- */
+enum kb_cfg_line {
+	KB_CFG_OTHER,   /* blank or a plain comment */
+	KB_CFG_SET,     /* CONFIG_X=v */
+	KB_CFG_UNSET,   /* # CONFIG_X is not set */
+};
+
+#define KB_SYM_MAX 128
+#define KB_VAL_MAX 512
+
+/* Classifies one line (no newline). For SET and UNSET, fills name (without
+ * CONFIG_) and value ("n" for UNSET). -EINVAL for a line that looks like an
+ * assignment but is malformed. */
+int kb_config_line(const char *line, char name[KB_SYM_MAX], char value[KB_VAL_MAX]);
+
+struct kb_config_entry {
+	char *name;
+	char *value;
+};
+
+struct kb_config {
+	struct kb_config_entry *v;
+	size_t n;
+};
+
+/* A .config: last assignment of a name wins. */
+int kb_config_parse(const char *text, struct kb_config *ret);
+/* Value of name ("y", "m", "n" for is-not-set, a string with quotes...), NULL if absent. */
+const char *kb_config_get(const struct kb_config *c, const char *name);
+void kb_config_free(struct kb_config *c);
+
+struct kb_want {
+	char *name;
+	char *value;      /* "n" for "# CONFIG_X is not set" */
+	unsigned line;
+};
+
+struct kb_fragment {
+	char *file;       /* as shown in messages: "configs/base.config" */
+	struct kb_want *v;
+	size_t n;
+};
+
+/* Parses a fragment. A malformed line fails with -EINVAL and *ret_line. */
+int kb_fragment_parse(const char *file, const char *text, struct kb_fragment *ret, unsigned *ret_line);
+void kb_fragment_free(struct kb_fragment *f);
+
+struct kb_mismatch {
+	const char *file;
+	unsigned line;
+	const char *name;
+	const char *want;
+	const char *got;  /* "n" when not set, "(absent)" when not in .config at all */
+};
+
+/* Every wanted value against the final config; mismatches in fragment and
+ * line order. *ret is NULL when all match. */
+int kb_config_verify(const struct kb_fragment *frags, size_t nfrags, const struct kb_config *cfg,
+		     struct kb_mismatch **ret, size_t *ret_n);
+
+struct kb_kdep {
+	char *file;
+	unsigned line;
+	char *kind;       /* "depends on", "if" (enclosing block), "menu depends on" */
+	char *expr;
+};
+
+struct kb_ksym {
+	char *file;       /* where "config NAME" is */
+	unsigned line;
+	bool has_prompt;
+	struct kb_kdep *deps;
+	size_t ndeps;
+};
+
+struct kb_ksyms {
+	struct kb_ksym *v;
+	size_t n;
+};
+
+/* Finds every definition of `config name` (or menuconfig) in one Kconfig
+ * file's text and appends it, with its depends-on lines and the enclosing
+ * if/menu conditions, to ret. */
+int kb_kconfig_scan(const char *file, const char *text, const char *name, struct kb_ksyms *ret);
+void kb_ksyms_free(struct kb_ksyms *s);
+/* Writes "A=y B=n" for the symbols in a Kconfig expression, valued from cfg. */
+void kb_expr_values(const char *expr, const struct kb_config *cfg, char *buf, size_t len);
+
+/* ---- series.c ---- */
+struct kb_series_entry {
+	char *name;
+	unsigned line;
+};
+
+struct kb_series {
+	struct kb_series_entry *v;
+	size_t n;
+};
+
+/* One patch file name a line; '#' starts a comment line, blanks are
+ * skipped. A name with '/' or whitespace, starting with '.', or listed
+ * twice is an error: -EINVAL, with a message in err naming file:line. */
+int kb_series_parse(const char *file, const char *text, struct kb_series *ret, char *err, size_t errlen);
+/* Checks the series against the *.patch files present in the folder: a
+ * listed file that is missing or an unlisted .patch file is -EINVAL. */
+int kb_series_check(const char *file, const struct kb_series *s, char *const *present, size_t npresent,
+		    char *err, size_t errlen);
+void kb_series_free(struct kb_series *s);
+/* Length of the common prefix of two applied lists (same names and sha256). */
+size_t kb_series_common_prefix(char *const *names_a, char *const *sums_a, size_t na,
+			       char *const *names_b, char *const *sums_b, size_t nb);
+
+/* ---- manifest.c ---- */
+struct kb_manifest_item {
+	char *name;
+	char sha256[65];
+};
+
+struct kb_manifest {
+	char *source_version;
+	char *compiler;
+	char *flavour;
+	char key[65];
+	char release[65];
+	struct kb_manifest_item *patches;
+	size_t npatches;
+	struct kb_manifest_item *fragments;
+	size_t nfragments;
+	double build_seconds;
+	int64_t timestamp;     /* Unix seconds, UTC */
+	bool incremental;      /* the object tree held an earlier build */
+	unsigned warn_vla;     /* "[-Wvla" warnings in this build's log */
+	unsigned warn_frame;   /* "[-Wframe-larger-than" warnings in this build's log */
+};
+
+/* Pretty JSON, '/' not escaped; *ret is malloc'ed. */
+int kb_manifest_to_json(const struct kb_manifest *m, char **ret);
+int kb_manifest_parse(const char *text, struct kb_manifest *ret);
+void kb_manifest_free(struct kb_manifest *m);
+/* Counts compiler warning lines tagged [-Wvla] and [-Wframe-larger-than=]. */
+void kb_count_warnings(const char *log, size_t len, unsigned *ret_vla, unsigned *ret_frame);
+
+/* ---- spawn.c ---- */
+struct kb_progress {
+	FILE *out;
+	bool enabled;
+	bool tty;
+	bool line_open;   /* a TTY line is showing and needs \n before other text */
+	double start;
+	double last;
+	char stage[64];
+	char action[256];
+};
+
+void kb_progress_init(struct kb_progress *p, FILE *out, bool enabled);
+void kb_progress_stage(struct kb_progress *p, const char *stage);
+void kb_progress_action(struct kb_progress *p, const char *action);
+void kb_progress_done(struct kb_progress *p);
+/* Prints a message line to p->out, first ending any progress line. */
+void kb_msg(struct kb_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Runs argv in cwd with stdout and stderr appended to log_fd; when p is
+ * given, make's "  CC  path" lines become progress actions. Returns 0, or
+ * -EIO when the program exits non-zero (*ret_status then holds the wait
+ * status), or another -errno when it cannot run. */
+int kb_run_logged(char *const argv[], const char *cwd, int log_fd, struct kb_progress *p, int *ret_status);
+/* Runs argv and captures its stdout (first len-1 bytes, trailing newline
+ * trimmed); stderr goes to /dev/null. */
+int kb_run_capture(char *const argv[], const char *cwd, char *buf, size_t len);
+/* The same with stderr captured too. */
+int kb_run_output(char *const argv[], const char *cwd, char *buf, size_t len);
+/* Spawns argv with the given fds (-1: /dev/null) in cwd; LC_ALL=C. */
+int kb_spawn(char *const argv[], const char *cwd, int in_fd, int out_fd, int err_fd, pid_t *ret_pid);
+/* Waits for pid; 0 when it exited 0, -EIO otherwise (*ret_status set). */
+int kb_wait(pid_t pid, int *ret_status);
+/* Prints the last n lines of a file to out, each indented. */
+void kb_print_tail(FILE *out, const char *path, unsigned n);
+
+/* ---- tree.c ---- */
+struct kb_tree_opts {
+	const char *cache_dir;
+	const char *flavour;
+	const char *tarball;
+	const char *source_version;
+	const char *patches_dir;
+	const struct kb_series *series;   /* what to apply, in order */
+	int log_fd;
+	struct kb_progress *p;
+	FILE *msg;
+};
+
+/* Makes trees/<flavour> hold the tarball's source with exactly the series
+ * applied. Each unpacking writes a new .vlalab/tree-id: an object tree
+ * built from another id must be wiped, as unpacked files carry old mtimes. */
+int kb_tree_prepare(const struct kb_tree_opts *o, char *tree, size_t treelen);
+
+/* Upstream version in a tree's top Makefile, "6.1.192". */
+int kb_tree_makefile_version(const char *tree, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,753 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kbuild_run(): the kernel build pipeline with its cache. The key is
+ * computed from the inputs first, so a hit never touches the tree or make.
+ * On a miss: lock the flavour, prepare the tree (tree.c), configure and
+ * verify, make bzImage and modules in obj/<flavour>, install the modules,
+ * copy the artefacts and write manifest.json last.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kb.h"
+
+#define KB_TAIL_LINES 30
+
+int kbuild_cache_dir(char *buf, size_t len)
+{
+	const char *s = getenv("VLALAB_CACHE");
+
+	if (s && *s)
+		return kb_path(buf, len, "%s", s);
+	s = getenv("XDG_CACHE_HOME");
+	if (s && *s)
+		return kb_path(buf, len, "%s/vlalab", s);
+	s = getenv("HOME");
+	if (!s || !*s)
+		return -ENOENT;
+	return kb_path(buf, len, "%s/.cache/vlalab", s);
+}
+
+bool kbuild_flavour_valid(const char *flavour)
+{
+	return !strcmp(flavour, "patched") || !strcmp(flavour, "vanilla");
+}
+
+/* Everything the key and the manifest are made of. */
+struct kb_inputs {
+	char source_version[128];
+	char compiler[256];
+	char *series_text;
+	size_t series_len;
+	struct kb_series series;
+	char **patch_data;
+	size_t *patch_len;
+	char **frag_names;        /* base.config first, then by name */
+	char **frag_data;
+	size_t *frag_len;
+	size_t nfrags;
+	struct kb_fragment *frags;
+};
+
+static void inputs_free(struct kb_inputs *in)
+{
+	for (size_t i = 0; i < in->series.n; i++)
+		free(in->patch_data ? in->patch_data[i] : NULL);
+	free(in->patch_data);
+	free(in->patch_len);
+	kb_series_free(&in->series);
+	free(in->series_text);
+	for (size_t i = 0; i < in->nfrags; i++) {
+		free(in->frag_data ? in->frag_data[i] : NULL);
+		if (in->frags)
+			kb_fragment_free(&in->frags[i]);
+	}
+	kb_strv_free(in->frag_names, in->nfrags);
+	free(in->frag_data);
+	free(in->frag_len);
+	free(in->frags);
+}
+
+static int source_version(const char *tarball, bool is_default, char *buf, size_t len)
+{
+	char *argv[] = { "dpkg-query", "-W", "-f=${Version}", "linux-source-6.1", NULL };
+	struct stat st;
+
+	if (is_default && kb_run_capture(argv, NULL, buf, len) == 0 && buf[0])
+		return 0;
+	/* Not the packaged tarball, or no dpkg: identify it by size and mtime. */
+	if (stat(tarball, &st) < 0)
+		return -errno;
+	return kb_path(buf, len, "tarball:%lld:%lld", (long long)st.st_size, (long long)st.st_mtime);
+}
+
+static int read_inputs(const char *kernel_dir, bool with_patches, struct kb_inputs *in, struct kb_progress *p)
+{
+	char patches_dir[PATH_MAX], configs_dir[PATH_MAX], path[PATH_MAX], err[1024];
+	char **present = NULL;
+	size_t npresent = 0;
+	int r;
+
+	r = kb_path(patches_dir, sizeof(patches_dir), "%s/patches", kernel_dir);
+	if (r == 0)
+		r = kb_path(configs_dir, sizeof(configs_dir), "%s/configs", kernel_dir);
+	if (r == 0)
+		r = kb_path(path, sizeof(path), "%s/series", patches_dir);
+	if (r < 0)
+		return r;
+
+	/* The series: a missing file is an empty series, unless patches exist. */
+	if (with_patches) {
+		r = kb_read_file(path, &in->series_text, &in->series_len);
+		if (r == -ENOENT) {
+			in->series_text = strdup("");
+			in->series_len = 0;
+			r = in->series_text ? 0 : -ENOMEM;
+		}
+		if (r < 0) {
+			kb_msg(p, "kbuild: cannot read '%s': %s", path, strerror(-r));
+			return r;
+		}
+		r = kb_series_parse(path, in->series_text, &in->series, err, sizeof(err));
+		if (r == -EINVAL)
+			kb_msg(p, "kbuild: %s", err);
+		if (r < 0)
+			return r;
+		r = kb_list_dir(patches_dir, "", &present, &npresent);
+		if (r == -ENOENT)
+			r = 0;
+		if (r == 0)
+			r = kb_series_check(path, &in->series, present, npresent, err, sizeof(err));
+		kb_strv_free(present, npresent);
+		if (r == -EINVAL)
+			kb_msg(p, "kbuild: %s", err);
+		if (r < 0)
+			return r;
+		in->patch_data = calloc(in->series.n + 1, sizeof(*in->patch_data));
+		in->patch_len = calloc(in->series.n + 1, sizeof(*in->patch_len));
+		if (!in->patch_data || !in->patch_len)
+			return -ENOMEM;
+		for (size_t i = 0; i < in->series.n; i++) {
+			r = kb_path(path, sizeof(path), "%s/%s", patches_dir, in->series.v[i].name);
+			if (r == 0)
+				r = kb_read_file(path, &in->patch_data[i], &in->patch_len[i]);
+			if (r < 0) {
+				kb_msg(p, "kbuild: cannot read '%s': %s", path, strerror(-r));
+				return r;
+			}
+		}
+	} else {
+		in->series_text = strdup("");
+		if (!in->series_text)
+			return -ENOMEM;
+	}
+
+	/* Fragments: base.config first, the area fragments after it by name. */
+	r = kb_list_dir(configs_dir, ".config", &in->frag_names, &in->nfrags);
+	if (r < 0) {
+		kb_msg(p, "kbuild: cannot list the config fragments in '%s': %s", configs_dir, strerror(-r));
+		return r;
+	}
+	for (size_t i = 0; i < in->nfrags; i++) {
+		if (!strcmp(in->frag_names[i], "base.config")) {
+			char *b = in->frag_names[i];
+
+			memmove(in->frag_names + 1, in->frag_names, i * sizeof(*in->frag_names));
+			in->frag_names[0] = b;
+		}
+	}
+	if (!in->nfrags) {
+		kb_msg(p, "kbuild: no config fragments (*.config) in '%s'", configs_dir);
+		return -ENOENT;
+	}
+	in->frag_data = calloc(in->nfrags, sizeof(*in->frag_data));
+	in->frag_len = calloc(in->nfrags, sizeof(*in->frag_len));
+	in->frags = calloc(in->nfrags, sizeof(*in->frags));
+	if (!in->frag_data || !in->frag_len || !in->frags)
+		return -ENOMEM;
+	for (size_t i = 0; i < in->nfrags; i++) {
+		char shown[PATH_MAX];
+		unsigned line = 0;
+
+		r = kb_path(path, sizeof(path), "%s/%s", configs_dir, in->frag_names[i]);
+		if (r == 0)
+			r = kb_read_file(path, &in->frag_data[i], &in->frag_len[i]);
+		if (r < 0) {
+			kb_msg(p, "kbuild: cannot read '%s': %s", path, strerror(-r));
+			return r;
+		}
+		snprintf(shown, sizeof(shown), "configs/%s", in->frag_names[i]);
+		r = kb_fragment_parse(shown, in->frag_data[i], &in->frags[i], &line);
+		if (r == -EINVAL)
+			kb_msg(p, "kbuild: %s:%u: not an option line (CONFIG_X=v or '# CONFIG_X is not set')", path,
+			       line);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int compute_key(const struct kb_inputs *in, const char *flavour, char key[65])
+{
+	struct kb_blob *patches, *frags;
+	struct kb_key_input ki;
+	int r;
+
+	patches = calloc(in->series.n + 1, sizeof(*patches));
+	frags = calloc(in->nfrags + 1, sizeof(*frags));
+	if (!patches || !frags) {
+		free(patches);
+		free(frags);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < in->series.n; i++)
+		patches[i] = (struct kb_blob){ in->series.v[i].name, in->patch_data[i], in->patch_len[i] };
+	for (size_t i = 0; i < in->nfrags; i++)
+		frags[i] = (struct kb_blob){ in->frag_names[i], in->frag_data[i], in->frag_len[i] };
+	ki = (struct kb_key_input){
+		.source_version = in->source_version,
+		.compiler = in->compiler,
+		.flavour = flavour,
+		.series = { "series", in->series_text, in->series_len },
+		.patches = patches,
+		.npatches = in->series.n,
+		.fragments = frags,
+		.nfragments = in->nfrags,
+	};
+	r = kb_cache_key(&ki, key);
+	free(patches);
+	free(frags);
+	return r;
+}
+
+/* A cache hit: builds/<key>/manifest.json exists and parses. */
+static bool cache_hit(const char *dir, struct kbuild_result *ret)
+{
+	struct kb_manifest m;
+	char path[PATH_MAX], *text = NULL;
+	bool hit = false;
+
+	if (kb_path(path, sizeof(path), "%s/manifest.json", dir) < 0 || kb_read_file(path, &text, NULL) < 0)
+		return false;
+	if (kb_manifest_parse(text, &m) == 0) {
+		snprintf(ret->release, sizeof(ret->release), "%s", m.release);
+		hit = true;
+		kb_manifest_free(&m);
+	}
+	free(text);
+	return hit;
+}
+
+static int make_target(const char *tree, const char *obj, int jobs, char *const *targets, int log_fd,
+		       struct kb_progress *p)
+{
+	char objarg[PATH_MAX + 4], jarg[32];
+	char *argv[16];
+	int n = 0, r;
+
+	r = kb_path(objarg, sizeof(objarg), "O=%s", obj);
+	if (r < 0)
+		return r;
+	snprintf(jarg, sizeof(jarg), "-j%d", jobs);
+	argv[n++] = "make";
+	argv[n++] = "-C";
+	argv[n++] = (char *)tree;
+	argv[n++] = objarg;
+	argv[n++] = "ARCH=x86_64";
+	argv[n++] = jarg;
+	for (; *targets && n < 15; targets++)
+		argv[n++] = *targets;
+	argv[n] = NULL;
+	return kb_run_logged(argv, NULL, log_fd, p, NULL);
+}
+
+static void print_make_failure(struct kb_progress *p, const char *what, const char *log_path)
+{
+	kb_msg(p, "kbuild: %s failed; full log: %s; last %d lines:", what, log_path, KB_TAIL_LINES);
+	kb_print_tail(p->out, log_path, KB_TAIL_LINES);
+	fflush(p->out);
+}
+
+/* Walks the tree's Kconfig files (other architectures skipped) for the
+ * definitions of name. */
+static const char *kc_tree;
+static const char *kc_name;
+static struct kb_ksyms *kc_out;
+
+static int kc_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	const char *rel = path + strlen(kc_tree) + 1;
+	const char *base = path + ftw->base;
+	char *text = NULL;
+
+	if (type == FTW_D) {
+		if (!strncmp(rel, "arch/", 5) && ftw->level == 2 && strcmp(rel, "arch/x86"))
+			return FTW_SKIP_SUBTREE;
+		if (!strcmp(rel, ".vlalab") || !strcmp(rel, "Documentation") || !strcmp(rel, "tools"))
+			return FTW_SKIP_SUBTREE;
+		return FTW_CONTINUE;
+	}
+	if (type != FTW_F || strncmp(base, "Kconfig", 7))
+		return FTW_CONTINUE;
+	if (kb_read_file(path, &text, NULL) < 0)
+		return FTW_CONTINUE;
+	if (strstr(text, kc_name))
+		kb_kconfig_scan(rel, text, kc_name, kc_out);
+	free(text);
+	return FTW_CONTINUE;
+}
+
+static void explain_mismatches(struct kb_progress *p, const char *tree, const struct kb_mismatch *mm, size_t n,
+			       const struct kb_config *cfg)
+{
+	kb_msg(p, "kbuild: %zu requested config option%s did not survive olddefconfig:", n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++) {
+		struct kb_ksyms syms = { 0 };
+
+		kb_msg(p, "  %s:%u: CONFIG_%s: wanted %s, got %s", mm[i].file, mm[i].line, mm[i].name, mm[i].want,
+		       mm[i].got);
+		kc_tree = tree;
+		kc_name = mm[i].name;
+		kc_out = &syms;
+		nftw(tree, kc_visit, 32, FTW_PHYS | FTW_ACTIONRETVAL);
+		if (!syms.n)
+			kb_msg(p, "    no 'config %s' in this tree's Kconfig files", mm[i].name);
+		for (size_t j = 0; j < syms.n; j++) {
+			const struct kb_ksym *s = &syms.v[j];
+
+			kb_msg(p, "    defined at %s:%u%s", s->file, s->line,
+			       s->has_prompt ? "" : " (no prompt: only another option's select sets it)");
+			if (!s->ndeps)
+				kb_msg(p, "    no depends on");
+			for (size_t k = 0; k < s->ndeps; k++) {
+				char vals[512];
+
+				kb_expr_values(s->deps[k].expr, cfg, vals, sizeof(vals));
+				kb_msg(p, "    %s %s  [%s]  (%s:%u)", s->deps[k].kind, s->deps[k].expr, vals,
+				       s->deps[k].file, s->deps[k].line);
+			}
+		}
+		kb_ksyms_free(&syms);
+	}
+}
+
+/* allnoconfig, merge_config.sh -m with every fragment, olddefconfig, then
+ * the check that each requested value made it. */
+static int configure(const char *tree, const char *obj, const char *configs_dir, const struct kb_inputs *in,
+		     int jobs, int log_fd, const char *log_path, struct kb_progress *p)
+{
+	char merge[PATH_MAX], dotconfig[PATH_MAX], *text = NULL;
+	struct kb_config cfg = { 0 };
+	struct kb_mismatch *mm = NULL;
+	char **argv = NULL, **paths = NULL;
+	size_t nmm = 0;
+	int r;
+
+	kb_progress_stage(p, "configuring");
+	r = make_target(tree, obj, jobs, (char *[]){ "allnoconfig", NULL }, log_fd, NULL);
+	if (r < 0) {
+		print_make_failure(p, "make allnoconfig", log_path);
+		goto out;
+	}
+	r = kb_path(merge, sizeof(merge), "%s/scripts/kconfig/merge_config.sh", tree);
+	if (r == 0)
+		r = kb_path(dotconfig, sizeof(dotconfig), "%s/.config", obj);
+	if (r < 0)
+		goto out;
+	argv = calloc(in->nfrags + 8, sizeof(*argv));
+	paths = calloc(in->nfrags + 1, sizeof(*paths));
+	if (!argv || !paths) {
+		r = -ENOMEM;
+		goto out;
+	}
+	argv[0] = "sh";
+	argv[1] = merge;
+	argv[2] = "-m";
+	argv[3] = "-O";
+	argv[4] = (char *)obj;
+	argv[5] = dotconfig;
+	for (size_t i = 0; i < in->nfrags; i++) {
+		if (asprintf(&paths[i], "%s/%s", configs_dir, in->frag_names[i]) < 0) {
+			paths[i] = NULL;
+			r = -ENOMEM;
+			goto out;
+		}
+		argv[6 + i] = paths[i];
+	}
+	r = kb_run_logged(argv, obj, log_fd, NULL, NULL);
+	if (r < 0) {
+		print_make_failure(p, "merge_config.sh", log_path);
+		goto out;
+	}
+	r = make_target(tree, obj, jobs, (char *[]){ "olddefconfig", NULL }, log_fd, NULL);
+	if (r < 0) {
+		print_make_failure(p, "make olddefconfig", log_path);
+		goto out;
+	}
+	r = kb_read_file(dotconfig, &text, NULL);
+	if (r == 0)
+		r = kb_config_parse(text, &cfg);
+	if (r == 0)
+		r = kb_config_verify(in->frags, in->nfrags, &cfg, &mm, &nmm);
+	if (r < 0)
+		goto out;
+	if (nmm) {
+		explain_mismatches(p, tree, mm, nmm, &cfg);
+		r = -EINVAL;
+	}
+out:
+	free(mm);
+	kb_config_free(&cfg);
+	free(text);
+	if (paths)
+		for (size_t i = 0; i < in->nfrags; i++)
+			free(paths[i]);
+	free(paths);
+	free(argv);
+	return r;
+}
+
+/* Wipes the object tree when it was built from another unpacking of the
+ * source (tree.c: tree-id), then records the current id. */
+static int obj_sync_tree_id(const char *tree, const char *obj, struct kb_progress *p, bool *ret_incremental)
+{
+	char tid_path[PATH_MAX], oid_path[PATH_MAX], cfg[PATH_MAX];
+	char *tid = NULL, *oid = NULL;
+	struct stat st;
+	int r;
+
+	r = kb_path(tid_path, sizeof(tid_path), "%s/.vlalab/tree-id", tree);
+	if (r == 0)
+		r = kb_path(oid_path, sizeof(oid_path), "%s/.vlalab-tree-id", obj);
+	if (r == 0)
+		r = kb_path(cfg, sizeof(cfg), "%s/.config", obj);
+	if (r < 0)
+		return r;
+	r = kb_read_file(tid_path, &tid, NULL);
+	if (r < 0)
+		return r;
+	if (kb_read_file(oid_path, &oid, NULL) == 0 && strcmp(oid, tid)) {
+		kb_progress_stage(p, "wiping the object tree (the source was unpacked again)");
+		r = kb_rm_rf(obj);
+		if (r < 0)
+			goto out;
+	}
+	r = kb_mkdir_p(obj, 0755);
+	if (r == 0)
+		r = kb_write_file_atomic(oid_path, tid, strlen(tid));
+	*ret_incremental = stat(cfg, &st) == 0;
+out:
+	free(tid);
+	free(oid);
+	return r;
+}
+
+static int copy_artefacts(const char *obj, const char *dir)
+{
+	static const char *const files[][2] = {
+		{ "arch/x86/boot/bzImage", "bzImage" },
+		{ "vmlinux", "vmlinux" },
+		{ "System.map", "System.map" },
+		{ ".config", "config" },
+		{ "usr/gen_init_cpio", "gen_init_cpio" },
+	};
+	char src[PATH_MAX], dst[PATH_MAX];
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < sizeof(files) / sizeof(files[0]); i++) {
+		r = kb_path(src, sizeof(src), "%s/%s", obj, files[i][0]);
+		if (r == 0)
+			r = kb_path(dst, sizeof(dst), "%s/%s", dir, files[i][1]);
+		if (r == 0)
+			r = kb_copy_file(src, dst);
+	}
+	return r;
+}
+
+static int write_manifest(const char *dir, const char *flavour, const char *key, const char *release,
+			  const struct kb_inputs *in, double secs, bool incremental, const char *log_path)
+{
+	struct kb_manifest m = { 0 };
+	char path[PATH_MAX], *json = NULL, *log = NULL;
+	size_t loglen = 0;
+	int r = 0;
+
+	m.source_version = (char *)in->source_version;
+	m.compiler = (char *)in->compiler;
+	m.flavour = (char *)flavour;
+	snprintf(m.key, sizeof(m.key), "%s", key);
+	snprintf(m.release, sizeof(m.release), "%s", release);
+	m.patches = calloc(in->series.n + 1, sizeof(*m.patches));
+	m.fragments = calloc(in->nfrags + 1, sizeof(*m.fragments));
+	if (!m.patches || !m.fragments) {
+		r = -ENOMEM;
+		goto out;
+	}
+	m.npatches = in->series.n;
+	for (size_t i = 0; r == 0 && i < in->series.n; i++) {
+		m.patches[i].name = in->series.v[i].name;
+		r = kb_sha256_hex(in->patch_data[i], in->patch_len[i], m.patches[i].sha256);
+	}
+	m.nfragments = in->nfrags;
+	for (size_t i = 0; r == 0 && i < in->nfrags; i++) {
+		m.fragments[i].name = in->frag_names[i];
+		r = kb_sha256_hex(in->frag_data[i], in->frag_len[i], m.fragments[i].sha256);
+	}
+	if (r < 0)
+		goto out;
+	m.build_seconds = secs;
+	m.timestamp = time(NULL);
+	m.incremental = incremental;
+	if (kb_read_file(log_path, &log, &loglen) == 0)
+		kb_count_warnings(log, loglen, &m.warn_vla, &m.warn_frame);
+	r = kb_manifest_to_json(&m, &json);
+	if (r == 0)
+		r = kb_path(path, sizeof(path), "%s/manifest.json", dir);
+	if (r == 0) {
+		size_t len = strlen(json);
+
+		json[len] = '\0';
+		r = kb_write_file_atomic(path, json, len);
+	}
+	if (r == 0) {
+		char nl = '\n';
+		int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+
+		if (fd >= 0) {
+			if (write(fd, &nl, 1) != 1)
+				r = -EIO;
+			close(fd);
+		}
+	}
+out:
+	free(m.patches);
+	free(m.fragments);
+	free(json);
+	free(log);
+	return r;
+}
+
+static int lock_flavour(const char *cache, const char *flavour, struct kb_progress *p, int *ret_fd)
+{
+	char path[PATH_MAX];
+	int fd, r;
+
+	r = kb_path(path, sizeof(path), "%s/locks", cache);
+	if (r == 0)
+		r = kb_mkdir_p(path, 0755);
+	if (r == 0)
+		r = kb_path(path, sizeof(path), "%s/locks/%s.lock", cache, flavour);
+	if (r < 0)
+		return r;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		kb_progress_stage(p, "waiting for another build of this flavour");
+		while (flock(fd, LOCK_EX) < 0) {
+			if (errno != EINTR) {
+				r = -errno;
+				close(fd);
+				return r;
+			}
+		}
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
+{
+	const char *tarball = opts->tarball ? opts->tarball : KBUILD_DEFAULT_TARBALL;
+	const char *flavour = opts->flavour ? opts->flavour : KBUILD_DEFAULT_FLAVOUR;
+	char cache[PATH_MAX], tree[PATH_MAX], obj[PATH_MAX], dir[PATH_MAX], log_path[PATH_MAX];
+	char patches_dir[PATH_MAX], configs_dir[PATH_MAX], path[PATH_MAX];
+	struct kbuild_result res = { 0 };
+	struct kb_inputs in = { 0 };
+	struct kb_progress p;
+	double t0 = kb_now(), tbuild;
+	bool incremental = false;
+	int jobs = opts->jobs, lock_fd = -1, log_fd = -1, r;
+	char key[65], *release = NULL;
+	struct stat st;
+
+	kb_progress_init(&p, opts->msg, opts->progress);
+	if (!opts->kernel_dir)
+		return -EINVAL;
+	if (!kbuild_flavour_valid(flavour)) {
+		kb_msg(&p, "kbuild: unknown flavour '%s' (known: patched, vanilla)", flavour);
+		return -EINVAL;
+	}
+	if (jobs <= 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		jobs = n > 0 ? (int)n : 1;
+	}
+	r = opts->cache_dir ? kb_path(cache, sizeof(cache), "%s", opts->cache_dir) :
+			      kbuild_cache_dir(cache, sizeof(cache));
+	if (r < 0)
+		return r;
+	if (stat(tarball, &st) < 0) {
+		r = -errno;
+		kb_msg(&p, "kbuild: kernel source '%s': %s (install linux-source-6.1)", tarball, strerror(-r));
+		return r;
+	}
+	r = kb_path(patches_dir, sizeof(patches_dir), "%s/patches", opts->kernel_dir);
+	if (r == 0)
+		r = kb_path(configs_dir, sizeof(configs_dir), "%s/configs", opts->kernel_dir);
+	if (r < 0)
+		return r;
+
+	/* The key, from the inputs alone. */
+	r = source_version(tarball, !strcmp(tarball, KBUILD_DEFAULT_TARBALL), in.source_version,
+			   sizeof(in.source_version));
+	if (r < 0)
+		goto out;
+	r = kb_run_capture((char *[]){ "gcc", "--version", NULL }, NULL, in.compiler, sizeof(in.compiler));
+	if (r < 0) {
+		kb_msg(&p, "kbuild: cannot run 'gcc --version': %s", strerror(-r));
+		goto out;
+	}
+	*strchrnul(in.compiler, '\n') = '\0';
+	r = read_inputs(opts->kernel_dir, !strcmp(flavour, "patched"), &in, &p);
+	if (r < 0)
+		goto out;
+	r = compute_key(&in, flavour, key);
+	if (r < 0)
+		goto out;
+	snprintf(res.key, sizeof(res.key), "%s", key);
+	r = kb_path(dir, sizeof(dir), "%s/builds/%s", cache, key);
+	if (r == 0)
+		r = kb_path(res.config, sizeof(res.config), "%s/config", dir);
+	if (r < 0)
+		goto out;
+	snprintf(res.dir, sizeof(res.dir), "%s", dir);
+	if (!opts->config_only && cache_hit(dir, &res)) {
+		res.cache_hit = true;
+		goto done;
+	}
+
+	r = kb_mkdir_p(cache, 0755);
+	if (r == 0)
+		r = lock_flavour(cache, flavour, &p, &lock_fd);
+	if (r < 0)
+		goto out;
+	/* Someone else may have built it while we waited. */
+	if (!opts->config_only && cache_hit(dir, &res)) {
+		res.cache_hit = true;
+		goto done;
+	}
+	if (opts->obj_dir)
+		r = kb_path(obj, sizeof(obj), "%s", opts->obj_dir);
+	else
+		r = kb_path(obj, sizeof(obj), "%s/obj/%s", cache, flavour);
+	if (r < 0)
+		goto out;
+	if (opts->config_only)
+		r = kb_path(log_path, sizeof(log_path), "%s/vlalab-config.log", obj);
+	else
+		r = kb_path(log_path, sizeof(log_path), "%s/build.log", dir);
+	if (r == 0)
+		r = kb_mkdir_p(opts->config_only ? obj : dir, 0755);
+	if (r < 0)
+		goto out;
+	log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (log_fd < 0) {
+		r = -errno;
+		kb_msg(&p, "kbuild: cannot create the log '%s': %s", log_path, strerror(-r));
+		goto out;
+	}
+
+	r = kb_tree_prepare(&(struct kb_tree_opts){
+				    .cache_dir = cache,
+				    .flavour = flavour,
+				    .tarball = tarball,
+				    .source_version = in.source_version,
+				    .patches_dir = patches_dir,
+				    .series = &in.series,
+				    .log_fd = log_fd,
+				    .p = &p,
+			    },
+			    tree, sizeof(tree));
+	if (r < 0)
+		goto out;
+	r = obj_sync_tree_id(tree, obj, &p, &incremental);
+	if (r < 0)
+		goto out;
+	r = configure(tree, obj, configs_dir, &in, jobs, log_fd, log_path, &p);
+	if (r < 0)
+		goto out;
+	if (opts->config_only) {
+		r = kb_path(res.config, sizeof(res.config), "%s/.config", obj);
+		if (r < 0)
+			goto out;
+		res.dir[0] = '\0';
+		kb_progress_done(&p);
+		goto done;
+	}
+
+	tbuild = kb_now();
+	kb_progress_stage(&p, "building bzImage and modules");
+	r = make_target(tree, obj, jobs, (char *[]){ "bzImage", "modules", NULL }, log_fd, &p);
+	if (r < 0) {
+		print_make_failure(&p, "make bzImage modules", log_path);
+		goto out;
+	}
+	r = kb_path(path, sizeof(path), "%s/include/config/kernel.release", obj);
+	if (r == 0)
+		r = kb_read_file(path, &release, NULL);
+	if (r < 0)
+		goto out;
+	*strchrnul(release, '\n') = '\0';
+	if (strlen(release) >= sizeof(res.release)) {
+		r = -ENAMETOOLONG;
+		goto out;
+	}
+	snprintf(res.release, sizeof(res.release), "%s", release);
+
+	kb_progress_stage(&p, "installing modules");
+	r = kb_path(path, sizeof(path), "%s/modules", dir);
+	if (r == 0)
+		r = kb_rm_rf(path);
+	if (r == 0) {
+		char mp[PATH_MAX + 32];
+
+		r = kb_path(mp, sizeof(mp), "INSTALL_MOD_PATH=%s", path);
+		if (r == 0)
+			r = make_target(tree, obj, jobs, (char *[]){ mp, "modules_install", NULL }, log_fd, NULL);
+		if (r < 0) {
+			print_make_failure(&p, "make modules_install", log_path);
+			goto out;
+		}
+	}
+	r = copy_artefacts(obj, dir);
+	if (r < 0) {
+		kb_msg(&p, "kbuild: cannot copy the build artefacts from '%s' to '%s': %s", obj, dir, strerror(-r));
+		goto out;
+	}
+	r = write_manifest(dir, flavour, key, res.release, &in, kb_now() - tbuild, incremental, log_path);
+	if (r < 0)
+		goto out;
+	kb_progress_stage(&p, "done");
+	kb_progress_done(&p);
+done:
+	res.seconds = kb_now() - t0;
+	*ret = res;
+	r = 0;
+out:
+	kb_progress_done(&p);
+	free(release);
+	if (log_fd >= 0)
+		close(log_fd);
+	if (lock_fd >= 0)
+		close(lock_fd);
+	inputs_free(&in);
+	return r;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The kernel pipeline: unpack Debian's linux-source-6.1, apply the patch
+ * series, merge and verify the config fragments, build bzImage and modules
+ * in a cached object tree, and pack the guest initramfs.
+ *
+ * Everything lives in the cache directory (docs/kernel.md):
+ *   trees/<flavour>/        unpacked source, .vlalab/ records what is applied
+ *   obj/<flavour>/          the O= object tree, kept for incremental builds
+ *   builds/<key>/           bzImage, vmlinux, System.map, config, modules/,
+ *                           manifest.json (written last: a hit), build.log
+ *   images/<key>/           initramfs.cpio.gz
+ *
+ * Functions return 0 or a negative errno. Details a user must read (a patch
+ * that does not apply, dropped config options, a failed make) are printed
+ * once to opts->msg (stderr when NULL), since only they know the context.
+ */
+#ifndef VLALAB_KBUILD_H
+#define VLALAB_KBUILD_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define KBUILD_DEFAULT_TARBALL "/usr/src/linux-source-6.1.tar.xz"
+#define KBUILD_DEFAULT_FLAVOUR "patched"
+
+/* ${VLALAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vlalab} into buf; 0 or -errno. */
+int kbuild_cache_dir(char *buf, size_t len);
+
+/* True for a flavour kbuild knows: "patched" (the series applied) and
+ * "vanilla" (no patches). */
+bool kbuild_flavour_valid(const char *flavour);
+
+struct kbuild_opts {
+	const char *cache_dir;   /* NULL: kbuild_cache_dir() */
+	const char *kernel_dir;  /* the repo's kernel/ folder (patches/, configs/) */
+	const char *tarball;     /* NULL: /usr/src/linux-source-6.1.tar.xz */
+	const char *flavour;     /* NULL: "patched" */
+	int jobs;                /* 0: nproc */
+	bool progress;           /* print progress to msg (TTY: one updating line; else plain lines) */
+	/* Additions to the agreed interface: */
+	bool config_only;        /* stop after the verified .config; nothing cached in builds/ */
+	const char *obj_dir;     /* NULL: <cache>/obj/<flavour>; tests use a scratch one */
+	FILE *msg;               /* progress and failure details; NULL: stderr */
+};
+
+struct kbuild_result {
+	char dir[PATH_MAX];      /* builds/<key>/: bzImage, vmlinux, System.map, config, modules/ (INSTALL_MOD_PATH tree), manifest.json, build.log */
+	char key[65];            /* hex sha256 cache key */
+	char release[65];        /* kernel release, as uname -r will say */
+	bool cache_hit;
+	/* Additions: */
+	char config[PATH_MAX];   /* the verified .config (builds/<key>/config, or obj's with config_only) */
+	double seconds;          /* wall time of this call */
+};
+
+int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret);
+
+struct image_opts {
+	const char *cache_dir;                 /* NULL: kbuild_cache_dir() */
+	const struct kbuild_result *kernel;
+	const char *guestd;                    /* static guestd binary to install as /sbin/guestd, or NULL */
+	const char *extra_dir;                 /* files copied under / in the image, or NULL */
+	bool progress;
+	/* Additions: */
+	const char *init;                      /* NULL: VLALAB_SRCDIR "/images/init" */
+	const char *busybox;                   /* NULL: /bin/busybox (busybox-static) */
+	FILE *msg;                             /* NULL: stderr */
+};
+
+struct image_result { char path[PATH_MAX]; char key[65]; bool cache_hit; uint64_t size; };
+
+int image_build(const struct image_opts *opts, struct image_result *ret);
+
+#endif
