@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hostctl build: the kernel pipeline (kbuild/). Builds, or finds in the
+ * cache, the kernel for a flavour, and with --image the guest initramfs.
+ * Exit codes: 0 done, 1 the build failed (a patch, the config check, make),
+ * 2 usage or set-up errors (no kernel source, unknown flavour).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kbuild.h"
+
+#ifndef VLALAB_SRCDIR
+#error "VLALAB_SRCDIR (the repository root) must be defined by the build"
+#endif
+
+int verb_build(int argc, char *argv[]);
+
+static void build_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: hostctl build [OPTIONS]\n"
+		"\n"
+		"Build the kernel (Debian's linux-source-6.1, the patch series and the\n"
+		"config fragments) into the cache, or find it there; print where it is.\n"
+		"\n"
+		"  --cache DIR       the cache (default: $VLALAB_CACHE, else\n"
+		"                    ${XDG_CACHE_HOME:-$HOME/.cache}/vlalab)\n"
+		"  --kernel-dir DIR  patches/ and configs/ (default: %s/kernel)\n"
+		"  --tarball FILE    the kernel source (default: %s)\n"
+		"  --flavour NAME    patched (the series applied, default) or vanilla\n"
+		"  -j, --jobs N      parallel make jobs (default: the number of CPUs)\n"
+		"  --config-only     stop after the verified .config\n"
+		"  --image           also pack the guest initramfs\n"
+		"  --guestd FILE     with --image: the agent to install as /sbin/guestd\n"
+		"  --extra DIR       with --image: files to copy under / in the image\n"
+		"  -q, --quiet       no progress output\n"
+		"  --help            show this help\n",
+		VLALAB_SRCDIR, KBUILD_DEFAULT_TARBALL);
+}
+
+static void print_duration(double s)
+{
+	if (s < 60)
+		printf("%.2fs", s);
+	else
+		printf("%dm%02ds", (int)s / 60, (int)s % 60);
+}
+
+int verb_build(int argc, char *argv[])
+{
+	enum { OPT_CACHE = 256, OPT_KDIR, OPT_TARBALL, OPT_FLAVOUR, OPT_CONFIG_ONLY, OPT_IMAGE, OPT_GUESTD,
+	       OPT_EXTRA };
+	static const struct option opts[] = {
+		{ "cache", required_argument, NULL, OPT_CACHE },
+		{ "kernel-dir", required_argument, NULL, OPT_KDIR },
+		{ "tarball", required_argument, NULL, OPT_TARBALL },
+		{ "flavour", required_argument, NULL, OPT_FLAVOUR },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "config-only", no_argument, NULL, OPT_CONFIG_ONLY },
+		{ "image", no_argument, NULL, OPT_IMAGE },
+		{ "guestd", required_argument, NULL, OPT_GUESTD },
+		{ "extra", required_argument, NULL, OPT_EXTRA },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct kbuild_opts ko = {
+		.kernel_dir = VLALAB_SRCDIR "/kernel",
+		.progress = true,
+	};
+	struct image_opts io = { 0 };
+	struct kbuild_result kr;
+	struct image_result ir;
+	bool image = false;
+	char *end;
+	int c, r;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "j:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_CACHE:
+			ko.cache_dir = optarg;
+			break;
+		case OPT_KDIR:
+			ko.kernel_dir = optarg;
+			break;
+		case OPT_TARBALL:
+			ko.tarball = optarg;
+			break;
+		case OPT_FLAVOUR:
+			ko.flavour = optarg;
+			break;
+		case 'j':
+			errno = 0;
+			ko.jobs = (int)strtol(optarg, &end, 10);
+			if (errno || *end || ko.jobs < 1 || ko.jobs > 1024) {
+				fprintf(stderr, "hostctl build: -j wants a number from 1 to 1024, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case OPT_CONFIG_ONLY:
+			ko.config_only = true;
+			break;
+		case OPT_IMAGE:
+			image = true;
+			break;
+		case OPT_GUESTD:
+			io.guestd = optarg;
+			break;
+		case OPT_EXTRA:
+			io.extra_dir = optarg;
+			break;
+		case 'q':
+			ko.progress = false;
+			break;
+		case 'h':
+			build_usage(stdout);
+			return 0;
+		default:
+			build_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "hostctl build: unexpected argument '%s'\n", argv[optind]);
+		build_usage(stderr);
+		return 2;
+	}
+	if (ko.flavour && !kbuild_flavour_valid(ko.flavour)) {
+		fprintf(stderr, "hostctl build: unknown flavour '%s' (known: patched, vanilla)\n", ko.flavour);
+		return 2;
+	}
+	if ((io.guestd || io.extra_dir) && !image) {
+		fprintf(stderr, "hostctl build: --guestd and --extra go with --image\n");
+		return 2;
+	}
+	if (image && ko.config_only) {
+		fprintf(stderr, "hostctl build: --image needs a kernel, not --config-only\n");
+		return 2;
+	}
+
+	r = kbuild_run(&ko, &kr);
+	if (r < 0) {
+		/* kbuild printed the details; a missing source is set-up. */
+		fprintf(stderr, "hostctl build: the kernel build failed: %s\n", strerror(-r));
+		return r == -ENOENT || r == -EACCES ? 2 : 1;
+	}
+	if (ko.config_only) {
+		printf("config: %s (verified)\n", kr.config);
+		printf("key: %s\n", kr.key);
+		return 0;
+	}
+	printf("kernel: %s/bzImage (%s", kr.dir, kr.cache_hit ? "cache hit, " : "built in ");
+	print_duration(kr.seconds);
+	printf(")\nrelease: %s\nkey: %s\nmanifest: %s/manifest.json\n", kr.release, kr.key, kr.dir);
+	if (!image)
+		return 0;
+
+	io.cache_dir = ko.cache_dir;
+	io.kernel = &kr;
+	io.progress = ko.progress;
+	r = image_build(&io, &ir);
+	if (r < 0) {
+		fprintf(stderr, "hostctl build: the initramfs failed: %s\n", strerror(-r));
+		return r == -ENOENT || r == -EACCES ? 2 : 1;
+	}
+	printf("image: %s (%.1f MiB%s)\n", ir.path, ir.size / 1048576.0, ir.cache_hit ? ", cache hit" : "");
+	return 0;
+}
