@@ -1,0 +1,1681 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Scenario files: loading, validation against docs/scenarios.md, selection
+ * by name or glob, and the requires check against a built kernel.
+ *
+ * Validation is driven by tables: one key table for the top level, one for
+ * requires, and one entry per step kind in scn_kinds[]. Every problem is
+ * collected as "file: $.json.path: reason", so a user fixes a file in one go.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <json-c/json.h>
+
+#include "proto.h"
+#include "scenario.h"
+
+#define SCN_FILE_MAX (1024 * 1024)
+#define SCN_PATH_MAX 256
+#define SCN_MODNAME_MAX 55 /* MODULE_NAME_LEN - 1 */
+
+enum scn_vtype {
+	SCN_V_STRING,     /* a non-empty string, at most max bytes if max > 0 */
+	SCN_V_TEXT,       /* any string, empty included */
+	SCN_V_LINE,       /* a non-empty string without control characters */
+	SCN_V_BOOL,
+	SCN_V_INT,        /* an integer in min..max */
+	SCN_V_REGEX,      /* a POSIX extended regex */
+	SCN_V_ERRNO,      /* an errno name glibc knows */
+	SCN_V_CHOICE,     /* one of choices[] */
+	SCN_V_SEED,       /* "001".."005" or "none" */
+	SCN_V_PARAMS,     /* an array of "key=value" strings */
+	SCN_V_CONFIGS,    /* an array of "CONFIG_X" names */
+	SCN_V_MODULES,    /* an array of module names */
+	SCN_V_REQUIRES,   /* an object, scn_requires_keys[] */
+	SCN_V_STEPS,      /* an array of step objects, scn_kinds[] */
+};
+
+struct scn_key {
+	const char *key;
+	enum scn_vtype type;
+	bool required;
+	int64_t min, max;
+	const char *const *choices;
+};
+
+struct scn_kind {
+	const char *kind;
+	const struct scn_key *keys;         /* ends with a NULL key */
+	const char *const *need_one;        /* at least one of these, or NULL */
+	const char *below_timeout;          /* a key whose value must be below
+					     * the step's timeout_ms, or NULL */
+};
+
+static const char *const scn_seeds[] = { "001", "002", "003", "004", "005",
+					 "none", NULL };
+static const char *const scn_since[] = { "step", "scenario", NULL };
+static const char *const scn_read_conds[] = { "equals", "match",
+					      "not_match", NULL };
+
+static const struct scn_key scn_top_keys[] = {
+	{ "description", SCN_V_LINE, true, 0, 0, NULL },
+	{ "seed", SCN_V_SEED, true, 0, 0, scn_seeds },
+	{ "requires", SCN_V_REQUIRES, false, 0, 0, NULL },
+	{ "timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
+	{ "step_timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
+	{ "steps", SCN_V_STEPS, true, 1, SCN_STEPS_MAX, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_requires_keys[] = {
+	{ "config", SCN_V_CONFIGS, false, 0, 0, NULL },
+	{ "modules", SCN_V_MODULES, false, 0, 0, NULL },
+	{ NULL },
+};
+
+/* Keys every step may have, whatever its kind. */
+static const struct scn_key scn_step_keys[] = {
+	{ "kind", SCN_V_STRING, true, 0, PROTO_KIND_MAX - 1, NULL },
+	{ "name", SCN_V_STRING, false, 0, PROTO_NAME_MAX - 1, NULL },
+	{ "timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_write_keys[] = {
+	{ "path", SCN_V_STRING, true, 0, 0, NULL },
+	{ "value", SCN_V_TEXT, true, 0, 0, NULL },
+	{ "append", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_read_keys[] = {
+	{ "path", SCN_V_STRING, true, 0, 0, NULL },
+	{ "equals", SCN_V_TEXT, false, 0, 0, NULL },
+	{ "match", SCN_V_REGEX, false, 0, 0, NULL },
+	{ "not_match", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_modprobe_keys[] = {
+	{ "module", SCN_V_STRING, true, 0, 0, NULL },
+	{ "params", SCN_V_PARAMS, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_rmmod_keys[] = {
+	{ "module", SCN_V_STRING, true, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_wait_for_keys[] = {
+	{ "path", SCN_V_STRING, true, 0, 0, NULL },
+	{ "match", SCN_V_REGEX, false, 0, 0, NULL },
+	{ "within_ms", SCN_V_INT, true, 0, SCN_TIMEOUT_MAX_MS, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_kmsg_expect_keys[] = {
+	{ "match", SCN_V_REGEX, true, 0, 0, NULL },
+	{ "absent", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "since", SCN_V_CHOICE, false, 0, 0, scn_since },
+	{ "within_ms", SCN_V_INT, false, 0, SCN_TIMEOUT_MAX_MS, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_sleep_keys[] = {
+	{ "ms", SCN_V_INT, true, 0, SCN_TIMEOUT_MAX_MS, NULL },
+	{ NULL },
+};
+
+/* The step kinds guestd runs: docs/scenarios.md, "Steps". */
+static const struct scn_kind scn_kinds[] = {
+	{ "write", scn_write_keys, NULL, NULL },
+	{ "read", scn_read_keys, scn_read_conds, NULL },
+	{ "modprobe", scn_modprobe_keys, NULL, NULL },
+	{ "rmmod", scn_rmmod_keys, NULL, NULL },
+	{ "wait_for", scn_wait_for_keys, NULL, "within_ms" },
+	{ "kmsg_expect", scn_kmsg_expect_keys, NULL, "within_ms" },
+	{ "sleep", scn_sleep_keys, NULL, "ms" },
+};
+
+/* What one file's validation collects into. */
+struct scn_ctx {
+	const char *file;
+	struct scn_errors *errs;
+	size_t nerr;
+	uint64_t step_timeout_ms;
+};
+
+static int scn_errors_add(struct scn_errors *errs, char *msg)
+{
+	char **v;
+
+	if (!errs) {
+		free(msg);
+		return 0;
+	}
+	v = realloc(errs->msgs, (errs->n + 1) * sizeof(*v));
+	if (!v) {
+		free(msg);
+		return -ENOMEM;
+	}
+	errs->msgs = v;
+	errs->msgs[errs->n++] = msg;
+	return 0;
+}
+
+/* Record "file: path: reason" (or "file: reason" when @path is NULL). */
+__attribute__((format(printf, 3, 4)))
+static void scn_error(struct scn_ctx *ctx, const char *path, const char *fmt,
+		      ...)
+{
+	char *reason = NULL, *msg = NULL;
+	va_list ap;
+	int r;
+
+	ctx->nerr++;
+	va_start(ap, fmt);
+	r = vasprintf(&reason, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return;
+	if (path)
+		r = asprintf(&msg, "%s: %s: %s", ctx->file, path, reason);
+	else
+		r = asprintf(&msg, "%s: %s", ctx->file, reason);
+	free(reason);
+	if (r < 0)
+		return;
+	scn_errors_add(ctx->errs, msg);
+}
+
+/* JSON paths: "$", "$.steps", "$.steps[2].match". Long ones are cut. */
+static void scn_path_key(char *dst, const char *base, const char *key)
+{
+	int r = snprintf(dst, SCN_PATH_MAX, "%s.%s", base, key);
+
+	if (r >= SCN_PATH_MAX)
+		strcpy(dst + SCN_PATH_MAX - 4, "...");
+}
+
+static void scn_path_index(char *dst, const char *base, size_t i)
+{
+	int r = snprintf(dst, SCN_PATH_MAX, "%s[%zu]", base, i);
+
+	if (r >= SCN_PATH_MAX)
+		strcpy(dst + SCN_PATH_MAX - 4, "...");
+}
+
+static const char *scn_type_name(struct json_object *v)
+{
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		return "null";
+	case json_type_boolean:
+		return "a boolean";
+	case json_type_double:
+		return "a number";
+	case json_type_int:
+		return "an integer";
+	case json_type_object:
+		return "an object";
+	case json_type_array:
+		return "an array";
+	case json_type_string:
+		return "a string";
+	}
+	return "something else";
+}
+
+static bool scn_expect_type(struct scn_ctx *ctx, const char *path,
+			    struct json_object *v, enum json_type want,
+			    const char *want_name)
+{
+	if (json_object_get_type(v) == want)
+		return true;
+	scn_error(ctx, path, "expected %s, got %s", want_name,
+		  scn_type_name(v));
+	return false;
+}
+
+static bool scn_is_area_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) &&
+		    *s != '-')
+			return false;
+	return true;
+}
+
+/* A scenario's own name: [a-z0-9][a-z0-9-]* (the file name less ".json"). */
+static bool scn_is_base_name(const char *s, size_t len)
+{
+	if (len == 0 || s[0] == '-')
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!islower((unsigned char)s[i]) &&
+		    !isdigit((unsigned char)s[i]) && s[i] != '-')
+			return false;
+	return true;
+}
+
+static bool scn_is_file_name(const char *s)
+{
+	size_t len = strlen(s);
+
+	return len > 5 && strcmp(s + len - 5, ".json") == 0 &&
+	       scn_is_base_name(s, len - 5);
+}
+
+static bool scn_is_scenario_name(const char *s)
+{
+	const char *slash = strchr(s, '/');
+	char area[PROTO_NAME_MAX];
+
+	if (!slash || (size_t)(slash - s) >= sizeof(area) ||
+	    strlen(s) >= PROTO_NAME_MAX)
+		return false;
+	memcpy(area, s, slash - s);
+	area[slash - s] = '\0';
+	return scn_is_area_name(area) &&
+	       scn_is_base_name(slash + 1, strlen(slash + 1));
+}
+
+static bool scn_is_config_name(const char *s)
+{
+	if (strncmp(s, "CONFIG_", 7) != 0 || !s[7])
+		return false;
+	for (s += 7; *s; s++)
+		if (!isupper((unsigned char)*s) && !isdigit((unsigned char)*s) &&
+		    *s != '_')
+			return false;
+	return true;
+}
+
+static bool scn_is_module_name(const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len == 0 || len > SCN_MODNAME_MAX)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+			return false;
+	return true;
+}
+
+/* Module names compare with '-' and '_' equal, as modprobe does. */
+static bool scn_module_eq(const char *a, size_t alen, const char *b)
+{
+	size_t i;
+
+	for (i = 0; i < alen && b[i]; i++) {
+		char x = a[i] == '-' ? '_' : a[i];
+		char y = b[i] == '-' ? '_' : b[i];
+
+		if (x != y)
+			return false;
+	}
+	return i == alen && !b[i];
+}
+
+static const struct scn_key *scn_find_key(const struct scn_key *keys,
+					  const char *key)
+{
+	for (; keys && keys->key; keys++)
+		if (strcmp(keys->key, key) == 0)
+			return keys;
+	return NULL;
+}
+
+static const struct scn_kind *scn_find_kind(const char *kind)
+{
+	for (size_t i = 0; i < sizeof(scn_kinds) / sizeof(scn_kinds[0]); i++)
+		if (strcmp(scn_kinds[i].kind, kind) == 0)
+			return &scn_kinds[i];
+	return NULL;
+}
+
+static void scn_check_value(struct scn_ctx *ctx, const char *path,
+			    const struct scn_key *spec, struct json_object *v);
+
+/* An array of strings, each passing @ok, with no two alike. */
+static void scn_check_string_list(struct scn_ctx *ctx, const char *path,
+				  struct json_object *v,
+				  bool (*ok)(const char *), const char *what,
+				  const char *want, bool modules)
+{
+	char p[SCN_PATH_MAX];
+	size_t n;
+
+	if (!scn_expect_type(ctx, path, v, json_type_array, "an array"))
+		return;
+	n = json_object_array_length(v);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(v, i);
+		const char *s;
+
+		scn_path_index(p, path, i);
+		if (!scn_expect_type(ctx, p, e, json_type_string, "a string"))
+			continue;
+		s = json_object_get_string(e);
+		if (!ok(s)) {
+			scn_error(ctx, p, "bad %s '%s' (want %s)", what, s, want);
+			continue;
+		}
+		for (size_t j = 0; j < i; j++) {
+			struct json_object *f = json_object_array_get_idx(v, j);
+			const char *t;
+
+			if (!json_object_is_type(f, json_type_string))
+				continue;
+			t = json_object_get_string(f);
+			if (modules ? scn_module_eq(s, strlen(s), t) :
+				      strcmp(s, t) == 0) {
+				scn_error(ctx, p, "'%s' is listed twice", s);
+				break;
+			}
+		}
+	}
+}
+
+static bool scn_is_param(const char *s)
+{
+	const char *eq = strchr(s, '=');
+
+	if (!eq || eq == s)
+		return false;
+	for (; s < eq; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' &&
+		    *s != '.')
+			return false;
+	return true;
+}
+
+/*
+ * Check the keys of @obj against @keys and @more (either may be NULL): no
+ * unknown key, every required key present, each value of its type. @what
+ * names the object in messages ("a scenario", "a 'read' step").
+ */
+static void scn_check_object(struct scn_ctx *ctx, const char *path,
+			     struct json_object *obj, const struct scn_key *keys,
+			     const struct scn_key *more, const char *what)
+{
+	char p[SCN_PATH_MAX];
+
+	json_object_object_foreach(obj, key, val) {
+		const struct scn_key *spec = scn_find_key(keys, key);
+
+		if (!spec)
+			spec = scn_find_key(more, key);
+		scn_path_key(p, path, key);
+		if (!spec) {
+			char known[512] = "";
+			size_t len = 0;
+
+			for (int pass = 0; pass < 2; pass++)
+				for (const struct scn_key *k = pass ? more : keys;
+				     k && k->key; k++) {
+					int r = snprintf(known + len,
+							 sizeof(known) - len,
+							 "%s%s", len ? ", " : "",
+							 k->key);
+
+					if (r > 0 && (size_t)r < sizeof(known) - len)
+						len += r;
+				}
+			scn_error(ctx, p, "unknown key; %s takes: %s", what,
+				  known);
+			continue;
+		}
+		scn_check_value(ctx, p, spec, val);
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (const struct scn_key *k = pass ? more : keys; k && k->key;
+		     k++)
+			if (k->required &&
+			    !json_object_object_get_ex(obj, k->key, NULL))
+				scn_error(ctx, path, "missing required key '%s'",
+					  k->key);
+}
+
+static void scn_check_step(struct scn_ctx *ctx, const char *path,
+			   struct json_object *step)
+{
+	const struct scn_kind *kind = NULL;
+	struct json_object *v;
+	char what[64], p[SCN_PATH_MAX];
+	uint64_t timeout = ctx->step_timeout_ms;
+
+	if (!scn_expect_type(ctx, path, step, json_type_object, "an object"))
+		return;
+	scn_path_key(p, path, "kind");
+	if (!json_object_object_get_ex(step, "kind", &v))
+		scn_error(ctx, path, "missing required key 'kind'");
+	else if (scn_expect_type(ctx, p, v, json_type_string, "a string")) {
+		kind = scn_find_kind(json_object_get_string(v));
+		if (!kind) {
+			char list[256] = "";
+
+			for (size_t i = 0; i < sizeof(scn_kinds) / sizeof(scn_kinds[0]); i++) {
+				if (list[0])
+					strcat(list, ", ");
+				strncat(list, scn_kinds[i].kind,
+					sizeof(list) - strlen(list) - 3);
+			}
+			scn_error(ctx, p, "unknown step kind '%s'; kinds: %s",
+				  json_object_get_string(v), list);
+		}
+	}
+	if (!kind) {
+		/* Without a kind only the common keys can be checked. */
+		json_object_object_foreach(step, key, val) {
+			const struct scn_key *spec = scn_find_key(scn_step_keys, key);
+
+			if (spec && strcmp(key, "kind") != 0) {
+				scn_path_key(p, path, key);
+				scn_check_value(ctx, p, spec, val);
+			}
+		}
+		return;
+	}
+	snprintf(what, sizeof(what), "a '%s' step", kind->kind);
+	scn_check_object(ctx, path, step, scn_step_keys, kind->keys, what);
+
+	if (kind->need_one) {
+		bool any = false;
+		char list[256] = "";
+
+		for (const char *const *k = kind->need_one; *k; k++) {
+			any |= json_object_object_get_ex(step, *k, NULL);
+			if (list[0])
+				strcat(list, ", ");
+			strncat(list, *k, sizeof(list) - strlen(list) - 3);
+		}
+		if (!any)
+			scn_error(ctx, path, "%s needs at least one of: %s", what,
+				  list);
+	}
+
+	if (json_object_object_get_ex(step, "timeout_ms", &v) &&
+	    json_object_is_type(v, json_type_int) && json_object_get_int64(v) > 0)
+		timeout = json_object_get_int64(v);
+	if (kind->below_timeout &&
+	    json_object_object_get_ex(step, kind->below_timeout, &v) &&
+	    json_object_is_type(v, json_type_int) &&
+	    json_object_get_int64(v) >= 0 &&
+	    json_object_get_int64(v) <= SCN_TIMEOUT_MAX_MS &&
+	    (uint64_t)json_object_get_int64(v) >= timeout) {
+		scn_path_key(p, path, kind->below_timeout);
+		scn_error(ctx, p,
+			  "%" PRId64 " is not below the step's timeout_ms %" PRIu64,
+			  json_object_get_int64(v), timeout);
+	}
+}
+
+static void scn_check_steps(struct scn_ctx *ctx, const char *path,
+			    const struct scn_key *spec, struct json_object *v)
+{
+	char p[SCN_PATH_MAX];
+	size_t n;
+
+	if (!scn_expect_type(ctx, path, v, json_type_array, "an array"))
+		return;
+	n = json_object_array_length(v);
+	if (n < (size_t)spec->min || n > (size_t)spec->max) {
+		scn_error(ctx, path, "%zu steps, want %" PRId64 "..%" PRId64, n,
+			  spec->min, spec->max);
+		if (n > (size_t)spec->max)
+			return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *step = json_object_array_get_idx(v, i);
+		struct json_object *name;
+
+		scn_path_index(p, path, i);
+		scn_check_step(ctx, p, step);
+		if (!json_object_is_type(step, json_type_object) ||
+		    !json_object_object_get_ex(step, "name", &name) ||
+		    !json_object_is_type(name, json_type_string))
+			continue;
+		for (size_t j = 0; j < i; j++) {
+			struct json_object *o = json_object_array_get_idx(v, j);
+			struct json_object *oname;
+			char q[SCN_PATH_MAX], np[SCN_PATH_MAX];
+
+			if (!json_object_is_type(o, json_type_object) ||
+			    !json_object_object_get_ex(o, "name", &oname) ||
+			    !json_object_is_type(oname, json_type_string) ||
+			    strcmp(json_object_get_string(oname),
+				   json_object_get_string(name)) != 0)
+				continue;
+			scn_path_key(np, p, "name");
+			scn_path_index(q, path, j);
+			scn_error(ctx, np, "duplicate step name '%s' (also %s)",
+				  json_object_get_string(name), q);
+			break;
+		}
+	}
+}
+
+static void scn_check_value(struct scn_ctx *ctx, const char *path,
+			    const struct scn_key *spec, struct json_object *v)
+{
+	const char *s;
+	int64_t i;
+	regex_t re;
+	int r, e;
+
+	switch (spec->type) {
+	case SCN_V_STRING:
+	case SCN_V_TEXT:
+	case SCN_V_LINE:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (spec->type != SCN_V_TEXT && !*s) {
+			scn_error(ctx, path, "must not be empty");
+			return;
+		}
+		if (spec->max > 0 && strlen(s) > (size_t)spec->max)
+			scn_error(ctx, path, "%zu bytes long, at most %" PRId64,
+				  strlen(s), spec->max);
+		if (spec->type == SCN_V_LINE)
+			for (; *s; s++)
+				if (iscntrl((unsigned char)*s)) {
+					scn_error(ctx, path,
+						  "must be one line, without control characters");
+					break;
+				}
+		return;
+	case SCN_V_BOOL:
+		scn_expect_type(ctx, path, v, json_type_boolean, "a boolean");
+		return;
+	case SCN_V_INT:
+		if (!scn_expect_type(ctx, path, v, json_type_int, "an integer"))
+			return;
+		i = json_object_get_int64(v);
+		/* json-c clamps what int64 cannot hold: don't print the clamp. */
+		if (i == INT64_MAX || i == INT64_MIN)
+			scn_error(ctx, path, "number too %s, want %" PRId64 "..%" PRId64,
+				  i < 0 ? "small" : "large", spec->min, spec->max);
+		else if (i < spec->min || i > spec->max)
+			scn_error(ctx, path, "%s is out of range %" PRId64 "..%" PRId64,
+				  json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN),
+				  spec->min, spec->max);
+		return;
+	case SCN_V_REGEX:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		r = regcomp(&re, s, REG_EXTENDED | REG_NEWLINE | REG_NOSUB);
+		if (r) {
+			char buf[256];
+
+			regerror(r, &re, buf, sizeof(buf));
+			scn_error(ctx, path, "bad regex '%s': %s", s, buf);
+			return;
+		}
+		regfree(&re);
+		return;
+	case SCN_V_ERRNO:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (proto_errno_parse(s, &e) < 0)
+			scn_error(ctx, path, "unknown errno name '%s'", s);
+		return;
+	case SCN_V_CHOICE:
+	case SCN_V_SEED:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		for (const char *const *c = spec->choices; *c; c++)
+			if (strcmp(*c, s) == 0)
+				return;
+		{
+			char list[256] = "";
+
+			for (const char *const *c = spec->choices; *c; c++) {
+				if (list[0])
+					strcat(list, ", ");
+				strncat(list, *c, sizeof(list) - strlen(list) - 3);
+			}
+			scn_error(ctx, path, "'%s' is not one of: %s", s, list);
+		}
+		return;
+	case SCN_V_PARAMS:
+		scn_check_string_list(ctx, path, v, scn_is_param,
+				      "module parameter", "key=value", false);
+		return;
+	case SCN_V_CONFIGS:
+		scn_check_string_list(ctx, path, v, scn_is_config_name,
+				      "config option name", "CONFIG_[A-Z0-9_]+",
+				      false);
+		return;
+	case SCN_V_MODULES:
+		scn_check_string_list(ctx, path, v, scn_is_module_name,
+				      "module name", "[A-Za-z0-9_-]+, at most 55 characters",
+				      true);
+		return;
+	case SCN_V_REQUIRES:
+		if (scn_expect_type(ctx, path, v, json_type_object, "an object"))
+			scn_check_object(ctx, path, v, scn_requires_keys, NULL,
+					 "requires");
+		return;
+	case SCN_V_STEPS:
+		scn_check_steps(ctx, path, spec, v);
+		return;
+	}
+}
+
+/*
+ * json-c keeps the last of two equal keys and says nothing, which would hide
+ * a typo'd scenario. So walk the text (already known to be valid JSON) and
+ * report every key an object has twice.
+ */
+struct scn_dup_scan {
+	struct scn_ctx *ctx;
+	const char *s;
+	size_t i, len;
+};
+
+static void scn_dup_ws(struct scn_dup_scan *d)
+{
+	while (d->i < d->len && isspace((unsigned char)d->s[d->i]))
+		d->i++;
+}
+
+/* At an opening quote: step past the string, return its raw extent. */
+static void scn_dup_string(struct scn_dup_scan *d, size_t *start, size_t *n)
+{
+	*start = ++d->i;
+	while (d->i < d->len && d->s[d->i] != '"')
+		d->i += d->s[d->i] == '\\' ? 2 : 1;
+	*n = d->i - *start;
+	d->i++;
+}
+
+static void scn_dup_value(struct scn_dup_scan *d, const char *path)
+{
+	char p[SCN_PATH_MAX];
+	size_t start, n;
+
+	scn_dup_ws(d);
+	if (d->i >= d->len)
+		return;
+	if (d->s[d->i] == '{') {
+		size_t *keys = NULL, nkeys = 0;
+
+		d->i++;
+		for (;;) {
+			char key[SCN_PATH_MAX];
+			size_t *k;
+
+			scn_dup_ws(d);
+			if (d->i >= d->len || d->s[d->i] == '}')
+				break;
+			if (d->s[d->i] == ',') {
+				d->i++;
+				continue;
+			}
+			scn_dup_string(d, &start, &n);
+			snprintf(key, sizeof(key), "%.*s", (int)n, d->s + start);
+			scn_path_key(p, path, key);
+			for (size_t j = 0; j < nkeys; j++)
+				if (keys[2 * j + 1] == n &&
+				    memcmp(d->s + keys[2 * j], d->s + start, n) == 0) {
+					scn_error(d->ctx, p,
+						  "duplicate key (JSON keeps only the last)");
+					break;
+				}
+			k = realloc(keys, (nkeys + 1) * 2 * sizeof(*keys));
+			if (k) {
+				keys = k;
+				keys[2 * nkeys] = start;
+				keys[2 * nkeys + 1] = n;
+				nkeys++;
+			}
+			scn_dup_ws(d);
+			if (d->i < d->len && d->s[d->i] == ':')
+				d->i++;
+			scn_dup_value(d, p);
+		}
+		free(keys);
+		d->i++;
+	} else if (d->s[d->i] == '[') {
+		size_t idx = 0;
+
+		d->i++;
+		for (;;) {
+			scn_dup_ws(d);
+			if (d->i >= d->len || d->s[d->i] == ']')
+				break;
+			if (d->s[d->i] == ',') {
+				d->i++;
+				continue;
+			}
+			scn_path_index(p, path, idx++);
+			scn_dup_value(d, p);
+		}
+		d->i++;
+	} else if (d->s[d->i] == '"') {
+		scn_dup_string(d, &start, &n);
+	} else {
+		while (d->i < d->len && !strchr(",]} \t\r\n", d->s[d->i]))
+			d->i++;
+	}
+}
+
+static void scn_errors_truncate(struct scn_errors *errs, size_t n)
+{
+	while (errs && errs->n > n)
+		free(errs->msgs[--errs->n]);
+}
+
+static int scn_read_file(const char *path, char **ret, size_t *ret_len)
+{
+	FILE *f;
+	char *buf;
+	size_t len;
+	int r = 0;
+
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	buf = malloc(SCN_FILE_MAX + 1);
+	if (!buf) {
+		r = -ENOMEM;
+		goto out_close;
+	}
+	len = fread(buf, 1, SCN_FILE_MAX + 1, f);
+	if (ferror(f)) {
+		r = -EIO;
+		goto out_free;
+	}
+	if (len > SCN_FILE_MAX) {
+		r = -EFBIG;
+		goto out_free;
+	}
+	buf[len] = '\0';
+	*ret = buf;
+	*ret_len = len;
+	buf = NULL;
+out_free:
+	free(buf);
+out_close:
+	fclose(f);
+	return r;
+}
+
+/* Parse @buf as one strict JSON value, or record where and why not. */
+static struct json_object *scn_parse(struct scn_ctx *ctx, const char *buf,
+				     size_t len)
+{
+	struct json_tokener *tok;
+	struct json_object *obj;
+	enum json_tokener_error jerr;
+	size_t end, line = 1, col = 1;
+
+	tok = json_tokener_new();
+	if (!tok) {
+		scn_error(ctx, NULL, "out of memory");
+		return NULL;
+	}
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	obj = json_tokener_parse_ex(tok, buf, (int)len);
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	if (obj && jerr == json_tokener_success) {
+		while (end < len && isspace((unsigned char)buf[end]))
+			end++;
+		if (end == len)
+			goto out;
+	}
+	for (size_t i = 0; i < end && i < len; i++) {
+		if (buf[i] == '\n') {
+			line++;
+			col = 1;
+		} else {
+			col++;
+		}
+	}
+	if (obj)
+		scn_error(ctx, NULL, "line %zu, column %zu: not valid JSON: %s",
+			  line, col, "text after the end of the object");
+	else if (jerr == json_tokener_continue)
+		scn_error(ctx, NULL, "line %zu, column %zu: not valid JSON: %s",
+			  line, col, "unexpected end of file");
+	else
+		scn_error(ctx, NULL, "line %zu, column %zu: not valid JSON: %s",
+			  line, col, json_tokener_error_desc(jerr));
+	json_object_put(obj);
+	obj = NULL;
+out:
+	json_tokener_free(tok);
+	return obj;
+}
+
+static char *scn_dup_string_value(struct json_object *obj, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v))
+		return NULL;
+	return strdup(json_object_get_string(v));
+}
+
+static int scn_dup_list(struct json_object *obj, const char *key,
+			char ***ret, size_t *ret_n)
+{
+	struct json_object *v;
+	size_t n;
+
+	*ret = NULL;
+	*ret_n = 0;
+	if (!json_object_object_get_ex(obj, key, &v))
+		return 0;
+	n = json_object_array_length(v);
+	if (n == 0)
+		return 0;
+	*ret = calloc(n, sizeof(**ret));
+	if (!*ret)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		(*ret)[i] = strdup(json_object_get_string(
+			json_object_array_get_idx(v, i)));
+		if (!(*ret)[i])
+			return -ENOMEM;
+		(*ret_n)++;
+	}
+	return 0;
+}
+
+static uint64_t scn_get_ms(struct json_object *obj, const char *key,
+			   uint64_t def)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v))
+		return def;
+	return json_object_get_int64(v);
+}
+
+/* Fill @s from a validated document; fills in every step's timeout_ms. */
+static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
+		    struct scenario *s)
+{
+	struct json_object *steps, *req, *v;
+	const char *json;
+	char *line = NULL;
+	size_t line_len;
+	int r;
+
+	s->description = scn_dup_string_value(doc, "description");
+	if (!s->description)
+		return -ENOMEM;
+	json_object_object_get_ex(doc, "seed", &v);
+	snprintf(s->seed, sizeof(s->seed), "%s", json_object_get_string(v));
+	if (json_object_object_get_ex(doc, "requires", &req)) {
+		r = scn_dup_list(req, "config", &s->req_config, &s->n_req_config);
+		if (r < 0)
+			return r;
+		r = scn_dup_list(req, "modules", &s->req_modules,
+				 &s->n_req_modules);
+		if (r < 0)
+			return r;
+	}
+	s->timeout_ms = scn_get_ms(doc, "timeout_ms", SCN_TIMEOUT_DEFAULT_MS);
+	s->step_timeout_ms = scn_get_ms(doc, "step_timeout_ms",
+					SCN_STEP_TIMEOUT_DEFAULT_MS);
+
+	json_object_object_get_ex(doc, "steps", &steps);
+	s->nsteps = json_object_array_length(steps);
+	s->steps = calloc(s->nsteps, sizeof(*s->steps));
+	if (!s->steps)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nsteps; i++) {
+		struct json_object *step = json_object_array_get_idx(steps, i);
+		struct scn_step *st = &s->steps[i];
+
+		json_object_object_get_ex(step, "kind", &v);
+		snprintf(st->kind, sizeof(st->kind), "%s",
+			 json_object_get_string(v));
+		if (json_object_object_get_ex(step, "name", &v))
+			snprintf(st->name, sizeof(st->name), "%s",
+				 json_object_get_string(v));
+		st->timeout_ms = scn_get_ms(step, "timeout_ms", s->step_timeout_ms);
+		if (!json_object_object_get_ex(step, "timeout_ms", NULL) &&
+		    json_object_object_add(step, "timeout_ms",
+					   json_object_new_int64(st->timeout_ms)) < 0)
+			return -ENOMEM;
+	}
+	json = json_object_to_json_string_ext(steps, JSON_C_TO_STRING_PLAIN |
+						     JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!json)
+		return -ENOMEM;
+	s->steps_json = strdup(json);
+	if (!s->steps_json)
+		return -ENOMEM;
+
+	/* The whole run request must fit in one protocol line. */
+	r = proto_run_encode(s->name, s->timeout_ms, s->step_timeout_ms,
+			     s->steps_json, &line, &line_len);
+	if (r == -E2BIG) {
+		scn_error(ctx, "$.steps",
+			  "the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
+			  PROTO_LINE_MAX, strlen(s->steps_json));
+		return -EINVAL;
+	}
+	if (r < 0)
+		return r;
+	free(line);
+	return 0;
+}
+
+void scn_free(struct scenario *s)
+{
+	if (!s)
+		return;
+	free(s->path);
+	free(s->description);
+	for (size_t i = 0; i < s->n_req_config; i++)
+		free(s->req_config[i]);
+	free(s->req_config);
+	for (size_t i = 0; i < s->n_req_modules; i++)
+		free(s->req_modules[i]);
+	free(s->req_modules);
+	free(s->steps);
+	free(s->steps_json);
+	memset(s, 0, sizeof(*s));
+}
+
+int scn_load_file(const char *path, const char *name, struct scenario *ret,
+		  struct scn_errors *errs)
+{
+	struct scn_ctx ctx = { .file = path, .errs = errs,
+			       .step_timeout_ms = SCN_STEP_TIMEOUT_DEFAULT_MS };
+	struct scn_dup_scan dup = { .ctx = &ctx };
+	struct json_object *doc = NULL, *v;
+	struct scenario s = { 0 };
+	size_t nerrs_before = errs ? errs->n : 0;
+	char *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	if (!scn_is_scenario_name(name)) {
+		scn_error(&ctx, NULL,
+			  "scenario name '%s' is not <area>/<name> ([a-z0-9-]+/[a-z0-9][a-z0-9-]*, under %d bytes)",
+			  name, PROTO_NAME_MAX);
+		return -EINVAL;
+	}
+	r = scn_read_file(path, &buf, &len);
+	if (r < 0) {
+		scn_error(&ctx, NULL, "cannot read: %s", strerror(-r));
+		return r == -EFBIG ? -EINVAL : r;
+	}
+	doc = scn_parse(&ctx, buf, len);
+	if (!doc) {
+		r = -EINVAL;
+		goto out;
+	}
+	if (!scn_expect_type(&ctx, "$", doc, json_type_object, "an object")) {
+		r = -EINVAL;
+		goto out;
+	}
+	/* Steps inherit step_timeout_ms: check it first, for within_ms. */
+	if (json_object_object_get_ex(doc, "step_timeout_ms", &v) &&
+	    json_object_is_type(v, json_type_int) &&
+	    json_object_get_int64(v) >= 1 &&
+	    json_object_get_int64(v) <= SCN_TIMEOUT_MAX_MS)
+		ctx.step_timeout_ms = json_object_get_int64(v);
+	scn_check_object(&ctx, "$", doc, scn_top_keys, NULL, "a scenario");
+	dup.s = buf;
+	dup.len = len;
+	scn_dup_value(&dup, "$");
+	if (ctx.nerr) {
+		r = -EINVAL;
+		goto out;
+	}
+
+	snprintf(s.name, sizeof(s.name), "%s", name);
+	s.path = strdup(path);
+	if (!s.path) {
+		r = -ENOMEM;
+		goto out;
+	}
+	r = scn_fill(&ctx, doc, &s);
+	if (r < 0)
+		goto out;
+	*ret = s;
+	memset(&s, 0, sizeof(s));
+out:
+	if (r == -ENOMEM) {
+		scn_errors_truncate(errs, nerrs_before);
+		scn_error(&ctx, NULL, "out of memory");
+	}
+	scn_free(&s);
+	json_object_put(doc);
+	free(buf);
+	return r;
+}
+
+static int scn_cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct scenario *)a)->name,
+		      ((const struct scenario *)b)->name);
+}
+
+static int scn_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The sorted entry names of @path, "." and ".." left out. */
+static int scn_list_dir(const char *path, char ***ret, size_t *ret_n)
+{
+	char **names = NULL, **v;
+	size_t n = 0;
+	struct dirent *de;
+	DIR *d;
+	int r = 0;
+
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	for (;;) {
+		errno = 0;
+		de = readdir(d);
+		if (!de) {
+			r = -errno;
+			break;
+		}
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		v = realloc(names, (n + 1) * sizeof(*v));
+		if (!v) {
+			r = -ENOMEM;
+			break;
+		}
+		names = v;
+		names[n] = strdup(de->d_name);
+		if (!names[n]) {
+			r = -ENOMEM;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (r < 0) {
+		while (n)
+			free(names[--n]);
+		free(names);
+		return r;
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), scn_cmp_str);
+	*ret = names;
+	*ret_n = n;
+	return 0;
+}
+
+static void scn_free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+static bool scn_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool scn_is_reg(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Load one area directory into @set; returns the first I/O error. */
+static int scn_load_area(const char *dir, const char *area,
+			 struct scn_set *set, struct scn_errors *errs,
+			 size_t *nerr)
+{
+	char **names = NULL, *apath = NULL;
+	size_t n = 0;
+	int r, io = 0;
+
+	if (asprintf(&apath, "%s/%s", dir, area) < 0)
+		return -ENOMEM;
+	r = scn_list_dir(apath, &names, &n);
+	if (r < 0) {
+		struct scn_ctx ctx = { .file = apath, .errs = errs };
+
+		scn_error(&ctx, NULL, "cannot list: %s", strerror(-r));
+		(*nerr)++;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *path = NULL, name[PROTO_NAME_MAX];
+		struct scenario *v;
+		struct scn_ctx ctx = { .errs = errs };
+
+		if (asprintf(&path, "%s/%s", apath, names[i]) < 0) {
+			r = -ENOMEM;
+			goto out;
+		}
+		ctx.file = path;
+		if (!scn_is_file_name(names[i]) || !scn_is_reg(path)) {
+			scn_error(&ctx, NULL,
+				  "not a scenario file: want <area>/<name>.json files, <name> matching [a-z0-9][a-z0-9-]*");
+			(*nerr)++;
+			free(path);
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s/%.*s", area,
+			 (int)(strlen(names[i]) - 5), names[i]);
+		v = realloc(set->v, (set->n + 1) * sizeof(*v));
+		if (!v) {
+			free(path);
+			r = -ENOMEM;
+			goto out;
+		}
+		set->v = v;
+		r = scn_load_file(path, name, &set->v[set->n], errs);
+		free(path);
+		if (r == 0)
+			set->n++;
+		else if (r == -ENOMEM)
+			goto out;
+		else if (r != -EINVAL && !io)
+			io = r;
+		if (r < 0)
+			(*nerr)++;
+	}
+	r = io;
+out:
+	scn_free_names(names, n);
+	free(apath);
+	return r;
+}
+
+int scn_load_dir(const char *dir, struct scn_set *ret, struct scn_errors *errs)
+{
+	struct scn_set set = { 0 };
+	struct scn_ctx ctx = { .errs = errs };
+	char **areas = NULL;
+	size_t nareas = 0, nerr = 0;
+	int r, io = 0;
+
+	ctx.file = dir;
+	r = scn_list_dir(dir, &areas, &nareas);
+	if (r < 0) {
+		scn_error(&ctx, NULL, "cannot list: %s", strerror(-r));
+		return r;
+	}
+	for (size_t i = 0; i < nareas; i++) {
+		char *apath = NULL;
+
+		if (asprintf(&apath, "%s/%s", dir, areas[i]) < 0) {
+			r = -ENOMEM;
+			goto out;
+		}
+		if (!scn_is_area_name(areas[i]) || !scn_is_dir(apath)) {
+			struct scn_ctx actx = { .file = apath, .errs = errs };
+
+			scn_error(&actx, NULL,
+				  "not an area directory: want <area>/<name>.json, <area> matching [a-z0-9-]+");
+			nerr++;
+			free(apath);
+			continue;
+		}
+		free(apath);
+		r = scn_load_area(dir, areas[i], &set, errs, &nerr);
+		if (r == -ENOMEM)
+			goto out;
+		if (r < 0 && !io)
+			io = r;
+	}
+	r = io ? io : nerr ? -EINVAL : 0;
+	if (r == 0) {
+		if (set.n)
+			qsort(set.v, set.n, sizeof(*set.v), scn_cmp_name);
+		*ret = set;
+		memset(&set, 0, sizeof(set));
+	}
+out:
+	scn_set_free(&set);
+	scn_free_names(areas, nareas);
+	return r;
+}
+
+void scn_set_free(struct scn_set *set)
+{
+	if (!set)
+		return;
+	for (size_t i = 0; i < set->n; i++)
+		scn_free(&set->v[i]);
+	free(set->v);
+	set->v = NULL;
+	set->n = 0;
+}
+
+void scn_errors_free(struct scn_errors *errs)
+{
+	if (!errs)
+		return;
+	for (size_t i = 0; i < errs->n; i++)
+		free(errs->msgs[i]);
+	free(errs->msgs);
+	errs->msgs = NULL;
+	errs->n = 0;
+}
+
+/* Levenshtein distance, in one malloc'd row. SIZE_MAX on no memory. */
+static size_t scn_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), *row, d;
+
+	row = malloc((lb + 1) * sizeof(*row));
+	if (!row)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+/*
+ * How close @arg is to @name: a small edit distance to the whole name or to
+ * its part after the area, or one being a prefix of the other. Returns a
+ * score (lower is closer), or SIZE_MAX when not close.
+ */
+static size_t scn_closeness(const char *arg, const char *name)
+{
+	const char *base = strchr(name, '/') ? strchr(name, '/') + 1 : name;
+	size_t limit = strlen(arg) / 4 > 2 ? strlen(arg) / 4 : 2;
+	size_t d = scn_distance(arg, name), db = scn_distance(arg, base);
+
+	if (db < d)
+		d = db;
+	if (d <= limit)
+		return d;
+	if (strlen(arg) >= 3 &&
+	    (strncmp(name, arg, strlen(arg)) == 0 ||
+	     strncmp(base, arg, strlen(arg)) == 0))
+		return limit + 1;
+	return SIZE_MAX;
+}
+
+#define SCN_SUGGEST_MAX 5
+
+static void scn_suggest(const struct scn_set *set, const char *arg, char *err,
+			size_t errlen)
+{
+	size_t best[SCN_SUGGEST_MAX], score[SCN_SUGGEST_MAX], n = 0, len;
+
+	for (size_t i = 0; i < set->n; i++) {
+		size_t c = scn_closeness(arg, set->v[i].name), j;
+
+		if (c == SIZE_MAX)
+			continue;
+		/* Insert in score order, ties in set order; keep the best. */
+		for (j = n; j > 0 && score[j - 1] > c; j--)
+			if (j < SCN_SUGGEST_MAX) {
+				best[j] = best[j - 1];
+				score[j] = score[j - 1];
+			}
+		if (j < SCN_SUGGEST_MAX) {
+			best[j] = i;
+			score[j] = c;
+			if (n < SCN_SUGGEST_MAX)
+				n++;
+		}
+	}
+	if (!err || !errlen)
+		return;
+	if (n == 0) {
+		snprintf(err, errlen,
+			 "unknown scenario '%s'; no close match ('hostctl list' shows them all)",
+			 arg);
+		return;
+	}
+	snprintf(err, errlen, "unknown scenario '%s'; did you mean: ", arg);
+	for (size_t i = 0; i < n; i++) {
+		len = strlen(err);
+		snprintf(err + len, errlen - len, "%s%s", i ? ", " : "",
+			 set->v[best[i]].name);
+	}
+	len = strlen(err);
+	snprintf(err + len, errlen - len, "?");
+}
+
+int scn_select(const struct scn_set *set, char *const *args, size_t nargs,
+	       size_t **ret_idx, size_t *ret_n, char *err, size_t errlen)
+{
+	bool *chosen;
+	size_t *idx, n = 0;
+
+	if (nargs == 0) {
+		if (err && errlen)
+			snprintf(err, errlen,
+				 "no scenario given: name one or more, a glob ('ftrace/*') or 'all'");
+		return -EINVAL;
+	}
+	chosen = calloc(set->n ? set->n : 1, sizeof(*chosen));
+	if (!chosen)
+		return -ENOMEM;
+	for (size_t a = 0; a < nargs; a++) {
+		bool any = false;
+
+		for (size_t i = 0; i < set->n; i++) {
+			const char *name = set->v[i].name;
+
+			if (strcmp(args[a], "all") == 0 ||
+			    strcmp(args[a], name) == 0 ||
+			    fnmatch(args[a], name, 0) == 0) {
+				chosen[i] = true;
+				any = true;
+			}
+		}
+		if (!any) {
+			scn_suggest(set, args[a], err, errlen);
+			free(chosen);
+			return -ENOENT;
+		}
+	}
+	idx = malloc((set->n ? set->n : 1) * sizeof(*idx));
+	if (!idx) {
+		free(chosen);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < set->n; i++)
+		if (chosen[i])
+			idx[n++] = i;
+	free(chosen);
+	*ret_idx = idx;
+	*ret_n = n;
+	return 0;
+}
+
+/* Append "; " and a reason to @reason. */
+__attribute__((format(printf, 3, 4)))
+static void scn_reason_add(char *reason, size_t len, const char *fmt, ...)
+{
+	size_t used;
+	va_list ap;
+
+	if (!reason || !len)
+		return;
+	used = strlen(reason);
+	if (used && used + 2 < len) {
+		strcpy(reason + used, "; ");
+		used += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(reason + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+/* The value of @opt in a .config text, or NULL when it is not set. */
+static const char *scn_config_value(const char *config, const char *opt,
+				    size_t *ret_len)
+{
+	size_t olen = strlen(opt);
+
+	for (const char *l = config; l && *l;) {
+		const char *nl = strchr(l, '\n');
+
+		if (strncmp(l, opt, olen) == 0 && l[olen] == '=') {
+			*ret_len = (nl ? (size_t)(nl - l) : strlen(l)) - olen - 1;
+			return l + olen + 1;
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * Whether the module list @text (modules.dep or modules.builtin: one
+ * "dir/name.ko[.xz]" path at the start of each line) has @module.
+ */
+static bool scn_modlist_has(const char *text, const char *module)
+{
+	for (const char *l = text; l && *l;) {
+		const char *nl = strchr(l, '\n');
+		const char *end = nl ? nl : l + strlen(l);
+		const char *colon = memchr(l, ':', end - l);
+		const char *base, *ko;
+
+		if (colon)
+			end = colon;
+		base = l;
+		for (const char *p = l; p < end; p++)
+			if (*p == '/')
+				base = p + 1;
+		ko = NULL;
+		for (const char *p = base; p + 3 <= end; p++)
+			if (strncmp(p, ".ko", 3) == 0)
+				ko = p;
+		if (ko && scn_module_eq(base, ko - base, module))
+			return true;
+		l = nl ? nl + 1 : NULL;
+	}
+	return false;
+}
+
+/* Read a whole text file; ENOENT is left to the caller to judge. */
+static int scn_slurp(const char *path, char **ret)
+{
+	FILE *f;
+	char *buf = NULL, *p;
+	size_t len = 0, cap = 0, n;
+	int r = 0;
+
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	do {
+		if (cap - len < 4096) {
+			cap = cap ? cap * 2 : 65536;
+			p = realloc(buf, cap + 1);
+			if (!p) {
+				r = -ENOMEM;
+				break;
+			}
+			buf = p;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
+	if (!r && ferror(f))
+		r = -EIO;
+	fclose(f);
+	if (r < 0) {
+		free(buf);
+		return r;
+	}
+	if (!buf) {
+		buf = strdup("");
+		if (!buf)
+			return -ENOMEM;
+	}
+	buf[len] = '\0';
+	*ret = buf;
+	return 0;
+}
+
+/* Append the names of the .ko files below @dir to *list, one a line. */
+static int scn_ko_walk(const char *dir, char **list, size_t *len, int depth)
+{
+	char **names = NULL;
+	size_t n = 0;
+	int r;
+
+	if (depth > 16)
+		return 0;
+	r = scn_list_dir(dir, &names, &n);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		char *path = NULL, *p;
+		size_t nlen = strlen(names[i]);
+
+		if (asprintf(&path, "%s/%s", dir, names[i]) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		if (scn_is_dir(path)) {
+			r = scn_ko_walk(path, list, len, depth + 1);
+		} else if (strstr(names[i], ".ko")) {
+			p = realloc(*list, *len + nlen + 2);
+			if (!p) {
+				r = -ENOMEM;
+			} else {
+				*list = p;
+				memcpy(p + *len, names[i], nlen);
+				p[*len + nlen] = '\n';
+				*len += nlen + 1;
+				p[*len] = '\0';
+			}
+		}
+		free(path);
+	}
+	scn_free_names(names, n);
+	return r;
+}
+
+/* The built modules below @dir, as modules.dep text or a list of .ko files. */
+static int scn_modules_text(const char *dir, char **ret)
+{
+	char *path = NULL;
+	int r;
+
+	if (asprintf(&path, "%s/modules.dep", dir) < 0)
+		return -ENOMEM;
+	r = scn_slurp(path, ret);
+	free(path);
+	if (r != -ENOENT)
+		return r;
+	{
+		char *list = NULL;
+		size_t len = 0;
+
+		r = scn_ko_walk(dir, &list, &len, 0);
+		if (r < 0) {
+			free(list);
+			return r;
+		}
+		*ret = list ? list : strdup("");
+		return *ret ? 0 : -ENOMEM;
+	}
+}
+
+int scn_check_requires(const struct scenario *s, const char *config_path,
+		       const char *modules_dir, char *reason, size_t len)
+{
+	char *config = NULL, *mods = NULL, *builtin = NULL, *path = NULL;
+	int r = 0;
+
+	if (reason && len)
+		reason[0] = '\0';
+	if (s->n_req_config) {
+		r = scn_slurp(config_path, &config);
+		if (r < 0) {
+			if (reason && len)
+				snprintf(reason, len, "cannot read '%s': %s",
+					 config_path, strerror(-r));
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < s->n_req_config; i++) {
+		const char *opt = s->req_config[i], *val;
+		size_t vlen = 0;
+
+		val = scn_config_value(config, opt, &vlen);
+		if (!val) {
+			scn_reason_add(reason, len, "%s is not set", opt);
+			r = 1;
+		} else if (!(vlen == 1 && (val[0] == 'y' || val[0] == 'm'))) {
+			scn_reason_add(reason, len, "%s=%.*s, not y or m", opt,
+				       (int)vlen, val);
+			r = 1;
+		}
+	}
+	if (s->n_req_modules) {
+		int rr = scn_modules_text(modules_dir, &mods);
+
+		if (rr < 0) {
+			if (reason && len)
+				snprintf(reason, len,
+					 "cannot read the modules in '%s': %s",
+					 modules_dir, strerror(-rr));
+			r = rr;
+			goto out;
+		}
+		if (asprintf(&path, "%s/modules.builtin", modules_dir) < 0) {
+			r = -ENOMEM;
+			goto out;
+		}
+		rr = scn_slurp(path, &builtin);
+		if (rr < 0 && rr != -ENOENT) {
+			if (reason && len)
+				snprintf(reason, len, "cannot read '%s': %s",
+					 path, strerror(-rr));
+			r = rr;
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < s->n_req_modules; i++) {
+		const char *m = s->req_modules[i];
+
+		if (scn_modlist_has(mods, m) ||
+		    (builtin && scn_modlist_has(builtin, m)))
+			continue;
+		scn_reason_add(reason, len, "module '%s' not built", m);
+		r = 1;
+	}
+out:
+	free(config);
+	free(mods);
+	free(builtin);
+	free(path);
+	return r;
+}

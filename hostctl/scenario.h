@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Scenario files: scenarios/<area>/<name>.json, validated against the format
+ * in docs/scenarios.md before anything boots. Pure code: json-c and libc,
+ * no logging; every problem becomes one "file: $.json.path: reason" line in
+ * a struct scn_errors for the caller to print.
+ */
+#ifndef VLALAB_SCENARIO_H
+#define VLALAB_SCENARIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto.h"
+
+/* Defaults and bounds, as docs/scenarios.md states them. */
+#define SCN_TIMEOUT_DEFAULT_MS 60000
+#define SCN_STEP_TIMEOUT_DEFAULT_MS 10000
+#define SCN_TIMEOUT_MAX_MS 3600000
+#define SCN_STEPS_MAX 256
+
+struct scn_step {
+	char kind[PROTO_KIND_MAX];
+	char name[PROTO_NAME_MAX];          /* "" when the step has none */
+	uint64_t timeout_ms;                /* its own, or step_timeout_ms */
+};
+
+struct scenario {
+	char name[PROTO_NAME_MAX];          /* "<area>/<name>" */
+	char *path;                         /* the file */
+	char *description;
+	char seed[8];                       /* "001".."005" or "none" */
+	char **req_config;                  /* "CONFIG_X" */
+	size_t n_req_config;
+	char **req_modules;
+	size_t n_req_modules;
+	uint64_t timeout_ms, step_timeout_ms; /* defaults filled in */
+	struct scn_step *steps;
+	size_t nsteps;
+	/*
+	 * The steps array, every step's timeout_ms filled in, as compact JSON
+	 * (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), ready for
+	 * proto_run_encode().
+	 */
+	char *steps_json;
+};
+
+/* A set of scenarios, sorted by name. */
+struct scn_set {
+	struct scenario *v;
+	size_t n;
+};
+
+/* Validation errors, each "file: $.json.path: reason" on one line. */
+struct scn_errors {
+	char **msgs;
+	size_t n;
+};
+
+/*
+ * Load and validate every scenarios/<area>/<name>.json below @dir (exactly
+ * two levels; anything else there is an error). Collects all errors in @errs
+ * (may be NULL). Returns 0 if there were none, -EINVAL if there were any (the
+ * set is then not usable and *ret is untouched), or -errno for an I/O error.
+ */
+int scn_load_dir(const char *dir, struct scn_set *ret, struct scn_errors *errs);
+
+/*
+ * Load and validate one file; @name is its "<area>/<name>". Returns 0 and
+ * fills *ret (free with scn_free), -EINVAL on validation errors (added to
+ * @errs), or -errno for an I/O error.
+ */
+int scn_load_file(const char *path, const char *name, struct scenario *ret,
+		  struct scn_errors *errs);
+void scn_free(struct scenario *s);
+
+/*
+ * Select by "all", exact names or fnmatch(3) globs over "<area>/<name>". The result
+ * is in set order, without duplicates: *ret_idx is a malloc'd array of
+ * *ret_n indices into @set. An argument that matches nothing gives -ENOENT
+ * with "unknown scenario 'x'; did you mean: a, b?" in @err; no argument at
+ * all gives -EINVAL.
+ */
+int scn_select(const struct scn_set *set, char *const *args, size_t nargs,
+	       size_t **ret_idx, size_t *ret_n, char *err, size_t errlen);
+
+/*
+ * Check a scenario's requires against a built kernel: @config_path is the
+ * build's .config, @modules_dir the staged lib/modules/<release> directory
+ * (modules.dep or the .ko files, and modules.builtin). Returns 0 when the
+ * scenario can run, 1 when it must be skipped, with the reason in @reason
+ * ("CONFIG_FOO is not set", "module 'bar' not built"), or -errno for an I/O
+ * error (@reason then says which file).
+ */
+int scn_check_requires(const struct scenario *s, const char *config_path,
+		       const char *modules_dir, char *reason, size_t len);
+
+void scn_set_free(struct scn_set *set);
+void scn_errors_free(struct scn_errors *errs);
+
+#endif

@@ -1,0 +1,614 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of hostctl/scenario.c and hostctl list: good and bad files with
+ * the exact error text, the directory layout rules, selection by name and
+ * glob with suggestions, the requires check against a fake kernel build, and
+ * every shipped scenario file.
+ *
+ * Usage: test-scenario DATA_DIR SCENARIOS_DIR FIXTURES_DIR (TAP on stdout).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "scenario.h"
+#include "tap.h"
+
+int verb_list(int argc, char *argv[]);
+
+static const char *data_dir, *shipped_dir, *fixtures_dir;
+
+static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	return s;
+}
+
+/*
+ * Load data/bad/<stem>.json and compare the errors, one by one, with @want
+ * (NULL-terminated, each without the "file: " prefix).
+ */
+static void check_bad(const char *stem, const char *const *want)
+{
+	struct scn_errors errs = { 0 };
+	struct scenario s;
+	char *path = xasprintf("%s/bad/%s.json", data_dir, stem);
+	char *name = xasprintf("bad/%s", stem);
+	char *what = xasprintf("bad/%s.json is refused", stem);
+	size_t n = 0;
+	int r;
+
+	r = scn_load_file(path, name, &s, &errs);
+	is_int(r, -EINVAL, what);
+	if (r == 0)
+		scn_free(&s);
+	while (want[n])
+		n++;
+	for (size_t i = 0; i < n || i < errs.n; i++) {
+		char *full = i < n ? xasprintf("%s: %s", path, want[i]) : NULL;
+		char *label = xasprintf("bad/%s.json error %zu", stem, i);
+
+		is_str(i < errs.n ? errs.msgs[i] : "(none)",
+		       full ? full : "(no more errors)", label);
+		free(full);
+		free(label);
+	}
+	scn_errors_free(&errs);
+	free(path);
+	free(name);
+	free(what);
+}
+
+#define BAD(stem, ...) check_bad(stem, (const char *const[]){ __VA_ARGS__, NULL })
+
+static void test_bad_files(void)
+{
+	BAD("not-json", "line 3, column 10: not valid JSON: unexpected character");
+	BAD("truncated", "line 4, column 1: not valid JSON: unexpected end of file");
+	BAD("trailing", "line 2, column 1: not valid JSON: unexpected character");
+	BAD("comment", "line 1, column 1: not valid JSON: unexpected character");
+	BAD("not-object", "$: expected an object, got an array");
+	BAD("unknown-keys",
+	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps",
+	    "$.requires.module: unknown key; requires takes: config, modules",
+	    "$.steps[0].valeu: unknown key; a 'write' step takes: kind, name, timeout_ms, path, value, append, expect_errno",
+	    "$.steps[0]: missing required key 'value'");
+	BAD("wrong-types",
+	    "$.description: expected a string, got an integer",
+	    "$.timeout_ms: expected an integer, got a string",
+	    "$.requires.config: expected an array, got a string",
+	    "$.requires.modules[0]: expected a string, got an integer",
+	    "$.steps[0].value: expected a string, got an integer",
+	    "$.steps[0].append: expected a boolean, got a string",
+	    "$.steps[1].ms: expected an integer, got a number",
+	    "$.steps[2]: expected an object, got a string");
+	BAD("ranges",
+	    "$.timeout_ms: 0 is out of range 1..3600000",
+	    "$.step_timeout_ms: 3600001 is out of range 1..3600000",
+	    "$.steps[0].timeout_ms: -1 is out of range 1..3600000",
+	    "$.steps[1].ms: number too large, want 0..3600000",
+	    "$.steps[2].within_ms: -5 is out of range 0..3600000");
+	BAD("missing",
+	    "$.steps[0]: missing required key 'kind'",
+	    "$.steps[1]: missing required key 'path'",
+	    "$.steps[2]: missing required key 'within_ms'",
+	    "$: missing required key 'description'",
+	    "$: missing required key 'seed'");
+	BAD("empty-steps", "$.steps: 0 steps, want 1..256");
+	BAD("bad-regex",
+	    "$.steps[0].match: bad regex '(Linux': Unmatched ( or \\(",
+	    "$.steps[1].not_match: bad regex 'a{2,1}': Invalid content of \\{\\}",
+	    "$.steps[2].match: bad regex '[': Invalid regular expression");
+	BAD("bad-errno",
+	    "$.steps[0].expect_errno: unknown errno name 'EFOO'",
+	    "$.steps[1].expect_errno: unknown errno name 'einval'");
+	BAD("unknown-kind",
+	    "$.steps[0].kind: unknown step kind 'exec'; kinds: write, read, modprobe, rmmod, wait_for, kmsg_expect, sleep",
+	    "$.steps[0].timeout_ms: expected an integer, got a string",
+	    "$.steps[1].kind: expected a string, got an integer");
+	BAD("read-no-cond",
+	    "$.steps[0]: a 'read' step needs at least one of: equals, match, not_match");
+	BAD("duplicates",
+	    "$.requires.config[1]: 'CONFIG_A' is listed twice",
+	    "$.requires.modules[1]: 'trace_printk' is listed twice",
+	    "$.steps[2].name: duplicate step name 'nap' (also $.steps[0])",
+	    "$.steps[1].match: duplicate key (JSON keeps only the last)");
+	BAD("bad-seed", "$.seed: '006' is not one of: 001, 002, 003, 004, 005, none");
+	BAD("bad-names",
+	    "$.requires.config[0]: bad config option name 'FTRACE' (want CONFIG_[A-Z0-9_]+)",
+	    "$.requires.config[1]: bad config option name 'CONFIG_ftrace' (want CONFIG_[A-Z0-9_]+)",
+	    "$.requires.config[2]: bad config option name 'CONFIG_' (want CONFIG_[A-Z0-9_]+)",
+	    "$.requires.modules[0]: bad module name 'trace printk' (want [A-Za-z0-9_-]+, at most 55 characters)",
+	    "$.requires.modules[1]: bad module name '' (want [A-Za-z0-9_-]+, at most 55 characters)",
+	    "$.steps[0].params[0]: bad module parameter '=1' (want key=value)",
+	    "$.steps[0].params[1]: bad module parameter 'novalue' (want key=value)");
+	BAD("within",
+	    "$.steps[0].within_ms: 3000 is not below the step's timeout_ms 3000",
+	    "$.steps[2].ms: 10000 is not below the step's timeout_ms 3000");
+	BAD("strings",
+	    "$.description: must be one line, without control characters",
+	    "$.steps[0].path: must not be empty",
+	    "$.steps[1].since: 'boot' is not one of: step, scenario",
+	    "$.steps[2].name: 130 bytes long, at most 127");
+}
+
+/* Write @text to a fresh file under /tmp and return its path. */
+static char *tmp_file(const char *text)
+{
+	char *path = strdup("/tmp/vlalab-test-scenario-XXXXXX");
+	int fd = mkstemp(path);
+	size_t len = strlen(text);
+
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len)
+		abort();
+	close(fd);
+	return path;
+}
+
+/* Limits that need big files: 257 steps, and a run line over 64 KiB. */
+static void test_generated(void)
+{
+	struct scn_errors errs = { 0 };
+	struct scenario s;
+	size_t cap = 300 * 64 + PROTO_LINE_MAX + 256;
+	char *text = malloc(cap), *path, *want;
+	size_t at;
+	int r;
+
+	strcpy(text, "{\"description\": \"d\", \"seed\": \"none\", \"steps\": [");
+	for (int i = 0; i < 257; i++)
+		strcat(text, i ? ", {\"kind\": \"sleep\", \"ms\": 1}" :
+				 "{\"kind\": \"sleep\", \"ms\": 1}");
+	strcat(text, "]}");
+	path = tmp_file(text);
+	r = scn_load_file(path, "gen/many", &s, &errs);
+	is_int(r, -EINVAL, "257 steps are refused");
+	want = xasprintf("%s: $.steps: 257 steps, want 1..256", path);
+	is_str(errs.n ? errs.msgs[0] : "", want, "257 steps: error text");
+	is_int(errs.n, 1, "257 steps: one error");
+	unlink(path);
+	free(path);
+	free(want);
+	scn_errors_free(&errs);
+
+	strcpy(text, "{\"description\": \"d\", \"seed\": \"none\", \"steps\": "
+		     "[{\"kind\": \"write\", \"path\": \"/x\", \"value\": \"");
+	/* A value of exactly PROTO_LINE_MAX bytes. */
+	at = strlen(text);
+	memset(text + at, 'v', PROTO_LINE_MAX);
+	text[at + PROTO_LINE_MAX] = '\0';
+	strcat(text, "\"}]}");
+	path = tmp_file(text);
+	r = scn_load_file(path, "gen/long", &s, &errs);
+	is_int(r, -EINVAL, "a run request over the line limit is refused");
+	want = xasprintf("%s: $.steps: the run request would be over the protocol's 65536-byte line limit (the steps alone are %zu bytes)",
+			 path, (size_t)PROTO_LINE_MAX +
+				       strlen("[{\"kind\":\"write\",\"path\":\"/x\",\"value\":\"\",\"timeout_ms\":10000}]"));
+	is_str(errs.n ? errs.msgs[0] : "", want, "line limit: error text");
+	is_int(errs.n, 1, "line limit: one error");
+	free(want);
+	unlink(path);
+	free(path);
+	scn_errors_free(&errs);
+	free(text);
+}
+
+static void test_good_set(void)
+{
+	struct scn_errors errs = { 0 };
+	struct scn_set set = { 0 };
+	char *dir = xasprintf("%s/good", data_dir);
+	const struct scenario *s;
+	int r;
+
+	r = scn_load_dir(dir, &set, &errs);
+	is_int(r, 0, "data/good loads");
+	is_int(errs.n, 0, "data/good has no errors");
+	for (size_t i = 0; i < errs.n; i++)
+		printf("# %s\n", errs.msgs[i]);
+	is_int(set.n, 5, "data/good has 5 scenarios");
+	if (set.n != 5)
+		goto out;
+	is_str(set.v[0].name, "alpha/one", "sorted: 0");
+	is_str(set.v[1].name, "alpha/two", "sorted: 1");
+	is_str(set.v[2].name, "beta/every-kind", "sorted: 2");
+	is_str(set.v[3].name, "gamma/cached-filter", "sorted: 3");
+	is_str(set.v[4].name, "gamma/cached-notrace", "sorted: 4");
+
+	s = &set.v[0];
+	is_str(s->seed, "none", "one: seed");
+	is_int(s->timeout_ms, 60000, "one: default timeout_ms");
+	is_int(s->step_timeout_ms, 10000, "one: default step_timeout_ms");
+	is_int(s->n_req_config + s->n_req_modules, 0, "one: no requires");
+	is_int(s->nsteps, 1, "one: 1 step");
+	is_str(s->steps[0].kind, "sleep", "one: step kind");
+	is_str(s->steps[0].name, "", "one: step has no name");
+	is_int(s->steps[0].timeout_ms, 10000, "one: step timeout filled in");
+	is_str(s->steps_json, "[{\"kind\":\"sleep\",\"ms\":1,\"timeout_ms\":10000}]",
+	       "one: steps_json");
+	ok(strstr(s->path, "/good/alpha/one.json") != NULL, "one: path");
+
+	s = &set.v[1];
+	is_str(s->description, "Requires, timeouts and named steps", "two: description");
+	is_str(s->seed, "004", "two: seed");
+	is_int(s->timeout_ms, 120000, "two: timeout_ms");
+	is_int(s->step_timeout_ms, 5000, "two: step_timeout_ms");
+	is_int(s->n_req_config, 2, "two: 2 config options");
+	is_str(s->req_config[1], "CONFIG_MODULES", "two: config option");
+	is_int(s->n_req_modules, 1, "two: 1 module");
+	is_str(s->req_modules[0], "trace_printk", "two: module");
+	is_str(s->steps[0].name, "clear", "two: step name");
+	is_int(s->steps[0].timeout_ms, 5000, "two: step 0 inherits step_timeout_ms");
+	is_int(s->steps[1].timeout_ms, 700, "two: step 1 keeps its own");
+	/* Slashes unescaped, "\n" escaped, timeout_ms added at the end. */
+	is_str(s->steps_json,
+	       "[{\"kind\":\"write\",\"name\":\"clear\",\"path\":\"/sys/kernel/tracing/set_ftrace_filter\",\"value\":\"\\n\",\"timeout_ms\":5000},"
+	       "{\"kind\":\"read\",\"name\":\"empty\",\"path\":\"/sys/kernel/tracing/set_ftrace_filter\",\"equals\":\"#### all functions enabled ####\",\"timeout_ms\":700}]",
+	       "two: steps_json");
+
+	s = &set.v[2];
+	is_int(s->nsteps, 7, "every-kind: 7 steps");
+	{
+		static const char *const kinds[] = { "write", "read", "modprobe",
+			"rmmod", "wait_for", "kmsg_expect", "sleep" };
+
+		for (size_t i = 0; i < 7 && i < s->nsteps; i++)
+			is_str(s->steps[i].kind, kinds[i], "every-kind: kind");
+	}
+	/* steps_json must parse back into the same steps. */
+	{
+		struct json_object *a = json_tokener_parse(s->steps_json);
+
+		ok(a && json_object_is_type(a, json_type_array) &&
+		   json_object_array_length(a) == 7, "every-kind: steps_json parses");
+		json_object_put(a);
+	}
+out:
+	scn_set_free(&set);
+	scn_errors_free(&errs);
+	free(dir);
+}
+
+static void test_layout(void)
+{
+	struct scn_errors errs = { 0 };
+	struct scn_set set = { 0 };
+	char *dir = xasprintf("%s/layout", data_dir);
+	const char *const want[] = {
+		"%s/Bad_Area: not an area directory: want <area>/<name>.json, <area> matching [a-z0-9-]+",
+		"%s/README.md: not an area directory: want <area>/<name>.json, <area> matching [a-z0-9-]+",
+		"%s/ok/Bad.json: not a scenario file: want <area>/<name>.json files, <name> matching [a-z0-9][a-z0-9-]*",
+		"%s/ok/broken.json: line 1, column 28: not valid JSON: unexpected end of file",
+		"%s/ok/notes.txt: not a scenario file: want <area>/<name>.json files, <name> matching [a-z0-9][a-z0-9-]*",
+		"%s/ok/sub: not a scenario file: want <area>/<name>.json files, <name> matching [a-z0-9][a-z0-9-]*",
+		NULL,
+	};
+	size_t n = 0;
+	int r;
+
+	r = scn_load_dir(dir, &set, &errs);
+	is_int(r, -EINVAL, "data/layout is refused");
+	is_int(set.n, 0, "data/layout: no set returned");
+	while (want[n])
+		n++;
+	is_int(errs.n, n, "data/layout: every error collected");
+	for (size_t i = 0; i < n && i < errs.n; i++) {
+		char *w = xasprintf(want[i], dir);
+
+		is_str(errs.msgs[i], w, "data/layout error");
+		free(w);
+	}
+	scn_errors_free(&errs);
+	free(dir);
+
+	r = scn_load_dir("/nonexistent-vlalab", &set, &errs);
+	is_int(r, -ENOENT, "a missing directory is an I/O error");
+	is_str(errs.n ? errs.msgs[0] : "",
+	       "/nonexistent-vlalab: cannot list: No such file or directory",
+	       "missing directory: error text");
+	scn_errors_free(&errs);
+
+	/* A bad name given to scn_load_file directly. */
+	{
+		struct scenario s;
+		char *path = xasprintf("%s/good/alpha/one.json", data_dir);
+
+		r = scn_load_file(path, "alpha", &s, &errs);
+		is_int(r, -EINVAL, "load_file refuses a name without an area");
+		scn_errors_free(&errs);
+		r = scn_load_file(path, "alpha/One", &s, NULL);
+		is_int(r, -EINVAL, "load_file refuses an upper-case name (no errs)");
+		free(path);
+	}
+}
+
+/* Run a selection and render it as "a b c" or "-errno: message". */
+static char *select_str(const struct scn_set *set, const char *const *args,
+			size_t nargs)
+{
+	char err[512] = "", buf[1024] = "";
+	size_t *idx = NULL, n = 0;
+	int r;
+
+	r = scn_select(set, (char *const *)args, nargs, &idx, &n, err, sizeof(err));
+	if (r < 0)
+		return xasprintf("%d: %s", r, err);
+	for (size_t i = 0; i < n; i++) {
+		strcat(buf, i ? " " : "");
+		strcat(buf, set->v[idx[i]].name);
+	}
+	free(idx);
+	return strdup(buf);
+}
+
+#define SEL(want, ...)                                                       \
+	do {                                                                 \
+		const char *const a_[] = { __VA_ARGS__ };                    \
+		char *sel_ = select_str(&set, a_, sizeof(a_) / sizeof(a_[0])); \
+		is_str(sel_, want, "select " #__VA_ARGS__);                   \
+		free(sel_);                                                  \
+	} while (0)
+
+static void test_select(void)
+{
+	struct scn_set set = { 0 };
+	char *dir = xasprintf("%s/good", data_dir);
+	char err[256];
+	size_t *idx, n;
+
+	if (scn_load_dir(dir, &set, NULL) != 0) {
+		ok(0, "data/good loads for selection");
+		free(dir);
+		return;
+	}
+	SEL("alpha/one alpha/two beta/every-kind gamma/cached-filter gamma/cached-notrace",
+	    "all");
+	SEL("alpha/two", "alpha/two");
+	SEL("alpha/one alpha/two", "alpha/two", "alpha/one");
+	SEL("alpha/one alpha/two", "alpha/*");
+	SEL("gamma/cached-filter gamma/cached-notrace", "*/cached-*");
+	SEL("alpha/one alpha/two gamma/cached-filter", "gamma/cached-filter", "alpha/*",
+	    "alpha/one");
+	SEL("alpha/one alpha/two beta/every-kind gamma/cached-filter gamma/cached-notrace",
+	    "alpha/one", "all");
+	SEL("beta/every-kind", "beta/every-kin?");
+	SEL("-2: unknown scenario 'alpha/tow'; did you mean: alpha/two?", "alpha/tow");
+	SEL("-2: unknown scenario 'cached-filtre'; did you mean: gamma/cached-filter?",
+	    "cached-filtre");
+	SEL("-2: unknown scenario 'gamma/cached'; did you mean: gamma/cached-filter, gamma/cached-notrace?",
+	    "gamma/cached");
+	SEL("-2: unknown scenario 'every-kind'; did you mean: beta/every-kind?", "every-kind");
+	SEL("-2: unknown scenario 'zzz/qqqqqq'; no close match ('hostctl list' shows them all)",
+	    "zzz/qqqqqq");
+	SEL("-2: unknown scenario 'nope/*'; no close match ('hostctl list' shows them all)",
+	    "alpha/one", "nope/*");
+	is_int(scn_select(&set, NULL, 0, &idx, &n, err, sizeof(err)), -EINVAL,
+	       "select nothing: -EINVAL");
+	scn_set_free(&set);
+	free(dir);
+}
+
+/* A scenario with just requires, for scn_check_requires(). */
+static void check_req(const char *const *config, const char *const *modules,
+		      const char *mods_dir, int want, const char *want_reason,
+		      const char *what)
+{
+	struct scenario s = { 0 };
+	char *cfg = xasprintf("%s/kernel/config", data_dir);
+	char *md = xasprintf("%s/kernel/%s", data_dir, mods_dir);
+	char reason[512];
+	int r;
+
+	while (config && config[s.n_req_config])
+		s.n_req_config++;
+	while (modules && modules[s.n_req_modules])
+		s.n_req_modules++;
+	s.req_config = (char **)config;
+	s.req_modules = (char **)modules;
+	r = scn_check_requires(&s, cfg, md, reason, sizeof(reason));
+	is_int(r, want, what);
+	is_str(reason, want_reason, what);
+	free(cfg);
+	free(md);
+}
+
+#define LIST(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static void test_requires(void)
+{
+	check_req(NULL, NULL, "modules", 0, "", "no requires");
+	check_req(LIST("CONFIG_FTRACE", "CONFIG_MODULES", "CONFIG_SAMPLE_TRACE_PRINTK"),
+		  NULL, "modules", 0, "", "y and m options");
+	check_req(LIST("CONFIG_FTRACE", "CONFIG_KALLSYMS_ALL"), NULL, "modules", 1,
+		  "CONFIG_KALLSYMS_ALL is not set", "an option that is not set");
+	check_req(LIST("CONFIG_FTRACE_EXTRA_NOT_THERE"), NULL, "modules", 1,
+		  "CONFIG_FTRACE_EXTRA_NOT_THERE is not set", "an absent option");
+	check_req(LIST("CONFIG_FTRACE_E"), NULL, "modules", 1,
+		  "CONFIG_FTRACE_E is not set", "a prefix of an option is not that option");
+	check_req(LIST("CONFIG_NR_CPUS"), NULL, "modules", 1,
+		  "CONFIG_NR_CPUS=64, not y or m", "a non-tristate value");
+	check_req(NULL, LIST("trace_printk", "dsa-loop", "virtio_pci"), "modules", 0, "",
+		  "modules.dep and modules.builtin, - and _ alike");
+	check_req(NULL, LIST("trace_printk", "dsa_core"), "modules", 1,
+		  "module 'dsa_core' not built", "a dependency is not a module line");
+	check_req(LIST("CONFIG_KALLSYMS_ALL"), LIST("nandsim"), "modules", 1,
+		  "CONFIG_KALLSYMS_ALL is not set; module 'nandsim' not built",
+		  "every reason, joined");
+	check_req(NULL, LIST("trace_printk", "foo_bar"), "modules-nodep", 0, "",
+		  "no modules.dep: the .ko files are walked");
+	check_req(NULL, LIST("virtio_pci"), "modules-nodep", 1,
+		  "module 'virtio_pci' not built", "no modules.builtin: only .ko files");
+	{
+		struct scenario s = { 0 };
+		char *opt[] = { "CONFIG_FTRACE" };
+		char reason[256];
+
+		s.req_config = opt;
+		s.n_req_config = 1;
+		is_int(scn_check_requires(&s, "/nonexistent/.config", "/nonexistent",
+					  reason, sizeof(reason)),
+		       -ENOENT, "a missing .config is an I/O error");
+		is_str(reason, "cannot read '/nonexistent/.config': No such file or directory",
+		       "missing .config: reason");
+		s.n_req_config = 0;
+		s.req_modules = opt;
+		s.n_req_modules = 1;
+		is_int(scn_check_requires(&s, "/nonexistent/.config", "/nonexistent",
+					  reason, sizeof(reason)),
+		       -ENOENT, "a missing modules dir is an I/O error");
+	}
+}
+
+/* Run verb_list with @argv and capture its exit code, stdout and stderr. */
+static int run_list(char **argv, int argc, char **ret_out, char **ret_err)
+{
+	char out_path[] = "/tmp/vlalab-test-list-XXXXXX";
+	char err_path[] = "/tmp/vlalab-test-list-XXXXXX";
+	int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
+	int save_out = dup(1), save_err = dup(2), code;
+	char buf[8192];
+	ssize_t n;
+
+	fflush(stdout);
+	fflush(stderr);
+	dup2(out_fd, 1);
+	dup2(err_fd, 2);
+	code = verb_list(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(save_out, 1);
+	dup2(save_err, 2);
+	close(save_out);
+	close(save_err);
+	n = pread(out_fd, buf, sizeof(buf) - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	*ret_out = strdup(buf);
+	n = pread(err_fd, buf, sizeof(buf) - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	*ret_err = strdup(buf);
+	close(out_fd);
+	close(err_fd);
+	unlink(out_path);
+	unlink(err_path);
+	return code;
+}
+
+static void test_verb_list(void)
+{
+	char *good = xasprintf("%s/good", data_dir);
+	char *layout = xasprintf("%s/layout", data_dir);
+	char *argv_good[] = { "list", "--scenarios", good, NULL };
+	char *argv_bad[] = { "list", "--scenarios", layout, NULL };
+	char *argv_extra[] = { "list", "extra", NULL };
+	char *argv_help[] = { "list", "--help", NULL };
+	char *out, *err, *want;
+
+	is_int(run_list(argv_good, 3, &out, &err), 0, "list data/good: exit 0");
+	is_str(out,
+	       "alpha/one             none  The smallest scenario: one step, every default\n"
+	       "alpha/two             004   Requires, timeouts and named steps\n"
+	       "beta/every-kind       001   Every step kind with every key it takes\n"
+	       "gamma/cached-filter   002   Selection fixture\n"
+	       "gamma/cached-notrace  003   Selection fixture\n",
+	       "list data/good: output");
+	is_str(err, "", "list data/good: nothing on stderr");
+	free(out);
+	free(err);
+
+	is_int(run_list(argv_bad, 3, &out, &err), 2, "list data/layout: exit 2");
+	is_str(out, "", "list data/layout: nothing on stdout");
+	want = xasprintf("hostctl list: 6 errors in the scenarios in '%s'\n", layout);
+	ok(strstr(err, "/ok/broken.json: line 1, column 28: not valid JSON") &&
+	   strstr(err, "/README.md: not an area directory") &&
+	   strstr(err, want), "list data/layout: every error and a count on stderr");
+	free(want);
+	free(out);
+	free(err);
+
+	is_int(run_list(argv_extra, 2, &out, &err), 2, "list with an argument: exit 2");
+	ok(strstr(err, "hostctl list: unexpected argument 'extra'") != NULL,
+	   "list with an argument: message");
+	free(out);
+	free(err);
+	is_int(run_list(argv_help, 2, &out, &err), 0, "list --help: exit 0");
+	ok(strstr(out, "Usage: hostctl list [--scenarios DIR]") != NULL, "list --help: usage");
+	free(out);
+	free(err);
+	free(good);
+	free(layout);
+}
+
+/* Every file shipped in scenarios/ and the integration fixtures validates. */
+static void test_shipped(void)
+{
+	static const char *const ftrace[] = {
+		"ftrace/cache-remove-clear", "ftrace/cached-filter",
+		"ftrace/filter-loaded-module", "ftrace/module-exists-boundary",
+		"ftrace/notrace-mod",
+	};
+	static const char *const selftest[] = {
+		"selftest/after-crash", "selftest/crash", "selftest/expect-wrong",
+		"selftest/trivial-read",
+	};
+	struct scn_errors errs = { 0 };
+	struct scn_set set = { 0 };
+	size_t found = 0;
+	int r;
+
+	r = scn_load_dir(shipped_dir, &set, &errs);
+	is_int(r, 0, "scenarios/ validates");
+	for (size_t i = 0; i < errs.n; i++)
+		printf("# %s\n", errs.msgs[i]);
+	for (size_t i = 0; i < set.n; i++)
+		for (size_t j = 0; j < 5; j++)
+			if (strcmp(set.v[i].name, ftrace[j]) == 0) {
+				found++;
+				is_str(set.v[i].seed, "004", ftrace[j]);
+			}
+	is_int(found, 5, "scenarios/ has the five ftrace scenarios");
+	scn_set_free(&set);
+	scn_errors_free(&errs);
+
+	r = scn_load_dir(fixtures_dir, &set, &errs);
+	is_int(r, 0, "hostctl/tests/scenarios-fixtures validates");
+	for (size_t i = 0; i < errs.n; i++)
+		printf("# %s\n", errs.msgs[i]);
+	is_int(set.n, 4, "fixtures: four scenarios");
+	for (size_t i = 0; i < set.n && i < 4; i++)
+		is_str(set.v[i].name, selftest[i], "fixtures: name");
+	scn_set_free(&set);
+	scn_errors_free(&errs);
+}
+
+int main(int argc, char *argv[])
+{
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s DATA_DIR SCENARIOS_DIR FIXTURES_DIR\n", argv[0]);
+		return 2;
+	}
+	data_dir = argv[1];
+	shipped_dir = argv[2];
+	fixtures_dir = argv[3];
+
+	test_bad_files();
+	test_generated();
+	test_good_set();
+	test_layout();
+	test_select();
+	test_requires();
+	test_verb_list();
+	test_shipped();
+	return tap_done();
+}

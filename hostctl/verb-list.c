@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hostctl list: validate every scenario file and print each scenario with
+ * its seed patch and description. A file that does not validate makes the
+ * verb print every error and exit 2, as hostctl run would refuse to boot.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scenario.h"
+
+#ifndef VLALAB_SRCDIR
+#error "VLALAB_SRCDIR (the repository root) must be defined by the build"
+#endif
+
+int verb_list(int argc, char *argv[]);
+
+static void list_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: hostctl list [--scenarios DIR]\n"
+		"\n"
+		"Validate the scenario files and list each scenario with its seed\n"
+		"patch and description.\n"
+		"\n"
+		"  --scenarios DIR  the scenario tree (default: %s/scenarios)\n"
+		"  --help           show this help\n",
+		VLALAB_SRCDIR);
+}
+
+int verb_list(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "scenarios", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *dir = VLALAB_SRCDIR "/scenarios";
+	struct scn_errors errs = { 0 };
+	struct scn_set set = { 0 };
+	size_t wname = 4, wseed = 4;
+	int c, r;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			dir = optarg;
+			break;
+		case 'h':
+			list_usage(stdout);
+			return 0;
+		default:
+			list_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "hostctl list: unexpected argument '%s'\n",
+			argv[optind]);
+		list_usage(stderr);
+		return 2;
+	}
+
+	r = scn_load_dir(dir, &set, &errs);
+	for (size_t i = 0; i < errs.n; i++)
+		fprintf(stderr, "%s\n", errs.msgs[i]);
+	if (r < 0) {
+		if (r == -EINVAL)
+			fprintf(stderr,
+				"hostctl list: %zu error%s in the scenarios in '%s'\n",
+				errs.n, errs.n == 1 ? "" : "s", dir);
+		else
+			fprintf(stderr,
+				"hostctl list: cannot load the scenarios in '%s': %s\n",
+				dir, strerror(-r));
+		scn_errors_free(&errs);
+		return 2;
+	}
+
+	for (size_t i = 0; i < set.n; i++) {
+		if (strlen(set.v[i].name) > wname)
+			wname = strlen(set.v[i].name);
+		if (strlen(set.v[i].seed) > wseed)
+			wseed = strlen(set.v[i].seed);
+	}
+	if (isatty(STDOUT_FILENO))
+		printf("%-*s  %-*s  %s\n", (int)wname, "NAME", (int)wseed, "SEED",
+		       "DESCRIPTION");
+	for (size_t i = 0; i < set.n; i++)
+		printf("%-*s  %-*s  %s\n", (int)wname, set.v[i].name, (int)wseed,
+		       set.v[i].seed, set.v[i].description);
+	scn_set_free(&set);
+	scn_errors_free(&errs);
+	return 0;
+}
