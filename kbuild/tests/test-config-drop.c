@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The config check on the real tree: a fragment asking for an option that
+ * olddefconfig drops (BRIDGE_VLAN_FILTERING without VLAN_8021Q) must fail,
+ * naming the fragment line, the option and its Kconfig depends on. The real
+ * fragments must verify. Uses the user's cache (VLALAB_CACHE respected) and
+ * its tree, with its own object tree, obj/kbuild-test-config.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kb.h"
+#include "tap.h"
+
+#ifndef VLALAB_SRCDIR
+#error "VLALAB_SRCDIR must be defined by the build"
+#endif
+
+static int run(char *const argv[])
+{
+	pid_t pid;
+	int r = kb_spawn(argv, NULL, -1, -1, 2, &pid);
+
+	return r < 0 ? r : kb_wait(pid, NULL);
+}
+
+static int config_only(const char *kernel_dir, const char *obj, char **ret_msg, struct kbuild_result *res)
+{
+	size_t len = 0;
+	FILE *msg = open_memstream(ret_msg, &len);
+	int r;
+
+	r = kbuild_run(&(struct kbuild_opts){
+			       .kernel_dir = kernel_dir,
+			       .config_only = true,
+			       .obj_dir = obj,
+			       .msg = msg,
+		       },
+		       res);
+	fclose(msg);
+	return r;
+}
+
+int main(void)
+{
+	char tmp[] = "/tmp/kbuild-test-config-XXXXXX";
+	char cache[PATH_MAX], obj[PATH_MAX], kdir[PATH_MAX], path[PATH_MAX];
+	struct kbuild_result res;
+	struct stat st;
+	char *msg = NULL;
+	int r;
+
+	if (stat(KBUILD_DEFAULT_TARBALL, &st) < 0) {
+		printf("1..0 # SKIP no %s (install linux-source-6.1)\n", KBUILD_DEFAULT_TARBALL);
+		return 77;
+	}
+	if (kbuild_cache_dir(cache, sizeof(cache)) < 0 || !mkdtemp(tmp)) {
+		printf("Bail out! no cache dir or temp dir\n");
+		return 1;
+	}
+	if (kb_path(obj, sizeof(obj), "%s/obj/kbuild-test-config", cache) < 0 ||
+	    kb_path(kdir, sizeof(kdir), "%s/kernel", tmp) < 0 ||
+	    kb_path(path, sizeof(path), "%s/configs", kdir) < 0 || kb_mkdir_p(path, 0755) < 0) {
+		printf("Bail out! paths\n");
+		return 1;
+	}
+	/* The real series (so the shared tree keeps its patches), the real
+	 * base.config, and one fragment that cannot be satisfied. */
+	{
+		char *cp[] = { "cp", "-a", VLALAB_SRCDIR "/kernel/patches", kdir, NULL };
+		char *cpb[] = { "cp", VLALAB_SRCDIR "/kernel/configs/base.config", path, NULL };
+
+		if (run(cp) < 0 || run(cpb) < 0) {
+			printf("Bail out! cannot copy %s/kernel\n", VLALAB_SRCDIR);
+			return 1;
+		}
+	}
+	if (kb_path(path, sizeof(path), "%s/configs/zz-drop.config", kdir) < 0)
+		return 1;
+	{
+		static const char frag[] = "# Asks for VLAN filtering without 802.1Q: olddefconfig drops it.\n"
+					   "CONFIG_BRIDGE=y\n"
+					   "# CONFIG_VLAN_8021Q is not set\n"
+					   "CONFIG_BRIDGE_VLAN_FILTERING=y\n";
+
+		if (kb_write_file_atomic(path, frag, strlen(frag)) < 0)
+			return 1;
+	}
+
+	r = config_only(kdir, obj, &msg, &res);
+	CHECK(r == -EINVAL, "a dropped option fails the config stage (r=%d)", r);
+	CHECK(msg && strstr(msg, "configs/zz-drop.config:4: CONFIG_BRIDGE_VLAN_FILTERING: wanted y, got (absent)"),
+	      "the failure names the fragment line, the option, wanted and got");
+	CHECK(msg && strstr(msg, "depends on VLAN_8021Q") && strstr(msg, "VLAN_8021Q=n"),
+	      "and its Kconfig depends on, with the value it has");
+	CHECK(msg && strstr(msg, "net/bridge/Kconfig:"), "and where it is defined");
+	CHECK(msg && !strstr(msg, "CONFIG_BRIDGE:"), "a satisfied option is not listed");
+	for (char *s = msg ? strtok(msg, "\n") : NULL; s; s = strtok(NULL, "\n"))
+		printf("# %s\n", s);
+	free(msg);
+
+	/* The real fragments verify. */
+	r = config_only(VLALAB_SRCDIR "/kernel", obj, &msg, &res);
+	CHECK(r == 0, "the repository's fragments verify (r=%d)", r);
+	if (r < 0)
+		for (char *s = msg ? strtok(msg, "\n") : NULL; s; s = strtok(NULL, "\n"))
+			printf("# %s\n", s);
+	free(msg);
+	kb_rm_rf(tmp);
+	return tap_done();
+}
