@@ -1192,8 +1192,16 @@ static int scn_load_area(const char *dir, const char *area,
 			free(path);
 			continue;
 		}
-		snprintf(name, sizeof(name), "%s/%.*s", area,
-			 (int)(strlen(names[i]) - 5), names[i]);
+		if (snprintf(name, sizeof(name), "%s/%.*s", area,
+			     (int)(strlen(names[i]) - 5), names[i]) >=
+		    (int)sizeof(name)) {
+			scn_error(&ctx, NULL,
+				  "scenario name is too long: '<area>/<name>' must be under %d bytes",
+				  PROTO_NAME_MAX);
+			(*nerr)++;
+			free(path);
+			continue;
+		}
 		v = realloc(set->v, (set->n + 1) * sizeof(*v));
 		if (!v) {
 			free(path);
@@ -1585,7 +1593,8 @@ static int scn_ko_walk(const char *dir, char **list, size_t *len, int depth)
 /* The built modules below @dir, as modules.dep text or a list of .ko files. */
 static int scn_modules_text(const char *dir, char **ret)
 {
-	char *path = NULL;
+	char *path = NULL, *list = NULL;
+	size_t len = 0;
 	int r;
 
 	if (asprintf(&path, "%s/modules.dep", dir) < 0)
@@ -1594,18 +1603,13 @@ static int scn_modules_text(const char *dir, char **ret)
 	free(path);
 	if (r != -ENOENT)
 		return r;
-	{
-		char *list = NULL;
-		size_t len = 0;
-
-		r = scn_ko_walk(dir, &list, &len, 0);
-		if (r < 0) {
-			free(list);
-			return r;
-		}
-		*ret = list ? list : strdup("");
-		return *ret ? 0 : -ENOMEM;
+	r = scn_ko_walk(dir, &list, &len, 0);
+	if (r < 0) {
+		free(list);
+		return r;
 	}
+	*ret = list ? list : strdup("");
+	return *ret ? 0 : -ENOMEM;
 }
 
 int scn_check_requires(const struct scenario *s, const char *config_path,

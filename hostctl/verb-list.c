@@ -12,12 +12,11 @@
 #include <unistd.h>
 
 #include "scenario.h"
+#include "verbs.h"
 
 #ifndef VLALAB_SRCDIR
 #error "VLALAB_SRCDIR (the repository root) must be defined by the build"
 #endif
-
-int verb_list(int argc, char *argv[]);
 
 static void list_usage(FILE *f)
 {
@@ -53,17 +52,17 @@ int verb_list(int argc, char *argv[])
 			break;
 		case 'h':
 			list_usage(stdout);
-			return 0;
+			return EXIT_GREEN;
 		default:
 			list_usage(stderr);
-			return 2;
+			return EXIT_SETUP;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "hostctl list: unexpected argument '%s'\n",
 			argv[optind]);
 		list_usage(stderr);
-		return 2;
+		return EXIT_SETUP;
 	}
 
 	r = scn_load_dir(dir, &set, &errs);
@@ -79,7 +78,7 @@ int verb_list(int argc, char *argv[])
 				"hostctl list: cannot load the scenarios in '%s': %s\n",
 				dir, strerror(-r));
 		scn_errors_free(&errs);
-		return 2;
+		return EXIT_SETUP;
 	}
 
 	for (size_t i = 0; i < set.n; i++) {
@@ -96,5 +95,5 @@ int verb_list(int argc, char *argv[])
 		       set.v[i].seed, set.v[i].description);
 	scn_set_free(&set);
 	scn_errors_free(&errs);
-	return 0;
+	return EXIT_GREEN;
 }

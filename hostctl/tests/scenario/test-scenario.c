@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -203,6 +204,49 @@ static void test_generated(void)
 	free(path);
 	scn_errors_free(&errs);
 	free(text);
+}
+
+/* "<area>/<name>" must fit PROTO_NAME_MAX: 127 bytes load, 128 do not. */
+static void test_name_length(void)
+{
+	char dir[] = "/tmp/vlalab-test-names-XXXXXX";
+	struct scn_errors errs = { 0 };
+	struct scn_set set = { 0 };
+	char stem[200], *area, *ok_path, *long_path, *want;
+	FILE *f;
+	int r;
+
+	if (!mkdtemp(dir))
+		abort();
+	area = xasprintf("%s/a", dir);
+	if (mkdir(area, 0755) < 0)
+		abort();
+	memset(stem, 'n', 125);
+	stem[125] = '\0';
+	ok_path = xasprintf("%s/%s.json", area, stem);   /* "a/" + 125 = 127 */
+	long_path = xasprintf("%s/%sn.json", area, stem); /* 128 */
+	for (int i = 0; i < 2; i++) {
+		f = fopen(i ? long_path : ok_path, "w");
+		if (!f)
+			abort();
+		fputs("{\"description\": \"d\", \"seed\": \"none\", \"steps\": [{\"kind\": \"sleep\", \"ms\": 1}]}", f);
+		fclose(f);
+	}
+	r = scn_load_dir(dir, &set, &errs);
+	is_int(r, -EINVAL, "a 128-byte scenario name is refused");
+	want = xasprintf("%s: scenario name is too long: '<area>/<name>' must be under 128 bytes",
+			 long_path);
+	is_str(errs.n ? errs.msgs[0] : "", want, "name length: error text");
+	is_int(errs.n, 1, "name length: the 127-byte one is fine");
+	unlink(ok_path);
+	unlink(long_path);
+	rmdir(area);
+	rmdir(dir);
+	free(want);
+	free(ok_path);
+	free(long_path);
+	free(area);
+	scn_errors_free(&errs);
 }
 
 static void test_good_set(void)
@@ -604,6 +648,7 @@ int main(int argc, char *argv[])
 
 	test_bad_files();
 	test_generated();
+	test_name_length();
 	test_good_set();
 	test_layout();
 	test_select();
