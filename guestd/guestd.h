@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * guestd: the daemon that runs as PID 1 inside a vlalab guest. It talks the
+ * protocol of common/proto.h over a virtio-serial port and runs the steps of
+ * each scenario in a forked, supervised child. This one header declares what
+ * the files of guestd/ share; docs/guestd.md describes the behaviour.
+ */
+#ifndef VLALAB_GUESTD_H
+#define VLALAB_GUESTD_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <json-c/json.h>
+
+#include "proto.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- util.c ---- */
+
+/* CLOCK_BOOTTIME in microseconds: the clock of every t_us. */
+uint64_t guestd_now_us(void);
+
+/*
+ * Read up to @max bytes of @path into a NUL-terminated malloc'd buffer.
+ * *ret_truncated says whether the file held more. Returns 0 or -errno.
+ */
+int util_read_file(const char *path, size_t max, char **ret_buf,
+		   size_t *ret_len, bool *ret_truncated);
+/* write() all of @buf, retrying on EINTR and short writes. */
+int util_write_all(int fd, const void *buf, size_t len);
+/*
+ * Copy @len bytes of @src into @dst as printable ASCII: control bytes
+ * other than '\n' and '\t', and bytes >= 0x7f, become "\xNN". When it does
+ * not fit in @max_out bytes it ends with "... (N bytes)".
+ */
+void util_escape(char *dst, size_t size, const char *src, size_t len,
+		 size_t max_out);
+/* snprintf() for text that may be cut short on purpose. */
+void util_fmt(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* "EINVAL (Invalid argument)" for @err > 0, in a static buffer. */
+const char *util_errno_desc(int err);
+/* regcomp(REG_EXTENDED | REG_NEWLINE); on failure -EINVAL and a message. */
+int util_regcomp(regex_t *re, const char *pattern, char *err, size_t errlen);
+/* "SIGSEGV (core dumped)" or "exit status 3", for a wait status. */
+void util_wait_status(int status, char *buf, size_t size);
+/*
+ * proto_linebuf_feed(), fed a line at a time, so that a line longer than
+ * PROTO_LINE_MAX is dropped alone (*skip carries "inside such a line" to
+ * the next call) and the lines after it still come through. Returns 0, or
+ * -E2BIG when a line was dropped; @cb's errors are ignored.
+ */
+int util_feed_lines(struct proto_linebuf *lb, bool *skip, const char *data,
+		    size_t len, proto_line_cb cb, void *userdata);
+
+/* ---- kmsg.c: /dev/kmsg records ---- */
+
+/* One record; @msg points into the line it was parsed from. */
+struct kmsg_record {
+	uint64_t seq;
+	uint64_t ts_us;
+	uint32_t prio;          /* syslog level, 0..7 */
+	const char *msg;
+	size_t msg_len;
+};
+
+/*
+ * Parse one record line, "PRI,SEQ,TS,FLAGS[,...];MESSAGE", without its
+ * newline. Returns 0, or -EINVAL for a malformed line.
+ */
+int kmsg_parse(const char *line, size_t len, struct kmsg_record *ret);
+
+/*
+ * A nonblocking reader of /dev/kmsg, or of a regular file holding records
+ * one per line (for tests; it may grow while it is read).
+ */
+struct kmsg_reader {
+	int fd;
+	bool is_chr;            /* a character device: poll() works on it */
+	char *buf;
+	size_t len;             /* bytes buffered */
+	size_t off;             /* bytes already consumed */
+	uint64_t lost;          /* records the kernel overwrote (EPIPE) */
+};
+
+/* @from_end: skip the records already there. Returns 0 or -errno. */
+int kmsg_reader_open(struct kmsg_reader *rd, const char *path, bool from_end);
+void kmsg_reader_close(struct kmsg_reader *rd);
+/*
+ * Next record: 1 and *ret (valid until the next call), 0 when nothing is
+ * there right now, or -errno.
+ */
+int kmsg_reader_next(struct kmsg_reader *rd, struct kmsg_record *ret);
+
+/* The recent records a scenario has seen, bounded. */
+#define KMSG_LOG_RECORDS 4096
+
+struct kmsg_entry {
+	uint64_t seq;
+	uint32_t prio;
+	char *msg;
+};
+
+struct kmsg_log {
+	struct kmsg_reader rd;
+	struct kmsg_entry *ring;        /* KMSG_LOG_RECORDS entries */
+	size_t head;                    /* index of the oldest */
+	size_t count;
+	bool seen;                      /* a record has been read */
+	uint64_t last_seq;              /* seq of the newest, when seen */
+	uint64_t dropped;               /* entries pushed out of the ring */
+};
+
+/* Open @path from its end: only records logged from now on count. */
+int kmsg_log_open(struct kmsg_log *log, const char *path);
+void kmsg_log_close(struct kmsg_log *log);
+/* Read every record available now into the ring. Returns 0 or -errno. */
+int kmsg_log_drain(struct kmsg_log *log);
+/* The first seq that counts as "after now": drain first. */
+uint64_t kmsg_log_mark(const struct kmsg_log *log);
+/* Add one record (kmsg_log_drain uses it; tests call it directly). */
+int kmsg_log_add(struct kmsg_log *log, const struct kmsg_record *rec);
+/*
+ * The first entry with seq >= @since whose message matches @re, or NULL.
+ * *ret_scanned counts the entries looked at.
+ */
+const struct kmsg_entry *kmsg_log_find(const struct kmsg_log *log,
+				       uint64_t since, const regex_t *re,
+				       size_t *ret_scanned);
+/* The newest entry with seq >= @since, or NULL. */
+const struct kmsg_entry *kmsg_log_last(const struct kmsg_log *log,
+				       uint64_t since);
+
+/* ---- modules.c: modules.dep, modules.builtin, the module syscalls ---- */
+
+/* The syscalls, behind pointers so tests never load into the host. */
+struct mod_sys {
+	int (*finit_module)(int fd, const char *params, int flags);
+	int (*delete_module)(const char *name, unsigned int flags);
+};
+
+extern const struct mod_sys mod_sys_real;
+
+/* "foo-bar" and "foo_bar" are one module: write it with '_'. */
+void mod_name_normalize(char *name);
+
+/*
+ * What loading @name takes: *ret_paths lists the .ko files to load, in
+ * order, dependencies first and @name last (absolute, under @dir). A
+ * built-in module gives *ret_builtin = true and no paths. Returns 0,
+ * -ENOENT when @name is in neither modules.dep nor modules.builtin, -ELOOP
+ * for a dependency cycle, or -errno reading the files.
+ */
+int mod_resolve(const char *dir, const char *name, char ***ret_paths,
+		size_t *ret_npaths, bool *ret_builtin);
+void mod_paths_free(char **paths, size_t n);
+
+/*
+ * Load @name and its dependencies through @sys, @params going to @name
+ * only. EEXIST from a dependency is fine; from @name it is returned. On
+ * failure, @what says which file or lookup failed. Returns 0 or -errno.
+ */
+int mod_load(const struct mod_sys *sys, const char *dir, const char *name,
+	     const char *params, char *what, size_t whatlen);
+/* delete_module(@name, O_NONBLOCK). Returns 0 or -errno. */
+int mod_unload(const struct mod_sys *sys, const char *name);
+
+/* ---- steps.c and step-*.c ---- */
+
+/* A step's outcome; expected and got are set on failure. */
+struct step_result {
+	enum proto_verdict verdict;
+	char expected[PROTO_TEXT_MAX];
+	char got[PROTO_TEXT_MAX];
+	char reason[PROTO_TEXT_MAX];
+};
+
+void step_expected(struct step_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void step_got(struct step_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Verdict error (an infrastructure or request problem) with a reason. */
+void step_error(struct step_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* What a step runs against: the guest's files, overridable for tests. */
+struct step_env {
+	const char *kmsg_path;          /* default "/dev/kmsg" */
+	const char *modules_dir;        /* NULL: /lib/modules/$(uname -r) */
+	const struct mod_sys *mod_sys;  /* NULL: mod_sys_real */
+};
+
+/* The state of the scenario a step runs in (in the scenario child). */
+struct step_ctx {
+	const struct step_env *env;
+	struct kmsg_log *kmsg;          /* NULL when /dev/kmsg can't be read */
+	uint64_t scenario_mark;         /* first seq after the scenario began */
+	uint64_t prev_step_mark;        /* ... after the previous step began */
+	uint32_t step;                  /* this step's index */
+};
+
+enum step_key_type { KEY_STRING, KEY_BOOL, KEY_INT, KEY_STRINGS };
+
+/* A key a step kind accepts, besides kind, name and timeout_ms. */
+struct step_key {
+	const char *name;
+	enum step_key_type type;
+	bool required;
+};
+
+struct step_ops {
+	const char *name;
+	const struct step_key *keys;    /* ends with { NULL } */
+	/*
+	 * Run the step, whose keys step_check() has type-checked, and fill
+	 * @res. Returns 0 with a verdict in @res, or -errno for a failure of
+	 * guestd itself (the runner reports it as error).
+	 */
+	int (*run)(struct step_ctx *ctx, struct json_object *step,
+		   struct step_result *res);
+};
+
+extern const struct step_ops step_write;
+extern const struct step_ops step_read;
+extern const struct step_ops step_modprobe;
+extern const struct step_ops step_rmmod;
+extern const struct step_ops step_wait_for;
+extern const struct step_ops step_kmsg_expect;
+extern const struct step_ops step_sleep;
+
+/* Every step kind, NULL-terminated. */
+extern const struct step_ops *const step_table[];
+
+const struct step_ops *step_find(const struct step_ops *const *table,
+				 const char *kind);
+/*
+ * Check one step object against @table: a known kind, known keys, the
+ * right types, required keys present. Returns 0, or -EINVAL with a
+ * message in @err.
+ */
+int step_check(const struct step_ops *const *table, struct json_object *step,
+	       char *err, size_t errlen);
+
+/* Typed getters for checked steps; absent keys give NULL or @def. */
+const char *step_str(struct json_object *step, const char *key);
+bool step_bool(struct json_object *step, const char *key, bool def);
+int64_t step_int(struct json_object *step, const char *key, int64_t def);
+
+/* Sleep @ms milliseconds, through EINTR. */
+void step_msleep(uint64_t ms);
+
+/* ---- runner.c: the supervisor (parent side) ---- */
+
+#define RUNNER_QUEUE_MAX 64
+#define RUNNER_DEFAULT_TIMEOUT_MS 60000
+#define RUNNER_DEFAULT_STEP_TIMEOUT_MS 10000
+
+struct runner;
+
+struct runner_ops {
+	/* An event for the host. */
+	void (*emit)(const struct proto_event *ev, void *data);
+	/* Called before each event from the child is applied. */
+	void (*before_event)(void *data);
+	/* Called in the scenario child right after fork. */
+	void (*child_init)(void *data);
+};
+
+struct runner {
+	const struct step_ops *const *table;
+	const struct step_env *env;
+	const struct runner_ops *ops;
+	void *data;
+
+	/* The request queue: json objects waiting their turn. */
+	struct json_object *queue[RUNNER_QUEUE_MAX];
+	size_t nqueued;
+
+	/* The running scenario; pid 0 when idle. */
+	struct json_object *req;
+	pid_t pid;
+	int fd;                         /* the child's events */
+	int ack_fd;                     /* one byte per step_begin */
+	struct proto_linebuf lb;
+	bool lb_skip;                   /* dropping the rest of a long line */
+	char scenario[PROTO_NAME_MAX];
+	uint32_t nsteps;
+	uint64_t begin_us;
+	uint64_t deadline_us;
+	uint64_t timeout_ms;
+	uint64_t step_timeout_ms;
+	int64_t step;                   /* the open step, or -1 */
+	char step_kind[PROTO_KIND_MAX];
+	uint64_t step_begin_us;
+	uint64_t step_deadline_us;      /* 0 when no step is open */
+	uint64_t step_limit_ms;
+	bool ended;                     /* scenario_end went out */
+};
+
+void runner_init(struct runner *r, const struct step_ops *const *table,
+		 const struct step_env *env, const struct runner_ops *ops,
+		 void *data);
+/* Kill what runs, report it as error with @why, drop the queue. */
+void runner_abort(struct runner *r, const char *why);
+void runner_free(struct runner *r);
+
+/*
+ * Take a parsed "run" request (the runner takes the reference). It runs
+ * now or after the scenarios before it; a bad request is reported as a
+ * scenario with verdict error.
+ */
+void runner_submit(struct runner *r, struct json_object *req);
+bool runner_busy(const struct runner *r);
+/* The fd to poll for POLLIN, or -1. */
+int runner_fd(const struct runner *r);
+/* The next timeout, CLOCK_BOOTTIME us, or 0 for none. */
+uint64_t runner_deadline(const struct runner *r);
+/* Read and apply what the child sent. */
+void runner_on_readable(struct runner *r);
+/* Enforce the step and scenario timeouts at @now_us. */
+void runner_on_tick(struct runner *r, uint64_t now_us);
+/* A reaped child: true when it was the scenario's. */
+bool runner_on_exit(struct runner *r, pid_t pid, int status);
+/* The open scenario ("" when none) and step (-1), for kmsg tagging. */
+const char *runner_scenario(const struct runner *r);
+int64_t runner_step(const struct runner *r);
+
+/* ---- scenario.c: the scenario child ---- */
+
+/*
+ * Run the steps of a checked request in order, writing step_begin,
+ * step_end and scenario_end lines to @out_fd and waiting for one byte on
+ * @ack_fd after each step_begin. Never returns.
+ */
+__attribute__((noreturn)) void scenario_child(const struct step_ops *const *table,
+					      const struct step_env *env,
+					      struct json_object *req,
+					      int out_fd, int ack_fd);
+
+/* ---- port.c ---- */
+
+/*
+ * Find the virtio-serial port named @name: the vportNpM under @sysdir
+ * (/sys/class/virtio-ports) whose "name" file holds it. Writes
+ * "@devdir/vportNpM" to @ret_path. Returns 0, -ENOENT, or -errno.
+ */
+int port_find(const char *sysdir, const char *devdir, const char *name,
+	      char *ret_path, size_t size);
+
+#endif

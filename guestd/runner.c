@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The supervisor, as the kselftest harness does it: each scenario runs in
+ * a forked child with its own process group. The child reports its steps
+ * as protocol lines on a pipe; the supervisor checks and forwards them,
+ * enforces the step and scenario timeouts by killing the whole group, and
+ * turns a child that dies without finishing into verdict error. Only the
+ * supervisor writes to the host.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "guestd.h"
+
+#define STEPS_MAX 256
+#define TIMEOUT_MAX_MS 3600000
+
+void runner_init(struct runner *r, const struct step_ops *const *table,
+		 const struct step_env *env, const struct runner_ops *ops,
+		 void *data)
+{
+	memset(r, 0, sizeof(*r));
+	r->table = table;
+	r->env = env;
+	r->ops = ops;
+	r->data = data;
+	r->fd = -1;
+	r->ack_fd = -1;
+	r->step = -1;
+}
+
+static void emit(struct runner *r, struct proto_event *ev)
+{
+	ev->t_us = guestd_now_us();
+	r->ops->emit(ev, r->data);
+}
+
+static void emit_scenario_begin(struct runner *r, const char *scenario,
+				uint32_t nsteps)
+{
+	struct proto_event ev = { .type = PROTO_EV_SCENARIO_BEGIN };
+
+	snprintf(ev.u.scenario_begin.scenario, PROTO_NAME_MAX, "%s", scenario);
+	ev.u.scenario_begin.nsteps = nsteps;
+	emit(r, &ev);
+}
+
+static void emit_scenario_end(struct runner *r, const char *scenario,
+			      enum proto_verdict verdict, uint64_t duration_us,
+			      const char *reason)
+{
+	static struct proto_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = PROTO_EV_SCENARIO_END;
+	snprintf(ev.u.scenario_end.scenario, PROTO_NAME_MAX, "%s", scenario);
+	ev.u.scenario_end.verdict = verdict;
+	ev.u.scenario_end.duration_us = duration_us;
+	snprintf(ev.u.scenario_end.reason, PROTO_TEXT_MAX, "%s", reason);
+	emit(r, &ev);
+}
+
+/* End the open step with @verdict, on the child's behalf. */
+static void emit_step_end(struct runner *r, enum proto_verdict verdict,
+			  const char *expected, const char *got,
+			  const char *reason)
+{
+	static struct proto_event ev;
+
+	if (r->step < 0)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = PROTO_EV_STEP_END;
+	snprintf(ev.u.step_end.scenario, PROTO_NAME_MAX, "%s", r->scenario);
+	ev.u.step_end.step = (uint32_t)r->step;
+	ev.u.step_end.verdict = verdict;
+	ev.u.step_end.duration_us = guestd_now_us() - r->step_begin_us;
+	snprintf(ev.u.step_end.expected, PROTO_TEXT_MAX, "%s", expected);
+	snprintf(ev.u.step_end.got, PROTO_TEXT_MAX, "%s", got);
+	snprintf(ev.u.step_end.reason, PROTO_TEXT_MAX, "%s", reason);
+	emit(r, &ev);
+	r->step = -1;
+	r->step_deadline_us = 0;
+}
+
+static int get_timeout(struct json_object *obj, const char *key,
+		       uint64_t def, uint64_t *ret, char *err, size_t errlen)
+{
+	struct json_object *v;
+	int64_t ms;
+
+	if (!json_object_object_get_ex(obj, key, &v)) {
+		*ret = def;
+		return 0;
+	}
+	ms = json_object_get_int64(v);
+	if (!json_object_is_type(v, json_type_int) || ms < 1 ||
+	    ms > TIMEOUT_MAX_MS) {
+		snprintf(err, errlen, "'%s' must be an integer in 1..%d", key,
+			 TIMEOUT_MAX_MS);
+		return -EINVAL;
+	}
+	*ret = (uint64_t)ms;
+	return 0;
+}
+
+/* Type-check a run request; the host checked it too, but trust nothing. */
+static int check_request(struct runner *r, struct json_object *req,
+			 char *err, size_t errlen)
+{
+	struct json_object *v, *steps;
+	char serr[256];
+	size_t n;
+
+	if (!json_object_object_get_ex(req, "scenario", &v) ||
+	    !json_object_is_type(v, json_type_string) ||
+	    json_object_get_string_len(v) < 1 ||
+	    json_object_get_string_len(v) >= PROTO_NAME_MAX) {
+		snprintf(err, errlen, "'scenario' must be a string of 1..%d "
+			 "bytes", PROTO_NAME_MAX - 1);
+		return -EINVAL;
+	}
+	if (get_timeout(req, "timeout_ms", RUNNER_DEFAULT_TIMEOUT_MS,
+			&r->timeout_ms, err, errlen) < 0 ||
+	    get_timeout(req, "step_timeout_ms", RUNNER_DEFAULT_STEP_TIMEOUT_MS,
+			&r->step_timeout_ms, err, errlen) < 0)
+		return -EINVAL;
+	if (!json_object_object_get_ex(req, "steps", &steps) ||
+	    !json_object_is_type(steps, json_type_array)) {
+		snprintf(err, errlen, "'steps' must be an array");
+		return -EINVAL;
+	}
+	n = json_object_array_length(steps);
+	if (n < 1 || n > STEPS_MAX) {
+		snprintf(err, errlen, "'steps' must hold 1..%d steps, not %zu",
+			 STEPS_MAX, n);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (step_check(r->table, json_object_array_get_idx(steps, i),
+			       serr, sizeof(serr)) < 0) {
+			snprintf(err, errlen, "steps[%zu]: %s", i, serr);
+			return -EINVAL;
+		}
+	}
+	json_object_object_foreach(req, key, val) {
+		(void)val;
+		if (strcmp(key, "req") && strcmp(key, "scenario") &&
+		    strcmp(key, "timeout_ms") && strcmp(key, "step_timeout_ms") &&
+		    strcmp(key, "steps")) {
+			snprintf(err, errlen, "unknown key '%.64s'", key);
+			return -EINVAL;
+		}
+	}
+	r->nsteps = (uint32_t)n;
+	return 0;
+}
+
+/* The child's side of fork(): never returns. */
+static void child_start(struct runner *r, int out_fd, int ack_fd)
+{
+	static const int sigs[] = { SIGCHLD, SIGPIPE, SIGTERM, SIGINT,
+				    SIGHUP };
+	sigset_t all;
+
+	setpgid(0, 0);
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		signal(sigs[i], SIG_DFL);
+	sigfillset(&all);
+	sigprocmask(SIG_UNBLOCK, &all, NULL);
+	if (r->ops->child_init)
+		r->ops->child_init(r->data);
+	scenario_child(r->table, r->env, r->req, out_fd, ack_fd);
+}
+
+/* Start @req now; false when it ended at once (bad request, no fork). */
+static bool start(struct runner *r, struct json_object *req)
+{
+	char err[512], name[PROTO_NAME_MAX] = "";
+	int evp[2], ackp[2];
+	struct json_object *v;
+	pid_t pid;
+
+	if (json_object_object_get_ex(req, "scenario", &v) &&
+	    json_object_is_type(v, json_type_string))
+		snprintf(name, sizeof(name), "%s", json_object_get_string(v));
+	r->nsteps = 0;
+	if (check_request(r, req, err, sizeof(err)) < 0) {
+		char reason[sizeof(err) + 32];
+
+		snprintf(reason, sizeof(reason), "bad run request: %s", err);
+		emit_scenario_begin(r, name, 0);
+		emit_scenario_end(r, name, VERDICT_ERROR, 0, reason);
+		json_object_put(req);
+		return false;
+	}
+	emit_scenario_begin(r, name, r->nsteps);
+
+	if (pipe2(evp, O_CLOEXEC) < 0) {
+		snprintf(err, sizeof(err), "pipe: %s", util_errno_desc(errno));
+		goto out_fail;
+	}
+	if (pipe2(ackp, O_CLOEXEC) < 0) {
+		snprintf(err, sizeof(err), "pipe: %s", util_errno_desc(errno));
+		goto out_close_ev;
+	}
+	if (proto_linebuf_init(&r->lb) < 0) {
+		snprintf(err, sizeof(err), "out of memory");
+		goto out_close_ack;
+	}
+	r->req = req;
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, sizeof(err), "fork: %s", util_errno_desc(errno));
+		r->req = NULL;
+		proto_linebuf_free(&r->lb);
+		goto out_close_ack;
+	}
+	if (pid == 0) {
+		close(evp[0]);
+		close(ackp[1]);
+		child_start(r, evp[1], ackp[0]);
+	}
+	/* Both sides set the group, so neither races the other. */
+	setpgid(pid, pid);
+	close(evp[1]);
+	close(ackp[0]);
+	fcntl(evp[0], F_SETFL, O_NONBLOCK);
+	r->pid = pid;
+	r->fd = evp[0];
+	r->ack_fd = ackp[1];
+	r->lb_skip = false;
+	snprintf(r->scenario, sizeof(r->scenario), "%s", name);
+	r->begin_us = guestd_now_us();
+	r->deadline_us = r->begin_us + r->timeout_ms * 1000;
+	r->step = -1;
+	r->step_deadline_us = 0;
+	r->ended = false;
+	return true;
+
+out_close_ack:
+	close(ackp[0]);
+	close(ackp[1]);
+out_close_ev:
+	close(evp[0]);
+	close(evp[1]);
+out_fail:
+	emit_scenario_end(r, name, VERDICT_ERROR, 0, err);
+	json_object_put(req);
+	return false;
+}
+
+static void start_next(struct runner *r)
+{
+	while (r->pid == 0 && r->nqueued > 0) {
+		struct json_object *req = r->queue[0];
+
+		memmove(r->queue, r->queue + 1,
+			--r->nqueued * sizeof(r->queue[0]));
+		start(r, req);
+	}
+}
+
+void runner_submit(struct runner *r, struct json_object *req)
+{
+	if (r->nqueued == RUNNER_QUEUE_MAX) {
+		struct json_object *v;
+		const char *name = "";
+		char why[128];
+
+		if (json_object_object_get_ex(req, "scenario", &v) &&
+		    json_object_is_type(v, json_type_string))
+			name = json_object_get_string(v);
+		snprintf(why, sizeof(why), "more than %d run requests queued",
+			 RUNNER_QUEUE_MAX);
+		emit_scenario_begin(r, name, 0);
+		emit_scenario_end(r, name, VERDICT_ERROR, 0, why);
+		json_object_put(req);
+		return;
+	}
+	r->queue[r->nqueued++] = req;
+	start_next(r);
+}
+
+bool runner_busy(const struct runner *r)
+{
+	return r->pid != 0 || r->nqueued > 0;
+}
+
+int runner_fd(const struct runner *r)
+{
+	return r->fd;
+}
+
+uint64_t runner_deadline(const struct runner *r)
+{
+	if (r->pid == 0 || r->ended)
+		return 0;
+	if (r->step_deadline_us && r->step_deadline_us < r->deadline_us)
+		return r->step_deadline_us;
+	return r->deadline_us;
+}
+
+const char *runner_scenario(const struct runner *r)
+{
+	return r->pid && !r->ended ? r->scenario : "";
+}
+
+int64_t runner_step(const struct runner *r)
+{
+	return r->pid && !r->ended ? r->step : -1;
+}
+
+/* The child broke the rules: kill it and report error. */
+static void child_misbehaved(struct runner *r, const char *what)
+{
+	char reason[PROTO_TEXT_MAX];
+
+	kill(-r->pid, SIGKILL);
+	snprintf(reason, sizeof(reason), "scenario process sent %s", what);
+	emit_step_end(r, VERDICT_ERROR, "", "", reason);
+	emit_scenario_end(r, r->scenario, VERDICT_ERROR,
+			  guestd_now_us() - r->begin_us, reason);
+	r->ended = true;
+}
+
+static uint64_t step_limit_ms(struct runner *r, uint32_t step)
+{
+	struct json_object *steps, *s;
+
+	json_object_object_get_ex(r->req, "steps", &steps);
+	s = json_object_array_get_idx(steps, step);
+	return (uint64_t)step_int(s, "timeout_ms", (int64_t)r->step_timeout_ms);
+}
+
+static int on_line(const char *line, size_t len, void *data)
+{
+	static struct proto_event ev;
+	struct runner *r = data;
+	char err[256], what[320];
+	char c = 1;
+
+	if (r->ended)
+		return 0;
+	if (r->ops->before_event)
+		r->ops->before_event(r->data);
+	if (proto_event_decode(line, len, &ev, err, sizeof(err)) < 0) {
+		snprintf(what, sizeof(what), "a bad line: %s", err);
+		child_misbehaved(r, what);
+		return 0;
+	}
+	switch (ev.type) {
+	case PROTO_EV_STEP_BEGIN:
+		if (ev.u.step_begin.step >= r->nsteps || r->step >= 0)
+			break;
+		r->step = ev.u.step_begin.step;
+		snprintf(r->step_kind, sizeof(r->step_kind), "%s",
+			 ev.u.step_begin.kind);
+		r->step_begin_us = guestd_now_us();
+		r->step_limit_ms = step_limit_ms(r, (uint32_t)r->step);
+		r->step_deadline_us = r->step_begin_us + r->step_limit_ms * 1000;
+		r->ops->emit(&ev, r->data);
+		/* The step may start: kmsg lines are tagged with it now. */
+		/* If the child died, the write fails and its exit is
+		 * reported when it is reaped. */
+		(void)!write(r->ack_fd, &c, 1);
+		return 0;
+	case PROTO_EV_STEP_END:
+		if ((int64_t)ev.u.step_end.step != r->step)
+			break;
+		r->step = -1;
+		r->step_deadline_us = 0;
+		r->ops->emit(&ev, r->data);
+		return 0;
+	case PROTO_EV_SCENARIO_END:
+		if (r->step >= 0)
+			break;
+		r->ended = true;
+		r->ops->emit(&ev, r->data);
+		return 0;
+	default:
+		break;
+	}
+	snprintf(what, sizeof(what), "an out-of-order '%s' event",
+		 proto_event_name(ev.type));
+	child_misbehaved(r, what);
+	return 0;
+}
+
+void runner_on_readable(struct runner *r)
+{
+	char buf[16384];
+	ssize_t n;
+
+	while (r->fd >= 0) {
+		n = read(r->fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		if (n <= 0) {
+			/* EOF: the child is gone or going; wait reaps it. */
+			close(r->fd);
+			r->fd = -1;
+			return;
+		}
+		if (util_feed_lines(&r->lb, &r->lb_skip, buf, (size_t)n,
+				    on_line, r) == -E2BIG && !r->ended)
+			child_misbehaved(r, "a line longer than PROTO_LINE_MAX");
+	}
+}
+
+void runner_on_tick(struct runner *r, uint64_t now)
+{
+	char expected[128], got[256], reason[PROTO_TEXT_MAX];
+	uint64_t ms;
+
+	if (r->pid == 0 || r->ended)
+		return;
+	if (!(r->step_deadline_us && now >= r->step_deadline_us) &&
+	    now < r->deadline_us)
+		return;
+	/* What the child said just before the deadline still counts. */
+	runner_on_readable(r);
+	if (r->ended || (!(r->step_deadline_us && now >= r->step_deadline_us) &&
+			 now < r->deadline_us))
+		return;
+
+	kill(-r->pid, SIGKILL);
+	if (r->step_deadline_us && now >= r->step_deadline_us) {
+		ms = (now - r->step_begin_us) / 1000;
+		snprintf(expected, sizeof(expected), "step done within %llu ms",
+			 (unsigned long long)r->step_limit_ms);
+		snprintf(got, sizeof(got), "still running after %llu ms",
+			 (unsigned long long)ms);
+		snprintf(reason, sizeof(reason), "step %lld (%s) timed out "
+			 "after %llu ms; killed process group %d",
+			 (long long)r->step, r->step_kind,
+			 (unsigned long long)r->step_limit_ms, (int)r->pid);
+	} else {
+		ms = (now - r->begin_us) / 1000;
+		snprintf(expected, sizeof(expected),
+			 "scenario done within %llu ms",
+			 (unsigned long long)r->timeout_ms);
+		snprintf(got, sizeof(got), "still running after %llu ms",
+			 (unsigned long long)ms);
+		if (r->step >= 0)
+			snprintf(reason, sizeof(reason), "scenario timed out "
+				 "after %llu ms in step %lld (%s); killed "
+				 "process group %d",
+				 (unsigned long long)r->timeout_ms,
+				 (long long)r->step, r->step_kind, (int)r->pid);
+		else
+			snprintf(reason, sizeof(reason), "scenario timed out "
+				 "after %llu ms; killed process group %d",
+				 (unsigned long long)r->timeout_ms, (int)r->pid);
+	}
+	emit_step_end(r, VERDICT_TIMEOUT, expected, got, reason);
+	emit_scenario_end(r, r->scenario, VERDICT_TIMEOUT, now - r->begin_us,
+			  reason);
+	r->ended = true;
+}
+
+static void cleanup(struct runner *r)
+{
+	/* Anything the scenario left behind in its group goes too. */
+	kill(-r->pid, SIGKILL);
+	if (r->fd >= 0)
+		close(r->fd);
+	if (r->ack_fd >= 0)
+		close(r->ack_fd);
+	r->fd = r->ack_fd = -1;
+	proto_linebuf_free(&r->lb);
+	json_object_put(r->req);
+	r->req = NULL;
+	r->pid = 0;
+	r->step = -1;
+	r->step_deadline_us = 0;
+}
+
+bool runner_on_exit(struct runner *r, pid_t pid, int status)
+{
+	char how[96], reason[PROTO_TEXT_MAX];
+
+	if (pid != r->pid || pid == 0)
+		return false;
+	runner_on_readable(r);
+	if (!r->ended) {
+		util_wait_status(status, how, sizeof(how));
+		if (r->step >= 0)
+			snprintf(reason, sizeof(reason), "scenario process %s "
+				 "in step %lld (%s)", how, (long long)r->step,
+				 r->step_kind);
+		else
+			snprintf(reason, sizeof(reason), "scenario process %s "
+				 "before it reported scenario_end", how);
+		emit_step_end(r, VERDICT_ERROR, "the step to finish", how,
+			      reason);
+		emit_scenario_end(r, r->scenario, VERDICT_ERROR,
+				  guestd_now_us() - r->begin_us, reason);
+		r->ended = true;
+	}
+	cleanup(r);
+	start_next(r);
+	return true;
+}
+
+void runner_abort(struct runner *r, const char *why)
+{
+	if (r->pid && !r->ended) {
+		kill(-r->pid, SIGKILL);
+		emit_step_end(r, VERDICT_ERROR, "the step to finish", why, why);
+		emit_scenario_end(r, r->scenario, VERDICT_ERROR,
+				  guestd_now_us() - r->begin_us, why);
+		r->ended = true;
+	}
+	for (size_t i = 0; i < r->nqueued; i++) {
+		struct json_object *v;
+		const char *name = "";
+
+		if (json_object_object_get_ex(r->queue[i], "scenario", &v) &&
+		    json_object_is_type(v, json_type_string))
+			name = json_object_get_string(v);
+		emit_scenario_begin(r, name, 0);
+		emit_scenario_end(r, name, VERDICT_ERROR, 0, why);
+		json_object_put(r->queue[i]);
+	}
+	r->nqueued = 0;
+}
+
+void runner_free(struct runner *r)
+{
+	if (r->pid) {
+		kill(-r->pid, SIGKILL);
+		waitpid(r->pid, NULL, 0);
+		cleanup(r);
+	}
+	for (size_t i = 0; i < r->nqueued; i++)
+		json_object_put(r->queue[i]);
+	r->nqueued = 0;
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The scenario child: runs the steps of one request in order, in its own
+ * process group, and tells the supervisor what happens as protocol lines
+ * on a pipe. The first step that doesn't pass ends the scenario.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "guestd.h"
+
+static void child_emit(int fd, struct proto_event *ev)
+{
+	char *line;
+	size_t len;
+
+	ev->t_us = guestd_now_us();
+	if (proto_event_encode(ev, &line, &len) < 0)
+		_exit(3);
+	/* The supervisor is gone: nobody is left to report to. */
+	if (util_write_all(fd, line, len) < 0)
+		_exit(4);
+	free(line);
+}
+
+static void wait_ack(int fd)
+{
+	char c;
+
+	while (read(fd, &c, 1) < 0 && errno == EINTR)
+		;
+}
+
+/* The scenario's reason: which step, and what it expected and saw. */
+static void scenario_reason(char *buf, size_t size, uint32_t i,
+			    const char *kind, const char *name,
+			    const struct step_result *res)
+{
+	char where[PROTO_NAME_MAX + PROTO_KIND_MAX + 32];
+
+	snprintf(where, sizeof(where), "step %u (%s%s%s%s)", i, kind,
+		 name ? " '" : "", name ? name : "", name ? "'" : "");
+	if (res->verdict == VERDICT_ERROR || !res->expected[0])
+		util_fmt(buf, size, "%s: %s", where, res->reason);
+	else
+		util_fmt(buf, size, "%s: expected %s; got %s", where,
+			 res->expected, res->got);
+}
+
+void scenario_child(const struct step_ops *const *table,
+		    const struct step_env *env, struct json_object *req,
+		    int out_fd, int ack_fd)
+{
+	static struct proto_event ev;
+	static struct step_result res;
+	struct step_ctx ctx = { .env = env };
+	struct json_object *steps, *v;
+	enum proto_verdict verdict = VERDICT_PASS;
+	const char *scenario;
+	struct kmsg_log log;
+	uint64_t begin, t0, mark = 0;
+	size_t n;
+	int r;
+
+	begin = guestd_now_us();
+	json_object_object_get_ex(req, "scenario", &v);
+	scenario = json_object_get_string(v);
+	json_object_object_get_ex(req, "steps", &steps);
+	n = json_object_array_length(steps);
+
+	if (kmsg_log_open(&log, env->kmsg_path ? env->kmsg_path
+					       : "/dev/kmsg") == 0) {
+		ctx.kmsg = &log;
+		kmsg_log_drain(&log);
+		ctx.scenario_mark = kmsg_log_mark(&log);
+	}
+	ctx.prev_step_mark = ctx.scenario_mark;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = PROTO_EV_SCENARIO_END;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *step = json_object_array_get_idx(steps, i);
+		const char *kind = step_str(step, "kind");
+		const char *name = step_str(step, "name");
+		const struct step_ops *ops = step_find(table, kind);
+
+		memset(&ev, 0, sizeof(ev));
+		ev.type = PROTO_EV_STEP_BEGIN;
+		snprintf(ev.u.step_begin.scenario, PROTO_NAME_MAX, "%s",
+			 scenario);
+		ev.u.step_begin.step = (uint32_t)i;
+		snprintf(ev.u.step_begin.kind, PROTO_KIND_MAX, "%s", kind);
+		snprintf(ev.u.step_begin.name, PROTO_NAME_MAX, "%s",
+			 name ? name : "");
+		child_emit(out_fd, &ev);
+		/* The supervisor tags kernel lines with this step from now. */
+		wait_ack(ack_fd);
+
+		if (ctx.kmsg) {
+			kmsg_log_drain(ctx.kmsg);
+			mark = kmsg_log_mark(ctx.kmsg);
+		}
+		ctx.step = (uint32_t)i;
+		memset(&res, 0, sizeof(res));
+		res.verdict = VERDICT_ERROR;
+		t0 = guestd_now_us();
+		r = ops->run(&ctx, step, &res);
+		if (r < 0)
+			step_error(&res, "guestd could not run the step: %s",
+				   util_errno_desc(-r));
+		ctx.prev_step_mark = mark;
+
+		memset(&ev, 0, sizeof(ev));
+		ev.type = PROTO_EV_STEP_END;
+		snprintf(ev.u.step_end.scenario, PROTO_NAME_MAX, "%s",
+			 scenario);
+		ev.u.step_end.step = (uint32_t)i;
+		ev.u.step_end.verdict = res.verdict;
+		ev.u.step_end.duration_us = guestd_now_us() - t0;
+		memcpy(ev.u.step_end.expected, res.expected, PROTO_TEXT_MAX);
+		memcpy(ev.u.step_end.got, res.got, PROTO_TEXT_MAX);
+		memcpy(ev.u.step_end.reason, res.reason, PROTO_TEXT_MAX);
+		child_emit(out_fd, &ev);
+
+		if (res.verdict != VERDICT_PASS) {
+			verdict = res.verdict;
+			memset(&ev, 0, sizeof(ev));
+			scenario_reason(ev.u.scenario_end.reason,
+					PROTO_TEXT_MAX, (uint32_t)i, kind,
+					name, &res);
+			break;
+		}
+		memset(&ev, 0, sizeof(ev));
+	}
+
+	ev.type = PROTO_EV_SCENARIO_END;
+	snprintf(ev.u.scenario_end.scenario, PROTO_NAME_MAX, "%s", scenario);
+	ev.u.scenario_end.verdict = verdict;
+	ev.u.scenario_end.duration_us = guestd_now_us() - begin;
+	child_emit(out_fd, &ev);
+	_exit(0);
+}

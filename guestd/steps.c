@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The table of step kinds, and what every kind shares: checking a step's
+ * keys and types before anything runs, typed getters, and the result text.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "guestd.h"
+
+/* Every step kind guestd knows, in the order docs/scenarios.md lists them. */
+const struct step_ops *const step_table[] = {
+	&step_write,
+	&step_read,
+	&step_modprobe,
+	&step_rmmod,
+	&step_wait_for,
+	&step_kmsg_expect,
+	&step_sleep,
+	NULL,
+};
+
+/* Keys every step may have. */
+static const struct step_key common_keys[] = {
+	{ "kind", KEY_STRING, true },
+	{ "name", KEY_STRING, false },
+	{ "timeout_ms", KEY_INT, false },
+	{ NULL },
+};
+
+const struct step_ops *step_find(const struct step_ops *const *table,
+				 const char *kind)
+{
+	for (size_t i = 0; table[i]; i++)
+		if (strcmp(table[i]->name, kind) == 0)
+			return table[i];
+	return NULL;
+}
+
+static const char *key_type_name(enum step_key_type t)
+{
+	switch (t) {
+	case KEY_STRING:
+		return "a string";
+	case KEY_BOOL:
+		return "a boolean";
+	case KEY_INT:
+		return "an integer";
+	case KEY_STRINGS:
+		return "an array of strings";
+	}
+	return "?";
+}
+
+static bool key_type_ok(struct json_object *v, enum step_key_type t)
+{
+	switch (t) {
+	case KEY_STRING:
+		return json_object_is_type(v, json_type_string);
+	case KEY_BOOL:
+		return json_object_is_type(v, json_type_boolean);
+	case KEY_INT:
+		return json_object_is_type(v, json_type_int) &&
+		       json_object_get_int64(v) >= 0;
+	case KEY_STRINGS:
+		if (!json_object_is_type(v, json_type_array))
+			return false;
+		for (size_t i = 0; i < json_object_array_length(v); i++)
+			if (!json_object_is_type(json_object_array_get_idx(v, i),
+						 json_type_string))
+				return false;
+		return true;
+	}
+	return false;
+}
+
+static const struct step_key *key_find(const struct step_key *keys,
+				       const char *name)
+{
+	for (size_t i = 0; keys[i].name; i++)
+		if (strcmp(keys[i].name, name) == 0)
+			return &keys[i];
+	return NULL;
+}
+
+static int check_keys(const struct step_key *keys, struct json_object *step,
+		      const char *kind, char *err, size_t errlen)
+{
+	struct json_object *v;
+
+	for (size_t i = 0; keys[i].name; i++) {
+		if (!json_object_object_get_ex(step, keys[i].name, &v)) {
+			if (!keys[i].required)
+				continue;
+			snprintf(err, errlen, "step kind '%s' needs key '%s'",
+				 kind, keys[i].name);
+			return -EINVAL;
+		}
+		if (!key_type_ok(v, keys[i].type)) {
+			snprintf(err, errlen, "key '%s' must be %s%s",
+				 keys[i].name, key_type_name(keys[i].type),
+				 keys[i].type == KEY_INT ? " >= 0" : "");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int step_check(const struct step_ops *const *table, struct json_object *step,
+	       char *err, size_t errlen)
+{
+	const struct step_ops *ops;
+	struct json_object *v;
+	const char *kind;
+	int r;
+
+	if (!json_object_is_type(step, json_type_object)) {
+		snprintf(err, errlen, "a step must be an object");
+		return -EINVAL;
+	}
+	if (!json_object_object_get_ex(step, "kind", &v) ||
+	    !json_object_is_type(v, json_type_string)) {
+		snprintf(err, errlen, "a step needs a string 'kind'");
+		return -EINVAL;
+	}
+	kind = json_object_get_string(v);
+	ops = step_find(table, kind);
+	if (!ops) {
+		snprintf(err, errlen, "unknown step kind '%.64s'", kind);
+		return -EINVAL;
+	}
+	r = check_keys(common_keys, step, kind, err, errlen);
+	if (r == 0)
+		r = check_keys(ops->keys, step, kind, err, errlen);
+	if (r < 0)
+		return r;
+	if (json_object_object_get_ex(step, "name", &v) &&
+	    json_object_get_string_len(v) >= PROTO_NAME_MAX) {
+		snprintf(err, errlen, "step name is longer than %d bytes",
+			 PROTO_NAME_MAX - 1);
+		return -EINVAL;
+	}
+	json_object_object_foreach(step, key, val) {
+		(void)val;
+		if (!key_find(common_keys, key) && !key_find(ops->keys, key)) {
+			snprintf(err, errlen,
+				 "step kind '%s' has no key '%.64s'", kind, key);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+const char *step_str(struct json_object *step, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(step, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+bool step_bool(struct json_object *step, const char *key, bool def)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(step, key, &v) ||
+	    !json_object_is_type(v, json_type_boolean))
+		return def;
+	return json_object_get_boolean(v);
+}
+
+int64_t step_int(struct json_object *step, const char *key, int64_t def)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(step, key, &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return def;
+	return json_object_get_int64(v);
+}
+
+static void vset(char *dst, const char *fmt, va_list ap)
+{
+	vsnprintf(dst, PROTO_TEXT_MAX, fmt, ap);
+}
+
+void step_expected(struct step_result *res, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset(res->expected, fmt, ap);
+	va_end(ap);
+}
+
+void step_got(struct step_result *res, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset(res->got, fmt, ap);
+	va_end(ap);
+}
+
+void step_error(struct step_result *res, const char *fmt, ...)
+{
+	va_list ap;
+
+	res->verdict = VERDICT_ERROR;
+	va_start(ap, fmt);
+	vset(res->reason, fmt, ap);
+	va_end(ap);
+}
+
+void step_msleep(uint64_t ms)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ms / 1000),
+		.tv_nsec = (long)(ms % 1000) * 1000000,
+	};
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}

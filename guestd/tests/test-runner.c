@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The supervisor: events in order, the first failure ends a scenario, step
+ * and scenario timeouts kill the whole process group, a crashing child is
+ * error, bad requests are error, and kmsg_expect's "since" marks.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "guestd.h"
+#include "tap.h"
+#include "testutil.h"
+
+#define EVENTS_MAX 128
+
+static struct proto_event events[EVENTS_MAX];
+static size_t nevents;
+static char dir[256], kmsg_path[512], pidfile[512];
+static pid_t reaped_pid[64];
+static int reaped_status[64];
+static size_t nreaped;
+
+static void capture(const struct proto_event *ev, void *data)
+{
+	if (nevents < EVENTS_MAX)
+		events[nevents++] = *ev;
+}
+
+static const struct runner_ops ops = { .emit = capture };
+
+/* Test-only kinds: a step that crashes, and one that leaves a process. */
+static int crash_run(struct step_ctx *ctx, struct json_object *step,
+		     struct step_result *res)
+{
+	raise(SIGSEGV);
+	return 0;
+}
+
+static int spawn_run(struct step_ctx *ctx, struct json_object *step,
+		     struct step_result *res)
+{
+	char buf[32];
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	snprintf(buf, sizeof(buf), "%d", (int)pid);
+	tu_write(pidfile, buf, O_TRUNC);
+	res->verdict = VERDICT_PASS;
+	return 0;
+}
+
+static const struct step_key no_keys[] = { { NULL } };
+static const struct step_ops step_crash = { "crash", no_keys, crash_run };
+static const struct step_ops step_spawn = { "spawn", no_keys, spawn_run };
+
+static const struct step_ops *const table[] = {
+	&step_write, &step_read, &step_sleep, &step_kmsg_expect,
+	&step_crash, &step_spawn, NULL,
+};
+
+static struct step_env env;
+
+/* Drive @r until it is idle, as guestd's main loop does. */
+static uint64_t run_all(struct runner *r, const char *const *reqs, size_t n)
+{
+	uint64_t t0 = guestd_now_us(), limit = t0 + 10000000;
+
+	nevents = 0;
+	for (size_t i = 0; i < n; i++)
+		runner_submit(r, json_tokener_parse(reqs[i]));
+	while (runner_busy(r) && guestd_now_us() < limit) {
+		struct pollfd pfd = { .fd = runner_fd(r), .events = POLLIN };
+		int status;
+		pid_t pid;
+
+		poll(&pfd, 1, 5);
+		if (pfd.revents)
+			runner_on_readable(r);
+		runner_on_tick(r, guestd_now_us());
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+			if (!runner_on_exit(r, pid, status) && nreaped < 64) {
+				reaped_pid[nreaped] = pid;
+				reaped_status[nreaped++] = status;
+			}
+		}
+	}
+	ok(!runner_busy(r), "the runner went idle");
+	return (guestd_now_us() - t0) / 1000;
+}
+
+static const struct proto_event *find(enum proto_event_type t, size_t nth)
+{
+	for (size_t i = 0; i < nevents; i++)
+		if (events[i].type == t && nth-- == 0)
+			return &events[i];
+	return NULL;
+}
+
+static const char *types(void)
+{
+	static char buf[1024];
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < nevents; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+			 i ? " " : "", proto_event_name(events[i].type));
+	return buf;
+}
+
+static void test_pass(struct runner *r)
+{
+	char req[2048];
+	const char *reqs[] = { req };
+	const struct proto_event *ev;
+
+	snprintf(req, sizeof(req),
+		 "{\"req\":\"run\",\"scenario\":\"t/pass\",\"timeout_ms\":5000,"
+		 "\"step_timeout_ms\":1000,\"steps\":["
+		 "{\"kind\":\"write\",\"path\":\"%s/f\",\"value\":\"on\\n\"},"
+		 "{\"kind\":\"read\",\"name\":\"check\",\"path\":\"%s/f\","
+		 "\"equals\":\"on\"}]}", dir, dir);
+	tu_write(strcat(strcpy(malloc(600), dir), "/f"), "", O_TRUNC);
+	run_all(r, reqs, 1);
+	is_str(types(), "scenario_begin step_begin step_end step_begin "
+	       "step_end scenario_end", "the events, in order");
+	ev = find(PROTO_EV_SCENARIO_BEGIN, 0);
+	ok(ev && ev->u.scenario_begin.nsteps == 2 &&
+	   strcmp(ev->u.scenario_begin.scenario, "t/pass") == 0,
+	   "scenario_begin names the scenario and its steps");
+	ev = find(PROTO_EV_STEP_BEGIN, 1);
+	ok(ev && ev->u.step_begin.step == 1 &&
+	   strcmp(ev->u.step_begin.kind, "read") == 0 &&
+	   strcmp(ev->u.step_begin.name, "check") == 0,
+	   "step_begin has the index, kind and name");
+	ev = find(PROTO_EV_STEP_END, 1);
+	ok(ev && ev->u.step_end.verdict == VERDICT_PASS &&
+	   ev->u.step_end.duration_us < 100000, "step_end pass, with duration");
+	ev = find(PROTO_EV_SCENARIO_END, 0);
+	ok(ev && ev->u.scenario_end.verdict == VERDICT_PASS &&
+	   ev->u.scenario_end.reason[0] == '\0', "scenario_end pass");
+	for (size_t i = 1; i < nevents; i++)
+		if (events[i].t_us < events[i - 1].t_us)
+			ok(0, "timestamps go forward");
+}
+
+static void test_fail_ends(struct runner *r)
+{
+	char req[2048];
+	const char *reqs[] = { req };
+	const struct proto_event *ev;
+
+	snprintf(req, sizeof(req),
+		 "{\"req\":\"run\",\"scenario\":\"t/fail\",\"steps\":["
+		 "{\"kind\":\"write\",\"path\":\"%s/f\",\"value\":\"on\\n\"},"
+		 "{\"kind\":\"read\",\"name\":\"check\",\"path\":\"%s/f\","
+		 "\"equals\":\"off\"},"
+		 "{\"kind\":\"write\",\"path\":\"%s/f\",\"value\":\"never\"}]}",
+		 dir, dir, dir);
+	run_all(r, reqs, 1);
+	is_str(types(), "scenario_begin step_begin step_end step_begin "
+	       "step_end scenario_end", "the failing step is the last");
+	ev = find(PROTO_EV_STEP_END, 1);
+	ok(ev && ev->u.step_end.verdict == VERDICT_FAIL, "step 1 fails");
+	is_str(ev ? ev->u.step_end.expected : "", "content 'off'",
+	       "step_end has expected");
+	is_str(ev ? ev->u.step_end.got : "", "content 'on\n'",
+	       "step_end has got");
+	ev = find(PROTO_EV_SCENARIO_END, 0);
+	ok(ev && ev->u.scenario_end.verdict == VERDICT_FAIL, "scenario fails");
+	is_str(ev ? ev->u.scenario_end.reason : "",
+	       "step 1 (read 'check'): expected content 'off'; got content "
+	       "'on\n'", "its reason names the step, expected and got");
+	is_str(tu_read(strcat(strcpy(malloc(600), dir), "/f")), "on\n",
+	       "the step after the failure did not run");
+}
+
+static bool reaped_killed(pid_t pid)
+{
+	for (size_t i = 0; i < nreaped; i++)
+		if (reaped_pid[i] == pid)
+			return WIFSIGNALED(reaped_status[i]) &&
+			       WTERMSIG(reaped_status[i]) == SIGKILL;
+	return false;
+}
+
+static void test_step_timeout(struct runner *r)
+{
+	const char *reqs[] = {
+		"{\"req\":\"run\",\"scenario\":\"t/slow\",\"timeout_ms\":5000,"
+		"\"step_timeout_ms\":3000,\"steps\":[{\"kind\":\"spawn\"},"
+		"{\"kind\":\"sleep\",\"ms\":4000,\"timeout_ms\":150}]}",
+	};
+	const struct proto_event *ev;
+	uint64_t ms;
+	char *pid;
+
+	nreaped = 0;
+	ms = run_all(r, reqs, 1);
+	ok(ms >= 150 && ms < 1500, "a step timeout ends the scenario early");
+	ev = find(PROTO_EV_STEP_END, 1);
+	ok(ev && ev->u.step_end.verdict == VERDICT_TIMEOUT,
+	   "the step's verdict is timeout");
+	is_str(ev ? ev->u.step_end.expected : "", "step done within 150 ms",
+	       "expected: its own timeout_ms");
+	ok(ev && strncmp(ev->u.step_end.got, "still running after ", 20) == 0,
+	   "got: still running");
+	ev = find(PROTO_EV_SCENARIO_END, 0);
+	ok(ev && ev->u.scenario_end.verdict == VERDICT_TIMEOUT,
+	   "the scenario's verdict is timeout");
+	ok(ev && strstr(ev->u.scenario_end.reason,
+			"step 1 (sleep) timed out after 150 ms; killed "
+			"process group") != NULL, "its reason says which step");
+	pid = tu_read(pidfile);
+	ok(atoi(pid) > 0 && reaped_killed(atoi(pid)),
+	   "a process the scenario left in its group was SIGKILLed too");
+	free(pid);
+}
+
+static void test_scenario_timeout(struct runner *r)
+{
+	const char *reqs[] = {
+		"{\"req\":\"run\",\"scenario\":\"t/long\",\"timeout_ms\":200,"
+		"\"steps\":[{\"kind\":\"sleep\",\"ms\":120},"
+		"{\"kind\":\"sleep\",\"ms\":120}]}",
+	};
+	const struct proto_event *ev;
+	uint64_t ms;
+
+	ms = run_all(r, reqs, 1);
+	ok(ms >= 200 && ms < 1500, "the scenario timeout ends it");
+	ev = find(PROTO_EV_STEP_END, 1);
+	ok(ev && ev->u.step_end.verdict == VERDICT_TIMEOUT,
+	   "the open step is reported as timeout");
+	ev = find(PROTO_EV_SCENARIO_END, 0);
+	ok(ev && ev->u.scenario_end.verdict == VERDICT_TIMEOUT,
+	   "and the scenario");
+	ok(ev && strstr(ev->u.scenario_end.reason,
+			"scenario timed out after 200 ms in step 1 (sleep)"),
+	   "the reason says so");
+}
+
+static void test_crash(struct runner *r)
+{
+	const char *reqs[] = {
+		"{\"req\":\"run\",\"scenario\":\"t/crash\",\"steps\":["
+		"{\"kind\":\"sleep\",\"ms\":1},{\"kind\":\"crash\"},"
+		"{\"kind\":\"sleep\",\"ms\":1}]}",
+		"{\"req\":\"run\",\"scenario\":\"t/after\",\"steps\":["
+		"{\"kind\":\"sleep\",\"ms\":1}]}",
+	};
+	const struct proto_event *ev;
+
+	run_all(r, reqs, 2);
+	ev = find(PROTO_EV_STEP_END, 1);
+	ok(ev && ev->u.step_end.verdict == VERDICT_ERROR,
+	   "a crashing step is error");
+	ev = find(PROTO_EV_SCENARIO_END, 0);
+	ok(ev && ev->u.scenario_end.verdict == VERDICT_ERROR,
+	   "so is its scenario");
+	is_str(ev ? ev->u.scenario_end.reason : "",
+	       "scenario process killed by signal SIGSEGV in step 1 (crash)",
+	       "with the signal and the step as reason");
+	ev = find(PROTO_EV_SCENARIO_END, 1);
+	ok(ev && ev->u.scenario_end.verdict == VERDICT_PASS &&
+	   strcmp(ev->u.scenario_end.scenario, "t/after") == 0,
+	   "the next scenario still runs and passes");
+}
+
+static void test_bad_requests(struct runner *r)
+{
+	static const struct {
+		const char *req, *reason;
+	} bad[] = {
+		{ "{\"req\":\"run\",\"steps\":[]}",
+		  "bad run request: 'scenario' must be a string of 1..127 bytes" },
+		{ "{\"req\":\"run\",\"scenario\":\"t/b\"}",
+		  "bad run request: 'steps' must be an array" },
+		{ "{\"req\":\"run\",\"scenario\":\"t/b\",\"steps\":[]}",
+		  "bad run request: 'steps' must hold 1..256 steps, not 0" },
+		{ "{\"req\":\"run\",\"scenario\":\"t/b\",\"timeout_ms\":\"5\","
+		  "\"steps\":[{\"kind\":\"sleep\",\"ms\":1}]}",
+		  "bad run request: 'timeout_ms' must be an integer in "
+		  "1..3600000" },
+		{ "{\"req\":\"run\",\"scenario\":\"t/b\",\"steps\":["
+		  "{\"kind\":\"sleep\",\"ms\":1},"
+		  "{\"kind\":\"write\",\"path\":[],\"value\":\"\"}]}",
+		  "bad run request: steps[1]: key 'path' must be a string" },
+		{ "{\"req\":\"run\",\"scenario\":\"t/b\",\"extra\":1,\"steps\":["
+		  "{\"kind\":\"sleep\",\"ms\":1}]}",
+		  "bad run request: unknown key 'extra'" },
+	};
+	const struct proto_event *ev;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		const char *reqs[] = { bad[i].req };
+
+		run_all(r, reqs, 1);
+		is_str(types(), "scenario_begin scenario_end", bad[i].req);
+		ev = find(PROTO_EV_SCENARIO_END, 0);
+		ok(ev && ev->u.scenario_end.verdict == VERDICT_ERROR,
+		   "is error");
+		is_str(ev ? ev->u.scenario_end.reason : "", bad[i].reason,
+		       "with the reason");
+	}
+}
+
+/*
+ * kmsg_expect inside a real scenario: the write steps append records to a
+ * fake kmsg file, as the kernel would log them.
+ */
+static void test_kmsg_since(struct runner *r)
+{
+	char req[4096];
+	const char *reqs[] = { req };
+	const struct proto_event *ev;
+
+	tu_write(kmsg_path, "6,1,1,-;hello old\n", O_TRUNC);
+	snprintf(req, sizeof(req),
+		 "{\"req\":\"run\",\"scenario\":\"t/kmsg\",\"steps\":["
+		 "{\"kind\":\"write\",\"path\":\"%s\",\"append\":true,"
+		 "\"value\":\"6,2,2,-;hello one\\n\"},"
+		 /* 1: since the previous step (0) began: sees "one". */
+		 "{\"kind\":\"kmsg_expect\",\"match\":\"^hello one$\"},"
+		 /* 2: since step 1 began: "one" came before. */
+		 "{\"kind\":\"kmsg_expect\",\"match\":\"one\",\"absent\":true},"
+		 /* 3: since the scenario began: "one", never "old". */
+		 "{\"kind\":\"kmsg_expect\",\"match\":\"one\","
+		 "\"since\":\"scenario\"},"
+		 "{\"kind\":\"kmsg_expect\",\"match\":\"old\",\"absent\":true,"
+		 "\"since\":\"scenario\"},"
+		 /* 5: one that fails, to check the text. */
+		 "{\"kind\":\"kmsg_expect\",\"match\":\"two\","
+		 "\"since\":\"scenario\",\"within_ms\":30}]}", kmsg_path);
+	run_all(r, reqs, 1);
+	for (uint32_t i = 0; i < 5; i++) {
+		ev = find(PROTO_EV_STEP_END, i);
+		ok(ev && ev->u.step_end.verdict == VERDICT_PASS,
+		   i == 1   ? "a record from the previous step is seen"
+		   : i == 2 ? "since step: one from before is not"
+		   : i == 3 ? "since scenario: seen"
+		   : i == 4 ? "a record from before the scenario is not"
+			    : "the write step passes");
+		if (ev && ev->u.step_end.verdict != VERDICT_PASS)
+			printf("#   expected %s\n#   got %s\n#   reason %s\n",
+			       ev->u.step_end.expected, ev->u.step_end.got,
+			       ev->u.step_end.reason);
+	}
+	ev = find(PROTO_EV_STEP_END, 5);
+	ok(ev && ev->u.step_end.verdict == VERDICT_FAIL,
+	   "a missing line fails after within_ms");
+	is_str(ev ? ev->u.step_end.expected : "",
+	       "a kernel log line matching 'two' since the scenario began "
+	       "(waited)", "expected the line");
+	ok(ev && strncmp(ev->u.step_end.got, "no match in 1 records after ",
+			 28) == 0 &&
+	   strstr(ev->u.step_end.got, "; the last: 'hello one'"),
+	   "got: how many were looked at, and the last");
+}
+
+static void test_kmsg_appears(struct runner *r)
+{
+	char req[4096];
+	const char *reqs[] = { req };
+	const struct proto_event *ev;
+	pid_t pid;
+
+	tu_write(kmsg_path, "", O_TRUNC);
+	snprintf(req, sizeof(req),
+		 "{\"req\":\"run\",\"scenario\":\"t/kmsg2\",\"steps\":["
+		 "{\"kind\":\"kmsg_expect\",\"match\":\"late\","
+		 "\"within_ms\":3000},"
+		 "{\"kind\":\"kmsg_expect\",\"match\":\"late\",\"absent\":true,"
+		 "\"since\":\"scenario\"}]}");
+	pid = fork();
+	if (pid == 0) {
+		step_msleep(150);
+		tu_write(kmsg_path, "3,9,9,-;late line\n", O_APPEND);
+		_exit(0);
+	}
+	run_all(r, reqs, 1);
+	waitpid(pid, NULL, 0);
+	ev = find(PROTO_EV_STEP_END, 0);
+	ok(ev && ev->u.step_end.verdict == VERDICT_PASS &&
+	   ev->u.step_end.duration_us >= 100000,
+	   "kmsg_expect waits within_ms for a line");
+	ev = find(PROTO_EV_STEP_END, 1);
+	ok(ev && ev->u.step_end.verdict == VERDICT_FAIL,
+	   "absent fails when the line is there");
+	is_str(ev ? ev->u.step_end.got : "", "record 9: 'late line'",
+	       "showing the record");
+}
+
+int main(void)
+{
+	struct runner r;
+
+	/* Orphans of a killed scenario come back to us to be reaped. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	snprintf(dir, sizeof(dir), "%s", tu_tmpdir());
+	snprintf(kmsg_path, sizeof(kmsg_path), "%s/kmsg", dir);
+	snprintf(pidfile, sizeof(pidfile), "%s/pid", dir);
+	tu_write(kmsg_path, "", O_TRUNC);
+	env.kmsg_path = kmsg_path;
+	runner_init(&r, table, &env, &ops, NULL);
+	test_pass(&r);
+	test_fail_ends(&r);
+	test_step_timeout(&r);
+	test_scenario_timeout(&r);
+	test_crash(&r);
+	test_bad_requests(&r);
+	test_kmsg_since(&r);
+	test_kmsg_appears(&r);
+	runner_free(&r);
+	tu_rmrf(dir);
+	return tap_done();
+}

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The step kinds against temp files: each passes when it should, and each
+ * failure says exactly what it expected and what it got.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "guestd.h"
+#include "tap.h"
+#include "testutil.h"
+
+static char dir[256];
+static struct step_env env = { .kmsg_path = "/nonexistent" };
+
+/* Run one step given as JSON (with %s for the temp dir). */
+static uint64_t run(struct step_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static uint64_t run(struct step_result *res, const char *fmt, ...)
+{
+	struct step_ctx ctx = { .env = &env };
+	struct json_object *step;
+	char json[8192], err[256];
+	uint64_t t0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(json, sizeof(json), fmt, ap);
+	va_end(ap);
+	memset(res, 0, sizeof(*res));
+	res->verdict = VERDICT_CRASH;
+	step = json_tokener_parse(json);
+	if (!step || step_check(step_table, step, err, sizeof(err)) < 0) {
+		printf("# bad test step %s: %s\n", json, step ? err : "JSON");
+		json_object_put(step);
+		return 0;
+	}
+	t0 = guestd_now_us();
+	if (step_find(step_table, step_str(step, "kind"))->run(&ctx, step,
+								res) < 0)
+		res->verdict = VERDICT_CRASH;
+	json_object_put(step);
+	return (guestd_now_us() - t0) / 1000;
+}
+
+static void test_check(void)
+{
+	static const struct {
+		const char *json, *err;
+	} bad[] = {
+		{ "[]", "a step must be an object" },
+		{ "{}", "a step needs a string 'kind'" },
+		{ "{\"kind\":\"nope\"}", "unknown step kind 'nope'" },
+		{ "{\"kind\":\"write\",\"path\":\"/x\"}",
+		  "step kind 'write' needs key 'value'" },
+		{ "{\"kind\":\"write\",\"path\":1,\"value\":\"\"}",
+		  "key 'path' must be a string" },
+		{ "{\"kind\":\"sleep\",\"ms\":-1}",
+		  "key 'ms' must be an integer >= 0" },
+		{ "{\"kind\":\"sleep\",\"ms\":1.5}",
+		  "key 'ms' must be an integer >= 0" },
+		{ "{\"kind\":\"write\",\"path\":\"/x\",\"value\":\"\","
+		  "\"append\":\"yes\"}", "key 'append' must be a boolean" },
+		{ "{\"kind\":\"modprobe\",\"module\":\"m\",\"params\":[1]}",
+		  "key 'params' must be an array of strings" },
+		{ "{\"kind\":\"sleep\",\"ms\":1,\"match\":\"x\"}",
+		  "step kind 'sleep' has no key 'match'" },
+		{ "{\"kind\":\"sleep\",\"ms\":1,\"timeout_ms\":\"1\"}",
+		  "key 'timeout_ms' must be an integer >= 0" },
+	};
+	char err[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct json_object *s = json_tokener_parse(bad[i].json);
+
+		err[0] = '\0';
+		is_int(step_check(step_table, s, err, sizeof(err)), -EINVAL,
+		       bad[i].json);
+		is_str(err, bad[i].err, "with the reason");
+		json_object_put(s);
+	}
+	{
+		struct json_object *s = json_tokener_parse(
+			"{\"kind\":\"read\",\"name\":\"n\",\"timeout_ms\":5,"
+			"\"path\":\"/x\",\"match\":\"y\"}");
+
+		is_int(step_check(step_table, s, err, sizeof(err)), 0,
+		       "a good step passes the check");
+		json_object_put(s);
+	}
+}
+
+static void test_write(void)
+{
+	struct step_result res;
+	char f[512];
+
+	snprintf(f, sizeof(f), "%s/w", dir);
+	tu_write(f, "old and longer content", O_TRUNC);
+	run(&res, "{\"kind\":\"write\",\"path\":\"%s\",\"value\":\"hello\\n\"}",
+	    f);
+	is_int(res.verdict, VERDICT_PASS, "write passes");
+	is_str(tu_read(f), "hello\n", "and truncates the file");
+	run(&res, "{\"kind\":\"write\",\"path\":\"%s\",\"value\":\"more\","
+	    "\"append\":true}", f);
+	is_int(res.verdict, VERDICT_PASS, "append passes");
+	is_str(tu_read(f), "hello\nmore", "and appends");
+
+	run(&res, "{\"kind\":\"write\",\"path\":\"%s\",\"value\":\"x\"}", dir);
+	is_int(res.verdict, VERDICT_FAIL, "writing to a directory fails");
+	is_str(res.expected, "success", "expected success");
+	is_str(res.got, "errno EISDIR from open (Is a directory)",
+	       "got EISDIR from open");
+	run(&res, "{\"kind\":\"write\",\"path\":\"%s\",\"value\":\"x\","
+	    "\"expect_errno\":\"EISDIR\"}", dir);
+	is_int(res.verdict, VERDICT_PASS, "expecting EISDIR passes");
+
+	run(&res, "{\"kind\":\"write\",\"path\":\"%s\",\"value\":\"123456789\","
+	    "\"expect_errno\":\"EINVAL\"}", f);
+	is_int(res.verdict, VERDICT_FAIL, "success when EINVAL is expected");
+	is_str(res.expected, "errno EINVAL", "expected errno EINVAL");
+	is_str(res.got, "success (wrote 9 bytes)", "got success (wrote 9 bytes)");
+
+	run(&res, "{\"kind\":\"write\",\"path\":\"/dev/full\",\"value\":\"x\"}");
+	is_int(res.verdict, VERDICT_FAIL, "write() itself can fail");
+	is_str(res.got, "errno ENOSPC from write (No space left on device)",
+	       "and says so");
+	run(&res, "{\"kind\":\"write\",\"path\":\"%s/none/x\",\"value\":\"x\","
+	    "\"expect_errno\":\"EISDIR\"}", dir);
+	is_int(res.verdict, VERDICT_FAIL, "another errno than expected fails");
+	is_str(res.got, "errno ENOENT from open (No such file or directory)",
+	       "and names it");
+	run(&res, "{\"kind\":\"write\",\"path\":\"%s\",\"value\":\"x\","
+	    "\"expect_errno\":\"EWHAT\"}", f);
+	is_int(res.verdict, VERDICT_ERROR, "an unknown errno name is error");
+	is_str(res.reason, "unknown errno name 'EWHAT'", "with the reason");
+}
+
+static void test_read(void)
+{
+	struct step_result res;
+	char f[512], big[512], *content;
+
+	snprintf(f, sizeof(f), "%s/r", dir);
+	tu_write(f, "foo\nbar\n", O_TRUNC);
+	run(&res, "{\"kind\":\"read\",\"path\":\"%s\",\"equals\":\"foo\\nbar\"}",
+	    f);
+	is_int(res.verdict, VERDICT_PASS, "equals ignores one trailing newline");
+	run(&res, "{\"kind\":\"read\",\"path\":\"%s\",\"equals\":\"foo\\nbar\\n\"}",
+	    f);
+	is_int(res.verdict, VERDICT_PASS, "equals with the newline too");
+	run(&res, "{\"kind\":\"read\",\"path\":\"%s\",\"equals\":\"foo\"}", f);
+	is_int(res.verdict, VERDICT_FAIL, "equals fails on other content");
+	is_str(res.expected, "content 'foo'", "expected the content");
+	is_str(res.got, "content 'foo\nbar\n'", "got the content");
+
+	run(&res, "{\"kind\":\"read\",\"path\":\"%s\",\"match\":\"^bar$\"}", f);
+	is_int(res.verdict, VERDICT_PASS, "match: ^ and $ work per line");
+	run(&res, "{\"kind\":\"read\",\"path\":\"%s\",\"match\":\"^baz\"}", f);
+	is_int(res.verdict, VERDICT_FAIL, "match fails");
+	is_str(res.expected, "a line matching '^baz'", "expected a match");
+	is_str(res.got, "content 'foo\nbar\n'", "got the content");
+
+	run(&res, "{\"kind\":\"read\",\"path\":\"%s\",\"not_match\":\"baz\"}", f);
+	is_int(res.verdict, VERDICT_PASS, "not_match passes");
+	run(&res, "{\"kind\":\"read\",\"path\":\"%s\",\"not_match\":\"a.\"}", f);
+	is_int(res.verdict, VERDICT_FAIL, "not_match fails");
+	is_str(res.expected, "no line matching 'a.'", "expected no match");
+	is_str(res.got, "line 2 matches: 'bar'", "got the line that matched");
+
+	run(&res, "{\"kind\":\"read\",\"path\":\"%s\",\"match\":\"foo\","
+	    "\"not_match\":\"bar\"}", f);
+	is_int(res.verdict, VERDICT_FAIL, "every condition must hold");
+
+	run(&res, "{\"kind\":\"read\",\"path\":\"%s/none\",\"equals\":\"\"}",
+	    dir);
+	is_int(res.verdict, VERDICT_FAIL, "a missing file fails");
+	ok(strstr(res.got, "errno ENOENT from reading") != NULL,
+	   "with ENOENT as what was seen");
+
+	run(&res, "{\"kind\":\"read\",\"path\":\"%s\",\"match\":\"(\"}", f);
+	is_int(res.verdict, VERDICT_ERROR, "a bad regex is error");
+	ok(strncmp(res.reason, "bad regex '(' in 'match'", 24) == 0,
+	   "naming the regex");
+	run(&res, "{\"kind\":\"read\",\"path\":\"%s\"}", f);
+	is_int(res.verdict, VERDICT_ERROR, "nothing to check is error");
+
+	snprintf(big, sizeof(big), "%s/big", dir);
+	content = malloc(100001);
+	memset(content, 'a', 100000);
+	content[100000] = '\0';
+	content[50] = '\001';
+	tu_write(big, content, O_TRUNC);
+	free(content);
+	run(&res, "{\"kind\":\"read\",\"path\":\"%s\",\"equals\":\"b\"}", big);
+	is_int(res.verdict, VERDICT_FAIL, "a big file fails");
+	ok(strlen(res.got) < 2000, "its content is cut short");
+	ok(strstr(res.got, "... (100000 bytes)'") != NULL,
+	   "saying how long it was");
+	ok(strstr(res.got, "\\x01") != NULL, "control bytes are escaped");
+}
+
+static void test_wait_for(void)
+{
+	struct step_result res;
+	uint64_t ms;
+	char f[512];
+	pid_t pid;
+
+	snprintf(f, sizeof(f), "%s/later", dir);
+	ms = run(&res, "{\"kind\":\"wait_for\",\"path\":\"%s\","
+		 "\"within_ms\":1000}", dir);
+	is_int(res.verdict, VERDICT_PASS, "an existing path passes");
+	ok(ms < 15, "at once");
+
+	ms = run(&res, "{\"kind\":\"wait_for\",\"path\":\"%s\","
+		 "\"within_ms\":60}", f);
+	is_int(res.verdict, VERDICT_FAIL, "a path that never comes fails");
+	ok(ms >= 60 && ms < 500, "after within_ms");
+	is_str(res.expected, strcat(strcat(strcpy(malloc(600), "'"), f),
+				    "' to exist within 60 ms"),
+	       "expected it to exist");
+	ok(strncmp(res.got, "errno ENOENT (No such file or directory) after ",
+		   47) == 0, "got ENOENT");
+
+	pid = fork();
+	if (pid == 0) {
+		step_msleep(80);
+		tu_write(f, "not yet\n", O_TRUNC);
+		step_msleep(80);
+		tu_write(f, "ready\n", O_TRUNC);
+		_exit(0);
+	}
+	ms = run(&res, "{\"kind\":\"wait_for\",\"path\":\"%s\","
+		 "\"within_ms\":2000}", f);
+	is_int(res.verdict, VERDICT_PASS, "a path that comes later passes");
+	ok(ms >= 60 && ms < 1000, "when it comes");
+	ms = run(&res, "{\"kind\":\"wait_for\",\"path\":\"%s\","
+		 "\"match\":\"^ready$\",\"within_ms\":2000}", f);
+	is_int(res.verdict, VERDICT_PASS, "content that comes later passes");
+	waitpid(pid, NULL, 0);
+	run(&res, "{\"kind\":\"wait_for\",\"path\":\"%s\",\"match\":\"^nope\","
+	    "\"within_ms\":40}", f);
+	is_int(res.verdict, VERDICT_FAIL, "content that never matches fails");
+	ok(strncmp(res.got, "content 'ready\n' after ", 23) == 0,
+	   "showing the content seen last");
+}
+
+static void test_sleep(void)
+{
+	struct step_result res;
+	uint64_t ms;
+
+	ms = run(&res, "{\"kind\":\"sleep\",\"ms\":30}");
+	is_int(res.verdict, VERDICT_PASS, "sleep passes");
+	ok(ms >= 30 && ms < 300, "after about ms");
+}
+
+static void test_kmsg_without_log(void)
+{
+	struct step_result res;
+
+	run(&res, "{\"kind\":\"kmsg_expect\",\"match\":\"x\"}");
+	is_int(res.verdict, VERDICT_ERROR, "kmsg_expect without a log is error");
+	is_str(res.reason, "the kernel log '/nonexistent' could not be opened",
+	       "saying why");
+	run(&res, "{\"kind\":\"kmsg_expect\",\"match\":\"x\",\"since\":\"boot\"}");
+	is_int(res.verdict, VERDICT_ERROR, "a bad 'since' is error");
+}
+
+int main(void)
+{
+	snprintf(dir, sizeof(dir), "%s", tu_tmpdir());
+	test_check();
+	test_write();
+	test_read();
+	test_wait_for();
+	test_sleep();
+	test_kmsg_without_log();
+	tu_rmrf(dir);
+	return tap_done();
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Small helpers shared by guestd's files: time, files, text. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "guestd.h"
+
+uint64_t guestd_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+int util_read_file(const char *path, size_t max, char **ret_buf,
+		   size_t *ret_len, bool *ret_truncated)
+{
+	size_t len = 0, cap = 4096;
+	bool truncated = false;
+	char *buf, *n;
+	ssize_t got;
+	int fd, r;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap + 1);
+	if (!buf) {
+		r = -ENOMEM;
+		goto out_close;
+	}
+	for (;;) {
+		if (len == cap) {
+			if (cap >= max) {
+				char c;
+
+				/* One more byte tells whether there is more. */
+				do
+					got = read(fd, &c, 1);
+				while (got < 0 && errno == EINTR);
+				truncated = got > 0;
+				break;
+			}
+			cap = cap * 2 > max ? max : cap * 2;
+			n = realloc(buf, cap + 1);
+			if (!n) {
+				r = -ENOMEM;
+				goto out_free;
+			}
+			buf = n;
+		}
+		got = read(fd, buf + len, cap - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			r = -errno;
+			goto out_free;
+		}
+		if (got == 0)
+			break;
+		len += (size_t)got;
+	}
+	buf[len] = '\0';
+	*ret_buf = buf;
+	*ret_len = len;
+	if (ret_truncated)
+		*ret_truncated = truncated;
+	close(fd);
+	return 0;
+
+out_free:
+	free(buf);
+out_close:
+	close(fd);
+	return r;
+}
+
+int util_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static size_t escaped_len(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t' ? 1 : 4;
+}
+
+void util_escape(char *dst, size_t size, const char *src, size_t len,
+		 size_t max_out)
+{
+	size_t o = 0, total = 0, limit;
+	char tail[48];
+	int tail_len;
+
+	if (size == 0)
+		return;
+	if (max_out == 0 || max_out > size - 1)
+		max_out = size - 1;
+	for (size_t i = 0; i < len; i++)
+		total += escaped_len((unsigned char)src[i]);
+	tail_len = snprintf(tail, sizeof(tail), "... (%zu bytes)", len);
+	limit = max_out;
+	if (total > max_out)
+		limit = max_out > (size_t)tail_len ? max_out - (size_t)tail_len
+						    : 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)src[i];
+
+		if (o + escaped_len(c) > limit)
+			break;
+		if (escaped_len(c) == 1)
+			dst[o++] = (char)c;
+		else
+			o += (size_t)snprintf(dst + o, 5, "\\x%02x", c);
+	}
+	if (total > max_out && o + (size_t)tail_len <= max_out) {
+		memcpy(dst + o, tail, (size_t)tail_len);
+		o += (size_t)tail_len;
+	}
+	dst[o] = '\0';
+}
+
+const char *util_errno_desc(int err)
+{
+	static char buf[128];
+
+	snprintf(buf, sizeof(buf), "%s (%s)", proto_errno_name(err),
+		 strerror(err));
+	return buf;
+}
+
+int util_regcomp(regex_t *re, const char *pattern, char *err, size_t errlen)
+{
+	int r = regcomp(re, pattern, REG_EXTENDED | REG_NEWLINE);
+
+	if (r == 0)
+		return 0;
+	if (err && errlen)
+		regerror(r, re, err, errlen);
+	return -EINVAL;
+}
+
+void util_wait_status(int status, char *buf, size_t size)
+{
+	if (WIFSIGNALED(status)) {
+		const char *name = sigabbrev_np(WTERMSIG(status));
+
+		snprintf(buf, size, "killed by signal SIG%s%s",
+			 name ? name : "?", WCOREDUMP(status) ? " (core dumped)"
+							      : "");
+	} else if (WIFEXITED(status)) {
+		snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
+	} else {
+		snprintf(buf, size, "wait status 0x%x", (unsigned int)status);
+	}
+}
+
+int util_feed_lines(struct proto_linebuf *lb, bool *skip, const char *data,
+		    size_t len, proto_line_cb cb, void *userdata)
+{
+	int ret = 0;
+
+	while (len > 0) {
+		const char *nl = memchr(data, '\n', len);
+		size_t seg = nl ? (size_t)(nl - data) + 1 : len;
+
+		if (*skip) {
+			if (nl)
+				*skip = false;
+		} else if (proto_linebuf_feed(lb, data, seg, cb, userdata) ==
+			   -E2BIG) {
+			lb->len = 0;
+			*skip = !nl;
+			ret = -E2BIG;
+		}
+		data += seg;
+		len -= seg;
+	}
+	return ret;
+}
+
+void util_fmt(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+}
