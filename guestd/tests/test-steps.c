@@ -209,8 +209,8 @@ static void test_read(void)
 static void test_wait_for(void)
 {
 	struct step_result res;
+	char f[512], want[600];
 	uint64_t ms;
-	char f[512];
 	pid_t pid;
 
 	snprintf(f, sizeof(f), "%s/later", dir);
@@ -223,9 +223,8 @@ static void test_wait_for(void)
 		 "\"within_ms\":60}", f);
 	is_int(res.verdict, VERDICT_FAIL, "a path that never comes fails");
 	ok(ms >= 60 && ms < 500, "after within_ms");
-	is_str(res.expected, strcat(strcat(strcpy(malloc(600), "'"), f),
-				    "' to exist within 60 ms"),
-	       "expected it to exist");
+	snprintf(want, sizeof(want), "'%s' to exist within 60 ms", f);
+	is_str(res.expected, want, "expected it to exist");
 	ok(strncmp(res.got, "errno ENOENT (No such file or directory) after ",
 		   47) == 0, "got ENOENT");
 

@@ -35,8 +35,8 @@ static inline void tu_write(const char *path, const char *content, int flags)
 	close(fd);
 }
 
-/* The file's content, malloc'd ("" when missing). */
-static inline char *tu_read(const char *path)
+/* The file's content, in a static buffer ("" when missing). */
+static inline const char *tu_read(const char *path)
 {
 	static char buf[65536];
 	int fd = open(path, O_RDONLY);
@@ -45,7 +45,7 @@ static inline char *tu_read(const char *path)
 	if (fd >= 0)
 		close(fd);
 	buf[n > 0 ? n : 0] = '\0';
-	return strdup(buf);
+	return buf;
 }
 
 static inline void tu_rmrf(const char *dir)
