@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Domain XML: direct kernel boot, a virtio-serial channel for guestd, the
+ * serial console into a file, a pvpanic device, no balloon and no network.
+ * Any stop of the guest (poweroff, reboot, panic) destroys the domain, so
+ * the host sees every end as a lifecycle event.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "domain.h"
+#include "proto.h"
+
+const char domain_default_cmdline[] =
+	"console=ttyS0 panic=-1 rdinit=/init quiet loglevel=4";
+
+const char *domain_accel_name(enum domain_accel a)
+{
+	return a == DOMAIN_ACCEL_KVM ? "kvm" : "tcg";
+}
+
+/* Write @s to @f with &, <, >, ' and " escaped. */
+static void xml_put(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '\'':
+			fputs("&apos;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+/* fprintf for the fixed parts, xml_put for each value: "%s" is escaped. */
+static void xml_printf(FILE *f, const char *fmt, const char *value)
+{
+	const char *p = strstr(fmt, "%s");
+
+	if (!p) {
+		fputs(fmt, f);
+		return;
+	}
+	fwrite(fmt, 1, p - fmt, f);
+	xml_put(f, value);
+	fputs(p + 2, f);
+}
+
+int domain_xml(const struct domain_config *c, char **ret)
+{
+	uint64_t mem = c->memory_mib ? c->memory_mib :
+				       DOMAIN_MEMORY_MIB_DEFAULT;
+	unsigned int vcpus = c->vcpus ? c->vcpus : DOMAIN_VCPUS_DEFAULT;
+	bool kvm = c->accel == DOMAIN_ACCEL_KVM;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!c->name || !*c->name || !c->kernel || !c->initrd ||
+	    !c->console_log || vcpus > 2)
+		return -EINVAL;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "<domain type='%s'>\n", kvm ? "kvm" : "qemu");
+	xml_printf(f, "  <name>%s</name>\n", c->name);
+	fprintf(f, "  <memory unit='MiB'>%" PRIu64 "</memory>\n", mem);
+	fprintf(f, "  <vcpu>%u</vcpu>\n", vcpus);
+	fputs("  <os>\n"
+	      "    <type arch='x86_64' machine='pc'>hvm</type>\n", f);
+	xml_printf(f, "    <kernel>%s</kernel>\n", c->kernel);
+	xml_printf(f, "    <initrd>%s</initrd>\n", c->initrd);
+	xml_printf(f, "    <cmdline>%s</cmdline>\n",
+		   c->cmdline ? c->cmdline : domain_default_cmdline);
+	fputs("  </os>\n"
+	      "  <features>\n"
+	      "    <acpi/>\n"
+	      "  </features>\n", f);
+	if (kvm)
+		fputs("  <cpu mode='host-passthrough'/>\n", f);
+	fputs("  <clock offset='utc'/>\n"
+	      "  <on_poweroff>destroy</on_poweroff>\n"
+	      "  <on_reboot>destroy</on_reboot>\n"
+	      "  <on_crash>destroy</on_crash>\n"
+	      "  <devices>\n"
+	      "    <serial type='file'>\n", f);
+	xml_printf(f, "      <source path='%s' append='off'/>\n",
+		   c->console_log);
+	fputs("      <target port='0'/>\n"
+	      "    </serial>\n"
+	      "    <console type='file'>\n", f);
+	xml_printf(f, "      <source path='%s' append='off'/>\n",
+		   c->console_log);
+	fputs("      <target type='serial' port='0'/>\n"
+	      "    </console>\n"
+	      "    <controller type='usb' model='none'/>\n"
+	      "    <channel type='unix'>\n"
+	      "      <source mode='bind'/>\n", f);
+	xml_printf(f, "      <target type='virtio' name='%s'/>\n",
+		   PROTO_PORT_NAME);
+	fputs("    </channel>\n"
+	      "    <panic model='isa'>\n"
+	      "      <address type='isa' iobase='0x505'/>\n"
+	      "    </panic>\n"
+	      "    <video>\n"
+	      "      <model type='none'/>\n"
+	      "    </video>\n"
+	      "    <memballoon model='none'/>\n"
+	      "  </devices>\n"
+	      "</domain>\n", f);
+	if (fclose(f) != 0) {
+		free(buf);
+		return -ENOMEM;
+	}
+	*ret = buf;
+	return 0;
+}

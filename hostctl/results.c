@@ -1,0 +1,654 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Results of a run and their formatters. The summary.json shape is fixed by
+ * issue 3; KTAP follows Documentation/dev-tools/ktap.rst (version 1).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results.h"
+
+#define JSON_FLAGS_PRETTY \
+	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | \
+	 JSON_C_TO_STRING_NOSLASHESCAPE)
+
+int res_format_parse(const char *s, enum res_format *ret)
+{
+	if (strcmp(s, "text") == 0)
+		*ret = RES_FORMAT_TEXT;
+	else if (strcmp(s, "ktap") == 0)
+		*ret = RES_FORMAT_KTAP;
+	else if (strcmp(s, "json") == 0)
+		*ret = RES_FORMAT_JSON;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int res_set_str(char **field, const char *value)
+{
+	char *copy = NULL;
+
+	if (value && *value) {
+		copy = strdup(value);
+		if (!copy)
+			return -ENOMEM;
+	}
+	free(*field);
+	*field = copy;
+	return 0;
+}
+
+int res_scenario_finish(struct res_scenario *sc, enum proto_verdict v,
+			const char *reason)
+{
+	sc->verdict = v;
+	sc->done = true;
+	return res_set_str(&sc->reason, reason);
+}
+
+void res_scenario_free(struct res_scenario *sc)
+{
+	for (size_t i = 0; i < sc->nsteps; i++) {
+		free(sc->steps[i].expected);
+		free(sc->steps[i].got);
+		free(sc->steps[i].reason);
+	}
+	free(sc->steps);
+	free(sc->reason);
+	sc->steps = NULL;
+	sc->nsteps = 0;
+	sc->reason = NULL;
+}
+
+void res_run_free(struct res_run *run)
+{
+	for (size_t i = 0; i < run->n; i++)
+		res_scenario_free(&run->v[i]);
+	free(run->v);
+	json_object_put(run->kernel);
+	run->v = NULL;
+	run->n = 0;
+	run->kernel = NULL;
+}
+
+/* json-c's adders take ownership even on failure; a NULL value is ENOMEM. */
+static int add(struct json_object *obj, const char *key,
+	       struct json_object *val)
+{
+	if (!val)
+		return -ENOMEM;
+	if (json_object_object_add(obj, key, val) < 0) {
+		json_object_put(val);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static struct json_object *str_or_empty(const char *s)
+{
+	return json_object_new_string(s ? s : "");
+}
+
+static struct json_object *step_object(const struct res_step *st)
+{
+	struct json_object *o = json_object_new_object();
+	int r = 0;
+
+	if (!o)
+		return NULL;
+	r = add(o, "index", json_object_new_int64(st->index));
+	if (r == 0)
+		r = add(o, "kind", json_object_new_string(st->kind));
+	if (r == 0)
+		r = add(o, "name", json_object_new_string(st->name));
+	if (r == 0)
+		r = add(o, "verdict", json_object_new_string(
+				proto_verdict_name(st->verdict)));
+	if (r == 0)
+		r = add(o, "duration_us",
+			json_object_new_uint64(st->duration_us));
+	if (r == 0)
+		r = add(o, "expected", str_or_empty(st->expected));
+	if (r == 0)
+		r = add(o, "got", str_or_empty(st->got));
+	if (r == 0)
+		r = add(o, "reason", str_or_empty(st->reason));
+	if (r < 0) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+static struct json_object *scenario_object(const struct res_scenario *sc)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *steps = json_object_new_array();
+	int r = 0;
+
+	if (!o || !steps) {
+		json_object_put(o);
+		json_object_put(steps);
+		return NULL;
+	}
+	for (size_t i = 0; i < sc->nsteps && r == 0; i++) {
+		struct json_object *st;
+
+		if (!sc->steps[i].ran)
+			continue;
+		st = step_object(&sc->steps[i]);
+		if (!st || json_object_array_add(steps, st) < 0) {
+			json_object_put(st);
+			r = -ENOMEM;
+		}
+	}
+	if (r == 0)
+		r = add(o, "name", json_object_new_string(sc->name));
+	if (r == 0)
+		r = add(o, "verdict", json_object_new_string(
+				proto_verdict_name(sc->verdict)));
+	if (r == 0)
+		r = add(o, "duration_ms",
+			json_object_new_uint64(sc->duration_ms));
+	if (r == 0)
+		r = add(o, "reason", str_or_empty(sc->reason));
+	if (r == 0)
+		r = add(o, "steps", steps);
+	else
+		json_object_put(steps);
+	if (r < 0) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+struct json_object *res_summary_object(const struct res_run *run)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *list = json_object_new_array();
+	int r = 0;
+
+	if (!o || !list) {
+		json_object_put(o);
+		json_object_put(list);
+		return NULL;
+	}
+	for (size_t i = 0; i < run->n && r == 0; i++) {
+		struct json_object *sc = scenario_object(&run->v[i]);
+
+		if (!sc || json_object_array_add(list, sc) < 0) {
+			json_object_put(sc);
+			r = -ENOMEM;
+		}
+	}
+	if (r == 0)
+		r = add(o, "run_id", json_object_new_string(run->run_id));
+	if (r == 0)
+		r = add(o, "accelerator",
+			json_object_new_string(run->accelerator));
+	if (r == 0) {
+		if (run->kernel)
+			r = add(o, "kernel", json_object_get(run->kernel));
+		else
+			r = json_object_object_add(o, "kernel", NULL) < 0 ?
+				    -ENOMEM : 0;
+	}
+	if (r == 0)
+		r = add(o, "scenarios", list);
+	else
+		json_object_put(list);
+	if (r < 0) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+int res_summary_json(const struct res_run *run, char **ret)
+{
+	struct json_object *o = res_summary_object(run);
+	const char *s;
+	char *out;
+
+	if (!o)
+		return -ENOMEM;
+	s = json_object_to_json_string_ext(o, JSON_FLAGS_PRETTY);
+	if (!s || asprintf(&out, "%s\n", s) < 0) {
+		json_object_put(o);
+		return -ENOMEM;
+	}
+	json_object_put(o);
+	*ret = out;
+	return 0;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Fetch @key of type @type from @o; absent or mistyped is an error. */
+static int get(struct json_object *o, const char *key, enum json_type type,
+	       struct json_object **ret, const char *where, char *err,
+	       size_t errlen)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, type))
+		return fail(err, errlen, "%s.%s: missing or not a %s", where,
+			    key, json_type_to_name(type));
+	*ret = v;
+	return 0;
+}
+
+static int get_str(struct json_object *o, const char *key, char *buf,
+		   size_t len, const char *where, char *err, size_t errlen)
+{
+	struct json_object *v;
+	int r = get(o, key, json_type_string, &v, where, err, errlen);
+
+	if (r < 0)
+		return r;
+	if ((size_t)json_object_get_string_len(v) >= len)
+		return fail(err, errlen, "%s.%s: too long", where, key);
+	memcpy(buf, json_object_get_string(v), json_object_get_string_len(v) + 1);
+	return 0;
+}
+
+static int get_dup(struct json_object *o, const char *key, char **ret,
+		   const char *where, char *err, size_t errlen)
+{
+	struct json_object *v;
+	int r = get(o, key, json_type_string, &v, where, err, errlen);
+
+	if (r < 0)
+		return r;
+	return res_set_str(ret, json_object_get_string(v));
+}
+
+static int get_u64(struct json_object *o, const char *key, uint64_t *ret,
+		   const char *where, char *err, size_t errlen)
+{
+	struct json_object *v;
+	int r = get(o, key, json_type_int, &v, where, err, errlen);
+
+	if (r < 0)
+		return r;
+	if (json_object_get_int64(v) < 0)
+		return fail(err, errlen, "%s.%s: negative", where, key);
+	*ret = json_object_get_uint64(v);
+	return 0;
+}
+
+static int get_verdict(struct json_object *o, enum proto_verdict *ret,
+		       const char *where, char *err, size_t errlen)
+{
+	struct json_object *v;
+	int r = get(o, "verdict", json_type_string, &v, where, err, errlen);
+
+	if (r < 0)
+		return r;
+	if (proto_verdict_parse(json_object_get_string(v), ret) < 0)
+		return fail(err, errlen, "%s.verdict: unknown verdict '%s'",
+			    where, json_object_get_string(v));
+	return 0;
+}
+
+static int parse_step(struct json_object *o, struct res_step *st,
+		      const char *where, char *err, size_t errlen)
+{
+	uint64_t index;
+	int r;
+
+	if (!json_object_is_type(o, json_type_object))
+		return fail(err, errlen, "%s: not an object", where);
+	r = get_u64(o, "index", &index, where, err, errlen);
+	if (r == 0 && index > UINT32_MAX)
+		r = fail(err, errlen, "%s.index: out of range", where);
+	st->index = (uint32_t)index;
+	st->ran = true;
+	if (r == 0)
+		r = get_str(o, "kind", st->kind, sizeof(st->kind), where, err,
+			    errlen);
+	if (r == 0)
+		r = get_str(o, "name", st->name, sizeof(st->name), where, err,
+			    errlen);
+	if (r == 0)
+		r = get_verdict(o, &st->verdict, where, err, errlen);
+	if (r == 0)
+		r = get_u64(o, "duration_us", &st->duration_us, where, err,
+			    errlen);
+	if (r == 0)
+		r = get_dup(o, "expected", &st->expected, where, err, errlen);
+	if (r == 0)
+		r = get_dup(o, "got", &st->got, where, err, errlen);
+	if (r == 0)
+		r = get_dup(o, "reason", &st->reason, where, err, errlen);
+	return r;
+}
+
+static int parse_scenario(struct json_object *o, struct res_scenario *sc,
+			  const char *where, char *err, size_t errlen)
+{
+	struct json_object *steps;
+	char sub[96];
+	int r;
+
+	if (!json_object_is_type(o, json_type_object))
+		return fail(err, errlen, "%s: not an object", where);
+	r = get_str(o, "name", sc->name, sizeof(sc->name), where, err, errlen);
+	if (r == 0)
+		r = get_verdict(o, &sc->verdict, where, err, errlen);
+	if (r == 0)
+		r = get_u64(o, "duration_ms", &sc->duration_ms, where, err,
+			    errlen);
+	if (r == 0)
+		r = get_dup(o, "reason", &sc->reason, where, err, errlen);
+	if (r == 0)
+		r = get(o, "steps", json_type_array, &steps, where, err,
+			errlen);
+	if (r < 0)
+		return r;
+	sc->done = true;
+	sc->nsteps = json_object_array_length(steps);
+	sc->steps = calloc(sc->nsteps ? sc->nsteps : 1, sizeof(*sc->steps));
+	if (!sc->steps) {
+		sc->nsteps = 0;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < sc->nsteps && r == 0; i++) {
+		snprintf(sub, sizeof(sub), "%s.steps[%zu]", where, i);
+		r = parse_step(json_object_array_get_idx(steps, i),
+			       &sc->steps[i], sub, err, errlen);
+	}
+	return r;
+}
+
+int res_run_from_json(const char *text, struct res_run *ret, char *err,
+		      size_t errlen)
+{
+	struct res_run run = { 0 };
+	struct json_object *root, *v, *list;
+	char where[64];
+	int r;
+
+	root = json_tokener_parse(text);
+	if (!root || !json_object_is_type(root, json_type_object)) {
+		json_object_put(root);
+		return fail(err, errlen, "$: not a JSON object");
+	}
+	r = get_str(root, "run_id", run.run_id, sizeof(run.run_id), "$", err,
+		    errlen);
+	if (r == 0)
+		r = get_str(root, "accelerator", run.accelerator,
+			    sizeof(run.accelerator), "$", err, errlen);
+	if (r == 0) {
+		if (!json_object_object_get_ex(root, "kernel", &v))
+			r = fail(err, errlen, "$.kernel: missing");
+		else
+			run.kernel = json_object_get(v);
+	}
+	if (r == 0)
+		r = get(root, "scenarios", json_type_array, &list, "$", err,
+			errlen);
+	if (r == 0) {
+		run.n = json_object_array_length(list);
+		run.v = calloc(run.n ? run.n : 1, sizeof(*run.v));
+		if (!run.v) {
+			run.n = 0;
+			r = -ENOMEM;
+		}
+	}
+	for (size_t i = 0; i < run.n && r == 0; i++) {
+		snprintf(where, sizeof(where), "$.scenarios[%zu]", i);
+		r = parse_scenario(json_object_array_get_idx(list, i),
+				   &run.v[i], where, err, errlen);
+	}
+	json_object_put(root);
+	if (r < 0) {
+		res_run_free(&run);
+		return r;
+	}
+	*ret = run;
+	return 0;
+}
+
+bool res_run_ok(const struct res_run *run)
+{
+	for (size_t i = 0; i < run->n; i++)
+		if (!run->v[i].done || !proto_verdict_ok(run->v[i].verdict))
+			return false;
+	return true;
+}
+
+/*
+ * Print @text as KTAP diagnostic lines ("# " prefixed), one per line of
+ * text, with @indent before each.
+ */
+static void ktap_diag(FILE *f, const char *indent, const char *label,
+		      const char *text)
+{
+	const char *p = text;
+
+	if (!text || !*text)
+		return;
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(f, "%s# %s%.*s\n", indent, label, (int)n, p);
+		label = "  ";
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+}
+
+/* The first line of @s, for a directive (which must fit on one line). */
+static int first_line_len(const char *s)
+{
+	return s ? (int)strcspn(s, "\n") : 0;
+}
+
+/*
+ * A reason goes on diagnostic lines when no directive carries it (pass and
+ * fail have none) or when it has more than one line.
+ */
+static bool reason_needs_diag(enum proto_verdict v, const char *reason)
+{
+	if (!reason)
+		return false;
+	return v == VERDICT_PASS || v == VERDICT_FAIL || strchr(reason, '\n');
+}
+
+/*
+ * "ok N name # DIRECTIVE reason" for a verdict. pass/skip/xfail are "ok";
+ * skip and xfail carry the SKIP and XFAIL directives; timeout and error
+ * (crash included) carry TIMEOUT and ERROR, as KTAP defines them.
+ */
+static void ktap_result(FILE *f, const char *indent, size_t num,
+			const char *name, enum proto_verdict v,
+			const char *reason)
+{
+	const char *ok = proto_verdict_ok(v) ? "ok" : "not ok";
+	const char *dir = NULL, *prefix = "";
+
+	switch (v) {
+	case VERDICT_SKIP:
+		dir = "SKIP";
+		break;
+	case VERDICT_XFAIL:
+		dir = "XFAIL";
+		break;
+	case VERDICT_TIMEOUT:
+		dir = "TIMEOUT";
+		break;
+	case VERDICT_ERROR:
+		dir = "ERROR";
+		break;
+	case VERDICT_CRASH:
+		dir = "ERROR";
+		prefix = "crash";
+		break;
+	default:
+		break;
+	}
+	fprintf(f, "%s%s %zu %s", indent, ok, num, name);
+	if (dir) {
+		fprintf(f, " # %s", dir);
+		if (*prefix)
+			fprintf(f, " %s%s", prefix,
+				first_line_len(reason) ? ":" : "");
+		if (first_line_len(reason))
+			fprintf(f, " %.*s", first_line_len(reason), reason);
+	}
+	fputc('\n', f);
+}
+
+void res_ktap(const struct res_run *run, FILE *f)
+{
+	fprintf(f, "KTAP version 1\n");
+	fprintf(f, "# vlalab run %s, accelerator %s\n", run->run_id,
+		*run->accelerator ? run->accelerator : "none");
+	fprintf(f, "1..%zu\n", run->n);
+	for (size_t i = 0; i < run->n; i++) {
+		const struct res_scenario *sc = &run->v[i];
+		size_t nran = 0;
+
+		for (size_t j = 0; j < sc->nsteps; j++)
+			nran += sc->steps[j].ran;
+		if (nran) {
+			fprintf(f, "    KTAP version 1\n");
+			fprintf(f, "    1..%zu\n", nran);
+		}
+		for (size_t j = 0, k = 0; j < sc->nsteps; j++) {
+			const struct res_step *st = &sc->steps[j];
+			char name[PROTO_NAME_MAX + PROTO_KIND_MAX + 16];
+
+			if (!st->ran)
+				continue;
+			if (*st->name)
+				snprintf(name, sizeof(name), "%u-%s-%s",
+					 st->index, st->kind, st->name);
+			else
+				snprintf(name, sizeof(name), "%u-%s",
+					 st->index, st->kind);
+			ktap_diag(f, "    ", "expected: ", st->expected);
+			ktap_diag(f, "    ", "got: ", st->got);
+			if (reason_needs_diag(st->verdict, st->reason))
+				ktap_diag(f, "    ", "reason: ", st->reason);
+			ktap_result(f, "    ", ++k, name, st->verdict,
+				    st->reason);
+		}
+		if (reason_needs_diag(sc->verdict, sc->reason))
+			ktap_diag(f, "", "reason: ", sc->reason);
+		ktap_result(f, "", i + 1, sc->name, sc->verdict, sc->reason);
+	}
+}
+
+static const char *upper_verdict(enum proto_verdict v)
+{
+	static const char *const names[VERDICT__COUNT] = {
+		[VERDICT_PASS] = "PASS",       [VERDICT_FAIL] = "FAIL",
+		[VERDICT_SKIP] = "SKIP",       [VERDICT_XFAIL] = "XFAIL",
+		[VERDICT_TIMEOUT] = "TIMEOUT", [VERDICT_ERROR] = "ERROR",
+		[VERDICT_CRASH] = "CRASH",
+	};
+
+	return (unsigned int)v < VERDICT__COUNT ? names[v] : "ERROR";
+}
+
+static void text_block(FILE *f, const char *label, const char *text)
+{
+	const char *p = text;
+
+	if (!text || !*text)
+		return;
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(f, "          %s%.*s\n", label, (int)n, p);
+		label = "  ";
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+}
+
+void res_text_scenario(const struct res_scenario *sc, FILE *f)
+{
+	fprintf(f, "%-7s %s (%" PRIu64 ".%03" PRIu64 " s)\n",
+		upper_verdict(sc->verdict), sc->name, sc->duration_ms / 1000,
+		sc->duration_ms % 1000);
+	if (proto_verdict_ok(sc->verdict) && sc->verdict != VERDICT_SKIP &&
+	    sc->verdict != VERDICT_XFAIL)
+		return;
+	for (size_t i = 0; i < sc->nsteps; i++) {
+		const struct res_step *st = &sc->steps[i];
+
+		if (!st->ran || st->verdict == VERDICT_PASS)
+			continue;
+		fprintf(f, "        step %u %s%s%s%s: %s\n", st->index,
+			st->kind, *st->name ? " '" : "", st->name,
+			*st->name ? "'" : "", proto_verdict_name(st->verdict));
+		text_block(f, "expected: ", st->expected);
+		text_block(f, "got:      ", st->got);
+		text_block(f, "reason:   ", st->reason);
+	}
+	if (sc->reason) {
+		const char *p = sc->reason;
+
+		while (*p) {
+			size_t n = strcspn(p, "\n");
+
+			fprintf(f, "        %.*s\n", (int)n, p);
+			p += n;
+			if (*p == '\n')
+				p++;
+		}
+	}
+}
+
+void res_text_totals(const struct res_run *run, FILE *f)
+{
+	size_t count[VERDICT__COUNT] = { 0 };
+	bool first = true;
+
+	for (size_t i = 0; i < run->n; i++)
+		if ((unsigned int)run->v[i].verdict < VERDICT__COUNT)
+			count[run->v[i].verdict]++;
+	fprintf(f, "run %s, accelerator: %s\n", run->run_id,
+		*run->accelerator ? run->accelerator :
+				    "none (nothing booted)");
+	fprintf(f, "%zu scenario%s: ", run->n, run->n == 1 ? "" : "s");
+	for (unsigned int v = 0; v < VERDICT__COUNT; v++) {
+		if (!count[v])
+			continue;
+		fprintf(f, "%s%zu %s", first ? "" : ", ", count[v],
+			proto_verdict_name(v));
+		first = false;
+	}
+	if (first)
+		fprintf(f, "none");
+	fprintf(f, " -> %s\n", res_run_ok(run) ? "OK" : "FAILED");
+}
+
+void res_text(const struct res_run *run, FILE *f)
+{
+	for (size_t i = 0; i < run->n; i++)
+		res_text_scenario(&run->v[i], f);
+	res_text_totals(run, f);
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The results of a run, and their pure formatters: summary.json, KTAP and
+ * the text report. Nothing here does I/O other than to the FILE it is given,
+ * so the golden tests can drive every output from a summary.json.
+ */
+#ifndef VLALAB_RESULTS_H
+#define VLALAB_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "proto.h"
+
+struct res_step {
+	uint32_t index;
+	char kind[PROTO_KIND_MAX];
+	char name[PROTO_NAME_MAX];
+	bool ran;                       /* step_begin seen */
+	enum proto_verdict verdict;
+	uint64_t duration_us;
+	char *expected, *got, *reason;  /* NULL when empty */
+};
+
+struct res_scenario {
+	char name[PROTO_NAME_MAX];
+	bool done;                      /* verdict is final */
+	enum proto_verdict verdict;
+	uint64_t duration_ms;
+	char *reason;                   /* NULL when empty */
+	struct res_step *steps;
+	size_t nsteps;
+};
+
+struct res_run {
+	char run_id[64];
+	char accelerator[16];           /* "kvm", "tcg", or "" if nothing booted */
+	struct json_object *kernel;     /* the build manifest; owned, may be NULL */
+	struct res_scenario *v;
+	size_t n;
+};
+
+enum res_format { RES_FORMAT_TEXT, RES_FORMAT_KTAP, RES_FORMAT_JSON };
+
+/* "text", "ktap", "json" -> *ret; -EINVAL otherwise. */
+int res_format_parse(const char *s, enum res_format *ret);
+
+/* Replace a string field (NULL or "" clears it). 0 or -ENOMEM. */
+int res_set_str(char **field, const char *value);
+
+/* Set a scenario's final verdict and reason; 0 or -ENOMEM. */
+int res_scenario_finish(struct res_scenario *sc, enum proto_verdict v,
+			const char *reason);
+
+void res_scenario_free(struct res_scenario *sc);
+void res_run_free(struct res_run *run);
+
+/* summary.json as a json-c object (new reference) or NULL on ENOMEM. */
+struct json_object *res_summary_object(const struct res_run *run);
+/* The same, as a pretty-printed string ending in '\n'. 0 or -ENOMEM. */
+int res_summary_json(const struct res_run *run, char **ret);
+
+/*
+ * Parse a summary.json back into a run, checking every field's type.
+ * Returns 0, or -EINVAL with the reason in @err.
+ */
+int res_run_from_json(const char *text, struct res_run *ret, char *err,
+		      size_t errlen);
+
+/* True when every scenario is pass, skip or xfail. */
+bool res_run_ok(const struct res_run *run);
+
+/* KTAP version 1, one test per scenario with its steps as subtests. */
+void res_ktap(const struct res_run *run, FILE *f);
+
+/* The text report's line(s) for one finished scenario. */
+void res_text_scenario(const struct res_scenario *sc, FILE *f);
+/* The text report's closing lines: accelerator and totals. */
+void res_text_totals(const struct res_run *run, FILE *f);
+/* The whole text report: every scenario, then the totals. */
+void res_text(const struct res_run *run, FILE *f);
+
+#endif

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Boot, run, replace: the loop that turns selected scenarios into verdicts.
+ * One VM serves scenarios in order until it dies or misbehaves; the
+ * scenario it died in gets crash (with the console tail), timeout or error,
+ * and the next one starts on a fresh VM. Two boots in a row that fail, or a
+ * guest with another protocol version, end the run: every scenario left is
+ * then an error naming the cause.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "domain.h"
+#include "runner.h"
+#include "vm.h"
+
+/* How long to wait for bye after shutdown before destroying anyway. */
+#define RUNNER_BYE_MS 2000
+
+struct run_ctx {
+	const struct runner_opts *o;
+	struct scenario *const *scn;
+	struct res_run *run;
+	struct runner_stats *stats;
+	struct vm_host *host;
+	struct session sess;
+	enum domain_accel accel;
+	bool probing;            /* the verdict is not cached yet */
+	char host_key[1024];
+	unsigned int vmno;
+	char label[32];
+	char console[PATH_MAX];  /* the current VM's console log */
+	bool fatal;              /* no point booting again */
+};
+
+void progress_status(struct progress *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!p || !p->f || !p->live)
+		return;
+	fputs("\r\033[K", p->f);
+	va_start(ap, fmt);
+	vfprintf(p->f, fmt, ap);
+	va_end(ap);
+	fflush(p->f);
+	p->line_shown = true;
+}
+
+void progress_clear(struct progress *p)
+{
+	if (!p || !p->f || !p->line_shown)
+		return;
+	fputs("\r\033[K", p->f);
+	fflush(p->f);
+	p->line_shown = false;
+}
+
+void progress_result(struct progress *p, const struct res_scenario *sc)
+{
+	if (!p || !p->f || !p->results)
+		return;
+	progress_clear(p);
+	res_text_scenario(sc, p->f);
+	fflush(p->f);
+}
+
+int runner_result_init(const struct scenario *s, struct res_scenario *ret)
+{
+	struct res_scenario sc = { 0 };
+
+	snprintf(sc.name, sizeof(sc.name), "%s", s->name);
+	sc.verdict = VERDICT_ERROR;
+	sc.nsteps = s->nsteps;
+	sc.steps = calloc(s->nsteps ? s->nsteps : 1, sizeof(*sc.steps));
+	if (!sc.steps)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nsteps; i++) {
+		sc.steps[i].index = i;
+		snprintf(sc.steps[i].kind, sizeof(sc.steps[i].kind), "%s",
+			 s->steps[i].kind);
+		snprintf(sc.steps[i].name, sizeof(sc.steps[i].name), "%s",
+			 s->steps[i].name);
+	}
+	*ret = sc;
+	return 0;
+}
+
+static void on_event(void *userdata, const struct proto_event *ev)
+{
+	struct run_ctx *c = userdata;
+	const struct res_scenario *sc = c->sess.cur;
+
+	if (ev->type == PROTO_EV_STEP_BEGIN && sc)
+		progress_status(c->o->progress, "[%s %s] %s: step %u/%zu %s%s%s%s",
+				c->label, domain_accel_name(c->accel),
+				sc->name, ev->u.step_begin.step + 1,
+				sc->nsteps, ev->u.step_begin.kind,
+				*ev->u.step_begin.name ? " '" : "",
+				ev->u.step_begin.name,
+				*ev->u.step_begin.name ? "'" : "");
+}
+
+static bool hello_seen(void *arg)
+{
+	return ((struct session *)arg)->hello_seen;
+}
+
+static bool scenario_done(void *arg)
+{
+	return session_idle(arg);
+}
+
+static bool bye_seen(void *arg)
+{
+	return ((struct session *)arg)->bye_seen;
+}
+
+/* "@what\nconsole (last N lines of FILE):\n<tail>" into a malloc'd string. */
+static char *with_console(const char *what, const char *console)
+{
+	char *tail = vm_console_tail(console, RUNNER_CONSOLE_TAIL);
+	char *s;
+
+	if (asprintf(&s, "%s\nconsole (last %d lines of %s):\n%s", what,
+		     RUNNER_CONSOLE_TAIL, console,
+		     tail && *tail ? tail : "(empty)") < 0)
+		s = NULL;
+	free(tail);
+	return s;
+}
+
+static void cache_verdict(struct run_ctx *c)
+{
+	if (!c->probing)
+		return;
+	/* A failed write only costs a probe next time. */
+	accel_cache_write(c->o->cache_dir, c->host_key, c->accel);
+	c->probing = false;
+}
+
+/*
+ * Boot a fresh VM and wait for its hello. On failure, returns a negative
+ * errno with a malloc'd reason in *ret_reason.
+ */
+static int boot(struct run_ctx *c, struct vm **ret, char **ret_reason)
+{
+	char name[128], err[1024], what[1200];
+	char *console = c->console;
+	struct domain_config dc = { 0 };
+	struct vm_params p = { 0 };
+	struct vm *vm;
+	uint64_t bound;
+	char *xml;
+	int r;
+
+	for (;;) {
+		c->vmno++;
+		snprintf(c->label, sizeof(c->label), "vm%u", c->vmno);
+		snprintf(name, sizeof(name), "vlalab-%s-%u", c->o->run_id,
+			 c->vmno);
+		snprintf(console, sizeof(c->console), "%s/console-%s.log",
+			 c->o->run_dir, c->label);
+		dc.name = name;
+		dc.accel = c->accel;
+		dc.kernel = c->o->kernel;
+		dc.initrd = c->o->initrd;
+		dc.cmdline = c->o->cmdline;
+		dc.console_log = console;
+		r = domain_xml(&dc, &xml);
+		if (r < 0) {
+			*ret_reason = strdup("generating the domain XML failed");
+			return r;
+		}
+		session_init(&c->sess);
+		c->sess.on_event = on_event;
+		c->sess.userdata = c;
+		p.xml = xml;
+		p.label = c->label;
+		p.run_dir = c->o->run_dir;
+		p.console_log = console;
+		p.events = c->o->events;
+		p.session = &c->sess;
+		progress_status(c->o->progress, "[%s %s] booting",
+				c->label, domain_accel_name(c->accel));
+		r = vm_start(c->host, &p, &vm, err, sizeof(err));
+		free(xml);
+		if (r < 0) {
+			*ret_reason = strdup(err);
+			return r;
+		}
+		bound = c->accel == DOMAIN_ACCEL_KVM ? RUNNER_HELLO_KVM_MS :
+						       RUNNER_HELLO_TCG_MS;
+		r = vm_wait(vm, hello_seen, &c->sess, bound);
+		if (r == 0) {
+			cache_verdict(c);
+			if (c->stats && c->stats->boots < 16) {
+				c->stats->create_us[c->stats->boots] =
+					vm_create_us(vm);
+				c->stats->hello_us[c->stats->boots] =
+					vm_hello_us(vm);
+				c->stats->boots++;
+			}
+			*ret = vm;
+			return 0;
+		}
+		if (r == -ETIMEDOUT && c->accel == DOMAIN_ACCEL_KVM &&
+		    c->o->accel == ACCEL_AUTO) {
+			/* Nested KVM that hangs after the firmware: use TCG. */
+			vm_destroy(vm);
+			c->accel = DOMAIN_ACCEL_TCG;
+			c->probing = true;
+			cache_verdict(c);
+			continue;
+		}
+		if (r == -ETIMEDOUT)
+			snprintf(what, sizeof(what),
+				 "no hello from %s (%s) within %" PRIu64 " s",
+				 c->label, domain_accel_name(c->accel),
+				 bound / 1000);
+		else
+			snprintf(what, sizeof(what), "%s died before hello: %s",
+				 c->label, vm_dead_reason(vm));
+		if (vm_proto_error(vm) == -EPROTONOSUPPORT)
+			c->fatal = true;
+		*ret_reason = with_console(what, console);
+		vm_destroy(vm);
+		return r == -ETIMEDOUT ? r : -EIO;
+	}
+}
+
+/* The step that was open when the VM went away shares its fate. */
+static void close_open_step(struct run_ctx *c, struct res_scenario *sc,
+			    enum proto_verdict v)
+{
+	if (c->sess.cur == sc && c->sess.open_step >= 0) {
+		struct res_step *st = &sc->steps[c->sess.open_step];
+
+		st->verdict = v;
+		res_set_str(&st->reason, "the VM went away during this step");
+	}
+}
+
+/*
+ * Run scenario @i on @vm. Returns 0 when the VM can take the next one, 1
+ * when it must be replaced.
+ */
+static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
+{
+	struct res_scenario *sc = &c->run->v[i];
+	const struct scenario *s = c->scn[i];
+	char what[PROTO_TEXT_MAX + 256];
+	uint64_t t0, bound;
+	char *line, *reason;
+	size_t len;
+	int r;
+
+	progress_status(c->o->progress, "[%s %s] %s: starting", c->label,
+			domain_accel_name(c->accel), sc->name);
+	r = session_expect(&c->sess, sc);
+	if (r == 0)
+		r = proto_run_encode(s->name, s->timeout_ms, s->step_timeout_ms,
+				     s->steps_json, &line, &len);
+	if (r < 0) {
+		snprintf(what, sizeof(what), "cannot send the scenario: %s",
+			 strerror(-r));
+		res_scenario_finish(sc, VERDICT_ERROR, what);
+		c->sess.cur = NULL;
+		return 0;
+	}
+	t0 = vm_now_us();
+	r = vm_send(vm, line, len);
+	free(line);
+	/* The guest bounds the scenario; the host allows slack on top. */
+	bound = s->timeout_ms + 10000;
+	if (c->accel == DOMAIN_ACCEL_TCG)
+		bound += s->timeout_ms / 2;
+	if (r == 0)
+		r = vm_wait(vm, scenario_done, &c->sess, bound);
+	if (r == 0)
+		return 0;
+	sc->duration_ms = (vm_now_us() - t0) / 1000;
+	if (r == -ETIMEDOUT) {
+		close_open_step(c, sc, VERDICT_TIMEOUT);
+		snprintf(what, sizeof(what),
+			 "no scenario_end within %" PRIu64 " ms (the host's bound); %s was replaced",
+			 bound, c->label);
+		reason = with_console(what, c->console);
+		res_scenario_finish(sc, VERDICT_TIMEOUT, reason ? reason : what);
+		free(reason);
+		return 1;
+	}
+	if (vm_proto_error(vm)) {
+		close_open_step(c, sc, VERDICT_ERROR);
+		snprintf(what, sizeof(what), "%s: %s", c->label,
+			 vm_dead_reason(vm));
+		res_scenario_finish(sc, VERDICT_ERROR, what);
+		if (vm_proto_error(vm) == -EPROTONOSUPPORT)
+			c->fatal = true;
+		return 1;
+	}
+	close_open_step(c, sc, VERDICT_CRASH);
+	snprintf(what, sizeof(what), "%s died: %s", c->label,
+		 vm_dead_reason(vm));
+	reason = with_console(what, c->console);
+	res_scenario_finish(sc, VERDICT_CRASH, reason ? reason : what);
+	free(reason);
+	return 1;
+}
+
+/* Ask for shutdown, give bye a moment, then destroy and time it. */
+static void teardown(struct run_ctx *c, struct vm *vm)
+{
+	uint64_t t0 = vm_now_us();
+	size_t len;
+	char *line;
+
+	if (!vm_dead(vm) && proto_shutdown_encode(&line, &len) == 0) {
+		if (vm_send(vm, line, len) == 0)
+			vm_wait(vm, bye_seen, &c->sess, RUNNER_BYE_MS);
+		free(line);
+	}
+	vm_destroy(vm);
+	if (c->stats && c->stats->boots > 0 && c->stats->boots <= 16)
+		c->stats->teardown_us[c->stats->boots - 1] = vm_now_us() - t0;
+}
+
+static size_t next_pending(const struct res_run *run, size_t i)
+{
+	while (i < run->n && run->v[i].done)
+		i++;
+	return i;
+}
+
+/* Decide where to start: the cached verdict, or a KVM probe. */
+static void choose_accel(struct run_ctx *c)
+{
+	char hv[64] = "unknown";
+	enum domain_accel cached;
+
+	c->probing = false;
+	if (c->o->accel == ACCEL_TCG) {
+		c->accel = DOMAIN_ACCEL_TCG;
+		return;
+	}
+	if (c->o->accel == ACCEL_KVM) {
+		c->accel = DOMAIN_ACCEL_KVM;
+		return;
+	}
+	if (!accel_kvm_usable()) {
+		c->accel = DOMAIN_ACCEL_TCG;
+		return;
+	}
+	vm_host_hv_version(c->host, hv, sizeof(hv));
+	if (accel_host_key(hv, c->host_key, sizeof(c->host_key)) == 0 &&
+	    accel_cache_read(c->o->cache_dir, c->host_key, &cached) == 0) {
+		c->accel = cached;
+		return;
+	}
+	c->accel = DOMAIN_ACCEL_KVM;
+	c->probing = true;
+}
+
+int runner_run(const struct runner_opts *o, struct scenario *const *scn,
+	       struct res_run *run, struct runner_stats *stats, char *err,
+	       size_t errlen)
+{
+	struct run_ctx c = { .o = o, .scn = scn, .run = run, .stats = stats };
+	unsigned int boot_failures = 0;
+	size_t i;
+	int r;
+
+	i = next_pending(run, 0);
+	if (i == run->n)
+		return 0;
+	r = vm_host_open(o->uri, &c.host, err, errlen);
+	if (r < 0)
+		return r;
+	choose_accel(&c);
+	while (i < run->n) {
+		struct vm *vm;
+		char *reason = NULL;
+
+		r = boot(&c, &vm, &reason);
+		if (r < 0) {
+			res_scenario_finish(&run->v[i], VERDICT_ERROR,
+					    reason ? reason : "boot failed");
+			progress_result(o->progress, &run->v[i]);
+			i = next_pending(run, i + 1);
+			if (c.fatal || ++boot_failures >= 2) {
+				char what[256];
+
+				snprintf(what, sizeof(what),
+					 "not run: %s", c.fatal ?
+					 "the guest speaks another protocol version" :
+					 "two boots in a row failed");
+				for (; i < run->n; i = next_pending(run, i + 1)) {
+					res_scenario_finish(&run->v[i],
+							    VERDICT_ERROR, what);
+					progress_result(o->progress, &run->v[i]);
+				}
+			}
+			free(reason);
+			continue;
+		}
+		boot_failures = 0;
+		snprintf(run->accelerator, sizeof(run->accelerator), "%s",
+			 domain_accel_name(c.accel));
+		while (i < run->n) {
+			r = run_one(&c, vm, i);
+			progress_result(o->progress, &run->v[i]);
+			i = next_pending(run, i + 1);
+			if (r)
+				break;
+		}
+		teardown(&c, vm);
+		if (c.fatal) {
+			for (; i < run->n; i = next_pending(run, i + 1)) {
+				res_scenario_finish(&run->v[i], VERDICT_ERROR,
+						    "not run: the guest speaks another protocol version");
+				progress_result(o->progress, &run->v[i]);
+			}
+		}
+	}
+	progress_clear(o->progress);
+	vm_host_close(c.host);
+	return 0;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The scheduler: boots guests and runs scenarios on them one after another.
+ * Scenarios share a VM until one kills it (crash, timeout, protocol error);
+ * the rest continue on a fresh VM. KVM that never says hello falls back to
+ * TCG. Results go into the struct res_run the caller prepared.
+ */
+#ifndef VLALAB_RUNNER_H
+#define VLALAB_RUNNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "accel.h"
+#include "results.h"
+#include "scenario.h"
+
+/* Bounds for the first hello, in ms: KVM is probed, TCG is slow. */
+#define RUNNER_HELLO_KVM_MS 20000
+#define RUNNER_HELLO_TCG_MS 120000
+/* Lines of console attached to a crash's reason. */
+#define RUNNER_CONSOLE_TAIL 20
+
+struct progress {
+	FILE *f;                /* where progress goes, or NULL for none */
+	bool live;              /* f is a TTY: keep one updating line */
+	bool results;           /* print a result line per scenario */
+	bool line_shown;        /* a live line is on screen */
+};
+
+void progress_status(struct progress *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void progress_result(struct progress *p, const struct res_scenario *sc);
+void progress_clear(struct progress *p);
+
+struct runner_opts {
+	const char *uri;
+	const char *cache_dir;   /* for the accelerator verdict */
+	const char *run_dir;
+	const char *run_id;
+	const char *kernel;      /* bzImage */
+	const char *initrd;
+	const char *cmdline;     /* NULL: the default */
+	enum accel_choice accel;
+	FILE *events;            /* events.jsonl */
+	struct progress *progress;
+};
+
+/* What a run measured, for the benchmark. */
+struct runner_stats {
+	unsigned int boots;
+	uint64_t create_us[16], hello_us[16], teardown_us[16];
+};
+
+/*
+ * Run every scenario of @run that is not done yet; @scn[i] is the scenario
+ * file behind run->v[i]. Sets run->accelerator. Returns 0 when the run
+ * happened (its verdicts say how it went), or a negative errno with @err
+ * set when nothing could start (connecting to libvirt failed).
+ */
+int runner_run(const struct runner_opts *o, struct scenario *const *scn,
+	       struct res_run *run, struct runner_stats *stats, char *err,
+	       size_t errlen);
+
+/* A res_scenario for @s with its steps' kinds and names; 0 or -ENOMEM. */
+int runner_result_init(const struct scenario *s, struct res_scenario *ret);
+
+#endif

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Checks the order and content of guest events against the scenario the
+ * host is running, and records step and scenario verdicts. The guest is
+ * untrusted: everything it names must be what the host asked for.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "session.h"
+
+void session_init(struct session *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->open_step = -1;
+	s->last_step = -1;
+}
+
+static int fail(struct session *s, int r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct session *s, int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int session_expect(struct session *s, struct res_scenario *sc)
+{
+	if (!s->hello_seen)
+		return fail(s, -EPROTO, "no hello yet");
+	if (s->cur)
+		return fail(s, -EBUSY, "scenario '%s' is still running",
+			    s->cur->name);
+	s->cur = sc;
+	s->begun = false;
+	s->open_step = -1;
+	s->last_step = -1;
+	return 0;
+}
+
+bool session_idle(const struct session *s)
+{
+	return !s->cur;
+}
+
+/* The event must be about the running scenario, begun or not as wanted. */
+static int check_scenario(struct session *s, const struct proto_event *ev,
+			  const char *name, bool begun)
+{
+	const char *what = proto_event_name(ev->type);
+
+	if (!s->cur)
+		return fail(s, -EPROTO, "%s for '%s' while no scenario runs",
+			    what, name);
+	if (strcmp(name, s->cur->name) != 0)
+		return fail(s, -EPROTO, "%s for '%s' while '%s' runs", what,
+			    name, s->cur->name);
+	if (s->begun && !begun)
+		return fail(s, -EPROTO, "a second %s for '%s'", what, name);
+	if (!s->begun && begun)
+		return fail(s, -EPROTO, "%s for '%s' before scenario_begin",
+			    what, name);
+	return 0;
+}
+
+static int on_step_begin(struct session *s, const struct proto_step_begin *e)
+{
+	struct res_step *st;
+
+	if (s->open_step >= 0)
+		return fail(s, -EPROTO,
+			    "step_begin %u while step %" PRId64 " is open",
+			    e->step, s->open_step);
+	if ((int64_t)e->step != s->last_step + 1 || e->step >= s->cur->nsteps)
+		return fail(s, -EPROTO,
+			    "step_begin %u, expected step %" PRId64 " of %zu",
+			    e->step, s->last_step + 1, s->cur->nsteps);
+	st = &s->cur->steps[e->step];
+	if (strcmp(st->kind, e->kind) != 0)
+		return fail(s, -EPROTO, "step %u: kind '%s', expected '%s'",
+			    e->step, e->kind, st->kind);
+	st->index = e->step;
+	st->ran = true;
+	st->verdict = VERDICT_ERROR;
+	s->open_step = e->step;
+	s->last_step = e->step;
+	return 0;
+}
+
+static int on_step_end(struct session *s, const struct proto_step_end *e)
+{
+	struct res_step *st;
+	int r;
+
+	if ((int64_t)e->step != s->open_step)
+		return fail(s, -EPROTO,
+			    "step_end %u, but the open step is %" PRId64,
+			    e->step, s->open_step);
+	st = &s->cur->steps[e->step];
+	st->verdict = e->verdict;
+	st->duration_us = e->duration_us;
+	r = res_set_str(&st->expected, e->expected);
+	if (r == 0)
+		r = res_set_str(&st->got, e->got);
+	if (r == 0)
+		r = res_set_str(&st->reason, e->reason);
+	if (r < 0)
+		return fail(s, r, "out of memory");
+	s->open_step = -1;
+	return 0;
+}
+
+static int on_scenario_end(struct session *s,
+			   const struct proto_scenario_end *e)
+{
+	struct res_scenario *sc = s->cur;
+	int r;
+
+	/* A timed-out scenario may end with its step still open. */
+	if (s->open_step >= 0) {
+		struct res_step *st = &sc->steps[s->open_step];
+
+		st->verdict = e->verdict == VERDICT_PASS ? VERDICT_ERROR :
+							   e->verdict;
+		r = res_set_str(&st->reason, "the scenario ended first");
+		if (r < 0)
+			return fail(s, r, "out of memory");
+	}
+	sc->duration_ms = e->duration_us / 1000;
+	r = res_scenario_finish(sc, e->verdict, e->reason);
+	if (r < 0)
+		return fail(s, r, "out of memory");
+	s->cur = NULL;
+	s->begun = false;
+	s->open_step = -1;
+	return 0;
+}
+
+static int dispatch(struct session *s, const struct proto_event *ev)
+{
+	int r;
+
+	if (ev->type != PROTO_EV_HELLO && !s->hello_seen)
+		return fail(s, -EPROTO, "%s before hello",
+			    proto_event_name(ev->type));
+	if (s->bye_seen)
+		return fail(s, -EPROTO, "%s after bye",
+			    proto_event_name(ev->type));
+	switch (ev->type) {
+	case PROTO_EV_HELLO:
+		if (s->hello_seen)
+			return fail(s, -EPROTO, "a second hello");
+		if (ev->u.hello.version != PROTO_VERSION)
+			return fail(s, -EPROTONOSUPPORT,
+				    "protocol version mismatch: guestd speaks version %" PRId64
+				    ", hostctl speaks version %d; rebuild the image",
+				    ev->u.hello.version, PROTO_VERSION);
+		s->hello = ev->u.hello;
+		s->hello_seen = true;
+		return 0;
+	case PROTO_EV_SCENARIO_BEGIN:
+		r = check_scenario(s, ev, ev->u.scenario_begin.scenario, false);
+		if (r < 0)
+			return r;
+		if (ev->u.scenario_begin.nsteps != s->cur->nsteps)
+			return fail(s, -EPROTO,
+				    "scenario_begin for '%s' with %u steps, expected %zu",
+				    s->cur->name, ev->u.scenario_begin.nsteps,
+				    s->cur->nsteps);
+		s->begun = true;
+		return 0;
+	case PROTO_EV_STEP_BEGIN:
+		r = check_scenario(s, ev, ev->u.step_begin.scenario, true);
+		return r < 0 ? r : on_step_begin(s, &ev->u.step_begin);
+	case PROTO_EV_STEP_END:
+		r = check_scenario(s, ev, ev->u.step_end.scenario, true);
+		return r < 0 ? r : on_step_end(s, &ev->u.step_end);
+	case PROTO_EV_SCENARIO_END:
+		/* guestd may refuse a run before beginning it. */
+		r = check_scenario(s, ev, ev->u.scenario_end.scenario,
+				   s->begun);
+		return r < 0 ? r : on_scenario_end(s, &ev->u.scenario_end);
+	case PROTO_EV_KMSG:
+	case PROTO_EV_HEARTBEAT:
+		return 0;
+	case PROTO_EV_BYE:
+		if (s->cur)
+			return fail(s, -EPROTO, "bye while '%s' runs",
+				    s->cur->name);
+		s->bye_seen = true;
+		return 0;
+	default:
+		return fail(s, -EPROTO, "unknown event type %d", ev->type);
+	}
+}
+
+int session_feed(struct session *s, const char *line, size_t len)
+{
+	struct proto_event ev;
+	char err[256];
+	int r;
+
+	r = proto_event_decode(line, len, &ev, err, sizeof(err));
+	if (r < 0)
+		return fail(s, r, "bad line from the guest: %s", err);
+	r = dispatch(s, &ev);
+	if (r < 0)
+		return r;
+	s->nevents++;
+	if (s->on_event)
+		s->on_event(s->userdata, &ev);
+	return 0;
+}

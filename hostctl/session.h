@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The host side of one guest session, as a pure state machine: feed it the
+ * guest's lines and it checks them against what the host asked for and
+ * fills in the results. It knows nothing of libvirt, so the unit tests can
+ * feed it hostile lines directly.
+ */
+#ifndef VLALAB_SESSION_H
+#define VLALAB_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto.h"
+#include "results.h"
+
+struct session {
+	/* Called after each accepted event, for progress; may be NULL. */
+	void (*on_event)(void *userdata, const struct proto_event *ev);
+	void *userdata;
+
+	bool hello_seen;
+	struct proto_hello hello;
+	bool bye_seen;
+	uint64_t nevents;                   /* accepted events */
+	struct res_scenario *cur;           /* running scenario, or NULL */
+	bool begun;                         /* scenario_begin seen for cur */
+	int64_t open_step;                  /* -1 when no step is open */
+	int64_t last_step;                  /* last step begun, -1 before */
+	char err[PROTO_TEXT_MAX + 256];     /* why the last feed failed */
+};
+
+void session_init(struct session *s);
+
+/*
+ * Expect the events of @sc next (the host has just sent its "run").
+ * @sc->steps must hold the scenario's steps, kinds filled in. Returns 0, or
+ * -EBUSY if a scenario is still running or -EPROTO before hello.
+ */
+int session_expect(struct session *s, struct res_scenario *sc);
+
+/*
+ * Take one line from the guest (without its '\n'). Returns 0 when the event
+ * was accepted; a negative errno with a one-line reason in s->err when it
+ * was not: what proto_event_decode() returns for a bad line, -EPROTO for an
+ * event out of order or for an unexpected scenario or step, and
+ * -EPROTONOSUPPORT for a hello with another protocol version. Any error
+ * means the VM must be ended.
+ */
+int session_feed(struct session *s, const char *line, size_t len);
+
+/* True once the scenario given to session_expect() has its scenario_end. */
+bool session_idle(const struct session *s);
+
+#endif

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Preparing a run: kernel, image and libvirt URI. This is the runner's
+ * caller, so it logs (once, with context) on failure.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "setup.h"
+#include "vm.h"
+
+#ifndef VLALAB_SRCDIR
+#error "VLALAB_SRCDIR (the repository root) must be defined by the build"
+#endif
+#ifndef VLALAB_GUESTD_PATH
+#error "VLALAB_GUESTD_PATH (the built guestd) must be defined by the build"
+#endif
+
+int setup_mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX];
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+void setup_free(struct setup *s)
+{
+	json_object_put(s->manifest);
+	s->manifest = NULL;
+}
+
+int setup_prepare(const char *cache, const char *uri, struct setup *ret)
+{
+	struct kbuild_opts kopts = { 0 };
+	struct image_opts iopts = { 0 };
+	char path[PATH_MAX + 32], logs[PATH_MAX + 64];
+	bool tty = isatty(STDERR_FILENO);
+	struct setup s = { 0 };
+	int r;
+
+	if (cache)
+		r = snprintf(s.cache_dir, sizeof(s.cache_dir), "%s", cache) >=
+				    (int)sizeof(s.cache_dir) ? -ENAMETOOLONG : 0;
+	else
+		r = kbuild_cache_dir(s.cache_dir, sizeof(s.cache_dir));
+	if (r == 0)
+		r = setup_mkdir_p(s.cache_dir);
+	if (r < 0) {
+		fprintf(stderr, "hostctl: cache directory '%s': %s\n",
+			s.cache_dir, strerror(-r));
+		return r;
+	}
+	if (access(VLALAB_GUESTD_PATH, X_OK) < 0) {
+		r = -errno;
+		fprintf(stderr, "hostctl: guestd '%s' is missing (%s); build it with meson first\n",
+			VLALAB_GUESTD_PATH, strerror(-r));
+		return r;
+	}
+
+	kopts.cache_dir = s.cache_dir;
+	kopts.kernel_dir = VLALAB_SRCDIR "/kernel";
+	kopts.progress = tty;
+	r = kbuild_run(&kopts, &s.kernel);
+	if (r < 0) {
+		fprintf(stderr, "hostctl: building the kernel failed: %s\n",
+			strerror(-r));
+		return r;
+	}
+	iopts.cache_dir = s.cache_dir;
+	iopts.kernel = &s.kernel;
+	iopts.guestd = VLALAB_GUESTD_PATH;
+	iopts.progress = tty;
+	r = image_build(&iopts, &s.image);
+	if (r < 0) {
+		fprintf(stderr, "hostctl: building the guest image failed: %s\n",
+			strerror(-r));
+		return r;
+	}
+	snprintf(s.kernel_path, sizeof(s.kernel_path), "%s/bzImage",
+		 s.kernel.dir);
+	if (snprintf(s.modules_dir, sizeof(s.modules_dir),
+		     "%s/modules/lib/modules/%s", s.kernel.dir,
+		     s.kernel.release) >= (int)sizeof(s.modules_dir)) {
+		fprintf(stderr, "hostctl: path too long under '%s'\n",
+			s.kernel.dir);
+		return -ENAMETOOLONG;
+	}
+	snprintf(path, sizeof(path), "%s/manifest.json", s.kernel.dir);
+	s.manifest = json_object_from_file(path);
+
+	if (uri)
+		r = snprintf(s.uri, sizeof(s.uri), "%s", uri) >=
+				    (int)sizeof(s.uri) ? -ENAMETOOLONG : 0;
+	else
+		r = vm_default_uri(s.cache_dir, s.uri, sizeof(s.uri));
+	if (r == 0)
+		r = vm_prepare_uri(s.uri);
+	if (r < 0) {
+		fprintf(stderr, "hostctl: preparing libvirt URI '%s': %s\n",
+			s.uri, strerror(-r));
+		setup_free(&s);
+		return r;
+	}
+	/*
+	 * libvirt logs warnings (a root-run QEMU "taints" the domain) to
+	 * stderr; keep them in the cache unless the user chose otherwise.
+	 */
+	snprintf(logs, sizeof(logs), "3:file:%s/libvirt-hostctl.log",
+		 s.cache_dir);
+	setenv("LIBVIRT_LOG_OUTPUTS", logs, 0);
+	*ret = s;
+	return 0;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What run and bench share before anything boots: the cache, the kernel
+ * build (a cache hit when nothing changed), the guest image with guestd,
+ * and the libvirt URI with its embedded driver's config written.
+ */
+#ifndef VLALAB_SETUP_H
+#define VLALAB_SETUP_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include <json-c/json.h>
+
+#include "kbuild.h"
+
+struct setup {
+	char cache_dir[PATH_MAX];
+	char uri[PATH_MAX + 64];
+	struct kbuild_result kernel;
+	struct image_result image;
+	char kernel_path[PATH_MAX + 16]; /* bzImage */
+	char modules_dir[PATH_MAX + 96]; /* modules/lib/modules/<release> */
+	struct json_object *manifest;    /* owned; NULL if unreadable */
+};
+
+/*
+ * Fill @ret: @cache and @uri may be NULL for the defaults. Logs once to
+ * stderr on failure and returns a negative errno.
+ */
+int setup_prepare(const char *cache, const char *uri, struct setup *ret);
+void setup_free(struct setup *s);
+
+/* mkdir -p; 0 or -errno. */
+int setup_mkdir_p(const char *path);
+
+#endif

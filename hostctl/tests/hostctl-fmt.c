@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The golden tests' driver: run one of hostctl's pure formatters on an
+ * input file and print the result.
+ *   hostctl-fmt xml FILE             FILE holds key=value lines of a domain_config
+ *   hostctl-fmt ktap|text|json FILE  FILE is a summary.json
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "domain.h"
+#include "results.h"
+
+static char *slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = fopen(path, "re"), *m;
+	char chunk[4096];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	m = open_memstream(&buf, &len);
+	if (!m) {
+		fclose(f);
+		return NULL;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fwrite(chunk, 1, n, m);
+	fclose(f);
+	if (fclose(m) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int do_xml(char *text)
+{
+	struct domain_config c = { 0 };
+	char *save = NULL, *xml;
+
+	for (char *line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *eq = strchr(line, '=');
+
+		if (!eq || line[0] == '#')
+			continue;
+		*eq++ = '\0';
+		if (strcmp(line, "name") == 0)
+			c.name = eq;
+		else if (strcmp(line, "accel") == 0)
+			c.accel = strcmp(eq, "kvm") == 0 ? DOMAIN_ACCEL_KVM :
+							   DOMAIN_ACCEL_TCG;
+		else if (strcmp(line, "memory_mib") == 0)
+			c.memory_mib = strtoull(eq, NULL, 10);
+		else if (strcmp(line, "vcpus") == 0)
+			c.vcpus = strtoul(eq, NULL, 10);
+		else if (strcmp(line, "kernel") == 0)
+			c.kernel = eq;
+		else if (strcmp(line, "initrd") == 0)
+			c.initrd = eq;
+		else if (strcmp(line, "cmdline") == 0)
+			c.cmdline = eq;
+		else if (strcmp(line, "console_log") == 0)
+			c.console_log = eq;
+		else {
+			fprintf(stderr, "hostctl-fmt: unknown key '%s'\n", line);
+			return 1;
+		}
+	}
+	if (domain_xml(&c, &xml) < 0) {
+		fprintf(stderr, "hostctl-fmt: domain_xml refused the config\n");
+		return 1;
+	}
+	fputs(xml, stdout);
+	free(xml);
+	return 0;
+}
+
+int main(int argc, char *argv[])
+{
+	struct res_run run;
+	enum res_format fmt;
+	char err[512], *text, *json;
+	int ret = 0;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: hostctl-fmt xml|ktap|text|json FILE\n");
+		return 2;
+	}
+	text = slurp(argv[2]);
+	if (!text) {
+		fprintf(stderr, "hostctl-fmt: cannot read '%s'\n", argv[2]);
+		return 2;
+	}
+	if (strcmp(argv[1], "xml") == 0) {
+		ret = do_xml(text);
+		free(text);
+		return ret;
+	}
+	if (res_format_parse(argv[1], &fmt) < 0) {
+		fprintf(stderr, "hostctl-fmt: unknown mode '%s'\n", argv[1]);
+		free(text);
+		return 2;
+	}
+	if (res_run_from_json(text, &run, err, sizeof(err)) < 0) {
+		fprintf(stderr, "hostctl-fmt: '%s': %s\n", argv[2], err);
+		free(text);
+		return 1;
+	}
+	switch (fmt) {
+	case RES_FORMAT_TEXT:
+		res_text(&run, stdout);
+		break;
+	case RES_FORMAT_KTAP:
+		res_ktap(&run, stdout);
+		break;
+	case RES_FORMAT_JSON:
+		if (res_summary_json(&run, &json) < 0) {
+			ret = 1;
+			break;
+		}
+		fputs(json, stdout);
+		free(json);
+		break;
+	}
+	res_run_free(&run);
+	free(text);
+	return ret;
+}

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Integration: the selftest fixtures. expect-wrong fails with expected vs
+# got in summary.json; crash (sysrq c) is a crash with the console attached;
+# the scenarios after it run on a fresh VM and pass.
+set -eu
+out=$(mktemp -d /tmp/hostctl-it-fixtures-XXXXXX)
+rc=0
+"$HOSTCTL" run --format ktap --output "$out/run" \
+	--scenarios "$SRCDIR/hostctl/tests/scenarios-fixtures" all > "$out/ktap" || rc=$?
+cat "$out/ktap"
+echo "# run directory: $out/run"
+if [ "$rc" -ne 1 ]; then
+	echo "# hostctl run exited $rc, want 1 (a fail and a crash)"
+	exit 1
+fi
+python3 - "$out/run" <<'PY'
+import json, os, sys
+run = sys.argv[1]
+s = json.load(open(os.path.join(run, "summary.json")))
+by = {sc["name"]: sc for sc in s["scenarios"]}
+bad = []
+def want(name, verdict):
+    sc = by.get(name)
+    if not sc:
+        bad.append("%s did not run" % name)
+        return None
+    if sc["verdict"] != verdict:
+        bad.append("%s: %s, want %s: %s" % (name, sc["verdict"], verdict, sc["reason"]))
+    return sc
+sc = want("selftest/expect-wrong", "fail")
+if sc:
+    st = [x for x in sc["steps"] if x["verdict"] == "fail"]
+    if not st or "NotLinux" not in st[0]["expected"] or "Linux" not in st[0]["got"]:
+        bad.append("expect-wrong: no expected-vs-got in %r" % sc["steps"])
+sc = want("selftest/crash", "crash")
+if sc and "console" not in sc["reason"]:
+    bad.append("crash: no console tail in the reason: %r" % sc["reason"])
+want("selftest/after-crash", "pass")
+want("selftest/trivial-read", "pass")
+# The scenarios after the crash ran on a fresh VM.
+if not os.path.exists(os.path.join(run, "console-vm2.log")):
+    bad.append("no second VM (console-vm2.log) after the crash")
+for b in bad:
+    print("# " + b)
+sys.exit(1 if bad else 0)
+PY
+rm -rf "$out"

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The session state machine fed with good and hostile guest lines: no
+ * libvirt, just lines. Every hostile line must be refused with a reason
+ * and must not change the results.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session.h"
+#include "tap.h"
+
+#define HELLO "{\"ev\":\"hello\",\"t_us\":1,\"version\":1,\"release\":\"6.1.0\"," \
+	      "\"proc_version\":\"Linux\",\"cmdline\":\"console=ttyS0\"," \
+	      "\"config_digest\":\"00ff\",\"boot_ms\":900}"
+
+static struct res_scenario sc;
+
+static void reset(struct session *s)
+{
+	res_scenario_free(&sc);
+	memset(&sc, 0, sizeof(sc));
+	strcpy(sc.name, "ftrace/x");
+	sc.steps = calloc(2, sizeof(*sc.steps));
+	sc.nsteps = 2;
+	strcpy(sc.steps[0].kind, "read");
+	strcpy(sc.steps[1].kind, "write");
+	session_init(s);
+}
+
+static int feed(struct session *s, const char *line)
+{
+	return session_feed(s, line, strlen(line));
+}
+
+static void test_good(void)
+{
+	struct session s;
+
+	reset(&s);
+	is_int(session_expect(&s, &sc), -EPROTO, "run before hello refused");
+	is_int(feed(&s, HELLO), 0, "hello accepted");
+	ok(s.hello_seen, "hello seen");
+	is_str(s.hello.release, "6.1.0", "hello release kept");
+	is_int(feed(&s, "{\"ev\":\"heartbeat\",\"t_us\":2}"), 0, "heartbeat");
+	is_int(session_expect(&s, &sc), 0, "expect scenario");
+	ok(!session_idle(&s), "running");
+	is_int(feed(&s, "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}"),
+	       0, "scenario_begin");
+	is_int(feed(&s, "{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":0,\"kind\":\"read\",\"name\":\"r\"}"),
+	       0, "step_begin 0");
+	is_int(feed(&s, "{\"ev\":\"kmsg\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":0,\"seq\":7,\"ts_us\":5,\"prio\":6,\"msg\":\"hi\"}"),
+	       0, "kmsg inside a step");
+	is_int(feed(&s, "{\"ev\":\"step_end\",\"t_us\":5,\"scenario\":\"ftrace/x\",\"step\":0,\"verdict\":\"pass\",\"duration_us\":12}"),
+	       0, "step_end 0");
+	is_int(feed(&s, "{\"ev\":\"step_begin\",\"t_us\":6,\"scenario\":\"ftrace/x\",\"step\":1,\"kind\":\"write\"}"),
+	       0, "step_begin 1");
+	is_int(feed(&s, "{\"ev\":\"step_end\",\"t_us\":7,\"scenario\":\"ftrace/x\",\"step\":1,\"verdict\":\"fail\",\"duration_us\":30,\"expected\":\"errno EINVAL\",\"got\":\"success\"}"),
+	       0, "step_end 1 fail");
+	is_int(feed(&s, "{\"ev\":\"scenario_end\",\"t_us\":8,\"scenario\":\"ftrace/x\",\"verdict\":\"fail\",\"duration_us\":4500,\"reason\":\"step 1 failed\"}"),
+	       0, "scenario_end");
+	ok(session_idle(&s), "idle again");
+	ok(sc.done, "scenario done");
+	is_str(proto_verdict_name(sc.verdict), "fail", "scenario verdict");
+	is_int(sc.duration_ms, 4, "duration in ms");
+	is_str(sc.reason, "step 1 failed", "scenario reason");
+	ok(sc.steps[0].ran && sc.steps[1].ran, "both steps ran");
+	is_str(sc.steps[1].expected, "errno EINVAL", "expected kept");
+	is_str(sc.steps[1].got, "success", "got kept");
+	is_int(sc.steps[0].duration_us, 12, "step duration");
+	is_int(feed(&s, "{\"ev\":\"bye\",\"t_us\":9}"), 0, "bye");
+	ok(s.bye_seen, "bye seen");
+	is_int(feed(&s, "{\"ev\":\"heartbeat\",\"t_us\":10}"), -EPROTO,
+	       "nothing after bye");
+}
+
+/* A hostile line after a good start: refused, reason set, state kept. */
+static void hostile_n(const char *what, const char *line, size_t len,
+		      int want, const char *want_text)
+{
+	struct session s;
+	char name[256];
+	int r;
+
+	reset(&s);
+	feed(&s, HELLO);
+	session_expect(&s, &sc);
+	feed(&s, "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}");
+	r = session_feed(&s, line, len);
+	snprintf(name, sizeof(name), "%s: refused", what);
+	is_int(r, want, name);
+	snprintf(name, sizeof(name), "%s: reason names it", what);
+	if (!ok(strstr(s.err, want_text) != NULL, name))
+		printf("#   reason '%s', want '%s'\n", s.err, want_text);
+	snprintf(name, sizeof(name), "%s: results untouched", what);
+	ok(!sc.done && !sc.steps[0].ran, name);
+}
+
+#define hostile(what, line, want, text) \
+	hostile_n((what), (line), strlen(line), (want), (text))
+
+static void test_hostile(void)
+{
+	char *big = malloc(PROTO_LINE_MAX + 10);
+	static const char *trunc = "{\"ev\":\"step_begin\",\"t_us\":4,\"scen";
+
+	memset(big, 'a', PROTO_LINE_MAX + 9);
+	big[PROTO_LINE_MAX + 9] = '\0';
+	hostile_n("too long", big, PROTO_LINE_MAX + 9, -E2BIG, "limit");
+	free(big);
+	hostile("truncated JSON", trunc, -EBADMSG, "truncated");
+	hostile("not JSON", "hello there", -EBADMSG, "bad JSON");
+	hostile("unknown event",
+		"{\"ev\":\"format_disk\",\"t_us\":4}", -EPROTO,
+		"format_disk");
+	hostile("wrong type",
+		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":\"0\",\"kind\":\"read\"}", -EPROTO, "step");
+	hostile("negative step",
+		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":-1,\"kind\":\"read\"}", -EPROTO, "step");
+	hostile("unknown verdict",
+		"{\"ev\":\"scenario_end\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"verdict\":\"great\",\"duration_us\":1}", -EPROTO, "verdict");
+	hostile("another scenario",
+		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"../../etc\",\"step\":0,\"kind\":\"read\"}", -EPROTO, "'../../etc' while 'ftrace/x' runs");
+	hostile("step out of order",
+		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":1,\"kind\":\"write\"}", -EPROTO, "expected step 0");
+	hostile("step beyond the scenario",
+		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":9,\"kind\":\"read\"}", -EPROTO, "step_begin 9");
+	hostile("wrong step kind",
+		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":0,\"kind\":\"write\"}", -EPROTO, "kind 'write', expected 'read'");
+	hostile("step_end without step_begin",
+		"{\"ev\":\"step_end\",\"t_us\":5,\"scenario\":\"ftrace/x\",\"step\":0,\"verdict\":\"pass\",\"duration_us\":12}", -EPROTO, "open step is -1");
+	hostile("second scenario_begin",
+		"{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}", -EPROTO, "a second scenario_begin");
+	hostile("second hello", HELLO, -EPROTO, "second hello");
+	hostile_n("NUL byte", "{\"ev\":\"bye\"\0,\"t_us\":1}", 22, -EBADMSG, "NUL");
+	hostile("bye while running", "{\"ev\":\"bye\",\"t_us\":9}", -EPROTO, "bye while 'ftrace/x' runs");
+}
+
+static void test_hello(void)
+{
+	struct session s;
+
+	reset(&s);
+	is_int(feed(&s, "{\"ev\":\"heartbeat\",\"t_us\":2}"), -EPROTO,
+	       "heartbeat before hello refused");
+	ok(strstr(s.err, "before hello") != NULL, "reason: before hello");
+	reset(&s);
+	is_int(feed(&s, "{\"ev\":\"hello\",\"t_us\":1,\"version\":2,\"release\":\"6.1.0\","
+			"\"proc_version\":\"Linux\",\"cmdline\":\"\",\"config_digest\":\"00\",\"boot_ms\":900}"),
+	       -EPROTONOSUPPORT, "version mismatch refused");
+	if (!ok(strstr(s.err, "protocol version mismatch: guestd speaks version 2, hostctl speaks version 1") != NULL,
+		"version mismatch says both versions"))
+		printf("#   reason '%s'\n", s.err);
+	ok(!s.hello_seen, "mismatched hello not taken");
+	reset(&s);
+	is_int(feed(&s, "{\"ev\":\"hello\",\"t_us\":1,\"version\":1}"), -EPROTO,
+	       "hello without fields refused");
+}
+
+static void test_refused_run(void)
+{
+	struct session s;
+
+	reset(&s);
+	feed(&s, HELLO);
+	session_expect(&s, &sc);
+	is_int(session_expect(&s, &sc), -EBUSY, "second expect while running");
+	is_int(feed(&s, "{\"ev\":\"scenario_end\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"verdict\":\"error\",\"duration_us\":0,\"reason\":\"bad step\"}"),
+	       0, "scenario_end without begin (guestd refused the run)");
+	is_str(proto_verdict_name(sc.verdict), "error", "verdict error");
+	reset(&s);
+	feed(&s, HELLO);
+	session_expect(&s, &sc);
+	feed(&s, "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}");
+	feed(&s, "{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":0,\"kind\":\"read\"}");
+	is_int(feed(&s, "{\"ev\":\"scenario_end\",\"t_us\":8,\"scenario\":\"ftrace/x\",\"verdict\":\"timeout\",\"duration_us\":9000000}"),
+	       0, "scenario_end with a step open");
+	is_str(proto_verdict_name(sc.steps[0].verdict), "timeout",
+	       "the open step takes the scenario's verdict");
+	reset(&s);
+	is_int(feed(&s, "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}"),
+	       -EPROTO, "scenario_begin before hello");
+	reset(&s);
+	feed(&s, HELLO);
+	is_int(feed(&s, "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}"),
+	       -EPROTO, "scenario_begin nobody asked for");
+	reset(&s);
+	feed(&s, HELLO);
+	session_expect(&s, &sc);
+	is_int(feed(&s, "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":3}"),
+	       -EPROTO, "scenario_begin with another step count");
+}
+
+int main(void)
+{
+	test_good();
+	test_hostile();
+	test_hello();
+	test_refused_run();
+	res_scenario_free(&sc);
+	return tap_done();
+}

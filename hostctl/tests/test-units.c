@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of hostctl's small pure pieces: domain XML checks and
+ * escaping, the accelerator cache, the embedded-driver URI and its
+ * qemu.conf, the console tail, and KTAP/summary round trips.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "accel.h"
+#include "domain.h"
+#include "results.h"
+#include "tap.h"
+#include "vm.h"
+
+static char tmpdir[] = "/tmp/hostctl-test-XXXXXX";
+
+static void test_domain(void)
+{
+	struct domain_config c = {
+		.name = "a<b>&'\"", .kernel = "/k", .initrd = "/i",
+		.console_log = "/c&d",
+	};
+	char *xml = NULL;
+
+	is_int(domain_xml(&c, &xml), 0, "domain_xml");
+	ok(xml && strstr(xml, "<name>a&lt;b&gt;&amp;&apos;&quot;</name>"),
+	   "name escaped");
+	ok(xml && strstr(xml, "path='/c&amp;d'"), "console path escaped");
+	ok(xml && strstr(xml, "<domain type='qemu'>"), "TCG is type qemu");
+	ok(xml && strstr(xml, "name='org.vlalab.guestd.0'"), "channel named");
+	ok(xml && strstr(xml, "<memballoon model='none'/>"), "no balloon");
+	ok(xml && strstr(xml, "<panic model='isa'>"), "pvpanic");
+	ok(xml && !strstr(xml, "<interface"), "no network");
+	free(xml);
+	c.vcpus = 3;
+	is_int(domain_xml(&c, &xml), -EINVAL, "3 vcpus refused");
+	c.vcpus = 2;
+	c.name = "";
+	is_int(domain_xml(&c, &xml), -EINVAL, "empty name refused");
+	c.name = "x";
+	c.kernel = NULL;
+	is_int(domain_xml(&c, &xml), -EINVAL, "no kernel refused");
+}
+
+static void test_accel(void)
+{
+	enum domain_accel a;
+	enum accel_choice ch;
+	char key[512];
+
+	is_int(accel_parse("tcg", &ch), 0, "parse tcg");
+	is_int(ch, ACCEL_TCG, "tcg");
+	is_int(accel_parse("xen", &ch), -EINVAL, "parse xen refused");
+	is_int(accel_host_key("7.2.0", key, sizeof(key)), 0, "host key");
+	ok(strstr(key, "qemu-7.2.0") != NULL, "host key names qemu");
+	is_int(accel_cache_read(tmpdir, key, &a), -ENOENT, "no cache yet");
+	is_int(accel_cache_write(tmpdir, key, DOMAIN_ACCEL_TCG), 0,
+	       "cache written");
+	is_int(accel_cache_read(tmpdir, key, &a), 0, "cache read");
+	is_int(a, DOMAIN_ACCEL_TCG, "cached verdict tcg");
+	is_int(accel_cache_read(tmpdir, "another host", &a), -ENOENT,
+	       "another key is a miss");
+	is_int(accel_cache_write(tmpdir, key, DOMAIN_ACCEL_KVM), 0,
+	       "cache rewritten");
+	is_int(accel_cache_read(tmpdir, key, &a), 0, "cache read again");
+	is_int(a, DOMAIN_ACCEL_KVM, "cached verdict kvm");
+}
+
+static void test_uri(void)
+{
+	char uri[4096], cache[256], path[512];
+	FILE *f;
+	char buf[256] = "";
+
+	is_int(vm_default_uri("/root/.cache/vlalab", uri, sizeof(uri)), 0,
+	       "default uri");
+	is_str(uri, "qemu:///embed?root=/root/.cache/vlalab/libvirt",
+	       "default uri text");
+	is_int(vm_default_uri("/a b&c", uri, sizeof(uri)), 0, "uri escaped");
+	is_str(uri, "qemu:///embed?root=/a%20b%26c/libvirt",
+	       "space and & escaped");
+	is_int(vm_default_uri("/x", uri, 10), -ENAMETOOLONG, "uri too long");
+
+	snprintf(cache, sizeof(cache), "%s/c d", tmpdir);
+	vm_default_uri(cache, uri, sizeof(uri));
+	is_int(vm_prepare_uri(uri), 0, "qemu.conf written");
+	snprintf(path, sizeof(path), "%s/c d/libvirt/etc/qemu.conf", tmpdir);
+	f = fopen(path, "r");
+	ok(f != NULL, "qemu.conf under the unescaped root");
+	if (f) {
+		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+
+		buf[n] = '\0';
+		fclose(f);
+	}
+	ok(strstr(buf, "user = \"root\"") && strstr(buf, "stdio_handler = \"file\""),
+	   "qemu.conf content");
+	is_int(vm_prepare_uri("qemu:///system"), 0, "other URIs untouched");
+}
+
+static void test_console_tail(void)
+{
+	char path[512], *tail;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/console.log", tmpdir);
+	f = fopen(path, "w");
+	for (int i = 1; i <= 30; i++)
+		fprintf(f, "line %d\r\n", i);
+	fputs("bell\a\n", f);
+	fclose(f);
+	tail = vm_console_tail(path, 3);
+	is_str(tail, "line 29 \nline 30 \nbell?", "last 3 lines, cleaned");
+	free(tail);
+	ok(vm_console_tail("/nonexistent/x", 3) == NULL, "missing file");
+}
+
+static void test_ktap(void)
+{
+	struct res_step st = { .index = 0, .kind = "read", .ran = true,
+			       .verdict = VERDICT_FAIL };
+	struct res_scenario sc[2] = {
+		{ .name = "a/one", .done = true, .verdict = VERDICT_FAIL,
+		  .steps = &st, .nsteps = 1 },
+		{ .name = "a/two", .done = true, .verdict = VERDICT_SKIP },
+	};
+	struct res_run run = { .run_id = "r", .accelerator = "tcg", .v = sc,
+			       .n = 2 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	sc[1].reason = "CONFIG_X is not set";
+	res_ktap(&run, f);
+	fclose(f);
+	ok(strncmp(buf, "KTAP version 1\n", 15) == 0, "KTAP header");
+	ok(strstr(buf, "\n1..2\n") != NULL, "plan");
+	ok(strstr(buf, "    not ok 1 0-read\n") != NULL, "failed step");
+	ok(strstr(buf, "\nnot ok 1 a/one\n") != NULL, "failed scenario");
+	ok(strstr(buf, "\nok 2 a/two # SKIP CONFIG_X is not set\n") != NULL,
+	   "skip directive");
+	ok(!res_run_ok(&run), "a fail makes the run red");
+	sc[0].verdict = VERDICT_XFAIL;
+	ok(res_run_ok(&run), "xfail and skip keep it green");
+	sc[1].done = false;
+	ok(!res_run_ok(&run), "an unfinished scenario is red");
+	free(buf);
+}
+
+int main(void)
+{
+	char cmd[64];
+
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_domain();
+	test_accel();
+	test_uri();
+	test_console_tail();
+	test_ktap();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", tmpdir);
+	return tap_done();
+}

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hostctl bench: boot N guests, each running a scenario of trivial read
+ * steps, and report median/min/max of create -> hello, per-step overhead
+ * and teardown; then time N whole `hostctl run all` runs.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "results.h"
+#include "runner.h"
+#include "scenario.h"
+#include "setup.h"
+#include "verbs.h"
+#include "vm.h"
+
+#define BENCH_RUNS_MAX 16
+#define BENCH_SCENARIO VLALAB_SRCDIR "/hostctl/bench/trivial-read.json"
+
+static void bench_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: hostctl bench [OPTIONS]\n"
+		"\n"
+		"Measure, over several runs (median, min, max): virDomainCreateXML\n"
+		"to hello, the per-step overhead of a trivial read step, teardown,\n"
+		"and the wall time of 'hostctl run all'.\n"
+		"\n"
+		"  --runs N          runs of each measurement, 1..%d (default: 5)\n"
+		"  --no-run-all      skip the 'hostctl run all' measurement\n"
+		"  --connect URI     libvirt URI (default: the embedded driver)\n"
+		"  --cache DIR       the cache (default: $VLALAB_CACHE or ~/.cache/vlalab)\n"
+		"  --accel ACCEL     auto, kvm or tcg (default: auto)\n"
+		"  --help            show this help\n",
+		BENCH_RUNS_MAX);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One line: name, median, min, max in ms, and the target. */
+static void report(const char *what, uint64_t *us, unsigned int n,
+		   const char *target)
+{
+	uint64_t med;
+
+	if (!n) {
+		printf("%-34s %10s %10s %10s   %s\n", what, "-", "-", "-", target);
+		return;
+	}
+	qsort(us, n, sizeof(*us), cmp_u64);
+	med = n % 2 ? us[n / 2] : (us[n / 2 - 1] + us[n / 2]) / 2;
+	printf("%-34s %10.1f %10.1f %10.1f   %s\n", what, med / 1000.0,
+	       us[0] / 1000.0, us[n - 1] / 1000.0, target);
+}
+
+/* Time `hostctl run all` (this binary), its report thrown away. */
+static int time_run_all(const char *cache, const char *connect,
+			const char *out_dir, uint64_t *ret_us, int *ret_status)
+{
+	uint64_t t0 = vm_now_us();
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		char *args[16];
+		int n = 0;
+
+		args[n++] = "hostctl";
+		args[n++] = "run";
+		args[n++] = "--format";
+		args[n++] = "ktap";
+		args[n++] = "--output";
+		args[n++] = (char *)out_dir;
+		args[n++] = "--cache";
+		args[n++] = (char *)cache;
+		if (connect) {
+			args[n++] = "--connect";
+			args[n++] = (char *)connect;
+		}
+		args[n++] = "all";
+		args[n] = NULL;
+		if (!freopen("/dev/null", "w", stdout))
+			_exit(127);
+		execv("/proc/self/exe", args);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	*ret_us = vm_now_us() - t0;
+	*ret_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	return 0;
+}
+
+int verb_bench(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "runs", required_argument, NULL, 'n' },
+		{ "no-run-all", no_argument, NULL, 'N' },
+		{ "connect", required_argument, NULL, 'c' },
+		{ "cache", required_argument, NULL, 'C' },
+		{ "accel", required_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *connect = NULL, *cache = NULL;
+	enum accel_choice accel = ACCEL_AUTO;
+	unsigned int runs = 5, nstep = 0, nwall = 0;
+	uint64_t create[BENCH_RUNS_MAX], hello[BENCH_RUNS_MAX];
+	uint64_t teardown[BENCH_RUNS_MAX], step[BENCH_RUNS_MAX];
+	uint64_t wall[BENCH_RUNS_MAX], step_own[BENCH_RUNS_MAX];
+	struct runner_stats stats = { 0 };
+	struct scn_errors errs = { 0 };
+	struct scenario s = { 0 };
+	struct setup su = { 0 };
+	char accel_used[16] = "";
+	bool run_all = true;
+	int c, r, ret = EXIT_SETUP;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
+		switch (c) {
+		case 'n':
+			runs = strtoul(optarg, NULL, 10);
+			if (runs < 1 || runs > BENCH_RUNS_MAX) {
+				fprintf(stderr, "hostctl bench: --runs '%s' is not 1..%d\n",
+					optarg, BENCH_RUNS_MAX);
+				return EXIT_SETUP;
+			}
+			break;
+		case 'N':
+			run_all = false;
+			break;
+		case 'c':
+			connect = optarg;
+			break;
+		case 'C':
+			cache = optarg;
+			break;
+		case 'a':
+			if (accel_parse(optarg, &accel) < 0) {
+				fprintf(stderr, "hostctl bench: unknown accelerator '%s'\n",
+					optarg);
+				return EXIT_SETUP;
+			}
+			break;
+		case 'h':
+			bench_usage(stdout);
+			return EXIT_GREEN;
+		default:
+			bench_usage(stderr);
+			return EXIT_SETUP;
+		}
+	}
+	r = verb_check_nargs("bench", argc - optind);
+	if (r)
+		return r;
+	r = scn_load_file(BENCH_SCENARIO, "bench/trivial-read", &s, &errs);
+	if (r < 0) {
+		for (size_t i = 0; i < errs.n; i++)
+			fprintf(stderr, "%s\n", errs.msgs[i]);
+		fprintf(stderr, "hostctl bench: loading '%s': %s\n",
+			BENCH_SCENARIO, strerror(-r));
+		scn_errors_free(&errs);
+		return EXIT_SETUP;
+	}
+	r = setup_prepare(cache, connect, &su);
+	if (r < 0)
+		goto out;
+
+	for (unsigned int i = 0; i < runs; i++) {
+		struct scenario *scn[1] = { &s };
+		struct res_run run = { 0 };
+		struct runner_opts ro = { 0 };
+		char run_dir[PATH_MAX + 128], run_id[64], err[1024];
+
+		snprintf(run_id, sizeof(run_id), "bench-%d-%u", getpid(), i);
+		snprintf(run_dir, sizeof(run_dir), "%s/bench/%s", su.cache_dir,
+			 run_id);
+		r = setup_mkdir_p(run_dir);
+		run.v = calloc(1, sizeof(*run.v));
+		if (r < 0 || !run.v || runner_result_init(&s, &run.v[0]) < 0) {
+			fprintf(stderr, "hostctl bench: preparing run %u failed\n", i);
+			free(run.v);
+			goto out;
+		}
+		run.n = 1;
+		ro.uri = su.uri;
+		ro.cache_dir = su.cache_dir;
+		ro.run_dir = run_dir;
+		ro.run_id = run_id;
+		ro.kernel = su.kernel_path;
+		ro.initrd = su.image.path;
+		ro.accel = accel;
+		r = runner_run(&ro, scn, &run, &stats, err, sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "hostctl bench: libvirt '%s': %s\n", su.uri,
+				err);
+			res_run_free(&run);
+			goto out;
+		}
+		snprintf(accel_used, sizeof(accel_used), "%s", run.accelerator);
+		if (run.v[0].verdict == VERDICT_PASS && s.nsteps) {
+			uint64_t sum = 0;
+
+			for (size_t j = 0; j < run.v[0].nsteps; j++)
+				sum += run.v[0].steps[j].duration_us;
+			step_own[nstep] = sum / s.nsteps;
+			step[nstep++] = run.v[0].duration_ms * 1000 / s.nsteps;
+		} else {
+			fprintf(stderr, "hostctl bench: run %u: %s: %s\n", i,
+				proto_verdict_name(run.v[0].verdict),
+				run.v[0].reason ? run.v[0].reason : "");
+		}
+		res_run_free(&run);
+		fprintf(stderr, "hostctl bench: boot %u/%u done\n", i + 1, runs);
+	}
+	for (unsigned int i = 0; i < stats.boots; i++) {
+		create[i] = stats.create_us[i];
+		hello[i] = stats.hello_us[i] - stats.create_us[i];
+		teardown[i] = stats.teardown_us[i];
+	}
+
+	for (unsigned int i = 0; run_all && i < runs; i++) {
+		char out_dir[PATH_MAX + 64];
+		int status = 0;
+
+		snprintf(out_dir, sizeof(out_dir), "%s/bench/run-all-%d-%u",
+			 su.cache_dir, getpid(), i);
+		r = time_run_all(su.cache_dir, connect, out_dir, &wall[nwall],
+				 &status);
+		if (r < 0) {
+			fprintf(stderr, "hostctl bench: running 'hostctl run all': %s\n",
+				strerror(-r));
+			break;
+		}
+		nwall++;
+		fprintf(stderr, "hostctl bench: run all %u/%u: %.1f s, exit %d\n",
+			i + 1, runs, wall[nwall - 1] / 1e6, status);
+	}
+
+	printf("hostctl bench: %u runs, accelerator %s, kernel %s\n", runs,
+	       *accel_used ? accel_used : "none", su.kernel.release);
+	printf("%-34s %10s %10s %10s   %s\n", "measurement (ms)", "median",
+	       "min", "max", "target");
+	report("virDomainCreateXML call", create, stats.boots, "");
+	report("create returned -> hello", hello, stats.boots, "");
+	{
+		uint64_t total[BENCH_RUNS_MAX];
+
+		for (unsigned int i = 0; i < stats.boots; i++)
+			total[i] = stats.hello_us[i];
+		report("create called -> hello", total, stats.boots,
+		       "<= 1200");
+	}
+	report("per read step, scenario / steps", step, nstep, "<= 5");
+	report("per read step, the step itself", step_own, nstep, "");
+	report("teardown (shutdown + destroy)", teardown, stats.boots,
+	       "<= 300");
+	report("hostctl run all (wall)", wall, nwall, "");
+	ret = stats.boots == runs ? EXIT_GREEN : EXIT_RED;
+out:
+	setup_free(&su);
+	scn_free(&s);
+	scn_errors_free(&errs);
+	return ret;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hostctl's verbs: one verb-<name>.c each, listed in one table (main.c).
+ * A verb gets argv starting at its own name and returns the exit code:
+ * 0 all green, 1 a scenario went wrong, 2 usage or set-up error.
+ */
+#ifndef VLALAB_VERBS_H
+#define VLALAB_VERBS_H
+
+#include <stddef.h>
+
+#define EXIT_GREEN 0
+#define EXIT_RED 1
+#define EXIT_SETUP 2
+
+struct verb {
+	const char *name;
+	int min_args;           /* positional arguments after the verb */
+	int max_args;           /* VERB_ANY for no limit */
+	int (*fn)(int argc, char *argv[]);
+	const char *usage;      /* one line: arguments */
+	const char *summary;    /* one line: what it does */
+};
+
+#define VERB_ANY (-1)
+
+extern const struct verb verbs[];
+extern const size_t n_verbs;
+
+/*
+ * For a verb that has parsed its options: check its @n positional
+ * arguments against the table. 0, or EXIT_SETUP after printing the usage.
+ */
+int verb_check_nargs(const char *name, int n);
+
+int verb_run(int argc, char *argv[]);
+int verb_list(int argc, char *argv[]);
+int verb_build(int argc, char *argv[]);
+int verb_bench(int argc, char *argv[]);
+int verb_help(int argc, char *argv[]);
+
+#endif

@@ -1,0 +1,620 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Guests through libvirt. Everything is driven by libvirt's default event
+ * loop: the channel stream's readable/writable callbacks, the domain
+ * lifecycle callback and a periodic tick that lets vm_wait() check its
+ * deadlines. Nothing here prints; errors go back with libvirt's message.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libvirt/libvirt.h>
+#include <libvirt/virterror.h>
+
+#include "vm.h"
+
+#define VM_TICK_MS 100
+#define EMBED_PREFIX "qemu:///embed?root="
+
+struct vm_host {
+	virConnectPtr conn;
+	int lifecycle_id;
+	int tick_id;
+	struct vm *vms;                  /* running guests, for the callback */
+};
+
+struct vm {
+	struct vm_host *host;
+	struct vm *next;
+	virDomainPtr dom;
+	virStreamPtr st;
+	bool st_cb;                      /* stream callback registered */
+	struct proto_linebuf lb;
+	char name[128];
+	char label[32];
+	char run_dir[PATH_MAX];
+	FILE *events;
+	struct session *session;
+	bool dead;
+	char dead_reason[PROTO_TEXT_MAX];
+	int proto_error;
+	uint64_t t_call_us, t_created_us, t_hello_us, last_rx_us;
+	char *out;                       /* bytes queued for the guest */
+	size_t out_len, out_off;
+};
+
+uint64_t vm_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static void set_err(char *err, size_t errlen, const char *what)
+{
+	const char *msg = virGetLastErrorMessage();
+
+	snprintf(err, errlen, "%s: %s", what, msg ? msg : "unknown error");
+}
+
+/* libvirt prints every error to stderr unless told otherwise. */
+static void quiet_errors(void *userdata, virErrorPtr e)
+{
+}
+
+int vm_default_uri(const char *cache_dir, char *buf, size_t len)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = strlen(EMBED_PREFIX);
+	const char *root_tail = "/libvirt";
+
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, EMBED_PREFIX, n);
+	for (int pass = 0; pass < 2; pass++) {
+		const char *p = pass == 0 ? cache_dir : root_tail;
+
+		for (; *p; p++) {
+			unsigned char c = *p;
+			bool plain = (c >= 'a' && c <= 'z') ||
+				     (c >= 'A' && c <= 'Z') ||
+				     (c >= '0' && c <= '9') || c == '/' ||
+				     c == '-' || c == '_' || c == '.' ||
+				     c == '~';
+
+			if (n + 4 > len)
+				return -ENAMETOOLONG;
+			if (plain) {
+				buf[n++] = c;
+			} else {
+				buf[n++] = '%';
+				buf[n++] = hex[c >> 4];
+				buf[n++] = hex[c & 15];
+			}
+		}
+	}
+	buf[n] = '\0';
+	return 0;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int unescape(const char *s, size_t slen, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < slen; i++) {
+		unsigned int c = (unsigned char)s[i];
+
+		if (c == '%' && i + 2 < slen && hexval(s[i + 1]) >= 0 &&
+		    hexval(s[i + 2]) >= 0) {
+			c = hexval(s[i + 1]) * 16 + hexval(s[i + 2]);
+			i += 2;
+		}
+		if (n + 1 >= len)
+			return -ENAMETOOLONG;
+		buf[n++] = (char)c;
+	}
+	buf[n] = '\0';
+	return 0;
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX];
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int vm_prepare_uri(const char *uri)
+{
+	static const char conf[] =
+		"# Written by hostctl for its embedded libvirt driver.\n"
+		"user = \"root\"\n"
+		"group = \"root\"\n"
+		"stdio_handler = \"file\"\n";
+	char root[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
+	const char *p;
+	FILE *f;
+	int r;
+
+	if (strncmp(uri, EMBED_PREFIX, strlen(EMBED_PREFIX)) != 0)
+		return 0;
+	p = uri + strlen(EMBED_PREFIX);
+	r = unescape(p, strcspn(p, "&"), root, sizeof(root));
+	if (r < 0)
+		return r;
+	if (snprintf(dir, sizeof(dir), "%s/etc", root) >= (int)sizeof(dir) ||
+	    snprintf(path, sizeof(path), "%s/qemu.conf", dir) >=
+		    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	r = mkdir_p(dir);
+	if (r < 0)
+		return r;
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	fputs(conf, f);
+	if (fclose(f) != 0)
+		return -errno;
+	return 0;
+}
+
+static void vm_die(struct vm *vm, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void vm_die(struct vm *vm, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (vm->dead)
+		return;
+	vm->dead = true;
+	va_start(ap, fmt);
+	vsnprintf(vm->dead_reason, sizeof(vm->dead_reason), fmt, ap);
+	va_end(ap);
+	if (vm->st_cb)
+		virStreamEventUpdateCallback(vm->st, 0);
+}
+
+static const char *stopped_detail(int detail)
+{
+	switch (detail) {
+	case VIR_DOMAIN_EVENT_STOPPED_SHUTDOWN:
+		return "the guest shut down";
+	case VIR_DOMAIN_EVENT_STOPPED_DESTROYED:
+		return "destroyed";
+	case VIR_DOMAIN_EVENT_STOPPED_CRASHED:
+		return "the guest crashed";
+	case VIR_DOMAIN_EVENT_STOPPED_FAILED:
+		return "QEMU failed";
+	default:
+		return "stopped";
+	}
+}
+
+static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
+			int detail, void *opaque)
+{
+	struct vm_host *h = opaque;
+	const char *name = virDomainGetName(dom);
+
+	for (struct vm *vm = h->vms; vm; vm = vm->next) {
+		if (!name || strcmp(vm->name, name) != 0)
+			continue;
+		if (event == VIR_DOMAIN_EVENT_CRASHED)
+			vm_die(vm, "the guest panicked (pvpanic)");
+		else if (event == VIR_DOMAIN_EVENT_STOPPED)
+			vm_die(vm, "the domain stopped: %s",
+			       stopped_detail(detail));
+	}
+	return 0;
+}
+
+static void tick_cb(int timer, void *opaque)
+{
+}
+
+int vm_host_open(const char *uri, struct vm_host **ret, char *err,
+		 size_t errlen)
+{
+	static bool registered;
+	struct vm_host *h;
+
+	virSetErrorFunc(NULL, quiet_errors);
+	if (!registered) {
+		if (virEventRegisterDefaultImpl() < 0) {
+			set_err(err, errlen, "registering the event loop");
+			return -EIO;
+		}
+		registered = true;
+	}
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	h->lifecycle_id = -1;
+	h->conn = virConnectOpen(uri);
+	if (!h->conn) {
+		set_err(err, errlen, "connecting");
+		free(h);
+		return -ECONNREFUSED;
+	}
+	h->lifecycle_id = virConnectDomainEventRegisterAny(
+		h->conn, NULL, VIR_DOMAIN_EVENT_ID_LIFECYCLE,
+		VIR_DOMAIN_EVENT_CALLBACK(lifecycle_cb), h, NULL);
+	h->tick_id = virEventAddTimeout(VM_TICK_MS, tick_cb, NULL, NULL);
+	if (h->lifecycle_id < 0 || h->tick_id < 0) {
+		set_err(err, errlen, "registering callbacks");
+		vm_host_close(h);
+		return -EIO;
+	}
+	*ret = h;
+	return 0;
+}
+
+void vm_host_close(struct vm_host *h)
+{
+	if (!h)
+		return;
+	while (h->vms)
+		vm_destroy(h->vms);
+	if (h->tick_id >= 0)
+		virEventRemoveTimeout(h->tick_id);
+	if (h->lifecycle_id >= 0)
+		virConnectDomainEventDeregisterAny(h->conn, h->lifecycle_id);
+	virConnectClose(h->conn);
+	free(h);
+}
+
+int vm_host_hv_version(struct vm_host *h, char *buf, size_t len)
+{
+	unsigned long v;
+
+	if (virConnectGetVersion(h->conn, &v) < 0)
+		return -EIO;
+	snprintf(buf, len, "%lu.%lu.%lu", v / 1000000, v / 1000 % 1000,
+		 v % 1000);
+	return 0;
+}
+
+/* Keep the line that broke the protocol, for the user to look at. */
+static void save_offending(struct vm *vm, const char *line, size_t len,
+			   const char *reason)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/protocol-error-%s.txt",
+		     vm->run_dir, vm->label) >= (int)sizeof(path))
+		return;
+	f = fopen(path, "we");
+	if (!f)
+		return;
+	fprintf(f, "reason: %s\nline (%zu bytes%s):\n", reason, len,
+		len >= PROTO_LINE_MAX - 1 ? ", cut at the limit" : "");
+	fwrite(line, 1, len, f);
+	fputc('\n', f);
+	fclose(f);
+}
+
+static int line_cb(const char *line, size_t len, void *userdata)
+{
+	struct vm *vm = userdata;
+	bool had_hello = vm->session->hello_seen;
+	int r;
+
+	r = session_feed(vm->session, line, len);
+	if (r < 0) {
+		save_offending(vm, line, len, vm->session->err);
+		vm->proto_error = r;
+		vm_die(vm, "protocol error: %s (line saved in protocol-error-%s.txt)",
+		       vm->session->err, vm->label);
+		return r;
+	}
+	if (!had_hello && vm->session->hello_seen)
+		vm->t_hello_us = vm_now_us();
+	if (vm->events) {
+		fwrite(line, 1, len, vm->events);
+		fputc('\n', vm->events);
+		fflush(vm->events);
+	}
+	return 0;
+}
+
+static void flush_out(struct vm *vm)
+{
+	while (vm->out_off < vm->out_len) {
+		int n = virStreamSend(vm->st, vm->out + vm->out_off,
+				      vm->out_len - vm->out_off);
+
+		if (n == -2)
+			break;
+		if (n < 0) {
+			vm_die(vm, "writing to the channel failed: %s",
+			       virGetLastErrorMessage());
+			return;
+		}
+		vm->out_off += n;
+	}
+	if (vm->out_off == vm->out_len) {
+		vm->out_off = vm->out_len = 0;
+		virStreamEventUpdateCallback(vm->st,
+					     VIR_STREAM_EVENT_READABLE |
+						     VIR_STREAM_EVENT_ERROR |
+						     VIR_STREAM_EVENT_HANGUP);
+	} else {
+		virStreamEventUpdateCallback(vm->st,
+					     VIR_STREAM_EVENT_READABLE |
+						     VIR_STREAM_EVENT_WRITABLE |
+						     VIR_STREAM_EVENT_ERROR |
+						     VIR_STREAM_EVENT_HANGUP);
+	}
+}
+
+static void stream_cb(virStreamPtr st, int events, void *opaque)
+{
+	struct vm *vm = opaque;
+	char buf[16384];
+
+	if (vm->dead)
+		return;
+	if (events & VIR_STREAM_EVENT_WRITABLE)
+		flush_out(vm);
+	for (;;) {
+		int n = virStreamRecv(st, buf, sizeof(buf));
+		int r;
+
+		if (n == -2)
+			break;
+		if (n == 0) {
+			vm_die(vm, "the guest's channel closed");
+			return;
+		}
+		if (n < 0) {
+			vm_die(vm, "reading the channel failed: %s",
+			       virGetLastErrorMessage());
+			return;
+		}
+		vm->last_rx_us = vm_now_us();
+		r = proto_linebuf_feed(&vm->lb, buf, n, line_cb, vm);
+		if (r == -E2BIG) {
+			char reason[128];
+
+			snprintf(reason, sizeof(reason),
+				 "a line longer than %d bytes",
+				 PROTO_LINE_MAX - 1);
+			save_offending(vm, vm->lb.buf, vm->lb.len, reason);
+			vm->proto_error = r;
+			vm_die(vm, "protocol error: %s (its start is saved in protocol-error-%s.txt)",
+			       reason, vm->label);
+		}
+		if (r < 0)
+			return;
+	}
+	if (events & (VIR_STREAM_EVENT_ERROR | VIR_STREAM_EVENT_HANGUP))
+		vm_die(vm, "the guest's channel hung up");
+}
+
+int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
+	     char *err, size_t errlen)
+{
+	struct vm *vm;
+	const char *name;
+
+	vm = calloc(1, sizeof(*vm));
+	if (!vm)
+		return -ENOMEM;
+	if (proto_linebuf_init(&vm->lb) < 0) {
+		free(vm);
+		return -ENOMEM;
+	}
+	vm->host = h;
+	vm->events = p->events;
+	vm->session = p->session;
+	snprintf(vm->label, sizeof(vm->label), "%s", p->label);
+	snprintf(vm->run_dir, sizeof(vm->run_dir), "%s", p->run_dir);
+	vm->next = h->vms;
+	h->vms = vm;
+
+	vm->t_call_us = vm_now_us();
+	vm->dom = virDomainCreateXML(h->conn, p->xml, 0);
+	vm->t_created_us = vm_now_us();
+	vm->last_rx_us = vm->t_created_us;
+	if (!vm->dom) {
+		set_err(err, errlen, "creating the domain");
+		vm_destroy(vm);
+		return -EIO;
+	}
+	name = virDomainGetName(vm->dom);
+	snprintf(vm->name, sizeof(vm->name), "%s", name ? name : "");
+	vm->st = virStreamNew(h->conn, VIR_STREAM_NONBLOCK);
+	if (!vm->st ||
+	    virDomainOpenChannel(vm->dom, PROTO_PORT_NAME, vm->st, 0) < 0) {
+		set_err(err, errlen, "opening the channel '" PROTO_PORT_NAME "'");
+		vm_destroy(vm);
+		return -EIO;
+	}
+	if (virStreamEventAddCallback(vm->st,
+				      VIR_STREAM_EVENT_READABLE |
+					      VIR_STREAM_EVENT_ERROR |
+					      VIR_STREAM_EVENT_HANGUP,
+				      stream_cb, vm, NULL) < 0) {
+		set_err(err, errlen, "watching the channel");
+		vm_destroy(vm);
+		return -EIO;
+	}
+	vm->st_cb = true;
+	*ret = vm;
+	return 0;
+}
+
+int vm_send(struct vm *vm, const char *line, size_t len)
+{
+	char *out;
+
+	if (vm->dead)
+		return -EPIPE;
+	out = realloc(vm->out, vm->out_len + len);
+	if (!out)
+		return -ENOMEM;
+	memcpy(out + vm->out_len, line, len);
+	vm->out = out;
+	vm->out_len += len;
+	flush_out(vm);
+	return vm->dead ? -EPIPE : 0;
+}
+
+int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
+	    uint64_t timeout_ms)
+{
+	uint64_t deadline = vm_now_us() + timeout_ms * 1000;
+
+	for (;;) {
+		uint64_t now;
+
+		if (done && done(arg))
+			return 0;
+		if (vm->dead)
+			return -EPIPE;
+		now = vm_now_us();
+		if (vm->session->hello_seen &&
+		    now - vm->last_rx_us > (uint64_t)VM_SILENCE_MS * 1000) {
+			vm_die(vm, "the guest sent nothing, not even a heartbeat, for %d s",
+			       VM_SILENCE_MS / 1000);
+			return -EPIPE;
+		}
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		if (virEventRunDefaultImpl() < 0) {
+			vm_die(vm, "the event loop failed: %s",
+			       virGetLastErrorMessage());
+			return -EPIPE;
+		}
+	}
+}
+
+bool vm_dead(const struct vm *vm)
+{
+	return vm->dead;
+}
+
+const char *vm_dead_reason(const struct vm *vm)
+{
+	return vm->dead_reason;
+}
+
+int vm_proto_error(const struct vm *vm)
+{
+	return vm->proto_error;
+}
+
+uint64_t vm_create_us(const struct vm *vm)
+{
+	return vm->t_created_us - vm->t_call_us;
+}
+
+uint64_t vm_hello_us(const struct vm *vm)
+{
+	return vm->t_hello_us ? vm->t_hello_us - vm->t_call_us : 0;
+}
+
+void vm_destroy(struct vm *vm)
+{
+	struct vm **pp;
+
+	if (!vm)
+		return;
+	for (pp = &vm->host->vms; *pp; pp = &(*pp)->next) {
+		if (*pp == vm) {
+			*pp = vm->next;
+			break;
+		}
+	}
+	if (vm->st) {
+		if (vm->st_cb)
+			virStreamEventRemoveCallback(vm->st);
+		virStreamAbort(vm->st);
+		virStreamFree(vm->st);
+	}
+	if (vm->dom) {
+		virDomainDestroy(vm->dom);
+		virDomainFree(vm->dom);
+	}
+	proto_linebuf_free(&vm->lb);
+	free(vm->out);
+	free(vm);
+}
+
+char *vm_console_tail(const char *path, unsigned int nlines)
+{
+	enum { TAIL_BYTES = 16384 };
+	char *buf, *start;
+	ssize_t n;
+	off_t size;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	size = lseek(fd, 0, SEEK_END);
+	buf = malloc(TAIL_BYTES + 1);
+	if (size < 0 || !buf ||
+	    lseek(fd, size > TAIL_BYTES ? size - TAIL_BYTES : 0, SEEK_SET) < 0) {
+		close(fd);
+		free(buf);
+		return NULL;
+	}
+	n = read(fd, buf, TAIL_BYTES);
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		n--;
+	buf[n] = '\0';
+	for (ssize_t i = 0; i < n; i++) {
+		unsigned char c = buf[i];
+
+		if (c == '\r')
+			buf[i] = ' ';
+		else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			buf[i] = '?';
+	}
+	start = buf + n;
+	for (unsigned int lines = 0; start > buf; start--) {
+		if (start[-1] == '\n' && ++lines == nlines)
+			break;
+	}
+	memmove(buf, start, strlen(start) + 1);
+	return buf;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The libvirt layer: one connection with libvirt's default event loop, and
+ * guests whose virtio-serial channel is read through a non-blocking
+ * virStream. All I/O happens in callbacks on that loop; vm_wait() runs the
+ * loop until a condition holds, the VM dies, or a deadline passes.
+ */
+#ifndef VLALAB_VM_H
+#define VLALAB_VM_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "session.h"
+
+/* A guest that sent nothing for this long after hello is dead. */
+#define VM_SILENCE_MS 15000
+
+struct vm_host;
+struct vm;
+
+/* Monotonic clock in microseconds. */
+uint64_t vm_now_us(void);
+
+/*
+ * The default URI, qemu:///embed?root=<cache>/libvirt (percent-escaped),
+ * into @buf. 0 or -ENAMETOOLONG.
+ */
+int vm_default_uri(const char *cache_dir, char *buf, size_t len);
+
+/*
+ * For an embedded-driver URI (qemu:///embed?root=DIR), write DIR/etc/qemu.conf
+ * so that the driver runs QEMU as root and logs its stdio to files (no
+ * virtlogd). Other URIs are left alone. 0 or -errno.
+ */
+int vm_prepare_uri(const char *uri);
+
+/*
+ * Register libvirt's default event loop (once per process) and connect.
+ * Returns 0, or a negative errno with libvirt's message in @err.
+ */
+int vm_host_open(const char *uri, struct vm_host **ret, char *err,
+		 size_t errlen);
+void vm_host_close(struct vm_host *h);
+/* The hypervisor's version (QEMU's, for the qemu driver) as "7.2.0". */
+int vm_host_hv_version(struct vm_host *h, char *buf, size_t len);
+
+struct vm_params {
+	const char *xml;           /* from domain_xml() */
+	const char *label;         /* "vm1": names files in the run dir */
+	const char *run_dir;       /* where protocol-error-<label>.txt goes */
+	const char *console_log;   /* the console file in the XML */
+	FILE *events;              /* events.jsonl: accepted lines appended */
+	struct session *session;   /* fed every line */
+};
+
+/*
+ * Create the transient domain, open its channel and start reading. Returns
+ * 0, or a negative errno with libvirt's message in @err.
+ */
+int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
+	     char *err, size_t errlen);
+
+/* Queue @line (with its '\n') for the guest; 0, -EPIPE if dead, -ENOMEM. */
+int vm_send(struct vm *vm, const char *line, size_t len);
+
+/*
+ * Run the event loop until @done(@arg) is true (0), the VM dies (-EPIPE:
+ * stream closed, domain stopped, protocol error or silence), or
+ * @timeout_ms passes (-ETIMEDOUT). @done may be NULL to wait for death.
+ */
+int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
+	    uint64_t timeout_ms);
+
+bool vm_dead(const struct vm *vm);
+/* Why the VM died; "" while it lives. */
+const char *vm_dead_reason(const struct vm *vm);
+/* The session's error when the VM ended on a protocol error, else 0. */
+int vm_proto_error(const struct vm *vm);
+/* Microseconds from virDomainCreateXML() returning to hello; 0 before. */
+uint64_t vm_create_us(const struct vm *vm);
+uint64_t vm_hello_us(const struct vm *vm);
+
+/* Destroy the domain (if still running) and free everything. NULL is fine. */
+void vm_destroy(struct vm *vm);
+
+/*
+ * The last @nlines lines of a console log, in a malloc'd string with
+ * unprintable bytes replaced by '?'. Returns NULL if unreadable.
+ */
+char *vm_console_tail(const char *path, unsigned int nlines);
+
+#endif
