@@ -1565,12 +1565,14 @@ static int scn_ko_walk(const char *dir, char **list, size_t *len, int depth)
 	for (size_t i = 0; i < n && r == 0; i++) {
 		char *path = NULL, *p;
 		size_t nlen = strlen(names[i]);
+		struct stat st;
 
 		if (asprintf(&path, "%s/%s", dir, names[i]) < 0) {
 			r = -ENOMEM;
 			break;
 		}
-		if (scn_is_dir(path)) {
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			/* lstat: never into the build/ and source/ links. */
 			r = scn_ko_walk(path, list, len, depth + 1);
 		} else if (strstr(names[i], ".ko")) {
 			p = realloc(*list, *len + nlen + 2);
