@@ -1411,7 +1411,8 @@ int scn_select(const struct scn_set *set, char *const *args, size_t nargs,
 	if (!chosen)
 		return -ENOMEM;
 	for (size_t a = 0; a < nargs; a++) {
-		bool any = false;
+		/* "all" of an empty set is fine: it selects nothing. */
+		bool any = strcmp(args[a], "all") == 0;
 
 		for (size_t i = 0; i < set->n; i++) {
 			const char *name = set->v[i].name;

@@ -441,6 +441,11 @@ static void test_select(void)
 	is_int(scn_select(&set, NULL, 0, &idx, &n, err, sizeof(err)), -EINVAL,
 	       "select nothing: -EINVAL");
 	scn_set_free(&set);
+
+	/* An empty set: "all" selects nothing; a name is still unknown. */
+	SEL("", "all");
+	SEL("-2: unknown scenario 'ftrace/x'; no close match ('hostctl list' shows them all)",
+	    "ftrace/x");
 	free(dir);
 }
 
