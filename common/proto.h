@@ -157,7 +157,9 @@ enum proto_request_type {
 /*
  * Encode a "run" request: {"req":"run","scenario":NAME,"timeout_ms":N,
  * "step_timeout_ms":N,"steps":[...]}. @steps_json is a JSON array, already
- * validated by the host, that goes out as it is. Returns 0 or -ENOMEM.
+ * validated by the host, that goes out as it is. Returns 0, -EINVAL when
+ * @steps_json is not a JSON array, -E2BIG when the line would exceed
+ * PROTO_LINE_MAX, or -ENOMEM.
  */
 int proto_run_encode(const char *scenario, uint64_t timeout_ms,
 		     uint64_t step_timeout_ms, const char *steps_json,
