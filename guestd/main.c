@@ -616,6 +616,16 @@ int main(int argc, char **argv)
 {
 	int r;
 
+	/*
+	 * json-c seeds its default string hash from getrandom() or
+	 * /dev/urandom. Early in boot, before the kernel's RNG is ready,
+	 * reading /dev/urandom makes the kernel gather jitter entropy first,
+	 * which under TCG held up hello by about a second. The unseeded
+	 * Perl-like hash needs no randomness; guestd's input is small and
+	 * comes from the host, so hash flooding is no concern. It must be
+	 * chosen before the first JSON object exists.
+	 */
+	json_global_set_string_hash(JSON_C_STR_HASH_PERLLIKE);
 	gd.pid1 = getpid() == 1;
 	gd.heartbeat_ms = 1000;
 	gd.kmsg_path = "/dev/kmsg";
