@@ -93,8 +93,6 @@ int domain_xml(const struct domain_config *c, char **ret)
 	      "  <features>\n"
 	      "    <acpi/>\n"
 	      "  </features>\n", f);
-	if (kvm)
-		fputs("  <cpu mode='host-passthrough'/>\n", f);
 	fputs("  <clock offset='utc'/>\n"
 	      "  <on_poweroff>destroy</on_poweroff>\n"
 	      "  <on_reboot>destroy</on_reboot>\n"

@@ -506,7 +506,10 @@ static void ktap_result(FILE *f, const char *indent, size_t num,
 	default:
 		break;
 	}
-	fprintf(f, "%s%s %zu %s", indent, ok, num, name);
+	fprintf(f, "%s%s %zu ", indent, ok, num);
+	/* '#' starts a directive and a newline ends the line: keep neither. */
+	for (const char *p = name; *p; p++)
+		fputc(*p == '#' || *p == '\n' ? '_' : *p, f);
 	if (dir) {
 		fprintf(f, " # %s", dir);
 		if (*prefix)

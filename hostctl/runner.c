@@ -120,16 +120,47 @@ static bool bye_seen(void *arg)
 	return ((struct session *)arg)->bye_seen;
 }
 
-/* "@what\nconsole (last N lines of FILE):\n<tail>" into a malloc'd string. */
+/*
+ * The kernel's own title for a crash: the first line of the console tail
+ * that starts a panic, BUG or oops report, without its timestamp.
+ */
+static void crash_title(const char *tail, char *buf, size_t len)
+{
+	static const char *const marks[] = {
+		"Kernel panic - ", "BUG: ", "Oops: ", "general protection fault",
+		"kernel BUG at ",
+	};
+	const char *best = NULL;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		const char *p = strstr(tail, marks[i]);
+
+		if (p && (!best || p < best))
+			best = p;
+	}
+	if (best)
+		snprintf(buf, len, "%.*s", (int)strcspn(best, "\n"), best);
+}
+
+/*
+ * "@what[: <crash title>]\nconsole (last N lines of FILE):\n<tail>" in a
+ * malloc'd string, or NULL on ENOMEM.
+ */
 static char *with_console(const char *what, const char *console)
 {
+	char *wide = vm_console_tail(console, 200);
 	char *tail = vm_console_tail(console, RUNNER_CONSOLE_TAIL);
+	char title[256] = "";
 	char *s;
 
-	if (asprintf(&s, "%s\nconsole (last %d lines of %s):\n%s", what,
-		     RUNNER_CONSOLE_TAIL, console,
+	if (wide)
+		crash_title(wide, title, sizeof(title));
+	if (asprintf(&s, "%s%s%s\nconsole (last %d lines of %s):\n%s", what,
+		     *title ? ": " : "", title, RUNNER_CONSOLE_TAIL, console,
 		     tail && *tail ? tail : "(empty)") < 0)
 		s = NULL;
+	free(wide);
 	free(tail);
 	return s;
 }
@@ -189,6 +220,14 @@ static int boot(struct run_ctx *c, struct vm **ret, char **ret_reason)
 				c->label, domain_accel_name(c->accel));
 		r = vm_start(c->host, &p, &vm, err, sizeof(err));
 		free(xml);
+		if (r < 0 && c->accel == DOMAIN_ACCEL_KVM &&
+		    c->o->accel == ACCEL_AUTO) {
+			/* QEMU under nested KVM can die at once, too. */
+			c->accel = DOMAIN_ACCEL_TCG;
+			c->probing = true;
+			cache_verdict(c);
+			continue;
+		}
 		if (r < 0) {
 			*ret_reason = strdup(err);
 			return r;

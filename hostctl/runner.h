@@ -20,7 +20,7 @@
 #define RUNNER_HELLO_KVM_MS 20000
 #define RUNNER_HELLO_TCG_MS 120000
 /* Lines of console attached to a crash's reason. */
-#define RUNNER_CONSOLE_TAIL 20
+#define RUNNER_CONSOLE_TAIL 25
 
 struct progress {
 	FILE *f;                /* where progress goes, or NULL for none */

@@ -162,7 +162,10 @@ int vm_prepare_uri(const char *uri)
 		"# Written by hostctl for its embedded libvirt driver.\n"
 		"user = \"root\"\n"
 		"group = \"root\"\n"
-		"stdio_handler = \"file\"\n";
+		"stdio_handler = \"file\"\n"
+		"security_driver = \"none\"\n"
+		"dynamic_ownership = 0\n"
+		"remember_owner = 0\n";
 	char root[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
 	const char *p;
 	FILE *f;
@@ -601,14 +604,20 @@ char *vm_console_tail(const char *path, unsigned int nlines)
 	}
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
 		n--;
-	buf[n] = '\0';
-	for (ssize_t i = 0; i < n; i++) {
-		unsigned char c = buf[i];
+	{
+		ssize_t j = 0;
 
-		if (c == '\r')
-			buf[i] = ' ';
-		else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
-			buf[i] = '?';
+		for (ssize_t i = 0; i < n; i++) {
+			unsigned char c = buf[i];
+
+			if (c == '\r')
+				continue;
+			if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+				c = '?';
+			buf[j++] = c;
+		}
+		n = j;
+		buf[n] = '\0';
 	}
 	start = buf + n;
 	for (unsigned int lines = 0; start > buf; start--) {

@@ -114,7 +114,7 @@ static void test_console_tail(void)
 	fputs("bell\a\n", f);
 	fclose(f);
 	tail = vm_console_tail(path, 3);
-	is_str(tail, "line 29 \nline 30 \nbell?", "last 3 lines, cleaned");
+	is_str(tail, "line 29\nline 30\nbell?", "last 3 lines, cleaned");
 	free(tail);
 	ok(vm_console_tail("/nonexistent/x", 3) == NULL, "missing file");
 }
