@@ -179,7 +179,11 @@ static void child_start(struct runner *r, int out_fd, int ack_fd)
 	scenario_child(r->table, r->env, r->req, out_fd, ack_fd);
 }
 
-/* Start @req now; false when it ended at once (bad request, no fork). */
+/*
+ * Start @req now; false when it ended at once. A request refused before it
+ * began (a bad one) gets a scenario_end without a scenario_begin; one that
+ * began and couldn't fork gets both.
+ */
 static bool start(struct runner *r, struct json_object *req)
 {
 	char err[512], name[PROTO_NAME_MAX] = "";
@@ -195,7 +199,6 @@ static bool start(struct runner *r, struct json_object *req)
 		char reason[sizeof(err) + 32];
 
 		snprintf(reason, sizeof(reason), "bad run request: %s", err);
-		emit_scenario_begin(r, name, 0);
 		emit_scenario_end(r, name, VERDICT_ERROR, 0, reason);
 		json_object_put(req);
 		return false;
@@ -279,7 +282,6 @@ void runner_submit(struct runner *r, struct json_object *req)
 			name = json_object_get_string(v);
 		snprintf(why, sizeof(why), "more than %d run requests queued",
 			 RUNNER_QUEUE_MAX);
-		emit_scenario_begin(r, name, 0);
 		emit_scenario_end(r, name, VERDICT_ERROR, 0, why);
 		json_object_put(req);
 		return;
@@ -527,7 +529,6 @@ void runner_abort(struct runner *r, const char *why)
 		if (json_object_object_get_ex(r->queue[i], "scenario", &v) &&
 		    json_object_is_type(v, json_type_string))
 			name = json_object_get_string(v);
-		emit_scenario_begin(r, name, 0);
 		emit_scenario_end(r, name, VERDICT_ERROR, 0, why);
 		json_object_put(r->queue[i]);
 	}

@@ -306,7 +306,7 @@ static void test_bad_requests(struct runner *r)
 		const char *reqs[] = { bad[i].req };
 
 		run_all(r, reqs, 1);
-		is_str(types(), "scenario_begin scenario_end", bad[i].req);
+		is_str(types(), "scenario_end", bad[i].req);
 		ev = find(PROTO_EV_SCENARIO_END, 0);
 		ok(ev && ev->u.scenario_end.verdict == VERDICT_ERROR,
 		   "is error");
