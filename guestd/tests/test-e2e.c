@@ -5,6 +5,7 @@
  * tagged by step, heartbeats, the per-step overhead, shutdown and bye.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -204,6 +205,40 @@ static void test_overhead(const char *file)
 	}
 }
 
+/* --port with a pty, as a stand-in for the virtio port. */
+static void test_pty(const char *guestd, const char *kmsg)
+{
+	int master, status;
+	pid_t pid;
+
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (master < 0 || grantpt(master) < 0 || unlockpt(master) < 0) {
+		ok(0, "a pty for --port");
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		execl(guestd, guestd, "--port", ptsname(master), "--kmsg", kmsg,
+		      (char *)NULL);
+		_exit(127);
+	}
+	from_gd = to_gd = master;
+	nevents = 0;
+	lb.len = 0;
+	ok(wait_for(PROTO_EV_HELLO, 5000) && events[0].type == PROTO_EV_HELLO,
+	   "--port: hello first over a pty");
+	send_line("{\"req\":\"run\",\"scenario\":\"e2e/pty\",\"steps\":"
+		  "[{\"kind\":\"sleep\",\"ms\":1}]}\n");
+	ok(wait_for(PROTO_EV_SCENARIO_END, 5000) &&
+	   find(PROTO_EV_SCENARIO_END, 0)->u.scenario_end.verdict ==
+		   VERDICT_PASS, "--port: a scenario runs");
+	send_line("{\"req\":\"shutdown\"}\n");
+	ok(wait_for(PROTO_EV_BYE, 5000), "--port: bye");
+	waitpid(pid, &status, 0);
+	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "--port: exit 0");
+	close(master);
+}
+
 int main(int argc, char **argv)
 {
 	char *dir = tu_tmpdir(), kmsg[512], x[512], *big;
@@ -256,6 +291,9 @@ int main(int argc, char **argv)
 	waitpid(pid, &status, 0);
 	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	   "and guestd exits 0 (it is not PID 1)");
+	close(to_gd);
+	close(from_gd);
+	test_pty(argv[1], kmsg);
 	is_int(bad_lines, 0, "every line guestd sent decodes");
 	proto_linebuf_free(&lb);
 	tu_rmrf(dir);
