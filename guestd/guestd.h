@@ -259,6 +259,9 @@ void step_msleep(uint64_t ms);
 #define RUNNER_QUEUE_MAX 64
 #define RUNNER_DEFAULT_TIMEOUT_MS 60000
 #define RUNNER_DEFAULT_STEP_TIMEOUT_MS 10000
+/* How long a killed scenario child may take to be reaped before the
+ * runner gives up waiting (it is stuck in the kernel) and goes on. */
+#define RUNNER_ABANDON_MS 5000
 
 struct runner;
 
@@ -300,6 +303,9 @@ struct runner {
 	uint64_t step_deadline_us;      /* 0 when no step is open */
 	uint64_t step_limit_ms;
 	bool ended;                     /* scenario_end went out */
+	uint64_t ended_us;
+	uint64_t abandon_ms;            /* RUNNER_ABANDON_MS; tests lower it */
+	unsigned int abandoned;         /* children left unreaped */
 };
 
 void runner_init(struct runner *r, const struct step_ops *const *table,
@@ -322,7 +328,10 @@ int runner_fd(const struct runner *r);
 uint64_t runner_deadline(const struct runner *r);
 /* Read and apply what the child sent. */
 void runner_on_readable(struct runner *r);
-/* Enforce the step and scenario timeouts at @now_us. */
+/*
+ * Enforce the step and scenario timeouts at @now_us, and give up on a
+ * killed child that isn't reaped within abandon_ms.
+ */
 void runner_on_tick(struct runner *r, uint64_t now_us);
 /* A reaped child: true when it was the scenario's. */
 bool runner_on_exit(struct runner *r, pid_t pid, int status);

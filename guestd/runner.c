@@ -33,6 +33,14 @@ void runner_init(struct runner *r, const struct step_ops *const *table,
 	r->fd = -1;
 	r->ack_fd = -1;
 	r->step = -1;
+	r->abandon_ms = RUNNER_ABANDON_MS;
+}
+
+/* The scenario_end went out: from now on only the reaping is left. */
+static void set_ended(struct runner *r)
+{
+	r->ended = true;
+	r->ended_us = guestd_now_us();
 }
 
 static void emit(struct runner *r, struct proto_event *ev)
@@ -302,8 +310,10 @@ int runner_fd(const struct runner *r)
 
 uint64_t runner_deadline(const struct runner *r)
 {
-	if (r->pid == 0 || r->ended)
+	if (r->pid == 0)
 		return 0;
+	if (r->ended)
+		return r->ended_us + r->abandon_ms * 1000;
 	if (r->step_deadline_us && r->step_deadline_us < r->deadline_us)
 		return r->step_deadline_us;
 	return r->deadline_us;
@@ -329,7 +339,7 @@ static void child_misbehaved(struct runner *r, const char *what)
 	emit_step_end(r, VERDICT_ERROR, "", "", reason);
 	emit_scenario_end(r, r->scenario, VERDICT_ERROR,
 			  guestd_now_us() - r->begin_us, reason);
-	r->ended = true;
+	set_ended(r);
 }
 
 static uint64_t step_limit_ms(struct runner *r, uint32_t step)
@@ -383,7 +393,7 @@ static int on_line(const char *line, size_t len, void *data)
 	case PROTO_EV_SCENARIO_END:
 		if (r->step >= 0)
 			break;
-		r->ended = true;
+		set_ended(r);
 		r->ops->emit(&ev, r->data);
 		return 0;
 	default:
@@ -418,11 +428,25 @@ void runner_on_readable(struct runner *r)
 	}
 }
 
+static void cleanup(struct runner *r);
+
 void runner_on_tick(struct runner *r, uint64_t now)
 {
 	char expected[128], got[256], reason[PROTO_TEXT_MAX];
 	uint64_t ms;
 
+	/*
+	 * A killed child that doesn't go away is stuck in the kernel (D
+	 * state). Its verdict is out; let it be and run the next scenario.
+	 * When it is reaped at last, runner_on_exit() won't know its pid.
+	 */
+	if (r->pid && r->ended &&
+	    now >= r->ended_us + r->abandon_ms * 1000) {
+		cleanup(r);
+		r->abandoned++;
+		start_next(r);
+		return;
+	}
 	if (r->pid == 0 || r->ended)
 		return;
 	if (!(r->step_deadline_us && now >= r->step_deadline_us) &&
@@ -466,7 +490,7 @@ void runner_on_tick(struct runner *r, uint64_t now)
 	emit_step_end(r, VERDICT_TIMEOUT, expected, got, reason);
 	emit_scenario_end(r, r->scenario, VERDICT_TIMEOUT, now - r->begin_us,
 			  reason);
-	r->ended = true;
+	set_ended(r);
 }
 
 static void cleanup(struct runner *r)
@@ -506,7 +530,7 @@ bool runner_on_exit(struct runner *r, pid_t pid, int status)
 			      reason);
 		emit_scenario_end(r, r->scenario, VERDICT_ERROR,
 				  guestd_now_us() - r->begin_us, reason);
-		r->ended = true;
+		set_ended(r);
 	}
 	cleanup(r);
 	start_next(r);
@@ -520,7 +544,7 @@ void runner_abort(struct runner *r, const char *why)
 		emit_step_end(r, VERDICT_ERROR, "the step to finish", why, why);
 		emit_scenario_end(r, r->scenario, VERDICT_ERROR,
 				  guestd_now_us() - r->begin_us, why);
-		r->ended = true;
+		set_ended(r);
 	}
 	for (size_t i = 0; i < r->nqueued; i++) {
 		struct json_object *v;

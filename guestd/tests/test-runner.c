@@ -69,6 +69,9 @@ static const struct step_ops *const table[] = {
 };
 
 static struct step_env env;
+/* A child whose exit the driver keeps from the runner: "stuck". */
+static pid_t hide_pid;
+static int hidden_status = -1;
 
 /* Drive @r until it is idle, as guestd's main loop does. */
 static uint64_t run_all(struct runner *r, const char *const *reqs, size_t n)
@@ -76,8 +79,11 @@ static uint64_t run_all(struct runner *r, const char *const *reqs, size_t n)
 	uint64_t t0 = guestd_now_us(), limit = t0 + 10000000;
 
 	nevents = 0;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		runner_submit(r, json_tokener_parse(reqs[i]));
+		if (i == 0 && hide_pid == -1)
+			hide_pid = r->pid;
+	}
 	while (runner_busy(r) && guestd_now_us() < limit) {
 		struct pollfd pfd = { .fd = runner_fd(r), .events = POLLIN };
 		int status;
@@ -88,6 +94,10 @@ static uint64_t run_all(struct runner *r, const char *const *reqs, size_t n)
 			runner_on_readable(r);
 		runner_on_tick(r, guestd_now_us());
 		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+			if (pid == hide_pid) {
+				hidden_status = status;
+				continue;
+			}
 			if (!runner_on_exit(r, pid, status) && nreaped < 64) {
 				reaped_pid[nreaped] = pid;
 				reaped_status[nreaped++] = status;
@@ -186,12 +196,22 @@ static void test_fail_ends(struct runner *r)
 	       "the step after the failure did not run");
 }
 
+/* Was @pid (an orphan that came to us) killed by SIGKILL? */
 static bool reaped_killed(pid_t pid)
 {
+	int status;
+
 	for (size_t i = 0; i < nreaped; i++)
 		if (reaped_pid[i] == pid)
 			return WIFSIGNALED(reaped_status[i]) &&
 			       WTERMSIG(reaped_status[i]) == SIGKILL;
+	/* Not reaped by the time the runner went idle: wait up to 1 s. */
+	for (int i = 0; i < 100; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+		step_msleep(10);
+	}
+	kill(pid, SIGKILL);
 	return false;
 }
 
@@ -275,6 +295,35 @@ static void test_crash(struct runner *r)
 	ok(ev && ev->u.scenario_end.verdict == VERDICT_PASS &&
 	   strcmp(ev->u.scenario_end.scenario, "t/after") == 0,
 	   "the next scenario still runs and passes");
+}
+
+/* A killed child that is never reaped (stuck in the kernel). */
+static void test_abandon(struct runner *r)
+{
+	const char *reqs[] = {
+		"{\"req\":\"run\",\"scenario\":\"t/stuck\",\"steps\":["
+		"{\"kind\":\"sleep\",\"ms\":5000,\"timeout_ms\":100}]}",
+		"{\"req\":\"run\",\"scenario\":\"t/next\",\"steps\":["
+		"{\"kind\":\"sleep\",\"ms\":1}]}",
+	};
+	const struct proto_event *ev;
+	uint64_t ms;
+
+	r->abandon_ms = 200;
+	hide_pid = -1;
+	ms = run_all(r, reqs, 2);
+	ok(hidden_status != -1, "the first child was killed (its exit hidden)");
+	ev = find(PROTO_EV_SCENARIO_END, 0);
+	ok(ev && ev->u.scenario_end.verdict == VERDICT_TIMEOUT,
+	   "its scenario is timeout at once");
+	ev = find(PROTO_EV_SCENARIO_END, 1);
+	ok(ev && ev->u.scenario_end.verdict == VERDICT_PASS &&
+	   strcmp(ev->u.scenario_end.scenario, "t/next") == 0,
+	   "the next scenario runs after abandon_ms without that reap");
+	ok(ms >= 300 && ms < 2000, "after the timeout and abandon_ms");
+	is_int(r->abandoned, 1, "one child was abandoned");
+	hide_pid = 0;
+	r->abandon_ms = RUNNER_ABANDON_MS;
 }
 
 static void test_bad_requests(struct runner *r)
@@ -418,6 +467,7 @@ int main(void)
 	test_step_timeout(&r);
 	test_scenario_timeout(&r);
 	test_crash(&r);
+	test_abandon(&r);
 	test_bad_requests(&r);
 	test_kmsg_since(&r);
 	test_kmsg_appears(&r);
