@@ -40,7 +40,8 @@
 struct outq {
 	char *buf;
 	size_t off, len, cap;
-	uint64_t dropped;
+	uint64_t dropped;               /* kmsg and heartbeat events */
+	uint64_t dropped_told;
 };
 
 struct guestd {
@@ -145,6 +146,13 @@ static void out_flush(void)
 	}
 	if (gd.out.off == gd.out.len) {
 		gd.out.off = gd.out.len = 0;
+		if (gd.out.dropped > gd.out.dropped_told) {
+			gd_log(4, "dropped %llu kmsg and heartbeat events while "
+			       "the host was not reading",
+			       (unsigned long long)(gd.out.dropped -
+						    gd.out.dropped_told));
+			gd.out.dropped_told = gd.out.dropped;
+		}
 	} else if (gd.out.off > gd.out.cap / 2) {
 		memmove(gd.out.buf, gd.out.buf + gd.out.off,
 			gd.out.len - gd.out.off);
