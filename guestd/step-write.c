@@ -26,12 +26,16 @@ static int write_run(struct step_ctx *ctx, struct json_object *step,
 	const char *value = step_str(step, "value");
 	const char *expect = step_str(step, "expect_errno");
 	bool append = step_bool(step, "append", false);
-	size_t len = strlen(value);
+	struct json_object *v;
+	size_t len;
 	const char *where = NULL;
 	char shown[512];
 	ssize_t n = -1;
 	int want = 0, err = 0, fd;
 
+	/* The value may hold NUL bytes ("\u0000"): its JSON length counts. */
+	json_object_object_get_ex(step, "value", &v);
+	len = (size_t)json_object_get_string_len(v);
 	if (expect && proto_errno_parse(expect, &want) < 0) {
 		step_error(res, "unknown errno name '%s'", expect);
 		return 0;

@@ -112,6 +112,11 @@ static void test_write(void)
 	is_int(res.verdict, VERDICT_PASS, "append passes");
 	is_str(tu_read(f), "hello\nmore", "and appends");
 
+	run(&res, "{\"kind\":\"write\",\"path\":\"%s\",\"value\":\"a\\u0000b\"}",
+	    f);
+	is_int(res.verdict, VERDICT_PASS, "a value with a NUL byte");
+	ok(memcmp(tu_read(f), "a\0b", 4) == 0, "is written whole");
+
 	run(&res, "{\"kind\":\"write\",\"path\":\"%s\",\"value\":\"x\"}", dir);
 	is_int(res.verdict, VERDICT_FAIL, "writing to a directory fails");
 	is_str(res.expected, "success", "expected success");
