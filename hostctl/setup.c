@@ -13,6 +13,9 @@
 #include "setup.h"
 #include "vm.h"
 
+/* Embedded-driver roots, <cache>/libvirt and libvirt-1.., to choose from. */
+#define SETUP_EMBED_SLOTS 4
+
 #ifndef VLALAB_SRCDIR
 #error "VLALAB_SRCDIR (the repository root) must be defined by the build"
 #endif
@@ -37,6 +40,23 @@ int setup_mkdir_p(const char *path)
 	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	return 0;
+}
+
+/*
+ * The default URI: the first embedded-driver root that no other hostctl is
+ * using, so that runs can go side by side.
+ */
+static int default_uri(const char *cache_dir, char *buf, size_t len)
+{
+	int r = 0;
+
+	for (unsigned int slot = 0; slot < SETUP_EMBED_SLOTS; slot++) {
+		r = vm_default_uri(cache_dir, slot, buf, len);
+		if (r < 0 || !vm_embed_busy(buf))
+			return r;
+	}
+	/* All busy: use the first; connecting will say it is busy. */
+	return vm_default_uri(cache_dir, 0, buf, len);
 }
 
 void setup_free(struct setup *s)
@@ -108,7 +128,7 @@ int setup_prepare(const char *cache, const char *uri, struct setup *ret)
 		r = snprintf(s.uri, sizeof(s.uri), "%s", uri) >=
 				    (int)sizeof(s.uri) ? -ENAMETOOLONG : 0;
 	else
-		r = vm_default_uri(s.cache_dir, s.uri, sizeof(s.uri));
+		r = default_uri(s.cache_dir, s.uri, sizeof(s.uri));
 	if (r == 0)
 		r = vm_prepare_uri(s.uri);
 	if (r < 0) {

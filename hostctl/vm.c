@@ -71,11 +71,15 @@ static void quiet_errors(void *userdata, virErrorPtr e)
 {
 }
 
-int vm_default_uri(const char *cache_dir, char *buf, size_t len)
+int vm_default_uri(const char *cache_dir, unsigned int slot, char *buf,
+		   size_t len)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t n = strlen(EMBED_PREFIX);
-	const char *root_tail = "/libvirt";
+	char root_tail[32] = "/libvirt";
+
+	if (slot)
+		snprintf(root_tail, sizeof(root_tail), "/libvirt-%u", slot);
 
 	if (n >= len)
 		return -ENAMETOOLONG;
@@ -156,6 +160,38 @@ static int mkdir_p(const char *path)
 	return 0;
 }
 
+/* The root directory of an embedded-driver URI into @buf; -EINVAL if none. */
+static int embed_root(const char *uri, char *buf, size_t len)
+{
+	const char *p;
+
+	if (strncmp(uri, EMBED_PREFIX, strlen(EMBED_PREFIX)) != 0)
+		return -EINVAL;
+	p = uri + strlen(EMBED_PREFIX);
+	return unescape(p, strcspn(p, "&"), buf, len);
+}
+
+bool vm_embed_busy(const char *uri)
+{
+	char root[PATH_MAX], path[PATH_MAX + 32];
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+			    .l_start = 0, .l_len = 1 };
+	int fd;
+
+	if (embed_root(uri, root, sizeof(root)) < 0 ||
+	    snprintf(path, sizeof(path), "%s/run/qemu/driver.pid", root) >=
+		    (int)sizeof(path))
+		return false;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	/* libvirt write-locks the pid file's first byte while it runs. */
+	if (fcntl(fd, F_GETLK, &fl) < 0)
+		fl.l_type = F_UNLCK;
+	close(fd);
+	return fl.l_type != F_UNLCK;
+}
+
 int vm_prepare_uri(const char *uri)
 {
 	static const char conf[] =
@@ -167,14 +203,12 @@ int vm_prepare_uri(const char *uri)
 		"dynamic_ownership = 0\n"
 		"remember_owner = 0\n";
 	char root[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
-	const char *p;
 	FILE *f;
 	int r;
 
 	if (strncmp(uri, EMBED_PREFIX, strlen(EMBED_PREFIX)) != 0)
 		return 0;
-	p = uri + strlen(EMBED_PREFIX);
-	r = unescape(p, strcspn(p, "&"), root, sizeof(root));
+	r = embed_root(uri, root, sizeof(root));
 	if (r < 0)
 		return r;
 	if (snprintf(dir, sizeof(dir), "%s/etc", root) >= (int)sizeof(dir) ||
@@ -267,9 +301,14 @@ int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 	h->lifecycle_id = -1;
 	h->conn = virConnectOpen(uri);
 	if (!h->conn) {
+		virErrorPtr e = virGetLastError();
+		/* An embedded driver's root is locked by the process using it. */
+		bool busy = e && e->code == VIR_ERR_SYSTEM_ERROR &&
+			    (e->int1 == EAGAIN || e->int1 == EWOULDBLOCK);
+
 		set_err(err, errlen, "connecting");
 		free(h);
-		return -ECONNREFUSED;
+		return busy ? -EBUSY : -ECONNREFUSED;
 	}
 	h->lifecycle_id = virConnectDomainEventRegisterAny(
 		h->conn, NULL, VIR_DOMAIN_EVENT_ID_LIFECYCLE,

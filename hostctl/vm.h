@@ -27,9 +27,18 @@ uint64_t vm_now_us(void);
 
 /*
  * The default URI, qemu:///embed?root=<cache>/libvirt (percent-escaped),
- * into @buf. 0 or -ENAMETOOLONG.
+ * into @buf; slot N > 0 gives root <cache>/libvirt-N instead, for a run
+ * that finds the first root locked by another hostctl. 0 or -ENAMETOOLONG.
  */
-int vm_default_uri(const char *cache_dir, char *buf, size_t len);
+int vm_default_uri(const char *cache_dir, unsigned int slot, char *buf,
+		   size_t len);
+
+/*
+ * True when another process holds the embedded driver rooted where @uri
+ * says (its pid file is locked). libvirt allows one process per root, and
+ * one embedded root per process.
+ */
+bool vm_embed_busy(const char *uri);
 
 /*
  * For an embedded-driver URI (qemu:///embed?root=DIR), write DIR/etc/qemu.conf
@@ -40,7 +49,8 @@ int vm_prepare_uri(const char *uri);
 
 /*
  * Register libvirt's default event loop (once per process) and connect.
- * Returns 0, or a negative errno with libvirt's message in @err.
+ * Returns 0, or a negative errno with libvirt's message in @err: -EBUSY
+ * when an embedded driver's root is in use by another process.
  */
 int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 		 size_t errlen);

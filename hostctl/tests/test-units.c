@@ -76,17 +76,19 @@ static void test_uri(void)
 	FILE *f;
 	char buf[256] = "";
 
-	is_int(vm_default_uri("/root/.cache/vlalab", uri, sizeof(uri)), 0,
+	is_int(vm_default_uri("/root/.cache/vlalab", 0, uri, sizeof(uri)), 0,
 	       "default uri");
 	is_str(uri, "qemu:///embed?root=/root/.cache/vlalab/libvirt",
 	       "default uri text");
-	is_int(vm_default_uri("/a b&c", uri, sizeof(uri)), 0, "uri escaped");
+	is_int(vm_default_uri("/a b&c", 0, uri, sizeof(uri)), 0, "uri escaped");
 	is_str(uri, "qemu:///embed?root=/a%20b%26c/libvirt",
 	       "space and & escaped");
-	is_int(vm_default_uri("/x", uri, 10), -ENAMETOOLONG, "uri too long");
+	is_int(vm_default_uri("/x", 0, uri, 10), -ENAMETOOLONG, "uri too long");
 
 	snprintf(cache, sizeof(cache), "%s/c d", tmpdir);
-	vm_default_uri(cache, uri, sizeof(uri));
+	is_int(vm_default_uri("/c", 2, uri, sizeof(uri)), 0, "slot 2");
+	is_str(uri, "qemu:///embed?root=/c/libvirt-2", "slot 2 root");
+	vm_default_uri(cache, 0, uri, sizeof(uri));
 	is_int(vm_prepare_uri(uri), 0, "qemu.conf written");
 	snprintf(path, sizeof(path), "%s/c d/libvirt/etc/qemu.conf", tmpdir);
 	f = fopen(path, "r");
