@@ -651,9 +651,10 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	if (r < 0)
 		goto out;
 	if (opts->config_only)
-		r = kb_path(log_path, sizeof(log_path), "%s/vlalab-config.log", obj);
+		r = kb_path(log_path, sizeof(log_path), "%s.config.log", obj);
 	else
 		r = kb_path(log_path, sizeof(log_path), "%s/build.log", dir);
+	/* With config_only the log sits beside obj (which may be wiped). */
 	if (r == 0)
 		r = kb_mkdir_p(opts->config_only ? obj : dir, 0755);
 	if (r < 0)

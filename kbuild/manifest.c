@@ -219,9 +219,13 @@ int kb_manifest_parse(const char *text, struct kb_manifest *ret)
 void kb_count_warnings(const char *log, size_t len, unsigned *ret_vla, unsigned *ret_frame)
 {
 	unsigned vla = 0, frame = 0;
-	const char *p = log, *end = log + len;
+	const char *p = log, *end;
 
-	while (p < end) {
+	*ret_vla = *ret_frame = 0;
+	if (!log || !len)
+		return;
+	end = log + len;
+	while (p && p < end) {
 		const char *e = memchr(p, '\n', end - p);
 		size_t n = e ? (size_t)(e - p) : (size_t)(end - p);
 
