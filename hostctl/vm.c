@@ -7,12 +7,18 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/pidfd.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +32,7 @@
 
 struct vm_host {
 	virConnectPtr conn;
+	char embed_root[PATH_MAX];       /* "" unless the embedded driver */
 	int lifecycle_id;
 	int tick_id;
 	struct vm *vms;                  /* running guests, for the callback */
@@ -49,7 +56,67 @@ struct vm {
 	uint64_t t_call_us, t_created_us, t_hello_us, last_rx_us;
 	char *out;                       /* bytes queued for the guest */
 	size_t out_len, out_off;
+	int qemu_pidfd;                  /* -1 unless QEMU is our child */
 };
+
+/*
+ * With the embedded driver, libvirt daemonizes QEMU, so it is orphaned and
+ * reparented to the nearest subreaper, or to PID 1, which here reaps late:
+ * libvirt then polls a zombie for a second on every destroy. hostctl
+ * makes itself the subreaper and reaps its QEMUs at once, one thread each.
+ */
+static void *reaper(void *arg)
+{
+	int pidfd = (int)(intptr_t)arg;
+	siginfo_t si;
+
+	while (waitid(P_PIDFD, pidfd, &si, WEXITED) < 0 && errno == EINTR)
+		;
+	close(pidfd);
+	return NULL;
+}
+
+/* Adopt the QEMU of domain @name: a pidfd, and a thread to reap it. */
+static int adopt_qemu(const struct vm_host *h, const char *name)
+{
+	char path[PATH_MAX + 160];
+	pthread_attr_t attr;
+	pthread_t thread;
+	FILE *f;
+	int pid = 0, pidfd, r;
+
+	if (!*h->embed_root)
+		return -1;
+	snprintf(path, sizeof(path), "%s/run/qemu/%s.pid", h->embed_root, name);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	r = fscanf(f, "%d", &pid);
+	fclose(f);
+	if (r != 1 || pid <= 1)
+		return -1;
+	pidfd = pidfd_open(pid, 0);
+	if (pidfd < 0)
+		return -1;
+	/* Only a child of ours can be reaped: else leave it to libvirt. */
+	{
+		siginfo_t si = { 0 };
+
+		if (waitid(P_PIDFD, pidfd, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
+			close(pidfd);
+			return -1;
+		}
+	}
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	r = pthread_create(&thread, &attr, reaper, (void *)(intptr_t)dup(pidfd));
+	pthread_attr_destroy(&attr);
+	if (r != 0) {
+		close(pidfd);
+		return -1;
+	}
+	return pidfd;
+}
 
 uint64_t vm_now_us(void)
 {
@@ -201,7 +268,9 @@ int vm_prepare_uri(const char *uri)
 		"stdio_handler = \"file\"\n"
 		"security_driver = \"none\"\n"
 		"dynamic_ownership = 0\n"
-		"remember_owner = 0\n";
+		"remember_owner = 0\n"
+		"namespaces = []\n"
+		"cgroup_controllers = []\n";
 	char root[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
 	FILE *f;
 	int r;
@@ -299,6 +368,10 @@ int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 	if (!h)
 		return -ENOMEM;
 	h->lifecycle_id = -1;
+	if (embed_root(uri, h->embed_root, sizeof(h->embed_root)) < 0)
+		h->embed_root[0] = '\0';
+	else
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	h->conn = virConnectOpen(uri);
 	if (!h->conn) {
 		virErrorPtr e = virGetLastError();
@@ -480,6 +553,7 @@ int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 		return -ENOMEM;
 	}
 	vm->host = h;
+	vm->qemu_pidfd = -1;
 	vm->events = p->events;
 	vm->session = p->session;
 	snprintf(vm->label, sizeof(vm->label), "%s", p->label);
@@ -498,6 +572,7 @@ int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 	}
 	name = virDomainGetName(vm->dom);
 	snprintf(vm->name, sizeof(vm->name), "%s", name ? name : "");
+	vm->qemu_pidfd = adopt_qemu(h, vm->name);
 	vm->st = virStreamNew(h->conn, VIR_STREAM_NONBLOCK);
 	if (!vm->st ||
 	    virDomainOpenChannel(vm->dom, PROTO_PORT_NAME, vm->st, 0) < 0) {
@@ -606,6 +681,25 @@ void vm_destroy(struct vm *vm)
 			virStreamEventRemoveCallback(vm->st);
 		virStreamAbort(vm->st);
 		virStreamFree(vm->st);
+	}
+	if (vm->qemu_pidfd >= 0) {
+		/*
+		 * Stop QEMU ourselves and see it gone (reaped) before libvirt
+		 * looks: its destroy then needn't poll, which costs 200 ms.
+		 */
+		struct pollfd pfd = { .fd = vm->qemu_pidfd, .events = POLLIN };
+
+		if (pidfd_send_signal(vm->qemu_pidfd, SIGTERM, NULL, 0) == 0)
+			poll(&pfd, 1, 2000);
+		for (int i = 0; i < 200; i++) {
+			siginfo_t si = { 0 };
+
+			if (waitid(P_PIDFD, vm->qemu_pidfd, &si,
+				   WEXITED | WNOHANG | WNOWAIT) < 0)
+				break;          /* reaped */
+			usleep(1000);
+		}
+		close(vm->qemu_pidfd);
 	}
 	if (vm->dom) {
 		virDomainDestroy(vm->dom);
