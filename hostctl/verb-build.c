@@ -147,7 +147,10 @@ int verb_build(int argc, char *argv[])
 	r = kbuild_run(&ko, &kr);
 	if (r < 0) {
 		/* kbuild printed the details; a missing source is set-up. */
-		fprintf(stderr, "hostctl build: the kernel build failed: %s\n", strerror(-r));
+		if (r == -EINVAL || r == -EIO)
+			fprintf(stderr, "hostctl build: the kernel build failed (details above)\n");
+		else
+			fprintf(stderr, "hostctl build: the kernel build failed: %s\n", strerror(-r));
 		return r == -ENOENT || r == -EACCES ? 2 : 1;
 	}
 	if (ko.config_only) {

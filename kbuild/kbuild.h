@@ -47,6 +47,7 @@ struct kbuild_opts {
 	FILE *msg;               /* progress and failure details; NULL: stderr */
 };
 
+/* With config_only, dir is empty and config points into the object tree. */
 struct kbuild_result {
 	char dir[PATH_MAX];      /* builds/<key>/: bzImage, vmlinux, System.map, config, modules/ (INSTALL_MOD_PATH tree), manifest.json, build.log */
 	char key[65];            /* hex sha256 cache key */
