@@ -85,6 +85,9 @@ int domain_xml(const struct domain_config *c, char **ret)
 	fprintf(f, "  <vcpu>%u</vcpu>\n", vcpus);
 	fputs("  <os>\n"
 	      "    <type arch='x86_64' machine='pc'>hvm</type>\n", f);
+	if (c->firmware)
+		xml_printf(f, "    <loader readonly='yes' type='rom'>%s</loader>\n",
+			   c->firmware);
 	xml_printf(f, "    <kernel>%s</kernel>\n", c->kernel);
 	xml_printf(f, "    <initrd>%s</initrd>\n", c->initrd);
 	xml_printf(f, "    <cmdline>%s</cmdline>\n",

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "domain.h"
 #include "runner.h"
@@ -202,6 +203,8 @@ static int boot(struct run_ctx *c, struct vm **ret, char **ret_reason)
 		dc.initrd = c->o->initrd;
 		dc.cmdline = c->o->cmdline;
 		dc.console_log = console;
+		dc.firmware = access(DOMAIN_QBOOT_PATH, R_OK) == 0 ?
+				      DOMAIN_QBOOT_PATH : NULL;
 		r = domain_xml(&dc, &xml);
 		if (r < 0) {
 			*ret_reason = strdup("generating the domain XML failed");

@@ -67,6 +67,8 @@ static int do_xml(char *text)
 			c.cmdline = eq;
 		else if (strcmp(line, "console_log") == 0)
 			c.console_log = eq;
+		else if (strcmp(line, "firmware") == 0)
+			c.firmware = eq;
 		else {
 			fprintf(stderr, "hostctl-fmt: unknown key '%s'\n", line);
 			return 1;
