@@ -194,8 +194,11 @@ struct kb_manifest {
 	double build_seconds;
 	int64_t timestamp;     /* Unix seconds, UTC */
 	bool incremental;      /* the object tree held an earlier build */
-	unsigned warn_vla;     /* "[-Wvla" warnings in this build's log */
-	unsigned warn_frame;   /* "[-Wframe-larger-than" warnings in this build's log */
+	unsigned warn_vla;     /* -Wvla warnings of every object (the ledger) */
+	unsigned warn_frame;   /* -Wframe-larger-than warnings of every object */
+	bool warn_complete;    /* the ledger covers every object */
+	unsigned log_vla;      /* the same, in this build's log only */
+	unsigned log_frame;
 };
 
 /* Pretty JSON, '/' not escaped; *ret is malloc'ed. */
@@ -204,6 +207,29 @@ int kb_manifest_parse(const char *text, struct kb_manifest *ret);
 void kb_manifest_free(struct kb_manifest *m);
 /* Counts compiler warning lines tagged [-Wvla] and [-Wframe-larger-than=]. */
 void kb_count_warnings(const char *log, size_t len, unsigned *ret_vla, unsigned *ret_frame);
+
+/* The warning ledger, obj/<flavour>/.vlalab-warnings: per object, the
+ * -Wvla and -Wframe-larger-than warnings of its last compilation, so an
+ * incremental build still reports the whole kernel's counts. complete is
+ * false when the object tree held objects compiled before the ledger. */
+struct kb_ledger_entry {
+	char *obj;
+	unsigned vla;
+	unsigned frame;
+};
+
+struct kb_ledger {
+	struct kb_ledger_entry *v;
+	size_t n;
+	bool complete;
+};
+
+int kb_ledger_parse(const char *text, struct kb_ledger *ret);
+int kb_ledger_to_text(const struct kb_ledger *l, char **ret);
+/* Each object compiled in the log (make -Otarget output) gets this log's counts. */
+int kb_ledger_update(struct kb_ledger *l, const char *log, size_t len);
+void kb_ledger_totals(const struct kb_ledger *l, unsigned *ret_vla, unsigned *ret_frame);
+void kb_ledger_free(struct kb_ledger *l);
 
 /* ---- spawn.c ---- */
 struct kb_progress {

@@ -262,6 +262,8 @@ static int make_target(const char *tree, const char *obj, int jobs, char *const 
 	argv[n++] = objarg;
 	argv[n++] = "ARCH=x86_64";
 	argv[n++] = jarg;
+	/* A recipe's output stays together: warnings follow their CC line. */
+	argv[n++] = "-Otarget";
 	for (; *targets && n < 15; targets++)
 		argv[n++] = *targets;
 	argv[n] = NULL;
@@ -471,12 +473,50 @@ static int copy_artefacts(const char *obj, const char *dir)
 	return r;
 }
 
+struct kb_warnings {
+	unsigned vla, frame;         /* every object, from the ledger */
+	bool complete;
+	unsigned log_vla, log_frame; /* this build's log */
+};
+
+/* Folds this build's log into obj/.vlalab-warnings, also after a failed
+ * make: what it compiled will not be compiled again. */
+static int update_ledger(const char *obj, const char *log_path, bool incremental, struct kb_warnings *ret)
+{
+	struct kb_ledger l = { .complete = !incremental };
+	char path[PATH_MAX], *text = NULL, *log = NULL, *out = NULL;
+	size_t loglen = 0;
+	int r;
+
+	r = kb_path(path, sizeof(path), "%s/.vlalab-warnings", obj);
+	if (r < 0)
+		return r;
+	if (kb_read_file(path, &text, NULL) == 0 && kb_ledger_parse(text, &l) < 0)
+		l = (struct kb_ledger){ .complete = false };
+	r = kb_read_file(log_path, &log, &loglen);
+	if (r == 0)
+		r = kb_ledger_update(&l, log, loglen);
+	if (r == 0)
+		r = kb_ledger_to_text(&l, &out);
+	if (r == 0)
+		r = kb_write_file_atomic(path, out, strlen(out));
+	if (r == 0 && ret) {
+		kb_ledger_totals(&l, &ret->vla, &ret->frame);
+		ret->complete = l.complete;
+		kb_count_warnings(log, loglen, &ret->log_vla, &ret->log_frame);
+	}
+	kb_ledger_free(&l);
+	free(text);
+	free(log);
+	free(out);
+	return r;
+}
+
 static int write_manifest(const char *dir, const char *flavour, const char *key, const char *release,
-			  const struct kb_inputs *in, double secs, bool incremental, const char *log_path)
+			  const struct kb_inputs *in, double secs, bool incremental, const struct kb_warnings *w)
 {
 	struct kb_manifest m = { 0 };
-	char path[PATH_MAX], *json = NULL, *log = NULL;
-	size_t loglen = 0;
+	char path[PATH_MAX], *json = NULL;
 	int r = 0;
 
 	m.source_version = (char *)in->source_version;
@@ -505,8 +545,11 @@ static int write_manifest(const char *dir, const char *flavour, const char *key,
 	m.build_seconds = secs;
 	m.timestamp = time(NULL);
 	m.incremental = incremental;
-	if (kb_read_file(log_path, &log, &loglen) == 0)
-		kb_count_warnings(log, loglen, &m.warn_vla, &m.warn_frame);
+	m.warn_vla = w->vla;
+	m.warn_frame = w->frame;
+	m.warn_complete = w->complete;
+	m.log_vla = w->log_vla;
+	m.log_frame = w->log_frame;
 	r = kb_manifest_to_json(&m, &json);
 	if (r == 0)
 		r = kb_path(path, sizeof(path), "%s/manifest.json", dir);
@@ -530,7 +573,6 @@ out:
 	free(m.patches);
 	free(m.fragments);
 	free(json);
-	free(log);
 	return r;
 }
 
@@ -574,7 +616,8 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	struct kb_progress p;
 	double t0 = kb_now(), tbuild;
 	bool incremental = false;
-	int jobs = opts->jobs, lock_fd = -1, log_fd = -1, r;
+	int jobs = opts->jobs, lock_fd = -1, log_fd = -1, r, r2;
+	struct kb_warnings warn = { 0 };
 	char key[65], *release = NULL;
 	struct stat st;
 
@@ -697,8 +740,14 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	tbuild = kb_now();
 	kb_progress_stage(&p, "building bzImage and modules");
 	r = make_target(tree, obj, jobs, (char *[]){ "bzImage", "modules", NULL }, log_fd, &p);
+	r2 = update_ledger(obj, log_path, incremental, &warn);
 	if (r < 0) {
 		print_make_failure(&p, "make bzImage modules", log_path);
+		goto out;
+	}
+	if (r2 < 0) {
+		r = r2;
+		kb_msg(&p, "kbuild: cannot update the warning ledger in '%s': %s", obj, strerror(-r));
 		goto out;
 	}
 	r = kb_path(path, sizeof(path), "%s/include/config/kernel.release", obj);
@@ -733,7 +782,7 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 		kb_msg(&p, "kbuild: cannot copy the build artefacts from '%s' to '%s': %s", obj, dir, strerror(-r));
 		goto out;
 	}
-	r = write_manifest(dir, flavour, key, res.release, &in, kb_now() - tbuild, incremental, log_path);
+	r = write_manifest(dir, flavour, key, res.release, &in, kb_now() - tbuild, incremental, &warn);
 	if (r < 0)
 		goto out;
 	kb_progress_stage(&p, "done");

@@ -102,7 +102,13 @@ int kb_manifest_to_json(const struct kb_manifest *m, char **ret)
 		goto out;
 	w = json_object_new_object();
 	if (add_obj(o, "warnings", w) < 0 || add_obj(w, "Wvla", json_object_new_int64(m->warn_vla)) < 0 ||
-	    add_obj(w, "Wframe-larger-than", json_object_new_int64(m->warn_frame)) < 0)
+	    add_obj(w, "Wframe-larger-than", json_object_new_int64(m->warn_frame)) < 0 ||
+	    add_obj(w, "complete", json_object_new_boolean(m->warn_complete)) < 0)
+		goto out;
+	w = json_object_new_object();
+	if (add_obj(o, "warnings_this_build", w) < 0 ||
+	    add_obj(w, "Wvla", json_object_new_int64(m->log_vla)) < 0 ||
+	    add_obj(w, "Wframe-larger-than", json_object_new_int64(m->log_frame)) < 0)
 		goto out;
 	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!s)
@@ -205,6 +211,14 @@ int kb_manifest_parse(const char *text, struct kb_manifest *ret)
 			m.warn_vla = json_object_get_int64(v);
 		if (json_object_object_get_ex(w, "Wframe-larger-than", &v))
 			m.warn_frame = json_object_get_int64(v);
+		if (json_object_object_get_ex(w, "complete", &v))
+			m.warn_complete = json_object_get_boolean(v);
+	}
+	if (r == 0 && json_object_object_get_ex(o, "warnings_this_build", &w)) {
+		if (json_object_object_get_ex(w, "Wvla", &v))
+			m.log_vla = json_object_get_int64(v);
+		if (json_object_object_get_ex(w, "Wframe-larger-than", &v))
+			m.log_frame = json_object_get_int64(v);
 	}
 	free(release);
 	json_object_put(o);
@@ -236,6 +250,161 @@ void kb_count_warnings(const char *log, size_t len, unsigned *ret_vla, unsigned 
 				frame++;
 		}
 		p = e ? e + 1 : end;
+	}
+	*ret_vla = vla;
+	*ret_frame = frame;
+}
+
+/* ---- the warning ledger ---- */
+
+void kb_ledger_free(struct kb_ledger *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].obj);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static int ledger_set(struct kb_ledger *l, const char *obj, size_t objlen, unsigned vla, unsigned frame)
+{
+	struct kb_ledger_entry *nv;
+
+	for (size_t i = 0; i < l->n; i++) {
+		if (strlen(l->v[i].obj) == objlen && !strncmp(l->v[i].obj, obj, objlen)) {
+			l->v[i].vla = vla;
+			l->v[i].frame = frame;
+			return 0;
+		}
+	}
+	nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	l->v = nv;
+	nv[l->n].obj = strndup(obj, objlen);
+	if (!nv[l->n].obj)
+		return -ENOMEM;
+	nv[l->n].vla = vla;
+	nv[l->n].frame = frame;
+	l->n++;
+	return 0;
+}
+
+int kb_ledger_parse(const char *text, struct kb_ledger *ret)
+{
+	struct kb_ledger l = { 0 };
+	const char *p = text, *e;
+	int r = 0;
+
+	if (!strncmp(p, "vlalab-warnings 1 complete\n", 27))
+		l.complete = true;
+	else if (strncmp(p, "vlalab-warnings 1 partial\n", 26))
+		return -EBADMSG;
+	p = strchr(p, '\n') + 1;
+	for (; *p; p = e + 1) {
+		unsigned vla, frame;
+		const char *tab;
+
+		e = strchr(p, '\n');
+		if (!e)
+			break;
+		tab = memchr(p, '\t', e - p);
+		if (!tab || sscanf(tab + 1, "%u\t%u", &vla, &frame) != 2) {
+			r = -EBADMSG;
+			break;
+		}
+		r = ledger_set(&l, p, tab - p, vla, frame);
+		if (r < 0)
+			break;
+	}
+	if (r < 0) {
+		kb_ledger_free(&l);
+		return r;
+	}
+	*ret = l;
+	return 0;
+}
+
+int kb_ledger_to_text(const struct kb_ledger *l, char **ret)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(ret, &len);
+
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "vlalab-warnings 1 %s\n", l->complete ? "complete" : "partial");
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].vla || l->v[i].frame)
+			fprintf(f, "%s\t%u\t%u\n", l->v[i].obj, l->v[i].vla, l->v[i].frame);
+	if (fclose(f) != 0) {
+		free(*ret);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* "  CC      net/x.o" or "  CC [M]  net/x.o": the object; else NULL. */
+static const char *compiled_object(const char *s, size_t n, size_t *ret_len)
+{
+	const char *end = s + n, *o;
+
+	if (n < 6 || strncmp(s, "  CC ", 5))
+		return NULL;
+	o = s + 5;
+	while (o < end && *o == ' ')
+		o++;
+	if (end - o > 4 && !strncmp(o, "[M]", 3)) {
+		o += 3;
+		while (o < end && *o == ' ')
+			o++;
+	}
+	if (end - o < 3 || strncmp(end - 2, ".o", 2))
+		return NULL;
+	*ret_len = end - o;
+	return o;
+}
+
+int kb_ledger_update(struct kb_ledger *l, const char *log, size_t len)
+{
+	const char *p = log, *end = log + len, *cur = NULL;
+	size_t curlen = 0;
+	unsigned vla = 0, frame = 0;
+	int r = 0;
+
+	/* make -Otarget keeps a recipe's output together: the warnings after
+	 * a CC line, up to the next command line, are that object's. */
+	while (r == 0 && p && p < end) {
+		const char *e = memchr(p, '\n', end - p);
+		size_t n = e ? (size_t)(e - p) : (size_t)(end - p);
+		const char *obj;
+		size_t objlen;
+
+		if ((obj = compiled_object(p, n, &objlen))) {
+			if (cur)
+				r = ledger_set(l, cur, curlen, vla, frame);
+			cur = obj;
+			curlen = objlen;
+			vla = frame = 0;
+		} else if (memmem(p, n, "warning:", 8)) {
+			if (memmem(p, n, "[-Wvla]", 7) || memmem(p, n, "[-Wvla-larger-than=]", 20))
+				vla++;
+			if (memmem(p, n, "[-Wframe-larger-than", 20))
+				frame++;
+		}
+		p = e ? e + 1 : end;
+	}
+	if (r == 0 && cur)
+		r = ledger_set(l, cur, curlen, vla, frame);
+	return r;
+}
+
+void kb_ledger_totals(const struct kb_ledger *l, unsigned *ret_vla, unsigned *ret_frame)
+{
+	unsigned vla = 0, frame = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		vla += l->v[i].vla;
+		frame += l->v[i].frame;
 	}
 	*ret_vla = vla;
 	*ret_frame = frame;

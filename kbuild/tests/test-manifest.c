@@ -16,6 +16,47 @@ static const char log_text[] =
 	"lib/baz.c:1:1: warning: unused variable 'x' [-Wunused-variable]\n"
 	"net/y.c:5:5: warning: ISO C90 forbids array 'z' whose size cannot be evaluated [-Wvla]";
 
+static void test_ledger(void)
+{
+	static const char cold[] =
+		"  CC      lib/foo.o\n"
+		"lib/foo.c:12:9: warning: ISO C90 forbids variable length array 'buf' [-Wvla]\n"
+		"lib/foo.c:40:1: warning: the frame size of 1200 bytes is larger than 1024 bytes [-Wframe-larger-than=]\n"
+		"  CC [M]  drivers/net/dsa/dsa_loop.o\n"
+		"drivers/net/dsa/dsa_loop.c:9:1: warning: the frame size of 2048 bytes is larger than 1024 bytes [-Wframe-larger-than=]\n"
+		"  CC      kernel/fork.o\n"
+		"  AR      lib/built-in.a\n";
+	static const char incr[] =
+		"  SYNC    include/config/auto.conf\n"
+		"  CC      lib/foo.o\n"
+		"  LD      vmlinux.o\n";
+	struct kb_ledger l = { .complete = true }, back;
+	unsigned vla, frame;
+	char *text = NULL;
+
+	CHECK(kb_ledger_update(&l, cold, strlen(cold)) == 0, "a cold log fills the ledger");
+	kb_ledger_totals(&l, &vla, &frame);
+	CHECK(vla == 1 && frame == 2, "totals after the cold build: %u Wvla, %u Wframe", vla, frame);
+	CHECK(kb_ledger_update(&l, incr, strlen(incr)) == 0, "an incremental log updates it");
+	kb_ledger_totals(&l, &vla, &frame);
+	CHECK(vla == 0 && frame == 1, "a recompiled object's warnings are replaced, others kept (%u, %u)", vla,
+	      frame);
+	CHECK(kb_ledger_to_text(&l, &text) == 0 && text, "the ledger serializes");
+	CHECK(text && !strncmp(text, "vlalab-warnings 1 complete\n", 27) && !strstr(text, "lib/foo.o") &&
+		      strstr(text, "drivers/net/dsa/dsa_loop.o\t0\t1\n"),
+	      "only objects with warnings are written");
+	CHECK(text && kb_ledger_parse(text, &back) == 0 && back.complete && back.n == 1,
+	      "and parse back");
+	kb_ledger_free(&back);
+	free(text);
+	kb_ledger_free(&l);
+	CHECK(kb_ledger_parse("junk\n", &back) < 0, "a bad header is refused");
+	CHECK(kb_ledger_parse("vlalab-warnings 1 partial\nx.o\tnope\n", &back) < 0, "a bad line is refused");
+	CHECK(kb_ledger_parse("vlalab-warnings 1 partial\n", &back) == 0 && !back.complete && back.n == 0,
+	      "an empty partial ledger");
+	kb_ledger_free(&back);
+}
+
 int main(void)
 {
 	struct kb_manifest_item patches[] = { { .name = "0001-x.patch", .sha256 = "ab" } };
@@ -36,9 +77,14 @@ int main(void)
 		.incremental = true,
 		.warn_vla = 2,
 		.warn_frame = 3,
+		.warn_complete = true,
+		.log_vla = 1,
+		.log_frame = 0,
 	}, back;
 	unsigned vla = 0, frame = 0;
 	char *json = NULL;
+
+	test_ledger();
 
 	kb_count_warnings(log_text, strlen(log_text), &vla, &frame);
 	CHECK(vla == 2, "two -Wvla warnings (got %u)", vla);
@@ -63,7 +109,8 @@ int main(void)
 		      !strcmp(back.fragments[1].sha256, "ef"),
 	      "fragments round-trip");
 	CHECK(back.build_seconds == 412.5 && back.timestamp == 1764740000 && back.incremental &&
-		      back.warn_vla == 2 && back.warn_frame == 3,
+		      back.warn_vla == 2 && back.warn_frame == 3 && back.warn_complete && back.log_vla == 1 &&
+		      back.log_frame == 0,
 	      "numbers round-trip");
 	kb_manifest_free(&back);
 	free(json);
