@@ -255,7 +255,7 @@ int image_build(const struct image_opts *opts, struct image_result *ret)
 	const char *busybox = opts->busybox ? opts->busybox : DEFAULT_BUSYBOX;
 	const struct kbuild_result *k = opts->kernel;
 	char cache[PATH_MAX], dir[PATH_MAX], out[PATH_MAX], tmp[PATH_MAX], spec[PATH_MAX];
-	char mods[PATH_MAX], gen[PATH_MAX], init_default[PATH_MAX];
+	char mods[PATH_MAX], gen[PATH_MAX], init_default[PATH_MAX], spec_tmp[PATH_MAX];
 	struct img_tree mtree = { 0 }, etree = { 0 };
 	struct image_result res = { 0 };
 	struct kb_hash *h = NULL;
@@ -363,10 +363,13 @@ int image_build(const struct image_opts *opts, struct image_result *ret)
 	if (r == 0)
 		r = kb_path(spec, sizeof(spec), "%s/initramfs.list", dir);
 	if (r == 0)
+		r = kb_path(spec_tmp, sizeof(spec_tmp), "%s.tmp.%ld", spec, (long)getpid());
+	if (r == 0)
 		r = kb_path(tmp, sizeof(tmp), "%s.tmp.%ld", out, (long)getpid());
 	if (r < 0)
 		goto out;
-	f = fopen(spec, "we");
+	/* Private names until done: two builds of one image may race. */
+	f = fopen(spec_tmp, "we");
 	if (!f) {
 		r = -errno;
 		goto out;
@@ -376,14 +379,17 @@ int image_build(const struct image_opts *opts, struct image_result *ret)
 		r = -errno;
 	if (r < 0)
 		goto out;
-	r = pack(gen, spec, tmp);
+	r = pack(gen, spec_tmp, tmp);
 	if (r == 0 && stat(tmp, &st) < 0)
+		r = -errno;
+	if (r == 0 && rename(spec_tmp, spec) < 0)
 		r = -errno;
 	if (r == 0 && rename(tmp, out) < 0)
 		r = -errno;
 	if (r < 0) {
+		kb_msg(&p, "image: '%s %s | gzip' failed: %s", gen, spec_tmp, strerror(-r));
 		unlink(tmp);
-		kb_msg(&p, "image: '%s %s | gzip' failed: %s", gen, spec, strerror(-r));
+		unlink(spec_tmp);
 		goto out;
 	}
 	res.size = st.st_size;
