@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "domain.h"
@@ -40,14 +41,23 @@ struct run_ctx {
 
 void progress_status(struct progress *p, const char *fmt, ...)
 {
+	struct winsize ws;
+	char line[512];
+	int cols = 80;
 	va_list ap;
 
 	if (!p || !p->f || !p->live)
 		return;
-	fputs("\r\033[K", p->f);
+	if (ioctl(fileno(p->f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
+		cols = ws.ws_col;
 	va_start(ap, fmt);
-	vfprintf(p->f, fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	/* One screen line, or it wraps and \r no longer rewrites it. */
+	if (cols - 1 < (int)sizeof(line))
+		line[cols - 1] = '\0';
+	fputs("\r\033[K", p->f);
+	fputs(line, p->f);
 	fflush(p->f);
 	p->line_shown = true;
 }
@@ -269,7 +279,11 @@ static int boot(struct run_ctx *c, struct vm **ret, char **ret_reason)
 				 c->label, vm_dead_reason(vm));
 		if (vm_proto_error(vm) == -EPROTONOSUPPORT)
 			c->fatal = true;
-		*ret_reason = with_console(what, console);
+		if (vm_proto_error(vm))
+			snprintf(what, sizeof(what), "%s: %s", c->label,
+				 vm_dead_reason(vm));
+		*ret_reason = vm_proto_error(vm) ? strdup(what) :
+						   with_console(what, console);
 		vm_destroy(vm);
 		return r == -ETIMEDOUT ? r : -EIO;
 	}
@@ -323,8 +337,12 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 		bound += s->timeout_ms / 2;
 	if (r == 0)
 		r = vm_wait(vm, scenario_done, &c->sess, bound);
-	if (r == 0)
+	if (r == 0) {
+		if (c->stats && c->stats->boots > 0 && c->stats->boots <= 16 &&
+		    !c->stats->run_us[c->stats->boots - 1])
+			c->stats->run_us[c->stats->boots - 1] = vm_now_us() - t0;
 		return 0;
+	}
 	sc->duration_ms = (vm_now_us() - t0) / 1000;
 	if (r == -ETIMEDOUT) {
 		close_open_step(c, sc, VERDICT_TIMEOUT);
@@ -428,6 +446,9 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 		char *reason = NULL;
 
 		r = boot(&c, &vm, &reason);
+		/* The accelerator that ran, even if the guest then died. */
+		snprintf(run->accelerator, sizeof(run->accelerator), "%s",
+			 domain_accel_name(c.accel));
 		if (r < 0) {
 			res_scenario_finish(&run->v[i], VERDICT_ERROR,
 					    reason ? reason : "boot failed");
@@ -450,8 +471,6 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 			continue;
 		}
 		boot_failures = 0;
-		snprintf(run->accelerator, sizeof(run->accelerator), "%s",
-			 domain_accel_name(c.accel));
 		while (i < run->n) {
 			r = run_one(&c, vm, i);
 			progress_result(o->progress, &run->v[i]);

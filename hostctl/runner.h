@@ -51,6 +51,8 @@ struct runner_opts {
 struct runner_stats {
 	unsigned int boots;
 	uint64_t create_us[16], hello_us[16], teardown_us[16];
+	/* Host time from sending the first scenario's run to its scenario_end. */
+	uint64_t run_us[16];
 };
 
 /*

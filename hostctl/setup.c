@@ -65,7 +65,8 @@ void setup_free(struct setup *s)
 	s->manifest = NULL;
 }
 
-int setup_prepare(const char *cache, const char *uri, struct setup *ret)
+int setup_prepare(const char *cache, const char *uri, const char *initrd,
+		  struct setup *ret)
 {
 	struct kbuild_opts kopts = { 0 };
 	struct image_opts iopts = { 0 };
@@ -86,7 +87,7 @@ int setup_prepare(const char *cache, const char *uri, struct setup *ret)
 			s.cache_dir, strerror(-r));
 		return r;
 	}
-	if (access(VLALAB_GUESTD_PATH, X_OK) < 0) {
+	if (!initrd && access(VLALAB_GUESTD_PATH, X_OK) < 0) {
 		r = -errno;
 		fprintf(stderr, "hostctl: guestd '%s' is missing (%s); build it with meson first\n",
 			VLALAB_GUESTD_PATH, strerror(-r));
@@ -106,7 +107,17 @@ int setup_prepare(const char *cache, const char *uri, struct setup *ret)
 	iopts.kernel = &s.kernel;
 	iopts.guestd = VLALAB_GUESTD_PATH;
 	iopts.progress = tty;
-	r = image_build(&iopts, &s.image);
+	if (initrd) {
+		if (access(initrd, R_OK) < 0 ||
+		    !realpath(initrd, s.image.path)) {
+			r = -errno;
+			fprintf(stderr, "hostctl: initramfs '%s': %s\n", initrd,
+				strerror(-r));
+			return r;
+		}
+	} else {
+		r = image_build(&iopts, &s.image);
+	}
 	if (r < 0) {
 		fprintf(stderr, "hostctl: building the guest image failed: %s\n",
 			strerror(-r));

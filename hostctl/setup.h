@@ -25,10 +25,12 @@ struct setup {
 };
 
 /*
- * Fill @ret: @cache and @uri may be NULL for the defaults. Logs once to
- * stderr on failure and returns a negative errno.
+ * Fill @ret: @cache and @uri may be NULL for the defaults; @initrd, when
+ * set, replaces the guest image (tests boot hostile guests that way). Logs
+ * once to stderr on failure and returns a negative errno.
  */
-int setup_prepare(const char *cache, const char *uri, struct setup *ret);
+int setup_prepare(const char *cache, const char *uri, const char *initrd,
+		  struct setup *ret);
 void setup_free(struct setup *s);
 
 /* mkdir -p; 0 or -errno. */

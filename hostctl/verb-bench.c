@@ -123,6 +123,8 @@ int verb_bench(int argc, char *argv[])
 	uint64_t create[BENCH_RUNS_MAX], hello[BENCH_RUNS_MAX];
 	uint64_t teardown[BENCH_RUNS_MAX], step[BENCH_RUNS_MAX];
 	uint64_t wall[BENCH_RUNS_MAX], step_own[BENCH_RUNS_MAX];
+	uint64_t step_host[BENCH_RUNS_MAX];
+	unsigned int nstep_host = 0;
 	struct runner_stats stats = { 0 };
 	struct scn_errors errs = { 0 };
 	struct scenario s = { 0 };
@@ -177,7 +179,7 @@ int verb_bench(int argc, char *argv[])
 		scn_errors_free(&errs);
 		return EXIT_SETUP;
 	}
-	r = setup_prepare(cache, connect, &su);
+	r = setup_prepare(cache, connect, NULL, &su);
 	if (r < 0)
 		goto out;
 
@@ -251,6 +253,8 @@ int verb_bench(int argc, char *argv[])
 		fprintf(stderr, "hostctl bench: boot %u/%u done\n", i + 1, runs);
 	}
 	for (unsigned int i = 0; i < stats.boots; i++) {
+		if (stats.run_us[i] && s.nsteps)
+			step_host[nstep_host++] = stats.run_us[i] / s.nsteps;
 		create[i] = stats.create_us[i];
 		hello[i] = stats.hello_us[i] - stats.create_us[i];
 		teardown[i] = stats.teardown_us[i];
@@ -272,6 +276,7 @@ int verb_bench(int argc, char *argv[])
 	}
 	report("per read step, scenario / steps", step, nstep, "<= 5");
 	report("per read step, the step itself", step_own, nstep, "");
+	report("per read step, host: run -> end", step_host, nstep_host, "");
 	report("teardown (shutdown + destroy)", teardown, stats.boots,
 	       "<= 300");
 	report("hostctl run all (wall)", wall, nwall, "");

@@ -31,6 +31,8 @@ static void run_usage(FILE *f)
 		"  --scenarios DIR   the scenario tree (default: %s/scenarios)\n"
 		"  --cache DIR       the cache (default: $VLALAB_CACHE or ~/.cache/vlalab)\n"
 		"  --accel ACCEL     auto, kvm or tcg (default: auto)\n"
+		"  --initrd FILE     boot this initramfs instead of building the image\n"
+		"                    (tests use it to boot misbehaving guests)\n"
 		"  --help            show this help\n"
 		"\n"
 		"Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error,\n"
@@ -39,7 +41,7 @@ static void run_usage(FILE *f)
 }
 
 struct run_args {
-	const char *connect, *output, *scenarios, *cache;
+	const char *connect, *output, *scenarios, *cache, *initrd;
 	enum res_format format;
 	bool format_set;
 	enum accel_choice accel;
@@ -54,6 +56,7 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "scenarios", required_argument, NULL, 's' },
 		{ "cache", required_argument, NULL, 'C' },
 		{ "accel", required_argument, NULL, 'a' },
+		{ "initrd", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -87,6 +90,9 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 					optarg);
 				return -EINVAL;
 			}
+			break;
+		case 'i':
+			a->initrd = optarg;
 			break;
 		case 'h':
 			run_usage(stdout);
@@ -210,7 +216,7 @@ static int do_run(const struct run_args *a, char *const *names, int nnames)
 		fprintf(stderr, "hostctl run: %s\n", err);
 		goto out;
 	}
-	r = setup_prepare(a->cache, a->connect, &su);
+	r = setup_prepare(a->cache, a->connect, a->initrd, &su);
 	if (r < 0)
 		goto out;
 	su_ok = true;
