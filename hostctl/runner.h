@@ -17,7 +17,7 @@
 #include "scenario.h"
 
 /* Bounds for the first hello, in ms: KVM is probed, TCG is slow. */
-#define RUNNER_HELLO_KVM_MS 20000
+#define RUNNER_HELLO_KVM_MS 10000
 #define RUNNER_HELLO_TCG_MS 120000
 /* Lines of console attached to a crash's reason. */
 #define RUNNER_CONSOLE_TAIL 25
