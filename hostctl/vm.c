@@ -83,7 +83,7 @@ static int adopt_qemu(const struct vm_host *h, const char *name)
 	pthread_attr_t attr;
 	pthread_t thread;
 	FILE *f;
-	int pid = 0, pidfd, r;
+	int pid = 0, pidfd, fd, r;
 
 	if (!*h->embed_root)
 		return -1;
@@ -107,11 +107,18 @@ static int adopt_qemu(const struct vm_host *h, const char *name)
 			return -1;
 		}
 	}
+	/* The thread gets its own copy of the pidfd, and closes it. */
+	fd = fcntl(pidfd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0) {
+		close(pidfd);
+		return -1;
+	}
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	r = pthread_create(&thread, &attr, reaper, (void *)(intptr_t)dup(pidfd));
+	r = pthread_create(&thread, &attr, reaper, (void *)(intptr_t)fd);
 	pthread_attr_destroy(&attr);
 	if (r != 0) {
+		close(fd);
 		close(pidfd);
 		return -1;
 	}
@@ -666,6 +673,7 @@ uint64_t vm_hello_us(const struct vm *vm)
 
 void vm_destroy(struct vm *vm)
 {
+	bool qemu_gone = false;
 	struct vm **pp;
 
 	if (!vm)
@@ -684,25 +692,28 @@ void vm_destroy(struct vm *vm)
 	}
 	if (vm->qemu_pidfd >= 0) {
 		/*
-		 * Stop QEMU ourselves and see it gone (reaped) before libvirt
-		 * looks: its destroy then needn't poll, which costs 200 ms.
+		 * Stop QEMU ourselves and see it gone (reaped). libvirt then
+		 * cleans the domain up on its own when the monitor closes; a
+		 * virDomainDestroy() would only wait for that, 200 ms.
 		 */
 		struct pollfd pfd = { .fd = vm->qemu_pidfd, .events = POLLIN };
 
 		if (pidfd_send_signal(vm->qemu_pidfd, SIGTERM, NULL, 0) == 0)
 			poll(&pfd, 1, 2000);
-		for (int i = 0; i < 200; i++) {
+		for (int i = 0; i < 200 && !qemu_gone; i++) {
 			siginfo_t si = { 0 };
 
 			if (waitid(P_PIDFD, vm->qemu_pidfd, &si,
 				   WEXITED | WNOHANG | WNOWAIT) < 0)
-				break;          /* reaped */
-			usleep(1000);
+				qemu_gone = true;       /* reaped */
+			else
+				usleep(1000);
 		}
 		close(vm->qemu_pidfd);
 	}
 	if (vm->dom) {
-		virDomainDestroy(vm->dom);
+		if (!qemu_gone)
+			virDomainDestroy(vm->dom);
 		virDomainFree(vm->dom);
 	}
 	proto_linebuf_free(&vm->lb);
