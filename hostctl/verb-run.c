@@ -185,6 +185,7 @@ static int init_results(const struct scn_set *set, const size_t *idx,
 static int do_run(const struct run_args *a, char *const *names, int nnames)
 {
 	char scn_dir[PATH_MAX], run_dir[PATH_MAX], run_id[64], err[1024];
+	char abs_dir[PATH_MAX];
 	char events_path[PATH_MAX + 16];
 	struct scn_errors errs = { 0 };
 	struct scn_set set = { 0 };
@@ -231,6 +232,12 @@ static int do_run(const struct run_args *a, char *const *names, int nnames)
 			run_dir, strerror(-r));
 		goto out;
 	}
+	/* QEMU opens the console files: give libvirt absolute paths. */
+	if (!realpath(run_dir, abs_dir)) {
+		fprintf(stderr, "hostctl run: run directory '%s': %m\n", run_dir);
+		goto out;
+	}
+	snprintf(run_dir, sizeof(run_dir), "%s", abs_dir);
 	snprintf(events_path, sizeof(events_path), "%s/events.jsonl", run_dir);
 	events = fopen(events_path, "we");
 	if (!events) {
