@@ -3,16 +3,22 @@
 # sh, no guestd) answers each scenario with one kind of bad line. Every bad
 # line must end that VM with the scenario as `error`, the line saved in
 # protocol-error-vmN.txt, and the next scenario must run on a fresh VM. A
-# guest with another protocol version must stop the run with a clear error.
+# guest that stops answering is a host-side timeout; one that falls silent
+# (no heartbeat) is a crash. A guest with another protocol version must
+# stop the run with a clear error.
 set -eu
 out=$(mktemp -d /tmp/hostctl-it-hostile-XXXXXX)
 busybox=$(command -v busybox || echo /bin/busybox)
 
 # Scenarios: one read step each; the fake guest only looks at the name.
 mkdir -p "$out/scenarios/hostile"
-for name in good too-long unknown-event wrong-type; do
+for name in good mute silent too-long unknown-event wrong-type; do
+	# Short, so that silent hits the host's bound (1 s + 10 s + 0.5 s);
+	# long for mute, so that the silence bound (15 s) comes first.
+	timeout=1000
+	[ "$name" = mute ] && timeout=30000
 	cat > "$out/scenarios/hostile/$name.json" <<JSON
-{"description": "hostile guest: $name", "seed": "none",
+{"description": "hostile guest: $name", "seed": "none", "timeout_ms": $timeout,
  "steps": [{"kind": "read", "path": "/proc/version", "match": "Linux"}]}
 JSON
 done
@@ -34,6 +40,7 @@ done
 exec 3<>"$port"
 echo "{\"ev\":\"hello\",\"t_us\":1,\"version\":$(cat /version),\"release\":\"$(uname -r)\",\"proc_version\":\"fake\",\"cmdline\":\"fake\",\"config_digest\":\"\",\"boot_ms\":1}" >&3
 (while :; do echo '{"ev":"heartbeat","t_us":2}' >&3; sleep 1; done) &
+hb=$!
 while read -r line <&3; do
 	case "$line" in
 	*'"shutdown"'*)
@@ -45,6 +52,10 @@ while read -r line <&3; do
 		echo '{"ev":"step_begin","t_us":5,"scenario":"hostile/good","step":0,"kind":"read"}' >&3
 		echo '{"ev":"step_end","t_us":6,"scenario":"hostile/good","step":0,"verdict":"pass","duration_us":1}' >&3
 		echo '{"ev":"scenario_end","t_us":7,"scenario":"hostile/good","verdict":"pass","duration_us":3}' >&3 ;;
+	*'"hostile/mute"'*)
+		kill $hb ;;
+	*'"hostile/silent"'*)
+		;;
 	*'"hostile/too-long"'*)
 		head -c 70000 /dev/zero | tr '\0' a >&3
 		echo >&3 ;;
@@ -93,8 +104,14 @@ for f in sorted(os.listdir(os.path.join(out, "run"))):
 for text in ("format_disk", '"nsteps":"1"', "aaaaaaaa"):
     if text not in saved:
         bad.append("no saved line with %r" % text)
-# good and too-long share vm1; each bad line costs a VM: vm2, vm3.
-for n in (1, 2, 3):
+sc = by["hostile/mute"]
+if sc["verdict"] != "crash" or "not even a heartbeat" not in sc["reason"]:
+    bad.append("mute: %s: %r" % (sc["verdict"], sc["reason"]))
+sc = by["hostile/silent"]
+if sc["verdict"] != "timeout" or "no scenario_end within 11500 ms" not in sc["reason"]:
+    bad.append("silent: %s: %r" % (sc["verdict"], sc["reason"]))
+# good and mute share vm1; every later scenario costs a VM: vm2..vm5.
+for n in (1, 2, 3, 4, 5):
     if not os.path.exists(os.path.join(out, "run", "console-vm%d.log" % n)):
         bad.append("no console-vm%d.log" % n)
 
@@ -108,6 +125,8 @@ if first["verdict"] != "error" or \
 for sc in s["scenarios"][1:]:
     if sc["verdict"] != "error" or "protocol version" not in sc["reason"]:
         bad.append("version 2, later: %r" % sc)
+if len(s["scenarios"]) != 6:
+    bad.append("version 2: %d scenarios, want 6" % len(s["scenarios"]))
 if os.path.exists(os.path.join(out, "run2", "console-vm2.log")):
     bad.append("version 2: booted again after the mismatch")
 for b in bad:
