@@ -46,7 +46,7 @@ void progress_status(struct progress *p, const char *fmt, ...)
 	int cols = 80;
 	va_list ap;
 
-	if (!p || !p->f || !p->live)
+	if (!p || !p->f || !p->live || !fmt)
 		return;
 	if (ioctl(fileno(p->f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
 		cols = ws.ws_col;
