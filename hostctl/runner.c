@@ -187,9 +187,9 @@ static void cache_verdict(struct run_ctx *c)
 
 /*
  * Boot a fresh VM and wait for its hello. On failure, returns a negative
- * errno with a malloc'd reason in *ret_reason.
+ * errno with a malloc'd reason in *why.
  */
-static int boot(struct run_ctx *c, struct vm **ret, char **ret_reason)
+static int boot(struct run_ctx *c, struct vm **ret, char **why)
 {
 	char name[128], err[1024], what[1200];
 	char *console = c->console;
@@ -217,7 +217,7 @@ static int boot(struct run_ctx *c, struct vm **ret, char **ret_reason)
 				      DOMAIN_QBOOT_PATH : NULL;
 		r = domain_xml(&dc, &xml);
 		if (r < 0) {
-			*ret_reason = strdup("generating the domain XML failed");
+			*why = strdup("generating the domain XML failed");
 			return r;
 		}
 		session_init(&c->sess);
@@ -242,7 +242,7 @@ static int boot(struct run_ctx *c, struct vm **ret, char **ret_reason)
 			continue;
 		}
 		if (r < 0) {
-			*ret_reason = strdup(err);
+			*why = strdup(err);
 			return r;
 		}
 		bound = c->accel == DOMAIN_ACCEL_KVM ? RUNNER_HELLO_KVM_MS :
@@ -282,7 +282,7 @@ static int boot(struct run_ctx *c, struct vm **ret, char **ret_reason)
 		if (vm_proto_error(vm))
 			snprintf(what, sizeof(what), "%s: %s", c->label,
 				 vm_dead_reason(vm));
-		*ret_reason = vm_proto_error(vm) ? strdup(what) :
+		*why = vm_proto_error(vm) ? strdup(what) :
 						   with_console(what, console);
 		vm_destroy(vm);
 		return r == -ETIMEDOUT ? r : -EIO;

@@ -22,7 +22,9 @@ ftrace = [n for n in names if n.startswith("ftrace/")]
 if len(ftrace) < 5:
     bad.append("want the 5 ftrace scenarios, got %r" % ftrace)
 for sc in s["scenarios"]:
-    if sc["verdict"] != "pass":
+    # The ftrace family must pass; later areas may skip on this kernel.
+    ok = ("pass",) if sc["name"].startswith("ftrace/") else ("pass", "skip", "xfail")
+    if sc["verdict"] not in ok:
         bad.append("%s: %s: %s" % (sc["name"], sc["verdict"], sc["reason"]))
     if sc["verdict"] == "pass" and not sc["steps"]:
         bad.append("%s: passed without steps" % sc["name"])
