@@ -20,6 +20,10 @@
 #include "runner.h"
 #include "vm.h"
 
+/* Why a run stops booting VMs. */
+#define STOP_VERSION "the guest speaks another protocol version"
+#define STOP_SIGNAL "interrupted by a signal"
+
 /* How long to wait for bye after shutdown before destroying anyway. */
 #define RUNNER_BYE_MS 2000
 
@@ -36,7 +40,7 @@ struct run_ctx {
 	unsigned int vmno;
 	char label[32];
 	char console[PATH_MAX];  /* the current VM's console log */
-	bool fatal;              /* no point booting again */
+	const char *stop;        /* why no more VMs boot, or NULL */
 };
 
 void progress_status(struct progress *p, const char *fmt, ...)
@@ -278,26 +282,31 @@ static int boot(struct run_ctx *c, struct vm **ret, char **why)
 			snprintf(what, sizeof(what), "%s died before hello: %s",
 				 c->label, vm_dead_reason(vm));
 		if (vm_proto_error(vm) == -EPROTONOSUPPORT)
-			c->fatal = true;
+			c->stop = STOP_VERSION;
+		if (r == -EINTR) {
+			c->stop = STOP_SIGNAL;
+			snprintf(what, sizeof(what), "%s: %s", c->label,
+				 STOP_SIGNAL);
+		}
 		if (vm_proto_error(vm))
 			snprintf(what, sizeof(what), "%s: %s", c->label,
 				 vm_dead_reason(vm));
-		*why = vm_proto_error(vm) ? strdup(what) :
-						   with_console(what, console);
+		*why = vm_proto_error(vm) || r == -EINTR ?
+			       strdup(what) : with_console(what, console);
 		vm_destroy(vm);
 		return r == -ETIMEDOUT ? r : -EIO;
 	}
 }
 
-/* The step that was open when the VM went away shares its fate. */
+/* The step that was open when the scenario ended shares its fate. */
 static void close_open_step(struct run_ctx *c, struct res_scenario *sc,
-			    enum proto_verdict v)
+			    enum proto_verdict v, const char *reason)
 {
 	if (c->sess.cur == sc && c->sess.open_step >= 0) {
 		struct res_step *st = &sc->steps[c->sess.open_step];
 
 		st->verdict = v;
-		res_set_str(&st->reason, "the VM went away during this step");
+		res_set_str(&st->reason, reason);
 	}
 }
 
@@ -345,7 +354,8 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 	}
 	sc->duration_ms = (vm_now_us() - t0) / 1000;
 	if (r == -ETIMEDOUT) {
-		close_open_step(c, sc, VERDICT_TIMEOUT);
+		close_open_step(c, sc, VERDICT_TIMEOUT,
+				"the scenario timed out during this step");
 		snprintf(what, sizeof(what),
 			 "no scenario_end within %" PRIu64 " ms (the host's bound); %s was replaced",
 			 bound, c->label);
@@ -354,16 +364,23 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 		free(reason);
 		return 1;
 	}
+	if (r == -EINTR) {
+		close_open_step(c, sc, VERDICT_ERROR, STOP_SIGNAL);
+		res_scenario_finish(sc, VERDICT_ERROR, STOP_SIGNAL);
+		c->stop = STOP_SIGNAL;
+		return 1;
+	}
 	if (vm_proto_error(vm)) {
-		close_open_step(c, sc, VERDICT_ERROR);
+		close_open_step(c, sc, VERDICT_ERROR,
+				"the guest broke the protocol during this step");
 		snprintf(what, sizeof(what), "%s: %s", c->label,
 			 vm_dead_reason(vm));
 		res_scenario_finish(sc, VERDICT_ERROR, what);
 		if (vm_proto_error(vm) == -EPROTONOSUPPORT)
-			c->fatal = true;
+			c->stop = STOP_VERSION;
 		return 1;
 	}
-	close_open_step(c, sc, VERDICT_CRASH);
+	close_open_step(c, sc, VERDICT_CRASH, "the VM went away during this step");
 	snprintf(what, sizeof(what), "%s died: %s", c->label,
 		 vm_dead_reason(vm));
 	reason = with_console(what, c->console);
@@ -393,6 +410,20 @@ static size_t next_pending(const struct res_run *run, size_t i)
 {
 	while (i < run->n && run->v[i].done)
 		i++;
+	return i;
+}
+
+/* Every scenario from @i on that has no verdict yet: "not run: <stop>". */
+static size_t finish_rest(struct run_ctx *c, size_t i)
+{
+	char what[256];
+
+	snprintf(what, sizeof(what), "not run: %s", c->stop);
+	for (i = next_pending(c->run, i); i < c->run->n;
+	     i = next_pending(c->run, i + 1)) {
+		res_scenario_finish(&c->run->v[i], VERDICT_ERROR, what);
+		progress_result(c->o->progress, &c->run->v[i]);
+	}
 	return i;
 }
 
@@ -454,19 +485,10 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 					    reason ? reason : "boot failed");
 			progress_result(o->progress, &run->v[i]);
 			i = next_pending(run, i + 1);
-			if (c.fatal || ++boot_failures >= 2) {
-				char what[256];
-
-				snprintf(what, sizeof(what),
-					 "not run: %s", c.fatal ?
-					 "the guest speaks another protocol version" :
-					 "two boots in a row failed");
-				for (; i < run->n; i = next_pending(run, i + 1)) {
-					res_scenario_finish(&run->v[i],
-							    VERDICT_ERROR, what);
-					progress_result(o->progress, &run->v[i]);
-				}
-			}
+			if (!c.stop && ++boot_failures >= 2)
+				c.stop = "two boots in a row failed";
+			if (c.stop)
+				i = finish_rest(&c, i);
 			free(reason);
 			continue;
 		}
@@ -479,13 +501,8 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 				break;
 		}
 		teardown(&c, vm);
-		if (c.fatal) {
-			for (; i < run->n; i = next_pending(run, i + 1)) {
-				res_scenario_finish(&run->v[i], VERDICT_ERROR,
-						    "not run: the guest speaks another protocol version");
-				progress_result(o->progress, &run->v[i]);
-			}
-		}
+		if (c.stop)
+			i = finish_rest(&c, i);
 	}
 	progress_clear(o->progress);
 	vm_host_close(c.host);

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "scenario.h"
 #include "setup.h"
 #include "verbs.h"
+#include "vm.h"
 
 static void run_usage(FILE *f)
 {
@@ -182,6 +184,27 @@ static int init_results(const struct scn_set *set, const size_t *idx,
 	return 0;
 }
 
+/*
+ * The first SIGINT or SIGTERM ends the run cleanly: the running scenario
+ * and the rest become errors, and summary.json is still written. A second
+ * one kills hostctl (the handler is reset), and libvirt's embedded QEMUs
+ * die with it.
+ */
+static void on_signal(int sig)
+{
+	vm_interrupt();
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal,
+				.sa_flags = SA_RESETHAND };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 static int do_run(const struct run_args *a, char *const *names, int nnames)
 {
 	char scn_dir[PATH_MAX], run_dir[PATH_MAX], run_id[64], err[1024];
@@ -271,6 +294,7 @@ static int do_run(const struct run_args *a, char *const *names, int nnames)
 	ro.accel = a->accel;
 	ro.events = events;
 	ro.progress = &prog;
+	catch_signals();
 	r = runner_run(&ro, scn, &run, NULL, err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "hostctl run: libvirt '%s': %s\n", su.uri, err);

@@ -617,6 +617,13 @@ int vm_send(struct vm *vm, const char *line, size_t len)
 	return vm->dead ? -EPIPE : 0;
 }
 
+static volatile sig_atomic_t interrupted;
+
+void vm_interrupt(void)
+{
+	interrupted = 1;
+}
+
 int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 	    uint64_t timeout_ms)
 {
@@ -629,6 +636,8 @@ int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 			return 0;
 		if (vm->dead)
 			return -EPIPE;
+		if (interrupted)
+			return -EINTR;
 		now = vm_now_us();
 		if (vm->session->hello_seen &&
 		    now - vm->last_rx_us > (uint64_t)VM_SILENCE_MS * 1000) {

@@ -78,9 +78,16 @@ int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 int vm_send(struct vm *vm, const char *line, size_t len);
 
 /*
+ * Make every vm_wait() return -EINTR from now on; async-signal-safe, for
+ * a SIGINT/SIGTERM handler.
+ */
+void vm_interrupt(void);
+
+/*
  * Run the event loop until @done(@arg) is true (0), the VM dies (-EPIPE:
- * stream closed, domain stopped, protocol error or silence), or
- * @timeout_ms passes (-ETIMEDOUT). @done may be NULL to wait for death.
+ * stream closed, domain stopped, protocol error or silence), @timeout_ms
+ * passes (-ETIMEDOUT) or vm_interrupt() was called (-EINTR). @done may be
+ * NULL to wait for death.
  */
 int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 	    uint64_t timeout_ms);
