@@ -109,14 +109,14 @@ int accel_cache_write(const char *cache_dir, const char *key,
 	root = json_object_new_object();
 	if (!root)
 		return -ENOMEM;
-	if (json_object_object_add(root, "key",
-				   json_object_new_string(key)) < 0 ||
-	    json_object_object_add(root, "accel",
-				   json_object_new_string(
-					   domain_accel_name(a))) < 0)
+	if (json_object_object_add(root, "key", json_object_new_string(key)) <
+		    0 ||
+	    json_object_object_add(
+		    root, "accel",
+		    json_object_new_string(domain_accel_name(a))) < 0)
 		r = -ENOMEM;
-	if (r == 0 && json_object_to_file_ext(tmp, root,
-					      JSON_C_TO_STRING_PRETTY) < 0)
+	if (r == 0 &&
+	    json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY) < 0)
 		r = -EIO;
 	if (r == 0 && rename(tmp, path) < 0)
 		r = -errno;

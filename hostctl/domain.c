@@ -84,10 +84,13 @@ int domain_xml(const struct domain_config *c, char **ret)
 	fprintf(f, "  <memory unit='MiB'>%" PRIu64 "</memory>\n", mem);
 	fprintf(f, "  <vcpu>%u</vcpu>\n", vcpus);
 	fputs("  <os>\n"
-	      "    <type arch='x86_64' machine='pc'>hvm</type>\n", f);
+	      "    <type arch='x86_64' machine='pc'>hvm</type>\n",
+	      f);
 	if (c->firmware)
-		xml_printf(f, "    <loader readonly='yes' type='rom'>%s</loader>\n",
-			   c->firmware);
+		xml_printf(
+			f,
+			"    <loader readonly='yes' type='rom'>%s</loader>\n",
+			c->firmware);
 	xml_printf(f, "    <kernel>%s</kernel>\n", c->kernel);
 	xml_printf(f, "    <initrd>%s</initrd>\n", c->initrd);
 	xml_printf(f, "    <cmdline>%s</cmdline>\n",
@@ -95,25 +98,29 @@ int domain_xml(const struct domain_config *c, char **ret)
 	fputs("  </os>\n"
 	      "  <features>\n"
 	      "    <acpi/>\n"
-	      "  </features>\n", f);
+	      "  </features>\n",
+	      f);
 	fputs("  <clock offset='utc'/>\n"
 	      "  <on_poweroff>destroy</on_poweroff>\n"
 	      "  <on_reboot>destroy</on_reboot>\n"
 	      "  <on_crash>destroy</on_crash>\n"
 	      "  <devices>\n"
-	      "    <serial type='file'>\n", f);
+	      "    <serial type='file'>\n",
+	      f);
 	xml_printf(f, "      <source path='%s' append='off'/>\n",
 		   c->console_log);
 	fputs("      <target port='0'/>\n"
 	      "    </serial>\n"
-	      "    <console type='file'>\n", f);
+	      "    <console type='file'>\n",
+	      f);
 	xml_printf(f, "      <source path='%s' append='off'/>\n",
 		   c->console_log);
 	fputs("      <target type='serial' port='0'/>\n"
 	      "    </console>\n"
 	      "    <controller type='usb' model='none'/>\n"
 	      "    <channel type='unix'>\n"
-	      "      <source mode='bind'/>\n", f);
+	      "      <source mode='bind'/>\n",
+	      f);
 	xml_printf(f, "      <target type='virtio' name='%s'/>\n",
 		   PROTO_PORT_NAME);
 	fputs("    </channel>\n"
@@ -125,7 +132,8 @@ int domain_xml(const struct domain_config *c, char **ret)
 	      "    </video>\n"
 	      "    <memballoon model='none'/>\n"
 	      "  </devices>\n"
-	      "</domain>\n", f);
+	      "</domain>\n",
+	      f);
 	if (fclose(f) != 0) {
 		free(buf);
 		return -ENOMEM;

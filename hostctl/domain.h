@@ -14,15 +14,15 @@
 enum domain_accel { DOMAIN_ACCEL_TCG, DOMAIN_ACCEL_KVM };
 
 struct domain_config {
-	const char *name;          /* unique per run and VM */
+	const char *name; /* unique per run and VM */
 	enum domain_accel accel;
-	uint64_t memory_mib;       /* 0: DOMAIN_MEMORY_MIB_DEFAULT */
-	unsigned int vcpus;        /* 0: DOMAIN_VCPUS_DEFAULT; at most 2 */
-	const char *kernel;        /* bzImage */
-	const char *initrd;        /* initramfs */
-	const char *cmdline;       /* NULL: domain_default_cmdline */
-	const char *console_log;   /* file the serial console is written to */
-	const char *firmware;      /* a ROM for -bios (qboot), or NULL: SeaBIOS */
+	uint64_t memory_mib; /* 0: DOMAIN_MEMORY_MIB_DEFAULT */
+	unsigned int vcpus; /* 0: DOMAIN_VCPUS_DEFAULT; at most 2 */
+	const char *kernel; /* bzImage */
+	const char *initrd; /* initramfs */
+	const char *cmdline; /* NULL: domain_default_cmdline */
+	const char *console_log; /* file the serial console is written to */
+	const char *firmware; /* a ROM for -bios (qboot), or NULL: SeaBIOS */
 };
 
 /* qboot boots a kernel from fw_cfg some 0.3 s sooner than SeaBIOS. */

@@ -10,8 +10,7 @@
 #include "verbs.h"
 
 const struct verb verbs[] = {
-	{ "run", 1, VERB_ANY, verb_run,
-	  "[OPTIONS] all | NAME | GLOB...",
+	{ "run", 1, VERB_ANY, verb_run, "[OPTIONS] all | NAME | GLOB...",
 	  "boot the kernel and run scenarios" },
 	{ "list", 0, 0, verb_list, "[--scenarios DIR]",
 	  "validate and list the scenarios" },
@@ -31,10 +30,11 @@ int verb_check_nargs(const char *name, int n)
 
 		if (strcmp(v->name, name) != 0)
 			continue;
-		if (n >= v->min_args && (v->max_args == VERB_ANY ||
-					 n <= v->max_args))
+		if (n >= v->min_args &&
+		    (v->max_args == VERB_ANY || n <= v->max_args))
 			return 0;
-		fprintf(stderr, "hostctl %s: %s arguments; usage: hostctl %s %s\n",
+		fprintf(stderr,
+			"hostctl %s: %s arguments; usage: hostctl %s %s\n",
 			v->name, n < v->min_args ? "too few" : "too many",
 			v->name, v->usage);
 		return EXIT_SETUP;
@@ -56,7 +56,8 @@ int main(int argc, char *argv[])
 		if (strcmp(argv[1], verbs[i].name) == 0)
 			v = &verbs[i];
 	if (!v) {
-		fprintf(stderr, "hostctl: unknown verb '%s'; try 'hostctl help'\n",
+		fprintf(stderr,
+			"hostctl: unknown verb '%s'; try 'hostctl help'\n",
 			argv[1]);
 		return EXIT_SETUP;
 	}

@@ -12,7 +12,7 @@
 
 #include "results.h"
 
-#define JSON_FLAGS_PRETTY \
+#define JSON_FLAGS_PRETTY                                    \
 	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | \
 	 JSON_C_TO_STRING_NOSLASHESCAPE)
 
@@ -107,7 +107,8 @@ static struct json_object *step_object(const struct res_step *st)
 	if (r == 0)
 		r = add(o, "name", json_object_new_string(st->name));
 	if (r == 0)
-		r = add(o, "verdict", json_object_new_string(
+		r = add(o, "verdict",
+			json_object_new_string(
 				proto_verdict_name(st->verdict)));
 	if (r == 0)
 		r = add(o, "duration_us",
@@ -150,7 +151,8 @@ static struct json_object *scenario_object(const struct res_scenario *sc)
 	if (r == 0)
 		r = add(o, "name", json_object_new_string(sc->name));
 	if (r == 0)
-		r = add(o, "verdict", json_object_new_string(
+		r = add(o, "verdict",
+			json_object_new_string(
 				proto_verdict_name(sc->verdict)));
 	if (r == 0)
 		r = add(o, "duration_ms",
@@ -197,7 +199,8 @@ struct json_object *res_summary_object(const struct res_run *run)
 			r = add(o, "kernel", json_object_get(run->kernel));
 		else
 			r = json_object_object_add(o, "kernel", NULL) < 0 ?
-				    -ENOMEM : 0;
+				    -ENOMEM :
+				    0;
 	}
 	if (r == 0)
 		r = add(o, "scenarios", list);
@@ -265,7 +268,8 @@ static int get_str(struct json_object *o, const char *key, char *buf,
 		return r;
 	if ((size_t)json_object_get_string_len(v) >= len)
 		return fail(err, errlen, "%s.%s: too long", where, key);
-	memcpy(buf, json_object_get_string(v), json_object_get_string_len(v) + 1);
+	memcpy(buf, json_object_get_string(v),
+	       json_object_get_string_len(v) + 1);
 	return 0;
 }
 
@@ -547,8 +551,8 @@ void res_ktap(const struct res_run *run, FILE *f)
 				snprintf(name, sizeof(name), "%u-%s-%s",
 					 st->index, st->kind, st->name);
 			else
-				snprintf(name, sizeof(name), "%u-%s",
-					 st->index, st->kind);
+				snprintf(name, sizeof(name), "%u-%s", st->index,
+					 st->kind);
 			ktap_diag(f, "    ", "expected: ", st->expected);
 			ktap_diag(f, "    ", "got: ", st->got);
 			if (reason_needs_diag(st->verdict, st->reason))
@@ -634,8 +638,7 @@ void res_text_totals(const struct res_run *run, FILE *f)
 		if ((unsigned int)run->v[i].verdict < VERDICT__COUNT)
 			count[run->v[i].verdict]++;
 	fprintf(f, "run %s, accelerator: %s\n", run->run_id,
-		*run->accelerator ? run->accelerator :
-				    "none (nothing booted)");
+		*run->accelerator ? run->accelerator : "none (nothing booted)");
 	fprintf(f, "%zu scenario%s: ", run->n, run->n == 1 ? "" : "s");
 	for (unsigned int v = 0; v < VERDICT__COUNT; v++) {
 		if (!count[v])

@@ -20,26 +20,26 @@ struct res_step {
 	uint32_t index;
 	char kind[PROTO_KIND_MAX];
 	char name[PROTO_NAME_MAX];
-	bool ran;                       /* step_begin seen */
+	bool ran; /* step_begin seen */
 	enum proto_verdict verdict;
 	uint64_t duration_us;
-	char *expected, *got, *reason;  /* NULL when empty */
+	char *expected, *got, *reason; /* NULL when empty */
 };
 
 struct res_scenario {
 	char name[PROTO_NAME_MAX];
-	bool done;                      /* verdict is final */
+	bool done; /* verdict is final */
 	enum proto_verdict verdict;
 	uint64_t duration_ms;
-	char *reason;                   /* NULL when empty */
+	char *reason; /* NULL when empty */
 	struct res_step *steps;
 	size_t nsteps;
 };
 
 struct res_run {
 	char run_id[64];
-	char accelerator[16];           /* "kvm", "tcg", or "" if nothing booted */
-	struct json_object *kernel;     /* the build manifest; owned, may be NULL */
+	char accelerator[16]; /* "kvm", "tcg", or "" if nothing booted */
+	struct json_object *kernel; /* the build manifest; owned, may be NULL */
 	struct res_scenario *v;
 	size_t n;
 };

@@ -35,12 +35,12 @@ struct run_ctx {
 	struct vm_host *host;
 	struct session sess;
 	enum domain_accel accel;
-	bool probing;            /* the verdict is not cached yet */
+	bool probing; /* the verdict is not cached yet */
 	char host_key[1024];
 	unsigned int vmno;
 	char label[32];
-	char console[PATH_MAX];  /* the current VM's console log */
-	const char *stop;        /* why no more VMs boot, or NULL */
+	char console[PATH_MAX]; /* the current VM's console log */
+	const char *stop; /* why no more VMs boot, or NULL */
 };
 
 void progress_status(struct progress *p, const char *fmt, ...)
@@ -111,10 +111,11 @@ static void on_event(void *userdata, const struct proto_event *ev)
 	const struct res_scenario *sc = c->sess.cur;
 
 	if (ev->type == PROTO_EV_STEP_BEGIN && sc)
-		progress_status(c->o->progress, "[%s %s] %s: step %u/%zu %s%s%s%s",
-				c->label, domain_accel_name(c->accel),
-				sc->name, ev->u.step_begin.step + 1,
-				sc->nsteps, ev->u.step_begin.kind,
+		progress_status(c->o->progress,
+				"[%s %s] %s: step %u/%zu %s%s%s%s", c->label,
+				domain_accel_name(c->accel), sc->name,
+				ev->u.step_begin.step + 1, sc->nsteps,
+				ev->u.step_begin.kind,
 				*ev->u.step_begin.name ? " '" : "",
 				ev->u.step_begin.name,
 				*ev->u.step_begin.name ? "'" : "");
@@ -142,8 +143,8 @@ static bool bye_seen(void *arg)
 static void crash_title(const char *tail, char *buf, size_t len)
 {
 	static const char *const marks[] = {
-		"Kernel panic - ", "BUG: ", "Oops: ", "general protection fault",
-		"kernel BUG at ",
+		"Kernel panic - ",	    "BUG: ",	      "Oops: ",
+		"general protection fault", "kernel BUG at ",
 	};
 	const char *best = NULL;
 
@@ -218,7 +219,8 @@ static int boot(struct run_ctx *c, struct vm **ret, char **why)
 		dc.cmdline = c->o->cmdline;
 		dc.console_log = console;
 		dc.firmware = access(DOMAIN_QBOOT_PATH, R_OK) == 0 ?
-				      DOMAIN_QBOOT_PATH : NULL;
+				      DOMAIN_QBOOT_PATH :
+				      NULL;
 		r = domain_xml(&dc, &xml);
 		if (r < 0) {
 			*why = strdup("generating the domain XML failed");
@@ -233,8 +235,8 @@ static int boot(struct run_ctx *c, struct vm **ret, char **why)
 		p.console_log = console;
 		p.events = c->o->events;
 		p.session = &c->sess;
-		progress_status(c->o->progress, "[%s %s] booting",
-				c->label, domain_accel_name(c->accel));
+		progress_status(c->o->progress, "[%s %s] booting", c->label,
+				domain_accel_name(c->accel));
 		r = vm_start(c->host, &p, &vm, err, sizeof(err));
 		free(xml);
 		if (r < 0 && c->accel == DOMAIN_ACCEL_KVM &&
@@ -292,7 +294,8 @@ static int boot(struct run_ctx *c, struct vm **ret, char **why)
 			snprintf(what, sizeof(what), "%s: %s", c->label,
 				 vm_dead_reason(vm));
 		*why = vm_proto_error(vm) || r == -EINTR ?
-			       strdup(what) : with_console(what, console);
+			       strdup(what) :
+			       with_console(what, console);
 		vm_destroy(vm);
 		return r == -ETIMEDOUT ? r : -EIO;
 	}
@@ -349,7 +352,8 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 	if (r == 0) {
 		if (c->stats && c->stats->boots > 0 && c->stats->boots <= 16 &&
 		    !c->stats->run_us[c->stats->boots - 1])
-			c->stats->run_us[c->stats->boots - 1] = vm_now_us() - t0;
+			c->stats->run_us[c->stats->boots - 1] =
+				vm_now_us() - t0;
 		return 0;
 	}
 	sc->duration_ms = (vm_now_us() - t0) / 1000;
@@ -357,10 +361,12 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 		close_open_step(c, sc, VERDICT_TIMEOUT,
 				"the scenario timed out during this step");
 		snprintf(what, sizeof(what),
-			 "no scenario_end within %" PRIu64 " ms (the host's bound); %s was replaced",
+			 "no scenario_end within %" PRIu64
+			 " ms (the host's bound); %s was replaced",
 			 bound, c->label);
 		reason = with_console(what, c->console);
-		res_scenario_finish(sc, VERDICT_TIMEOUT, reason ? reason : what);
+		res_scenario_finish(sc, VERDICT_TIMEOUT,
+				    reason ? reason : what);
 		free(reason);
 		return 1;
 	}
@@ -371,8 +377,9 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 		return 1;
 	}
 	if (vm_proto_error(vm)) {
-		close_open_step(c, sc, VERDICT_ERROR,
-				"the guest broke the protocol during this step");
+		close_open_step(
+			c, sc, VERDICT_ERROR,
+			"the guest broke the protocol during this step");
 		snprintf(what, sizeof(what), "%s: %s", c->label,
 			 vm_dead_reason(vm));
 		res_scenario_finish(sc, VERDICT_ERROR, what);
@@ -380,7 +387,8 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 			c->stop = STOP_VERSION;
 		return 1;
 	}
-	close_open_step(c, sc, VERDICT_CRASH, "the VM went away during this step");
+	close_open_step(c, sc, VERDICT_CRASH,
+			"the VM went away during this step");
 	snprintf(what, sizeof(what), "%s died: %s", c->label,
 		 vm_dead_reason(vm));
 	reason = with_console(what, c->console);

@@ -23,10 +23,10 @@
 #define RUNNER_CONSOLE_TAIL 25
 
 struct progress {
-	FILE *f;                /* where progress goes, or NULL for none */
-	bool live;              /* f is a TTY: keep one updating line */
-	bool results;           /* print a result line per scenario */
-	bool line_shown;        /* a live line is on screen */
+	FILE *f; /* where progress goes, or NULL for none */
+	bool live; /* f is a TTY: keep one updating line */
+	bool results; /* print a result line per scenario */
+	bool line_shown; /* a live line is on screen */
 };
 
 void progress_status(struct progress *p, const char *fmt, ...)
@@ -36,14 +36,14 @@ void progress_clear(struct progress *p);
 
 struct runner_opts {
 	const char *uri;
-	const char *cache_dir;   /* for the accelerator verdict */
+	const char *cache_dir; /* for the accelerator verdict */
 	const char *run_dir;
 	const char *run_id;
-	const char *kernel;      /* bzImage */
+	const char *kernel; /* bzImage */
 	const char *initrd;
-	const char *cmdline;     /* NULL: the default */
+	const char *cmdline; /* NULL: the default */
 	enum accel_choice accel;
-	FILE *events;            /* events.jsonl */
+	FILE *events; /* events.jsonl */
 	struct progress *progress;
 };
 

@@ -158,10 +158,11 @@ static int dispatch(struct session *s, const struct proto_event *ev)
 		if (s->hello_seen)
 			return fail(s, -EPROTO, "a second hello");
 		if (ev->u.hello.version != PROTO_VERSION)
-			return fail(s, -EPROTONOSUPPORT,
-				    "protocol version mismatch: guestd speaks version %" PRId64
-				    ", hostctl speaks version %d; rebuild the image",
-				    ev->u.hello.version, PROTO_VERSION);
+			return fail(
+				s, -EPROTONOSUPPORT,
+				"protocol version mismatch: guestd speaks version %" PRId64
+				", hostctl speaks version %d; rebuild the image",
+				ev->u.hello.version, PROTO_VERSION);
 		s->hello = ev->u.hello;
 		s->hello_seen = true;
 		return 0;
@@ -170,10 +171,11 @@ static int dispatch(struct session *s, const struct proto_event *ev)
 		if (r < 0)
 			return r;
 		if (ev->u.scenario_begin.nsteps != s->cur->nsteps)
-			return fail(s, -EPROTO,
-				    "scenario_begin for '%s' with %u steps, expected %zu",
-				    s->cur->name, ev->u.scenario_begin.nsteps,
-				    s->cur->nsteps);
+			return fail(
+				s, -EPROTO,
+				"scenario_begin for '%s' with %u steps, expected %zu",
+				s->cur->name, ev->u.scenario_begin.nsteps,
+				s->cur->nsteps);
 		s->begun = true;
 		return 0;
 	case PROTO_EV_STEP_BEGIN:

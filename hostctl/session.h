@@ -23,12 +23,12 @@ struct session {
 	bool hello_seen;
 	struct proto_hello hello;
 	bool bye_seen;
-	uint64_t nevents;                   /* accepted events */
-	struct res_scenario *cur;           /* running scenario, or NULL */
-	bool begun;                         /* scenario_begin seen for cur */
-	int64_t open_step;                  /* -1 when no step is open */
-	int64_t last_step;                  /* last step begun, -1 before */
-	char err[PROTO_TEXT_MAX + 256];     /* why the last feed failed */
+	uint64_t nevents; /* accepted events */
+	struct res_scenario *cur; /* running scenario, or NULL */
+	bool begun; /* scenario_begin seen for cur */
+	int64_t open_step; /* -1 when no step is open */
+	int64_t last_step; /* last step begun, -1 before */
+	char err[PROTO_TEXT_MAX + 256]; /* why the last feed failed */
 };
 
 void session_init(struct session *s);

@@ -77,7 +77,9 @@ int setup_prepare(const char *cache, const char *uri, const char *initrd,
 
 	if (cache)
 		r = snprintf(s.cache_dir, sizeof(s.cache_dir), "%s", cache) >=
-				    (int)sizeof(s.cache_dir) ? -ENAMETOOLONG : 0;
+				    (int)sizeof(s.cache_dir) ?
+			    -ENAMETOOLONG :
+			    0;
 	else
 		r = kbuild_cache_dir(s.cache_dir, sizeof(s.cache_dir));
 	if (r == 0)
@@ -89,7 +91,8 @@ int setup_prepare(const char *cache, const char *uri, const char *initrd,
 	}
 	if (!initrd && access(VLALAB_GUESTD_PATH, X_OK) < 0) {
 		r = -errno;
-		fprintf(stderr, "hostctl: guestd '%s' is missing (%s); build it with meson first\n",
+		fprintf(stderr,
+			"hostctl: guestd '%s' is missing (%s); build it with meson first\n",
 			VLALAB_GUESTD_PATH, strerror(-r));
 		return r;
 	}
@@ -119,7 +122,8 @@ int setup_prepare(const char *cache, const char *uri, const char *initrd,
 		r = image_build(&iopts, &s.image);
 	}
 	if (r < 0) {
-		fprintf(stderr, "hostctl: building the guest image failed: %s\n",
+		fprintf(stderr,
+			"hostctl: building the guest image failed: %s\n",
 			strerror(-r));
 		return r;
 	}
@@ -137,7 +141,9 @@ int setup_prepare(const char *cache, const char *uri, const char *initrd,
 
 	if (uri)
 		r = snprintf(s.uri, sizeof(s.uri), "%s", uri) >=
-				    (int)sizeof(s.uri) ? -ENAMETOOLONG : 0;
+				    (int)sizeof(s.uri) ?
+			    -ENAMETOOLONG :
+			    0;
 	else
 		r = default_uri(s.cache_dir, s.uri, sizeof(s.uri));
 	if (r == 0)

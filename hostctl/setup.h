@@ -21,7 +21,7 @@ struct setup {
 	struct image_result image;
 	char kernel_path[PATH_MAX + 16]; /* bzImage */
 	char modules_dir[PATH_MAX + 96]; /* modules/lib/modules/<release> */
-	struct json_object *manifest;    /* owned; NULL if unreadable */
+	struct json_object *manifest; /* owned; NULL if unreadable */
 };
 
 /*

@@ -56,7 +56,8 @@ static void report(const char *what, uint64_t *us, unsigned int n,
 	uint64_t med;
 
 	if (!n) {
-		printf("%-34s %10s %10s %10s   %s\n", what, "-", "-", "-", target);
+		printf("%-34s %10s %10s %10s   %s\n", what, "-", "-", "-",
+		       target);
 		return;
 	}
 	qsort(us, n, sizeof(*us), cmp_u64);
@@ -138,7 +139,8 @@ int verb_bench(int argc, char *argv[])
 		case 'n':
 			runs = strtoul(optarg, NULL, 10);
 			if (runs < 1 || runs > BENCH_RUNS_MAX) {
-				fprintf(stderr, "hostctl bench: --runs '%s' is not 1..%d\n",
+				fprintf(stderr,
+					"hostctl bench: --runs '%s' is not 1..%d\n",
 					optarg, BENCH_RUNS_MAX);
 				return EXIT_SETUP;
 			}
@@ -154,7 +156,8 @@ int verb_bench(int argc, char *argv[])
 			break;
 		case 'a':
 			if (accel_parse(optarg, &accel) < 0) {
-				fprintf(stderr, "hostctl bench: unknown accelerator '%s'\n",
+				fprintf(stderr,
+					"hostctl bench: unknown accelerator '%s'\n",
 					optarg);
 				return EXIT_SETUP;
 			}
@@ -196,12 +199,14 @@ int verb_bench(int argc, char *argv[])
 		r = time_run_all(su.cache_dir, connect, out_dir, &wall[nwall],
 				 &status);
 		if (r < 0) {
-			fprintf(stderr, "hostctl bench: running 'hostctl run all': %s\n",
+			fprintf(stderr,
+				"hostctl bench: running 'hostctl run all': %s\n",
 				strerror(-r));
 			break;
 		}
 		nwall++;
-		fprintf(stderr, "hostctl bench: run all %u/%u: %.1f s, exit %d\n",
+		fprintf(stderr,
+			"hostctl bench: run all %u/%u: %.1f s, exit %d\n",
 			i + 1, runs, wall[nwall - 1] / 1e6, status);
 	}
 
@@ -217,13 +222,14 @@ int verb_bench(int argc, char *argv[])
 		r = setup_mkdir_p(run_dir);
 		run.v = calloc(1, sizeof(*run.v));
 		if (r < 0 || !run.v || runner_result_init(&s, &run.v[0]) < 0) {
-			fprintf(stderr, "hostctl bench: preparing run %u failed\n", i);
+			fprintf(stderr,
+				"hostctl bench: preparing run %u failed\n", i);
 			free(run.v);
 			goto out;
 		}
 		run.n = 1;
 		ro.uri = su.uri;
-			ro.cache_dir = su.cache_dir;
+		ro.cache_dir = su.cache_dir;
 		ro.run_dir = run_dir;
 		ro.run_id = run_id;
 		ro.kernel = su.kernel_path;
@@ -231,8 +237,8 @@ int verb_bench(int argc, char *argv[])
 		ro.accel = accel;
 		r = runner_run(&ro, scn, &run, &stats, err, sizeof(err));
 		if (r < 0) {
-			fprintf(stderr, "hostctl bench: libvirt '%s': %s\n", su.uri,
-				err);
+			fprintf(stderr, "hostctl bench: libvirt '%s': %s\n",
+				su.uri, err);
 			res_run_free(&run);
 			goto out;
 		}
@@ -250,7 +256,8 @@ int verb_bench(int argc, char *argv[])
 				run.v[0].reason ? run.v[0].reason : "");
 		}
 		res_run_free(&run);
-		fprintf(stderr, "hostctl bench: boot %u/%u done\n", i + 1, runs);
+		fprintf(stderr, "hostctl bench: boot %u/%u done\n", i + 1,
+			runs);
 	}
 	for (unsigned int i = 0; i < stats.boots; i++) {
 		if (stats.run_us[i] && s.nsteps)
@@ -271,8 +278,7 @@ int verb_bench(int argc, char *argv[])
 
 		for (unsigned int i = 0; i < stats.boots; i++)
 			total[i] = stats.hello_us[i];
-		report("create called -> hello", total, stats.boots,
-		       "<= 1200");
+		report("create called -> hello", total, stats.boots, "<= 1200");
 	}
 	report("per read step, scenario / steps", step, nstep, "<= 5");
 	report("per read step, the step itself", step_own, nstep, "");

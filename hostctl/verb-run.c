@@ -74,7 +74,8 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 			break;
 		case 'f':
 			if (res_format_parse(optarg, &a->format) < 0) {
-				fprintf(stderr, "hostctl run: unknown format '%s'; use text, ktap or json\n",
+				fprintf(stderr,
+					"hostctl run: unknown format '%s'; use text, ktap or json\n",
 					optarg);
 				return -EINVAL;
 			}
@@ -88,7 +89,8 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 			break;
 		case 'a':
 			if (accel_parse(optarg, &a->accel) < 0) {
-				fprintf(stderr, "hostctl run: unknown accelerator '%s'; use auto, kvm or tcg\n",
+				fprintf(stderr,
+					"hostctl run: unknown accelerator '%s'; use auto, kvm or tcg\n",
 					optarg);
 				return -EINVAL;
 			}
@@ -152,8 +154,8 @@ static int write_file(const char *dir, const char *name, const char *text)
  * Results for the selected scenarios: requires that the kernel does not
  * meet make a scenario skip right away, without booting.
  */
-static int init_results(const struct scn_set *set, const size_t *idx,
-			size_t n, const struct setup *su, struct res_run *run,
+static int init_results(const struct scn_set *set, const size_t *idx, size_t n,
+			const struct setup *su, struct res_run *run,
 			struct scenario **scn)
 {
 	run->v = calloc(n ? n : 1, sizeof(*run->v));
@@ -231,7 +233,8 @@ static int do_run(const struct run_args *a, char *const *names, int nnames)
 		for (size_t i = 0; i < errs.n; i++)
 			fprintf(stderr, "%s\n", errs.msgs[i]);
 		if (!errs.n)
-			fprintf(stderr, "hostctl run: loading scenarios from '%s': %s\n",
+			fprintf(stderr,
+				"hostctl run: loading scenarios from '%s': %s\n",
 				scn_dir, strerror(-r));
 		goto out;
 	}
@@ -257,7 +260,8 @@ static int do_run(const struct run_args *a, char *const *names, int nnames)
 	}
 	/* QEMU opens the console files: give libvirt absolute paths. */
 	if (!realpath(run_dir, abs_dir)) {
-		fprintf(stderr, "hostctl run: run directory '%s': %m\n", run_dir);
+		fprintf(stderr, "hostctl run: run directory '%s': %m\n",
+			run_dir);
 		goto out;
 	}
 	snprintf(run_dir, sizeof(run_dir), "%s", abs_dir);

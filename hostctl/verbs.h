@@ -15,11 +15,11 @@
 
 struct verb {
 	const char *name;
-	int min_args;           /* positional arguments after the verb */
-	int max_args;           /* VERB_ANY for no limit */
+	int min_args; /* positional arguments after the verb */
+	int max_args; /* VERB_ANY for no limit */
 	int (*fn)(int argc, char *argv[]);
-	const char *usage;      /* one line: arguments */
-	const char *summary;    /* one line: what it does */
+	const char *usage; /* one line: arguments */
+	const char *summary; /* one line: what it does */
 };
 
 #define VERB_ANY (-1)

@@ -32,10 +32,10 @@
 
 struct vm_host {
 	virConnectPtr conn;
-	char embed_root[PATH_MAX];       /* "" unless the embedded driver */
+	char embed_root[PATH_MAX]; /* "" unless the embedded driver */
 	int lifecycle_id;
 	int tick_id;
-	struct vm *vms;                  /* running guests, for the callback */
+	struct vm *vms; /* running guests, for the callback */
 };
 
 struct vm {
@@ -43,7 +43,7 @@ struct vm {
 	struct vm *next;
 	virDomainPtr dom;
 	virStreamPtr st;
-	bool st_cb;                      /* stream callback registered */
+	bool st_cb; /* stream callback registered */
 	struct proto_linebuf lb;
 	char name[128];
 	char label[32];
@@ -54,9 +54,9 @@ struct vm {
 	char dead_reason[PROTO_TEXT_MAX];
 	int proto_error;
 	uint64_t t_call_us, t_created_us, t_hello_us, last_rx_us;
-	char *out;                       /* bytes queued for the guest */
+	char *out; /* bytes queued for the guest */
 	size_t out_len, out_off;
-	int qemu_pidfd;                  /* -1 unless QEMU is our child */
+	int qemu_pidfd; /* -1 unless QEMU is our child */
 };
 
 /*
@@ -102,7 +102,8 @@ static int adopt_qemu(const struct vm_host *h, const char *name)
 	{
 		siginfo_t si = { 0 };
 
-		if (waitid(P_PIDFD, pidfd, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
+		if (waitid(P_PIDFD, pidfd, &si, WEXITED | WNOHANG | WNOWAIT) <
+		    0) {
 			close(pidfd);
 			return -1;
 		}
@@ -248,8 +249,10 @@ static int embed_root(const char *uri, char *buf, size_t len)
 bool vm_embed_busy(const char *uri)
 {
 	char root[PATH_MAX], path[PATH_MAX + 32];
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
-			    .l_start = 0, .l_len = 1 };
+	struct flock fl = { .l_type = F_WRLCK,
+			    .l_whence = SEEK_SET,
+			    .l_start = 0,
+			    .l_len = 1 };
 	int fd;
 
 	if (embed_root(uri, root, sizeof(root)) < 0 ||
@@ -458,7 +461,8 @@ static int line_cb(const char *line, size_t len, void *userdata)
 	if (r < 0) {
 		save_offending(vm, line, len, vm->session->err);
 		vm->proto_error = r;
-		vm_die(vm, "protocol error: %s (line saved in protocol-error-%s.txt)",
+		vm_die(vm,
+		       "protocol error: %s (line saved in protocol-error-%s.txt)",
 		       vm->session->err, vm->label);
 		return r;
 	}
@@ -536,7 +540,8 @@ static void stream_cb(virStreamPtr st, int events, void *opaque)
 				 PROTO_LINE_MAX - 1);
 			save_offending(vm, vm->lb.buf, vm->lb.len, reason);
 			vm->proto_error = r;
-			vm_die(vm, "protocol error: %s (its start is saved in protocol-error-%s.txt)",
+			vm_die(vm,
+			       "protocol error: %s (its start is saved in protocol-error-%s.txt)",
 			       reason, vm->label);
 		}
 		if (r < 0)
@@ -583,7 +588,8 @@ int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 	vm->st = virStreamNew(h->conn, VIR_STREAM_NONBLOCK);
 	if (!vm->st ||
 	    virDomainOpenChannel(vm->dom, PROTO_PORT_NAME, vm->st, 0) < 0) {
-		set_err(err, errlen, "opening the channel '" PROTO_PORT_NAME "'");
+		set_err(err, errlen,
+			"opening the channel '" PROTO_PORT_NAME "'");
 		vm_destroy(vm);
 		return -EIO;
 	}
@@ -641,7 +647,8 @@ int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 		now = vm_now_us();
 		if (vm->session->hello_seen &&
 		    now - vm->last_rx_us > (uint64_t)VM_SILENCE_MS * 1000) {
-			vm_die(vm, "the guest sent nothing, not even a heartbeat, for %d s",
+			vm_die(vm,
+			       "the guest sent nothing, not even a heartbeat, for %d s",
 			       VM_SILENCE_MS / 1000);
 			return -EPIPE;
 		}
@@ -714,7 +721,7 @@ void vm_destroy(struct vm *vm)
 
 			if (waitid(P_PIDFD, vm->qemu_pidfd, &si,
 				   WEXITED | WNOHANG | WNOWAIT) < 0)
-				qemu_gone = true;       /* reaped */
+				qemu_gone = true; /* reaped */
 			else
 				usleep(1000);
 		}
@@ -744,7 +751,8 @@ char *vm_console_tail(const char *path, unsigned int nlines)
 	size = lseek(fd, 0, SEEK_END);
 	buf = malloc(TAIL_BYTES + 1);
 	if (size < 0 || !buf ||
-	    lseek(fd, size > TAIL_BYTES ? size - TAIL_BYTES : 0, SEEK_SET) < 0) {
+	    lseek(fd, size > TAIL_BYTES ? size - TAIL_BYTES : 0, SEEK_SET) <
+		    0) {
 		close(fd);
 		free(buf);
 		return NULL;

@@ -59,12 +59,12 @@ void vm_host_close(struct vm_host *h);
 int vm_host_hv_version(struct vm_host *h, char *buf, size_t len);
 
 struct vm_params {
-	const char *xml;           /* from domain_xml() */
-	const char *label;         /* "vm1": names files in the run dir */
-	const char *run_dir;       /* where protocol-error-<label>.txt goes */
-	const char *console_log;   /* the console file in the XML */
-	FILE *events;              /* events.jsonl: accepted lines appended */
-	struct session *session;   /* fed every line */
+	const char *xml; /* from domain_xml() */
+	const char *label; /* "vm1": names files in the run dir */
+	const char *run_dir; /* where protocol-error-<label>.txt goes */
+	const char *console_log; /* the console file in the XML */
+	FILE *events; /* events.jsonl: accepted lines appended */
+	struct session *session; /* fed every line */
 };
 
 /*

@@ -70,7 +70,8 @@ static int do_xml(char *text)
 		else if (strcmp(line, "firmware") == 0)
 			c.firmware = eq;
 		else {
-			fprintf(stderr, "hostctl-fmt: unknown key '%s'\n", line);
+			fprintf(stderr, "hostctl-fmt: unknown key '%s'\n",
+				line);
 			return 1;
 		}
 	}

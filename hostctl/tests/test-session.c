@@ -11,9 +11,10 @@
 #include "session.h"
 #include "tap.h"
 
-#define HELLO "{\"ev\":\"hello\",\"t_us\":1,\"version\":1,\"release\":\"6.1.0\"," \
-	      "\"proc_version\":\"Linux\",\"cmdline\":\"console=ttyS0\"," \
-	      "\"config_digest\":\"00ff\",\"boot_ms\":900}"
+#define HELLO                                                               \
+	"{\"ev\":\"hello\",\"t_us\":1,\"version\":1,\"release\":\"6.1.0\"," \
+	"\"proc_version\":\"Linux\",\"cmdline\":\"console=ttyS0\","         \
+	"\"config_digest\":\"00ff\",\"boot_ms\":900}"
 
 static struct res_scenario sc;
 
@@ -46,19 +47,26 @@ static void test_good(void)
 	is_int(feed(&s, "{\"ev\":\"heartbeat\",\"t_us\":2}"), 0, "heartbeat");
 	is_int(session_expect(&s, &sc), 0, "expect scenario");
 	ok(!session_idle(&s), "running");
-	is_int(feed(&s, "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}"),
+	is_int(feed(&s,
+		    "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}"),
 	       0, "scenario_begin");
-	is_int(feed(&s, "{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":0,\"kind\":\"read\",\"name\":\"r\"}"),
+	is_int(feed(&s,
+		    "{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":0,\"kind\":\"read\",\"name\":\"r\"}"),
 	       0, "step_begin 0");
-	is_int(feed(&s, "{\"ev\":\"kmsg\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":0,\"seq\":7,\"ts_us\":5,\"prio\":6,\"msg\":\"hi\"}"),
+	is_int(feed(&s,
+		    "{\"ev\":\"kmsg\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":0,\"seq\":7,\"ts_us\":5,\"prio\":6,\"msg\":\"hi\"}"),
 	       0, "kmsg inside a step");
-	is_int(feed(&s, "{\"ev\":\"step_end\",\"t_us\":5,\"scenario\":\"ftrace/x\",\"step\":0,\"verdict\":\"pass\",\"duration_us\":12}"),
+	is_int(feed(&s,
+		    "{\"ev\":\"step_end\",\"t_us\":5,\"scenario\":\"ftrace/x\",\"step\":0,\"verdict\":\"pass\",\"duration_us\":12}"),
 	       0, "step_end 0");
-	is_int(feed(&s, "{\"ev\":\"step_begin\",\"t_us\":6,\"scenario\":\"ftrace/x\",\"step\":1,\"kind\":\"write\"}"),
+	is_int(feed(&s,
+		    "{\"ev\":\"step_begin\",\"t_us\":6,\"scenario\":\"ftrace/x\",\"step\":1,\"kind\":\"write\"}"),
 	       0, "step_begin 1");
-	is_int(feed(&s, "{\"ev\":\"step_end\",\"t_us\":7,\"scenario\":\"ftrace/x\",\"step\":1,\"verdict\":\"fail\",\"duration_us\":30,\"expected\":\"errno EINVAL\",\"got\":\"success\"}"),
+	is_int(feed(&s,
+		    "{\"ev\":\"step_end\",\"t_us\":7,\"scenario\":\"ftrace/x\",\"step\":1,\"verdict\":\"fail\",\"duration_us\":30,\"expected\":\"errno EINVAL\",\"got\":\"success\"}"),
 	       0, "step_end 1 fail");
-	is_int(feed(&s, "{\"ev\":\"scenario_end\",\"t_us\":8,\"scenario\":\"ftrace/x\",\"verdict\":\"fail\",\"duration_us\":4500,\"reason\":\"step 1 failed\"}"),
+	is_int(feed(&s,
+		    "{\"ev\":\"scenario_end\",\"t_us\":8,\"scenario\":\"ftrace/x\",\"verdict\":\"fail\",\"duration_us\":4500,\"reason\":\"step 1 failed\"}"),
 	       0, "scenario_end");
 	ok(session_idle(&s), "idle again");
 	ok(sc.done, "scenario done");
@@ -76,8 +84,8 @@ static void test_good(void)
 }
 
 /* A hostile line after a good start: refused, reason set, state kept. */
-static void hostile_n(const char *what, const char *line, size_t len,
-		      int want, const char *want_text)
+static void hostile_n(const char *what, const char *line, size_t len, int want,
+		      const char *want_text)
 {
 	struct session s;
 	char name[256];
@@ -86,7 +94,8 @@ static void hostile_n(const char *what, const char *line, size_t len,
 	reset(&s);
 	feed(&s, HELLO);
 	session_expect(&s, &sc);
-	feed(&s, "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}");
+	feed(&s,
+	     "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}");
 	r = session_feed(&s, line, len);
 	snprintf(name, sizeof(name), "%s: refused", what);
 	is_int(r, want, name);
@@ -111,30 +120,40 @@ static void test_hostile(void)
 	free(big);
 	hostile("truncated JSON", trunc, -EBADMSG, "truncated");
 	hostile("not JSON", "hello there", -EBADMSG, "bad JSON");
-	hostile("unknown event",
-		"{\"ev\":\"format_disk\",\"t_us\":4}", -EPROTO,
+	hostile("unknown event", "{\"ev\":\"format_disk\",\"t_us\":4}", -EPROTO,
 		"format_disk");
 	hostile("wrong type",
-		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":\"0\",\"kind\":\"read\"}", -EPROTO, "step");
+		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":\"0\",\"kind\":\"read\"}",
+		-EPROTO, "step");
 	hostile("negative step",
-		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":-1,\"kind\":\"read\"}", -EPROTO, "step");
+		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":-1,\"kind\":\"read\"}",
+		-EPROTO, "step");
 	hostile("unknown verdict",
-		"{\"ev\":\"scenario_end\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"verdict\":\"great\",\"duration_us\":1}", -EPROTO, "verdict");
+		"{\"ev\":\"scenario_end\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"verdict\":\"great\",\"duration_us\":1}",
+		-EPROTO, "verdict");
 	hostile("another scenario",
-		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"../../etc\",\"step\":0,\"kind\":\"read\"}", -EPROTO, "'../../etc' while 'ftrace/x' runs");
+		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"../../etc\",\"step\":0,\"kind\":\"read\"}",
+		-EPROTO, "'../../etc' while 'ftrace/x' runs");
 	hostile("step out of order",
-		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":1,\"kind\":\"write\"}", -EPROTO, "expected step 0");
+		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":1,\"kind\":\"write\"}",
+		-EPROTO, "expected step 0");
 	hostile("step beyond the scenario",
-		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":9,\"kind\":\"read\"}", -EPROTO, "step_begin 9");
+		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":9,\"kind\":\"read\"}",
+		-EPROTO, "step_begin 9");
 	hostile("wrong step kind",
-		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":0,\"kind\":\"write\"}", -EPROTO, "kind 'write', expected 'read'");
+		"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":0,\"kind\":\"write\"}",
+		-EPROTO, "kind 'write', expected 'read'");
 	hostile("step_end without step_begin",
-		"{\"ev\":\"step_end\",\"t_us\":5,\"scenario\":\"ftrace/x\",\"step\":0,\"verdict\":\"pass\",\"duration_us\":12}", -EPROTO, "open step is -1");
+		"{\"ev\":\"step_end\",\"t_us\":5,\"scenario\":\"ftrace/x\",\"step\":0,\"verdict\":\"pass\",\"duration_us\":12}",
+		-EPROTO, "open step is -1");
 	hostile("second scenario_begin",
-		"{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}", -EPROTO, "a second scenario_begin");
+		"{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}",
+		-EPROTO, "a second scenario_begin");
 	hostile("second hello", HELLO, -EPROTO, "second hello");
-	hostile_n("NUL byte", "{\"ev\":\"bye\"\0,\"t_us\":1}", 22, -EBADMSG, "NUL");
-	hostile("bye while running", "{\"ev\":\"bye\",\"t_us\":9}", -EPROTO, "bye while 'ftrace/x' runs");
+	hostile_n("NUL byte", "{\"ev\":\"bye\"\0,\"t_us\":1}", 22, -EBADMSG,
+		  "NUL");
+	hostile("bye while running", "{\"ev\":\"bye\",\"t_us\":9}", -EPROTO,
+		"bye while 'ftrace/x' runs");
 }
 
 static void test_hello(void)
@@ -146,10 +165,13 @@ static void test_hello(void)
 	       "heartbeat before hello refused");
 	ok(strstr(s.err, "before hello") != NULL, "reason: before hello");
 	reset(&s);
-	is_int(feed(&s, "{\"ev\":\"hello\",\"t_us\":1,\"version\":2,\"release\":\"6.1.0\","
-			"\"proc_version\":\"Linux\",\"cmdline\":\"\",\"config_digest\":\"00\",\"boot_ms\":900}"),
+	is_int(feed(&s,
+		    "{\"ev\":\"hello\",\"t_us\":1,\"version\":2,\"release\":\"6.1.0\","
+		    "\"proc_version\":\"Linux\",\"cmdline\":\"\",\"config_digest\":\"00\",\"boot_ms\":900}"),
 	       -EPROTONOSUPPORT, "version mismatch refused");
-	if (!ok(strstr(s.err, "protocol version mismatch: guestd speaks version 2, hostctl speaks version 1") != NULL,
+	if (!ok(strstr(s.err,
+		       "protocol version mismatch: guestd speaks version 2, hostctl speaks version 1") !=
+			NULL,
 		"version mismatch says both versions"))
 		printf("#   reason '%s'\n", s.err);
 	ok(!s.hello_seen, "mismatched hello not taken");
@@ -166,29 +188,36 @@ static void test_refused_run(void)
 	feed(&s, HELLO);
 	session_expect(&s, &sc);
 	is_int(session_expect(&s, &sc), -EBUSY, "second expect while running");
-	is_int(feed(&s, "{\"ev\":\"scenario_end\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"verdict\":\"error\",\"duration_us\":0,\"reason\":\"bad step\"}"),
+	is_int(feed(&s,
+		    "{\"ev\":\"scenario_end\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"verdict\":\"error\",\"duration_us\":0,\"reason\":\"bad step\"}"),
 	       0, "scenario_end without begin (guestd refused the run)");
 	is_str(proto_verdict_name(sc.verdict), "error", "verdict error");
 	reset(&s);
 	feed(&s, HELLO);
 	session_expect(&s, &sc);
-	feed(&s, "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}");
-	feed(&s, "{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":0,\"kind\":\"read\"}");
-	is_int(feed(&s, "{\"ev\":\"scenario_end\",\"t_us\":8,\"scenario\":\"ftrace/x\",\"verdict\":\"timeout\",\"duration_us\":9000000}"),
+	feed(&s,
+	     "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}");
+	feed(&s,
+	     "{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\",\"step\":0,\"kind\":\"read\"}");
+	is_int(feed(&s,
+		    "{\"ev\":\"scenario_end\",\"t_us\":8,\"scenario\":\"ftrace/x\",\"verdict\":\"timeout\",\"duration_us\":9000000}"),
 	       0, "scenario_end with a step open");
 	is_str(proto_verdict_name(sc.steps[0].verdict), "timeout",
 	       "the open step takes the scenario's verdict");
 	reset(&s);
-	is_int(feed(&s, "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}"),
+	is_int(feed(&s,
+		    "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}"),
 	       -EPROTO, "scenario_begin before hello");
 	reset(&s);
 	feed(&s, HELLO);
-	is_int(feed(&s, "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}"),
+	is_int(feed(&s,
+		    "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}"),
 	       -EPROTO, "scenario_begin nobody asked for");
 	reset(&s);
 	feed(&s, HELLO);
 	session_expect(&s, &sc);
-	is_int(feed(&s, "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":3}"),
+	is_int(feed(&s,
+		    "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":3}"),
 	       -EPROTO, "scenario_begin with another step count");
 }
 

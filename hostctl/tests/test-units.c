@@ -21,7 +21,9 @@ static char tmpdir[] = "/tmp/hostctl-test-XXXXXX";
 static void test_domain(void)
 {
 	struct domain_config c = {
-		.name = "a<b>&'\"", .kernel = "/k", .initrd = "/i",
+		.name = "a<b>&'\"",
+		.kernel = "/k",
+		.initrd = "/i",
 		.console_log = "/c&d",
 	};
 	char *xml = NULL;
@@ -99,7 +101,8 @@ static void test_uri(void)
 		buf[n] = '\0';
 		fclose(f);
 	}
-	ok(strstr(buf, "user = \"root\"") && strstr(buf, "stdio_handler = \"file\""),
+	ok(strstr(buf, "user = \"root\"") &&
+		   strstr(buf, "stdio_handler = \"file\""),
 	   "qemu.conf content");
 	is_int(vm_prepare_uri("qemu:///system"), 0, "other URIs untouched");
 }
@@ -123,15 +126,20 @@ static void test_console_tail(void)
 
 static void test_ktap(void)
 {
-	struct res_step st = { .index = 0, .kind = "read", .ran = true,
-			       .verdict = VERDICT_FAIL };
+	struct res_step st = {
+		.index = 0, .kind = "read", .ran = true, .verdict = VERDICT_FAIL
+	};
 	struct res_scenario sc[2] = {
-		{ .name = "a/one", .done = true, .verdict = VERDICT_FAIL,
-		  .steps = &st, .nsteps = 1 },
+		{ .name = "a/one",
+		  .done = true,
+		  .verdict = VERDICT_FAIL,
+		  .steps = &st,
+		  .nsteps = 1 },
 		{ .name = "a/two", .done = true, .verdict = VERDICT_SKIP },
 	};
-	struct res_run run = { .run_id = "r", .accelerator = "tcg", .v = sc,
-			       .n = 2 };
+	struct res_run run = {
+		.run_id = "r", .accelerator = "tcg", .v = sc, .n = 2
+	};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
