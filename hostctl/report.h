@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Console crash classifier: turns a guest's serial console log into one
+ * report per kernel incident (oops, BUG, WARNING, UBSAN, panic, lockup...),
+ * each with a kind, a syzkaller-style title, the guilty function and a
+ * "corrupted" flag. Pure: no I/O, no logging. docs/crashes.md describes the
+ * kinds, the titles and how follow-on reports are merged.
+ */
+#ifndef VLALAB_HOSTCTL_REPORT_H
+#define VLALAB_HOSTCTL_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+enum report_kind {
+	REPORT_PANIC,
+	REPORT_OOPS,
+	REPORT_BUG,
+	REPORT_WARNING,
+	REPORT_UBSAN,
+	REPORT_KASAN,
+	REPORT_SOFT_LOCKUP,
+	REPORT_HUNG_TASK,
+	REPORT_DOUBLE_FAULT,
+	REPORT_STACK_GUARD,
+	REPORT_FORTIFY,
+	REPORT_USERCOPY,
+	REPORT_UNKNOWN,
+};
+
+struct report {
+	enum report_kind kind;
+	char title[256];   /* e.g. "WARNING in br_vlan_add" */
+	char guilty[128];  /* function name without +0x../0x.. and .cold; may be "" */
+	bool corrupted;    /* no end marker (log cut off or interleaved) or no RIP/trace */
+	size_t start, end; /* byte offsets of the incident in the log: [start, end) */
+	double ts;         /* kernel timestamp of its first line in seconds, or -1 */
+	bool fatal;        /* the kernel panicked in (or right after) this incident */
+};
+
+/*
+ * Parse a console log of len bytes (it may contain ANSI escapes, CR and NUL
+ * bytes, and may be cut off anywhere) into incidents. Returns the number of
+ * reports (>= 0) and sets *ret to a malloc'd array the caller frees (NULL
+ * when there are none), or -ENOMEM (-EINVAL for NULL arguments).
+ */
+ssize_t report_parse(const char *log, size_t len, struct report **ret);
+
+/* "panic", "oops", "bug", "warning", "ubsan", ... or "unknown". */
+const char *report_kind_name(enum report_kind k);
+
+#endif
