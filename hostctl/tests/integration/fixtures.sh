@@ -35,9 +35,14 @@ if sc:
 sc = want("selftest/crash", "crash")
 if sc and "console" not in sc["reason"]:
     bad.append("crash: no console tail in the reason: %r" % sc["reason"])
-want("selftest/after-crash", "pass")
+want("selftest/recover-after-crash", "pass")
 want("selftest/trivial-read", "pass")
-# The scenarios after the crash ran on a fresh VM.
+# Runs go in name order: crash, expect-wrong, recover-after-crash,
+# trivial-read. The scenarios after the crash ran on a fresh VM.
+order = [sc["name"] for sc in s["scenarios"]]
+if ("selftest/crash" in order and "selftest/recover-after-crash" in order and
+        order.index("selftest/crash") > order.index("selftest/recover-after-crash")):
+    bad.append("recover-after-crash ran before the crash: %r" % order)
 if not os.path.exists(os.path.join(run, "console-vm2.log")):
     bad.append("no second VM (console-vm2.log) after the crash")
 for b in bad:

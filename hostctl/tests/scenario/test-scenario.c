@@ -608,8 +608,8 @@ static void test_shipped(void)
 		"ftrace/notrace-mod",
 	};
 	static const char *const selftest[] = {
-		"selftest/after-crash", "selftest/crash", "selftest/expect-wrong",
-		"selftest/trivial-read",
+		"selftest/crash", "selftest/expect-wrong",
+		"selftest/recover-after-crash", "selftest/trivial-read",
 	};
 	struct scn_errors errs = { 0 };
 	struct scn_set set = { 0 };
