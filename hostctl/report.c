@@ -58,7 +58,7 @@ static const char *const report_skip[] = {
 	"kernelmode_fixup_or_oops", "__bad_area_nosemaphore", "bad_area_nosemaphore",
 	"do_user_addr_fault", "exc_page_fault", "asm_exc_page_fault", "handle_page_fault",
 	"handle_stack_overflow", "exc_double_fault", "asm_exc_double_fault", "df_debug",
-	"check_panic_on_warn",
+	"check_panic_on_warn", "refcount_warn_saturate",
 	/* sanitizers and hardening reporters */
 	"ubsan_epilogue", "ubsan_prologue", "__ubsan_handle_*", "kasan_report*", "__kasan_*",
 	"kasan_*", "__asan_*", "print_report", "print_address_description*", "fortify_panic",
@@ -241,7 +241,7 @@ static bool symbol_name(const char *s, char *fn)
 static bool follow_on_panic(const char *msg)
 {
 	for (size_t i = 0; i < sizeof(report_follow_on) / sizeof(report_follow_on[0]); i++)
-		if (starts(msg, report_follow_on[i]))
+		if (strstr(msg, report_follow_on[i]))
 			return true;
 	return false;
 }

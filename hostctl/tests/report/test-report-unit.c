@@ -315,6 +315,8 @@ static void test_corpus_fatal(const char *dir)
 		{ "corrupt-stack.log", true, "Kernel panic - not syncing: stack-protector" },
 		{ "array-bounds.log", false, "UBSAN: array-index-out-of-bounds" },
 		{ "fortify-mem-object.log", false, "detected buffer overflow in memcpy" },
+		{ "exception-in-init.log", true, "BUG: kernel NULL pointer dereference" },
+		{ "warning-panic-on-warn.log", true, "cut here" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
