@@ -71,7 +71,6 @@ int setup_prepare(const char *cache, const char *uri, const char *initrd,
 	struct kbuild_opts kopts = { 0 };
 	struct image_opts iopts = { 0 };
 	char path[PATH_MAX + 32], logs[PATH_MAX + 64];
-	bool tty = isatty(STDERR_FILENO);
 	struct setup s = { 0 };
 	int r;
 
@@ -99,7 +98,9 @@ int setup_prepare(const char *cache, const char *uri, const char *initrd,
 
 	kopts.cache_dir = s.cache_dir;
 	kopts.kernel_dir = VLALAB_SRCDIR "/kernel";
-	kopts.progress = tty;
+	/* Plain lines every few seconds when stderr is not a terminal, so
+	 * that a cold build in CI is never silent for minutes. */
+	kopts.progress = true;
 	r = kbuild_run(&kopts, &s.kernel);
 	if (r < 0) {
 		fprintf(stderr, "hostctl: building the kernel failed: %s\n",
@@ -109,7 +110,7 @@ int setup_prepare(const char *cache, const char *uri, const char *initrd,
 	iopts.cache_dir = s.cache_dir;
 	iopts.kernel = &s.kernel;
 	iopts.guestd = VLALAB_GUESTD_PATH;
-	iopts.progress = tty;
+	iopts.progress = true;
 	if (initrd) {
 		if (access(initrd, R_OK) < 0 ||
 		    !realpath(initrd, s.image.path)) {
