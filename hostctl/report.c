@@ -36,7 +36,8 @@ static const char *const report_kind_names[] = {
 
 const char *report_kind_name(enum report_kind k)
 {
-	if ((unsigned int)k >= sizeof(report_kind_names) / sizeof(report_kind_names[0]))
+	if ((unsigned int)k >=
+	    sizeof(report_kind_names) / sizeof(report_kind_names[0]))
 		return "unknown";
 	return report_kind_names[k];
 }
@@ -48,38 +49,99 @@ const char *report_kind_name(enum report_kind k)
  */
 static const char *const report_skip[] = {
 	/* stack dumping and printing */
-	"dump_stack", "dump_stack_lvl", "__dump_stack", "show_stack", "show_trace_log_lvl",
-	"_printk", "printk", "vprintk*", "__warn_printk",
+	"dump_stack",
+	"dump_stack_lvl",
+	"__dump_stack",
+	"show_stack",
+	"show_trace_log_lvl",
+	"_printk",
+	"printk",
+	"vprintk*",
+	"__warn_printk",
 	/* panic, oops and BUG/WARN plumbing */
-	"panic", "__warn", "warn_slowpath_fmt", "report_bug", "handle_bug", "die", "die_addr",
-	"oops_end", "make_task_dead", "do_exit", "rewind_stack_and_make_dead",
-	"rewind_stack_do_exit", "do_trap", "do_error_trap", "exc_invalid_op", "asm_exc_invalid_op",
-	"exc_general_protection", "asm_exc_general_protection", "page_fault_oops",
-	"kernelmode_fixup_or_oops", "__bad_area_nosemaphore", "bad_area_nosemaphore",
-	"do_user_addr_fault", "exc_page_fault", "asm_exc_page_fault", "handle_page_fault",
-	"handle_stack_overflow", "exc_double_fault", "asm_exc_double_fault", "df_debug",
-	"check_panic_on_warn", "refcount_warn_saturate",
+	"panic",
+	"__warn",
+	"warn_slowpath_fmt",
+	"report_bug",
+	"handle_bug",
+	"die",
+	"die_addr",
+	"oops_end",
+	"make_task_dead",
+	"do_exit",
+	"rewind_stack_and_make_dead",
+	"rewind_stack_do_exit",
+	"do_trap",
+	"do_error_trap",
+	"exc_invalid_op",
+	"asm_exc_invalid_op",
+	"exc_general_protection",
+	"asm_exc_general_protection",
+	"page_fault_oops",
+	"kernelmode_fixup_or_oops",
+	"__bad_area_nosemaphore",
+	"bad_area_nosemaphore",
+	"do_user_addr_fault",
+	"exc_page_fault",
+	"asm_exc_page_fault",
+	"handle_page_fault",
+	"handle_stack_overflow",
+	"exc_double_fault",
+	"asm_exc_double_fault",
+	"df_debug",
+	"check_panic_on_warn",
+	"refcount_warn_saturate",
 	/* sanitizers and hardening reporters */
-	"ubsan_epilogue", "ubsan_prologue", "__ubsan_handle_*", "kasan_report*", "__kasan_*",
-	"kasan_*", "__asan_*", "print_report", "print_address_description*", "fortify_panic",
-	"__fortify_panic", "__fortify_report", "fortify_report", "usercopy_abort",
-	"__check_object_size", "check_object_size", "check_heap_object", "__check_heap_object",
-	"check_stack_object", "__check_stack_object", "__stack_chk_fail",
+	"ubsan_epilogue",
+	"ubsan_prologue",
+	"__ubsan_handle_*",
+	"kasan_report*",
+	"__kasan_*",
+	"kasan_*",
+	"__asan_*",
+	"print_report",
+	"print_address_description*",
+	"fortify_panic",
+	"__fortify_panic",
+	"__fortify_report",
+	"fortify_report",
+	"usercopy_abort",
+	"__check_object_size",
+	"check_object_size",
+	"check_heap_object",
+	"__check_heap_object",
+	"check_stack_object",
+	"__check_stack_object",
+	"__stack_chk_fail",
 	/* LKDTM's dispatch */
-	"lkdtm_do_action", "direct_entry",
+	"lkdtm_do_action",
+	"direct_entry",
 	/* scheduling: a hung task's stack starts in the scheduler */
-	"__schedule", "schedule", "schedule_timeout", "schedule_preempt_disabled",
-	"schedule_hrtimeout*", "io_schedule", "io_schedule_timeout", "__wait_for_common",
-	"wait_for_completion*", "context_switch", "__switch_to", "__switch_to_asm",
+	"__schedule",
+	"schedule",
+	"schedule_timeout",
+	"schedule_preempt_disabled",
+	"schedule_hrtimeout*",
+	"io_schedule",
+	"io_schedule_timeout",
+	"__wait_for_common",
+	"wait_for_completion*",
+	"context_switch",
+	"__switch_to",
+	"__switch_to_asm",
 	/* the watchdog's interrupt path (soft lockups) */
-	"watchdog_timer_fn", "__hrtimer_run_queues", "hrtimer_interrupt",
-	"__sysvec_apic_timer_interrupt", "sysvec_apic_timer_interrupt",
+	"watchdog_timer_fn",
+	"__hrtimer_run_queues",
+	"hrtimer_interrupt",
+	"__sysvec_apic_timer_interrupt",
+	"sysvec_apic_timer_interrupt",
 	"asm_sysvec_apic_timer_interrupt",
 };
 
 static bool report_fn_skipped(const char *fn)
 {
-	for (size_t i = 0; i < sizeof(report_skip) / sizeof(report_skip[0]); i++) {
+	for (size_t i = 0; i < sizeof(report_skip) / sizeof(report_skip[0]);
+	     i++) {
 		const char *s = report_skip[i];
 		size_t n = strlen(s);
 
@@ -95,25 +157,27 @@ static bool report_fn_skipped(const char *fn)
 
 /* Panic messages that are the consequence of an earlier incident. */
 static const char *const report_follow_on[] = {
-	"Fatal exception", "Attempted to kill init", "panic_on_warn set",
-	"softlockup: hung tasks", "hung_task: blocked tasks", "Machine halted",
-	"Fatal machine check", "Oops - BUG", "panic_on_oops set",
+	"Fatal exception",	    "Attempted to kill init",
+	"panic_on_warn set",	    "softlockup: hung tasks",
+	"hung_task: blocked tasks", "Machine halted",
+	"Fatal machine check",	    "Oops - BUG",
+	"panic_on_oops set",
 };
 
 /* The parser's view of the incident being built (always the last one). */
 struct incident {
 	struct report r;
-	char head[192];             /* title without " in <guilty>" */
-	bool head_is_title;         /* panics: head is the whole title */
-	char key[64];               /* lockup/hung-task identity, for merging repeats */
+	char head[192]; /* title without " in <guilty>" */
+	bool head_is_title; /* panics: head is the whole title */
+	char key[64]; /* lockup/hung-task identity, for merging repeats */
 	char msg_fn[REPORT_FN_MAX]; /* named by the header itself */
 	char rip_fn[REPORT_FN_MAX];
 	char trace_fn[REPORT_FN_MAX];
-	bool open;        /* lines still extend it */
+	bool open; /* lines still extend it */
 	bool header_phase; /* no CPU:/RIP:/Call Trace: line yet */
 	bool in_trace, trace_seen, task_marker, trace_done;
-	bool ended;       /* its end marker was seen (sticky) */
-	bool tail;        /* after the end marker: register dumps still belong to it */
+	bool ended; /* its end marker was seen (sticky) */
+	bool tail; /* after the end marker: register dumps still belong to it */
 	bool want_access; /* KASAN: take Read/Write from the next line */
 };
 
@@ -122,9 +186,9 @@ struct parser {
 	size_t n, cap;
 	struct incident cur;
 	bool have_cur;
-	size_t cut_off;    /* offset of a pending "cut here" line */
+	size_t cut_off; /* offset of a pending "cut here" line */
 	double cut_ts;
-	int cut_age;       /* lines since it, -1 when none */
+	int cut_age; /* lines since it, -1 when none */
 };
 
 static bool starts(const char *s, const char *p)
@@ -154,7 +218,8 @@ static void clean_line(const char *p, size_t n, char *out)
 		if (c == 0x1b) {
 			if (i + 1 < n && p[i + 1] == '[') {
 				i += 2;
-				while (i < n && !((unsigned char)p[i] >= 0x40 && (unsigned char)p[i] <= 0x7e))
+				while (i < n && !((unsigned char)p[i] >= 0x40 &&
+						  (unsigned char)p[i] <= 0x7e))
 					i++;
 			} else if (i + 1 < n && p[i + 1] == ']') {
 				i += 2;
@@ -198,7 +263,8 @@ static const char *strip_prefix(const char *s, double *ts)
 
 		while (*q == ' ')
 			q++;
-		if ((q[0] == 'T' || q[0] == 'C') && q[1] >= '0' && q[1] <= '9') {
+		if ((q[0] == 'T' || q[0] == 'C') && q[1] >= '0' &&
+		    q[1] <= '9') {
 			q++;
 			while (*q >= '0' && *q <= '9')
 				q++;
@@ -224,15 +290,16 @@ static bool symbol_name(const char *s, char *fn)
 		return false;
 	copy_str(fn, REPORT_FN_MAX, s, n);
 	for (char *d = strchr(fn, '.'); d; d = strchr(d + 1, '.')) {
-		if (starts(d, ".cold") || starts(d, ".isra") || starts(d, ".constprop") ||
-		    starts(d, ".part") || starts(d, ".llvm")) {
+		if (starts(d, ".cold") || starts(d, ".isra") ||
+		    starts(d, ".constprop") || starts(d, ".part") ||
+		    starts(d, ".llvm")) {
 			*d = '\0';
 			break;
 		}
 	}
 	for (const char *c = fn; *c; c++) {
-		if (!(*c == '_' || *c == '.' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-		      (*c >= '0' && *c <= '9')))
+		if (!(*c == '_' || *c == '.' || (*c >= 'a' && *c <= 'z') ||
+		      (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
 			return false;
 	}
 	return fn[0] != '\0';
@@ -240,7 +307,8 @@ static bool symbol_name(const char *s, char *fn)
 
 static bool follow_on_panic(const char *msg)
 {
-	for (size_t i = 0; i < sizeof(report_follow_on) / sizeof(report_follow_on[0]); i++)
+	for (size_t i = 0;
+	     i < sizeof(report_follow_on) / sizeof(report_follow_on[0]); i++)
 		if (strstr(msg, report_follow_on[i]))
 			return true;
 	return false;
@@ -295,7 +363,8 @@ static void finish(struct parser *p)
 	else
 		snprintf(t, sizeof(t), "%s in %s", c->head, g);
 	copy_str(c->r.title, sizeof(c->r.title), t, strlen(t));
-	c->r.corrupted = !c->ended || (!c->trace_seen && !c->rip_fn[0] && !c->msg_fn[0]);
+	c->r.corrupted = !c->ended ||
+			 (!c->trace_seen && !c->rip_fn[0] && !c->msg_fn[0]);
 	p->reps[p->n - 1] = c->r;
 }
 
@@ -357,7 +426,8 @@ struct header {
 };
 
 /* Copy s up to the first of stop into out, prefixed by prefix. */
-static void head_upto(char *out, size_t size, const char *prefix, const char *s, const char *stop)
+static void head_upto(char *out, size_t size, const char *prefix, const char *s,
+		      const char *stop)
 {
 	size_t n = strcspn(s, stop);
 
@@ -390,13 +460,16 @@ static bool classify(const char *s, struct header *h)
 
 		h->kind = REPORT_FORTIFY;
 		if (starts(s, "detected buffer overflow in "))
-			symbol_name(s + strlen("detected buffer overflow in "), fn);
+			symbol_name(s + strlen("detected buffer overflow in "),
+				    fn);
 		else if (!starts(s, "detected"))
 			symbol_name(s, fn);
 		if (fn[0])
-			snprintf(h->head, sizeof(h->head), "BUG: fortify: %s overflow", fn);
+			snprintf(h->head, sizeof(h->head),
+				 "BUG: fortify: %s overflow", fn);
 		else
-			snprintf(h->head, sizeof(h->head), "BUG: fortify: buffer overflow");
+			snprintf(h->head, sizeof(h->head),
+				 "BUG: fortify: buffer overflow");
 		return true;
 	}
 	if (starts(s, "usercopy: Kernel memory")) {
@@ -406,7 +479,8 @@ static bool classify(const char *s, struct header *h)
 	}
 	if (strstr(s, "stack guard page was hit")) {
 		h->kind = REPORT_STACK_GUARD;
-		snprintf(h->head, sizeof(h->head), "BUG: stack guard page was hit");
+		snprintf(h->head, sizeof(h->head),
+			 "BUG: stack guard page was hit");
 		return true;
 	}
 	if (strstr(s, "PANIC: double fault")) {
@@ -424,19 +498,22 @@ static bool classify(const char *s, struct header *h)
 	if (starts(s, "INFO: task ") && strstr(s, " blocked for more than ")) {
 		h->kind = REPORT_HUNG_TASK;
 		snprintf(h->head, sizeof(h->head), "INFO: task hung");
-		head_upto(h->key, sizeof(h->key), "", s + strlen("INFO: task "), " ");
+		head_upto(h->key, sizeof(h->key), "", s + strlen("INFO: task "),
+			  " ");
 		return true;
 	}
 	if (starts(s, "BUG: KASAN: ")) {
 		h->kind = REPORT_KASAN;
-		head_upto(h->head, sizeof(h->head), "KASAN: ", s + strlen("BUG: KASAN: "), " ");
+		head_upto(h->head, sizeof(h->head),
+			  "KASAN: ", s + strlen("BUG: KASAN: "), " ");
 		fn_after(s, " in ", h->msg_fn);
 		h->want_access = true;
 		return true;
 	}
 	if (starts(s, "UBSAN: ")) {
 		h->kind = REPORT_UBSAN;
-		head_upto(h->head, sizeof(h->head), "UBSAN: ", s + strlen("UBSAN: "), " ");
+		head_upto(h->head, sizeof(h->head),
+			  "UBSAN: ", s + strlen("UBSAN: "), " ");
 		return true;
 	}
 	if (starts(s, "WARNING: ")) {
@@ -454,12 +531,14 @@ static bool classify(const char *s, struct header *h)
 	}
 	if (starts(s, "BUG: kernel NULL pointer dereference")) {
 		h->kind = REPORT_OOPS;
-		snprintf(h->head, sizeof(h->head), "BUG: kernel NULL pointer dereference");
+		snprintf(h->head, sizeof(h->head),
+			 "BUG: kernel NULL pointer dereference");
 		return true;
 	}
 	if (starts(s, "BUG: unable to handle")) {
 		h->kind = REPORT_OOPS;
-		snprintf(h->head, sizeof(h->head), "BUG: unable to handle kernel paging request");
+		snprintf(h->head, sizeof(h->head),
+			 "BUG: unable to handle kernel paging request");
 		return true;
 	}
 	if (starts(s, "general protection fault")) {
@@ -474,7 +553,8 @@ static bool classify(const char *s, struct header *h)
 	}
 	if (starts(s, "BUG: ")) {
 		h->kind = REPORT_BUG;
-		head_upto(h->head, sizeof(h->head), "BUG: ", s + strlen("BUG: "), ":,!");
+		head_upto(h->head, sizeof(h->head),
+			  "BUG: ", s + strlen("BUG: "), ":,!");
 		if ((q = strstr(h->head, " at ")))
 			h->head[q - h->head] = '\0';
 		return true;
@@ -491,9 +571,30 @@ static bool classify(const char *s, struct header *h)
 static bool tail_line(const char *s)
 {
 	static const char *const tails[] = {
-		"RIP: ", "RSP: ", "RAX: ", "RDX: ", "RBP: ", "R10: ", "R13: ", "R08: ", "R09: ",
-		"R11: ", "R12: ", "R14: ", "R15: ", "FS: ", "CS: ", "CR2: ", "DR0: ", "DR3: ",
-		"DR6: ", "Code: ", "PKRU: ", "Kernel Offset:", "note: ", "Modules linked in:",
+		"RIP: ",
+		"RSP: ",
+		"RAX: ",
+		"RDX: ",
+		"RBP: ",
+		"R10: ",
+		"R13: ",
+		"R08: ",
+		"R09: ",
+		"R11: ",
+		"R12: ",
+		"R14: ",
+		"R15: ",
+		"FS: ",
+		"CS: ",
+		"CR2: ",
+		"DR0: ",
+		"DR3: ",
+		"DR6: ",
+		"Code: ",
+		"PKRU: ",
+		"Kernel Offset:",
+		"note: ",
+		"Modules linked in:",
 		"---[ end Kernel panic",
 	};
 
@@ -512,7 +613,8 @@ static void body_line(struct incident *c, const char *s)
 		if (starts(s, "Read of size") || starts(s, "Write of size")) {
 			size_t n = strlen(c->head);
 
-			snprintf(c->head + n, sizeof(c->head) - n, " %s", starts(s, "Read") ? "Read" : "Write");
+			snprintf(c->head + n, sizeof(c->head) - n, " %s",
+				 starts(s, "Read") ? "Read" : "Write");
 			c->want_access = false;
 		}
 	}
@@ -549,8 +651,8 @@ static void body_line(struct incident *c, const char *s)
 		c->trace_done = true;
 		return;
 	}
-	if (s[0] == '<' || strstr(s, "<IRQ>") || strstr(s, "</IRQ>") || strstr(s, "<NMI>") ||
-	    strstr(s, "</NMI>") || strstr(s, "<EOI>"))
+	if (s[0] == '<' || strstr(s, "<IRQ>") || strstr(s, "</IRQ>") ||
+	    strstr(s, "<NMI>") || strstr(s, "</NMI>") || strstr(s, "<EOI>"))
 		return;
 	if (s[0] != ' ' && s[0] != '\t') {
 		/* registers inside <TASK>; without markers a flush-left line ends the trace */
@@ -574,12 +676,14 @@ static void body_line(struct incident *c, const char *s)
 /* Markers that end an incident: returns true when s ends c. */
 static bool end_line(struct incident *c, const char *s)
 {
-	if ((starts(s, "---[ end trace") || starts(s, "---[ end Kernel panic")) && strstr(s, "]---"))
+	if ((starts(s, "---[ end trace") ||
+	     starts(s, "---[ end Kernel panic")) &&
+	    strstr(s, "]---"))
 		return true;
 	if (starts(s, "Kernel Offset:") && c->r.fatal)
 		return true;
-	if ((c->r.kind == REPORT_UBSAN || c->r.kind == REPORT_KASAN) && starts(s, "=====") &&
-	    !c->header_phase)
+	if ((c->r.kind == REPORT_UBSAN || c->r.kind == REPORT_KASAN) &&
+	    starts(s, "=====") && !c->header_phase)
 		return true;
 	/* reports without an end marker end with their call trace */
 	if ((c->r.kind == REPORT_PANIC || c->r.kind == REPORT_HUNG_TASK ||
@@ -617,12 +721,14 @@ static int feed(struct parser *p, size_t off, size_t end, const char *raw)
 				c->tail = true;
 			return 0;
 		}
-		if (p->have_cur && c->open && !c->ended && c->header_phase && !h.is_panic) {
+		if (p->have_cur && c->open && !c->ended && c->header_phase &&
+		    !h.is_panic) {
 			/* "Oops:", "invalid opcode:", "kernel BUG at" after the real header */
 			c->r.end = end;
 			return 0;
 		}
-		if (p->have_cur && h.key[0] && c->r.kind == h.kind && strcmp(c->key, h.key) == 0) {
+		if (p->have_cur && h.key[0] && c->r.kind == h.kind &&
+		    strcmp(c->key, h.key) == 0) {
 			/* the lockup detector repeats itself: one incident */
 			c->r.end = end;
 			c->open = true;

@@ -31,12 +31,18 @@ enum report_kind {
 
 struct report {
 	enum report_kind kind;
-	char title[256];   /* e.g. "WARNING in br_vlan_add" */
-	char guilty[128];  /* function name without +0x../0x.. and .cold; may be "" */
-	bool corrupted;    /* no end marker (log cut off or interleaved) or no RIP/trace */
-	size_t start, end; /* byte offsets of the incident in the log: [start, end) */
-	double ts;         /* kernel timestamp of its first line in seconds, or -1 */
-	bool fatal;        /* the kernel panicked in (or right after) this incident */
+	/* e.g. "WARNING in br_vlan_add" */
+	char title[256];
+	/* function name without +0x../0x.. and .cold; may be "" */
+	char guilty[128];
+	/* no end marker (log cut off or interleaved) or no RIP/trace */
+	bool corrupted;
+	/* byte offsets of the incident in the log: [start, end) */
+	size_t start, end;
+	/* kernel timestamp of its first line in seconds, or -1 */
+	double ts;
+	/* the kernel panicked in (or right after) this incident */
+	bool fatal;
 };
 
 /*

@@ -65,8 +65,9 @@ static char *format_reports(const char *log, size_t len)
 		return NULL;
 	}
 	for (ssize_t i = 0; i < n; i++)
-		fprintf(f, "%s\t%s\t%s\t%s\n", report_kind_name(reps[i].kind), reps[i].title,
-			reps[i].guilty, reps[i].corrupted ? "corrupted" : "complete");
+		fprintf(f, "%s\t%s\t%s\t%s\n", report_kind_name(reps[i].kind),
+			reps[i].title, reps[i].guilty,
+			reps[i].corrupted ? "corrupted" : "complete");
 	fclose(f);
 	free(reps);
 	return out;
@@ -97,7 +98,8 @@ int main(int argc, char **argv)
 	}
 	n = scandir(argv[1], &ents, only_logs, by_name);
 	if (n < 0) {
-		fprintf(stderr, "cannot read corpus '%s': %s\n", argv[1], strerror(errno));
+		fprintf(stderr, "cannot read corpus '%s': %s\n", argv[1],
+			strerror(errno));
 		return 1;
 	}
 	ok(n > 0, "the corpus has logs");
@@ -108,7 +110,8 @@ int main(int argc, char **argv)
 		int r;
 
 		snprintf(path, sizeof(path), "%s/%s", argv[1], ents[i]->d_name);
-		snprintf(exp_path, sizeof(exp_path), "%.*s.expected", (int)(strlen(path) - 4), path);
+		snprintf(exp_path, sizeof(exp_path), "%.*s.expected",
+			 (int)(strlen(path) - 4), path);
 		r = read_file(path, &log, &len);
 		got = r < 0 ? NULL : format_reports(log, len);
 		if (!got) {
@@ -117,16 +120,20 @@ int main(int argc, char **argv)
 		} else if (do_update) {
 			FILE *f = fopen(exp_path, "w");
 
-			ok(f && fputs(got, f) >= 0 && fclose(f) == 0, ents[i]->d_name);
+			ok(f && fputs(got, f) >= 0 && fclose(f) == 0,
+			   ents[i]->d_name);
 		} else if (read_file(exp_path, &want, &want_len) < 0) {
 			ok(0, ents[i]->d_name);
-			printf("#   missing '%s' (VLALAB_UPDATE_GOLDEN=1 writes it)\n", exp_path);
+			printf("#   missing '%s' (VLALAB_UPDATE_GOLDEN=1 writes it)\n",
+			       exp_path);
 		} else if (!ok(strcmp(got, want) == 0, ents[i]->d_name)) {
 			printf("#   want:\n");
-			for (char *l = strtok(want, "\n"); l; l = strtok(NULL, "\n"))
+			for (char *l = strtok(want, "\n"); l;
+			     l = strtok(NULL, "\n"))
 				printf("#     %s\n", l);
 			printf("#   got:\n");
-			for (char *l = strtok(got, "\n"); l; l = strtok(NULL, "\n"))
+			for (char *l = strtok(got, "\n"); l;
+			     l = strtok(NULL, "\n"))
 				printf("#     %s\n", l);
 		}
 		free(got);

@@ -14,17 +14,17 @@
 #include "report.h"
 #include "tap.h"
 
-#define WARN_LOG                                                                     \
-	"[    0.967476] ------------[ cut here ]------------\n"                       \
+#define WARN_LOG                                                                                   \
+	"[    0.967476] ------------[ cut here ]------------\n"                                    \
 	"[    0.967583] WARNING: CPU: 0 PID: 35 at net/bridge/br_vlan.c:85 br_vlan_add+0xf/0x20\n" \
-	"[    0.967916] Modules linked in:\n"                                           \
-	"[    0.968085] CPU: 0 PID: 35 Comm: sh Not tainted 6.1.192 #1\n"              \
-	"[    0.968458] RIP: 0010:br_vlan_add+0xf/0x20\n"                              \
-	"[    0.970404] Call Trace:\n"                                                  \
-	"[    0.971156]  <TASK>\n"                                                      \
-	"[    0.971301]  br_vlan_add_cmd.isra.0+0x18/0x24\n"                           \
-	"[    0.971873]  entry_SYSCALL_64_after_hwframe+0x4b/0xb5\n"                   \
-	"[    0.973854]  </TASK>\n"                                                     \
+	"[    0.967916] Modules linked in:\n"                                                      \
+	"[    0.968085] CPU: 0 PID: 35 Comm: sh Not tainted 6.1.192 #1\n"                          \
+	"[    0.968458] RIP: 0010:br_vlan_add+0xf/0x20\n"                                          \
+	"[    0.970404] Call Trace:\n"                                                             \
+	"[    0.971156]  <TASK>\n"                                                                 \
+	"[    0.971301]  br_vlan_add_cmd.isra.0+0x18/0x24\n"                                       \
+	"[    0.971873]  entry_SYSCALL_64_after_hwframe+0x4b/0xb5\n"                               \
+	"[    0.973854]  </TASK>\n"                                                                \
 	"[    0.973985] ---[ end trace 0000000000000000 ]---\n"
 
 static ssize_t parse(const char *log, size_t len, struct report **reps)
@@ -51,8 +51,10 @@ static void test_clean_warning(void)
 	is_str(r[0].guilty, "br_vlan_add", "warning guilty");
 	ok(!r[0].corrupted, "complete warning is not corrupted");
 	ok(!r[0].fatal, "a warning is not fatal");
-	is_int(r[0].start, strlen("boot noise\n"), "starts at the cut-here line");
-	is_int(r[0].end, strlen("boot noise\n" WARN_LOG), "ends after the end marker");
+	is_int(r[0].start, strlen("boot noise\n"),
+	       "starts at the cut-here line");
+	is_int(r[0].end, strlen("boot noise\n" WARN_LOG),
+	       "ends after the end marker");
 	ok(r[0].ts > 0.967475 && r[0].ts < 0.967477, "ts of the first line");
 out:
 	free(r);
@@ -69,7 +71,10 @@ static void test_junk(void)
 
 	if (!ok(buf != NULL, "malloc"))
 		return;
-	memcpy(buf, "\x1b[0m\x1b" "c\0\0", 6);
+	memcpy(buf,
+	       "\x1b[0m\x1b"
+	       "c\0\0",
+	       6);
 	o = 6;
 	for (const char *p = src; *p; p++) {
 		if (*p == '\n') {
@@ -85,7 +90,8 @@ static void test_junk(void)
 	n = parse(buf, o, &r);
 	is_int(n, 1, "junk: one report");
 	if (n == 1) {
-		is_str(r[0].title, "WARNING in br_vlan_add", "junk: same title");
+		is_str(r[0].title, "WARNING in br_vlan_add",
+		       "junk: same title");
 		ok(!r[0].corrupted, "junk: not corrupted");
 		is_int(r[0].end, o, "junk: end covers the whole raw log");
 	}
@@ -148,15 +154,16 @@ static void test_all_prefixes(void)
 static void test_interleaved(void)
 {
 	struct report *r;
-	ssize_t n = parse_str("[    1.0] WARNING: CPU: 0 PID: 1 at a.c:1 foo+0x1/0x2\n"
-			      "[    1.1] CPU: 0 PID: 1 Comm: sh\n"
-			      "[    1.2] RIP: 0010:foo+0x1/0x2\n"
-			      "[    1.3] kernel BUG at b.c:2!\n"
-			      "[    1.4] invalid opcode: 0000 [#1] SMP\n"
-			      "[    1.5] CPU: 0 PID: 2 Comm: sh\n"
-			      "[    1.6] RIP: 0010:bar+0x1/0x2\n"
-			      "[    1.7] ---[ end trace 0000000000000000 ]---\n",
-			      &r);
+	ssize_t n = parse_str(
+		"[    1.0] WARNING: CPU: 0 PID: 1 at a.c:1 foo+0x1/0x2\n"
+		"[    1.1] CPU: 0 PID: 1 Comm: sh\n"
+		"[    1.2] RIP: 0010:foo+0x1/0x2\n"
+		"[    1.3] kernel BUG at b.c:2!\n"
+		"[    1.4] invalid opcode: 0000 [#1] SMP\n"
+		"[    1.5] CPU: 0 PID: 2 Comm: sh\n"
+		"[    1.6] RIP: 0010:bar+0x1/0x2\n"
+		"[    1.7] ---[ end trace 0000000000000000 ]---\n",
+		&r);
 
 	is_int(n, 2, "interleaved: two reports");
 	if (n == 2) {
@@ -185,11 +192,14 @@ static void test_follow_on_panic(void)
 		is_int(r[0].end, strlen(log), "extends to the panic's end");
 	}
 	free(r);
-	n = parse_str("[    1.0] Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000000\n", &r);
+	n = parse_str(
+		"[    1.0] Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000000\n",
+		&r);
 	is_int(n, 1, "a lone follow-on panic is its own report");
 	if (n == 1) {
 		is_int(r[0].kind, REPORT_PANIC, "kind panic");
-		is_str(r[0].title, "kernel panic: Attempted to kill init!", "exitcode dropped");
+		is_str(r[0].title, "kernel panic: Attempted to kill init!",
+		       "exitcode dropped");
 		ok(r[0].fatal, "panic is fatal");
 	}
 	free(r);
@@ -197,16 +207,17 @@ static void test_follow_on_panic(void)
 
 static void test_lockups(void)
 {
-	const char *one = "[   30.0] watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [sh:35]\n"
-			  "[   30.1] CPU: 0 PID: 35 Comm: sh Not tainted 6.1.192 #1\n"
-			  "[   30.2] RIP: 0010:lkdtm_SOFTLOCKUP+0x10/0x20\n"
-			  "[   30.3] Call Trace:\n"
-			  "[   30.4]  <IRQ>\n"
-			  "[   30.4]  watchdog_timer_fn+0x1/0x2\n"
-			  "[   30.4]  </IRQ>\n"
-			  "[   30.4]  <TASK>\n"
-			  "[   30.5]  direct_entry+0x18/0x24\n"
-			  "[   30.6]  </TASK>\n";
+	const char *one =
+		"[   30.0] watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [sh:35]\n"
+		"[   30.1] CPU: 0 PID: 35 Comm: sh Not tainted 6.1.192 #1\n"
+		"[   30.2] RIP: 0010:lkdtm_SOFTLOCKUP+0x10/0x20\n"
+		"[   30.3] Call Trace:\n"
+		"[   30.4]  <IRQ>\n"
+		"[   30.4]  watchdog_timer_fn+0x1/0x2\n"
+		"[   30.4]  </IRQ>\n"
+		"[   30.4]  <TASK>\n"
+		"[   30.5]  direct_entry+0x18/0x24\n"
+		"[   30.6]  </TASK>\n";
 	char buf[2048];
 	struct report *r;
 	ssize_t n;
@@ -216,25 +227,28 @@ static void test_lockups(void)
 	is_int(n, 1, "repeated soft lockup on one CPU: one report");
 	if (n == 1) {
 		is_int(r[0].kind, REPORT_SOFT_LOCKUP, "soft lockup kind");
-		is_str(r[0].title, "BUG: soft lockup in lkdtm_SOFTLOCKUP", "soft lockup title");
+		is_str(r[0].title, "BUG: soft lockup in lkdtm_SOFTLOCKUP",
+		       "soft lockup title");
 		ok(!r[0].corrupted, "complete");
 		is_int(r[0].end, strlen(buf), "covers both");
 	}
 	free(r);
-	n = parse_str("[   40.0] INFO: task sh:35 blocked for more than 10 seconds.\n"
-		      "[   40.1]       Not tainted 6.1.192 #1\n"
-		      "[   40.2] task:sh state:D stack:0 pid:35 ppid:1 flags:0x00004000\n"
-		      "[   40.3] Call Trace:\n"
-		      "[   40.4]  <TASK>\n"
-		      "[   40.5]  __schedule+0x1/0x2\n"
-		      "[   40.5]  schedule+0x1/0x2\n"
-		      "[   40.5]  schedule_timeout+0x1/0x2\n"
-		      "[   40.6]  lkdtm_HUNG_TASK+0x1/0x2\n"
-		      "[   40.7]  </TASK>\n",
-		      &r);
+	n = parse_str(
+		"[   40.0] INFO: task sh:35 blocked for more than 10 seconds.\n"
+		"[   40.1]       Not tainted 6.1.192 #1\n"
+		"[   40.2] task:sh state:D stack:0 pid:35 ppid:1 flags:0x00004000\n"
+		"[   40.3] Call Trace:\n"
+		"[   40.4]  <TASK>\n"
+		"[   40.5]  __schedule+0x1/0x2\n"
+		"[   40.5]  schedule+0x1/0x2\n"
+		"[   40.5]  schedule_timeout+0x1/0x2\n"
+		"[   40.6]  lkdtm_HUNG_TASK+0x1/0x2\n"
+		"[   40.7]  </TASK>\n",
+		&r);
 	is_int(n, 1, "hung task: one report");
 	if (n == 1) {
-		is_str(r[0].title, "INFO: task hung in lkdtm_HUNG_TASK", "hung task title");
+		is_str(r[0].title, "INFO: task hung in lkdtm_HUNG_TASK",
+		       "hung task title");
 		ok(!r[0].corrupted, "hung task complete");
 	}
 	free(r);
@@ -243,39 +257,45 @@ static void test_lockups(void)
 static void test_other_kinds(void)
 {
 	struct report *r;
-	ssize_t n = parse_str("[    2.0] ==================================================================\n"
-			      "[    2.0] BUG: KASAN: slab-out-of-bounds in foo_bar+0x2f5/0x330\n"
-			      "[    2.1] Write of size 8 at addr ffff88004fab1858 by task sh/30\n"
-			      "[    2.2] CPU: 0 PID: 30 Comm: sh Not tainted\n"
-			      "[    2.3] Call Trace:\n"
-			      "[    2.4]  dump_stack+0x292/0x395\n"
-			      "[    2.4]  kasan_report+0x230/0x340\n"
-			      "[    2.5]  foo_bar+0x2f5/0x330\n"
-			      "[    2.6] ==================================================================\n"
-			      "[    3.0] traps: PANIC: double fault, error_code: 0x0\n"
-			      "[    3.1] CPU: 0 PID: 30 Comm: sh Not tainted\n"
-			      "[    3.2] RIP: 0010:deep_fn+0x1/0x2\n"
-			      "[    3.3] Kernel panic - not syncing: Machine halted.\n"
-			      "[    3.4] Kernel Offset: disabled\n",
-			      &r);
+	ssize_t n = parse_str(
+		"[    2.0] ==================================================================\n"
+		"[    2.0] BUG: KASAN: slab-out-of-bounds in foo_bar+0x2f5/0x330\n"
+		"[    2.1] Write of size 8 at addr ffff88004fab1858 by task sh/30\n"
+		"[    2.2] CPU: 0 PID: 30 Comm: sh Not tainted\n"
+		"[    2.3] Call Trace:\n"
+		"[    2.4]  dump_stack+0x292/0x395\n"
+		"[    2.4]  kasan_report+0x230/0x340\n"
+		"[    2.5]  foo_bar+0x2f5/0x330\n"
+		"[    2.6] ==================================================================\n"
+		"[    3.0] traps: PANIC: double fault, error_code: 0x0\n"
+		"[    3.1] CPU: 0 PID: 30 Comm: sh Not tainted\n"
+		"[    3.2] RIP: 0010:deep_fn+0x1/0x2\n"
+		"[    3.3] Kernel panic - not syncing: Machine halted.\n"
+		"[    3.4] Kernel Offset: disabled\n",
+		&r);
 
 	is_int(n, 2, "kasan + double fault");
 	if (n == 2) {
 		is_int(r[0].kind, REPORT_KASAN, "kasan kind");
-		is_str(r[0].title, "KASAN: slab-out-of-bounds Write in foo_bar", "kasan title");
+		is_str(r[0].title, "KASAN: slab-out-of-bounds Write in foo_bar",
+		       "kasan title");
 		ok(!r[0].corrupted, "kasan complete");
 		is_int(r[1].kind, REPORT_DOUBLE_FAULT, "double fault kind");
-		is_str(r[1].title, "PANIC: double fault in deep_fn", "double fault title");
+		is_str(r[1].title, "PANIC: double fault in deep_fn",
+		       "double fault title");
 		ok(r[1].fatal, "double fault fatal");
 		ok(!r[1].corrupted, "double fault complete");
 	}
 	free(r);
-	is_str(report_kind_name(REPORT_STACK_GUARD), "stack-guard", "kind name");
-	is_str(report_kind_name((enum report_kind)99), "unknown", "bad kind name");
+	is_str(report_kind_name(REPORT_STACK_GUARD), "stack-guard",
+	       "kind name");
+	is_str(report_kind_name((enum report_kind)99), "unknown",
+	       "bad kind name");
 }
 
 /* What the .expected format does not show, checked on the real corpus. */
-static int read_corpus(const char *dir, const char *name, char **ret, size_t *ret_len)
+static int read_corpus(const char *dir, const char *name, char **ret,
+		       size_t *ret_len)
 {
 	char path[4096];
 	FILE *f;
@@ -286,8 +306,8 @@ static int read_corpus(const char *dir, const char *name, char **ret, size_t *re
 	f = fopen(path, "rb");
 	if (!f)
 		return -errno;
-	if (fseek(f, 0, SEEK_END) < 0 || (sz = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) < 0 ||
-	    !(buf = malloc((size_t)sz + 1))) {
+	if (fseek(f, 0, SEEK_END) < 0 || (sz = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET) < 0 || !(buf = malloc((size_t)sz + 1))) {
 		fclose(f);
 		return -EIO;
 	}
@@ -311,11 +331,16 @@ static void test_corpus_fatal(const char *dir)
 	} cases[] = {
 		{ "bug-oops-panic.log", true, "cut here" },
 		{ "bug.log", false, "cut here" },
-		{ "exhaust-stack.log", true, "BUG: TASK stack guard page was hit" },
-		{ "corrupt-stack.log", true, "Kernel panic - not syncing: stack-protector" },
-		{ "array-bounds.log", false, "UBSAN: array-index-out-of-bounds" },
-		{ "fortify-mem-object.log", false, "detected buffer overflow in memcpy" },
-		{ "exception-in-init.log", true, "BUG: kernel NULL pointer dereference" },
+		{ "exhaust-stack.log", true,
+		  "BUG: TASK stack guard page was hit" },
+		{ "corrupt-stack.log", true,
+		  "Kernel panic - not syncing: stack-protector" },
+		{ "array-bounds.log", false,
+		  "UBSAN: array-index-out-of-bounds" },
+		{ "fortify-mem-object.log", false,
+		  "detected buffer overflow in memcpy" },
+		{ "exception-in-init.log", true,
+		  "BUG: kernel NULL pointer dereference" },
 		{ "warning-panic-on-warn.log", true, "cut here" },
 	};
 
@@ -326,21 +351,78 @@ static void test_corpus_fatal(const char *dir)
 		ssize_t n;
 
 		if (read_corpus(dir, cases[i].name, &log, &len) < 0) {
-			snprintf(what, sizeof(what), "read corpus '%s'", cases[i].name);
+			snprintf(what, sizeof(what), "read corpus '%s'",
+				 cases[i].name);
 			ok(0, what);
 			continue;
 		}
 		n = parse(log, len, &r);
-		snprintf(what, sizeof(what), "%s: one report, fatal=%d, starts at '%s'", cases[i].name,
-			 cases[i].fatal, cases[i].first);
-		ok(n == 1 && r[0].fatal == cases[i].fatal && r[0].start < r[0].end &&
-			   r[0].end <= len && memmem(log + r[0].start, strcspn(log + r[0].start, "\n"),
-						     cases[i].first, strlen(cases[i].first)) &&
+		snprintf(what, sizeof(what),
+			 "%s: one report, fatal=%d, starts at '%s'",
+			 cases[i].name, cases[i].fatal, cases[i].first);
+		ok(n == 1 && r[0].fatal == cases[i].fatal &&
+			   r[0].start < r[0].end && r[0].end <= len &&
+			   memmem(log + r[0].start,
+				  strcspn(log + r[0].start, "\n"),
+				  cases[i].first, strlen(cases[i].first)) &&
 			   r[0].ts > 0,
 		   what);
 		free(r);
 		free(log);
 	}
+}
+
+/*
+ * Deterministic mutation: flip, insert junk into and truncate a real log
+ * many times; every result must stay within bounds and NUL-terminated.
+ */
+static void test_mutations(const char *dir)
+{
+	static const char junk[] = { '\0', '\r', '\n', 0x1b, '[',
+				     ']',  '-',	 ' ',  '<',  '+' };
+	char *log = NULL;
+	size_t len;
+	unsigned int seed = 12345;
+	bool sane = true;
+
+	if (read_corpus(dir, "exhaust-stack.log", &log, &len) < 0) {
+		ok(0, "read corpus 'exhaust-stack.log'");
+		return;
+	}
+	for (int round = 0; round < 300 && sane; round++) {
+		char *m = malloc(len);
+		size_t mlen;
+		struct report *r = NULL;
+		ssize_t n;
+
+		if (!m) {
+			sane = false;
+			break;
+		}
+		memcpy(m, log, len);
+		for (int k = 0; k < 40; k++) {
+			seed = seed * 1103515245u + 12345u;
+			m[(seed >> 8) % len] = junk[(seed >> 4) % sizeof(junk)];
+		}
+		seed = seed * 1103515245u + 12345u;
+		mlen = len - (seed >> 8) % (len / 4);
+		n = parse(m, mlen, &r);
+		if (n < 0)
+			sane = false;
+		for (ssize_t i = 0; i < n; i++) {
+			if (r[i].start > r[i].end || r[i].end > mlen ||
+			    strnlen(r[i].title, sizeof(r[i].title)) ==
+				    sizeof(r[i].title) ||
+			    strnlen(r[i].guilty, sizeof(r[i].guilty)) ==
+				    sizeof(r[i].guilty) ||
+			    (i > 0 && r[i].start < r[i - 1].start))
+				sane = false;
+		}
+		free(r);
+		free(m);
+	}
+	ok(sane, "300 mutated copies of exhaust-stack.log parse within bounds");
+	free(log);
 }
 
 int main(int argc, char **argv)
@@ -353,7 +435,9 @@ int main(int argc, char **argv)
 	test_follow_on_panic();
 	test_lockups();
 	test_other_kinds();
-	if (argc > 1)
+	if (argc > 1) {
 		test_corpus_fatal(argv[1]);
+		test_mutations(argv[1]);
+	}
 	return tap_done();
 }
