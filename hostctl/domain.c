@@ -15,8 +15,14 @@
 #include "domain.h"
 #include "proto.h"
 
+/*
+ * loglevel=5 keeps KERN_WARNING and default-level lines on the serial
+ * console: WARN_ON() reports and oops call traces are printed at those
+ * levels, and the console is a crash's evidence. Only the chatty info and
+ * notice lines stay off it; guestd forwards every line as kmsg anyway.
+ */
 const char domain_default_cmdline[] =
-	"console=ttyS0 panic=-1 rdinit=/init quiet loglevel=4";
+	"console=ttyS0 panic=-1 rdinit=/init quiet loglevel=5";
 
 const char *domain_accel_name(enum domain_accel a)
 {

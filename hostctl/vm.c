@@ -689,7 +689,6 @@ uint64_t vm_hello_us(const struct vm *vm)
 
 void vm_destroy(struct vm *vm)
 {
-	bool qemu_gone = false;
 	struct vm **pp;
 
 	if (!vm)
@@ -706,32 +705,16 @@ void vm_destroy(struct vm *vm)
 		virStreamAbort(vm->st);
 		virStreamFree(vm->st);
 	}
-	if (vm->qemu_pidfd >= 0) {
-		/*
-		 * Stop QEMU ourselves and see it gone (reaped). libvirt then
-		 * cleans the domain up on its own when the monitor closes; a
-		 * virDomainDestroy() would only wait for that, 200 ms.
-		 */
-		struct pollfd pfd = { .fd = vm->qemu_pidfd, .events = POLLIN };
-
-		if (pidfd_send_signal(vm->qemu_pidfd, SIGTERM, NULL, 0) == 0)
-			poll(&pfd, 1, 2000);
-		for (int i = 0; i < 200 && !qemu_gone; i++) {
-			siginfo_t si = { 0 };
-
-			if (waitid(P_PIDFD, vm->qemu_pidfd, &si,
-				   WEXITED | WNOHANG | WNOWAIT) < 0)
-				qemu_gone = true; /* reaped */
-			else
-				usleep(1000);
-		}
-		close(vm->qemu_pidfd);
-	}
+	/*
+	 * libvirt stops QEMU (SIGTERM, then SIGKILL) and waits for it to
+	 * go; our reaper thread makes that wait short (see adopt_qemu()).
+	 */
 	if (vm->dom) {
-		if (!qemu_gone)
-			virDomainDestroy(vm->dom);
+		virDomainDestroy(vm->dom);
 		virDomainFree(vm->dom);
 	}
+	if (vm->qemu_pidfd >= 0)
+		close(vm->qemu_pidfd);
 	proto_linebuf_free(&vm->lb);
 	free(vm->out);
 	free(vm);
