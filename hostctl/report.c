@@ -703,7 +703,13 @@ static int feed(struct parser *p, size_t off, size_t end, const char *raw)
 
 	if (p->cut_age >= 0)
 		p->cut_age++;
-	if (strstr(s, "------------[ cut here ]------------")) {
+	/*
+	 * "cut here" and the "=====" rule that opens UBSAN/KASAN reports are
+	 * the first line of the incident whose header follows.
+	 */
+	if (strstr(s, "------------[ cut here ]------------") ||
+	    (starts(s, "==========") &&
+	     (!p->have_cur || !c->open || c->tail))) {
 		p->cut_off = off;
 		p->cut_ts = ts;
 		p->cut_age = 0;
