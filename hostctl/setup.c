@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "setup.h"
 #include "vm.h"
 
@@ -22,25 +23,6 @@
 #ifndef VLALAB_GUESTD_PATH
 #error "VLALAB_GUESTD_PATH (the built guestd) must be defined by the build"
 #endif
-
-int setup_mkdir_p(const char *path)
-{
-	char tmp[PATH_MAX];
-
-	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
 
 /*
  * The default URI: the first embedded-driver root that no other hostctl is
@@ -82,7 +64,7 @@ int setup_prepare(const char *cache, const char *uri, const char *initrd,
 	else
 		r = kbuild_cache_dir(s.cache_dir, sizeof(s.cache_dir));
 	if (r == 0)
-		r = setup_mkdir_p(s.cache_dir);
+		r = fs_mkdir_p(s.cache_dir);
 	if (r < 0) {
 		fprintf(stderr, "hostctl: cache directory '%s': %s\n",
 			s.cache_dir, strerror(-r));

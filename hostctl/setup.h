@@ -33,7 +33,5 @@ int setup_prepare(const char *cache, const char *uri, const char *initrd,
 		  struct setup *ret);
 void setup_free(struct setup *s);
 
-/* mkdir -p; 0 or -errno. */
-int setup_mkdir_p(const char *path);
 
 #endif

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "results.h"
 #include "runner.h"
 #include "scenario.h"
@@ -219,7 +220,7 @@ int verb_bench(int argc, char *argv[])
 		snprintf(run_id, sizeof(run_id), "bench-%d-%u", getpid(), i);
 		snprintf(run_dir, sizeof(run_dir), "%s/bench/%s", su.cache_dir,
 			 run_id);
-		r = setup_mkdir_p(run_dir);
+		r = fs_mkdir_p(run_dir);
 		run.v = calloc(1, sizeof(*run.v));
 		if (r < 0 || !run.v || runner_result_init(&s, &run.v[0]) < 0) {
 			fprintf(stderr,

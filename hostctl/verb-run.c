@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "results.h"
 #include "runner.h"
 #include "scenario.h"
@@ -119,11 +120,11 @@ static int make_run_dir(const char *output, const char *run_id, char *buf,
 	if (output) {
 		if (snprintf(buf, len, "%s", output) >= (int)len)
 			return -ENAMETOOLONG;
-		return setup_mkdir_p(buf);
+		return fs_mkdir_p(buf);
 	}
 	if (snprintf(buf, len, "results/%s", run_id) >= (int)len)
 		return -ENAMETOOLONG;
-	r = setup_mkdir_p(buf);
+	r = fs_mkdir_p(buf);
 	if (r < 0)
 		return r;
 	snprintf(tmp, sizeof(tmp), "results/.latest-%d", getpid());

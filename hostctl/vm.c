@@ -25,6 +25,7 @@
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
 
+#include "fsutil.h"
 #include "vm.h"
 
 #define VM_TICK_MS 100
@@ -216,25 +217,6 @@ static int unescape(const char *s, size_t slen, char *buf, size_t len)
 	return 0;
 }
 
-static int mkdir_p(const char *path)
-{
-	char tmp[PATH_MAX];
-
-	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 /* The root directory of an embedded-driver URI into @buf; -EINVAL if none. */
 static int embed_root(const char *uri, char *buf, size_t len)
 {
@@ -294,7 +276,7 @@ int vm_prepare_uri(const char *uri)
 	    snprintf(path, sizeof(path), "%s/qemu.conf", dir) >=
 		    (int)sizeof(path))
 		return -ENAMETOOLONG;
-	r = mkdir_p(dir);
+	r = fs_mkdir_p(dir);
 	if (r < 0)
 		return r;
 	f = fopen(path, "we");
