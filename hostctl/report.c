@@ -664,6 +664,14 @@ static void body_line(struct incident *c, const char *s)
 	}
 	while (*s == ' ' || *s == '\t')
 		s++;
+	if (starts(s, "[<")) {
+		/* older kernels: " [<ffffffff81234567>] func+0x1/0x2" */
+		const char *q = strstr(s, ">] ");
+
+		if (!q)
+			return;
+		s = q + 3;
+	}
 	if (starts(s, "? "))
 		return; /* unreliable frame */
 	if (!symbol_name(s, fn))

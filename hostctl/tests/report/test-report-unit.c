@@ -287,6 +287,19 @@ static void test_other_kinds(void)
 		ok(!r[1].corrupted, "double fault complete");
 	}
 	free(r);
+	n = parse_str(
+		"[    5.0] general protection fault: 0000 [#1] SMP\n"
+		"[    5.1] CPU: 0 PID: 30 Comm: sh Not tainted\n"
+		"[    5.2] Call Trace:\n"
+		"[    5.3]  [<ffffffff81234567>] ? junk_fn+0x1/0x2\n"
+		"[    5.3]  [<ffffffff81234567>] old_style_fn.constprop.3+0x1/0x2\n"
+		"[    5.4] ---[ end trace 0000000000000000 ]---\n",
+		&r);
+	is_int(n, 1, "old-style frames: one report");
+	if (n == 1)
+		is_str(r[0].title, "general protection fault in old_style_fn",
+		       "old-style frame, suffix dropped");
+	free(r);
 	is_str(report_kind_name(REPORT_STACK_GUARD), "stack-guard",
 	       "kind name");
 	is_str(report_kind_name((enum report_kind)99), "unknown",
