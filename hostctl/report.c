@@ -421,7 +421,7 @@ struct header {
 	char head[192];
 	char key[64];
 	char msg_fn[REPORT_FN_MAX];
-	bool is_panic, head_is_title, want_access;
+	bool is_panic, head_is_title, want_access, rcu_stall;
 	const char *panic_msg;
 };
 
@@ -559,8 +559,9 @@ static bool classify(const char *s, struct header *h)
 			h->head[q - h->head] = '\0';
 		return true;
 	}
-	if (starts(s, "INFO: rcu") && strstr(s, "stall")) {
+	if (strstr(s, "INFO: rcu") && strstr(s, "detected stall")) {
 		h->kind = REPORT_UNKNOWN;
+		h->rcu_stall = true;
 		snprintf(h->head, sizeof(h->head), "INFO: rcu detected stall");
 		return true;
 	}
@@ -741,9 +742,15 @@ static int feed(struct parser *p, size_t off, size_t end, const char *raw)
 			c->r.end = end;
 			return 0;
 		}
-		if (p->have_cur && h.key[0] && c->r.kind == h.kind &&
-		    strcmp(c->key, h.key) == 0) {
-			/* the lockup detector repeats itself: one incident */
+		if (p->have_cur &&
+		    ((h.key[0] && c->r.kind == h.kind &&
+		      strcmp(c->key, h.key) == 0) ||
+		     (h.rcu_stall && (c->r.kind == REPORT_SOFT_LOCKUP ||
+				      c->r.kind == REPORT_HUNG_TASK)))) {
+			/*
+			 * The lockup detector repeats itself, and RCU sees the
+			 * same stuck CPU: one incident.
+			 */
 			c->r.end = end;
 			c->open = true;
 			c->tail = false;

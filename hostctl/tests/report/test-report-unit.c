@@ -297,8 +297,23 @@ static void test_other_kinds(void)
 		&r);
 	is_int(n, 1, "old-style frames: one report");
 	if (n == 1)
+		ok(r[0].corrupted == false, "old-style report complete");
+	if (n == 1)
 		is_str(r[0].title, "general protection fault in old_style_fn",
 		       "old-style frame, suffix dropped");
+	free(r);
+	n = parse_str(
+		"[    6.0] rcu: INFO: rcu_sched detected stalls on CPUs/tasks:\n"
+		"[    6.1] CPU: 0 PID: 30 Comm: sh Not tainted\n"
+		"[    6.2] RIP: 0010:spin_fn+0x1/0x2\n"
+		"[    6.3] Call Trace:\n"
+		"[    6.4]  <TASK>\n"
+		"[    6.5]  </TASK>\n",
+		&r);
+	is_int(n, 1, "a lone RCU stall is a report");
+	if (n == 1)
+		is_str(r[0].title, "INFO: rcu detected stall in spin_fn",
+		       "rcu stall title");
 	free(r);
 	is_str(report_kind_name(REPORT_STACK_GUARD), "stack-guard",
 	       "kind name");
@@ -351,6 +366,8 @@ static void test_corpus_fatal(const char *dir)
 		{ "array-bounds.log", false, "==========" },
 		{ "fortify-mem-object.log", false,
 		  "detected buffer overflow in memcpy" },
+		{ "softlockup.log", false, "watchdog: BUG: soft lockup" },
+		{ "hung-task.log", false, "INFO: task sh:36 blocked" },
 		{ "exception-in-init.log", true,
 		  "BUG: kernel NULL pointer dereference" },
 		{ "warning-panic-on-warn.log", true, "cut here" },
