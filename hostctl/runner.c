@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "domain.h"
+#include "report.h"
 #include "runner.h"
 #include "vm.h"
 
@@ -140,23 +141,32 @@ static bool bye_seen(void *arg)
  * The kernel's own title for a crash: the first line of the console tail
  * that starts a panic, BUG or oops report, without its timestamp.
  */
+/*
+ * The title of the incident that took the guest down, as the console
+ * classifier (report.c) names it: the first fatal incident in @tail, or
+ * else the last one; "" when the tail holds none.
+ */
 static void crash_title(const char *tail, char *buf, size_t len)
 {
-	static const char *const marks[] = {
-		"Kernel panic - ",	    "BUG: ",	      "Oops: ",
-		"general protection fault", "kernel BUG at ",
-	};
-	const char *best = NULL;
+	struct report *reps = NULL;
+	const struct report *pick = NULL;
+	ssize_t n;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
-		const char *p = strstr(tail, marks[i]);
+	n = report_parse(tail, strlen(tail), &reps);
+	for (ssize_t i = 0; i < n && !pick; i++)
+		if (reps[i].fatal)
+			pick = &reps[i];
+	if (!pick && n > 0)
+		pick = &reps[n - 1];
+	if (pick) {
+		static const char cut[] = " (report cut off)";
 
-		if (p && (!best || p < best))
-			best = p;
+		snprintf(buf, len, "%s", pick->title);
+		if (pick->corrupted && strlen(buf) + sizeof(cut) <= len)
+			strcat(buf, cut);
 	}
-	if (best)
-		snprintf(buf, len, "%.*s", (int)strcspn(best, "\n"), best);
+	free(reps);
 }
 
 /*
