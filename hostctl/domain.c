@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Domain XML: direct kernel boot, a virtio-serial channel for guestd, the
- * serial console into a file, a pvpanic device, no balloon and no network.
+ * serial console into a file, a pvpanic device, no balloon, and one
+ * virtio-net NIC that the guest names eth0 (dsa_loop's master). The NIC is
+ * QEMU's user-mode network: it needs no tap or bridge on the host, and the
+ * guest never configures it. Its option ROM is off: the kernel boots
+ * directly, and the ROM only costs firmware time.
  * Any stop of the guest (poweroff, reboot, panic) destroys the domain, so
  * the host sees every end as a lifecycle event.
  */
@@ -130,6 +134,10 @@ int domain_xml(const struct domain_config *c, char **ret)
 	xml_printf(f, "      <target type='virtio' name='%s'/>\n",
 		   PROTO_PORT_NAME);
 	fputs("    </channel>\n"
+	      "    <interface type='user'>\n"
+	      "      <model type='virtio'/>\n"
+	      "      <rom enabled='no'/>\n"
+	      "    </interface>\n"
 	      "    <panic model='isa'>\n"
 	      "      <address type='isa' iobase='0x505'/>\n"
 	      "    </panic>\n"

@@ -36,7 +36,12 @@ static void test_domain(void)
 	ok(xml && strstr(xml, "name='org.vlalab.guestd.0'"), "channel named");
 	ok(xml && strstr(xml, "<memballoon model='none'/>"), "no balloon");
 	ok(xml && strstr(xml, "<panic model='isa'>"), "pvpanic");
-	ok(xml && !strstr(xml, "<interface"), "no network");
+	ok(xml && strstr(xml, "<interface type='user'>\n"
+			     "      <model type='virtio'/>\n"
+			     "      <rom enabled='no'/>\n"),
+	   "one virtio-net NIC (eth0), user network, no option ROM");
+	ok(xml && !strstr(strstr(xml, "<interface") + 1, "<interface"),
+	   "only one NIC");
 	free(xml);
 	c.vcpus = 3;
 	is_int(domain_xml(&c, &xml), -EINVAL, "3 vcpus refused");

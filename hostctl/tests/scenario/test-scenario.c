@@ -609,7 +609,8 @@ static void test_shipped(void)
 	};
 	static const char *const selftest[] = {
 		"selftest/crash", "selftest/expect-wrong",
-		"selftest/recover-after-crash", "selftest/trivial-read",
+		"selftest/nic-eth0", "selftest/recover-after-crash",
+		"selftest/trivial-read",
 	};
 	struct scn_errors errs = { 0 };
 	struct scn_set set = { 0 };
@@ -634,8 +635,8 @@ static void test_shipped(void)
 	is_int(r, 0, "hostctl/tests/scenarios-fixtures validates");
 	for (size_t i = 0; i < errs.n; i++)
 		printf("# %s\n", errs.msgs[i]);
-	is_int(set.n, 4, "fixtures: four scenarios");
-	for (size_t i = 0; i < set.n && i < 4; i++)
+	is_int(set.n, 5, "fixtures: five scenarios");
+	for (size_t i = 0; i < set.n && i < 5; i++)
 		is_str(set.v[i].name, selftest[i], "fixtures: name");
 	scn_set_free(&set);
 	scn_errors_free(&errs);
