@@ -50,6 +50,13 @@ void setup_free(struct setup *s)
 int setup_prepare(const char *cache, const char *uri, const char *initrd,
 		  struct setup *ret)
 {
+	return setup_prepare_without(cache, uri, initrd, NULL, 0, ret);
+}
+
+int setup_prepare_without(const char *cache, const char *uri,
+			  const char *initrd, const char *const *without,
+			  size_t n_without, struct setup *ret)
+{
 	struct kbuild_opts kopts = { 0 };
 	struct image_opts iopts = { 0 };
 	char path[PATH_MAX + 32], logs[PATH_MAX + 64];
@@ -80,6 +87,8 @@ int setup_prepare(const char *cache, const char *uri, const char *initrd,
 
 	kopts.cache_dir = s.cache_dir;
 	kopts.kernel_dir = VLALAB_SRCDIR "/kernel";
+	kopts.without = without;
+	kopts.n_without = n_without;
 	/* Plain lines every few seconds when stderr is not a terminal, so
 	 * that a cold build in CI is never silent for minutes. */
 	kopts.progress = true;

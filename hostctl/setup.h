@@ -31,6 +31,11 @@ struct setup {
  */
 int setup_prepare(const char *cache, const char *uri, const char *initrd,
 		  struct setup *ret);
+/* The same with patches of the series left out of the kernel (kbuild_opts'
+ * without: file names or unique prefixes; kbuild_without_check() first). */
+int setup_prepare_without(const char *cache, const char *uri,
+			  const char *initrd, const char *const *without,
+			  size_t n_without, struct setup *ret);
 void setup_free(struct setup *s);
 
 

@@ -20,6 +20,8 @@
 
 int verb_build(int argc, char *argv[]);
 
+#define BUILD_WITHOUT_MAX 32
+
 static void build_usage(FILE *f)
 {
 	fprintf(f,
@@ -33,6 +35,9 @@ static void build_usage(FILE *f)
 		"  --kernel-dir DIR  patches/ and configs/ (default: %s/kernel)\n"
 		"  --tarball FILE    the kernel source (default: %s)\n"
 		"  --flavour NAME    patched (the series applied, default) or vanilla\n"
+		"  --without-patch NAME\n"
+		"                    leave this patch of the series out (its file name\n"
+		"                    or a unique prefix such as 0001; repeatable)\n"
 		"  -j, --jobs N      parallel make jobs (default: the number of CPUs)\n"
 		"  --config-only     stop after the verified .config\n"
 		"  --image           also pack the guest initramfs\n"
@@ -54,7 +59,7 @@ static void print_duration(double s)
 int verb_build(int argc, char *argv[])
 {
 	enum { OPT_CACHE = 256, OPT_KDIR, OPT_TARBALL, OPT_FLAVOUR, OPT_CONFIG_ONLY, OPT_IMAGE, OPT_GUESTD,
-	       OPT_EXTRA };
+	       OPT_EXTRA, OPT_WITHOUT };
 	static const struct option opts[] = {
 		{ "cache", required_argument, NULL, OPT_CACHE },
 		{ "kernel-dir", required_argument, NULL, OPT_KDIR },
@@ -65,6 +70,7 @@ int verb_build(int argc, char *argv[])
 		{ "image", no_argument, NULL, OPT_IMAGE },
 		{ "guestd", required_argument, NULL, OPT_GUESTD },
 		{ "extra", required_argument, NULL, OPT_EXTRA },
+		{ "without-patch", required_argument, NULL, OPT_WITHOUT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -74,6 +80,8 @@ int verb_build(int argc, char *argv[])
 		.progress = true,
 	};
 	struct image_opts io = { 0 };
+	const char *without[BUILD_WITHOUT_MAX];
+	char err[1024];
 	struct kbuild_result kr;
 	struct image_result ir;
 	bool image = false;
@@ -115,6 +123,14 @@ int verb_build(int argc, char *argv[])
 		case OPT_EXTRA:
 			io.extra_dir = optarg;
 			break;
+		case OPT_WITHOUT:
+			if (ko.n_without == BUILD_WITHOUT_MAX) {
+				fprintf(stderr, "hostctl build: more than %d --without-patch\n", BUILD_WITHOUT_MAX);
+				return 2;
+			}
+			without[ko.n_without++] = optarg;
+			ko.without = without;
+			break;
 		case 'q':
 			ko.progress = false;
 			break;
@@ -134,6 +150,18 @@ int verb_build(int argc, char *argv[])
 	if (ko.flavour && !kbuild_flavour_valid(ko.flavour)) {
 		fprintf(stderr, "hostctl build: unknown flavour '%s' (known: patched, vanilla)\n", ko.flavour);
 		return 2;
+	}
+	if (ko.n_without && ko.flavour && strcmp(ko.flavour, "patched")) {
+		fprintf(stderr, "hostctl build: --without-patch goes with the patched flavour, not '%s'\n",
+			ko.flavour);
+		return 2;
+	}
+	if (ko.n_without) {
+		r = kbuild_without_check(ko.kernel_dir, ko.without, ko.n_without, err, sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "hostctl build: --without-patch: %s\n", err);
+			return 2;
+		}
 	}
 	if ((io.guestd || io.extra_dir) && !image) {
 		fprintf(stderr, "hostctl build: --guestd and --extra go with --image\n");
@@ -161,6 +189,8 @@ int verb_build(int argc, char *argv[])
 	printf("kernel: %s/bzImage (%s", kr.dir, kr.cache_hit ? "cache hit, " : "built in ");
 	print_duration(kr.seconds);
 	printf(")\nrelease: %s\nkey: %s\nmanifest: %s/manifest.json\n", kr.release, kr.key, kr.dir);
+	for (size_t i = 0; i < ko.n_without; i++)
+		printf("without: %s\n", ko.without[i]);
 	if (!image)
 		return 0;
 

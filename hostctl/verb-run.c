@@ -36,6 +36,10 @@ static void run_usage(FILE *f)
 		"  --accel ACCEL     auto, kvm or tcg (default: auto)\n"
 		"  --initrd FILE     boot this initramfs instead of building the image\n"
 		"                    (tests use it to boot misbehaving guests)\n"
+		"  --without-patch NAME\n"
+		"                    build and boot the kernel with this patch of the\n"
+		"                    series left out (file name or unique prefix,\n"
+		"                    e.g. 0001; repeatable)\n"
 		"  --help            show this help\n"
 		"\n"
 		"Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error,\n"
@@ -43,8 +47,12 @@ static void run_usage(FILE *f)
 		VLALAB_SRCDIR);
 }
 
+#define RUN_WITHOUT_MAX 32
+
 struct run_args {
 	const char *connect, *output, *scenarios, *cache, *initrd;
+	const char *without[RUN_WITHOUT_MAX];
+	size_t n_without;
 	enum res_format format;
 	bool format_set;
 	enum accel_choice accel;
@@ -60,6 +68,7 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "cache", required_argument, NULL, 'C' },
 		{ "accel", required_argument, NULL, 'a' },
 		{ "initrd", required_argument, NULL, 'i' },
+		{ "without-patch", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -99,11 +108,31 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		case 'i':
 			a->initrd = optarg;
 			break;
+		case 'w':
+			if (a->n_without == RUN_WITHOUT_MAX) {
+				fprintf(stderr,
+					"hostctl run: more than %d --without-patch\n",
+					RUN_WITHOUT_MAX);
+				return -EINVAL;
+			}
+			a->without[a->n_without++] = optarg;
+			break;
 		case 'h':
 			run_usage(stdout);
 			return 1;
 		default:
 			run_usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (a->n_without) {
+		char err[1024];
+		int r = kbuild_without_check(VLALAB_SRCDIR "/kernel", a->without,
+					     a->n_without, err, sizeof(err));
+
+		if (r < 0) {
+			fprintf(stderr, "hostctl run: --without-patch: %s\n",
+				err);
 			return -EINVAL;
 		}
 	}
@@ -244,7 +273,8 @@ static int do_run(const struct run_args *a, char *const *names, int nnames)
 		fprintf(stderr, "hostctl run: %s\n", err);
 		goto out;
 	}
-	r = setup_prepare(a->cache, a->connect, a->initrd, &su);
+	r = setup_prepare_without(a->cache, a->connect, a->initrd, a->without,
+				  a->n_without, &su);
 	if (r < 0)
 		goto out;
 	su_ok = true;

@@ -47,6 +47,10 @@ struct kb_key_input {
 	size_t npatches;
 	const struct kb_blob *fragments;
 	size_t nfragments;
+	/* Patches of the series left out (--without-patch), hashed only when
+	 * there are some, so that the usual keys stay what they were. */
+	const char *const *without;
+	size_t nwithout;
 };
 
 int kb_sha256_hex(const void *data, size_t len, char ret_hex[65]);
@@ -171,6 +175,13 @@ int kb_series_parse(const char *file, const char *text, struct kb_series *ret, c
 int kb_series_check(const char *file, const struct kb_series *s, char *const *present, size_t npresent,
 		    char *err, size_t errlen);
 void kb_series_free(struct kb_series *s);
+/* Leaves names out of s: each is a patch's file name or a prefix of exactly
+ * one ("0001"); a repeat is harmless. The left-out names, in series order,
+ * move to *ret_removed (an array the caller frees, with its strings). A
+ * name that matches no patch or several is -EINVAL with err saying so and
+ * listing the series; s is then unchanged. */
+int kb_series_without(struct kb_series *s, const char *const *names, size_t n, char ***ret_removed,
+		      size_t *ret_nremoved, char *err, size_t errlen);
 /* Length of the common prefix of two applied lists (same names and sha256). */
 size_t kb_series_common_prefix(char *const *names_a, char *const *sums_a, size_t na,
 			       char *const *names_b, char *const *sums_b, size_t nb);
@@ -191,6 +202,8 @@ struct kb_manifest {
 	size_t npatches;
 	struct kb_manifest_item *fragments;
 	size_t nfragments;
+	char **without;        /* patches of the series left out of this build */
+	size_t nwithout;
 	double build_seconds;
 	int64_t timestamp;     /* Unix seconds, UTC */
 	bool incremental;      /* the object tree held an earlier build */

@@ -40,13 +40,43 @@ bool kbuild_flavour_valid(const char *flavour)
 	return !strcmp(flavour, "patched") || !strcmp(flavour, "vanilla");
 }
 
+int kbuild_without_check(const char *kernel_dir, const char *const *without, size_t n, char *err, size_t errlen)
+{
+	struct kb_series s = { 0 };
+	char path[PATH_MAX], *text = NULL, **removed = NULL;
+	size_t nremoved = 0;
+	int r;
+
+	r = kb_path(path, sizeof(path), "%s/patches/series", kernel_dir);
+	if (r < 0)
+		return r;
+	r = kb_read_file(path, &text, NULL);
+	if (r == -ENOENT) {
+		text = strdup("");
+		r = text ? 0 : -ENOMEM;
+	}
+	if (r < 0) {
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(-r));
+		return r;
+	}
+	r = kb_series_parse(path, text, &s, err, errlen);
+	if (r == 0)
+		r = kb_series_without(&s, without, n, &removed, &nremoved, err, errlen);
+	kb_strv_free(removed, nremoved);
+	kb_series_free(&s);
+	free(text);
+	return r;
+}
+
 /* Everything the key and the manifest are made of. */
 struct kb_inputs {
 	char source_version[128];
 	char compiler[256];
 	char *series_text;
 	size_t series_len;
-	struct kb_series series;
+	struct kb_series series;  /* without the left-out patches */
+	char **without;           /* the left-out patches' full names */
+	size_t nwithout;
 	char **patch_data;
 	size_t *patch_len;
 	char **frag_names;        /* base.config first, then by name */
@@ -63,6 +93,7 @@ static void inputs_free(struct kb_inputs *in)
 	free(in->patch_data);
 	free(in->patch_len);
 	kb_series_free(&in->series);
+	kb_strv_free(in->without, in->nwithout);
 	free(in->series_text);
 	for (size_t i = 0; i < in->nfrags; i++) {
 		free(in->frag_data ? in->frag_data[i] : NULL);
@@ -88,7 +119,8 @@ static int source_version(const char *tarball, bool is_default, char *buf, size_
 	return kb_path(buf, len, "tarball:%lld:%lld", (long long)st.st_size, (long long)st.st_mtime);
 }
 
-static int read_inputs(const char *kernel_dir, bool with_patches, struct kb_inputs *in, struct kb_progress *p)
+static int read_inputs(const char *kernel_dir, bool with_patches, const struct kbuild_opts *opts, struct kb_inputs *in,
+		       struct kb_progress *p)
 {
 	char patches_dir[PATH_MAX], configs_dir[PATH_MAX], path[PATH_MAX], err[1024];
 	char **present = NULL;
@@ -126,6 +158,9 @@ static int read_inputs(const char *kernel_dir, bool with_patches, struct kb_inpu
 		if (r == 0)
 			r = kb_series_check(path, &in->series, present, npresent, err, sizeof(err));
 		kb_strv_free(present, npresent);
+		if (r == 0)
+			r = kb_series_without(&in->series, opts->without, opts->n_without, &in->without,
+					      &in->nwithout, err, sizeof(err));
 		if (r == -EINVAL)
 			kb_msg(p, "kbuild: %s", err);
 		if (r < 0)
@@ -220,6 +255,8 @@ static int compute_key(const struct kb_inputs *in, const char *flavour, char key
 		.npatches = in->series.n,
 		.fragments = frags,
 		.nfragments = in->nfrags,
+		.without = (const char *const *)in->without,
+		.nwithout = in->nwithout,
 	};
 	r = kb_cache_key(&ki, key);
 	free(patches);
@@ -536,6 +573,8 @@ static int write_manifest(const char *dir, const char *flavour, const char *key,
 		r = kb_sha256_hex(in->patch_data[i], in->patch_len[i], m.patches[i].sha256);
 	}
 	m.nfragments = in->nfrags;
+	m.without = in->without;
+	m.nwithout = in->nwithout;
 	for (size_t i = 0; r == 0 && i < in->nfrags; i++) {
 		m.fragments[i].name = in->frag_names[i];
 		r = kb_sha256_hex(in->frag_data[i], in->frag_len[i], m.fragments[i].sha256);
@@ -659,7 +698,12 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 		goto out;
 	}
 	*strchrnul(in.compiler, '\n') = '\0';
-	r = read_inputs(opts->kernel_dir, !strcmp(flavour, "patched"), &in, &p);
+	if (opts->n_without && strcmp(flavour, "patched")) {
+		kb_msg(&p, "kbuild: leaving patches out needs the patched flavour, not '%s'", flavour);
+		r = -EINVAL;
+		goto out;
+	}
+	r = read_inputs(opts->kernel_dir, !strcmp(flavour, "patched"), opts, &in, &p);
 	if (r < 0)
 		goto out;
 	r = compute_key(&in, flavour, key);

@@ -45,7 +45,18 @@ struct kbuild_opts {
 	bool config_only;        /* stop after the verified .config; nothing cached in builds/ */
 	const char *obj_dir;     /* NULL: <cache>/obj/<flavour>; tests use a scratch one */
 	FILE *msg;               /* progress and failure details; NULL: stderr */
+	/* Patches of the series to leave out (patched flavour only): each a
+	 * file name or a prefix of exactly one ("0001"). A different key and
+	 * manifest.json's "without"; trees/ and obj/ move as for a series
+	 * change. */
+	const char *const *without;
+	size_t n_without;
 };
+
+/* Checks opts-style without names against kernel_dir's series before a
+ * build: 0, or -EINVAL with err naming the bad one and listing the series
+ * (a usage error), or another -errno if the series cannot be read. */
+int kbuild_without_check(const char *kernel_dir, const char *const *without, size_t n, char *err, size_t errlen);
 
 /* With config_only, dir is empty and config points into the object tree. */
 struct kbuild_result {

@@ -177,6 +177,13 @@ int kb_cache_key(const struct kb_key_input *in, char ret_hex[65])
 		if (r == 0)
 			r = kb_hash_add(h, "fragment", in->fragments[i].data, in->fragments[i].len);
 	}
+	if (in->nwithout) {
+		snprintf(count, sizeof(count), "%zu", in->nwithout);
+		if (r == 0)
+			r = kb_hash_add_str(h, "without", count);
+		for (size_t i = 0; r == 0 && i < in->nwithout; i++)
+			r = kb_hash_add_str(h, "without-name", in->without[i]);
+	}
 	if (r == 0)
 		r = kb_hash_final(h, ret_hex);
 	kb_hash_free(h);

@@ -28,6 +28,9 @@ void kb_manifest_free(struct kb_manifest *m)
 	for (size_t i = 0; i < m->nfragments; i++)
 		free(m->fragments[i].name);
 	free(m->fragments);
+	for (size_t i = 0; i < m->nwithout; i++)
+		free(m->without[i]);
+	free(m->without);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -53,6 +56,53 @@ static int add_obj(struct json_object *o, const char *key, struct json_object *v
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+static struct json_object *names_to_json(char *const *v, size_t n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < n; i++) {
+		struct json_object *s = json_object_new_string(v[i]);
+
+		if (!s || json_object_array_add(a, s) < 0) {
+			json_object_put(s);
+			json_object_put(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+/* An array of strings; anything else is -EBADMSG. */
+static int get_names(struct json_object *a, char ***ret, size_t *ret_n)
+{
+	size_t n;
+	char **v;
+
+	if (!json_object_is_type(a, json_type_array))
+		return -EBADMSG;
+	n = json_object_array_length(a);
+	v = calloc(n + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *s = json_object_array_get_idx(a, i);
+
+		if (!json_object_is_type(s, json_type_string))
+			goto bad;
+		v[i] = strdup(json_object_get_string(s));
+		if (!v[i])
+			goto bad;
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+bad:
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return -EBADMSG;
 }
 
 static struct json_object *items_to_json(const struct kb_manifest_item *v, size_t n)
@@ -96,6 +146,7 @@ int kb_manifest_to_json(const struct kb_manifest *m, char **ret)
 	    add_str(o, "release", m->release) < 0 ||
 	    add_obj(o, "patches", items_to_json(m->patches, m->npatches)) < 0 ||
 	    add_obj(o, "fragments", items_to_json(m->fragments, m->nfragments)) < 0 ||
+	    add_obj(o, "without", names_to_json(m->without, m->nwithout)) < 0 ||
 	    add_obj(o, "build_seconds", seconds_json(m->build_seconds)) < 0 ||
 	    add_obj(o, "timestamp", json_object_new_int64(m->timestamp)) < 0 ||
 	    add_obj(o, "incremental", json_object_new_boolean(m->incremental)) < 0)
@@ -200,6 +251,8 @@ int kb_manifest_parse(const char *text, struct kb_manifest *ret)
 		r = get_items(o, "patches", &m.patches, &m.npatches);
 	if (r == 0)
 		r = get_items(o, "fragments", &m.fragments, &m.nfragments);
+	if (r == 0 && json_object_object_get_ex(o, "without", &v))
+		r = get_names(v, &m.without, &m.nwithout);
 	if (r == 0 && json_object_object_get_ex(o, "build_seconds", &v))
 		m.build_seconds = json_object_get_double(v);
 	if (r == 0 && json_object_object_get_ex(o, "timestamp", &v))

@@ -119,3 +119,76 @@ size_t kb_series_common_prefix(char *const *names_a, char *const *sums_a, size_t
 		i++;
 	return i;
 }
+
+/* Lists the series' names into err after prefix, comma-separated. */
+static void list_names(const struct kb_series *s, char *err, size_t errlen)
+{
+	size_t len = strlen(err);
+
+	for (size_t i = 0; i < s->n && len < errlen; i++) {
+		snprintf(err + len, errlen - len, "%s%s", i ? ", " : "", s->v[i].name);
+		len += strlen(err + len);
+	}
+	if (len < errlen)
+		snprintf(err + len, errlen - len, "%s", s->n ? ")" : "none, it is empty)");
+}
+
+int kb_series_without(struct kb_series *s, const char *const *names, size_t n, char ***ret_removed,
+		      size_t *ret_nremoved, char *err, size_t errlen)
+{
+	bool *drop = NULL;
+	char **removed = NULL;
+	size_t nremoved = 0, k = 0;
+	int r = 0;
+
+	if (!n) {
+		*ret_removed = NULL;
+		*ret_nremoved = 0;
+		return 0;
+	}
+	drop = calloc(s->n + 1, sizeof(*drop));
+	if (!drop)
+		return -ENOMEM;
+	for (size_t j = 0; j < n; j++) {
+		size_t len = strlen(names[j]), match = s->n, count = 0;
+
+		for (size_t i = 0; i < s->n; i++) {
+			if (!strcmp(s->v[i].name, names[j])) {
+				match = i;
+				count = 1;
+				break;
+			}
+			if (len && !strncmp(s->v[i].name, names[j], len)) {
+				match = i;
+				count++;
+			}
+		}
+		if (count != 1) {
+			snprintf(err, errlen, "'%s' %s (series: ", names[j],
+				 count ? "matches more than one patch" : "is not a patch of the series");
+			list_names(s, err, errlen);
+			r = -EINVAL;
+			goto out;
+		}
+		drop[match] = true;
+	}
+	removed = calloc(s->n + 1, sizeof(*removed));
+	if (!removed) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		if (drop[i])
+			removed[nremoved++] = s->v[i].name;
+		else
+			s->v[k++] = s->v[i];
+	}
+	s->n = k;
+	*ret_removed = removed;
+	*ret_nremoved = nremoved;
+	removed = NULL;
+out:
+	free(removed);
+	free(drop);
+	return r;
+}

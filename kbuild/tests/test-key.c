@@ -83,6 +83,20 @@ int main(void)
 	VARY("an empty fragment appended",
 	     (f.in.nfragments = 2, f.frags[1] = (struct kb_blob){ "ftrace.config", "", 0 }));
 
+	/* --without-patch: the patch leaves the list and is named. */
+	{
+		static const char *const without[] = { "0002-b.patch" };
+
+		VARY("a left-out patch", (f.in.npatches = 1, f.in.without = without, f.in.nwithout = 1));
+		/* Named alone, with the same patch list, it still counts. */
+		VARY("a left-out name", (f.in.without = without, f.in.nwithout = 1));
+		fixture_init(&f);
+		f.in.without = without;
+		f.in.nwithout = 0;
+		key_of(&f, k);
+		CHECK(!strcmp(k, base), "an empty left-out list keeps the usual key");
+	}
+
 	/* Stability: the key of the fixture is fixed by the format. */
 	fixture_init(&f);
 	key_of(&f, k);

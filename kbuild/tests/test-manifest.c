@@ -60,6 +60,7 @@ static void test_ledger(void)
 int main(void)
 {
 	struct kb_manifest_item patches[] = { { .name = "0001-x.patch", .sha256 = "ab" } };
+	char *without[] = { "0002-y.patch" };
 	struct kb_manifest_item frags[] = { { .name = "base.config", .sha256 = "cd" },
 					    { .name = "dsa.config", .sha256 = "ef" } };
 	struct kb_manifest m = {
@@ -72,6 +73,8 @@ int main(void)
 		.npatches = 1,
 		.fragments = frags,
 		.nfragments = 2,
+		.without = without,
+		.nwithout = 1,
 		.build_seconds = 412.5,
 		.timestamp = 1764740000,
 		.incremental = true,
@@ -108,6 +111,7 @@ int main(void)
 	CHECK(back.nfragments == 2 && !strcmp(back.fragments[1].name, "dsa.config") &&
 		      !strcmp(back.fragments[1].sha256, "ef"),
 	      "fragments round-trip");
+	CHECK(back.nwithout == 1 && !strcmp(back.without[0], "0002-y.patch"), "left-out patches round-trip");
 	CHECK(back.build_seconds == 412.5 && back.timestamp == 1764740000 && back.incremental &&
 		      back.warn_vla == 2 && back.warn_frame == 3 && back.warn_complete && back.log_vla == 1 &&
 		      back.log_frame == 0,
@@ -121,5 +125,14 @@ int main(void)
 				"\"release\":\"r\",\"patches\":[{\"name\":1,\"sha256\":\"x\"}],\"fragments\":[]}",
 				&back) < 0,
 	      "a patch with a numeric name is refused");
+	CHECK(kb_manifest_parse("{\"source_version\":\"a\",\"compiler\":\"b\",\"flavour\":\"c\",\"key\":\"k\","
+				"\"release\":\"r\",\"patches\":[],\"fragments\":[]}",
+				&back) == 0 && back.nwithout == 0,
+	      "an older manifest without \"without\" parses, with none left out");
+	kb_manifest_free(&back);
+	CHECK(kb_manifest_parse("{\"source_version\":\"a\",\"compiler\":\"b\",\"flavour\":\"c\",\"key\":\"k\","
+				"\"release\":\"r\",\"patches\":[],\"fragments\":[],\"without\":[1]}",
+				&back) < 0,
+	      "a numeric left-out name is refused");
 	return tap_done();
 }

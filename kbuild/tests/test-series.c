@@ -54,6 +54,54 @@ int main(void)
 	      "a last line without newline");
 	kb_series_free(&s);
 
+	/* --without-patch: full names or unique prefixes. */
+	{
+		static const char *const by_prefix[] = { "0002" };
+		static const char *const by_name[] = { "0001-first.patch", "0003-third.patch", "0001" };
+		static const char *const unknown[] = { "0009" };
+		static const char *const ambiguous[] = { "000" };
+		char **removed = NULL;
+		size_t nremoved = 0;
+		const char *text = "0001-first.patch\n0002-second.patch\n0003-third.patch\n";
+
+		CHECK(kb_series_parse("patches/series", text, &s, err, sizeof(err)) == 0 && s.n == 3,
+		      "a three-patch series");
+		CHECK(kb_series_without(&s, by_prefix, 1, &removed, &nremoved, err, sizeof(err)) == 0 &&
+			      nremoved == 1 && !strcmp(removed[0], "0002-second.patch") && s.n == 2 &&
+			      !strcmp(s.v[0].name, "0001-first.patch") && !strcmp(s.v[1].name, "0003-third.patch"),
+		      "a unique prefix leaves that patch out, the order stays");
+		kb_strv_free(removed, nremoved);
+		kb_series_free(&s);
+
+		kb_series_parse("patches/series", text, &s, err, sizeof(err));
+		CHECK(kb_series_without(&s, by_name, 3, &removed, &nremoved, err, sizeof(err)) == 0 &&
+			      nremoved == 2 && !strcmp(removed[0], "0001-first.patch") &&
+			      !strcmp(removed[1], "0003-third.patch") && s.n == 1 &&
+			      !strcmp(s.v[0].name, "0002-second.patch"),
+		      "full names, a repeat harmless, left out in series order");
+		kb_strv_free(removed, nremoved);
+		kb_series_free(&s);
+
+		kb_series_parse("patches/series", text, &s, err, sizeof(err));
+		CHECK(kb_series_without(&s, unknown, 1, &removed, &nremoved, err, sizeof(err)) == -EINVAL &&
+			      strstr(err, "'0009' is not a patch of the series") &&
+			      strstr(err, "(series: 0001-first.patch, 0002-second.patch, 0003-third.patch)") &&
+			      s.n == 3,
+		      "an unknown name lists the series, which stays whole: %s", err);
+		CHECK(kb_series_without(&s, ambiguous, 1, &removed, &nremoved, err, sizeof(err)) == -EINVAL &&
+			      strstr(err, "'000' matches more than one patch") && s.n == 3,
+		      "an ambiguous prefix is refused: %s", err);
+		CHECK(kb_series_without(&s, NULL, 0, &removed, &nremoved, err, sizeof(err)) == 0 && nremoved == 0 &&
+			      !removed && s.n == 3,
+		      "nothing left out");
+		kb_series_free(&s);
+		CHECK(kb_series_parse("patches/series", "", &s, err, sizeof(err)) == 0 &&
+			      kb_series_without(&s, by_prefix, 1, &removed, &nremoved, err, sizeof(err)) == -EINVAL &&
+			      strstr(err, "(series: none, it is empty)"),
+		      "an empty series says so: %s", err);
+		kb_series_free(&s);
+	}
+
 	{
 		char *na[] = { "a", "b", "c" }, *sa[] = { "1", "2", "3" };
 		char *nb[] = { "a", "b", "d" }, *sb[] = { "1", "9", "4" };
