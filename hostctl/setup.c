@@ -41,6 +41,13 @@ static int default_uri(const char *cache_dir, char *buf, size_t len)
 	return vm_default_uri(cache_dir, 0, buf, len);
 }
 
+const struct image_program setup_image_programs[] = {
+	{ "/sbin/bridge", "/usr/sbin/bridge" },
+	{ "/sbin/ip", "/usr/sbin/ip" },
+};
+const size_t setup_n_image_programs =
+	sizeof(setup_image_programs) / sizeof(setup_image_programs[0]);
+
 void setup_free(struct setup *s)
 {
 	json_object_put(s->manifest);
@@ -101,6 +108,8 @@ int setup_prepare_without(const char *cache, const char *uri,
 	iopts.cache_dir = s.cache_dir;
 	iopts.kernel = &s.kernel;
 	iopts.guestd = VLALAB_GUESTD_PATH;
+	iopts.programs = setup_image_programs;
+	iopts.n_programs = setup_n_image_programs;
 	iopts.progress = true;
 	if (initrd) {
 		if (access(initrd, R_OK) < 0 ||

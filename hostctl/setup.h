@@ -14,6 +14,15 @@
 
 #include "kbuild.h"
 
+/*
+ * Host programs every guest image holds, with their shared libraries:
+ * iproute2's bridge and ip, for scenarios that cross-check guestd against a
+ * real netlink client (issue 4). Installed under /usr/sbin, so busybox's own
+ * ip applet in /sbin stays first in PATH for /init.
+ */
+extern const struct image_program setup_image_programs[];
+extern const size_t setup_n_image_programs;
+
 struct setup {
 	char cache_dir[PATH_MAX];
 	char uri[PATH_MAX + 64];

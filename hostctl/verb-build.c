@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "kbuild.h"
+#include "setup.h"
 
 #ifndef VLALAB_SRCDIR
 #error "VLALAB_SRCDIR (the repository root) must be defined by the build"
@@ -197,6 +198,9 @@ int verb_build(int argc, char *argv[])
 	io.cache_dir = ko.cache_dir;
 	io.kernel = &kr;
 	io.progress = ko.progress;
+	/* The host programs hostctl run puts in every image. */
+	io.programs = setup_image_programs;
+	io.n_programs = setup_n_image_programs;
 	r = image_build(&io, &ir);
 	if (r < 0) {
 		fprintf(stderr, "hostctl build: the initramfs failed: %s\n", strerror(-r));

@@ -2,9 +2,10 @@
 /*
  * image_build(): the guest initramfs. A gen_init_cpio spec (no root needed:
  * device nodes and ownership come from the spec) lists busybox and its
- * applet links, /init, /sbin/guestd, the staged modules and extra_dir; the
- * kernel's own usr/gen_init_cpio writes the newc archive and gzip packs it.
- * Cached under images/<key>/ by a hash of every input.
+ * applet links, /init, /sbin/guestd, host programs with the shared
+ * libraries they load, the staged modules and extra_dir; the kernel's own
+ * usr/gen_init_cpio writes the newc archive and gzip packs it. Cached under
+ * images/<key>/ by a hash of every input.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include "kb.h"
 
 #define IMAGE_FORMAT "1"
+#define LDD_OUTPUT_MAX 16384
 #define DEFAULT_BUSYBOX "/bin/busybox"
 
 /* Directories every image has; /etc/vlalab is reserved for scenario files. */
@@ -150,6 +152,228 @@ static int img_tree_read(const char *root, bool modules, struct img_tree *ret)
 	return 0;
 }
 
+/* Host files in the image: programs and their libraries, by guest path. */
+struct img_hostfiles {
+	char **guest;
+	char **src;     /* the host file, symlinks resolved */
+	size_t n;
+};
+
+static void img_hostfiles_free(struct img_hostfiles *h)
+{
+	kb_strv_free(h->guest, h->n);
+	kb_strv_free(h->src, h->n);
+	memset(h, 0, sizeof(*h));
+}
+
+static int strv_push(char ***v, size_t n, const char *s)
+{
+	char **nv = realloc(*v, (n + 2) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[n] = strdup(s);
+	nv[n + 1] = NULL;
+	return nv[n] ? 0 : -ENOMEM;
+}
+
+int kb_ldd_parse(const char *text, char ***ret_paths, size_t *ret_n, char *err, size_t errlen)
+{
+	char **v = NULL, line[PATH_MAX + 256];
+	const char *p = text;
+	size_t n = 0;
+	int r = 0;
+
+	if (strstr(text, "not a dynamic executable") || strstr(text, "statically linked")) {
+		*ret_paths = NULL;
+		*ret_n = 0;
+		return 0;
+	}
+	while (*p) {
+		const char *e = strchrnul(p, '\n'), *b = p;
+		char *path, *arrow, *paren;
+		size_t len;
+
+		p = *e ? e + 1 : e;
+		while (b < e && (*b == ' ' || *b == '\t'))
+			b++;
+		len = e - b;
+		if (!len)
+			continue;
+		if (len >= sizeof(line)) {
+			snprintf(err, errlen, "an ldd line of %zu bytes", len);
+			r = -EINVAL;
+			goto out;
+		}
+		memcpy(line, b, len);
+		line[len] = '\0';
+		arrow = strstr(line, " => ");
+		path = arrow ? arrow + 4 : line;
+		if (arrow && !strncmp(path, "not found", 9)) {
+			*arrow = '\0';
+			snprintf(err, errlen, "library '%s' not found", line);
+			r = -EINVAL;
+			goto out;
+		}
+		paren = strstr(path, " (0x");
+		if (*path != '/') {
+			/* The vDSO: in the kernel, not a file. */
+			if (!arrow && paren)
+				continue;
+			snprintf(err, errlen, "unexpected ldd line '%s'", line);
+			r = -EINVAL;
+			goto out;
+		}
+		if (paren)
+			*paren = '\0';
+		r = strv_push(&v, n, path);
+		if (r < 0)
+			goto out;
+		n++;
+	}
+	*ret_paths = v;
+	*ret_n = n;
+	return 0;
+out:
+	kb_strv_free(v, n);
+	return r;
+}
+
+int kb_program_libs(const char *program, char ***ret_paths, size_t *ret_n, char *err, size_t errlen)
+{
+	char *out = calloc(1, LDD_OUTPUT_MAX);
+	int r;
+
+	if (!out)
+		return -ENOMEM;
+	/* ldd has the loader resolve the libraries as it would at run time. */
+	r = kb_run_output((char *[]){ "ldd", (char *)program, NULL }, NULL, out, LDD_OUTPUT_MAX);
+	if (r < 0 && !strstr(out, "not a dynamic executable"))
+		snprintf(err, errlen, "'ldd %s' failed: %s%s%s", program, strerror(-r), out[0] ? ": " : "", out);
+	else
+		r = kb_ldd_parse(out, ret_paths, ret_n, err, errlen);
+	free(out);
+	return r;
+}
+
+static bool hostfiles_has(const struct img_hostfiles *h, const char *guest)
+{
+	for (size_t i = 0; i < h->n; i++)
+		if (!strcmp(h->guest[i], guest))
+			return true;
+	return false;
+}
+
+static int hostfiles_add(struct img_hostfiles *h, const char *guest, const char *host)
+{
+	char real[PATH_MAX];
+	int r;
+
+	if (hostfiles_has(h, guest))
+		return 0;
+	if (!realpath(host, real))
+		return -errno;
+	r = strv_push(&h->guest, h->n, guest);
+	if (r < 0)
+		return r;
+	r = strv_push(&h->src, h->n, real);
+	if (r < 0) {
+		/* Keep both arrays the same length. */
+		free(h->guest[h->n]);
+		h->guest[h->n] = NULL;
+		return r;
+	}
+	h->n++;
+	return 0;
+}
+
+/* Each program and the files ldd says it loads, at the same path in the
+ * image as on the host (the loader's own default search path). */
+static int hostfiles_read(const struct image_program *v, size_t n, struct img_hostfiles *ret, char *err,
+			  size_t errlen)
+{
+	struct img_hostfiles h = { 0 };
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		char **libs = NULL;
+		size_t nlibs = 0;
+
+		if (!v[i].host || !v[i].guest || v[i].guest[0] != '/' || bad_name(v[i].guest) ||
+		    strstr(v[i].guest, "..")) {
+			snprintf(err, errlen, "program '%s' wants an absolute guest path without blanks, not '%s'",
+				 v[i].host ? v[i].host : "(null)", v[i].guest ? v[i].guest : "(null)");
+			r = -EINVAL;
+			break;
+		}
+		r = hostfiles_add(&h, v[i].guest, v[i].host);
+		if (r < 0) {
+			snprintf(err, errlen, "program '%s': %s", v[i].host, strerror(-r));
+			break;
+		}
+		r = kb_program_libs(v[i].host, &libs, &nlibs, err, errlen);
+		for (size_t j = 0; r == 0 && j < nlibs; j++) {
+			if (bad_name(libs[j])) {
+				snprintf(err, errlen, "library '%s' of '%s' has a blank in its name", libs[j], v[i].host);
+				r = -EINVAL;
+			} else {
+				r = hostfiles_add(&h, libs[j], libs[j]);
+				if (r < 0)
+					snprintf(err, errlen, "library '%s' of '%s': %s", libs[j], v[i].host,
+						 strerror(-r));
+			}
+		}
+		kb_strv_free(libs, nlibs);
+	}
+	if (r < 0) {
+		img_hostfiles_free(&h);
+		return r;
+	}
+	*ret = h;
+	return 0;
+}
+
+static bool is_base_dir(const char *dir)
+{
+	for (size_t i = 0; i < sizeof(base_dirs) / sizeof(base_dirs[0]); i++)
+		if (!strcmp(base_dirs[i], dir))
+			return true;
+	return false;
+}
+
+/* The host files, each after the folders above it that the base set lacks. */
+static int spec_hostfiles(FILE *f, const struct img_hostfiles *h)
+{
+	char **made = NULL;
+	size_t nmade = 0;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < h->n; i++) {
+		char dir[PATH_MAX];
+
+		snprintf(dir, sizeof(dir), "%s", h->guest[i]);
+		for (char *s = strchr(dir + 1, '/'); r == 0 && s; s = strchr(s + 1, '/')) {
+			bool seen;
+
+			*s = '\0';
+			seen = is_base_dir(dir);
+			for (size_t j = 0; !seen && j < nmade; j++)
+				seen = !strcmp(made[j], dir);
+			if (!seen) {
+				fprintf(f, "dir %s 755 0 0\n", dir);
+				r = strv_push(&made, nmade, dir);
+				if (r == 0)
+					nmade++;
+			}
+			*s = '/';
+		}
+		fprintf(f, "file %s %s 755 0 0\n", h->guest[i], h->src[i]);
+	}
+	kb_strv_free(made, nmade);
+	return r;
+}
+
 static int hash_tree(struct kb_hash *h, const char *tag, const struct img_tree *t)
 {
 	int r = kb_hash_add_str(h, tag, "");
@@ -195,10 +419,14 @@ static int file_hash(struct kb_hash *h, const char *tag, const char *path)
 	return r < 0 ? r : kb_hash_add_str(h, tag, sum);
 }
 
-/* Writes the gen_init_cpio spec. applets is `busybox --list-full`. */
+/* Writes the gen_init_cpio spec. applets is `busybox --list-full`; a host
+ * program at an applet's path replaces the applet. */
 static int write_spec(FILE *f, const char *busybox, char *applets, const char *init, const char *guestd,
-		      const struct img_tree *mods, const struct img_tree *extra)
+		      const struct img_hostfiles *hf, const struct img_tree *mods, const struct img_tree *extra)
 {
+	char guest[PATH_MAX];
+	int r;
+
 	for (size_t i = 0; i < sizeof(base_dirs) / sizeof(base_dirs[0]); i++)
 		fprintf(f, "dir %s %o 0 0\n", base_dirs[i], !strcmp(base_dirs[i], "/tmp") ? 01777 : 0755);
 	fprintf(f, "nod /dev/console 600 0 0 c 5 1\n");
@@ -207,12 +435,18 @@ static int write_spec(FILE *f, const char *busybox, char *applets, const char *i
 	for (char *s = strtok(applets, "\n"); s; s = strtok(NULL, "\n")) {
 		if (bad_name(s) || !strcmp(s, "bin/busybox") || strstr(s, ".."))
 			continue;
+		snprintf(guest, sizeof(guest), "/%s", s);
+		if (hostfiles_has(hf, guest))
+			continue;
 		/* Applets live in bin, sbin, usr/bin and usr/sbin: all exist. */
 		fprintf(f, "slink /%s /bin/busybox 777 0 0\n", s);
 	}
 	fprintf(f, "file /init %s 755 0 0\n", init);
 	if (guestd)
 		fprintf(f, "file /sbin/guestd %s 755 0 0\n", guestd);
+	r = spec_hostfiles(f, hf);
+	if (r < 0)
+		return r;
 	spec_tree(f, "", mods);
 	spec_tree(f, "", extra);
 	return ferror(f) ? -EIO : 0;
@@ -257,7 +491,9 @@ int image_build(const struct image_opts *opts, struct image_result *ret)
 	char cache[PATH_MAX], dir[PATH_MAX], out[PATH_MAX], tmp[PATH_MAX], spec[PATH_MAX];
 	char mods[PATH_MAX], gen[PATH_MAX], init_default[PATH_MAX], spec_tmp[PATH_MAX];
 	struct img_tree mtree = { 0 }, etree = { 0 };
+	struct img_hostfiles hf = { 0 };
 	struct image_result res = { 0 };
+	char err[PATH_MAX + 256];
 	struct kb_hash *h = NULL;
 	struct kb_progress p;
 	char *applets = NULL;
@@ -317,6 +553,20 @@ int image_build(const struct image_opts *opts, struct image_result *ret)
 	} else if (r == 0) {
 		r = kb_hash_add_str(h, "guestd", "none");
 	}
+	if (r == 0 && opts->n_programs) {
+		r = hostfiles_read(opts->programs, opts->n_programs, &hf, err, sizeof(err));
+		if (r < 0)
+			kb_msg(&p, "image: %s", err);
+		if (r == 0)
+			r = kb_hash_add_str(h, "hostfiles", "");
+		for (size_t i = 0; r == 0 && i < hf.n; i++) {
+			r = kb_hash_add_str(h, "hostfile", hf.guest[i]);
+			if (r == 0)
+				r = file_hash(h, "sha256", hf.src[i]);
+			if (r < 0)
+				kb_msg(&p, "image: cannot read '%s': %s", hf.src[i], strerror(-r));
+		}
+	}
 	if (r == 0 && opts->extra_dir) {
 		r = img_tree_read(opts->extra_dir, false, &etree);
 		if (r < 0)
@@ -374,7 +624,7 @@ int image_build(const struct image_opts *opts, struct image_result *ret)
 		r = -errno;
 		goto out;
 	}
-	r = write_spec(f, busybox, applets, init, opts->guestd, &mtree, &etree);
+	r = write_spec(f, busybox, applets, init, opts->guestd, &hf, &mtree, &etree);
 	if (fclose(f) != 0 && r == 0)
 		r = -errno;
 	if (r < 0)
@@ -402,6 +652,7 @@ out:
 	free(applets);
 	img_tree_free(&mtree);
 	img_tree_free(&etree);
+	img_hostfiles_free(&hf);
 	kb_hash_free(h);
 	return r;
 }

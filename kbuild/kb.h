@@ -155,6 +155,17 @@ void kb_ksyms_free(struct kb_ksyms *s);
 /* Writes "A=y B=n" for the symbols in a Kconfig expression, valued from cfg. */
 void kb_expr_values(const char *expr, const struct kb_config *cfg, char *buf, size_t len);
 
+/* ---- image.c ---- */
+/* The files a dynamic program loads, from `ldd PROGRAM` output: the ELF
+ * interpreter and every library, each as the absolute path the loader
+ * resolved, in ldd's order, without the vDSO. "not a dynamic executable"
+ * (a static program) is an empty list; a library "not found" or a line of
+ * another shape is -EINVAL with err saying which. */
+int kb_ldd_parse(const char *text, char ***ret_paths, size_t *ret_n, char *err, size_t errlen);
+/* Runs ldd on a trusted host program (an argv array, no shell) and parses
+ * its output as above. */
+int kb_program_libs(const char *program, char ***ret_paths, size_t *ret_n, char *err, size_t errlen);
+
 /* ---- series.c ---- */
 struct kb_series_entry {
 	char *name;

@@ -71,6 +71,14 @@ struct kbuild_result {
 
 int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret);
 
+/* A host program to copy into the image, with the shared libraries it
+ * loads (docs/kernel.md): host is its path here (symlinks followed), guest
+ * its absolute path in the image. */
+struct image_program {
+	const char *host;
+	const char *guest;
+};
+
 struct image_opts {
 	const char *cache_dir;                 /* NULL: kbuild_cache_dir() */
 	const struct kbuild_result *kernel;
@@ -81,6 +89,8 @@ struct image_opts {
 	const char *init;                      /* NULL: VLALAB_SRCDIR "/images/init" */
 	const char *busybox;                   /* NULL: /bin/busybox (busybox-static) */
 	FILE *msg;                             /* NULL: stderr */
+	const struct image_program *programs;  /* host programs and their libraries, or NULL */
+	size_t n_programs;
 };
 
 struct image_result { char path[PATH_MAX]; char key[65]; bool cache_hit; uint64_t size; };

@@ -2,10 +2,13 @@
 /*
  * A stand-in for guestd in the boot test: proves /init exec'd the agent as
  * PID 1 in a working userspace (proc and debugfs mounted, modules staged for
- * this release), prints one line, and powers the guest off.
+ * this release), prints one line, runs the image's iproute2 bridge (a
+ * dynamic host program: its loader and libraries must be there too),
+ * prints its result, and powers the guest off.
  */
 #include <stdio.h>
 #include <sys/reboot.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -23,6 +26,21 @@ int main(void)
 	     stat("/sys/kernel/tracing/trace", &st) == 0 && stat(mods, &st) == 0;
 	printf("vlalab-test-agent: %s pid=%d release=%s\n", ok ? "alive" : "broken", (int)getpid(), u.release);
 	fflush(stdout);
+	{
+		pid_t pid = fork();
+		int status = -1;
+
+		if (pid == 0) {
+			execl("/usr/sbin/bridge", "bridge", "-V", (char *)NULL);
+			perror("vlalab-test-agent: exec /usr/sbin/bridge");
+			_exit(127);
+		}
+		if (pid > 0)
+			waitpid(pid, &status, 0);
+		printf("vlalab-test-agent: bridge -V exit=%d\n",
+		       pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		fflush(stdout);
+	}
 	sync();
 	reboot(RB_POWER_OFF);
 	return 0;

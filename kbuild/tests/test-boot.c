@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * End to end: build the kernel (or find it in the user's cache), pack the
- * initramfs with a stand-in agent, boot both in QEMU (TCG, no libvirt) and
- * read the serial console until /init says it starts the agent and the
- * agent says it is alive. QEMU is killed after, or at the bound.
+ * initramfs with a stand-in agent and iproute2's bridge (with its shared
+ * libraries), boot both in QEMU (TCG, no libvirt) and read the serial
+ * console until /init says it starts the agent, the agent says it is alive
+ * and the guest ran `bridge -V`. QEMU is killed after, or at the bound.
  *
  * Usage: test-boot AGENT
  */
@@ -22,6 +23,15 @@
 #include "tap.h"
 
 #define BOOT_BOUND_S 300.0
+#define BRIDGE_MARK "vlalab-test-agent: bridge -V exit="
+
+/* The agent's last line, read to its end. */
+static bool bridge_line_done(const char *console)
+{
+	const char *s = strstr(console, BRIDGE_MARK);
+
+	return s && strchr(s, '\n');
+}
 #define CONSOLE_MAX (1 << 20)
 
 int main(int argc, char *argv[])
@@ -29,7 +39,8 @@ int main(int argc, char *argv[])
 	struct kbuild_result kr;
 	struct image_result ir;
 	char kernel[PATH_MAX + 16], *console;
-	bool init_seen = false, agent_seen = false;
+	static const struct image_program progs[] = { { "/sbin/bridge", "/usr/sbin/bridge" } };
+	bool init_seen = false, agent_seen = false, bridge_seen = false;
 	size_t used = 0;
 	double t0;
 	pid_t pid;
@@ -49,7 +60,13 @@ int main(int argc, char *argv[])
 	if (r < 0)
 		return tap_done();
 	printf("# kernel %s (%s, %.1fs)\n", kr.dir, kr.cache_hit ? "cache hit" : "built", kr.seconds);
-	r = image_build(&(struct image_opts){ .kernel = &kr, .guestd = argv[1], .progress = true }, &ir);
+	if (access(progs[0].host, X_OK) < 0) {
+		printf("1..0 # SKIP no %s (install iproute2)\n", progs[0].host);
+		return 77;
+	}
+	r = image_build(&(struct image_opts){ .kernel = &kr, .guestd = argv[1], .progress = true,
+					      .programs = progs, .n_programs = 1 },
+			&ir);
 	CHECK(r == 0, "initramfs packed (r=%d)", r);
 	if (r < 0)
 		return tap_done();
@@ -78,7 +95,7 @@ int main(int argc, char *argv[])
 	if (!console)
 		return 1;
 	t0 = kb_now();
-	while (!agent_seen && kb_now() - t0 < BOOT_BOUND_S) {
+	while (!bridge_line_done(console) && kb_now() - t0 < BOOT_BOUND_S) {
 		struct pollfd pfd = { .fd = pipefd[0], .events = POLLIN };
 		ssize_t n;
 
@@ -91,6 +108,8 @@ int main(int argc, char *argv[])
 		console[used] = '\0';
 		init_seen = strstr(console, "vlalab-init: starting agent /sbin/guestd") != NULL;
 		agent_seen = init_seen && strstr(console, "vlalab-test-agent: alive pid=1") != NULL;
+		bridge_seen = agent_seen && strstr(console, "bridge utility, ") != NULL &&
+			      (strstr(console, BRIDGE_MARK "0\r") || strstr(console, BRIDGE_MARK "0\n"));
 		if (used == CONSOLE_MAX)
 			break;
 	}
@@ -103,5 +122,6 @@ int main(int argc, char *argv[])
 	free(console);
 	CHECK(init_seen, "/init printed 'vlalab-init: starting agent /sbin/guestd'");
 	CHECK(agent_seen, "the agent ran as PID 1 with proc, debugfs, tracefs and the modules in place");
+	CHECK(bridge_seen, "the guest ran /usr/sbin/bridge -V (iproute2, its loader and libraries in the image)");
 	return tap_done();
 }

@@ -43,6 +43,54 @@ static char *unpacked(const char *image)
 	return buf;
 }
 
+/* ldd's output as parsed text; no program runs. */
+static void test_ldd_parse(void)
+{
+	static const char bridge[] =
+		"\tlinux-vdso.so.1 (0x00007fa4d6214000)\n"
+		"\tlibmnl.so.0 => /lib/x86_64-linux-gnu/libmnl.so.0 (0x00007fa4d61ca000)\n"
+		"\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007fa4d5fdc000)\n"
+		"\t/lib64/ld-linux-x86-64.so.2 (0x00007fa4d6216000)\n";
+	char **v = NULL, err[512] = "";
+	size_t n = 0;
+
+	CHECK(kb_ldd_parse(bridge, &v, &n, err, sizeof(err)) == 0 && n == 3 &&
+		      !strcmp(v[0], "/lib/x86_64-linux-gnu/libmnl.so.0") &&
+		      !strcmp(v[1], "/lib/x86_64-linux-gnu/libc.so.6") && !strcmp(v[2], "/lib64/ld-linux-x86-64.so.2"),
+	      "ldd: libraries and the interpreter in order, no vDSO");
+	kb_strv_free(v, n);
+	CHECK(kb_ldd_parse("\tnot a dynamic executable", &v, &n, err, sizeof(err)) == 0 && n == 0,
+	      "ldd: a static program loads nothing");
+	CHECK(kb_ldd_parse("\tlibgone.so.1 => not found\n", &v, &n, err, sizeof(err)) == -EINVAL &&
+		      strstr(err, "'libgone.so.1' not found"),
+	      "ldd: a missing library is an error naming it: %s", err);
+	CHECK(kb_ldd_parse("\tnot found\n", &v, &n, err, sizeof(err)) == -EINVAL && strstr(err, "unexpected"),
+	      "ldd: 'not found' without a name is an unexpected line: %s", err);
+	CHECK(kb_ldd_parse("\tsomething odd\n", &v, &n, err, sizeof(err)) == -EINVAL && strstr(err, "something odd"),
+	      "ldd: an unexpected line is an error: %s", err);
+}
+
+/* The closure of a real host program: the loader and libc at least. */
+static void test_closure(void)
+{
+	char **v = NULL, err[512] = "";
+	bool libc = false, ld = false;
+	size_t n = 0;
+	int r;
+
+	r = kb_program_libs("/bin/true", &v, &n, err, sizeof(err));
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		libc |= strstr(v[i], "/libc.so.6") != NULL;
+		ld |= !strcmp(v[i], "/lib64/ld-linux-x86-64.so.2");
+	}
+	CHECK(r == 0 && libc && ld, "/bin/true loads libc.so.6 and /lib64/ld-linux-x86-64.so.2 (r=%d %s)", r, err);
+	kb_strv_free(v, n);
+	r = kb_program_libs("/bin/busybox", &v, &n, err, sizeof(err));
+	CHECK(r == 0 && n == 0, "static busybox loads nothing (r=%d %s)", r, err);
+	r = kb_program_libs("/nonexistent/program", &v, &n, err, sizeof(err));
+	CHECK(r < 0 && strstr(err, "/nonexistent/program"), "a missing program is an error: %s", err);
+}
+
 static bool has_line(const char *text, const char *line)
 {
 	size_t n = strlen(line);
@@ -60,8 +108,12 @@ int main(void)
 	struct image_opts o;
 	char cache[PATH_MAX], path[PATH_MAX], extra[PATH_MAX], agent[PATH_MAX], init[PATH_MAX];
 	char *spec, line[PATH_MAX * 2];
+	char prog[PATH_MAX], libc[PATH_MAX], ld[PATH_MAX];
+	struct image_program progs[2];
 	int r;
 
+	test_ldd_parse();
+	test_closure();
 	snprintf(tmp, sizeof(tmp), "/tmp/kbuild-test-image-XXXXXX");
 	if (!mkdtemp(tmp) || access("/bin/busybox", X_OK) < 0) {
 		printf("1..0 # SKIP no temp dir or no /bin/busybox (busybox-static)\n");
@@ -85,8 +137,15 @@ int main(void)
 	kb_path(init, sizeof(init), "%s/init", tmp);
 	kb_path(agent, sizeof(agent), "%s/agent", tmp);
 	kb_path(extra, sizeof(extra), "%s/extra", tmp);
+	/* A dynamic program of our own (a copy of /bin/true, so that its
+	 * content can change), and one that takes busybox's /sbin/ip. */
+	kb_path(prog, sizeof(prog), "%s/prog", tmp);
+	if (kb_run_capture((char *[]){ "cp", "/bin/true", prog, NULL }, NULL, line, sizeof(line)) < 0)
+		return 1;
+	progs[0] = (struct image_program){ prog, "/usr/sbin/prog" };
+	progs[1] = (struct image_program){ "/bin/true", "/sbin/ip" };
 	o = (struct image_opts){ .cache_dir = cache, .kernel = &k, .guestd = agent, .extra_dir = extra,
-				 .init = init };
+				 .init = init, .programs = progs, .n_programs = 2 };
 
 	r = image_build(&o, &r1);
 	CHECK(r == 0 && !r1.cache_hit && r1.size > 0, "an image is packed (r=%d)", r);
@@ -111,6 +170,28 @@ int main(void)
 	CHECK(has_line(spec, line) && has_line(spec, "dir /etc/vlalab/scenarios 755 0 0"), "extra files under /");
 	CHECK(strstr(spec, "dir /etc/vlalab/scenarios") < strstr(spec, "file /etc/vlalab/scenarios/a.json"),
 	      "a folder comes before its files");
+	snprintf(line, sizeof(line), "file /usr/sbin/prog %s 755 0 0", prog);
+	CHECK(has_line(spec, line), "a host program at its guest path");
+	CHECK(!has_line(spec, "slink /sbin/ip /bin/busybox 777 0 0") &&
+		      has_line(spec, "file /sbin/ip /usr/bin/true 755 0 0"),
+	      "a host program replaces the busybox applet at its path, symlinks resolved");
+	CHECK(realpath("/lib64/ld-linux-x86-64.so.2", ld) && realpath("/lib/x86_64-linux-gnu/libc.so.6", libc),
+	      "the host has the loader and libc where Debian puts them");
+	snprintf(line, sizeof(line), "file /lib64/ld-linux-x86-64.so.2 %s 755 0 0", ld);
+	CHECK(has_line(spec, line) && has_line(spec, "dir /lib64 755 0 0") &&
+		      strstr(spec, "dir /lib64 ") < strstr(spec, "file /lib64/"),
+	      "the ELF interpreter at its PT_INTERP path, after its folder");
+	snprintf(line, sizeof(line), "file /lib/x86_64-linux-gnu/libc.so.6 %s 755 0 0", libc);
+	CHECK(has_line(spec, line) && has_line(spec, "dir /lib/x86_64-linux-gnu 755 0 0"),
+	      "libc where the loader looks for it");
+	{
+		const char *first = strstr(spec, "file /lib/x86_64-linux-gnu/libc.so.6 ");
+
+		CHECK(first && !strstr(first + 1, "file /lib/x86_64-linux-gnu/libc.so.6 "),
+		      "a library two programs share is in once");
+		first = strstr(spec, "dir /lib/x86_64-linux-gnu ");
+		CHECK(first && !strstr(first + 1, "dir /lib/x86_64-linux-gnu "), "a library folder is made once");
+	}
 	free(spec);
 
 	r = image_build(&o, &r2);
@@ -133,6 +214,11 @@ int main(void)
 	     put("init", "#!/bin/busybox sh\necho init\n", 0755));
 	VARY("an extra file's content", put("extra/etc/vlalab/scenarios/a.json", "{ }", 0644),
 	     put("extra/etc/vlalab/scenarios/a.json", "{}", 0644));
+	VARY("a program's content",
+	     kb_run_capture((char *[]){ "sh", "-c", "printf x >> \"$0\"", prog, NULL }, NULL, line, sizeof(line)),
+	     kb_run_capture((char *[]){ "cp", "/bin/true", prog, NULL }, NULL, line, sizeof(line)));
+	VARY("a program's guest path", progs[0].guest = "/usr/bin/prog", progs[0].guest = "/usr/sbin/prog");
+	VARY("no programs", o.n_programs = 0, o.n_programs = 2);
 	VARY("an extra file's mode", put("extra/etc/vlalab/scenarios/a.json", "{}", 0755),
 	     put("extra/etc/vlalab/scenarios/a.json", "{}", 0644));
 	r = image_build(&o, &r3);
@@ -141,6 +227,10 @@ int main(void)
 	put("extra/bad name", "x", 0644);
 	r = image_build(&o, &r3);
 	CHECK(r == -EINVAL, "a file name with a blank is refused (r=%d)", r);
+	kb_rm_rf(extra);
+	progs[0].guest = "usr/sbin/prog";
+	r = image_build(&o, &r3);
+	CHECK(r == -EINVAL, "a relative guest path is refused (r=%d)", r);
 
 	kb_rm_rf(tmp);
 	return tap_done();
