@@ -251,6 +251,17 @@ bool vm_embed_busy(const char *uri)
 	return fl.l_type != F_UNLCK;
 }
 
+bool vm_embed_first_use(const char *uri)
+{
+	char root[PATH_MAX], path[PATH_MAX + 32];
+
+	if (embed_root(uri, root, sizeof(root)) < 0 ||
+	    snprintf(path, sizeof(path), "%s/cache/qemu/capabilities", root) >=
+		    (int)sizeof(path))
+		return false;
+	return access(path, F_OK) < 0;
+}
+
 int vm_prepare_uri(const char *uri)
 {
 	static const char conf[] =

@@ -39,6 +39,11 @@ int vm_default_uri(const char *cache_dir, unsigned int slot, char *buf,
  * one embedded root per process.
  */
 bool vm_embed_busy(const char *uri);
+/*
+ * True when @uri is an embedded-driver URI whose root has no QEMU
+ * capabilities cache yet: connecting will make libvirt probe QEMU first.
+ */
+bool vm_embed_first_use(const char *uri);
 
 /*
  * For an embedded-driver URI (qemu:///embed?root=DIR), write DIR/etc/qemu.conf
