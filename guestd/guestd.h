@@ -184,6 +184,14 @@ void step_expected(struct step_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void step_got(struct step_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * A step that expected errno @want (0: success) and saw @err (0: success)
+ * fails: sets the verdict, the expected text, and, when @err is set, the
+ * got text "errno E from @where (message)". Returns true when it set got;
+ * the caller describes a success it did not want.
+ */
+bool step_errno_mismatch(struct step_result *res, int want, int err,
+			 const char *where);
 /* Verdict error (an infrastructure or request problem) with a reason. */
 void step_error(struct step_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

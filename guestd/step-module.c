@@ -75,15 +75,7 @@ static int judge(struct step_result *res, const char *expect, int r,
 		res->verdict = VERDICT_PASS;
 		return 0;
 	}
-	res->verdict = VERDICT_FAIL;
-	if (want)
-		step_expected(res, "errno %s", proto_errno_name(want));
-	else
-		step_expected(res, "success");
-	if (r < 0)
-		step_got(res, "errno %s from %s (%s)", proto_errno_name(-r),
-			 what, strerror(-r));
-	else
+	if (!step_errno_mismatch(res, want, -r, what))
 		step_got(res, "success (%s)", done);
 	return 0;
 }

@@ -62,18 +62,12 @@ static int write_run(struct step_ctx *ctx, struct json_object *step,
 		res->verdict = VERDICT_PASS;
 		return 0;
 	}
-	res->verdict = VERDICT_FAIL;
-	if (want)
-		step_expected(res, "errno %s", proto_errno_name(want));
-	else
-		step_expected(res, "success");
-	if (err)
-		step_got(res, "errno %s from %s (%s)", proto_errno_name(err),
-			 where, strerror(err));
-	else if ((size_t)n != len)
-		step_got(res, "short write (%zd of %zu bytes)", n, len);
-	else
-		step_got(res, "success (wrote %zd bytes)", n);
+	if (!step_errno_mismatch(res, want, err, where)) {
+		if ((size_t)n != len)
+			step_got(res, "short write (%zd of %zu bytes)", n, len);
+		else
+			step_got(res, "success (wrote %zd bytes)", n);
+	}
 	util_escape(shown, sizeof(shown), value, len, 200);
 	snprintf(res->reason, sizeof(res->reason), "%s '%s' to '%s'",
 		 append ? "appending" : "writing", shown, path);

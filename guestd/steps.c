@@ -198,6 +198,21 @@ void step_expected(struct step_result *res, const char *fmt, ...)
 	va_end(ap);
 }
 
+bool step_errno_mismatch(struct step_result *res, int want, int err,
+			 const char *where)
+{
+	res->verdict = VERDICT_FAIL;
+	if (want)
+		step_expected(res, "errno %s", proto_errno_name(want));
+	else
+		step_expected(res, "success");
+	if (!err)
+		return false;
+	step_got(res, "errno %s from %s (%s)", proto_errno_name(err), where,
+		 strerror(err));
+	return true;
+}
+
 void step_got(struct step_result *res, const char *fmt, ...)
 {
 	va_list ap;
