@@ -203,6 +203,51 @@ struct step_env {
 	const struct mod_sys *mod_sys;  /* NULL: mod_sys_real */
 };
 
+/* ---- step-sample.c: numbers sampled from files, and their deltas ---- */
+
+#define SAMPLE_MAX 32
+#define SAMPLE_NAME_MAX 64
+
+/* A number a sample step read: where from, how, and what it was. */
+struct sample {
+	char name[SAMPLE_NAME_MAX];
+	char *path;
+	char *match;
+	int64_t value;
+};
+
+/* The samples of one scenario, by name. */
+struct sample_set {
+	struct sample v[SAMPLE_MAX];
+	size_t n;
+};
+
+/*
+ * The integer (decimal, 0x hex or 0 octal, as strtoll base 0) that the one
+ * capture group of @pattern catches at its first match in @buf. Returns 0,
+ * -ENOENT when nothing matches, or -EINVAL (a bad regex, not exactly one
+ * group, not a number), with a message in @err either way.
+ */
+int sample_parse(const char *buf, const char *pattern, int64_t *ret,
+		 char *err, size_t errlen);
+struct sample *sample_find(struct sample_set *set, const char *name);
+/* Add or replace sample @name. Returns 0, -ENOSPC, -ENAMETOOLONG, -ENOMEM. */
+int sample_set_put(struct sample_set *set, const char *name,
+		   const char *path, const char *match, int64_t value);
+void sample_set_free(struct sample_set *set);
+
+/* What a delta step wants of the change since its sample. */
+struct delta_bounds {
+	bool has_equals, has_at_least, has_at_most;
+	int64_t equals, at_least, at_most;
+};
+
+/* @now - @then into *ret; false when it does not fit in 64 bits. */
+bool delta_of(int64_t now, int64_t then, int64_t *ret);
+bool delta_holds(int64_t delta, const struct delta_bounds *b);
+/* "exactly 1", "at least -8, at most 0". */
+void delta_describe(const struct delta_bounds *b, char *buf, size_t size);
+
 /* The state of the scenario a step runs in (in the scenario child). */
 struct step_ctx {
 	const struct step_env *env;
@@ -210,9 +255,11 @@ struct step_ctx {
 	uint64_t scenario_mark;         /* first seq after the scenario began */
 	uint64_t prev_step_mark;        /* ... after the previous step began */
 	uint32_t step;                  /* this step's index */
+	struct sample_set *samples;     /* NULL: sample steps are an error */
 };
 
-enum step_key_type { KEY_STRING, KEY_BOOL, KEY_INT, KEY_STRINGS };
+/* KEY_INT is >= 0; KEY_SIGNED is any 64-bit integer. */
+enum step_key_type { KEY_STRING, KEY_BOOL, KEY_INT, KEY_STRINGS, KEY_SIGNED };
 
 /* A key a step kind accepts, besides kind, name and timeout_ms. */
 struct step_key {
@@ -240,6 +287,8 @@ extern const struct step_ops step_rmmod;
 extern const struct step_ops step_wait_for;
 extern const struct step_ops step_kmsg_expect;
 extern const struct step_ops step_sleep;
+extern const struct step_ops step_sample;
+extern const struct step_ops step_delta;
 
 /* Every step kind, NULL-terminated. */
 extern const struct step_ops *const step_table[];

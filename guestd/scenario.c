@@ -56,7 +56,8 @@ void scenario_child(const struct step_ops *const *table,
 {
 	static struct proto_event ev;
 	static struct step_result res;
-	struct step_ctx ctx = { .env = env };
+	static struct sample_set samples;
+	struct step_ctx ctx = { .env = env, .samples = &samples };
 	struct json_object *steps, *v;
 	enum proto_verdict verdict = VERDICT_PASS;
 	const char *scenario;
@@ -141,5 +142,6 @@ void scenario_child(const struct step_ops *const *table,
 	ev.u.scenario_end.verdict = verdict;
 	ev.u.scenario_end.duration_us = guestd_now_us() - begin;
 	child_emit(out_fd, &ev);
+	sample_set_free(&samples);
 	_exit(0);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * read: the whole file (up to READ_MAX), compared exactly (one trailing
- * newline ignored) and/or against a regex that must or must not match.
+ * newline ignored) and/or against a regex that must or must not match,
+ * and/or its exact length in bytes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@ static const struct step_key read_keys[] = {
 	{ "equals", KEY_STRING, false },
 	{ "match", KEY_STRING, false },
 	{ "not_match", KEY_STRING, false },
+	{ "length", KEY_INT, false },
 	{ NULL },
 };
 
@@ -64,6 +66,8 @@ static int read_run(struct step_ctx *ctx, struct json_object *step,
 	const char *equals = step_str(step, "equals");
 	const char *match = step_str(step, "match");
 	const char *not_match = step_str(step, "not_match");
+	bool has_length = json_object_object_get_ex(step, "length", NULL);
+	int64_t length = step_int(step, "length", 0);
 	regex_t re_match, re_not;
 	bool have_match = false, have_not = false, truncated;
 	char rerr[256], shown[READ_SHOW + 64];
@@ -72,8 +76,9 @@ static int read_run(struct step_ctx *ctx, struct json_object *step,
 	size_t len;
 	int r;
 
-	if (!equals && !match && !not_match) {
-		step_error(res, "read needs 'equals', 'match' or 'not_match'");
+	if (!equals && !match && !not_match && !has_length) {
+		step_error(res,
+			   "read needs 'equals', 'match', 'not_match' or 'length'");
 		return 0;
 	}
 	if (match && util_regcomp(&re_match, match, rerr, sizeof(rerr)) < 0) {
@@ -97,8 +102,10 @@ static int read_run(struct step_ctx *ctx, struct json_object *step,
 		step_expected(res, "content '%s'", shown);
 	} else if (match) {
 		step_expected(res, "a line matching '%s'", match);
-	} else {
+	} else if (not_match) {
 		step_expected(res, "no line matching '%s'", not_match);
+	} else {
+		step_expected(res, "%lld bytes", (long long)length);
 	}
 
 	r = util_read_file(path, READ_MAX, &buf, &len, &truncated);
@@ -121,6 +128,13 @@ static int read_run(struct step_ctx *ctx, struct json_object *step,
 	if (not_match && regexec(&re_not, buf, 1, &m, 0) == 0) {
 		step_expected(res, "no line matching '%s'", not_match);
 		got_line(res, buf, &m);
+		goto out;
+	}
+	if (has_length && (truncated || (int64_t)len != length)) {
+		step_expected(res, "%lld bytes", (long long)length);
+		util_escape(shown, sizeof(shown), buf, len, READ_SHOW);
+		step_got(res, "%zu%s bytes: '%s'", len, truncated ? "+" : "",
+			 shown);
 		goto out;
 	}
 	res->verdict = VERDICT_PASS;

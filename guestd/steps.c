@@ -20,6 +20,8 @@ const struct step_ops *const step_table[] = {
 	&step_wait_for,
 	&step_kmsg_expect,
 	&step_sleep,
+	&step_sample,
+	&step_delta,
 	NULL,
 };
 
@@ -51,6 +53,8 @@ static const char *key_type_name(enum step_key_type t)
 		return "an integer";
 	case KEY_STRINGS:
 		return "an array of strings";
+	case KEY_SIGNED:
+		return "an integer";
 	}
 	return "?";
 }
@@ -73,6 +77,8 @@ static bool key_type_ok(struct json_object *v, enum step_key_type t)
 						 json_type_string))
 				return false;
 		return true;
+	case KEY_SIGNED:
+		return json_object_is_type(v, json_type_int);
 	}
 	return false;
 }

@@ -28,6 +28,11 @@
 #define SCN_FILE_MAX (1024 * 1024)
 #define SCN_PATH_MAX 256
 #define SCN_MODNAME_MAX 55 /* MODULE_NAME_LEN - 1 */
+#define SCN_REPEAT_MAX 1000000
+#define SCN_READ_MAX (1024 * 1024) /* guestd's READ_MAX */
+#define SCN_SAMPLE_NAME_MAX 63 /* guestd's SAMPLE_NAME_MAX - 1 */
+#define SCN_SAMPLE_MAX 32 /* guestd's SAMPLE_MAX */
+#define SCN_DELTA_MAX (INT64_C(1) << 62)
 
 enum scn_vtype {
 	SCN_V_STRING,     /* a non-empty string, at most max bytes if max > 0 */
@@ -44,6 +49,7 @@ enum scn_vtype {
 	SCN_V_MODULES,    /* an array of module names */
 	SCN_V_REQUIRES,   /* an object, scn_requires_keys[] */
 	SCN_V_STEPS,      /* an array of step objects, scn_kinds[] */
+	SCN_V_REGEX1,     /* a POSIX extended regex with one capture group */
 };
 
 struct scn_key {
@@ -66,7 +72,9 @@ static const char *const scn_seeds[] = { "001", "002", "003", "004", "005",
 					 "none", NULL };
 static const char *const scn_since[] = { "step", "scenario", NULL };
 static const char *const scn_read_conds[] = { "equals", "match",
-					      "not_match", NULL };
+					      "not_match", "length", NULL };
+static const char *const scn_delta_conds[] = { "equals", "at_least",
+					       "at_most", NULL };
 
 static const struct scn_key scn_top_keys[] = {
 	{ "description", SCN_V_LINE, true, 0, 0, NULL },
@@ -97,6 +105,7 @@ static const struct scn_key scn_write_keys[] = {
 	{ "value", SCN_V_TEXT, true, 0, 0, NULL },
 	{ "append", SCN_V_BOOL, false, 0, 0, NULL },
 	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "repeat", SCN_V_INT, false, 1, SCN_REPEAT_MAX, NULL },
 	{ NULL },
 };
 
@@ -105,6 +114,7 @@ static const struct scn_key scn_read_keys[] = {
 	{ "equals", SCN_V_TEXT, false, 0, 0, NULL },
 	{ "match", SCN_V_REGEX, false, 0, 0, NULL },
 	{ "not_match", SCN_V_REGEX, false, 0, 0, NULL },
+	{ "length", SCN_V_INT, false, 0, SCN_READ_MAX, NULL },
 	{ NULL },
 };
 
@@ -141,6 +151,22 @@ static const struct scn_key scn_sleep_keys[] = {
 	{ NULL },
 };
 
+static const struct scn_key scn_sample_keys[] = {
+	{ "as", SCN_V_STRING, true, 0, SCN_SAMPLE_NAME_MAX, NULL },
+	{ "path", SCN_V_STRING, true, 0, 0, NULL },
+	{ "match", SCN_V_REGEX1, true, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_delta_keys[] = {
+	{ "of", SCN_V_STRING, true, 0, SCN_SAMPLE_NAME_MAX, NULL },
+	{ "equals", SCN_V_INT, false, -SCN_DELTA_MAX, SCN_DELTA_MAX, NULL },
+	{ "at_least", SCN_V_INT, false, -SCN_DELTA_MAX, SCN_DELTA_MAX, NULL },
+	{ "at_most", SCN_V_INT, false, -SCN_DELTA_MAX, SCN_DELTA_MAX, NULL },
+	{ "within_ms", SCN_V_INT, false, 0, SCN_TIMEOUT_MAX_MS, NULL },
+	{ NULL },
+};
+
 /* The step kinds guestd runs: docs/scenarios.md, "Steps". */
 static const struct scn_kind scn_kinds[] = {
 	{ "write", scn_write_keys, NULL, NULL },
@@ -150,6 +176,8 @@ static const struct scn_kind scn_kinds[] = {
 	{ "wait_for", scn_wait_for_keys, NULL, "within_ms" },
 	{ "kmsg_expect", scn_kmsg_expect_keys, NULL, "within_ms" },
 	{ "sleep", scn_sleep_keys, NULL, "ms" },
+	{ "sample", scn_sample_keys, NULL, NULL },
+	{ "delta", scn_delta_keys, scn_delta_conds, "within_ms" },
 };
 
 /* What one file's validation collects into. */
@@ -529,6 +557,89 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 	}
 }
 
+/* A string key of a step of kind @kind, or NULL. */
+static const char *scn_step_str(struct json_object *step, const char *kind,
+				const char *key)
+{
+	struct json_object *k, *v;
+
+	if (!json_object_is_type(step, json_type_object) ||
+	    !json_object_object_get_ex(step, "kind", &k) ||
+	    !json_object_is_type(k, json_type_string) ||
+	    strcmp(json_object_get_string(k), kind) != 0 ||
+	    !json_object_object_get_ex(step, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static bool scn_step_int(struct json_object *step, const char *key,
+			 int64_t *ret)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(step, key, &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return false;
+	*ret = json_object_get_int64(v);
+	return true;
+}
+
+/* Whether a step before @i takes a sample named @name. */
+static bool scn_sample_before(struct json_object *steps, size_t i,
+			      const char *name)
+{
+	for (size_t j = 0; j < i; j++) {
+		const char *as = scn_step_str(json_object_array_get_idx(steps, j),
+					      "sample", "as");
+
+		if (as && strcmp(as, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * sample and delta across steps: a delta's 'of' names a sample taken by
+ * an earlier step, a scenario keeps at most SCN_SAMPLE_MAX names (guestd's
+ * store), and a delta's bounds can all hold at once.
+ */
+static void scn_check_samples(struct scn_ctx *ctx, const char *path,
+			      struct json_object *steps, size_t n)
+{
+	char p[SCN_PATH_MAX], q[SCN_PATH_MAX];
+	size_t names = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *step = json_object_array_get_idx(steps, i);
+		const char *as = scn_step_str(step, "sample", "as");
+		const char *of = scn_step_str(step, "delta", "of");
+		int64_t eq = 0, lo = 0, hi = 0;
+		bool has_eq, has_lo, has_hi;
+
+		scn_path_index(p, path, i);
+		if (as && !scn_sample_before(steps, i, as) &&
+		    ++names == SCN_SAMPLE_MAX + 1) {
+			scn_path_key(q, p, "as");
+			scn_error(ctx, q, "more than %d sample names in one scenario",
+				  SCN_SAMPLE_MAX);
+		}
+		if (!of)
+			continue;
+		scn_path_key(q, p, "of");
+		if (!scn_sample_before(steps, i, of))
+			scn_error(ctx, q, "no earlier 'sample' step takes '%s' ('as')",
+				  of);
+		has_eq = scn_step_int(step, "equals", &eq);
+		has_lo = scn_step_int(step, "at_least", &lo);
+		has_hi = scn_step_int(step, "at_most", &hi);
+		if ((has_lo && has_hi && lo > hi) ||
+		    (has_eq && has_lo && eq < lo) ||
+		    (has_eq && has_hi && eq > hi))
+			scn_error(ctx, p, "the bounds of this 'delta' can never all hold");
+	}
+}
+
 static void scn_check_steps(struct scn_ctx *ctx, const char *path,
 			    const struct scn_key *spec, struct json_object *v)
 {
@@ -572,6 +683,7 @@ static void scn_check_steps(struct scn_ctx *ctx, const char *path,
 			break;
 		}
 	}
+	scn_check_samples(ctx, path, v, n);
 }
 
 static void scn_check_value(struct scn_ctx *ctx, const char *path,
@@ -681,6 +793,24 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 		return;
 	case SCN_V_STEPS:
 		scn_check_steps(ctx, path, spec, v);
+		return;
+	case SCN_V_REGEX1:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		r = regcomp(&re, s, REG_EXTENDED | REG_NEWLINE);
+		if (r) {
+			char buf[256];
+
+			regerror(r, &re, buf, sizeof(buf));
+			scn_error(ctx, path, "bad regex '%s': %s", s, buf);
+			return;
+		}
+		if (re.re_nsub != 1)
+			scn_error(ctx, path,
+				  "regex '%s' has %zu capture groups; it needs exactly one, around the number",
+				  s, re.re_nsub);
+		regfree(&re);
 		return;
 	}
 }

@@ -17,6 +17,8 @@
 
 static char dir[256];
 static struct step_env env = { .kmsg_path = "/nonexistent" };
+/* Shared by every run(), as a scenario's steps share theirs. */
+static struct sample_set samples;
 
 /* Run one step given as JSON (with %s for the temp dir). */
 static uint64_t run(struct step_result *res, const char *fmt, ...)
@@ -24,7 +26,7 @@ static uint64_t run(struct step_result *res, const char *fmt, ...)
 
 static uint64_t run(struct step_result *res, const char *fmt, ...)
 {
-	struct step_ctx ctx = { .env = &env };
+	struct step_ctx ctx = { .env = &env, .samples = &samples };
 	struct json_object *step;
 	char json[8192], err[256];
 	uint64_t t0;
@@ -211,6 +213,125 @@ static void test_read(void)
 	ok(strstr(res.got, "\\x01") != NULL, "control bytes are escaped");
 }
 
+static void test_repeat_length(void)
+{
+	struct step_result res;
+	char f[512];
+
+	snprintf(f, sizeof(f), "%s/rep", dir);
+	tu_write(f, "", O_TRUNC);
+	run(&res, "{\"kind\":\"write\",\"path\":\"%s\",\"value\":\"ab\","
+	    "\"append\":true,\"repeat\":5}", f);
+	is_int(res.verdict, VERDICT_PASS, "repeat passes");
+	is_str(tu_read(f), "ababababab", "and writes that many times");
+	run(&res, "{\"kind\":\"write\",\"path\":\"%s\",\"value\":\"x\","
+	    "\"repeat\":3,\"expect_errno\":\"EISDIR\"}", dir);
+	is_int(res.verdict, VERDICT_PASS, "every repetition fails as expected");
+	run(&res, "{\"kind\":\"write\",\"path\":\"%s\",\"value\":\"x\","
+	    "\"repeat\":3}", dir);
+	is_int(res.verdict, VERDICT_FAIL, "a failing repetition fails the step");
+	ok(strstr(res.reason, "(write 1 of 3)") != NULL, "naming which one");
+
+	tu_write(f, "0x00ab\n", O_TRUNC);
+	run(&res, "{\"kind\":\"read\",\"path\":\"%s\",\"length\":7}", f);
+	is_int(res.verdict, VERDICT_PASS, "length: the exact byte count");
+	run(&res, "{\"kind\":\"read\",\"path\":\"%s\",\"length\":6,"
+	    "\"match\":\"^0x\"}", f);
+	is_int(res.verdict, VERDICT_FAIL, "length counts the newline too");
+	is_str(res.expected, "6 bytes", "expected the count");
+	is_str(res.got, "7 bytes: '0x00ab\n'", "got the count and content");
+	{
+		/* A file with a NUL and a stray byte, as a leaky read gives. */
+		int fd = open(f, O_WRONLY | O_TRUNC);
+
+		ok(write(fd, "0x1\0\x7f", 5) == 5, "write the leaky text");
+		close(fd);
+	}
+	run(&res, "{\"kind\":\"read\",\"path\":\"%s\",\"length\":4}", f);
+	is_int(res.verdict, VERDICT_FAIL, "stray bytes after the text fail");
+	is_str(res.got, "5 bytes: '0x1\\x00\\x7f'", "shown escaped");
+}
+
+static void test_sample_delta(void)
+{
+	struct step_result res;
+	char f[512], err[256];
+	uint64_t ms;
+	int64_t v = 0;
+	pid_t pid;
+
+	is_int(sample_parse("ce 12\n", "^ce ([0-9]+)$", &v, err, sizeof(err)),
+	       0, "parse a decimal");
+	is_int(v, 12, "12");
+	is_int(sample_parse("a\nINT: 0x1f\n", "INT: (0x[0-9a-f]+)", &v, err,
+			    sizeof(err)), 0, "parse hex");
+	is_int(v, 31, "0x1f");
+	is_int(sample_parse("t -7", "t (-?[0-9]+)", &v, err, sizeof(err)), 0,
+	       "parse a negative");
+	is_int(v, -7, "-7");
+	is_int(sample_parse("x", "^([0-9]+)", &v, err, sizeof(err)), -ENOENT,
+	       "no match");
+	is_str(err, "no line matches '^([0-9]+)'", "says so");
+	is_int(sample_parse("12", "^[0-9]+", &v, err, sizeof(err)), -EINVAL,
+	       "no group");
+	is_str(err, "regex '^[0-9]+' has 0 capture groups, not 1", "says so");
+	is_int(sample_parse("1a", "^([0-9a-z]+)", &v, err, sizeof(err)),
+	       -EINVAL, "not a number");
+	is_str(err, "'^([0-9a-z]+)' captured '1a', not an integer", "says so");
+	ok(!delta_of(INT64_MIN, 1, &v), "an overflowing change is caught");
+	{
+		struct delta_bounds b = { .has_equals = true, .equals = 1 };
+		char d[128];
+
+		ok(delta_holds(1, &b) && !delta_holds(2, &b), "equals");
+		b = (struct delta_bounds){ .has_at_least = true, .at_least = -8,
+					   .has_at_most = true, .at_most = 0 };
+		ok(delta_holds(-8, &b) && delta_holds(0, &b) &&
+		   !delta_holds(-9, &b) && !delta_holds(1, &b), "a range");
+		delta_describe(&b, d, sizeof(d));
+		is_str(d, "at least -8, at most 0", "described");
+	}
+
+	snprintf(f, sizeof(f), "%s/count", dir);
+	tu_write(f, "5\n", O_TRUNC);
+	run(&res, "{\"kind\":\"sample\",\"as\":\"ce\",\"path\":\"%s\","
+	    "\"match\":\"^([0-9]+)$\"}", f);
+	is_int(res.verdict, VERDICT_PASS, "sample passes");
+	tu_write(f, "6\n", O_TRUNC);
+	run(&res, "{\"kind\":\"delta\",\"of\":\"ce\",\"equals\":1}");
+	is_int(res.verdict, VERDICT_PASS, "delta of exactly 1 passes");
+	run(&res, "{\"kind\":\"delta\",\"of\":\"ce\",\"at_most\":0}");
+	is_int(res.verdict, VERDICT_FAIL, "delta over at_most fails");
+	is_str(res.expected, "a change of at most 0", "expected the bound");
+	is_str(res.got, "+1 (from 5 to 6)", "got the change");
+	run(&res, "{\"kind\":\"delta\",\"of\":\"ue\",\"equals\":0}");
+	is_int(res.verdict, VERDICT_ERROR, "an unknown sample is error");
+	run(&res, "{\"kind\":\"sample\",\"as\":\"ce\",\"path\":\"%s\","
+	    "\"match\":\"^x([0-9]+)$\"}", f);
+	is_int(res.verdict, VERDICT_FAIL, "a sample that does not match fails");
+	is_str(res.got, "no line matches '^x([0-9]+)$' in '6\n'",
+	       "showing the content");
+
+	pid = fork();
+	if (pid == 0) {
+		step_msleep(100);
+		tu_write(f, "9\n", O_TRUNC);
+		_exit(0);
+	}
+	ms = run(&res, "{\"kind\":\"delta\",\"of\":\"ce\",\"equals\":4,"
+		 "\"within_ms\":3000}");
+	waitpid(pid, NULL, 0);
+	is_int(res.verdict, VERDICT_PASS, "within_ms waits for the change");
+	ok(ms >= 80 && ms < 2000, "until it comes");
+	ms = run(&res, "{\"kind\":\"delta\",\"of\":\"ce\",\"equals\":5,"
+		 "\"within_ms\":60}");
+	is_int(res.verdict, VERDICT_FAIL, "and fails after within_ms");
+	ok(ms >= 60 && ms < 1000, "not before");
+	is_str(res.expected, "a change of exactly 5 within 60 ms",
+	       "expected within");
+	sample_set_free(&samples);
+}
+
 static void test_wait_for(void)
 {
 	struct step_result res;
@@ -284,6 +405,8 @@ int main(void)
 	test_check();
 	test_write();
 	test_read();
+	test_repeat_length();
+	test_sample_delta();
 	test_wait_for();
 	test_sleep();
 	test_kmsg_without_log();

@@ -84,7 +84,7 @@ static void test_bad_files(void)
 	BAD("unknown-keys",
 	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps",
 	    "$.requires.module: unknown key; requires takes: config, modules",
-	    "$.steps[0].valeu: unknown key; a 'write' step takes: kind, name, timeout_ms, path, value, append, expect_errno",
+	    "$.steps[0].valeu: unknown key; a 'write' step takes: kind, name, timeout_ms, path, value, append, expect_errno, repeat",
 	    "$.steps[0]: missing required key 'value'");
 	BAD("wrong-types",
 	    "$.description: expected a string, got an integer",
@@ -116,11 +116,11 @@ static void test_bad_files(void)
 	    "$.steps[0].expect_errno: unknown errno name 'EFOO'",
 	    "$.steps[1].expect_errno: unknown errno name 'einval'");
 	BAD("unknown-kind",
-	    "$.steps[0].kind: unknown step kind 'exec'; kinds: write, read, modprobe, rmmod, wait_for, kmsg_expect, sleep",
+	    "$.steps[0].kind: unknown step kind 'exec'; kinds: write, read, modprobe, rmmod, wait_for, kmsg_expect, sleep, sample, delta",
 	    "$.steps[0].timeout_ms: expected an integer, got a string",
 	    "$.steps[1].kind: expected a string, got an integer");
 	BAD("read-no-cond",
-	    "$.steps[0]: a 'read' step needs at least one of: equals, match, not_match");
+	    "$.steps[0]: a 'read' step needs at least one of: equals, match, not_match, length");
 	BAD("duplicates",
 	    "$.requires.config[1]: 'CONFIG_A' is listed twice",
 	    "$.requires.modules[1]: 'trace_printk' is listed twice",
@@ -138,6 +138,18 @@ static void test_bad_files(void)
 	BAD("within",
 	    "$.steps[0].within_ms: 3000 is not below the step's timeout_ms 3000",
 	    "$.steps[2].ms: 10000 is not below the step's timeout_ms 3000");
+	BAD("sample-delta",
+	    "$.steps[0].repeat: 0 is out of range 1..1000000",
+	    "$.steps[1].length: -1 is out of range 0..1048576",
+	    "$.steps[2].match: regex '^[0-9]+$' has 0 capture groups; it needs exactly one, around the number",
+	    "$.steps[3].match: regex '^(a)(b)$' has 2 capture groups; it needs exactly one, around the number",
+	    "$.steps[4]: a 'delta' step needs at least one of: equals, at_least, at_most",
+	    "$.steps[5].within_ms: 3000 is not below the step's timeout_ms 3000",
+	    "$.steps[6].as: 64 bytes long, at most 63",
+	    "$.steps[4].of: no earlier 'sample' step takes 'ce' ('as')",
+	    "$.steps[7].of: no earlier 'sample' step takes 'later' ('as')",
+	    "$.steps[9]: the bounds of this 'delta' can never all hold",
+	    "$.steps[10]: the bounds of this 'delta' can never all hold");
 	BAD("strings",
 	    "$.description: must be one line, without control characters",
 	    "$.steps[0].path: must not be empty",
@@ -303,12 +315,13 @@ static void test_good_set(void)
 	       "two: steps_json");
 
 	s = &set.v[2];
-	is_int(s->nsteps, 7, "every-kind: 7 steps");
+	is_int(s->nsteps, 9, "every-kind: 9 steps");
 	{
 		static const char *const kinds[] = { "write", "read", "modprobe",
-			"rmmod", "wait_for", "kmsg_expect", "sleep" };
+			"rmmod", "wait_for", "kmsg_expect", "sleep", "sample",
+			"delta" };
 
-		for (size_t i = 0; i < 7 && i < s->nsteps; i++)
+		for (size_t i = 0; i < 9 && i < s->nsteps; i++)
 			is_str(s->steps[i].kind, kinds[i], "every-kind: kind");
 	}
 	/* steps_json must parse back into the same steps. */
@@ -316,7 +329,7 @@ static void test_good_set(void)
 		struct json_object *a = json_tokener_parse(s->steps_json);
 
 		ok(a && json_object_is_type(a, json_type_array) &&
-		   json_object_array_length(a) == 7, "every-kind: steps_json parses");
+		   json_object_array_length(a) == 9, "every-kind: steps_json parses");
 		json_object_put(a);
 	}
 out:
