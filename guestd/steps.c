@@ -20,6 +20,12 @@ const struct step_ops *const step_table[] = {
 	&step_wait_for,
 	&step_kmsg_expect,
 	&step_sleep,
+	&step_mtd_erase,
+	&step_mtd_write,
+	&step_mtd_flip,
+	&step_mtd_read,
+	&step_mtd_stats,
+	&step_mtd_reads,
 	NULL,
 };
 
