@@ -5,11 +5,16 @@
  * sources must agree. Expectations are exact ('corrected', 'failed',
  * 'badblocks', 'ecc_strength') or deltas from the previous mtd_stats
  * sample of the same device in this scenario ('corrected_delta',
- * 'failed_delta'). Every sample is remembered for the next one.
+ * 'failed_delta'). Every sample is remembered for the next one, with the
+ * inode of the device's sysfs directory: when the driver is reloaded the
+ * device is a new one with new counters, and a delta from the old sample
+ * is refused.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "guestd.h"
 
@@ -32,6 +37,7 @@ static const struct step_key mtd_stats_keys[] = {
 
 static struct mtd_sample {
 	char name[16];
+	ino_t ino;                      /* of /sys/class/mtd/mtdN */
 	struct mtd_ecc_stats st;
 } mtd_samples[MTD_SAMPLES];
 
@@ -43,7 +49,8 @@ static struct mtd_sample *mtd_sample_find(const char *name)
 	return NULL;
 }
 
-static void mtd_sample_save(const char *name, const struct mtd_ecc_stats *st)
+static void mtd_sample_save(const char *name, ino_t ino,
+			    const struct mtd_ecc_stats *st)
 {
 	struct mtd_sample *s = mtd_sample_find(name);
 
@@ -52,6 +59,7 @@ static void mtd_sample_save(const char *name, const struct mtd_ecc_stats *st)
 	if (!s)
 		s = &mtd_samples[0];
 	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->ino = ino;
 	s->st = *st;
 }
 
@@ -77,15 +85,24 @@ static int mtd_stats_run(struct step_ctx *ctx, struct json_object *step,
 	uint32_t sys_corr, sys_fail, strength;
 	const struct mtd_sample *prev;
 	struct mtd_ecc_stats st, before = { 0 };
+	char sysdir[64], delta_c[32] = "", delta_f[32] = "";
 	struct mtd_dev dev;
+	struct stat sb;
 	bool ok = true;
 	int r;
 
 	if (!mtd_step_open(step, res, &dev))
 		return 0;
+	snprintf(sysdir, sizeof(sysdir), "/sys/class/mtd/%s", dev.name);
+	if (stat(sysdir, &sb) < 0) {
+		step_errno_mismatch(res, 0, errno, sysdir);
+		goto out;
+	}
 	prev = mtd_sample_find(dev.name);
+	if (prev && prev->ino != sb.st_ino)
+		prev = NULL;
 	if ((dc >= 0 || df >= 0) && !prev) {
-		step_error(res, "a delta needs an earlier mtd_stats step on /dev/%s in this scenario",
+		step_error(res, "a delta needs an earlier mtd_stats step on this instance of /dev/%s in this scenario (none, or the driver was reloaded since)",
 			   dev.name);
 		goto out;
 	}
@@ -99,7 +116,7 @@ static int mtd_stats_run(struct step_ctx *ctx, struct json_object *step,
 		step_errno_mismatch(res, 0, -r, "ECCGETSTATS");
 		goto out;
 	}
-	mtd_sample_save(dev.name, &st);
+	mtd_sample_save(dev.name, sb.st_ino, &st);
 	r = mtd_sysfs_counter(&dev, "corrected_bits", &sys_corr);
 	if (r == 0)
 		r = mtd_sysfs_counter(&dev, "ecc_failures", &sys_fail);
@@ -109,11 +126,16 @@ static int mtd_stats_run(struct step_ctx *ctx, struct json_object *step,
 		step_errno_mismatch(res, 0, -r, "reading a counter in /sys/class/mtd");
 		goto out;
 	}
+	if (prev) {
+		snprintf(delta_c, sizeof(delta_c), " (+%u)",
+			 st.corrected - before.corrected);
+		snprintf(delta_f, sizeof(delta_f), " (+%u)",
+			 st.failed - before.failed);
+	}
 	snprintf(got, sizeof(got),
-		 "corrected %u (+%u), failed %u (+%u), badblocks %u, ecc_strength %u; sysfs corrected_bits %u, ecc_failures %u",
-		 st.corrected, st.corrected - before.corrected, st.failed,
-		 st.failed - before.failed, st.badblocks, strength, sys_corr,
-		 sys_fail);
+		 "corrected %u%s, failed %u%s, badblocks %u, ecc_strength %u; sysfs corrected_bits %u, ecc_failures %u",
+		 st.corrected, delta_c, st.failed, delta_f, st.badblocks,
+		 strength, sys_corr, sys_fail);
 	ok &= mtd_expect(exp, "corrected", step_int(step, "corrected", -1),
 			 st.corrected, false);
 	ok &= mtd_expect(exp, "corrected", dc,
