@@ -44,6 +44,7 @@ enum scn_vtype {
 	SCN_V_MODULES,    /* an array of module names */
 	SCN_V_REQUIRES,   /* an object, scn_requires_keys[] */
 	SCN_V_STEPS,      /* an array of step objects, scn_kinds[] */
+	SCN_V_MTDDEV,     /* "/dev/mtdN", N of 1..3 digits */
 };
 
 struct scn_key {
@@ -148,14 +149,14 @@ static const struct scn_key scn_sleep_keys[] = {
 static const char *const scn_mtd_modes[] = { "auto", "place", "raw", NULL };
 
 static const struct scn_key scn_mtd_erase_keys[] = {
-	{ "device", SCN_V_STRING, true, 0, 0, NULL },
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
 	{ "block", SCN_V_INT, false, 0, SCN_MTD_PAGE_MAX, NULL },
 	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
 	{ NULL },
 };
 
 static const struct scn_key scn_mtd_write_keys[] = {
-	{ "device", SCN_V_STRING, true, 0, 0, NULL },
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
 	{ "page", SCN_V_INT, true, 0, SCN_MTD_PAGE_MAX, NULL },
 	{ "pages", SCN_V_INT, false, 1, 65536, NULL },
 	{ "seed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
@@ -165,7 +166,7 @@ static const struct scn_key scn_mtd_write_keys[] = {
 };
 
 static const struct scn_key scn_mtd_flip_keys[] = {
-	{ "device", SCN_V_STRING, true, 0, 0, NULL },
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
 	{ "page", SCN_V_INT, true, 0, SCN_MTD_PAGE_MAX, NULL },
 	{ "bits", SCN_V_INT, true, 1, 64, NULL },
 	{ "ecc_step", SCN_V_INT, false, 0, 255, NULL },
@@ -174,7 +175,7 @@ static const struct scn_key scn_mtd_flip_keys[] = {
 };
 
 static const struct scn_key scn_mtd_read_keys[] = {
-	{ "device", SCN_V_STRING, true, 0, 0, NULL },
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
 	{ "page", SCN_V_INT, true, 0, SCN_MTD_PAGE_MAX, NULL },
 	{ "pages", SCN_V_INT, false, 1, 65536, NULL },
 	{ "seed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
@@ -187,7 +188,7 @@ static const struct scn_key scn_mtd_read_keys[] = {
 };
 
 static const struct scn_key scn_mtd_stats_keys[] = {
-	{ "device", SCN_V_STRING, true, 0, 0, NULL },
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
 	{ "corrected", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
 	{ "failed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
 	{ "badblocks", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
@@ -198,7 +199,7 @@ static const struct scn_key scn_mtd_stats_keys[] = {
 };
 
 static const struct scn_key scn_mtd_reads_keys[] = {
-	{ "device", SCN_V_STRING, true, 0, 0, NULL },
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
 	{ "page", SCN_V_INT, true, 0, SCN_MTD_PAGE_MAX, NULL },
 	{ "pages", SCN_V_INT, false, 1, 1024, NULL },
 	{ "reads", SCN_V_INT, true, 1, 1000000, NULL },
@@ -770,6 +771,15 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 		return;
 	case SCN_V_STEPS:
 		scn_check_steps(ctx, path, spec, v);
+		return;
+	case SCN_V_MTDDEV:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (strncmp(s, "/dev/mtd", 8) != 0 || !s[8] || strlen(s + 8) > 3 ||
+		    strspn(s + 8, "0123456789") != strlen(s + 8))
+			scn_error(ctx, path, "bad MTD device '%s' (want /dev/mtdN)",
+				  s);
 		return;
 	}
 }

@@ -147,7 +147,9 @@ static void test_bad_files(void)
 	    "$.steps[5].corrected_delta: -1 is out of range 0..4294967295",
 	    "$.steps[5].failed: expected an integer, got a string",
 	    "$.steps[6].pages: 0 is out of range 1..65536",
-	    "$.steps[6].expect_errno: unknown errno name 'EUNCLEAN'");
+	    "$.steps[6].expect_errno: unknown errno name 'EUNCLEAN'",
+	    "$.steps[7].device: bad MTD device '/dev/mtdblock0' (want /dev/mtdN)",
+	    "$.steps[8].device: bad MTD device 'mtd0' (want /dev/mtdN)");
 	BAD("strings",
 	    "$.description: must be one line, without control characters",
 	    "$.steps[0].path: must not be empty",
