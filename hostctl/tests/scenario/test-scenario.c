@@ -82,7 +82,7 @@ static void test_bad_files(void)
 	BAD("comment", "line 1, column 1: not valid JSON: unexpected character");
 	BAD("not-object", "$: expected an object, got an array");
 	BAD("unknown-keys",
-	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps",
+	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, expect_incident, xfail",
 	    "$.requires.module: unknown key; requires takes: config, modules",
 	    "$.steps[0].valeu: unknown key; a 'write' step takes: kind, name, timeout_ms, path, value, append, expect_errno",
 	    "$.steps[0]: missing required key 'value'");
@@ -143,6 +143,78 @@ static void test_bad_files(void)
 	    "$.steps[0].path: must not be empty",
 	    "$.steps[1].since: 'boot' is not one of: step, scenario",
 	    "$.steps[2].name: 130 bytes long, at most 127");
+	BAD("incident",
+	    "$.xfail: must not be empty",
+	    "$.expect_incident.kind: 'explosion' is not one of: panic, oops, bug, warning, ubsan, kasan, soft-lockup, hung-task, double-fault, stack-guard, fortify, usercopy",
+	    "$.expect_incident.title: bad regex '(BUG': Unmatched ( or \\(",
+	    "$.expect_incident.survives: expected a boolean, got a string",
+	    "$.expect_incident.when: unknown key; expect_incident takes: kind, title, survives, step",
+	    "$.expect_incident.step: no step is named 'nope'");
+	BAD("incident-missing",
+	    "$.xfail: expected a string, got a boolean",
+	    "$.expect_incident: missing required key 'kind'",
+	    "$.expect_incident: missing required key 'survives'");
+}
+
+static char *tmp_file(const char *text);
+
+/* A valid expect_incident and xfail fill struct scenario. */
+static void test_incident(void)
+{
+	static const char text[] =
+		"{\"description\": \"d\", \"seed\": \"none\", "
+		"\"xfail\": \"CFI needs clang\", "
+		"\"expect_incident\": {\"kind\": \"oops\", "
+		"\"title\": \"^BUG: .* in lkdtm_\", \"survives\": true, "
+		"\"step\": \"provoke\"}, \"steps\": ["
+		"{\"kind\": \"sleep\", \"name\": \"settle\", \"ms\": 1}, "
+		"{\"kind\": \"write\", \"name\": \"provoke\", "
+		"\"path\": \"/x\", \"value\": \"1\"}]}";
+	static const char plain[] =
+		"{\"description\": \"d\", \"seed\": \"none\", "
+		"\"expect_incident\": {\"kind\": \"panic\", "
+		"\"survives\": false}, \"steps\": ["
+		"{\"kind\": \"sleep\", \"ms\": 1}]}";
+	struct scn_errors errs = { 0 };
+	struct scenario s;
+	char *path = tmp_file(text);
+	int r;
+
+	r = scn_load_file(path, "gen/incident", &s, &errs);
+	is_int(r, 0, "expect_incident + xfail: loads");
+	for (size_t i = 0; i < errs.n; i++)
+		printf("# %s\n", errs.msgs[i]);
+	if (r == 0) {
+		ok(s.expect.set, "expect_incident: set");
+		is_str(s.expect.kind, "oops", "expect_incident: kind");
+		is_str(s.expect.title ? s.expect.title : "(null)",
+		       "^BUG: .* in lkdtm_", "expect_incident: title");
+		ok(s.expect.survives, "expect_incident: survives");
+		is_int(s.expect.step, 1, "expect_incident: step index");
+		is_str(s.xfail ? s.xfail : "(null)", "CFI needs clang",
+		       "xfail: reason");
+		/* Neither key goes to the guest. */
+		ok(!strstr(s.steps_json, "incident") &&
+			   !strstr(s.steps_json, "xfail"),
+		   "steps_json holds neither key");
+		scn_free(&s);
+	}
+	unlink(path);
+	free(path);
+
+	path = tmp_file(plain);
+	r = scn_load_file(path, "gen/plain", &s, &errs);
+	is_int(r, 0, "expect_incident without title or step: loads");
+	if (r == 0) {
+		ok(s.expect.set && !s.expect.survives && !s.expect.title,
+		   "no title: any title; survives false");
+		is_int(s.expect.step, -1, "no step: any step");
+		ok(!s.xfail, "no xfail");
+		scn_free(&s);
+	}
+	unlink(path);
+	free(path);
+	scn_errors_free(&errs);
 }
 
 /* Write @text to a fresh file under /tmp and return its path. */
@@ -654,6 +726,7 @@ int main(int argc, char *argv[])
 
 	test_bad_files();
 	test_generated();
+	test_incident();
 	test_name_length();
 	test_good_set();
 	test_layout();
