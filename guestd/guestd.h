@@ -240,6 +240,7 @@ extern const struct step_ops step_rmmod;
 extern const struct step_ops step_wait_for;
 extern const struct step_ops step_kmsg_expect;
 extern const struct step_ops step_sleep;
+extern const struct step_ops step_fork_write;
 
 /* Every step kind, NULL-terminated. */
 extern const struct step_ops *const step_table[];

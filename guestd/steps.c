@@ -20,6 +20,7 @@ const struct step_ops *const step_table[] = {
 	&step_wait_for,
 	&step_kmsg_expect,
 	&step_sleep,
+	&step_fork_write,
 	NULL,
 };
 

@@ -168,6 +168,7 @@ static const struct scn_kind scn_kinds[] = {
 	{ "wait_for", scn_wait_for_keys, NULL, "within_ms" },
 	{ "kmsg_expect", scn_kmsg_expect_keys, NULL, "within_ms" },
 	{ "sleep", scn_sleep_keys, NULL, "ms" },
+	{ "fork_write", scn_write_keys, NULL, NULL },
 };
 
 /* What one file's validation collects into. */
