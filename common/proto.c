@@ -22,7 +22,7 @@ static const char *const verdict_names[VERDICT__COUNT] = {
 	[VERDICT_PASS] = "pass",       [VERDICT_FAIL] = "fail",
 	[VERDICT_SKIP] = "skip",       [VERDICT_XFAIL] = "xfail",
 	[VERDICT_TIMEOUT] = "timeout", [VERDICT_ERROR] = "error",
-	[VERDICT_CRASH] = "crash",
+	[VERDICT_CRASH] = "crash",     [VERDICT_XPASS] = "xpass",
 };
 
 static const char *const event_names[PROTO_EV__COUNT] = {
@@ -337,7 +337,8 @@ static int decode_field(struct json_object *obj, struct proto_event *ev,
 		if (!json_object_is_type(v, json_type_string))
 			break;
 		if (proto_verdict_parse(json_object_get_string(v),
-					(enum proto_verdict *)p) < 0)
+					(enum proto_verdict *)p) < 0 ||
+		    *(enum proto_verdict *)p == VERDICT_XPASS)
 			return fail(err, errlen, -EPROTO,
 				    "%s: unknown verdict '%.64s'",
 				    event_names[ev->type],

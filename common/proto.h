@@ -32,7 +32,8 @@
 #define PROTO_DIGEST_MAX 65  /* hex digest of the kernel config */
 
 /* Verdicts use KTAP's words, plus crash. An infrastructure problem is
- * VERDICT_ERROR, never VERDICT_FAIL. */
+ * VERDICT_ERROR, never VERDICT_FAIL. xpass is the host's alone: the guest
+ * may not send it. */
 enum proto_verdict {
 	VERDICT_PASS,
 	VERDICT_FAIL,
@@ -41,6 +42,7 @@ enum proto_verdict {
 	VERDICT_TIMEOUT,
 	VERDICT_ERROR,
 	VERDICT_CRASH,
+	VERDICT_XPASS, /* host only: an xfail scenario passed (a failure) */
 	VERDICT__COUNT,
 };
 
