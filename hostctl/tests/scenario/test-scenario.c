@@ -680,10 +680,14 @@ static void test_shipped(void)
 		"ftrace/notrace-mod",
 	};
 	static const char *const selftest[] = {
-		"selftest/crash", "selftest/expect-wrong",
-		"selftest/nic-eth0", "selftest/recover-after-crash",
-		"selftest/trivial-read",
+		"selftest/crash", "selftest/expect-panic",
+		"selftest/expect-warning", "selftest/expect-wrong",
+		"selftest/hang", "selftest/nic-eth0",
+		"selftest/recover-after-crash", "selftest/trivial-read",
+		"selftest/unexpected-survival", "selftest/xfail",
+		"selftest/xpass",
 	};
+	const size_t nselftest = sizeof(selftest) / sizeof(selftest[0]);
 	struct scn_errors errs = { 0 };
 	struct scn_set set = { 0 };
 	size_t found = 0;
@@ -707,8 +711,8 @@ static void test_shipped(void)
 	is_int(r, 0, "hostctl/tests/scenarios-fixtures validates");
 	for (size_t i = 0; i < errs.n; i++)
 		printf("# %s\n", errs.msgs[i]);
-	is_int(set.n, 5, "fixtures: five scenarios");
-	for (size_t i = 0; i < set.n && i < 5; i++)
+	is_int(set.n, nselftest, "fixtures: every selftest scenario");
+	for (size_t i = 0; i < set.n && i < nselftest; i++)
 		is_str(set.v[i].name, selftest[i], "fixtures: name");
 	scn_set_free(&set);
 	scn_errors_free(&errs);
