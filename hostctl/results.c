@@ -68,6 +68,7 @@ void res_scenario_free(struct res_scenario *sc)
 	sc->steps = NULL;
 	sc->nsteps = 0;
 	sc->reason = NULL;
+	res_leaks_free(sc);
 }
 
 int res_incident_add(struct res_scenario *sc, const struct res_incident *inc)
@@ -202,6 +203,46 @@ static int add_incidents(struct json_object *o, const struct res_scenario *sc)
 	return add(o, "incidents", list);
 }
 
+/*
+ * The state-leak audit's notes: "leaks", an array of strings, in
+ * summary.json only for a scenario that has some; printed as "leak:" lines.
+ */
+void res_leaks_free(struct res_scenario *sc)
+{
+	for (size_t i = 0; i < sc->nleaks; i++)
+		free(sc->leaks[i]);
+	free(sc->leaks);
+	sc->leaks = NULL;
+	sc->nleaks = 0;
+}
+
+static int add_leaks(struct json_object *o, const struct res_scenario *sc)
+{
+	struct json_object *list;
+
+	if (!sc->nleaks)
+		return 0;
+	list = json_object_new_array();
+	if (!list)
+		return -ENOMEM;
+	for (size_t i = 0; i < sc->nleaks; i++) {
+		struct json_object *e = json_object_new_string(sc->leaks[i]);
+
+		if (!e || json_object_array_add(list, e) < 0) {
+			json_object_put(e);
+			json_object_put(list);
+			return -ENOMEM;
+		}
+	}
+	return add(o, "leaks", list);
+}
+
+static void text_leaks(const struct res_scenario *sc, FILE *f)
+{
+	for (size_t i = 0; i < sc->nleaks; i++)
+		fprintf(f, "        %s\n", sc->leaks[i]);
+}
+
 static struct json_object *scenario_object(const struct res_scenario *sc)
 {
 	struct json_object *o = json_object_new_object();
@@ -241,6 +282,8 @@ static struct json_object *scenario_object(const struct res_scenario *sc)
 		json_object_put(steps);
 	if (r == 0)
 		r = add_incidents(o, sc);
+	if (r == 0)
+		r = add_leaks(o, sc);
 	if (r < 0) {
 		json_object_put(o);
 		return NULL;
@@ -502,6 +545,34 @@ static int parse_incidents(struct json_object *o, struct res_scenario *sc,
 	return r;
 }
 
+/* summary.json's "leaks", back (see res_leaks_free()). */
+static int parse_leaks(struct json_object *o, struct res_scenario *sc,
+		       const char *where, char *err, size_t errlen)
+{
+	struct json_object *list, *e;
+	size_t n;
+
+	if (!json_object_object_get_ex(o, "leaks", &list))
+		return 0;
+	if (!json_object_is_type(list, json_type_array))
+		return fail(err, errlen, "%s.leaks: not an array", where);
+	n = json_object_array_length(list);
+	sc->leaks = calloc(n ? n : 1, sizeof(*sc->leaks));
+	if (!sc->leaks)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		e = json_object_array_get_idx(list, i);
+		if (!json_object_is_type(e, json_type_string))
+			return fail(err, errlen, "%s.leaks[%zu]: not a string",
+				    where, i);
+		sc->leaks[i] = strdup(json_object_get_string(e));
+		if (!sc->leaks[i])
+			return -ENOMEM;
+		sc->nleaks = i + 1;
+	}
+	return 0;
+}
+
 static int parse_scenario(struct json_object *o, struct res_scenario *sc,
 			  const char *where, char *err, size_t errlen)
 {
@@ -538,6 +609,8 @@ static int parse_scenario(struct json_object *o, struct res_scenario *sc,
 	}
 	if (r == 0)
 		r = parse_incidents(o, sc, where, err, errlen);
+	if (r == 0)
+		r = parse_leaks(o, sc, where, err, errlen);
 	return r;
 }
 
@@ -770,6 +843,7 @@ void res_text_scenario(const struct res_scenario *sc, FILE *f)
 			fprintf(f, "          bundle: %s\n",
 				sc->incidents[i].bundle);
 	}
+	text_leaks(sc, f);
 	if (proto_verdict_ok(sc->verdict) && sc->verdict != VERDICT_SKIP &&
 	    sc->verdict != VERDICT_XFAIL)
 		return;

@@ -52,6 +52,9 @@ struct res_scenario {
 	size_t nsteps;
 	struct res_incident *incidents;
 	size_t nincidents;
+	/* The state-leak audit's notes (hostctl/audit.c), one line each. */
+	char **leaks;
+	size_t nleaks;
 };
 
 struct res_run {
@@ -75,6 +78,8 @@ int res_scenario_finish(struct res_scenario *sc, enum proto_verdict v,
 			const char *reason);
 
 void res_scenario_free(struct res_scenario *sc);
+/* Free the state-leak audit's notes. */
+void res_leaks_free(struct res_scenario *sc);
 /* Append a copy of @inc (its bundle string duplicated); 0 or -ENOMEM. */
 int res_incident_add(struct res_scenario *sc, const struct res_incident *inc);
 void res_run_free(struct res_run *run);

@@ -389,8 +389,9 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 			domain_accel_name(c->accel), sc->name);
 	r = session_expect(&c->sess, sc);
 	if (r == 0)
-		r = proto_run_encode(s->name, s->timeout_ms, s->step_timeout_ms,
-				     s->steps_json, &line, &len);
+		r = proto_run_encode_audit(s->name, s->timeout_ms,
+					   s->step_timeout_ms, s->steps_json,
+					   s->state_files_json, &line, &len);
 	if (r < 0) {
 		snprintf(what, sizeof(what), "cannot send the scenario: %s",
 			 strerror(-r));

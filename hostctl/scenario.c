@@ -45,6 +45,7 @@ enum scn_vtype {
 	SCN_V_REQUIRES,   /* an object, scn_requires_keys[] */
 	SCN_V_STEPS,      /* an array of step objects, scn_kinds[] */
 	SCN_V_INCIDENT,   /* an object, scn_incident_keys[] */
+	SCN_V_STATE_FILES, /* an array of absolute paths, the audit's */
 };
 
 struct scn_key {
@@ -85,6 +86,7 @@ static const struct scn_key scn_top_keys[] = {
 	{ "steps", SCN_V_STEPS, true, 1, SCN_STEPS_MAX, NULL },
 	{ "expect_incident", SCN_V_INCIDENT, false, 0, 0, NULL },
 	{ "xfail", SCN_V_LINE, false, 0, PROTO_TEXT_MAX - 1, NULL },
+	{ "state_files", SCN_V_STATE_FILES, false, 0, PROTO_AUDIT_FILES_MAX, NULL },
 	{ NULL },
 };
 
@@ -414,6 +416,13 @@ static void scn_check_string_list(struct scn_ctx *ctx, const char *path,
 	}
 }
 
+/* A state file for the audit: an absolute path the protocol can carry. */
+static bool scn_is_state_path(const char *s)
+{
+	return s[0] == '/' && s[1] && strlen(s) < PROTO_PATH_MAX &&
+	       !strpbrk(s, "\n\r");
+}
+
 static bool scn_is_param(const char *s)
 {
 	const char *eq = strchr(s, '=');
@@ -700,6 +709,16 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 		return;
 	case SCN_V_STEPS:
 		scn_check_steps(ctx, path, spec, v);
+		return;
+	case SCN_V_STATE_FILES:
+		scn_check_string_list(ctx, path, v, scn_is_state_path,
+				      "state file",
+				      "an absolute path of under 256 bytes", false);
+		if (json_object_is_type(v, json_type_array) &&
+		    json_object_array_length(v) > (size_t)spec->max)
+			scn_error(ctx, path, "%zu state files, at most %lld",
+				  json_object_array_length(v),
+				  (long long)spec->max);
 		return;
 	case SCN_V_INCIDENT:
 		if (scn_expect_type(ctx, path, v, json_type_object, "an object"))
@@ -1065,9 +1084,18 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 	if (!s->steps_json)
 		return -ENOMEM;
 
+	if (json_object_object_get_ex(doc, "state_files", &v)) {
+		s->state_files_json = strdup(json_object_to_json_string_ext(
+			v, JSON_C_TO_STRING_PLAIN |
+				   JSON_C_TO_STRING_NOSLASHESCAPE));
+		if (!s->state_files_json)
+			return -ENOMEM;
+	}
+
 	/* The whole run request must fit in one protocol line. */
-	r = proto_run_encode(s->name, s->timeout_ms, s->step_timeout_ms,
-			     s->steps_json, &line, &line_len);
+	r = proto_run_encode_audit(s->name, s->timeout_ms, s->step_timeout_ms,
+				   s->steps_json, s->state_files_json, &line,
+				   &line_len);
 	if (r == -E2BIG) {
 		scn_error(ctx, "$.steps",
 			  "the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
@@ -1094,6 +1122,7 @@ void scn_free(struct scenario *s)
 	free(s->req_modules);
 	free(s->steps);
 	free(s->steps_json);
+	free(s->state_files_json);
 	free(s->expect.title);
 	free(s->xfail);
 	memset(s, 0, sizeof(*s));

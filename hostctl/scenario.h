@@ -60,6 +60,8 @@ struct scenario {
 	 * proto_run_encode().
 	 */
 	char *steps_json;
+	/* state_files as compact JSON for the run request, or NULL. */
+	char *state_files_json;
 };
 
 /* A set of scenarios, sorted by name. */

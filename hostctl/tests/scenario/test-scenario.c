@@ -82,7 +82,7 @@ static void test_bad_files(void)
 	BAD("comment", "line 1, column 1: not valid JSON: unexpected character");
 	BAD("not-object", "$: expected an object, got an array");
 	BAD("unknown-keys",
-	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, expect_incident, xfail",
+	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, expect_incident, xfail, state_files",
 	    "$.requires.module: unknown key; requires takes: config, modules",
 	    "$.steps[0].valeu: unknown key; a 'write' step takes: kind, name, timeout_ms, path, value, append, expect_errno",
 	    "$.steps[0]: missing required key 'value'");
@@ -154,6 +154,13 @@ static void test_bad_files(void)
 	    "$.xfail: expected a string, got a boolean",
 	    "$.expect_incident: missing required key 'kind'",
 	    "$.expect_incident: missing required key 'survives'");
+	BAD("state-files",
+	    "$.state_files[0]: bad state file 'set_ftrace_filter' (want an absolute path of under 256 bytes)",
+	    "$.state_files[1]: bad state file '' (want an absolute path of under 256 bytes)",
+	    "$.state_files[3]: '/proc/modules' is listed twice",
+	    "$.state_files[4]: expected a string, got an integer",
+	    "$.state_files[17]: bad state file '/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' (want an absolute path of under 256 bytes)",
+	    "$.state_files: 18 state files, at most 16");
 }
 
 static char *tmp_file(const char *text);
