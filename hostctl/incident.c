@@ -219,7 +219,8 @@ static enum proto_verdict expect_verdict(const struct scenario *s,
 	}
 	if (!hit) {
 		snprintf(buf, sizeof(buf),
-			 "expected a %s incident%s%s%s%s%s, got %s", exp->kind,
+			 "expected an incident of kind %s%s%s%s%s%s, got %s",
+			 exp->kind,
 			 exp->title ? " titled /" : "",
 			 exp->title ? exp->title : "", exp->title ? "/" : "",
 			 exp->step >= 0 ? " in step " : "",
@@ -271,8 +272,9 @@ enum proto_verdict incident_verdict(const struct scenario *s,
 
 		if (v == VERDICT_FAIL || v == VERDICT_CRASH ||
 		    v == VERDICT_TIMEOUT) {
-			snprintf(buf, sizeof(buf), "xfail (%s): %s %s", s->xfail,
-				 proto_verdict_name(v), *why ? why : "");
+			snprintf(buf, sizeof(buf), "xfail (%s): %s%s%s",
+				 s->xfail, proto_verdict_name(v),
+				 *why ? ": " : "", why);
 			v = VERDICT_XFAIL;
 		} else if (v == VERDICT_PASS) {
 			snprintf(buf, sizeof(buf),

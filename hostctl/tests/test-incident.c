@@ -241,7 +241,7 @@ static void test_verdicts(void)
 	v = incident_verdict(&s, &sc, true, why, sizeof(why));
 	is_str(V(v), "fail", "unexpected survival: fail");
 	is_str(why,
-	       "expected a panic incident, got no incident; the guest survived; expected it to die",
+	       "expected an incident of kind panic, got no incident; the guest survived; expected it to die",
 	       "unexpected survival: reason");
 	done(&s, &sc);
 
@@ -252,7 +252,7 @@ static void test_verdicts(void)
 	v = incident_verdict(&s, &sc, false, why, sizeof(why));
 	is_str(V(v), "fail", "crashed differently: fail");
 	is_str(why,
-	       "unexpected incident: x/y step 0 -> BUG: unable to handle kernel paging request in g; expected a stack-guard incident, got none that matches",
+	       "unexpected incident: x/y step 0 -> BUG: unable to handle kernel paging request in g; expected an incident of kind stack-guard, got none that matches",
 	       "crashed differently: reason");
 	done(&s, &sc);
 
@@ -262,7 +262,7 @@ static void test_verdicts(void)
 	v = incident_verdict(&s, &sc, true, why, sizeof(why));
 	is_str(V(v), "fail", "wrong step: fail");
 	is_str(why,
-	       "unexpected incident: x/y step 0 -> WARNING in br_vlan_add; expected a warning incident titled /in br_vlan_add$/ in step s1, got none that matches",
+	       "unexpected incident: x/y step 0 -> WARNING in br_vlan_add; expected an incident of kind warning titled /in br_vlan_add$/ in step s1, got none that matches",
 	       "wrong step: reason");
 	done(&s, &sc);
 
