@@ -164,8 +164,13 @@ static struct json_object *incident_object(const struct res_incident *inc)
 		r = add(o, "corrupted", json_object_new_boolean(inc->corrupted));
 	if (r == 0)
 		r = add(o, "fatal", json_object_new_boolean(inc->fatal));
-	if (r == 0)
-		r = add(o, "ts", json_object_new_double(inc->ts));
+	if (r == 0) {
+		char ts[32];
+
+		/* Microseconds, as the kernel prints them, not %.17g noise. */
+		snprintf(ts, sizeof(ts), "%.6f", inc->ts);
+		r = add(o, "ts", json_object_new_double_s(inc->ts, ts));
+	}
 	if (r == 0)
 		r = add(o, "step", json_object_new_int64(inc->step));
 	if (r == 0)
@@ -796,6 +801,10 @@ void res_ktap(const struct res_run *run, FILE *f)
 				ktap_diag(f, "    ", "reason: ", st->reason);
 			ktap_result(f, "    ", ++k, name, st->verdict,
 				    st->reason);
+		}
+		for (size_t j = 0; j < sc->nincidents; j++) {
+			ktap_diag(f, "", "incident: ", sc->incidents[j].summary);
+			ktap_diag(f, "", "  bundle: ", sc->incidents[j].bundle);
 		}
 		if (reason_needs_diag(sc->verdict, sc->reason))
 			ktap_diag(f, "", "reason: ", sc->reason);
