@@ -499,8 +499,9 @@ static int after_one(struct run_ctx *c, struct vm *vm, size_t i, int replace)
 		.s = s, .sc = sc,
 	};
 
-	if (!sc->done || (sc->verdict == VERDICT_ERROR && !replace &&
-			  !s->expect.set))
+	/* A protocol error or a signal is the host's business, not a crash. */
+	if (!sc->done || vm_proto_error(vm) || c->stop ||
+	    (sc->verdict == VERDICT_ERROR && !replace && !s->expect.set))
 		return replace;
 	if (!replace && s->expect.set &&
 	    vm_wait(vm, NULL, NULL, RUNNER_SETTLE_MS) == -EPIPE)
