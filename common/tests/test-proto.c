@@ -91,6 +91,9 @@ static void test_hostile(void)
 	       -EPROTO, "nsteps as a double");
 	is_int(decode("{\"ev\":\"step_end\",\"t_us\":1,\"scenario\":\"a\",\"step\":0,"
 		      "\"verdict\":\"great\",\"duration_us\":1}", &ev), -EPROTO, "unknown verdict");
+	is_int(decode("{\"ev\":\"step_end\",\"t_us\":1,\"scenario\":\"a\",\"step\":0,"
+		      "\"verdict\":\"xpass\",\"duration_us\":1}", &ev), -EPROTO,
+	       "xpass is the host's verdict: the guest may not send it");
 	is_int(decode("{\"ev\":\"kmsg\",\"t_us\":1,\"step\":-2,\"seq\":1,\"ts_us\":1,"
 		      "\"prio\":1,\"msg\":\"x\"}", &ev), -EPROTO, "kmsg step below -1");
 	is_int(decode("{\"ev\":\"kmsg\",\"t_us\":1,\"step\":-1,\"seq\":1,\"ts_us\":1,"
@@ -190,6 +193,8 @@ static void test_requests_and_helpers(void)
 	       (long long)UINT64_C(0xaf63dc4c8601ec8c), "fnv1a('a')");
 	ok(proto_verdict_ok(VERDICT_XFAIL) && !proto_verdict_ok(VERDICT_ERROR),
 	   "xfail keeps a run green, error does not");
+	ok(!proto_verdict_ok(VERDICT_XPASS), "xpass is a failure");
+	is_str(proto_verdict_name(VERDICT_XPASS), "xpass", "xpass's name");
 }
 
 /* The state-leak audit's events and the run request's state_files. */
