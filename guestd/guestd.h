@@ -241,6 +241,8 @@ extern const struct step_ops step_wait_for;
 extern const struct step_ops step_kmsg_expect;
 extern const struct step_ops step_sleep;
 extern const struct step_ops step_fork_write;
+/* The write step's keys, shared with fork_write. */
+extern const struct step_key step_write_keys[];
 
 /* Every step kind, NULL-terminated. */
 extern const struct step_ops *const step_table[];

@@ -17,14 +17,6 @@
 
 #include "guestd.h"
 
-/* The same keys as write: it is a write, from another pid. */
-static const struct step_key fork_write_keys[] = {
-	{ "path", KEY_STRING, true },
-	{ "value", KEY_STRING, true },
-	{ "append", KEY_BOOL, false },
-	{ "expect_errno", KEY_STRING, false },
-	{ NULL },
-};
 
 /* The child's side: run the write and send the whole result back. */
 static __attribute__((noreturn)) void
@@ -101,6 +93,7 @@ static int fork_write_run(struct step_ctx *ctx, struct json_object *step,
 
 const struct step_ops step_fork_write = {
 	.name = "fork_write",
-	.keys = fork_write_keys,
+	/* The same keys as write: it is a write, from another pid. */
+	.keys = step_write_keys,
 	.run = fork_write_run,
 };
