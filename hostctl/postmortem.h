@@ -15,7 +15,7 @@
 
 /* Default --dump-max-mb: a kdump-compressed dump of an idle 512 MiB guest
  * is a few tens of MiB; anything bigger is dropped, not kept. */
-#define PM_DUMP_MAX_MB_DEFAULT 128
+#define PM_DUMP_MAX_MB_DEFAULT 64
 
 struct pm_opts {
 	const char *run_dir;
