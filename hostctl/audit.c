@@ -169,30 +169,60 @@ static int compare_kernel(const char *who, const struct audit_snap *a,
 	return r;
 }
 
+/*
+ * The guest's text on one line: newline and tab as \n and \t, any other
+ * control byte as \xNN, so that a note stays one greppable line.
+ */
+static void one_line(const char *s, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (; *s && n + 5 < size; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n')
+			n += (size_t)snprintf(buf + n, size - n, "\\n");
+		else if (c == '\t')
+			n += (size_t)snprintf(buf + n, size - n, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", c);
+		else
+			buf[n++] = (char)c;
+	}
+	buf[n] = '\0';
+}
+
 static void describe(const struct audit_file_snap *f, char *buf, size_t size)
 {
-	if (f->err[0])
-		snprintf(buf, size, "errno %s", f->err);
-	else
-		snprintf(buf, size, "'%s' (%" PRIu64 " bytes)", f->head,
-			 f->size);
+	char head[PROTO_AUDIT_HEAD_MAX * 2];
+
+	if (f->err[0]) {
+		one_line(f->err, head, sizeof(head));
+		snprintf(buf, size, "errno %s", head);
+		return;
+	}
+	one_line(f->head, head, sizeof(head));
+	snprintf(buf, size, "'%s' (%" PRIu64 " bytes)", head, f->size);
 }
 
 static int compare_files(const char *scenario, const struct audit_snap *a,
 			 const struct audit_snap *b,
 			 struct audit_notes *notes)
 {
-	char was[PROTO_AUDIT_HEAD_MAX + 64], now[PROTO_AUDIT_HEAD_MAX + 64];
+	char was[PROTO_AUDIT_HEAD_MAX * 2 + 64], now[PROTO_AUDIT_HEAD_MAX * 2 + 64];
+	char path[PROTO_PATH_MAX * 2];
 	int r = 0;
 
 	for (size_t i = 0; i < a->got && i < b->got && r == 0; i++) {
 		const struct audit_file_snap *fa = &a->files[i];
 		const struct audit_file_snap *fb = &b->files[i];
 
+		one_line(fa->path, path, sizeof(path));
 		if (strcmp(fa->path, fb->path) != 0) {
+			one_line(fb->path, was, sizeof(was));
 			r = note(notes, "leak: '%s': state file %zu is '%s' "
-				 "before and '%s' after", scenario, i,
-				 fa->path, fb->path);
+				 "before and '%s' after", scenario, i, path,
+				 was);
 			continue;
 		}
 		if (strcmp(fa->err, fb->err) == 0 && fa->size == fb->size &&
@@ -201,7 +231,7 @@ static int compare_files(const char *scenario, const struct audit_snap *a,
 		describe(fa, was, sizeof(was));
 		describe(fb, now, sizeof(now));
 		r = note(notes, "leak: '%s' left '%s' changed: was %s, now %s",
-			 scenario, fa->path, was, now);
+			 scenario, path, was, now);
 	}
 	return r;
 }

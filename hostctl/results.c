@@ -806,6 +806,8 @@ void res_ktap(const struct res_run *run, FILE *f)
 			ktap_diag(f, "", "incident: ", sc->incidents[j].summary);
 			ktap_diag(f, "", "  bundle: ", sc->incidents[j].bundle);
 		}
+		for (size_t j = 0; j < sc->nleaks; j++)
+			ktap_diag(f, "", "", sc->leaks[j]);
 		if (reason_needs_diag(sc->verdict, sc->reason))
 			ktap_diag(f, "", "reason: ", sc->reason);
 		ktap_result(f, "", i + 1, sc->name, sc->verdict, sc->reason);

@@ -102,7 +102,7 @@ static void test_compare(void)
 	     false);
 	take(&p, file_ev("before", "/proc/modules", "m 1", "bb"), false, false);
 	take(&p, audit_ev("after", 512, 3, 0, 2), false, true);
-	take(&p, file_ev("after", "/t/set_ftrace_filter", "foo [m]\\n", "cc"),
+	take(&p, file_ev("after", "/t/set_ftrace_filter", "foo [m]\n\x01", "cc"),
 	     false, true);
 	take(&p, file_ev("after", "/proc/modules", "m 1", "bb"), false, true);
 	is_int(audit_compare("ftrace/x", &p, &notes), 0, "compare");
@@ -113,8 +113,8 @@ static void test_compare(void)
 		is_str(notes.v[1], "leak: 'ftrace/x' logged 2 WARNING line(s)",
 		       "new WARNING lines, counted");
 		is_str(notes.v[2], "leak: 'ftrace/x' left '/t/set_ftrace_filter' "
-		       "changed: was '' (0 bytes), now 'foo [m]\\n' (9 bytes)",
-		       "a changed state file, before and after");
+		       "changed: was '' (0 bytes), now 'foo [m]\\n\\x01' (9 bytes)",
+		       "a changed state file, on one line, before and after");
 	}
 	audit_notes_free(&notes);
 
