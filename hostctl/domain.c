@@ -9,6 +9,9 @@
  * A poweroff or reboot destroys the domain, so the host sees every end as a
  * lifecycle event. A panic (pvpanic) keeps it, paused in the crashed state
  * (on_crash preserve), so hostctl can dump its memory before destroying it.
+ * The vmcoreinfo device lets a kernel with CONFIG_FW_CFG_SYSFS and
+ * CONFIG_CRASH_CORE hand QEMU its VMCOREINFO, which QEMU writes into the
+ * dump (drgn needs it; crash and makedumpfile use it).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -109,6 +112,7 @@ int domain_xml(const struct domain_config *c, char **ret)
 	fputs("  </os>\n"
 	      "  <features>\n"
 	      "    <acpi/>\n"
+	      "    <vmcoreinfo state='on'/>\n"
 	      "  </features>\n",
 	      f);
 	fputs("  <clock offset='utc'/>\n"
