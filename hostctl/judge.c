@@ -11,12 +11,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "judge.h"
 #include "report.h"
 
 /* Enough console for any run; a longer log keeps its tail. */
 #define JUDGE_CONSOLE_MAX (32u << 20)
+/*
+ * A hung guest still runs: its own detectors (a soft lockup on a 1-CPU
+ * TCG guest reports every ~14 s, close to VM_SILENCE_MS) may print the
+ * reason just after the host gave up on it. Give them this long, in ms.
+ */
+#define JUDGE_HANG_GRACE_MS 5000
 
 /* Append printf output to a growing string; ENOMEM leaves it as it was. */
 static void sb_printf(char **s, size_t *len, const char *fmt, ...)
@@ -93,6 +100,8 @@ void judge_scenario(const struct judge_in *in)
 	char rel[128], why[PROTO_TEXT_MAX];
 	size_t first = sc->nincidents;
 
+	if (in->hang)
+		usleep(JUDGE_HANG_GRACE_MS * 1000);
 	if (pm_read_tail(in->console, JUDGE_CONSOLE_MAX, &log, &len) == 0)
 		collect(in, log, len, &txt, &tlen, &raw, &rlen);
 	if (in->hang) {
