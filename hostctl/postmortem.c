@@ -117,13 +117,14 @@ static void copy_events(const struct pm_opts *o, const char *dir)
 		start = p;
 		p = strstr(p + 1, "{\"ev\":\"hello\"");
 	}
+	/* Back from the end: each '\n' passed starts one more whole line. */
 	p = buf + len;
-	while (p > start && lines <= PM_EVENTS_MAX) {
+	if (p > start && p[-1] == '\n')
 		p--;
-		if (*p == '\n' && p + 1 < buf + len && ++lines > PM_EVENTS_MAX) {
-			p++;
+	while (p > start) {
+		if (p[-1] == '\n' && ++lines == PM_EVENTS_MAX)
 			break;
-		}
+		p--;
 	}
 	write_text(dir, "events.jsonl", p, buf + len - p);
 	free(buf);
