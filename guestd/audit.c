@@ -9,10 +9,13 @@
  * "audit" and "audit_file" events; hostctl compares them (hostctl/audit.c).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "guestd.h"
 
@@ -84,14 +87,64 @@ static void audit_count(struct audit *a)
 		audit_close(a);
 }
 
+/*
+ * Read up to PROTO_AUDIT_READ_MAX bytes of a regular file without ever
+ * blocking PID 1: O_NONBLOCK keeps a FIFO's open and a pipe-like tracefs
+ * file (trace_pipe) from waiting, and anything but a regular file (sysfs,
+ * procfs, debugfs and tracefs files are) is refused with EINVAL.
+ * Returns 0 with a malloc'd buffer, or -errno.
+ */
+static int audit_read(const char *path, char **ret_buf, size_t *ret_len)
+{
+	size_t len = 0, max = PROTO_AUDIT_READ_MAX;
+	struct stat st;
+	char *buf;
+	ssize_t n;
+	int fd, r = 0;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	buf = malloc(max + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (len < max) {
+		n = read(fd, buf + len, max - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (r < 0) {
+		free(buf);
+		return r;
+	}
+	buf[len] = '\0';
+	*ret_buf = buf;
+	*ret_len = len;
+	return 0;
+}
+
 void audit_file(const char *path, struct proto_audit_file *ret)
 {
-	size_t len;
-	char *buf;
+	size_t len = 0;
+	char *buf = NULL;
 	int r;
 
 	snprintf(ret->path, sizeof(ret->path), "%s", path);
-	r = util_read_file(path, PROTO_AUDIT_READ_MAX, &buf, &len, NULL);
+	r = audit_read(path, &buf, &len);
 	if (r < 0) {
 		snprintf(ret->err, sizeof(ret->err), "%s",
 			 proto_errno_name(-r));

@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "guestd.h"
@@ -77,6 +78,14 @@ static void test_file(void)
 	audit_file(path, &f);
 	is_str(f.err, "ENOENT", "a missing file gives its errno name");
 	is_int((long long)f.size, 0, "and no size");
+
+	/* PID 1 must never block: a FIFO is refused, not opened and read. */
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	mkfifo(path, 0600);
+	audit_file(path, &f);
+	is_str(f.err, "EINVAL", "a FIFO is not a state file");
+	audit_file(dir, &f);
+	is_str(f.err, "EINVAL", "nor is a directory");
 }
 
 static void test_snapshot(void)
