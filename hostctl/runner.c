@@ -3,9 +3,12 @@
  * Boot, run, replace: the loop that turns selected scenarios into verdicts.
  * One VM serves scenarios in order until it dies or misbehaves; the
  * scenario it died in gets crash (with the console tail), timeout or error,
- * and the next one starts on a fresh VM. Two boots in a row that fail, or a
- * guest with another protocol version, end the run: every scenario left is
- * then an error naming the cause.
+ * and the next one starts on a fresh VM. After each scenario the crash hook
+ * (after_one(), judge.c) attributes the console's reports, writes a
+ * post-mortem bundle for a dead or hung guest and applies expect_incident
+ * and xfail. Two boots in a row that fail, or a guest with another
+ * protocol version, end the run: every scenario left is then an error
+ * naming the cause.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -585,7 +588,6 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	       size_t errlen)
 {
 	struct run_ctx c = { .o = o, .scn = scn, .run = run, .stats = stats };
-	struct domain_config dc0 = { 0 };
 	unsigned int boot_failures = 0;
 	size_t i;
 	int r;
@@ -607,8 +609,8 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	c.pm.tree = o->tree;
 	c.pm.dump_max_mb = o->dump_max_mb;
 	c.pm.dump_format = o->dump_format;
-	c.pm.memory_mib = dc0.memory_mib ? dc0.memory_mib :
-					   DOMAIN_MEMORY_MIB_DEFAULT;
+	/* boot() leaves the memory at its default. */
+	c.pm.memory_mib = DOMAIN_MEMORY_MIB_DEFAULT;
 	while (i < run->n) {
 		struct vm *vm;
 		char *reason = NULL;
