@@ -97,9 +97,9 @@ int incident_timeline_feed(struct incident_timeline *tl,
 	}
 }
 
-const struct incident_span *incident_attribute(const struct incident_timeline *tl,
-					       const struct report *rep,
-					       struct res_incident *ret)
+const struct incident_span *
+incident_attribute(const struct incident_timeline *tl, const struct report *rep,
+		   struct res_incident *ret)
 {
 	const struct incident_span *sp = NULL;
 
@@ -199,8 +199,8 @@ static const struct res_step *bad_step(const struct res_scenario *sc,
 }
 
 static enum proto_verdict expect_verdict(const struct scenario *s,
-					 struct res_scenario *sc,
-					 bool survived, char *why, size_t len)
+					 struct res_scenario *sc, bool survived,
+					 char *why, size_t len)
 {
 	const struct scn_incident *exp = &s->expect;
 	const struct res_incident *hit = NULL;
@@ -220,8 +220,7 @@ static enum proto_verdict expect_verdict(const struct scenario *s,
 	if (!hit) {
 		snprintf(buf, sizeof(buf),
 			 "expected an incident of kind %s%s%s%s%s%s, got %s",
-			 exp->kind,
-			 exp->title ? " titled /" : "",
+			 exp->kind, exp->title ? " titled /" : "",
 			 exp->title ? exp->title : "", exp->title ? "/" : "",
 			 exp->step >= 0 ? " in step " : "",
 			 exp->step >= 0 ? s->steps[exp->step].name : "",
@@ -262,8 +261,8 @@ enum proto_verdict incident_verdict(const struct scenario *s,
 
 	why[0] = '\0';
 	/* Skipped or never run: nothing happened that the rules could judge. */
-	if (v == VERDICT_SKIP || (v == VERDICT_ERROR && !sc->nincidents &&
-				  survived))
+	if (v == VERDICT_SKIP ||
+	    (v == VERDICT_ERROR && !sc->nincidents && survived))
 		return v;
 	if (s->expect.set)
 		v = expect_verdict(s, sc, survived, why, len);

@@ -50,9 +50,9 @@ int incident_timeline_feed(struct incident_timeline *tl,
  * before any scenario began. A report without a timestamp goes to the last
  * span. @ret->summary is left to incident_summary().
  */
-const struct incident_span *incident_attribute(const struct incident_timeline *tl,
-					       const struct report *rep,
-					       struct res_incident *ret);
+const struct incident_span *
+incident_attribute(const struct incident_timeline *tl, const struct report *rep,
+		   struct res_incident *ret);
 
 /*
  * "@scenario step N (name) -> TITLE" into @inc->summary; "(kind)" stands in

@@ -80,11 +80,12 @@ static void collect(const struct judge_in *in, const char *log, size_t len,
 		incident_summary(&inc, sp->scenario, sp->name, sp->kind);
 		if (res_incident_add(in->sc, &inc) < 0)
 			break;
-		sb_printf(txt, tlen,
-			  "%s\n  kind %s, guilty '%s'%s%s, kernel time %.6f s\n",
-			  inc.summary, inc.kind, inc.guilty,
-			  inc.corrupted ? ", corrupted" : "",
-			  inc.fatal ? ", fatal" : "", inc.ts);
+		sb_printf(
+			txt, tlen,
+			"%s\n  kind %s, guilty '%s'%s%s, kernel time %.6f s\n",
+			inc.summary, inc.kind, inc.guilty,
+			inc.corrupted ? ", corrupted" : "",
+			inc.fatal ? ", fatal" : "", inc.ts);
 		sb_printf(raw, rlen, "%.*s\n",
 			  (int)(reps[i].end - reps[i].start),
 			  log + reps[i].start);

@@ -34,7 +34,8 @@ static const struct {
 	int format;
 	const char *file;
 } pm_formats[] = {
-	{ "kdump-zlib", VIR_DOMAIN_CORE_DUMP_FORMAT_KDUMP_ZLIB, "vmcore.kdump" },
+	{ "kdump-zlib", VIR_DOMAIN_CORE_DUMP_FORMAT_KDUMP_ZLIB,
+	  "vmcore.kdump" },
 	{ "kdump-lzo", VIR_DOMAIN_CORE_DUMP_FORMAT_KDUMP_LZO, "vmcore.kdump" },
 	{ "kdump-snappy", VIR_DOMAIN_CORE_DUMP_FORMAT_KDUMP_SNAPPY,
 	  "vmcore.kdump" },
@@ -173,8 +174,8 @@ static int decode_stack(const struct pm_opts *o, const char *dir)
 }
 
 /* Dump the guest into @dir; what happened goes to @note. */
-static void dump_guest(const struct pm_opts *o, struct vm *vm,
-		       const char *dir, char *note, size_t len)
+static void dump_guest(const struct pm_opts *o, struct vm *vm, const char *dir,
+		       char *note, size_t len)
 {
 	int fi = pm_format_index(o->dump_format);
 	char path[2 * PATH_MAX], err[1024];

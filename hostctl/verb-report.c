@@ -19,8 +19,8 @@
 #define REPORT_DEFAULT_RUN "results/latest"
 
 static const char *const bundle_files[] = {
-	"console.log", "reports.txt", "events.jsonl", "stack.txt",
-	"vmcore.kdump", "vmcore.elf", "dump.txt",
+	"console.log",	"reports.txt", "events.jsonl", "stack.txt",
+	"vmcore.kdump", "vmcore.elf",  "dump.txt",
 };
 
 static void report_usage(FILE *f)
@@ -76,10 +76,10 @@ static void print_run(const struct res_run *run, const char *dir)
 			if (inc->ts >= 0)
 				printf(", kernel time %.6f s", inc->ts);
 			putchar('\n');
-			if (inc->bundle && (j == 0 ||
-					    !sc->incidents[j - 1].bundle ||
-					    strcmp(sc->incidents[j - 1].bundle,
-						   inc->bundle) != 0))
+			if (inc->bundle &&
+			    (j == 0 || !sc->incidents[j - 1].bundle ||
+			     strcmp(sc->incidents[j - 1].bundle, inc->bundle) !=
+				     0))
 				print_bundle(dir, inc->bundle);
 		}
 	}
