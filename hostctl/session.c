@@ -40,6 +40,7 @@ int session_expect(struct session *s, struct res_scenario *sc)
 			    s->cur->name);
 	s->cur = sc;
 	s->begun = false;
+	memset(&s->audit, 0, sizeof(s->audit));
 	s->open_step = -1;
 	s->last_step = -1;
 	return 0;
@@ -137,8 +138,11 @@ static int audit_notes(struct session *s, struct res_scenario *sc)
 	res_leaks_free(sc);
 	sc->leaks = notes.v;
 	sc->nleaks = notes.n;
-	snprintf(s->audit_prev, sizeof(s->audit_prev), "%s", sc->name);
-	s->audit_prev_after = s->audit.after;
+	/* A scenario refused before it began leaves the last one in place. */
+	if (s->audit.after.have) {
+		snprintf(s->audit_prev, sizeof(s->audit_prev), "%s", sc->name);
+		s->audit_prev_after = s->audit.after;
+	}
 	return 0;
 }
 
@@ -204,7 +208,6 @@ static int dispatch(struct session *s, const struct proto_event *ev)
 				s->cur->name, ev->u.scenario_begin.nsteps,
 				s->cur->nsteps);
 		s->begun = true;
-		memset(&s->audit, 0, sizeof(s->audit));
 		return 0;
 	case PROTO_EV_STEP_BEGIN:
 		r = check_scenario(s, ev, ev->u.step_begin.scenario, true);

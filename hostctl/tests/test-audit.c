@@ -239,6 +239,17 @@ static void test_session(void)
 		       "(tainted 0 -> 128)", "naming it");
 	res_scenario_free(&sc);
 
+	/* guestd refuses the next request: no audit, no notes. */
+	memset(&sc, 0, sizeof(sc));
+	snprintf(sc.name, sizeof(sc.name), "a/b");
+	session_expect(&s, &sc);
+	ev = (struct proto_event){ .type = PROTO_EV_SCENARIO_END };
+	snprintf(ev.u.scenario_end.scenario, PROTO_NAME_MAX, "a/b");
+	ev.u.scenario_end.verdict = VERDICT_ERROR;
+	is_int(feed(&s, &ev), 0, "a refused scenario ends");
+	is_int((long long)sc.nleaks, 0, "without the last one's notes");
+	res_scenario_free(&sc);
+
 	/* The next one starts with more taint than the last one left. */
 	run_scenario(&s, &sc, 128 | 512, 128 | 512);
 	is_int((long long)sc.nleaks, 1, "taint between two scenarios");
