@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +29,7 @@ enum audit_line audit_classify(const char *msg, size_t len)
 	static const char *const bugs[] = {
 		"BUG: ", "kernel BUG at ", "Oops: ", "general protection fault",
 		"Kernel panic - not syncing", "UBSAN: ", "usercopy: ",
-		"detected buffer overflow", "stack-protector: ",
+		"detected buffer overflow",
 	};
 
 	if (len >= 9 && memcmp(msg, "WARNING: ", 9) == 0)
