@@ -62,6 +62,29 @@ static void add_hang(const struct judge_in *in)
 	res_incident_add(in->sc, &inc);
 }
 
+/*
+ * A report that belongs to an earlier scenario on this VM but reached the
+ * console after that one was judged (a late WARNING, an RCU stall): list it
+ * there too, once, without changing that scenario's verdict.
+ */
+static void late(const struct judge_in *in, const struct res_incident *inc,
+		 const char *scenario)
+{
+	struct res_scenario *old = NULL;
+
+	for (size_t i = 0; in->run && i < in->run->n && !old; i++)
+		if (&in->run->v[i] != in->sc && in->run->v[i].done &&
+		    strcmp(in->run->v[i].name, scenario) == 0)
+			old = &in->run->v[i];
+	if (!old)
+		return;
+	for (size_t i = 0; i < old->nincidents; i++)
+		if (old->incidents[i].ts == inc->ts &&
+		    strcmp(old->incidents[i].title, inc->title) == 0)
+			return;
+	res_incident_add(old, inc);
+}
+
 /* The reports of @log that belong to this scenario go into sc->incidents;
  * their text goes to *raw and a readable list to *txt. */
 static void collect(const struct judge_in *in, const char *log, size_t len,
@@ -75,9 +98,13 @@ static void collect(const struct judge_in *in, const char *log, size_t len,
 		struct res_incident inc;
 
 		sp = incident_attribute(in->tl, &reps[i], &inc);
-		if (!sp || strcmp(sp->scenario, in->sc->name) != 0)
+		if (!sp)
 			continue;
 		incident_summary(&inc, sp->scenario, sp->name, sp->kind);
+		if (strcmp(sp->scenario, in->sc->name) != 0) {
+			late(in, &inc, sp->scenario);
+			continue;
+		}
 		if (res_incident_add(in->sc, &inc) < 0)
 			break;
 		sb_printf(

@@ -26,6 +26,7 @@ struct judge_in {
 	unsigned int *bundles; /* bundles written so far in this run */
 	const struct scenario *s;
 	struct res_scenario *sc;
+	struct res_run *run; /* for reports that came after their scenario */
 	bool survived; /* the guest still runs */
 	const char *hang; /* a hang the host detected, or NULL */
 	int64_t open_step; /* the step open when it died or hung, or -1 */

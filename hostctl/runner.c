@@ -499,7 +499,7 @@ static int after_one(struct run_ctx *c, struct vm *vm, size_t i, int replace)
 	struct judge_in in = {
 		.pm = &c->pm, .vm = vm, .label = c->label,
 		.console = c->console, .tl = &c->tl, .bundles = &c->bundles,
-		.s = s, .sc = sc,
+		.s = s, .sc = sc, .run = c->run,
 	};
 
 	/* A protocol error or a signal is the host's business, not a crash. */
