@@ -47,7 +47,7 @@ static void run_usage(FILE *f)
 		"                    e.g. 0001; repeatable)\n"
 		"  --help            show this help\n"
 		"\n"
-		"Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error,\n"
+		"Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error/xpass,\n"
 		"2 usage or set-up error.\n",
 		VLALAB_SRCDIR, PM_DUMP_MAX_MB_DEFAULT);
 }
