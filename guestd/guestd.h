@@ -247,6 +247,9 @@ extern const struct step_ops step_mtd_flip;
 extern const struct step_ops step_mtd_read;
 extern const struct step_ops step_mtd_stats;
 extern const struct step_ops step_mtd_reads;
+extern const struct step_ops step_fork_write;
+/* The write step's keys, shared with fork_write. */
+extern const struct step_key step_write_keys[];
 
 /* Every step kind, NULL-terminated. */
 extern const struct step_ops *const step_table[];
@@ -320,6 +323,7 @@ struct runner {
 	bool ended;                     /* scenario_end went out */
 	uint64_t ended_us;
 	uint64_t abandon_ms;            /* RUNNER_ABANDON_MS; tests lower it */
+	struct audit *audit;            /* NULL: no state-leak audit */
 	unsigned int abandoned;         /* children left unreaped */
 };
 
@@ -353,6 +357,39 @@ bool runner_on_exit(struct runner *r, pid_t pid, int status);
 /* The open scenario ("" when none) and step (-1), for kmsg tagging. */
 const char *runner_scenario(const struct runner *r);
 int64_t runner_step(const struct runner *r);
+
+/* ---- audit.c: the state-leak audit (supervisor side) ---- */
+
+enum audit_line { AUDIT_LINE_OTHER, AUDIT_LINE_WARN, AUDIT_LINE_BUG };
+
+/* Whether a kernel log message opens a WARNING, a BUG (or oops, panic,
+ * sanitizer report), or neither. */
+enum audit_line audit_classify(const char *msg, size_t len);
+
+struct audit {
+	struct kmsg_reader rd;          /* its own reader, from the first record */
+	bool have_kmsg;
+	const char *tainted_path;       /* /proc/sys/kernel/tainted */
+	uint64_t warns, bugs;           /* lines counted so far */
+};
+
+/* @tainted_path NULL: /proc/sys/kernel/tainted. Returns 0 or -errno (then
+ * the counts stay 0, and the taint is still read). */
+int audit_open(struct audit *a, const char *kmsg_path,
+	       const char *tainted_path);
+void audit_close(struct audit *a);
+/* Size, FNV-1a hash and escaped head of @path, or the errno name. */
+void audit_file(const char *path, struct proto_audit_file *ret);
+
+typedef void (*audit_emit_fn)(struct proto_event *ev, void *data);
+/*
+ * Emit one "audit" event for @scenario and @phase, then one "audit_file"
+ * per path of @files (a checked JSON array, or NULL).
+ */
+void audit_snapshot(struct audit *a, const char *scenario, const char *phase,
+		    struct json_object *files, audit_emit_fn emit, void *data);
+/* Check a run request's optional "state_files". 0 or -EINVAL and @err. */
+int audit_check_request(struct json_object *req, char *err, size_t errlen);
 
 /* ---- scenario.c: the scenario child ---- */
 

@@ -59,11 +59,34 @@ static void emit_scenario_begin(struct runner *r, const char *scenario,
 	emit(r, &ev);
 }
 
+static void audit_emit(struct proto_event *ev, void *data)
+{
+	emit(data, ev);
+}
+
+/*
+ * The state-leak audit's snapshot (audit.c) of the scenario that runs:
+ * "before" its first step, "after" its last, just before scenario_end.
+ */
+static void audit_phase(struct runner *r, const char *phase)
+{
+	struct json_object *files = NULL;
+
+	if (!r->audit || !r->req)
+		return;
+	json_object_object_get_ex(r->req, "state_files", &files);
+	audit_snapshot(r->audit, r->scenario, phase, files, audit_emit, r);
+}
+
 static void emit_scenario_end(struct runner *r, const char *scenario,
 			      enum proto_verdict verdict, uint64_t duration_us,
 			      const char *reason)
 {
 	static struct proto_event ev;
+
+	/* A scenario that began (not one refused before it did). */
+	if (r->pid && !r->ended)
+		audit_phase(r, "after");
 
 	memset(&ev, 0, sizeof(ev));
 	ev.type = PROTO_EV_SCENARIO_END;
@@ -161,11 +184,13 @@ static int check_request(struct runner *r, struct json_object *req,
 		(void)val;
 		if (strcmp(key, "req") && strcmp(key, "scenario") &&
 		    strcmp(key, "timeout_ms") && strcmp(key, "step_timeout_ms") &&
-		    strcmp(key, "steps")) {
+		    strcmp(key, "steps") && strcmp(key, "state_files")) {
 			snprintf(err, errlen, "unknown key '%.64s'", key);
 			return -EINVAL;
 		}
 	}
+	if (audit_check_request(req, err, errlen) < 0)
+		return -EINVAL;
 	r->nsteps = (uint32_t)n;
 	return 0;
 }
@@ -212,6 +237,10 @@ static bool start(struct runner *r, struct json_object *req)
 		return false;
 	}
 	emit_scenario_begin(r, name, r->nsteps);
+	snprintf(r->scenario, sizeof(r->scenario), "%s", name);
+	r->req = req;
+	audit_phase(r, "before");
+	r->req = NULL;
 
 	if (pipe2(evp, O_CLOEXEC) < 0) {
 		snprintf(err, sizeof(err), "pipe: %s", util_errno_desc(errno));
@@ -393,6 +422,7 @@ static int on_line(const char *line, size_t len, void *data)
 	case PROTO_EV_SCENARIO_END:
 		if (r->step >= 0)
 			break;
+		audit_phase(r, "after");
 		set_ended(r);
 		r->ops->emit(&ev, r->data);
 		return 0;

@@ -26,6 +26,7 @@ const struct step_ops *const step_table[] = {
 	&step_mtd_read,
 	&step_mtd_stats,
 	&step_mtd_reads,
+	&step_fork_write,
 	NULL,
 };
 

@@ -45,6 +45,8 @@ enum scn_vtype {
 	SCN_V_REQUIRES,   /* an object, scn_requires_keys[] */
 	SCN_V_STEPS,      /* an array of step objects, scn_kinds[] */
 	SCN_V_MTDDEV,     /* "/dev/mtdN", N of 1..3 digits */
+	SCN_V_INCIDENT,   /* an object, scn_incident_keys[] */
+	SCN_V_STATE_FILES, /* an array of absolute paths, the audit's */
 };
 
 struct scn_key {
@@ -69,6 +71,13 @@ static const char *const scn_since[] = { "step", "scenario", NULL };
 static const char *const scn_read_conds[] = { "equals", "match",
 					      "not_match", NULL };
 
+/* The report kinds an expect_incident may name: report_kind_name()'s words. */
+static const char *const scn_incident_kinds[] = {
+	"panic", "oops", "bug", "warning", "ubsan", "kasan", "soft-lockup",
+	"hung-task", "double-fault", "stack-guard", "fortify", "usercopy",
+	NULL,
+};
+
 static const struct scn_key scn_top_keys[] = {
 	{ "description", SCN_V_LINE, true, 0, 0, NULL },
 	{ "seed", SCN_V_SEED, true, 0, 0, scn_seeds },
@@ -76,6 +85,17 @@ static const struct scn_key scn_top_keys[] = {
 	{ "timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "step_timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "steps", SCN_V_STEPS, true, 1, SCN_STEPS_MAX, NULL },
+	{ "expect_incident", SCN_V_INCIDENT, false, 0, 0, NULL },
+	{ "xfail", SCN_V_LINE, false, 0, PROTO_TEXT_MAX - 1, NULL },
+	{ "state_files", SCN_V_STATE_FILES, false, 0, PROTO_AUDIT_FILES_MAX, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_incident_keys[] = {
+	{ "kind", SCN_V_CHOICE, true, 0, 0, scn_incident_kinds },
+	{ "title", SCN_V_REGEX, false, 0, 0, NULL },
+	{ "survives", SCN_V_BOOL, true, 0, 0, NULL },
+	{ "step", SCN_V_STRING, false, 0, PROTO_NAME_MAX - 1, NULL },
 	{ NULL },
 };
 
@@ -224,6 +244,7 @@ static const struct scn_kind scn_kinds[] = {
 	{ "mtd_read", scn_mtd_read_keys, NULL, NULL },
 	{ "mtd_stats", scn_mtd_stats_keys, NULL, NULL },
 	{ "mtd_reads", scn_mtd_reads_keys, NULL, NULL },
+	{ "fork_write", scn_write_keys, NULL, NULL },
 };
 
 /* Keys that mean something only with another key of the same step. */
@@ -474,6 +495,13 @@ static void scn_check_string_list(struct scn_ctx *ctx, const char *path,
 			}
 		}
 	}
+}
+
+/* A state file for the audit: an absolute path the protocol can carry. */
+static bool scn_is_state_path(const char *s)
+{
+	return s[0] == '/' && s[1] && strlen(s) < PROTO_PATH_MAX &&
+	       !strpbrk(s, "\n\r");
 }
 
 static bool scn_is_param(const char *s)
@@ -781,6 +809,21 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 			scn_error(ctx, path, "bad MTD device '%s' (want /dev/mtdN)",
 				  s);
 		return;
+	case SCN_V_STATE_FILES:
+		scn_check_string_list(ctx, path, v, scn_is_state_path,
+				      "state file",
+				      "an absolute path of under 256 bytes", false);
+		if (json_object_is_type(v, json_type_array) &&
+		    json_object_array_length(v) > (size_t)spec->max)
+			scn_error(ctx, path, "%zu state files, at most %lld",
+				  json_object_array_length(v),
+				  (long long)spec->max);
+		return;
+	case SCN_V_INCIDENT:
+		if (scn_expect_type(ctx, path, v, json_type_object, "an object"))
+			scn_check_object(ctx, path, v, scn_incident_keys, NULL,
+					 "expect_incident");
+		return;
 	}
 }
 
@@ -1016,6 +1059,70 @@ static uint64_t scn_get_ms(struct json_object *obj, const char *key,
 	return json_object_get_int64(v);
 }
 
+/*
+ * expect_incident.step must name one of the scenario's steps: an attribution
+ * to a step that does not exist could never match.
+ */
+static void scn_check_incident_step(struct scn_ctx *ctx, struct json_object *doc)
+{
+	struct json_object *inc, *step, *steps;
+	const char *want;
+	size_t n;
+
+	if (!json_object_object_get_ex(doc, "expect_incident", &inc) ||
+	    !json_object_is_type(inc, json_type_object) ||
+	    !json_object_object_get_ex(inc, "step", &step) ||
+	    !json_object_is_type(step, json_type_string) ||
+	    !json_object_object_get_ex(doc, "steps", &steps) ||
+	    !json_object_is_type(steps, json_type_array))
+		return;
+	want = json_object_get_string(step);
+	n = json_object_array_length(steps);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(steps, i), *nm;
+
+		if (json_object_is_type(o, json_type_object) &&
+		    json_object_object_get_ex(o, "name", &nm) &&
+		    json_object_is_type(nm, json_type_string) &&
+		    strcmp(json_object_get_string(nm), want) == 0)
+			return;
+	}
+	scn_error(ctx, "$.expect_incident.step",
+		  "no step is named '%s'", want);
+}
+
+/* Fill s->expect and s->xfail from a validated document. */
+static int scn_fill_incident(struct json_object *doc, struct scenario *s)
+{
+	struct json_object *inc, *v;
+
+	s->expect.step = -1;
+	if (json_object_object_get_ex(doc, "xfail", &v)) {
+		s->xfail = strdup(json_object_get_string(v));
+		if (!s->xfail)
+			return -ENOMEM;
+	}
+	if (!json_object_object_get_ex(doc, "expect_incident", &inc))
+		return 0;
+	s->expect.set = true;
+	json_object_object_get_ex(inc, "kind", &v);
+	snprintf(s->expect.kind, sizeof(s->expect.kind), "%s",
+		 json_object_get_string(v));
+	json_object_object_get_ex(inc, "survives", &v);
+	s->expect.survives = json_object_get_boolean(v);
+	if (json_object_object_get_ex(inc, "title", &v)) {
+		s->expect.title = strdup(json_object_get_string(v));
+		if (!s->expect.title)
+			return -ENOMEM;
+	}
+	if (json_object_object_get_ex(inc, "step", &v))
+		for (size_t i = 0; i < s->nsteps; i++)
+			if (strcmp(s->steps[i].name,
+				   json_object_get_string(v)) == 0)
+				s->expect.step = i;
+	return 0;
+}
+
 /* Fill @s from a validated document; fills in every step's timeout_ms. */
 static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 		    struct scenario *s)
@@ -1065,6 +1172,9 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 					   json_object_new_int64(st->timeout_ms)) < 0)
 			return -ENOMEM;
 	}
+	r = scn_fill_incident(doc, s);
+	if (r < 0)
+		return r;
 	json = json_object_to_json_string_ext(steps, JSON_C_TO_STRING_PLAIN |
 						     JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!json)
@@ -1073,9 +1183,18 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 	if (!s->steps_json)
 		return -ENOMEM;
 
+	if (json_object_object_get_ex(doc, "state_files", &v)) {
+		s->state_files_json = strdup(json_object_to_json_string_ext(
+			v, JSON_C_TO_STRING_PLAIN |
+				   JSON_C_TO_STRING_NOSLASHESCAPE));
+		if (!s->state_files_json)
+			return -ENOMEM;
+	}
+
 	/* The whole run request must fit in one protocol line. */
-	r = proto_run_encode(s->name, s->timeout_ms, s->step_timeout_ms,
-			     s->steps_json, &line, &line_len);
+	r = proto_run_encode_audit(s->name, s->timeout_ms, s->step_timeout_ms,
+				   s->steps_json, s->state_files_json, &line,
+				   &line_len);
 	if (r == -E2BIG) {
 		scn_error(ctx, "$.steps",
 			  "the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
@@ -1102,6 +1221,9 @@ void scn_free(struct scenario *s)
 	free(s->req_modules);
 	free(s->steps);
 	free(s->steps_json);
+	free(s->state_files_json);
+	free(s->expect.title);
+	free(s->xfail);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -1145,6 +1267,7 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 	    json_object_get_int64(v) <= SCN_TIMEOUT_MAX_MS)
 		ctx.step_timeout_ms = json_object_get_int64(v);
 	scn_check_object(&ctx, "$", doc, scn_top_keys, NULL, "a scenario");
+	scn_check_incident_step(&ctx, doc);
 	dup.s = buf;
 	dup.len = len;
 	scn_dup_value(&dup, "$");

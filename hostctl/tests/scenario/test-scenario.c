@@ -82,7 +82,7 @@ static void test_bad_files(void)
 	BAD("comment", "line 1, column 1: not valid JSON: unexpected character");
 	BAD("not-object", "$: expected an object, got an array");
 	BAD("unknown-keys",
-	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps",
+	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, expect_incident, xfail, state_files",
 	    "$.requires.module: unknown key; requires takes: config, modules",
 	    "$.steps[0].valeu: unknown key; a 'write' step takes: kind, name, timeout_ms, path, value, append, expect_errno",
 	    "$.steps[0]: missing required key 'value'");
@@ -116,7 +116,7 @@ static void test_bad_files(void)
 	    "$.steps[0].expect_errno: unknown errno name 'EFOO'",
 	    "$.steps[1].expect_errno: unknown errno name 'einval'");
 	BAD("unknown-kind",
-	    "$.steps[0].kind: unknown step kind 'exec'; kinds: write, read, modprobe, rmmod, wait_for, kmsg_expect, sleep, mtd_erase, mtd_write, mtd_flip, mtd_read, mtd_stats, mtd_reads",
+	    "$.steps[0].kind: unknown step kind 'exec'; kinds: write, read, modprobe, rmmod, wait_for, kmsg_expect, sleep, mtd_erase, mtd_write, mtd_flip, mtd_read, mtd_stats, mtd_reads, fork_write",
 	    "$.steps[0].timeout_ms: expected an integer, got a string",
 	    "$.steps[1].kind: expected a string, got an integer");
 	BAD("read-no-cond",
@@ -155,6 +155,85 @@ static void test_bad_files(void)
 	    "$.steps[0].path: must not be empty",
 	    "$.steps[1].since: 'boot' is not one of: step, scenario",
 	    "$.steps[2].name: 130 bytes long, at most 127");
+	BAD("incident",
+	    "$.xfail: must not be empty",
+	    "$.expect_incident.kind: 'explosion' is not one of: panic, oops, bug, warning, ubsan, kasan, soft-lockup, hung-task, double-fault, stack-guard, fortify, usercopy",
+	    "$.expect_incident.title: bad regex '(BUG': Unmatched ( or \\(",
+	    "$.expect_incident.survives: expected a boolean, got a string",
+	    "$.expect_incident.when: unknown key; expect_incident takes: kind, title, survives, step",
+	    "$.expect_incident.step: no step is named 'nope'");
+	BAD("incident-missing",
+	    "$.xfail: expected a string, got a boolean",
+	    "$.expect_incident: missing required key 'kind'",
+	    "$.expect_incident: missing required key 'survives'");
+	BAD("state-files",
+	    "$.state_files[0]: bad state file 'set_ftrace_filter' (want an absolute path of under 256 bytes)",
+	    "$.state_files[1]: bad state file '' (want an absolute path of under 256 bytes)",
+	    "$.state_files[3]: '/proc/modules' is listed twice",
+	    "$.state_files[4]: expected a string, got an integer",
+	    "$.state_files[17]: bad state file '/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' (want an absolute path of under 256 bytes)",
+	    "$.state_files: 18 state files, at most 16");
+}
+
+static char *tmp_file(const char *text);
+
+/* A valid expect_incident and xfail fill struct scenario. */
+static void test_incident(void)
+{
+	static const char text[] =
+		"{\"description\": \"d\", \"seed\": \"none\", "
+		"\"xfail\": \"CFI needs clang\", "
+		"\"expect_incident\": {\"kind\": \"oops\", "
+		"\"title\": \"^BUG: .* in lkdtm_\", \"survives\": true, "
+		"\"step\": \"provoke\"}, \"steps\": ["
+		"{\"kind\": \"sleep\", \"name\": \"settle\", \"ms\": 1}, "
+		"{\"kind\": \"write\", \"name\": \"provoke\", "
+		"\"path\": \"/x\", \"value\": \"1\"}]}";
+	static const char plain[] =
+		"{\"description\": \"d\", \"seed\": \"none\", "
+		"\"expect_incident\": {\"kind\": \"panic\", "
+		"\"survives\": false}, \"steps\": ["
+		"{\"kind\": \"sleep\", \"ms\": 1}]}";
+	struct scn_errors errs = { 0 };
+	struct scenario s;
+	char *path = tmp_file(text);
+	int r;
+
+	r = scn_load_file(path, "gen/incident", &s, &errs);
+	is_int(r, 0, "expect_incident + xfail: loads");
+	for (size_t i = 0; i < errs.n; i++)
+		printf("# %s\n", errs.msgs[i]);
+	if (r == 0) {
+		ok(s.expect.set, "expect_incident: set");
+		is_str(s.expect.kind, "oops", "expect_incident: kind");
+		is_str(s.expect.title ? s.expect.title : "(null)",
+		       "^BUG: .* in lkdtm_", "expect_incident: title");
+		ok(s.expect.survives, "expect_incident: survives");
+		is_int(s.expect.step, 1, "expect_incident: step index");
+		is_str(s.xfail ? s.xfail : "(null)", "CFI needs clang",
+		       "xfail: reason");
+		/* Neither key goes to the guest. */
+		ok(!strstr(s.steps_json, "incident") &&
+			   !strstr(s.steps_json, "xfail"),
+		   "steps_json holds neither key");
+		scn_free(&s);
+	}
+	unlink(path);
+	free(path);
+
+	path = tmp_file(plain);
+	r = scn_load_file(path, "gen/plain", &s, &errs);
+	is_int(r, 0, "expect_incident without title or step: loads");
+	if (r == 0) {
+		ok(s.expect.set && !s.expect.survives && !s.expect.title,
+		   "no title: any title; survives false");
+		is_int(s.expect.step, -1, "no step: any step");
+		ok(!s.xfail, "no xfail");
+		scn_free(&s);
+	}
+	unlink(path);
+	free(path);
+	scn_errors_free(&errs);
 }
 
 /* Write @text to a fresh file under /tmp and return its path. */
@@ -620,10 +699,14 @@ static void test_shipped(void)
 		"ftrace/notrace-mod",
 	};
 	static const char *const selftest[] = {
-		"selftest/crash", "selftest/expect-wrong",
-		"selftest/nic-eth0", "selftest/recover-after-crash",
-		"selftest/trivial-read",
+		"selftest/crash", "selftest/expect-panic",
+		"selftest/expect-warning", "selftest/expect-wrong",
+		"selftest/hang", "selftest/nic-eth0",
+		"selftest/recover-after-crash", "selftest/trivial-read",
+		"selftest/unexpected-survival", "selftest/xfail",
+		"selftest/xpass",
 	};
+	const size_t nselftest = sizeof(selftest) / sizeof(selftest[0]);
 	struct scn_errors errs = { 0 };
 	struct scn_set set = { 0 };
 	size_t found = 0;
@@ -647,8 +730,8 @@ static void test_shipped(void)
 	is_int(r, 0, "hostctl/tests/scenarios-fixtures validates");
 	for (size_t i = 0; i < errs.n; i++)
 		printf("# %s\n", errs.msgs[i]);
-	is_int(set.n, 5, "fixtures: five scenarios");
-	for (size_t i = 0; i < set.n && i < 5; i++)
+	is_int(set.n, nselftest, "fixtures: every selftest scenario");
+	for (size_t i = 0; i < set.n && i < nselftest; i++)
 		is_str(set.v[i].name, selftest[i], "fixtures: name");
 	scn_set_free(&set);
 	scn_errors_free(&errs);
@@ -666,6 +749,7 @@ int main(int argc, char *argv[])
 
 	test_bad_files();
 	test_generated();
+	test_incident();
 	test_name_length();
 	test_good_set();
 	test_layout();
