@@ -369,4 +369,31 @@ __attribute__((noreturn)) void scenario_child(const struct step_ops *const *tabl
 int port_find(const char *sysdir, const char *devdir, const char *name,
 	      char *ret_path, size_t size);
 
+/* ---- step-nl.c: what the netlink steps (nl.h) share ---- */
+
+struct nl_ack;
+
+/*
+ * if_nametoindex(@name); when there is none the step fails saying so and
+ * -ENODEV comes back.
+ */
+int nl_step_ifindex(struct step_result *res, const char *name, int *ret);
+/*
+ * Judge a request's outcome against the step's expect_errno (absent:
+ * success) and expect_extack (a regex the extack message must match).
+ * @r < 0 is a socket problem (verdict error). @where names the request
+ * ("RTM_NEWLINK"), @what the step ("vlan_add 'lan1' vid 10"). Returns 0.
+ */
+int nl_step_judge(struct step_result *res, struct json_object *step,
+		  const char *where, const char *what, int r,
+		  const struct nl_ack *ack);
+
+extern const struct step_ops step_bridge_add;
+extern const struct step_ops step_link_del;
+extern const struct step_ops step_link_set;
+extern const struct step_ops step_vlan_add;
+extern const struct step_ops step_vlan_del;
+extern const struct step_ops step_mdb_add;
+extern const struct step_ops step_mdb_del;
+
 #endif

@@ -20,6 +20,13 @@ const struct step_ops *const step_table[] = {
 	&step_wait_for,
 	&step_kmsg_expect,
 	&step_sleep,
+	&step_bridge_add,
+	&step_link_del,
+	&step_link_set,
+	&step_vlan_add,
+	&step_vlan_del,
+	&step_mdb_add,
+	&step_mdb_del,
 	NULL,
 };
 

@@ -22,6 +22,7 @@
 
 #include <json-c/json.h>
 
+#include "brspec.h"
 #include "proto.h"
 #include "scenario.h"
 
@@ -44,6 +45,12 @@ enum scn_vtype {
 	SCN_V_MODULES,    /* an array of module names */
 	SCN_V_REQUIRES,   /* an object, scn_requires_keys[] */
 	SCN_V_STEPS,      /* an array of step objects, scn_kinds[] */
+	SCN_V_IFNAME,     /* a network interface name: 1..15 bytes, no '/' or blank */
+	SCN_V_GROUP,      /* an IPv4, IPv6 or MAC multicast group (brspec.h) */
+	SCN_V_VLANS,      /* an array of "VID [pvid] [untagged]" (brspec.h) */
+	SCN_V_VIDS,       /* an array of "VID" */
+	SCN_V_MDBS,       /* an array of MDB entry texts (brspec.h) */
+	SCN_V_MDB_KEYS,   /* an array of "PORT GROUP [vid N]" */
 };
 
 struct scn_key {
@@ -141,6 +148,57 @@ static const struct scn_key scn_sleep_keys[] = {
 	{ NULL },
 };
 
+static const struct scn_key scn_bridge_add_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "vlan_filtering", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "mcast_snooping", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_link_del_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const char *const scn_link_set_one[] = { "master", "nomaster", "up",
+						NULL };
+
+static const struct scn_key scn_link_set_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "master", SCN_V_IFNAME, false, 0, 0, NULL },
+	{ "nomaster", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "up", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_vlan_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "vid", SCN_V_INT, true, 0, BRSPEC_VID_MAX, NULL },
+	{ "pvid", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "untagged", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "self", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mdb_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "port", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "group", SCN_V_GROUP, true, 0, 0, NULL },
+	{ "vid", SCN_V_INT, false, 0, BRSPEC_VID_MAX, NULL },
+	{ "permanent", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
 /* The step kinds guestd runs: docs/scenarios.md, "Steps". */
 static const struct scn_kind scn_kinds[] = {
 	{ "write", scn_write_keys, NULL, NULL },
@@ -150,6 +208,13 @@ static const struct scn_kind scn_kinds[] = {
 	{ "wait_for", scn_wait_for_keys, NULL, "within_ms" },
 	{ "kmsg_expect", scn_kmsg_expect_keys, NULL, "within_ms" },
 	{ "sleep", scn_sleep_keys, NULL, "ms" },
+	{ "bridge_add", scn_bridge_add_keys, NULL, NULL },
+	{ "link_del", scn_link_del_keys, NULL, NULL },
+	{ "link_set", scn_link_set_keys, scn_link_set_one, NULL },
+	{ "vlan_add", scn_vlan_keys, NULL, NULL },
+	{ "vlan_del", scn_vlan_keys, NULL, NULL },
+	{ "mdb_add", scn_mdb_keys, NULL, NULL },
+	{ "mdb_del", scn_mdb_keys, NULL, NULL },
 };
 
 /* What one file's validation collects into. */
@@ -408,6 +473,51 @@ static bool scn_is_param(const char *s)
 	return true;
 }
 
+/* An interface name the kernel's dev_valid_name() takes. */
+static bool scn_is_ifname(const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len == 0 || len >= BRSPEC_IFNAME_MAX || !strcmp(s, ".") ||
+	    !strcmp(s, ".."))
+		return false;
+	for (; *s; s++)
+		if (*s == '/' || *s == ':' || isspace((unsigned char)*s) ||
+		    iscntrl((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* An array of brspec.h texts, each of them parsing. */
+static void scn_check_entries(struct scn_ctx *ctx, const char *path,
+			      enum scn_vtype type, struct json_object *v)
+{
+	char p[SCN_PATH_MAX], err[256];
+
+	if (!scn_expect_type(ctx, path, v, json_type_array, "an array"))
+		return;
+	for (size_t i = 0; i < json_object_array_length(v); i++) {
+		struct json_object *e = json_object_array_get_idx(v, i);
+		struct brspec_vlan vl;
+		struct brspec_mdb m;
+		const char *s;
+		int r;
+
+		scn_path_index(p, path, i);
+		if (!scn_expect_type(ctx, p, e, json_type_string, "a string"))
+			continue;
+		s = json_object_get_string(e);
+		if (type == SCN_V_VLANS || type == SCN_V_VIDS)
+			r = brspec_vlan_parse(s, type == SCN_V_VIDS, &vl, err,
+					      sizeof(err));
+		else
+			r = brspec_mdb_parse(s, type == SCN_V_MDB_KEYS, &m, err,
+					     sizeof(err));
+		if (r < 0)
+			scn_error(ctx, p, "%s", err);
+	}
+}
+
 /*
  * Check the keys of @obj against @keys and @more (either may be NULL): no
  * unknown key, every required key present, each value of its type. @what
@@ -471,7 +581,7 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 	else if (scn_expect_type(ctx, p, v, json_type_string, "a string")) {
 		kind = scn_find_kind(json_object_get_string(v));
 		if (!kind) {
-			char list[256] = "";
+			char list[512] = "";
 
 			for (size_t i = 0; i < sizeof(scn_kinds) / sizeof(scn_kinds[0]); i++) {
 				if (list[0])
@@ -681,6 +791,32 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 		return;
 	case SCN_V_STEPS:
 		scn_check_steps(ctx, path, spec, v);
+		return;
+	case SCN_V_IFNAME:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (!scn_is_ifname(s))
+			scn_error(ctx, path,
+				  "bad interface name '%s' (want 1..15 bytes, no '/', ':' or blank)",
+				  s);
+		return;
+	case SCN_V_GROUP: {
+		struct brspec_group g;
+
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (brspec_group_parse(s, &g) < 0)
+			scn_error(ctx, path,
+				  "'%s' is no IPv4, IPv6 or MAC group address", s);
+		return;
+	}
+	case SCN_V_VLANS:
+	case SCN_V_VIDS:
+	case SCN_V_MDBS:
+	case SCN_V_MDB_KEYS:
+		scn_check_entries(ctx, path, spec->type, v);
 		return;
 	}
 }
