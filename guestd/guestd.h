@@ -201,6 +201,46 @@ struct step_env {
 	const char *kmsg_path;          /* default "/dev/kmsg" */
 	const char *modules_dir;        /* NULL: /lib/modules/$(uname -r) */
 	const struct mod_sys *mod_sys;  /* NULL: mod_sys_real */
+	const char *debugfs_dir;        /* NULL: /sys/kernel/debug */
+	const char *proc_dir;           /* NULL: /proc */
+};
+
+/* ---- step-fault.c: fault injection armed for one step ---- */
+
+/* One file of a fault attribute's debugfs directory and its value. */
+struct fault_write {
+	const char *file;
+	long long value;
+};
+
+#define FAULT_WRITES_MAX 12
+
+/* What a fault step asks for, from its keys (fault_plan()). */
+struct fault_plan {
+	char attr[16];          /* failslab, fail_page_alloc, fail_nth, off */
+	const char *dir;        /* the debugfs directory w[] goes to */
+	struct fault_write w[FAULT_WRITES_MAX];
+	size_t n;
+	bool task;              /* task_filter: only the marked task fails */
+	long long times;
+	unsigned int nth;
+	int expect_injected;    /* -1 when not given */
+};
+
+enum fault_outcome { FAULT_NONE, FAULT_FIRED, FAULT_MISSED };
+
+/* A fault armed for the step after the fault step. */
+struct fault_state {
+	char attr[16];          /* "" when nothing is armed */
+	char dir[16];           /* its debugfs directory */
+	uint32_t arm_step;      /* the step it is armed for */
+	bool task;
+	long long times;
+	long long probability;  /* written right before the armed step */
+	unsigned int nth;
+	int proc_fd;            /* make-it-fail or fail-nth, opened early */
+	int times_fd, prob_fd;  /* the attribute's, or -1 */
+	enum fault_outcome outcome;     /* of the last armed step */
 };
 
 /* The state of the scenario a step runs in (in the scenario child). */
@@ -210,6 +250,7 @@ struct step_ctx {
 	uint64_t scenario_mark;         /* first seq after the scenario began */
 	uint64_t prev_step_mark;        /* ... after the previous step began */
 	uint32_t step;                  /* this step's index */
+	struct fault_state fault;       /* step-fault.c */
 };
 
 enum step_key_type { KEY_STRING, KEY_BOOL, KEY_INT, KEY_STRINGS };
@@ -240,6 +281,22 @@ extern const struct step_ops step_rmmod;
 extern const struct step_ops step_wait_for;
 extern const struct step_ops step_kmsg_expect;
 extern const struct step_ops step_sleep;
+extern const struct step_ops step_fault;
+
+/*
+ * step-fault.c. fault_plan() turns a fault step's keys into the writes it
+ * makes (pure; -EINVAL with a message in @err). fault_before_step() and
+ * fault_after_step() arm and disarm a fault around the step it was armed
+ * for; a failure to arm or disarm makes that step an error. fault_reset()
+ * puts failslab and fail_page_alloc back to the kernel's defaults (the
+ * runner calls it after a scenario that ran a fault step); @what says
+ * which write failed. Each returns 0 or -errno.
+ */
+int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
+	       size_t errlen);
+int fault_before_step(struct step_ctx *ctx, struct step_result *res);
+void fault_after_step(struct step_ctx *ctx, struct step_result *res);
+int fault_reset(const struct step_env *env, char *what, size_t whatlen);
 
 /* Every step kind, NULL-terminated. */
 extern const struct step_ops *const step_table[];
@@ -280,6 +337,8 @@ struct runner_ops {
 	void (*before_event)(void *data);
 	/* Called in the scenario child right after fork. */
 	void (*child_init)(void *data);
+	/* Optional: a problem of the runner's own, one line, syslog @prio. */
+	void (*log)(int prio, const char *msg, void *data);
 };
 
 struct runner {
@@ -314,6 +373,7 @@ struct runner {
 	uint64_t ended_us;
 	uint64_t abandon_ms;            /* RUNNER_ABANDON_MS; tests lower it */
 	unsigned int abandoned;         /* children left unreaped */
+	bool fault_used;                /* the scenario began a fault step */
 };
 
 void runner_init(struct runner *r, const struct step_ops *const *table,

@@ -27,6 +27,7 @@ const struct step_ops *const step_table[] = {
 	&step_vlan_del,
 	&step_mdb_add,
 	&step_mdb_del,
+	&step_fault,
 	NULL,
 };
 

@@ -61,12 +61,17 @@ struct scn_key {
 	const char *const *choices;
 };
 
+struct scn_ctx;
+
 struct scn_kind {
 	const char *kind;
 	const struct scn_key *keys;         /* ends with a NULL key */
 	const char *const *need_one;        /* at least one of these, or NULL */
 	const char *below_timeout;          /* a key whose value must be below
 					     * the step's timeout_ms, or NULL */
+	/* Rules between keys, after each key passed its own; or NULL. */
+	void (*check)(struct scn_ctx *ctx, const char *path,
+		      struct json_object *step);
 };
 
 static const char *const scn_seeds[] = { "001", "002", "003", "004", "005",
@@ -199,22 +204,45 @@ static const struct scn_key scn_mdb_keys[] = {
 	{ NULL },
 };
 
+static const char *const scn_fault_attrs[] = { "failslab", "fail_page_alloc",
+					       "fail_nth", "off", NULL };
+
+static const struct scn_key scn_fault_keys[] = {
+	{ "attr", SCN_V_CHOICE, true, 0, 0, scn_fault_attrs },
+	{ "probability", SCN_V_INT, false, 0, 100, NULL },
+	{ "interval", SCN_V_INT, false, 1, 1000000, NULL },
+	{ "times", SCN_V_INT, false, 1, 1000000, NULL },
+	{ "space", SCN_V_INT, false, 0, 1LL << 32, NULL },
+	{ "verbose", SCN_V_INT, false, 0, 2, NULL },
+	{ "task_filter", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "ignore_gfp_wait", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "ignore_gfp_highmem", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "min_order", SCN_V_INT, false, 0, 10, NULL },
+	{ "nth", SCN_V_INT, false, 1, 1000000, NULL },
+	{ "expect_injected", SCN_V_BOOL, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static void scn_check_fault(struct scn_ctx *ctx, const char *path,
+			    struct json_object *step);
+
 /* The step kinds guestd runs: docs/scenarios.md, "Steps". */
 static const struct scn_kind scn_kinds[] = {
-	{ "write", scn_write_keys, NULL, NULL },
-	{ "read", scn_read_keys, scn_read_conds, NULL },
-	{ "modprobe", scn_modprobe_keys, NULL, NULL },
-	{ "rmmod", scn_rmmod_keys, NULL, NULL },
-	{ "wait_for", scn_wait_for_keys, NULL, "within_ms" },
-	{ "kmsg_expect", scn_kmsg_expect_keys, NULL, "within_ms" },
-	{ "sleep", scn_sleep_keys, NULL, "ms" },
-	{ "bridge_add", scn_bridge_add_keys, NULL, NULL },
-	{ "link_del", scn_link_del_keys, NULL, NULL },
-	{ "link_set", scn_link_set_keys, scn_link_set_one, NULL },
-	{ "vlan_add", scn_vlan_keys, NULL, NULL },
-	{ "vlan_del", scn_vlan_keys, NULL, NULL },
-	{ "mdb_add", scn_mdb_keys, NULL, NULL },
-	{ "mdb_del", scn_mdb_keys, NULL, NULL },
+	{ "write", scn_write_keys, NULL, NULL, NULL },
+	{ "read", scn_read_keys, scn_read_conds, NULL, NULL },
+	{ "modprobe", scn_modprobe_keys, NULL, NULL, NULL },
+	{ "rmmod", scn_rmmod_keys, NULL, NULL, NULL },
+	{ "wait_for", scn_wait_for_keys, NULL, "within_ms", NULL },
+	{ "kmsg_expect", scn_kmsg_expect_keys, NULL, "within_ms", NULL },
+	{ "sleep", scn_sleep_keys, NULL, "ms", NULL },
+	{ "bridge_add", scn_bridge_add_keys, NULL, NULL, NULL },
+	{ "link_del", scn_link_del_keys, NULL, NULL, NULL },
+	{ "link_set", scn_link_set_keys, scn_link_set_one, NULL, NULL },
+	{ "vlan_add", scn_vlan_keys, NULL, NULL, NULL },
+	{ "vlan_del", scn_vlan_keys, NULL, NULL, NULL },
+	{ "mdb_add", scn_mdb_keys, NULL, NULL, NULL },
+	{ "mdb_del", scn_mdb_keys, NULL, NULL, NULL },
+	{ "fault", scn_fault_keys, NULL, NULL, scn_check_fault },
 };
 
 /* What one file's validation collects into. */
@@ -565,6 +593,55 @@ static void scn_check_object(struct scn_ctx *ctx, const char *path,
 					  k->key);
 }
 
+/* Which keys go with each fault attr (guestd/step-fault.c agrees). */
+static const struct {
+	const char *attr;
+	const char *const keys[10];
+} scn_fault_attr_keys[] = {
+	{ "failslab", { "probability", "interval", "times", "space", "verbose",
+			"task_filter", "ignore_gfp_wait" } },
+	{ "fail_page_alloc", { "probability", "interval", "times", "space",
+			       "verbose", "task_filter", "ignore_gfp_wait",
+			       "ignore_gfp_highmem", "min_order" } },
+	{ "fail_nth", { "nth" } },
+	{ "off", { "expect_injected" } },
+};
+
+static void scn_check_fault(struct scn_ctx *ctx, const char *path,
+			    struct json_object *step)
+{
+	const char *const *keys = NULL;
+	struct json_object *v;
+	const char *attr;
+	char p[SCN_PATH_MAX];
+
+	if (!json_object_object_get_ex(step, "attr", &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return;
+	attr = json_object_get_string(v);
+	for (size_t i = 0; i < sizeof(scn_fault_attr_keys) /
+			       sizeof(scn_fault_attr_keys[0]); i++)
+		if (strcmp(scn_fault_attr_keys[i].attr, attr) == 0)
+			keys = scn_fault_attr_keys[i].keys;
+	if (!keys)
+		return;         /* the choice check reported it */
+	json_object_object_foreach(step, key, val) {
+		bool ok = !!scn_find_key(scn_step_keys, key) ||
+			  strcmp(key, "attr") == 0;
+
+		(void)val;
+		for (size_t i = 0; !ok && i < 10 && keys[i]; i++)
+			ok = strcmp(keys[i], key) == 0;
+		if (ok || !scn_find_key(scn_fault_keys, key))
+			continue;
+		scn_path_key(p, path, key);
+		scn_error(ctx, p, "'%s' does not go with attr '%s'", key, attr);
+	}
+	if (strcmp(attr, "fail_nth") == 0 &&
+	    !json_object_object_get_ex(step, "nth", NULL))
+		scn_error(ctx, path, "attr 'fail_nth' needs key 'nth'");
+}
+
 static void scn_check_step(struct scn_ctx *ctx, const char *path,
 			   struct json_object *step)
 {
@@ -622,6 +699,8 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 			scn_error(ctx, path, "%s needs at least one of: %s", what,
 				  list);
 	}
+	if (kind->check)
+		kind->check(ctx, path, step);
 
 	if (json_object_object_get_ex(step, "timeout_ms", &v) &&
 	    json_object_is_type(v, json_type_int) && json_object_get_int64(v) > 0)

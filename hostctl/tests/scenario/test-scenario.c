@@ -116,7 +116,7 @@ static void test_bad_files(void)
 	    "$.steps[0].expect_errno: unknown errno name 'EFOO'",
 	    "$.steps[1].expect_errno: unknown errno name 'einval'");
 	BAD("unknown-kind",
-	    "$.steps[0].kind: unknown step kind 'exec'; kinds: write, read, modprobe, rmmod, wait_for, kmsg_expect, sleep, bridge_add, link_del, link_set, vlan_add, vlan_del, mdb_add, mdb_del",
+	    "$.steps[0].kind: unknown step kind 'exec'; kinds: write, read, modprobe, rmmod, wait_for, kmsg_expect, sleep, bridge_add, link_del, link_set, vlan_add, vlan_del, mdb_add, mdb_del, fault",
 	    "$.steps[0].timeout_ms: expected an integer, got a string",
 	    "$.steps[1].kind: expected a string, got an integer");
 	BAD("read-no-cond",
@@ -138,6 +138,14 @@ static void test_bad_files(void)
 	BAD("within",
 	    "$.steps[0].within_ms: 3000 is not below the step's timeout_ms 3000",
 	    "$.steps[2].ms: 10000 is not below the step's timeout_ms 3000");
+	BAD("fault",
+	    "$.steps[0].min_order: 'min_order' does not go with attr 'failslab'",
+	    "$.steps[1]: attr 'fail_nth' needs key 'nth'",
+	    "$.steps[2].probability: 101 is out of range 0..100",
+	    "$.steps[3].attr: 'slab' is not one of: failslab, fail_page_alloc, fail_nth, off",
+	    "$.steps[4].nth: 'nth' does not go with attr 'off'",
+	    "$.steps[5].nth: 0 is out of range 1..1000000",
+	    "$.steps[6]: missing required key 'attr'");
 	BAD("strings",
 	    "$.description: must be one line, without control characters",
 	    "$.steps[0].path: must not be empty",
