@@ -3,6 +3,7 @@
  * Parsing the VLAN and MDB entry texts of brspec.h. Pure: no I/O.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,21 +14,28 @@
 #define BRSPEC_TEXT_MAX 256
 #define BRSPEC_WORDS_MAX 8
 
+/* "xx:xx:xx:xx:xx:xx", hex digits only (sscanf would take "0x"). */
+static bool is_mac(const char *s)
+{
+	if (strlen(s) != 17)
+		return false;
+	for (int i = 0; i < 17; i++)
+		if (i % 3 == 2 ? s[i] != ':' : !isxdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
 int brspec_group_parse(const char *s, struct brspec_group *ret)
 {
 	struct brspec_group g = { 0 };
-	unsigned int b[6];
-	char tail;
 
 	if (inet_pton(AF_INET, s, g.addr) == 1) {
 		g.proto = 0x0800;
 	} else if (inet_pton(AF_INET6, s, g.addr) == 1) {
 		g.proto = 0x86dd;
-	} else if (strlen(s) == 17 &&
-		   sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2],
-			  &b[3], &b[4], &b[5], &tail) == 6) {
+	} else if (is_mac(s)) {
 		for (int i = 0; i < 6; i++)
-			g.addr[i] = (uint8_t)b[i];
+			g.addr[i] = (uint8_t)strtoul(s + 3 * i, NULL, 16);
 	} else {
 		return -EINVAL;
 	}

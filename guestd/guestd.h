@@ -434,10 +434,12 @@ int port_find(const char *sysdir, const char *devdir, const char *name,
 struct nl_ack;
 
 /*
- * if_nametoindex(@name); when there is none the step fails saying so and
- * -ENODEV comes back.
+ * if_nametoindex(@name). When there is none, the step is judged as if the
+ * kernel had answered ENODEV (so expect_errno ENODEV passes) and -ENODEV
+ * comes back: the caller stops there.
  */
-int nl_step_ifindex(struct step_result *res, const char *name, int *ret);
+int nl_step_ifindex(struct step_result *res, struct json_object *step,
+		    const char *what, const char *name, int *ret);
 /*
  * Judge a request's outcome against the step's expect_errno (absent:
  * success) and expect_extack (a regex the extack message must match).
@@ -455,5 +457,8 @@ extern const struct step_ops step_vlan_add;
 extern const struct step_ops step_vlan_del;
 extern const struct step_ops step_mdb_add;
 extern const struct step_ops step_mdb_del;
+extern const struct step_ops step_vlan_expect;
+extern const struct step_ops step_mdb_expect;
+extern const struct step_ops step_bridge_check;
 
 #endif

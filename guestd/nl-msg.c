@@ -326,7 +326,8 @@ int nl_parse_mdbs(const struct nlmsghdr *nlh, struct nl_mdbs *l)
 	const struct nlattr *a, *b;
 	int r;
 
-	if (nlh->nlmsg_type != RTM_NEWMDB)
+	/* A dump's messages are RTM_GETMDB; notifications RTM_NEWMDB. */
+	if (nlh->nlmsg_type != RTM_GETMDB && nlh->nlmsg_type != RTM_NEWMDB)
 		return 0;
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*bpm))
 		return -EBADMSG;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <json-c/json.h>
 #include <libmnl/libmnl.h>
 
 #include "brspec.h"
@@ -103,7 +104,8 @@ int nl_mdbs_add(struct nl_mdbs *l, const struct nl_mdb *e);
 
 /*
  * Parse one message of a dump into @l: an RTM_NEWLINK (AF_BRIDGE) with
- * IFLA_AF_SPEC VLANs, or an RTM_NEWMDB. Other messages are skipped.
+ * IFLA_AF_SPEC VLANs, or an RTM_GETMDB/RTM_NEWMDB (the kernel's MDB dump
+ * uses the former). Other messages are skipped.
  * Returns 0, -EBADMSG for a malformed message, or what _add returns.
  */
 int nl_parse_vlans(const struct nlmsghdr *nlh, struct nl_vlans *l);
@@ -138,5 +140,52 @@ int nl_dump(struct nlmsghdr *nlh, int (*cb)(const struct nlmsghdr *, void *),
 /* The VLANs of every port and the MDB of every bridge, sorted and named. */
 int nl_dump_vlans(struct nl_vlans *ret, struct nl_ack *ack);
 int nl_dump_mdbs(struct nl_mdbs *ret, struct nl_ack *ack);
+
+/* ---- brexpect.c: a dump against what a step expects (pure) ---- */
+
+/*
+ * Check @dump's VLANs of interface @dev against arrays of brspec.h VLAN
+ * texts (any may be NULL): @has must be there with exactly those flags,
+ * @lacks (VIDs) must not, @exactly is the whole set. Returns 0 when all
+ * hold, 1 with @expected and @got describing the first that does not, or
+ * -EINVAL with the reason in @got for a bad text.
+ */
+int br_vlans_expect(const struct nl_vlans *dump, const char *dev,
+		    struct json_object *has, struct json_object *lacks,
+		    struct json_object *exactly, char *expected, char *got,
+		    size_t size);
+/*
+ * The same for the MDB of bridge @dev with brspec.h MDB texts: entries
+ * are told apart by port, group and vid; permanent/temp and
+ * offload/no_offload are checked only when a text gives them. @exactly
+ * leaves out the bridge's own entries (port = @dev) unless a text names
+ * @dev as its port.
+ */
+int br_mdbs_expect(const struct nl_mdbs *dump, const char *dev,
+		   struct json_object *has, struct json_object *lacks,
+		   struct json_object *exactly, char *expected, char *got,
+		   size_t size);
+/*
+ * Compare two sorted lists; on the first difference return 1 and describe
+ * it in @diff, naming @a_name and @b_name ("netlink", "bridge -j vlan
+ * show"). Returns 0 when they are equal.
+ */
+int br_vlans_diff(const struct nl_vlans *a, const struct nl_vlans *b,
+		  const char *a_name, const char *b_name, char *diff,
+		  size_t size);
+int br_mdbs_diff(const struct nl_mdbs *a, const struct nl_mdbs *b,
+		 const char *a_name, const char *b_name, char *diff,
+		 size_t size);
+
+/* ---- brjson.c: iproute2's `bridge -j` output (pure) ---- */
+
+/*
+ * Parse `bridge -j vlan show` / `bridge -j mdb show` into a sorted list.
+ * Returns 0, or -EINVAL with the reason in @err.
+ */
+int brjson_vlans(const char *text, struct nl_vlans *ret, char *err,
+		 size_t errlen);
+int brjson_mdbs(const char *text, struct nl_mdbs *ret, char *err,
+		size_t errlen);
 
 #endif

@@ -69,9 +69,9 @@ static int link_del_run(struct step_ctx *ctx, struct json_object *step,
 	struct nl_ack ack;
 	int ifindex, r;
 
-	if (nl_step_ifindex(res, dev, &ifindex) < 0)
-		return 0;
 	snprintf(what, sizeof(what), "link_del '%s'", dev);
+	if (nl_step_ifindex(res, step, what, dev, &ifindex) < 0)
+		return 0;
 	r = nl_talk(nl_msg_link_del(buf, ifindex), &ack);
 	return nl_step_judge(res, step, "RTM_DELLINK", what, r, &ack);
 }
@@ -90,17 +90,17 @@ static int link_set_run(struct step_ctx *ctx, struct json_object *step,
 			   dev);
 		return 0;
 	}
-	if (nl_step_ifindex(res, dev, &ifindex) < 0)
+	snprintf(what, sizeof(what), "link_set '%s'%s%s%s%s", dev,
+		 master ? " master " : "", master ? master : "",
+		 step_bool(step, "nomaster", false) ? " nomaster" : "",
+		 tristate(step, "up") < 0 ? "" :
+		 step_bool(step, "up", false) ? " up" : " down");
+	if (nl_step_ifindex(res, step, what, dev, &ifindex) < 0)
 		return 0;
-	if (master && nl_step_ifindex(res, master, &master_index) < 0)
+	if (master && nl_step_ifindex(res, step, what, master, &master_index) < 0)
 		return 0;
 	if (step_bool(step, "nomaster", false))
 		master_index = 0;
-	snprintf(what, sizeof(what), "link_set '%s'%s%s%s%s", dev,
-		 master ? " master " : "", master ? master : "",
-		 master_index == 0 ? " nomaster" : "",
-		 tristate(step, "up") < 0 ? "" :
-		 step_bool(step, "up", false) ? " up" : " down");
 	r = nl_talk(nl_msg_link_set(buf, ifindex, master_index,
 				    tristate(step, "up")), &ack);
 	return nl_step_judge(res, step, "RTM_NEWLINK", what, r, &ack);

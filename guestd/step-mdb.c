@@ -44,15 +44,15 @@ static int mdb_run(struct json_object *step, struct step_result *res,
 		return 0;
 	}
 	m.vid = (uint16_t)vid;
-	if (nl_step_ifindex(res, dev, &m.bridge) < 0 ||
-	    nl_step_ifindex(res, port, &m.port) < 0)
-		return 0;
 	snprintf(what, sizeof(what), "mdb_%s dev '%s' port '%s' grp %s%s",
 		 add ? "add" : "del", dev, port, group,
 		 m.permanent ? " permanent" : " temp");
 	if (m.vid)
 		snprintf(what + strlen(what), sizeof(what) - strlen(what),
 			 " vid %u", m.vid);
+	if (nl_step_ifindex(res, step, what, dev, &m.bridge) < 0 ||
+	    nl_step_ifindex(res, step, what, port, &m.port) < 0)
+		return 0;
 	r = nl_talk(nl_msg_mdb(buf, add, &m), &ack);
 	return nl_step_judge(res, step, add ? "RTM_NEWMDB" : "RTM_DELMDB",
 			     what, r, &ack);

@@ -11,18 +11,22 @@
 #include "guestd.h"
 #include "nl.h"
 
-int nl_step_ifindex(struct step_result *res, const char *name, int *ret)
+int nl_step_ifindex(struct step_result *res, struct json_object *step,
+		    const char *what, const char *name, int *ret)
 {
 	unsigned int i = if_nametoindex(name);
+	struct nl_ack ack = { 0 };
+	char where[64];
 
-	if (!i) {
-		res->verdict = VERDICT_FAIL;
-		step_expected(res, "a network interface '%s'", name);
-		step_got(res, "no such interface (%s)", util_errno_desc(errno));
-		return -ENODEV;
+	if (i) {
+		*ret = (int)i;
+		return 0;
 	}
-	*ret = (int)i;
-	return 0;
+	/* The kernel would say ENODEV too: a step may expect it. */
+	ack.err = errno;
+	snprintf(where, sizeof(where), "if_nametoindex('%.16s')", name);
+	nl_step_judge(res, step, where, what, 0, &ack);
+	return -ENODEV;
 }
 
 int nl_step_judge(struct step_result *res, struct json_object *step,

@@ -42,11 +42,11 @@ static int vlan_run(struct json_object *step, struct step_result *res,
 		return 0;
 	}
 	v.vid = (uint16_t)vid;
-	if (nl_step_ifindex(res, dev, &ifindex) < 0)
-		return 0;
 	snprintf(what, sizeof(what), "vlan_%s '%s' vid %u%s%s%s",
 		 add ? "add" : "del", dev, v.vid, v.pvid ? " pvid" : "",
 		 v.untagged ? " untagged" : "", self ? " self" : "");
+	if (nl_step_ifindex(res, step, what, dev, &ifindex) < 0)
+		return 0;
 	r = nl_talk(nl_msg_vlan(buf, add, ifindex, &v, self), &ack);
 	return nl_step_judge(res, step, add ? "RTM_SETLINK" : "RTM_DELLINK",
 			     what, r, &ack);

@@ -27,6 +27,9 @@ const struct step_ops *const step_table[] = {
 	&step_vlan_del,
 	&step_mdb_add,
 	&step_mdb_del,
+	&step_vlan_expect,
+	&step_mdb_expect,
+	&step_bridge_check,
 	&step_fault,
 	NULL,
 };

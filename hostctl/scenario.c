@@ -226,6 +226,30 @@ static const struct scn_key scn_fault_keys[] = {
 static void scn_check_fault(struct scn_ctx *ctx, const char *path,
 			    struct json_object *step);
 
+static const char *const scn_expect_one[] = { "has", "lacks", "exactly", NULL };
+
+static const struct scn_key scn_vlan_expect_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "has", SCN_V_VLANS, false, 0, 0, NULL },
+	{ "lacks", SCN_V_VIDS, false, 0, 0, NULL },
+	{ "exactly", SCN_V_VLANS, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mdb_expect_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "has", SCN_V_MDBS, false, 0, 0, NULL },
+	{ "lacks", SCN_V_MDB_KEYS, false, 0, 0, NULL },
+	{ "exactly", SCN_V_MDBS, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_bridge_check_keys[] = {
+	{ "vlan", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "mdb", SCN_V_BOOL, false, 0, 0, NULL },
+	{ NULL },
+};
+
 /* The step kinds guestd runs: docs/scenarios.md, "Steps". */
 static const struct scn_kind scn_kinds[] = {
 	{ "write", scn_write_keys, NULL, NULL, NULL },
@@ -243,6 +267,9 @@ static const struct scn_kind scn_kinds[] = {
 	{ "mdb_add", scn_mdb_keys, NULL, NULL, NULL },
 	{ "mdb_del", scn_mdb_keys, NULL, NULL, NULL },
 	{ "fault", scn_fault_keys, NULL, NULL, scn_check_fault },
+	{ "vlan_expect", scn_vlan_expect_keys, scn_expect_one, NULL, NULL },
+	{ "mdb_expect", scn_mdb_expect_keys, scn_expect_one, NULL, NULL },
+	{ "bridge_check", scn_bridge_check_keys, NULL, NULL, NULL },
 };
 
 /* What one file's validation collects into. */

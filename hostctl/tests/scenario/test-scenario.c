@@ -116,7 +116,7 @@ static void test_bad_files(void)
 	    "$.steps[0].expect_errno: unknown errno name 'EFOO'",
 	    "$.steps[1].expect_errno: unknown errno name 'einval'");
 	BAD("unknown-kind",
-	    "$.steps[0].kind: unknown step kind 'exec'; kinds: write, read, modprobe, rmmod, wait_for, kmsg_expect, sleep, bridge_add, link_del, link_set, vlan_add, vlan_del, mdb_add, mdb_del, fault",
+	    "$.steps[0].kind: unknown step kind 'exec'; kinds: write, read, modprobe, rmmod, wait_for, kmsg_expect, sleep, bridge_add, link_del, link_set, vlan_add, vlan_del, mdb_add, mdb_del, fault, vlan_expect, mdb_expect, bridge_check",
 	    "$.steps[0].timeout_ms: expected an integer, got a string",
 	    "$.steps[1].kind: expected a string, got an integer");
 	BAD("read-no-cond",
@@ -151,6 +151,22 @@ static void test_bad_files(void)
 	    "$.steps[0].path: must not be empty",
 	    "$.steps[1].since: 'boot' is not one of: step, scenario",
 	    "$.steps[2].name: 130 bytes long, at most 127");
+	BAD("bridge-steps",
+	    "$.steps[0].dev: bad interface name 'br/0' (want 1..15 bytes, no '/', ':' or blank)",
+	    "$.steps[0].expect_extack: bad regex '(': Unmatched ( or \\(",
+	    "$.steps[1].dev: bad interface name 'a-name-too-long-0' (want 1..15 bytes, no '/', ':' or blank)",
+	    "$.steps[1]: a 'link_set' step needs at least one of: master, nomaster, up",
+	    "$.steps[2].vid: 4096 is out of range 0..4095",
+	    "$.steps[2].expect_errno: unknown errno name 'EBOGUS'",
+	    "$.steps[3].group: '239.1.1' is no IPv4, IPv6 or MAC group address",
+	    "$.steps[4].has[0]: VLAN '10 pvid pvid': unexpected 'pvid' (want VID [pvid] [untagged])",
+	    "$.steps[4].has[1]: VLAN 'x' must start with a VID 0..4095",
+	    "$.steps[4].lacks[0]: VLAN '10 pvid': unexpected 'pvid' (want a VID only)",
+	    "$.steps[5].has[0]: MDB entry 'lan1 239.1.1.1 vid 10 offload no_offload': unexpected 'no_offload' (want PORT GROUP [vid N] [permanent|temp] [offload|no_offload])",
+	    "$.steps[5].has[1]: MDB entry 'lan1' must be PORT GROUP [vid N] [permanent|temp] [offload|no_offload]",
+	    "$.steps[5].lacks[0]: MDB entry 'lan1 ff0e::1 permanent': unexpected 'permanent' (want PORT GROUP [vid N])",
+	    "$.steps[6]: a 'mdb_expect' step needs at least one of: has, lacks, exactly",
+	    "$.steps[7].vlans: unknown key; a 'bridge_check' step takes: kind, name, timeout_ms, vlan, mdb");
 }
 
 /* Write @text to a fresh file under /tmp and return its path. */
