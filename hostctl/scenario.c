@@ -182,6 +182,9 @@ static const struct scn_key scn_link_set_keys[] = {
 	{ NULL },
 };
 
+static void scn_check_link_set(struct scn_ctx *ctx, const char *path,
+			       struct json_object *step);
+
 static const struct scn_key scn_vlan_keys[] = {
 	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
 	{ "vid", SCN_V_INT, true, 0, BRSPEC_VID_MAX, NULL },
@@ -261,7 +264,8 @@ static const struct scn_kind scn_kinds[] = {
 	{ "sleep", scn_sleep_keys, NULL, "ms", NULL },
 	{ "bridge_add", scn_bridge_add_keys, NULL, NULL, NULL },
 	{ "link_del", scn_link_del_keys, NULL, NULL, NULL },
-	{ "link_set", scn_link_set_keys, scn_link_set_one, NULL, NULL },
+	{ "link_set", scn_link_set_keys, scn_link_set_one, NULL,
+	  scn_check_link_set },
 	{ "vlan_add", scn_vlan_keys, NULL, NULL, NULL },
 	{ "vlan_del", scn_vlan_keys, NULL, NULL, NULL },
 	{ "mdb_add", scn_mdb_keys, NULL, NULL, NULL },
@@ -667,6 +671,19 @@ static void scn_check_fault(struct scn_ctx *ctx, const char *path,
 	if (strcmp(attr, "fail_nth") == 0 &&
 	    !json_object_object_get_ex(step, "nth", NULL))
 		scn_error(ctx, path, "attr 'fail_nth' needs key 'nth'");
+}
+
+/* master enslaves, nomaster releases: one step can't do both. */
+static void scn_check_link_set(struct scn_ctx *ctx, const char *path,
+			       struct json_object *step)
+{
+	struct json_object *v;
+
+	if (json_object_object_get_ex(step, "master", NULL) &&
+	    json_object_object_get_ex(step, "nomaster", &v) &&
+	    json_object_is_type(v, json_type_boolean) &&
+	    json_object_get_boolean(v))
+		scn_error(ctx, path, "'master' and 'nomaster' together");
 }
 
 static void scn_check_step(struct scn_ctx *ctx, const char *path,

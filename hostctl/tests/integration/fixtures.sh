@@ -2,7 +2,8 @@
 # Integration: the selftest fixtures. expect-wrong fails with expected vs
 # got in summary.json; crash (sysrq c) is a crash with the console attached;
 # the scenarios after it run on a fresh VM and pass; nic-eth0 shows the
-# domain's virtio-net NIC is eth0 in the guest.
+# domain's virtio-net NIC is eth0 in the guest; bridge-steps runs guestd's
+# netlink steps against dsa_loop.
 set -eu
 out=$(mktemp -d /tmp/hostctl-it-fixtures-XXXXXX)
 rc=0
@@ -39,7 +40,8 @@ if sc and "console" not in sc["reason"]:
 want("selftest/recover-after-crash", "pass")
 want("selftest/trivial-read", "pass")
 want("selftest/nic-eth0", "pass")
-# Runs go in name order: crash, expect-wrong, nic-eth0,
+want("selftest/bridge-steps", "pass")
+# Runs go in name order: bridge-steps, crash, expect-wrong, nic-eth0,
 # recover-after-crash, trivial-read. The scenarios after the crash ran on a fresh VM.
 order = [sc["name"] for sc in s["scenarios"]]
 if ("selftest/crash" in order and "selftest/recover-after-crash" in order and

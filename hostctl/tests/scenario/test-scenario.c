@@ -166,7 +166,8 @@ static void test_bad_files(void)
 	    "$.steps[5].has[1]: MDB entry 'lan1' must be PORT GROUP [vid N] [permanent|temp] [offload|no_offload]",
 	    "$.steps[5].lacks[0]: MDB entry 'lan1 ff0e::1 permanent': unexpected 'permanent' (want PORT GROUP [vid N])",
 	    "$.steps[6]: a 'mdb_expect' step needs at least one of: has, lacks, exactly",
-	    "$.steps[7].vlans: unknown key; a 'bridge_check' step takes: kind, name, timeout_ms, vlan, mdb");
+	    "$.steps[7].vlans: unknown key; a 'bridge_check' step takes: kind, name, timeout_ms, vlan, mdb",
+	    "$.steps[8]: 'master' and 'nomaster' together");
 }
 
 /* Write @text to a fresh file under /tmp and return its path. */
@@ -632,9 +633,9 @@ static void test_shipped(void)
 		"ftrace/notrace-mod",
 	};
 	static const char *const selftest[] = {
-		"selftest/crash", "selftest/expect-wrong",
-		"selftest/nic-eth0", "selftest/recover-after-crash",
-		"selftest/trivial-read",
+		"selftest/bridge-steps", "selftest/crash",
+		"selftest/expect-wrong", "selftest/nic-eth0",
+		"selftest/recover-after-crash", "selftest/trivial-read",
 	};
 	struct scn_errors errs = { 0 };
 	struct scn_set set = { 0 };
@@ -659,8 +660,8 @@ static void test_shipped(void)
 	is_int(r, 0, "hostctl/tests/scenarios-fixtures validates");
 	for (size_t i = 0; i < errs.n; i++)
 		printf("# %s\n", errs.msgs[i]);
-	is_int(set.n, 5, "fixtures: five scenarios");
-	for (size_t i = 0; i < set.n && i < 5; i++)
+	is_int(set.n, 6, "fixtures: six scenarios");
+	for (size_t i = 0; i < set.n && i < 6; i++)
 		is_str(set.v[i].name, selftest[i], "fixtures: name");
 	scn_set_free(&set);
 	scn_errors_free(&errs);
