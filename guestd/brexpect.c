@@ -283,14 +283,13 @@ int br_mdbs_expect(const struct nl_mdbs *dump, const char *dev,
 
 /* ---- two dumps ---- */
 
+/* Key first, then the flags. */
 static int vlan_cmp(const struct nl_vlan *a, const struct nl_vlan *b)
 {
-	int r = strcmp(a->ifname, b->ifname);
+	int r = nl_vlan_key_cmp(a, b);
 
 	if (r)
 		return r;
-	if (a->vid != b->vid)
-		return (int)a->vid - (int)b->vid;
 	return (a->pvid - b->pvid) * 2 + (a->untagged - b->untagged);
 }
 
@@ -310,8 +309,7 @@ int br_vlans_diff(const struct nl_vlans *a, const struct nl_vlans *b,
 			j++;
 			continue;
 		}
-		if (i < a->n && j < b->n && !strcmp(a->v[i].ifname, b->v[j].ifname) &&
-		    a->v[i].vid == b->v[j].vid) {
+		if (i < a->n && j < b->n && !nl_vlan_key_cmp(&a->v[i], &b->v[j])) {
 			nl_vlan_fmt(&a->v[i], x, sizeof(x));
 			nl_vlan_fmt(&b->v[j], y, sizeof(y));
 			snprintf(diff, size, "%s has '%s', %s has '%s'", a_name,
@@ -330,21 +328,6 @@ int br_vlans_diff(const struct nl_vlans *a, const struct nl_vlans *b,
 	return 0;
 }
 
-static int mdb_key_cmp(const struct nl_mdb *a, const struct nl_mdb *b)
-{
-	int r = strcmp(a->bridge_name, b->bridge_name);
-
-	if (!r)
-		r = strcmp(a->port_name, b->port_name);
-	if (!r)
-		r = (int)a->group.proto - (int)b->group.proto;
-	if (!r)
-		r = memcmp(a->group.addr, b->group.addr, sizeof(a->group.addr));
-	if (!r)
-		r = (int)a->vid - (int)b->vid;
-	return r;
-}
-
 int br_mdbs_diff(const struct nl_mdbs *a, const struct nl_mdbs *b,
 		 const char *a_name, const char *b_name, char *diff,
 		 size_t size)
@@ -354,7 +337,7 @@ int br_mdbs_diff(const struct nl_mdbs *a, const struct nl_mdbs *b,
 
 	while (i < a->n || j < b->n) {
 		int c = i == a->n ? 1 : j == b->n ? -1 :
-			mdb_key_cmp(&a->v[i], &b->v[j]);
+			nl_mdb_key_cmp(&a->v[i], &b->v[j]);
 
 		if (c == 0 && a->v[i].permanent == b->v[j].permanent &&
 		    a->v[i].offload == b->v[j].offload) {

@@ -350,9 +350,8 @@ int nl_parse_mdbs(const struct nlmsghdr *nlh, struct nl_mdbs *l)
 	return 0;
 }
 
-static int vlan_cmp(const void *pa, const void *pb)
+int nl_vlan_key_cmp(const struct nl_vlan *a, const struct nl_vlan *b)
 {
-	const struct nl_vlan *a = pa, *b = pb;
 	int r = strcmp(a->ifname, b->ifname);
 
 	if (r)
@@ -360,15 +359,19 @@ static int vlan_cmp(const void *pa, const void *pb)
 	return (int)a->vid - (int)b->vid;
 }
 
+static int vlan_qcmp(const void *a, const void *b)
+{
+	return nl_vlan_key_cmp(a, b);
+}
+
 void nl_vlans_sort(struct nl_vlans *l)
 {
 	if (l->n)
-		qsort(l->v, l->n, sizeof(*l->v), vlan_cmp);
+		qsort(l->v, l->n, sizeof(*l->v), vlan_qcmp);
 }
 
-static int mdb_cmp(const void *pa, const void *pb)
+int nl_mdb_key_cmp(const struct nl_mdb *a, const struct nl_mdb *b)
 {
-	const struct nl_mdb *a = pa, *b = pb;
 	int r = strcmp(a->bridge_name, b->bridge_name);
 
 	if (!r)
@@ -382,10 +385,15 @@ static int mdb_cmp(const void *pa, const void *pb)
 	return r;
 }
 
+static int mdb_qcmp(const void *a, const void *b)
+{
+	return nl_mdb_key_cmp(a, b);
+}
+
 void nl_mdbs_sort(struct nl_mdbs *l)
 {
 	if (l->n)
-		qsort(l->v, l->n, sizeof(*l->v), mdb_cmp);
+		qsort(l->v, l->n, sizeof(*l->v), mdb_qcmp);
 }
 
 static void ifname_of(int ifindex, char *buf)

@@ -111,7 +111,12 @@ int nl_mdbs_add(struct nl_mdbs *l, const struct nl_mdb *e);
 int nl_parse_vlans(const struct nlmsghdr *nlh, struct nl_vlans *l);
 int nl_parse_mdbs(const struct nlmsghdr *nlh, struct nl_mdbs *l);
 
-/* Sort into the order the comparisons and messages use. */
+/*
+ * The order of the lists: VLANs by interface name and VID; MDB entries by
+ * bridge and port name, protocol (L2 is 0), group, VID. Flags don't count.
+ */
+int nl_vlan_key_cmp(const struct nl_vlan *a, const struct nl_vlan *b);
+int nl_mdb_key_cmp(const struct nl_mdb *a, const struct nl_mdb *b);
 void nl_vlans_sort(struct nl_vlans *l);
 void nl_mdbs_sort(struct nl_mdbs *l);
 /* Fill the MDB names from the ifindexes (if_indextoname). */

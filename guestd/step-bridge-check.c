@@ -151,82 +151,63 @@ out:
 	return r;
 }
 
-static int check_vlans(struct step_result *res)
+/*
+ * Compare the VLANs (or with @mdb the MDB entries) of guestd's dump and of
+ * `bridge -j`. Returns 0 when they agree, 1 when @res says they don't, or
+ * -errno when @res says why the check could not be made.
+ */
+static int check(struct step_result *res, bool mdb)
 {
-	struct nl_vlans mine = { 0 }, theirs = { 0 };
+	const char *cmd = mdb ? "mdb" : "vlan";
+	struct nl_vlans vl = { 0 }, jv = { 0 };
+	struct nl_mdbs ml = { 0 }, jm = { 0 };
 	struct nl_ack ack = { 0 };
-	char why[1024], diff[512];
+	char why[1024], diff[512], bridge[32];
 	char *text = NULL;
 	int r;
 
-	r = nl_dump_vlans(&mine, &ack);
+	snprintf(bridge, sizeof(bridge), "bridge -j %s show", cmd);
+	r = mdb ? nl_dump_mdbs(&ml, &ack) : nl_dump_vlans(&vl, &ack);
 	if (r < 0) {
-		step_error(res, "bridge_check: VLAN dump failed: %s",
+		step_error(res, "bridge_check: %s dump failed: %s", cmd,
 			   util_errno_desc(-r));
 		goto out;
 	}
-	r = run_bridge("vlan", &text, why, sizeof(why));
+	r = run_bridge(cmd, &text, why, sizeof(why));
 	if (r == 0)
-		r = brjson_vlans(text, &theirs, why, sizeof(why));
+		r = mdb ? brjson_mdbs(text, &jm, why, sizeof(why)) :
+			  brjson_vlans(text, &jv, why, sizeof(why));
 	if (r < 0) {
 		step_error(res, "bridge_check: %s", why);
 		goto out;
 	}
-	if (br_vlans_diff(&mine, &theirs, "netlink", "bridge -j vlan show",
-			  diff, sizeof(diff))) {
+	if (mdb ? br_mdbs_diff(&ml, &jm, "netlink", bridge, diff, sizeof(diff)) :
+		  br_vlans_diff(&vl, &jv, "netlink", bridge, diff, sizeof(diff))) {
 		res->verdict = VERDICT_FAIL;
-		step_expected(res, "guestd's VLAN dump and 'bridge -j vlan show' agree");
+		step_expected(res, "guestd's %s dump and '%s' agree",
+			      mdb ? "MDB" : "VLAN", bridge);
 		step_got(res, "%s", diff);
 		r = 1;
 	}
 out:
 	free(text);
-	nl_vlans_free(&mine);
-	nl_vlans_free(&theirs);
-	return r;
-}
-
-static int check_mdbs(struct step_result *res)
-{
-	struct nl_mdbs mine = { 0 }, theirs = { 0 };
-	struct nl_ack ack = { 0 };
-	char why[1024], diff[512];
-	char *text = NULL;
-	int r;
-
-	r = nl_dump_mdbs(&mine, &ack);
-	if (r < 0) {
-		step_error(res, "bridge_check: MDB dump failed: %s",
-			   util_errno_desc(-r));
-		goto out;
-	}
-	r = run_bridge("mdb", &text, why, sizeof(why));
-	if (r == 0)
-		r = brjson_mdbs(text, &theirs, why, sizeof(why));
-	if (r < 0) {
-		step_error(res, "bridge_check: %s", why);
-		goto out;
-	}
-	if (br_mdbs_diff(&mine, &theirs, "netlink", "bridge -j mdb show", diff,
-			 sizeof(diff))) {
-		res->verdict = VERDICT_FAIL;
-		step_expected(res, "guestd's MDB dump and 'bridge -j mdb show' agree");
-		step_got(res, "%s", diff);
-		r = 1;
-	}
-out:
-	free(text);
-	nl_mdbs_free(&mine);
-	nl_mdbs_free(&theirs);
+	nl_vlans_free(&vl);
+	nl_vlans_free(&jv);
+	nl_mdbs_free(&ml);
+	nl_mdbs_free(&jm);
 	return r;
 }
 
 static int bridge_check_run(struct step_ctx *ctx, struct json_object *step,
 			    struct step_result *res)
 {
-	if (step_bool(step, "vlan", true) && check_vlans(res) != 0)
+	if (!step_bool(step, "vlan", true) && !step_bool(step, "mdb", true)) {
+		step_error(res, "bridge_check with vlan and mdb false checks nothing");
 		return 0;
-	if (step_bool(step, "mdb", true) && check_mdbs(res) != 0)
+	}
+	if (step_bool(step, "vlan", true) && check(res, false) != 0)
+		return 0;
+	if (step_bool(step, "mdb", true) && check(res, true) != 0)
 		return 0;
 	res->verdict = VERDICT_PASS;
 	return 0;

@@ -184,6 +184,8 @@ static const struct scn_key scn_link_set_keys[] = {
 
 static void scn_check_link_set(struct scn_ctx *ctx, const char *path,
 			       struct json_object *step);
+static void scn_check_bridge_check(struct scn_ctx *ctx, const char *path,
+				   struct json_object *step);
 
 static const struct scn_key scn_vlan_keys[] = {
 	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
@@ -273,7 +275,8 @@ static const struct scn_kind scn_kinds[] = {
 	{ "fault", scn_fault_keys, NULL, NULL, scn_check_fault },
 	{ "vlan_expect", scn_vlan_expect_keys, scn_expect_one, NULL, NULL },
 	{ "mdb_expect", scn_mdb_expect_keys, scn_expect_one, NULL, NULL },
-	{ "bridge_check", scn_bridge_check_keys, NULL, NULL, NULL },
+	{ "bridge_check", scn_bridge_check_keys, NULL, NULL,
+	  scn_check_bridge_check },
 };
 
 /* What one file's validation collects into. */
@@ -684,6 +687,23 @@ static void scn_check_link_set(struct scn_ctx *ctx, const char *path,
 	    json_object_is_type(v, json_type_boolean) &&
 	    json_object_get_boolean(v))
 		scn_error(ctx, path, "'master' and 'nomaster' together");
+}
+
+static bool scn_bool_false(struct json_object *step, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(step, key, &v) &&
+	       json_object_is_type(v, json_type_boolean) &&
+	       !json_object_get_boolean(v);
+}
+
+/* Both tables off would compare nothing and always pass. */
+static void scn_check_bridge_check(struct scn_ctx *ctx, const char *path,
+				   struct json_object *step)
+{
+	if (scn_bool_false(step, "vlan") && scn_bool_false(step, "mdb"))
+		scn_error(ctx, path, "'vlan' and 'mdb' both false: nothing to check");
 }
 
 static void scn_check_step(struct scn_ctx *ctx, const char *path,

@@ -167,7 +167,8 @@ static void test_bad_files(void)
 	    "$.steps[5].lacks[0]: MDB entry 'lan1 ff0e::1 permanent': unexpected 'permanent' (want PORT GROUP [vid N])",
 	    "$.steps[6]: a 'mdb_expect' step needs at least one of: has, lacks, exactly",
 	    "$.steps[7].vlans: unknown key; a 'bridge_check' step takes: kind, name, timeout_ms, vlan, mdb",
-	    "$.steps[8]: 'master' and 'nomaster' together");
+	    "$.steps[8]: 'master' and 'nomaster' together",
+	    "$.steps[9]: 'vlan' and 'mdb' both false: nothing to check");
 }
 
 /* Write @text to a fresh file under /tmp and return its path. */
