@@ -203,6 +203,7 @@ struct step_env {
 	const struct mod_sys *mod_sys;  /* NULL: mod_sys_real */
 	const char *debugfs_dir;        /* NULL: /sys/kernel/debug */
 	const char *proc_dir;           /* NULL: /proc */
+	const char *bridge_path;        /* NULL: /usr/sbin/bridge (bridge_check) */
 };
 
 /* ---- step-fault.c: fault injection armed for one step ---- */

@@ -55,9 +55,10 @@ static int drain(int fd, char *buf, size_t *len, size_t max, bool *full)
  * failure @why says what happened (exit status, stderr). Returns 0 or
  * -errno (-EIO: the command failed, -E2BIG: too much output).
  */
-static int run_bridge(const char *what, char **ret_out, char *why, size_t size)
+static int run_bridge(const char *path, const char *what, char **ret_out,
+		      char *why, size_t size)
 {
-	char *argv[] = { BRIDGE_PATH, "-j", (char *)what, "show", NULL };
+	char *argv[] = { (char *)path, "-j", (char *)what, "show", NULL };
 	char *out = NULL, err[BRIDGE_STDERR_MAX] = "", status_text[64];
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, status = 0, r = 0;
 	size_t olen = 0, elen = 0;
@@ -80,13 +81,13 @@ static int run_bridge(const char *what, char **ret_out, char *why, size_t size)
 		goto out;
 	}
 	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 		if (null >= 0)
 			dup2(null, 0);
 		dup2(po[1], 1);
 		dup2(pe[1], 2);
-		execv(BRIDGE_PATH, argv);
+		execv(path, argv);
 		_exit(127);
 	}
 	close(po[1]);
@@ -120,21 +121,20 @@ static int run_bridge(const char *what, char **ret_out, char *why, size_t size)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (r < 0) {
-		snprintf(why, size, "reading '%s -j %s show': %s", BRIDGE_PATH,
-			 what, strerror(-r));
+		snprintf(why, size, "reading '%s -j %s show': %s", path, what,
+			 strerror(-r));
 		goto out;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		util_wait_status(status, status_text, sizeof(status_text));
 		snprintf(why, size, "'%s -j %s show' ended with %s%s%.512s",
-			 BRIDGE_PATH, what, status_text, err[0] ? ": " : "",
-			 err);
+			 path, what, status_text, err[0] ? ": " : "", err);
 		r = -EIO;
 		goto out;
 	}
 	if (full) {
 		snprintf(why, size, "'%s -j %s show' wrote more than %d bytes",
-			 BRIDGE_PATH, what, BRIDGE_OUTPUT_MAX - 1);
+			 path, what, BRIDGE_OUTPUT_MAX - 1);
 		r = -E2BIG;
 		goto out;
 	}
@@ -156,7 +156,7 @@ out:
  * `bridge -j`. Returns 0 when they agree, 1 when @res says they don't, or
  * -errno when @res says why the check could not be made.
  */
-static int check(struct step_result *res, bool mdb)
+static int check(struct step_result *res, const char *path, bool mdb)
 {
 	const char *cmd = mdb ? "mdb" : "vlan";
 	struct nl_vlans vl = { 0 }, jv = { 0 };
@@ -173,7 +173,7 @@ static int check(struct step_result *res, bool mdb)
 			   util_errno_desc(-r));
 		goto out;
 	}
-	r = run_bridge(cmd, &text, why, sizeof(why));
+	r = run_bridge(path, cmd, &text, why, sizeof(why));
 	if (r == 0)
 		r = mdb ? brjson_mdbs(text, &jm, why, sizeof(why)) :
 			  brjson_vlans(text, &jv, why, sizeof(why));
@@ -201,13 +201,16 @@ out:
 static int bridge_check_run(struct step_ctx *ctx, struct json_object *step,
 			    struct step_result *res)
 {
+	const char *path = ctx->env->bridge_path ? ctx->env->bridge_path :
+						   BRIDGE_PATH;
+
 	if (!step_bool(step, "vlan", true) && !step_bool(step, "mdb", true)) {
 		step_error(res, "bridge_check with vlan and mdb false checks nothing");
 		return 0;
 	}
-	if (step_bool(step, "vlan", true) && check(res, false) != 0)
+	if (step_bool(step, "vlan", true) && check(res, path, false) != 0)
 		return 0;
-	if (step_bool(step, "mdb", true) && check(res, true) != 0)
+	if (step_bool(step, "mdb", true) && check(res, path, true) != 0)
 		return 0;
 	res->verdict = VERDICT_PASS;
 	return 0;

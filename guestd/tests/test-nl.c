@@ -10,7 +10,9 @@
 #include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <linux/if_bridge.h>
 #include <linux/if_link.h>
@@ -20,6 +22,7 @@
 #include "guestd.h"
 #include "nl.h"
 #include "tap.h"
+#include "testutil.h"
 
 static char buf[NL_MSG_MAX];
 
@@ -583,6 +586,82 @@ static void test_judge(void)
 	json_object_put(s);
 }
 
+/*
+ * bridge_check against fake `bridge` scripts. The netlink side is this
+ * host's own dump, read only; the fakes list an interface no host has
+ * ("vlalabfake0"), or fail in the ways the step must report.
+ */
+static void check_with(struct step_result *res, const char *dir,
+		       const char *script, const char *json)
+{
+	struct step_env env = { .kmsg_path = "/nonexistent" };
+	struct step_ctx ctx = { .env = &env };
+	char path[512];
+	struct json_object *step = json_tokener_parse(json);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/bridge", dir);
+	f = fopen(path, "w");
+	if (!f || fputs(script, f) < 0 || fclose(f) != 0 ||
+	    chmod(path, 0755) < 0) {
+		printf("# cannot write %s\n", path);
+		exit(99);
+	}
+	env.bridge_path = path;
+	memset(res, 0, sizeof(*res));
+	res->verdict = VERDICT_CRASH;
+	if (step_bridge_check.run(&ctx, step, res) < 0)
+		res->verdict = VERDICT_CRASH;
+	json_object_put(step);
+}
+
+static void test_bridge_check(void)
+{
+	char *dir = tu_tmpdir();
+	struct step_result res;
+
+	check_with(&res, dir,
+		   "#!/bin/sh\n[ \"$1 $2 $3\" = \"-j vlan show\" ] || exit 3\n"
+		   "echo '[{\"ifname\":\"vlalabfake0\",\"vlans\":[{\"vlan\":7}]}]'\n",
+		   "{\"kind\":\"bridge_check\",\"mdb\":false}");
+	is_int(res.verdict, VERDICT_FAIL, "bridge_check: an entry only bridge lists");
+	is_str(res.got, "bridge -j vlan show has 'vlalabfake0 vid 7', netlink does not",
+	       "bridge_check: names it and the side");
+	is_str(res.expected, "guestd's VLAN dump and 'bridge -j vlan show' agree",
+	       "bridge_check: expected text");
+
+	check_with(&res, dir,
+		   "#!/bin/sh\necho '[{\"mdb\":[{\"dev\":\"vlalabfake0\",\"port\":\"p\","
+		   "\"grp\":\"239.1.1.1\",\"state\":\"temp\",\"flags\":[]}],\"router\":{}}]'\n",
+		   "{\"kind\":\"bridge_check\",\"vlan\":false}");
+	is_int(res.verdict, VERDICT_FAIL, "bridge_check mdb: an entry only bridge lists");
+	is_str(res.got, "bridge -j mdb show has 'vlalabfake0 p 239.1.1.1 temp no_offload', netlink does not",
+	       "bridge_check mdb: names it");
+
+	check_with(&res, dir, "#!/bin/sh\necho boom >&2\nexit 2\n",
+		   "{\"kind\":\"bridge_check\"}");
+	is_int(res.verdict, VERDICT_ERROR, "bridge_check: bridge fails");
+	ok(strstr(res.reason, "ended with exit status 2: boom") != NULL,
+	   "bridge_check: its status and stderr in the reason");
+
+	check_with(&res, dir, "#!/bin/sh\necho 'not json'\n",
+		   "{\"kind\":\"bridge_check\"}");
+	is_int(res.verdict, VERDICT_ERROR, "bridge_check: output is not JSON");
+	ok(strstr(res.reason, "not a JSON array") != NULL,
+	   "bridge_check: says so");
+
+	check_with(&res, dir, "#!/bin/sh\nhead -c 2000000 /dev/zero\n",
+		   "{\"kind\":\"bridge_check\"}");
+	is_int(res.verdict, VERDICT_ERROR, "bridge_check: too much output");
+	ok(strstr(res.reason, "wrote more than 1048575 bytes") != NULL,
+	   "bridge_check: the bound in the reason");
+
+	check_with(&res, dir, "#!/bin/sh\nexit 0\n",
+		   "{\"kind\":\"bridge_check\",\"vlan\":false,\"mdb\":false}");
+	is_int(res.verdict, VERDICT_ERROR, "bridge_check: nothing to check");
+	tu_rmrf(dir);
+}
+
 int main(void)
 {
 	test_brspec();
@@ -592,5 +671,6 @@ int main(void)
 	test_expect();
 	test_bridge_json();
 	test_judge();
+	test_bridge_check();
 	return tap_done();
 }
