@@ -44,9 +44,9 @@ static int mdb_run(struct json_object *step, struct step_result *res,
 		return 0;
 	}
 	m.vid = (uint16_t)vid;
-	snprintf(what, sizeof(what), "mdb_%s dev '%s' port '%s' grp %s%s",
+	snprintf(what, sizeof(what), "mdb_%s dev '%s' port '%s' grp '%s'%s",
 		 add ? "add" : "del", dev, port, group,
-		 m.permanent ? " permanent" : " temp");
+		 !add ? "" : m.permanent ? " permanent" : " temp");
 	if (m.vid)
 		snprintf(what + strlen(what), sizeof(what) - strlen(what),
 			 " vid %u", m.vid);
