@@ -38,6 +38,31 @@ static size_t strs_len(struct json_object *a)
 	return a ? json_object_array_length(a) : 0;
 }
 
+/*
+ * Check that every text of @a parses (as an MDB text with @mdb, else a
+ * VLAN text; @short_form: a key or VID only). The first error goes to @got.
+ */
+static int parse_all(struct json_object *a, bool mdb, bool short_form,
+		     char *got, size_t size)
+{
+	struct brspec_vlan v;
+	struct brspec_mdb m;
+	char err[256];
+	int r;
+
+	for (size_t i = 0; i < strs_len(a); i++) {
+		r = mdb ? brspec_mdb_parse(strs_get(a, i), short_form, &m, err,
+					   sizeof(err)) :
+			  brspec_vlan_parse(strs_get(a, i), short_form, &v, err,
+					    sizeof(err));
+		if (r < 0) {
+			snprintf(got, size, "%s", err);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* ---- VLANs ---- */
 
 static void vlan_flags(char *buf, size_t size, uint16_t vid, bool pvid,
@@ -74,21 +99,6 @@ static void vlan_list(const struct nl_vlans *d, const char *dev, char *buf,
 		snprintf(buf, size, "none");
 }
 
-static int vlan_parse_all(struct json_object *a, bool vid_only,
-			  char *got, size_t size)
-{
-	struct brspec_vlan v;
-	char err[256];
-
-	for (size_t i = 0; i < strs_len(a); i++)
-		if (brspec_vlan_parse(strs_get(a, i), vid_only, &v, err,
-				      sizeof(err)) < 0) {
-			snprintf(got, size, "%s", err);
-			return -EINVAL;
-		}
-	return 0;
-}
-
 int br_vlans_expect(const struct nl_vlans *dump, const char *dev,
 		    struct json_object *has, struct json_object *lacks,
 		    struct json_object *exactly, char *expected, char *got,
@@ -98,9 +108,9 @@ int br_vlans_expect(const struct nl_vlans *dump, const char *dev,
 	struct brspec_vlan v;
 	const struct nl_vlan *e;
 
-	if (vlan_parse_all(has, false, got, size) < 0 ||
-	    vlan_parse_all(lacks, true, got, size) < 0 ||
-	    vlan_parse_all(exactly, false, got, size) < 0)
+	if (parse_all(has, false, false, got, size) < 0 ||
+	    parse_all(lacks, false, true, got, size) < 0 ||
+	    parse_all(exactly, false, false, got, size) < 0)
 		return -EINVAL;
 	vlan_list(dump, dev, list, sizeof(list));
 	for (size_t i = 0; i < strs_len(has); i++) {
@@ -194,21 +204,6 @@ static void mdb_list(const struct nl_mdbs *d, const char *dev, char *buf,
 		snprintf(buf, size, "none");
 }
 
-static int mdb_parse_all(struct json_object *a, bool key_only, char *got,
-			 size_t size)
-{
-	struct brspec_mdb m;
-	char err[256];
-
-	for (size_t i = 0; i < strs_len(a); i++)
-		if (brspec_mdb_parse(strs_get(a, i), key_only, &m, err,
-				     sizeof(err)) < 0) {
-			snprintf(got, size, "%s", err);
-			return -EINVAL;
-		}
-	return 0;
-}
-
 int br_mdbs_expect(const struct nl_mdbs *dump, const char *dev,
 		   struct json_object *has, struct json_object *lacks,
 		   struct json_object *exactly, char *expected, char *got,
@@ -218,9 +213,9 @@ int br_mdbs_expect(const struct nl_mdbs *dump, const char *dev,
 	struct brspec_mdb m;
 	char list[2048];
 
-	if (mdb_parse_all(has, false, got, size) < 0 ||
-	    mdb_parse_all(lacks, true, got, size) < 0 ||
-	    mdb_parse_all(exactly, false, got, size) < 0)
+	if (parse_all(has, true, false, got, size) < 0 ||
+	    parse_all(lacks, true, true, got, size) < 0 ||
+	    parse_all(exactly, true, false, got, size) < 0)
 		return -EINVAL;
 	mdb_list(dump, dev, list, sizeof(list));
 	for (size_t i = 0; i < strs_len(has); i++) {
