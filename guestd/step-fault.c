@@ -203,7 +203,12 @@ static const char *fault_proc(const struct step_env *env)
 	return env && env->proc_dir ? env->proc_dir : "/proc";
 }
 
-/* Write "@value\n" at offset 0 of an open file. Returns 0 or -errno. */
+/*
+ * Write "@value\n" at offset 0 of an open file, which may be written more
+ * than once. /proc's files take pwrite(); debugfs's attribute files are
+ * not seekable (ESPIPE) and ignore the offset, so write() does. Returns 0
+ * or -errno.
+ */
 static int fault_fd_put(int fd, long long value)
 {
 	char buf[32];
@@ -213,11 +218,16 @@ static int fault_fd_put(int fd, long long value)
 	do
 		w = pwrite(fd, buf, (size_t)n, 0);
 	while (w < 0 && errno == EINTR);
+	if (w < 0 && errno == ESPIPE)
+		do
+			w = write(fd, buf, (size_t)n);
+		while (w < 0 && errno == EINTR);
 	if (w < 0)
 		return -errno;
 	return w == n ? 0 : -EIO;
 }
 
+/* Read a number from offset 0 (pread, or read() where not seekable). */
 static int fault_fd_get(int fd, long long *ret)
 {
 	char buf[32], *end;
@@ -226,6 +236,10 @@ static int fault_fd_get(int fd, long long *ret)
 	do
 		n = pread(fd, buf, sizeof(buf) - 1, 0);
 	while (n < 0 && errno == EINTR);
+	if (n < 0 && errno == ESPIPE)
+		do
+			n = read(fd, buf, sizeof(buf) - 1);
+		while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -errno;
 	buf[n] = '\0';
