@@ -238,6 +238,7 @@ static const struct scn_key scn_vlan_expect_keys[] = {
 	{ "has", SCN_V_VLANS, false, 0, 0, NULL },
 	{ "lacks", SCN_V_VIDS, false, 0, 0, NULL },
 	{ "exactly", SCN_V_VLANS, false, 0, 0, NULL },
+	{ "within_ms", SCN_V_INT, false, 0, SCN_TIMEOUT_MAX_MS, NULL },
 	{ NULL },
 };
 
@@ -246,6 +247,7 @@ static const struct scn_key scn_mdb_expect_keys[] = {
 	{ "has", SCN_V_MDBS, false, 0, 0, NULL },
 	{ "lacks", SCN_V_MDB_KEYS, false, 0, 0, NULL },
 	{ "exactly", SCN_V_MDBS, false, 0, 0, NULL },
+	{ "within_ms", SCN_V_INT, false, 0, SCN_TIMEOUT_MAX_MS, NULL },
 	{ NULL },
 };
 
@@ -273,8 +275,10 @@ static const struct scn_kind scn_kinds[] = {
 	{ "mdb_add", scn_mdb_keys, NULL, NULL, NULL },
 	{ "mdb_del", scn_mdb_keys, NULL, NULL, NULL },
 	{ "fault", scn_fault_keys, NULL, NULL, scn_check_fault },
-	{ "vlan_expect", scn_vlan_expect_keys, scn_expect_one, NULL, NULL },
-	{ "mdb_expect", scn_mdb_expect_keys, scn_expect_one, NULL, NULL },
+	{ "vlan_expect", scn_vlan_expect_keys, scn_expect_one, "within_ms",
+	  NULL },
+	{ "mdb_expect", scn_mdb_expect_keys, scn_expect_one, "within_ms",
+	  NULL },
 	{ "bridge_check", scn_bridge_check_keys, NULL, NULL,
 	  scn_check_bridge_check },
 };

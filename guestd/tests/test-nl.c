@@ -662,6 +662,55 @@ static void test_bridge_check(void)
 	tu_rmrf(dir);
 }
 
+/*
+ * vlan_expect and mdb_expect on this host's own dumps (read only), for an
+ * interface no host has: the wait for within_ms, and mdb_expect's default
+ * wait kept to half the step's timeout.
+ */
+static void test_expect_wait(void)
+{
+	struct step_env env = { .kmsg_path = "/nonexistent" };
+	struct step_ctx ctx = { .env = &env };
+	struct step_result res;
+	struct json_object *step;
+	uint64_t t0, ms;
+
+	step = json_tokener_parse("{\"kind\":\"vlan_expect\",\"dev\":\"vlalabfake0\","
+				  "\"exactly\":[],\"within_ms\":5000}");
+	memset(&res, 0, sizeof(res));
+	t0 = guestd_now_us();
+	step_vlan_expect.run(&ctx, step, &res);
+	ms = (guestd_now_us() - t0) / 1000;
+	is_int(res.verdict, VERDICT_PASS, "vlan_expect: holds at once");
+	ok(ms < 2000, "vlan_expect: ... and does not wait");
+	json_object_put(step);
+
+	step = json_tokener_parse("{\"kind\":\"vlan_expect\",\"dev\":\"vlalabfake0\","
+				  "\"has\":[\"7\"],\"within_ms\":150}");
+	memset(&res, 0, sizeof(res));
+	t0 = guestd_now_us();
+	step_vlan_expect.run(&ctx, step, &res);
+	ms = (guestd_now_us() - t0) / 1000;
+	is_int(res.verdict, VERDICT_FAIL, "vlan_expect: never holds");
+	ok(ms >= 150, "vlan_expect: tried for within_ms");
+	is_str(res.reason, "vlan_expect 'vlalabfake0', still so after 150 ms",
+	       "vlan_expect: the reason says how long");
+	is_str(res.got, "vlalabfake0 VLANs: none", "vlan_expect: got");
+	json_object_put(step);
+
+	step = json_tokener_parse("{\"kind\":\"mdb_expect\",\"dev\":\"vlalabfake0\","
+				  "\"has\":[\"lan1 239.1.1.1 offload\"],\"timeout_ms\":200}");
+	memset(&res, 0, sizeof(res));
+	t0 = guestd_now_us();
+	step_mdb_expect.run(&ctx, step, &res);
+	ms = (guestd_now_us() - t0) / 1000;
+	is_int(res.verdict, VERDICT_FAIL, "mdb_expect: never holds");
+	ok(ms >= 100 && ms < 1500, "mdb_expect: waits half the step's timeout by default");
+	is_str(res.reason, "mdb_expect 'vlalabfake0', still so after 100 ms",
+	       "mdb_expect: the default wait in the reason");
+	json_object_put(step);
+}
+
 int main(void)
 {
 	test_brspec();
@@ -672,5 +721,6 @@ int main(void)
 	test_bridge_json();
 	test_judge();
 	test_bridge_check();
+	test_expect_wait();
 	return tap_done();
 }
