@@ -253,10 +253,17 @@ static void child_init(void *data)
 	audit_close(&gd.audit);
 }
 
+static void runner_log(int prio, const char *msg, void *data)
+{
+	(void)data;
+	gd_log(prio, "%s", msg);
+}
+
 static const struct runner_ops runner_ops = {
 	.emit = emit,
 	.before_event = kmsg_forward,
 	.child_init = child_init,
+	.log = runner_log,
 };
 
 static void read_text(const char *path, char *dst, size_t size)

@@ -403,6 +403,8 @@ static int on_line(const char *line, size_t len, void *data)
 		r->step = ev.u.step_begin.step;
 		snprintf(r->step_kind, sizeof(r->step_kind), "%s",
 			 ev.u.step_begin.kind);
+		if (strcmp(r->step_kind, "fault") == 0)
+			r->fault_used = true;
 		r->step_begin_us = guestd_now_us();
 		r->step_limit_ms = step_limit_ms(r, (uint32_t)r->step);
 		r->step_deadline_us = r->step_begin_us + r->step_limit_ms * 1000;
@@ -523,10 +525,32 @@ void runner_on_tick(struct runner *r, uint64_t now)
 	set_ended(r);
 }
 
+/*
+ * A scenario that armed fault injection may have ended before its "off"
+ * step: put failslab and fail_page_alloc back so the next can't inherit.
+ */
+static void fault_cleanup(struct runner *r)
+{
+	char what[600], msg[PROTO_TEXT_MAX];
+	int err;
+
+	if (!r->fault_used)
+		return;
+	r->fault_used = false;
+	err = fault_reset(r->env, what, sizeof(what));
+	if (err < 0 && r->ops->log) {
+		util_fmt(msg, sizeof(msg), "resetting fault injection after "
+			 "scenario '%s': %s: %s", r->scenario, what,
+			 util_errno_desc(-err));
+		r->ops->log(3, msg, r->data);
+	}
+}
+
 static void cleanup(struct runner *r)
 {
 	/* Anything the scenario left behind in its group goes too. */
 	kill(-r->pid, SIGKILL);
+	fault_cleanup(r);
 	if (r->fd >= 0)
 		close(r->fd);
 	if (r->ack_fd >= 0)

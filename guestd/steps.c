@@ -27,6 +27,17 @@ const struct step_ops *const step_table[] = {
 	&step_mtd_stats,
 	&step_mtd_reads,
 	&step_fork_write,
+	&step_bridge_add,
+	&step_link_del,
+	&step_link_set,
+	&step_vlan_add,
+	&step_vlan_del,
+	&step_mdb_add,
+	&step_mdb_del,
+	&step_vlan_expect,
+	&step_mdb_expect,
+	&step_bridge_check,
+	&step_fault,
 	NULL,
 };
 

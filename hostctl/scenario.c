@@ -22,6 +22,7 @@
 
 #include <json-c/json.h>
 
+#include "brspec.h"
 #include "proto.h"
 #include "scenario.h"
 
@@ -47,6 +48,12 @@ enum scn_vtype {
 	SCN_V_MTDDEV,     /* "/dev/mtdN", N of 1..3 digits */
 	SCN_V_INCIDENT,   /* an object, scn_incident_keys[] */
 	SCN_V_STATE_FILES, /* an array of absolute paths, the audit's */
+	SCN_V_IFNAME,     /* a network interface name: 1..15 bytes, no '/' or blank */
+	SCN_V_GROUP,      /* an IPv4, IPv6 or MAC multicast group (brspec.h) */
+	SCN_V_VLANS,      /* an array of "VID [pvid] [untagged]" (brspec.h) */
+	SCN_V_VIDS,       /* an array of "VID" */
+	SCN_V_MDBS,       /* an array of MDB entry texts (brspec.h) */
+	SCN_V_MDB_KEYS,   /* an array of "PORT GROUP [vid N]" */
 };
 
 struct scn_key {
@@ -57,12 +64,17 @@ struct scn_key {
 	const char *const *choices;
 };
 
+struct scn_ctx;
+
 struct scn_kind {
 	const char *kind;
 	const struct scn_key *keys;         /* ends with a NULL key */
 	const char *const *need_one;        /* at least one of these, or NULL */
 	const char *below_timeout;          /* a key whose value must be below
 					     * the step's timeout_ms, or NULL */
+	/* Rules between keys, after each key passed its own; or NULL. */
+	void (*check)(struct scn_ctx *ctx, const char *path,
+		      struct json_object *step);
 };
 
 static const char *const scn_seeds[] = { "001", "002", "003", "004", "005",
@@ -229,22 +241,141 @@ static const struct scn_key scn_mtd_reads_keys[] = {
 	{ NULL },
 };
 
+static const struct scn_key scn_bridge_add_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "vlan_filtering", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "mcast_snooping", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_link_del_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const char *const scn_link_set_one[] = { "master", "nomaster", "up",
+						NULL };
+
+static const struct scn_key scn_link_set_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "master", SCN_V_IFNAME, false, 0, 0, NULL },
+	{ "nomaster", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "up", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static void scn_check_link_set(struct scn_ctx *ctx, const char *path,
+			       struct json_object *step);
+static void scn_check_bridge_check(struct scn_ctx *ctx, const char *path,
+				   struct json_object *step);
+
+static const struct scn_key scn_vlan_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "vid", SCN_V_INT, true, 0, BRSPEC_VID_MAX, NULL },
+	{ "pvid", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "untagged", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "self", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mdb_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "port", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "group", SCN_V_GROUP, true, 0, 0, NULL },
+	{ "vid", SCN_V_INT, false, 0, BRSPEC_VID_MAX, NULL },
+	{ "permanent", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const char *const scn_fault_attrs[] = { "failslab", "fail_page_alloc",
+					       "fail_nth", "off", NULL };
+
+static const struct scn_key scn_fault_keys[] = {
+	{ "attr", SCN_V_CHOICE, true, 0, 0, scn_fault_attrs },
+	{ "probability", SCN_V_INT, false, 0, 100, NULL },
+	{ "interval", SCN_V_INT, false, 1, 1000000, NULL },
+	{ "times", SCN_V_INT, false, 1, 1000000, NULL },
+	{ "space", SCN_V_INT, false, 0, 1LL << 32, NULL },
+	{ "verbose", SCN_V_INT, false, 0, 2, NULL },
+	{ "task_filter", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "ignore_gfp_wait", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "ignore_gfp_highmem", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "min_order", SCN_V_INT, false, 0, 10, NULL },
+	{ "nth", SCN_V_INT, false, 1, 1000000, NULL },
+	{ "expect_injected", SCN_V_BOOL, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static void scn_check_fault(struct scn_ctx *ctx, const char *path,
+			    struct json_object *step);
+
+static const char *const scn_expect_one[] = { "has", "lacks", "exactly", NULL };
+
+static const struct scn_key scn_vlan_expect_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "has", SCN_V_VLANS, false, 0, 0, NULL },
+	{ "lacks", SCN_V_VIDS, false, 0, 0, NULL },
+	{ "exactly", SCN_V_VLANS, false, 0, 0, NULL },
+	{ "within_ms", SCN_V_INT, false, 0, SCN_TIMEOUT_MAX_MS, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mdb_expect_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "has", SCN_V_MDBS, false, 0, 0, NULL },
+	{ "lacks", SCN_V_MDB_KEYS, false, 0, 0, NULL },
+	{ "exactly", SCN_V_MDBS, false, 0, 0, NULL },
+	{ "within_ms", SCN_V_INT, false, 0, SCN_TIMEOUT_MAX_MS, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_bridge_check_keys[] = {
+	{ "vlan", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "mdb", SCN_V_BOOL, false, 0, 0, NULL },
+	{ NULL },
+};
+
 /* The step kinds guestd runs: docs/scenarios.md, "Steps". */
 static const struct scn_kind scn_kinds[] = {
-	{ "write", scn_write_keys, NULL, NULL },
-	{ "read", scn_read_keys, scn_read_conds, NULL },
-	{ "modprobe", scn_modprobe_keys, NULL, NULL },
-	{ "rmmod", scn_rmmod_keys, NULL, NULL },
-	{ "wait_for", scn_wait_for_keys, NULL, "within_ms" },
-	{ "kmsg_expect", scn_kmsg_expect_keys, NULL, "within_ms" },
-	{ "sleep", scn_sleep_keys, NULL, "ms" },
-	{ "mtd_erase", scn_mtd_erase_keys, NULL, NULL },
-	{ "mtd_write", scn_mtd_write_keys, NULL, NULL },
-	{ "mtd_flip", scn_mtd_flip_keys, NULL, NULL },
-	{ "mtd_read", scn_mtd_read_keys, NULL, NULL },
-	{ "mtd_stats", scn_mtd_stats_keys, NULL, NULL },
-	{ "mtd_reads", scn_mtd_reads_keys, NULL, NULL },
-	{ "fork_write", scn_write_keys, NULL, NULL },
+	{ "write", scn_write_keys, NULL, NULL, NULL },
+	{ "read", scn_read_keys, scn_read_conds, NULL, NULL },
+	{ "modprobe", scn_modprobe_keys, NULL, NULL, NULL },
+	{ "rmmod", scn_rmmod_keys, NULL, NULL, NULL },
+	{ "wait_for", scn_wait_for_keys, NULL, "within_ms", NULL },
+	{ "kmsg_expect", scn_kmsg_expect_keys, NULL, "within_ms", NULL },
+	{ "sleep", scn_sleep_keys, NULL, "ms", NULL },
+	{ "mtd_erase", scn_mtd_erase_keys, NULL, NULL, NULL },
+	{ "mtd_write", scn_mtd_write_keys, NULL, NULL, NULL },
+	{ "mtd_flip", scn_mtd_flip_keys, NULL, NULL, NULL },
+	{ "mtd_read", scn_mtd_read_keys, NULL, NULL, NULL },
+	{ "mtd_stats", scn_mtd_stats_keys, NULL, NULL, NULL },
+	{ "mtd_reads", scn_mtd_reads_keys, NULL, NULL, NULL },
+	{ "fork_write", scn_write_keys, NULL, NULL, NULL },
+	{ "bridge_add", scn_bridge_add_keys, NULL, NULL, NULL },
+	{ "link_del", scn_link_del_keys, NULL, NULL, NULL },
+	{ "link_set", scn_link_set_keys, scn_link_set_one, NULL,
+	  scn_check_link_set },
+	{ "vlan_add", scn_vlan_keys, NULL, NULL, NULL },
+	{ "vlan_del", scn_vlan_keys, NULL, NULL, NULL },
+	{ "mdb_add", scn_mdb_keys, NULL, NULL, NULL },
+	{ "mdb_del", scn_mdb_keys, NULL, NULL, NULL },
+	{ "fault", scn_fault_keys, NULL, NULL, scn_check_fault },
+	{ "vlan_expect", scn_vlan_expect_keys, scn_expect_one, "within_ms",
+	  NULL },
+	{ "mdb_expect", scn_mdb_expect_keys, scn_expect_one, "within_ms",
+	  NULL },
+	{ "bridge_check", scn_bridge_check_keys, NULL, NULL,
+	  scn_check_bridge_check },
 };
 
 /* Keys that mean something only with another key of the same step. */
@@ -517,6 +648,51 @@ static bool scn_is_param(const char *s)
 	return true;
 }
 
+/* An interface name the kernel's dev_valid_name() takes. */
+static bool scn_is_ifname(const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len == 0 || len >= BRSPEC_IFNAME_MAX || !strcmp(s, ".") ||
+	    !strcmp(s, ".."))
+		return false;
+	for (; *s; s++)
+		if (*s == '/' || *s == ':' || isspace((unsigned char)*s) ||
+		    iscntrl((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* An array of brspec.h texts, each of them parsing. */
+static void scn_check_entries(struct scn_ctx *ctx, const char *path,
+			      enum scn_vtype type, struct json_object *v)
+{
+	char p[SCN_PATH_MAX], err[256];
+
+	if (!scn_expect_type(ctx, path, v, json_type_array, "an array"))
+		return;
+	for (size_t i = 0; i < json_object_array_length(v); i++) {
+		struct json_object *e = json_object_array_get_idx(v, i);
+		struct brspec_vlan vl;
+		struct brspec_mdb m;
+		const char *s;
+		int r;
+
+		scn_path_index(p, path, i);
+		if (!scn_expect_type(ctx, p, e, json_type_string, "a string"))
+			continue;
+		s = json_object_get_string(e);
+		if (type == SCN_V_VLANS || type == SCN_V_VIDS)
+			r = brspec_vlan_parse(s, type == SCN_V_VIDS, &vl, err,
+					      sizeof(err));
+		else
+			r = brspec_mdb_parse(s, type == SCN_V_MDB_KEYS, &m, err,
+					     sizeof(err));
+		if (r < 0)
+			scn_error(ctx, p, "%s", err);
+	}
+}
+
 /*
  * Check the keys of @obj against @keys and @more (either may be NULL): no
  * unknown key, every required key present, each value of its type. @what
@@ -562,6 +738,85 @@ static void scn_check_object(struct scn_ctx *ctx, const char *path,
 			    !json_object_object_get_ex(obj, k->key, NULL))
 				scn_error(ctx, path, "missing required key '%s'",
 					  k->key);
+}
+
+/* Which keys go with each fault attr (guestd/step-fault.c agrees). */
+static const struct {
+	const char *attr;
+	const char *const keys[10];
+} scn_fault_attr_keys[] = {
+	{ "failslab", { "probability", "interval", "times", "space", "verbose",
+			"task_filter", "ignore_gfp_wait" } },
+	{ "fail_page_alloc", { "probability", "interval", "times", "space",
+			       "verbose", "task_filter", "ignore_gfp_wait",
+			       "ignore_gfp_highmem", "min_order" } },
+	{ "fail_nth", { "nth" } },
+	{ "off", { "expect_injected" } },
+};
+
+static void scn_check_fault(struct scn_ctx *ctx, const char *path,
+			    struct json_object *step)
+{
+	const char *const *keys = NULL;
+	struct json_object *v;
+	const char *attr;
+	char p[SCN_PATH_MAX];
+
+	if (!json_object_object_get_ex(step, "attr", &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return;
+	attr = json_object_get_string(v);
+	for (size_t i = 0; i < sizeof(scn_fault_attr_keys) /
+			       sizeof(scn_fault_attr_keys[0]); i++)
+		if (strcmp(scn_fault_attr_keys[i].attr, attr) == 0)
+			keys = scn_fault_attr_keys[i].keys;
+	if (!keys)
+		return;         /* the choice check reported it */
+	json_object_object_foreach(step, key, val) {
+		bool ok = !!scn_find_key(scn_step_keys, key) ||
+			  strcmp(key, "attr") == 0;
+
+		(void)val;
+		for (size_t i = 0; !ok && i < 10 && keys[i]; i++)
+			ok = strcmp(keys[i], key) == 0;
+		if (ok || !scn_find_key(scn_fault_keys, key))
+			continue;
+		scn_path_key(p, path, key);
+		scn_error(ctx, p, "'%s' does not go with attr '%s'", key, attr);
+	}
+	if (strcmp(attr, "fail_nth") == 0 &&
+	    !json_object_object_get_ex(step, "nth", NULL))
+		scn_error(ctx, path, "attr 'fail_nth' needs key 'nth'");
+}
+
+/* master enslaves, nomaster releases: one step can't do both. */
+static void scn_check_link_set(struct scn_ctx *ctx, const char *path,
+			       struct json_object *step)
+{
+	struct json_object *v;
+
+	if (json_object_object_get_ex(step, "master", NULL) &&
+	    json_object_object_get_ex(step, "nomaster", &v) &&
+	    json_object_is_type(v, json_type_boolean) &&
+	    json_object_get_boolean(v))
+		scn_error(ctx, path, "'master' and 'nomaster' together");
+}
+
+static bool scn_bool_false(struct json_object *step, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(step, key, &v) &&
+	       json_object_is_type(v, json_type_boolean) &&
+	       !json_object_get_boolean(v);
+}
+
+/* Both tables off would compare nothing and always pass. */
+static void scn_check_bridge_check(struct scn_ctx *ctx, const char *path,
+				   struct json_object *step)
+{
+	if (scn_bool_false(step, "vlan") && scn_bool_false(step, "mdb"))
+		scn_error(ctx, path, "'vlan' and 'mdb' both false: nothing to check");
 }
 
 static void scn_check_step(struct scn_ctx *ctx, const char *path,
@@ -621,6 +876,8 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 			scn_error(ctx, path, "%s needs at least one of: %s", what,
 				  list);
 	}
+	if (kind->check)
+		kind->check(ctx, path, step);
 
 	for (size_t i = 0; i < sizeof(scn_needs) / sizeof(scn_needs[0]); i++)
 		if (strcmp(scn_needs[i].kind, kind->kind) == 0 &&
@@ -823,6 +1080,32 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 		if (scn_expect_type(ctx, path, v, json_type_object, "an object"))
 			scn_check_object(ctx, path, v, scn_incident_keys, NULL,
 					 "expect_incident");
+		return;
+	case SCN_V_IFNAME:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (!scn_is_ifname(s))
+			scn_error(ctx, path,
+				  "bad interface name '%s' (want 1..15 bytes, no '/', ':' or blank)",
+				  s);
+		return;
+	case SCN_V_GROUP: {
+		struct brspec_group g;
+
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (brspec_group_parse(s, &g) < 0)
+			scn_error(ctx, path,
+				  "'%s' is no IPv4, IPv6 or MAC group address", s);
+		return;
+	}
+	case SCN_V_VLANS:
+	case SCN_V_VIDS:
+	case SCN_V_MDBS:
+	case SCN_V_MDB_KEYS:
+		scn_check_entries(ctx, path, spec->type, v);
 		return;
 	}
 }

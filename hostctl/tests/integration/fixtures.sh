@@ -7,6 +7,7 @@
 # expect-warning survives and runs its later step, unexpected-survival
 # fails, hang is a timeout within the heartbeat bound with a bundle,
 # xfail/xpass get their verdicts, and `hostctl report` lists it all.
+# bridge-steps runs guestd's netlink steps against dsa_loop.
 set -eu
 out=$(mktemp -d /tmp/hostctl-it-fixtures-XXXXXX)
 rc=0
@@ -43,7 +44,8 @@ if sc and "console" not in sc["reason"]:
 want("selftest/recover-after-crash", "pass")
 want("selftest/trivial-read", "pass")
 want("selftest/nic-eth0", "pass")
-# Runs go in name order: crash, expect-wrong, nic-eth0,
+want("selftest/bridge-steps", "pass")
+# Runs go in name order: bridge-steps, crash, expect-wrong, nic-eth0,
 # recover-after-crash, trivial-read. The scenarios after the crash ran on a fresh VM.
 order = [sc["name"] for sc in s["scenarios"]]
 if ("selftest/crash" in order and "selftest/recover-after-crash" in order and
