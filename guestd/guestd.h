@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include <json-c/json.h>
+#include <mtd/mtd-user.h>
 
 #include "proto.h"
 
@@ -201,6 +202,47 @@ struct step_env {
 	const char *kmsg_path;          /* default "/dev/kmsg" */
 	const char *modules_dir;        /* NULL: /lib/modules/$(uname -r) */
 	const struct mod_sys *mod_sys;  /* NULL: mod_sys_real */
+	const char *debugfs_dir;        /* NULL: /sys/kernel/debug */
+	const char *proc_dir;           /* NULL: /proc */
+	const char *bridge_path;        /* NULL: /usr/sbin/bridge (bridge_check) */
+};
+
+/* ---- step-fault.c: fault injection armed for one step ---- */
+
+/* One file of a fault attribute's debugfs directory and its value. */
+struct fault_write {
+	const char *file;
+	long long value;
+};
+
+#define FAULT_WRITES_MAX 12
+
+/* What a fault step asks for, from its keys (fault_plan()). */
+struct fault_plan {
+	char attr[16];          /* failslab, fail_page_alloc, fail_nth, off */
+	const char *dir;        /* the debugfs directory w[] goes to */
+	struct fault_write w[FAULT_WRITES_MAX];
+	size_t n;
+	bool task;              /* task_filter: only the marked task fails */
+	long long times;
+	unsigned int nth;
+	int expect_injected;    /* -1 when not given */
+};
+
+enum fault_outcome { FAULT_NONE, FAULT_FIRED, FAULT_MISSED };
+
+/* A fault armed for the step after the fault step. */
+struct fault_state {
+	char attr[16];          /* "" when nothing is armed */
+	char dir[16];           /* its debugfs directory */
+	uint32_t arm_step;      /* the step it is armed for */
+	bool task;
+	long long times;
+	long long probability;  /* written right before the armed step */
+	unsigned int nth;
+	int proc_fd;            /* make-it-fail or fail-nth, opened early */
+	int times_fd, prob_fd;  /* the attribute's, or -1 */
+	enum fault_outcome outcome;     /* of the last armed step */
 };
 
 /* ---- step-sample.c: numbers sampled from files, and their deltas ---- */
@@ -255,6 +297,7 @@ struct step_ctx {
 	uint64_t scenario_mark;         /* first seq after the scenario began */
 	uint64_t prev_step_mark;        /* ... after the previous step began */
 	uint32_t step;                  /* this step's index */
+	struct fault_state fault;       /* step-fault.c */
 	struct sample_set *samples;     /* NULL: sample steps are an error */
 };
 
@@ -287,6 +330,31 @@ extern const struct step_ops step_rmmod;
 extern const struct step_ops step_wait_for;
 extern const struct step_ops step_kmsg_expect;
 extern const struct step_ops step_sleep;
+extern const struct step_ops step_mtd_erase;
+extern const struct step_ops step_mtd_write;
+extern const struct step_ops step_mtd_flip;
+extern const struct step_ops step_mtd_read;
+extern const struct step_ops step_mtd_stats;
+extern const struct step_ops step_mtd_reads;
+extern const struct step_ops step_fork_write;
+/* The write step's keys, shared with fork_write. */
+extern const struct step_key step_write_keys[];
+extern const struct step_ops step_fault;
+
+/*
+ * step-fault.c. fault_plan() turns a fault step's keys into the writes it
+ * makes (pure; -EINVAL with a message in @err). fault_before_step() and
+ * fault_after_step() arm and disarm a fault around the step it was armed
+ * for; a failure to arm or disarm makes that step an error. fault_reset()
+ * puts failslab and fail_page_alloc back to the kernel's defaults (the
+ * runner calls it after a scenario that ran a fault step); @what says
+ * which write failed. Each returns 0 or -errno.
+ */
+int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
+	       size_t errlen);
+int fault_before_step(struct step_ctx *ctx, struct step_result *res);
+void fault_after_step(struct step_ctx *ctx, struct step_result *res);
+int fault_reset(const struct step_env *env, char *what, size_t whatlen);
 extern const struct step_ops step_sample;
 extern const struct step_ops step_delta;
 
@@ -329,6 +397,8 @@ struct runner_ops {
 	void (*before_event)(void *data);
 	/* Called in the scenario child right after fork. */
 	void (*child_init)(void *data);
+	/* Optional: a problem of the runner's own, one line, syslog @prio. */
+	void (*log)(int prio, const char *msg, void *data);
 };
 
 struct runner {
@@ -362,7 +432,9 @@ struct runner {
 	bool ended;                     /* scenario_end went out */
 	uint64_t ended_us;
 	uint64_t abandon_ms;            /* RUNNER_ABANDON_MS; tests lower it */
+	struct audit *audit;            /* NULL: no state-leak audit */
 	unsigned int abandoned;         /* children left unreaped */
+	bool fault_used;                /* the scenario began a fault step */
 };
 
 void runner_init(struct runner *r, const struct step_ops *const *table,
@@ -396,6 +468,39 @@ bool runner_on_exit(struct runner *r, pid_t pid, int status);
 const char *runner_scenario(const struct runner *r);
 int64_t runner_step(const struct runner *r);
 
+/* ---- audit.c: the state-leak audit (supervisor side) ---- */
+
+enum audit_line { AUDIT_LINE_OTHER, AUDIT_LINE_WARN, AUDIT_LINE_BUG };
+
+/* Whether a kernel log message opens a WARNING, a BUG (or oops, panic,
+ * sanitizer report), or neither. */
+enum audit_line audit_classify(const char *msg, size_t len);
+
+struct audit {
+	struct kmsg_reader rd;          /* its own reader, from the first record */
+	bool have_kmsg;
+	const char *tainted_path;       /* /proc/sys/kernel/tainted */
+	uint64_t warns, bugs;           /* lines counted so far */
+};
+
+/* @tainted_path NULL: /proc/sys/kernel/tainted. Returns 0 or -errno (then
+ * the counts stay 0, and the taint is still read). */
+int audit_open(struct audit *a, const char *kmsg_path,
+	       const char *tainted_path);
+void audit_close(struct audit *a);
+/* Size, FNV-1a hash and escaped head of @path, or the errno name. */
+void audit_file(const char *path, struct proto_audit_file *ret);
+
+typedef void (*audit_emit_fn)(struct proto_event *ev, void *data);
+/*
+ * Emit one "audit" event for @scenario and @phase, then one "audit_file"
+ * per path of @files (a checked JSON array, or NULL).
+ */
+void audit_snapshot(struct audit *a, const char *scenario, const char *phase,
+		    struct json_object *files, audit_emit_fn emit, void *data);
+/* Check a run request's optional "state_files". 0 or -EINVAL and @err. */
+int audit_check_request(struct json_object *req, char *err, size_t errlen);
+
 /* ---- scenario.c: the scenario child ---- */
 
 /*
@@ -417,5 +522,132 @@ __attribute__((noreturn)) void scenario_child(const struct step_ops *const *tabl
  */
 int port_find(const char *sysdir, const char *devdir, const char *name,
 	      char *ret_path, size_t size);
+
+/* ---- mtd.c: the MTD step kinds' shared parts ---- */
+
+#define MTD_PAGE_MAX (64 * 1024)        /* the largest page the steps take */
+#define MTD_OOB_MAX 4096
+#define MTD_FLIP_MAX 64                 /* bits one mtd_flip step clears */
+
+/*
+ * The test pattern of @page for @seed: @len bytes, the same on every run
+ * and every machine, different for every (seed, page).
+ */
+void mtd_pattern(uint64_t seed, uint64_t page, uint8_t *buf, size_t len);
+/* The checksum a failure reports: FNV-1a 64. */
+uint64_t mtd_checksum(const uint8_t *buf, size_t len);
+/*
+ * Choose @k distinct bits that are 1 in @buf (@len bytes), the same ones
+ * for the same buffer, @k and @seed. Bit b is bit b % 8 of byte b / 8.
+ * Returns 0 and @k bit numbers in @ret_bits, -ENOSPC when fewer than @k
+ * bits are set, or -EINVAL when @k > MTD_FLIP_MAX.
+ */
+int mtd_pick_bits(const uint8_t *buf, size_t len, unsigned int k,
+		  uint64_t seed, size_t *ret_bits);
+/* A sysfs counter: decimal digits and an optional newline. */
+int mtd_parse_counter(const char *text, size_t len, uint32_t *ret);
+
+/* What one MEMREAD of known data came to. */
+enum mtd_outcome {
+	MTD_CLEAN,      /* success, data as written */
+	MTD_CORRECTED,  /* EUCLEAN, data as written */
+	MTD_FAILED,     /* EBADMSG: the failure was reported */
+	MTD_SILENT,     /* success or EUCLEAN, but the data differ */
+	MTD_ERROR,      /* any other errno */
+};
+
+enum mtd_outcome mtd_classify(int r, bool data_matches);
+/* How many bytes differ; *ret_first is the first when any do. */
+size_t mtd_diff(const uint8_t *a, const uint8_t *b, size_t len,
+		size_t *ret_first);
+
+/* An open /dev/mtdN. */
+struct mtd_dev {
+	int fd;
+	char name[16];                  /* "mtdN", for /sys/class/mtd */
+	struct mtd_info_user info;
+	uint32_t step_size;             /* ecc_step_size, bytes */
+};
+
+/* "mtdN" from "/dev/mtdN", the only device paths the steps take. */
+int mtd_dev_name(const char *path, char *name, size_t size);
+/*
+ * Open @path, which must be /dev/mtdN, read its geometry and ECC step
+ * size. On failure @what says which call failed. Returns 0 or -errno.
+ */
+int mtd_dev_open(const char *path, struct mtd_dev *ret, char *what,
+		 size_t whatlen);
+void mtd_dev_close(struct mtd_dev *dev);
+uint64_t mtd_pages(const struct mtd_dev *dev);
+/* /sys/class/mtd/mtdN/@attr as a number. Returns 0 or -errno. */
+int mtd_sysfs_counter(const struct mtd_dev *dev, const char *attr,
+		      uint32_t *ret);
+/*
+ * MEMREAD of one page (and its OOB when @oob is set) in @mode. *ret_stats
+ * is the request's ECC stats, filled on EUCLEAN and EBADMSG too. Returns
+ * 0 or -errno, -EUCLEAN and -EBADMSG included.
+ */
+int mtd_read_page(const struct mtd_dev *dev, uint64_t page, uint8_t *data,
+		  uint8_t *oob, uint8_t mode,
+		  struct mtd_read_req_ecc_stats *ret_stats);
+/* MEMWRITE of one page (and its OOB when @oob is set) in @mode. */
+int mtd_write_page(const struct mtd_dev *dev, uint64_t page,
+		   const uint8_t *data, const uint8_t *oob, uint8_t mode);
+/* MEMERASE64 of [@start, @start + @len). */
+int mtd_erase(const struct mtd_dev *dev, uint64_t start, uint64_t len);
+/* ECCGETSTATS. */
+int mtd_ecc_stats(const struct mtd_dev *dev, struct mtd_ecc_stats *ret);
+
+/* ---- mtd-step.c: what the mtd_* step kinds share ---- */
+
+/*
+ * Open the step's 'device'. Returns true, or false with @res filled: fail
+ * when the kernel refused, error when the step is wrong.
+ */
+bool mtd_step_open(struct json_object *step, struct step_result *res,
+		   struct mtd_dev *dev);
+/*
+ * Pages @page .. @page + @pages - 1 exist on @dev. Returns true, or false
+ * with @res filled (error).
+ */
+bool mtd_step_range(struct step_result *res, const struct mtd_dev *dev,
+		    int64_t page, int64_t pages);
+/*
+ * Judge outcome @r (0 or -errno) against the errno name @expect (NULL:
+ * success), as modprobe does. @done describes a success, @what the call.
+ */
+void mtd_step_judge(struct step_result *res, const char *expect, int r,
+		    const char *done, const char *what);
+/* ---- step-nl.c: what the netlink steps (nl.h) share ---- */
+
+struct nl_ack;
+
+/*
+ * if_nametoindex(@name). When there is none, the step is judged as if the
+ * kernel had answered ENODEV (so expect_errno ENODEV passes) and -ENODEV
+ * comes back: the caller stops there.
+ */
+int nl_step_ifindex(struct step_result *res, struct json_object *step,
+		    const char *what, const char *name, int *ret);
+/*
+ * Judge a request's outcome against the step's expect_errno (absent:
+ * success) and expect_extack (a regex the extack message must match).
+ * @r < 0 is a socket problem (verdict error). @where names the request
+ * ("RTM_NEWLINK"), @what the step ("vlan_add 'lan1' vid 10"). Returns 0.
+ */
+int nl_step_judge(struct step_result *res, struct json_object *step,
+		  const char *where, const char *what, int r,
+		  const struct nl_ack *ack);
+
+extern const struct step_ops step_bridge_add;
+extern const struct step_ops step_link_del;
+extern const struct step_ops step_link_set;
+extern const struct step_ops step_vlan_add;
+extern const struct step_ops step_vlan_del;
+extern const struct step_ops step_mdb_add;
+extern const struct step_ops step_mdb_del;
+extern const struct step_ops step_vlan_expect;
+extern const struct step_ops step_mdb_expect;
+extern const struct step_ops step_bridge_check;
 
 #endif

@@ -22,6 +22,7 @@
 
 #include <json-c/json.h>
 
+#include "brspec.h"
 #include "proto.h"
 #include "scenario.h"
 
@@ -49,6 +50,15 @@ enum scn_vtype {
 	SCN_V_MODULES,    /* an array of module names */
 	SCN_V_REQUIRES,   /* an object, scn_requires_keys[] */
 	SCN_V_STEPS,      /* an array of step objects, scn_kinds[] */
+	SCN_V_MTDDEV,     /* "/dev/mtdN", N of 1..3 digits */
+	SCN_V_INCIDENT,   /* an object, scn_incident_keys[] */
+	SCN_V_STATE_FILES, /* an array of absolute paths, the audit's */
+	SCN_V_IFNAME,     /* a network interface name: 1..15 bytes, no '/' or blank */
+	SCN_V_GROUP,      /* an IPv4, IPv6 or MAC multicast group (brspec.h) */
+	SCN_V_VLANS,      /* an array of "VID [pvid] [untagged]" (brspec.h) */
+	SCN_V_VIDS,       /* an array of "VID" */
+	SCN_V_MDBS,       /* an array of MDB entry texts (brspec.h) */
+	SCN_V_MDB_KEYS,   /* an array of "PORT GROUP [vid N]" */
 	SCN_V_REGEX1,     /* a POSIX extended regex with one capture group */
 };
 
@@ -60,12 +70,17 @@ struct scn_key {
 	const char *const *choices;
 };
 
+struct scn_ctx;
+
 struct scn_kind {
 	const char *kind;
 	const struct scn_key *keys;         /* ends with a NULL key */
 	const char *const *need_one;        /* at least one of these, or NULL */
 	const char *below_timeout;          /* a key whose value must be below
 					     * the step's timeout_ms, or NULL */
+	/* Rules between keys, after each key passed its own; or NULL. */
+	void (*check)(struct scn_ctx *ctx, const char *path,
+		      struct json_object *step);
 };
 
 static const char *const scn_seeds[] = { "001", "002", "003", "004", "005",
@@ -76,6 +91,13 @@ static const char *const scn_read_conds[] = { "equals", "match",
 static const char *const scn_delta_conds[] = { "equals", "at_least",
 					       "at_most", NULL };
 
+/* The report kinds an expect_incident may name: report_kind_name()'s words. */
+static const char *const scn_incident_kinds[] = {
+	"panic", "oops", "bug", "warning", "ubsan", "kasan", "soft-lockup",
+	"hung-task", "double-fault", "stack-guard", "fortify", "usercopy",
+	NULL,
+};
+
 static const struct scn_key scn_top_keys[] = {
 	{ "description", SCN_V_LINE, true, 0, 0, NULL },
 	{ "seed", SCN_V_SEED, true, 0, 0, scn_seeds },
@@ -83,6 +105,17 @@ static const struct scn_key scn_top_keys[] = {
 	{ "timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "step_timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "steps", SCN_V_STEPS, true, 1, SCN_STEPS_MAX, NULL },
+	{ "expect_incident", SCN_V_INCIDENT, false, 0, 0, NULL },
+	{ "xfail", SCN_V_LINE, false, 0, PROTO_TEXT_MAX - 1, NULL },
+	{ "state_files", SCN_V_STATE_FILES, false, 0, PROTO_AUDIT_FILES_MAX, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_incident_keys[] = {
+	{ "kind", SCN_V_CHOICE, true, 0, 0, scn_incident_kinds },
+	{ "title", SCN_V_REGEX, false, 0, 0, NULL },
+	{ "survives", SCN_V_BOOL, true, 0, 0, NULL },
+	{ "step", SCN_V_STRING, false, 0, PROTO_NAME_MAX - 1, NULL },
 	{ NULL },
 };
 
@@ -151,6 +184,177 @@ static const struct scn_key scn_sleep_keys[] = {
 	{ NULL },
 };
 
+/* The MTD steps (guestd/step-mtd-*.c): pages and blocks of a /dev/mtdN. */
+#define SCN_MTD_PAGE_MAX (INT64_C(1) << 40)
+#define SCN_MTD_SEED_MAX INT64_C(4294967295)
+
+static const char *const scn_mtd_modes[] = { "auto", "place", "raw", NULL };
+
+static const struct scn_key scn_mtd_erase_keys[] = {
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
+	{ "block", SCN_V_INT, false, 0, SCN_MTD_PAGE_MAX, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mtd_write_keys[] = {
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
+	{ "page", SCN_V_INT, true, 0, SCN_MTD_PAGE_MAX, NULL },
+	{ "pages", SCN_V_INT, false, 1, 65536, NULL },
+	{ "seed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "mode", SCN_V_CHOICE, false, 0, 0, scn_mtd_modes },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mtd_flip_keys[] = {
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
+	{ "page", SCN_V_INT, true, 0, SCN_MTD_PAGE_MAX, NULL },
+	{ "bits", SCN_V_INT, true, 1, 64, NULL },
+	{ "ecc_step", SCN_V_INT, false, 0, 255, NULL },
+	{ "seed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mtd_read_keys[] = {
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
+	{ "page", SCN_V_INT, true, 0, SCN_MTD_PAGE_MAX, NULL },
+	{ "pages", SCN_V_INT, false, 1, 65536, NULL },
+	{ "seed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "matches", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "corrected", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "max_bitflips", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "uncorrectable", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mtd_stats_keys[] = {
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
+	{ "corrected", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "failed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "badblocks", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "ecc_strength", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "corrected_delta", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "failed_delta", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mtd_reads_keys[] = {
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
+	{ "page", SCN_V_INT, true, 0, SCN_MTD_PAGE_MAX, NULL },
+	{ "pages", SCN_V_INT, false, 1, 1024, NULL },
+	{ "reads", SCN_V_INT, true, 1, 1000000, NULL },
+	{ "seed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "max_failed", SCN_V_INT, false, 0, 1000000, NULL },
+	{ "min_corrected", SCN_V_INT, false, 0, 1000000, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_bridge_add_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "vlan_filtering", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "mcast_snooping", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_link_del_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const char *const scn_link_set_one[] = { "master", "nomaster", "up",
+						NULL };
+
+static const struct scn_key scn_link_set_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "master", SCN_V_IFNAME, false, 0, 0, NULL },
+	{ "nomaster", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "up", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static void scn_check_link_set(struct scn_ctx *ctx, const char *path,
+			       struct json_object *step);
+static void scn_check_bridge_check(struct scn_ctx *ctx, const char *path,
+				   struct json_object *step);
+
+static const struct scn_key scn_vlan_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "vid", SCN_V_INT, true, 0, BRSPEC_VID_MAX, NULL },
+	{ "pvid", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "untagged", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "self", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mdb_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "port", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "group", SCN_V_GROUP, true, 0, 0, NULL },
+	{ "vid", SCN_V_INT, false, 0, BRSPEC_VID_MAX, NULL },
+	{ "permanent", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const char *const scn_fault_attrs[] = { "failslab", "fail_page_alloc",
+					       "fail_nth", "off", NULL };
+
+static const struct scn_key scn_fault_keys[] = {
+	{ "attr", SCN_V_CHOICE, true, 0, 0, scn_fault_attrs },
+	{ "probability", SCN_V_INT, false, 0, 100, NULL },
+	{ "interval", SCN_V_INT, false, 1, 1000000, NULL },
+	{ "times", SCN_V_INT, false, 1, 1000000, NULL },
+	{ "space", SCN_V_INT, false, 0, 1LL << 32, NULL },
+	{ "verbose", SCN_V_INT, false, 0, 2, NULL },
+	{ "task_filter", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "ignore_gfp_wait", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "ignore_gfp_highmem", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "min_order", SCN_V_INT, false, 0, 10, NULL },
+	{ "nth", SCN_V_INT, false, 1, 1000000, NULL },
+	{ "expect_injected", SCN_V_BOOL, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static void scn_check_fault(struct scn_ctx *ctx, const char *path,
+			    struct json_object *step);
+
+static const char *const scn_expect_one[] = { "has", "lacks", "exactly", NULL };
+
+static const struct scn_key scn_vlan_expect_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "has", SCN_V_VLANS, false, 0, 0, NULL },
+	{ "lacks", SCN_V_VIDS, false, 0, 0, NULL },
+	{ "exactly", SCN_V_VLANS, false, 0, 0, NULL },
+	{ "within_ms", SCN_V_INT, false, 0, SCN_TIMEOUT_MAX_MS, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mdb_expect_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "has", SCN_V_MDBS, false, 0, 0, NULL },
+	{ "lacks", SCN_V_MDB_KEYS, false, 0, 0, NULL },
+	{ "exactly", SCN_V_MDBS, false, 0, 0, NULL },
+	{ "within_ms", SCN_V_INT, false, 0, SCN_TIMEOUT_MAX_MS, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_bridge_check_keys[] = {
+	{ "vlan", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "mdb", SCN_V_BOOL, false, 0, 0, NULL },
+	{ NULL },
+};
+
 static const struct scn_key scn_sample_keys[] = {
 	{ "as", SCN_V_STRING, true, 0, SCN_SAMPLE_NAME_MAX, NULL },
 	{ "path", SCN_V_STRING, true, 0, 0, NULL },
@@ -169,15 +373,44 @@ static const struct scn_key scn_delta_keys[] = {
 
 /* The step kinds guestd runs: docs/scenarios.md, "Steps". */
 static const struct scn_kind scn_kinds[] = {
-	{ "write", scn_write_keys, NULL, NULL },
-	{ "read", scn_read_keys, scn_read_conds, NULL },
-	{ "modprobe", scn_modprobe_keys, NULL, NULL },
-	{ "rmmod", scn_rmmod_keys, NULL, NULL },
-	{ "wait_for", scn_wait_for_keys, NULL, "within_ms" },
-	{ "kmsg_expect", scn_kmsg_expect_keys, NULL, "within_ms" },
-	{ "sleep", scn_sleep_keys, NULL, "ms" },
-	{ "sample", scn_sample_keys, NULL, NULL },
-	{ "delta", scn_delta_keys, scn_delta_conds, "within_ms" },
+	{ "write", scn_write_keys, NULL, NULL, NULL },
+	{ "read", scn_read_keys, scn_read_conds, NULL, NULL },
+	{ "modprobe", scn_modprobe_keys, NULL, NULL, NULL },
+	{ "rmmod", scn_rmmod_keys, NULL, NULL, NULL },
+	{ "wait_for", scn_wait_for_keys, NULL, "within_ms", NULL },
+	{ "kmsg_expect", scn_kmsg_expect_keys, NULL, "within_ms", NULL },
+	{ "sleep", scn_sleep_keys, NULL, "ms", NULL },
+	{ "mtd_erase", scn_mtd_erase_keys, NULL, NULL, NULL },
+	{ "mtd_write", scn_mtd_write_keys, NULL, NULL, NULL },
+	{ "mtd_flip", scn_mtd_flip_keys, NULL, NULL, NULL },
+	{ "mtd_read", scn_mtd_read_keys, NULL, NULL, NULL },
+	{ "mtd_stats", scn_mtd_stats_keys, NULL, NULL, NULL },
+	{ "mtd_reads", scn_mtd_reads_keys, NULL, NULL, NULL },
+	{ "fork_write", scn_write_keys, NULL, NULL, NULL },
+	{ "bridge_add", scn_bridge_add_keys, NULL, NULL, NULL },
+	{ "link_del", scn_link_del_keys, NULL, NULL, NULL },
+	{ "link_set", scn_link_set_keys, scn_link_set_one, NULL,
+	  scn_check_link_set },
+	{ "vlan_add", scn_vlan_keys, NULL, NULL, NULL },
+	{ "vlan_del", scn_vlan_keys, NULL, NULL, NULL },
+	{ "mdb_add", scn_mdb_keys, NULL, NULL, NULL },
+	{ "mdb_del", scn_mdb_keys, NULL, NULL, NULL },
+	{ "fault", scn_fault_keys, NULL, NULL, scn_check_fault },
+	{ "vlan_expect", scn_vlan_expect_keys, scn_expect_one, "within_ms",
+	  NULL },
+	{ "mdb_expect", scn_mdb_expect_keys, scn_expect_one, "within_ms",
+	  NULL },
+	{ "bridge_check", scn_bridge_check_keys, NULL, NULL,
+	  scn_check_bridge_check },
+	{ "sample", scn_sample_keys, NULL, NULL, NULL },
+	{ "delta", scn_delta_keys, scn_delta_conds, "within_ms", NULL },
+};
+
+/* Keys that mean something only with another key of the same step. */
+static const struct scn_needs {
+	const char *kind, *key, *needs;
+} scn_needs[] = {
+	{ "mtd_read", "matches", "seed" },
 };
 
 /* What one file's validation collects into. */
@@ -423,6 +656,13 @@ static void scn_check_string_list(struct scn_ctx *ctx, const char *path,
 	}
 }
 
+/* A state file for the audit: an absolute path the protocol can carry. */
+static bool scn_is_state_path(const char *s)
+{
+	return s[0] == '/' && s[1] && strlen(s) < PROTO_PATH_MAX &&
+	       !strpbrk(s, "\n\r");
+}
+
 static bool scn_is_param(const char *s)
 {
 	const char *eq = strchr(s, '=');
@@ -434,6 +674,51 @@ static bool scn_is_param(const char *s)
 		    *s != '.')
 			return false;
 	return true;
+}
+
+/* An interface name the kernel's dev_valid_name() takes. */
+static bool scn_is_ifname(const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len == 0 || len >= BRSPEC_IFNAME_MAX || !strcmp(s, ".") ||
+	    !strcmp(s, ".."))
+		return false;
+	for (; *s; s++)
+		if (*s == '/' || *s == ':' || isspace((unsigned char)*s) ||
+		    iscntrl((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* An array of brspec.h texts, each of them parsing. */
+static void scn_check_entries(struct scn_ctx *ctx, const char *path,
+			      enum scn_vtype type, struct json_object *v)
+{
+	char p[SCN_PATH_MAX], err[256];
+
+	if (!scn_expect_type(ctx, path, v, json_type_array, "an array"))
+		return;
+	for (size_t i = 0; i < json_object_array_length(v); i++) {
+		struct json_object *e = json_object_array_get_idx(v, i);
+		struct brspec_vlan vl;
+		struct brspec_mdb m;
+		const char *s;
+		int r;
+
+		scn_path_index(p, path, i);
+		if (!scn_expect_type(ctx, p, e, json_type_string, "a string"))
+			continue;
+		s = json_object_get_string(e);
+		if (type == SCN_V_VLANS || type == SCN_V_VIDS)
+			r = brspec_vlan_parse(s, type == SCN_V_VIDS, &vl, err,
+					      sizeof(err));
+		else
+			r = brspec_mdb_parse(s, type == SCN_V_MDB_KEYS, &m, err,
+					     sizeof(err));
+		if (r < 0)
+			scn_error(ctx, p, "%s", err);
+	}
 }
 
 /*
@@ -483,6 +768,85 @@ static void scn_check_object(struct scn_ctx *ctx, const char *path,
 					  k->key);
 }
 
+/* Which keys go with each fault attr (guestd/step-fault.c agrees). */
+static const struct {
+	const char *attr;
+	const char *const keys[10];
+} scn_fault_attr_keys[] = {
+	{ "failslab", { "probability", "interval", "times", "space", "verbose",
+			"task_filter", "ignore_gfp_wait" } },
+	{ "fail_page_alloc", { "probability", "interval", "times", "space",
+			       "verbose", "task_filter", "ignore_gfp_wait",
+			       "ignore_gfp_highmem", "min_order" } },
+	{ "fail_nth", { "nth" } },
+	{ "off", { "expect_injected" } },
+};
+
+static void scn_check_fault(struct scn_ctx *ctx, const char *path,
+			    struct json_object *step)
+{
+	const char *const *keys = NULL;
+	struct json_object *v;
+	const char *attr;
+	char p[SCN_PATH_MAX];
+
+	if (!json_object_object_get_ex(step, "attr", &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return;
+	attr = json_object_get_string(v);
+	for (size_t i = 0; i < sizeof(scn_fault_attr_keys) /
+			       sizeof(scn_fault_attr_keys[0]); i++)
+		if (strcmp(scn_fault_attr_keys[i].attr, attr) == 0)
+			keys = scn_fault_attr_keys[i].keys;
+	if (!keys)
+		return;         /* the choice check reported it */
+	json_object_object_foreach(step, key, val) {
+		bool ok = !!scn_find_key(scn_step_keys, key) ||
+			  strcmp(key, "attr") == 0;
+
+		(void)val;
+		for (size_t i = 0; !ok && i < 10 && keys[i]; i++)
+			ok = strcmp(keys[i], key) == 0;
+		if (ok || !scn_find_key(scn_fault_keys, key))
+			continue;
+		scn_path_key(p, path, key);
+		scn_error(ctx, p, "'%s' does not go with attr '%s'", key, attr);
+	}
+	if (strcmp(attr, "fail_nth") == 0 &&
+	    !json_object_object_get_ex(step, "nth", NULL))
+		scn_error(ctx, path, "attr 'fail_nth' needs key 'nth'");
+}
+
+/* master enslaves, nomaster releases: one step can't do both. */
+static void scn_check_link_set(struct scn_ctx *ctx, const char *path,
+			       struct json_object *step)
+{
+	struct json_object *v;
+
+	if (json_object_object_get_ex(step, "master", NULL) &&
+	    json_object_object_get_ex(step, "nomaster", &v) &&
+	    json_object_is_type(v, json_type_boolean) &&
+	    json_object_get_boolean(v))
+		scn_error(ctx, path, "'master' and 'nomaster' together");
+}
+
+static bool scn_bool_false(struct json_object *step, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(step, key, &v) &&
+	       json_object_is_type(v, json_type_boolean) &&
+	       !json_object_get_boolean(v);
+}
+
+/* Both tables off would compare nothing and always pass. */
+static void scn_check_bridge_check(struct scn_ctx *ctx, const char *path,
+				   struct json_object *step)
+{
+	if (scn_bool_false(step, "vlan") && scn_bool_false(step, "mdb"))
+		scn_error(ctx, path, "'vlan' and 'mdb' both false: nothing to check");
+}
+
 static void scn_check_step(struct scn_ctx *ctx, const char *path,
 			   struct json_object *step)
 {
@@ -499,7 +863,7 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 	else if (scn_expect_type(ctx, p, v, json_type_string, "a string")) {
 		kind = scn_find_kind(json_object_get_string(v));
 		if (!kind) {
-			char list[256] = "";
+			char list[512] = "";
 
 			for (size_t i = 0; i < sizeof(scn_kinds) / sizeof(scn_kinds[0]); i++) {
 				if (list[0])
@@ -540,6 +904,17 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 			scn_error(ctx, path, "%s needs at least one of: %s", what,
 				  list);
 	}
+	if (kind->check)
+		kind->check(ctx, path, step);
+
+	for (size_t i = 0; i < sizeof(scn_needs) / sizeof(scn_needs[0]); i++)
+		if (strcmp(scn_needs[i].kind, kind->kind) == 0 &&
+		    json_object_object_get_ex(step, scn_needs[i].key, NULL) &&
+		    !json_object_object_get_ex(step, scn_needs[i].needs, NULL)) {
+			scn_path_key(p, path, scn_needs[i].key);
+			scn_error(ctx, p, "needs key '%s' too",
+				  scn_needs[i].needs);
+		}
 
 	if (json_object_object_get_ex(step, "timeout_ms", &v) &&
 	    json_object_is_type(v, json_type_int) && json_object_get_int64(v) > 0)
@@ -812,6 +1187,56 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 				  s, re.re_nsub);
 		regfree(&re);
 		return;
+	case SCN_V_MTDDEV:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (strncmp(s, "/dev/mtd", 8) != 0 || !s[8] || strlen(s + 8) > 3 ||
+		    strspn(s + 8, "0123456789") != strlen(s + 8))
+			scn_error(ctx, path, "bad MTD device '%s' (want /dev/mtdN)",
+				  s);
+		return;
+	case SCN_V_STATE_FILES:
+		scn_check_string_list(ctx, path, v, scn_is_state_path,
+				      "state file",
+				      "an absolute path of under 256 bytes", false);
+		if (json_object_is_type(v, json_type_array) &&
+		    json_object_array_length(v) > (size_t)spec->max)
+			scn_error(ctx, path, "%zu state files, at most %lld",
+				  json_object_array_length(v),
+				  (long long)spec->max);
+		return;
+	case SCN_V_INCIDENT:
+		if (scn_expect_type(ctx, path, v, json_type_object, "an object"))
+			scn_check_object(ctx, path, v, scn_incident_keys, NULL,
+					 "expect_incident");
+		return;
+	case SCN_V_IFNAME:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (!scn_is_ifname(s))
+			scn_error(ctx, path,
+				  "bad interface name '%s' (want 1..15 bytes, no '/', ':' or blank)",
+				  s);
+		return;
+	case SCN_V_GROUP: {
+		struct brspec_group g;
+
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (brspec_group_parse(s, &g) < 0)
+			scn_error(ctx, path,
+				  "'%s' is no IPv4, IPv6 or MAC group address", s);
+		return;
+	}
+	case SCN_V_VLANS:
+	case SCN_V_VIDS:
+	case SCN_V_MDBS:
+	case SCN_V_MDB_KEYS:
+		scn_check_entries(ctx, path, spec->type, v);
+		return;
 	}
 }
 
@@ -1047,6 +1472,70 @@ static uint64_t scn_get_ms(struct json_object *obj, const char *key,
 	return json_object_get_int64(v);
 }
 
+/*
+ * expect_incident.step must name one of the scenario's steps: an attribution
+ * to a step that does not exist could never match.
+ */
+static void scn_check_incident_step(struct scn_ctx *ctx, struct json_object *doc)
+{
+	struct json_object *inc, *step, *steps;
+	const char *want;
+	size_t n;
+
+	if (!json_object_object_get_ex(doc, "expect_incident", &inc) ||
+	    !json_object_is_type(inc, json_type_object) ||
+	    !json_object_object_get_ex(inc, "step", &step) ||
+	    !json_object_is_type(step, json_type_string) ||
+	    !json_object_object_get_ex(doc, "steps", &steps) ||
+	    !json_object_is_type(steps, json_type_array))
+		return;
+	want = json_object_get_string(step);
+	n = json_object_array_length(steps);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(steps, i), *nm;
+
+		if (json_object_is_type(o, json_type_object) &&
+		    json_object_object_get_ex(o, "name", &nm) &&
+		    json_object_is_type(nm, json_type_string) &&
+		    strcmp(json_object_get_string(nm), want) == 0)
+			return;
+	}
+	scn_error(ctx, "$.expect_incident.step",
+		  "no step is named '%s'", want);
+}
+
+/* Fill s->expect and s->xfail from a validated document. */
+static int scn_fill_incident(struct json_object *doc, struct scenario *s)
+{
+	struct json_object *inc, *v;
+
+	s->expect.step = -1;
+	if (json_object_object_get_ex(doc, "xfail", &v)) {
+		s->xfail = strdup(json_object_get_string(v));
+		if (!s->xfail)
+			return -ENOMEM;
+	}
+	if (!json_object_object_get_ex(doc, "expect_incident", &inc))
+		return 0;
+	s->expect.set = true;
+	json_object_object_get_ex(inc, "kind", &v);
+	snprintf(s->expect.kind, sizeof(s->expect.kind), "%s",
+		 json_object_get_string(v));
+	json_object_object_get_ex(inc, "survives", &v);
+	s->expect.survives = json_object_get_boolean(v);
+	if (json_object_object_get_ex(inc, "title", &v)) {
+		s->expect.title = strdup(json_object_get_string(v));
+		if (!s->expect.title)
+			return -ENOMEM;
+	}
+	if (json_object_object_get_ex(inc, "step", &v))
+		for (size_t i = 0; i < s->nsteps; i++)
+			if (strcmp(s->steps[i].name,
+				   json_object_get_string(v)) == 0)
+				s->expect.step = i;
+	return 0;
+}
+
 /* Fill @s from a validated document; fills in every step's timeout_ms. */
 static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 		    struct scenario *s)
@@ -1096,6 +1585,9 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 					   json_object_new_int64(st->timeout_ms)) < 0)
 			return -ENOMEM;
 	}
+	r = scn_fill_incident(doc, s);
+	if (r < 0)
+		return r;
 	json = json_object_to_json_string_ext(steps, JSON_C_TO_STRING_PLAIN |
 						     JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!json)
@@ -1104,9 +1596,18 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 	if (!s->steps_json)
 		return -ENOMEM;
 
+	if (json_object_object_get_ex(doc, "state_files", &v)) {
+		s->state_files_json = strdup(json_object_to_json_string_ext(
+			v, JSON_C_TO_STRING_PLAIN |
+				   JSON_C_TO_STRING_NOSLASHESCAPE));
+		if (!s->state_files_json)
+			return -ENOMEM;
+	}
+
 	/* The whole run request must fit in one protocol line. */
-	r = proto_run_encode(s->name, s->timeout_ms, s->step_timeout_ms,
-			     s->steps_json, &line, &line_len);
+	r = proto_run_encode_audit(s->name, s->timeout_ms, s->step_timeout_ms,
+				   s->steps_json, s->state_files_json, &line,
+				   &line_len);
 	if (r == -E2BIG) {
 		scn_error(ctx, "$.steps",
 			  "the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
@@ -1133,6 +1634,9 @@ void scn_free(struct scenario *s)
 	free(s->req_modules);
 	free(s->steps);
 	free(s->steps_json);
+	free(s->state_files_json);
+	free(s->expect.title);
+	free(s->xfail);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -1176,6 +1680,7 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 	    json_object_get_int64(v) <= SCN_TIMEOUT_MAX_MS)
 		ctx.step_timeout_ms = json_object_get_int64(v);
 	scn_check_object(&ctx, "$", doc, scn_top_keys, NULL, "a scenario");
+	scn_check_incident_step(&ctx, doc);
 	dup.s = buf;
 	dup.len = len;
 	scn_dup_value(&dup, "$");

@@ -52,6 +52,7 @@ struct vm {
 	FILE *events;
 	struct session *session;
 	bool dead;
+	bool panicked, silent;
 	char dead_reason[PROTO_TEXT_MAX];
 	int proto_error;
 	uint64_t t_call_us, t_created_us, t_hello_us, last_rx_us;
@@ -340,8 +341,10 @@ static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 	for (struct vm *vm = h->vms; vm; vm = vm->next) {
 		if (!name || strcmp(vm->name, name) != 0)
 			continue;
-		if (event == VIR_DOMAIN_EVENT_CRASHED)
+		if (event == VIR_DOMAIN_EVENT_CRASHED) {
+			vm->panicked = true;
 			vm_die(vm, "the guest panicked (pvpanic)");
+		}
 		else if (event == VIR_DOMAIN_EVENT_STOPPED)
 			vm_die(vm, "the domain stopped: %s",
 			       stopped_detail(detail));
@@ -640,6 +643,7 @@ int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 		now = vm_now_us();
 		if (vm->session->hello_seen &&
 		    now - vm->last_rx_us > (uint64_t)VM_SILENCE_MS * 1000) {
+			vm->silent = !vm->dead;
 			vm_die(vm,
 			       "the guest sent nothing, not even a heartbeat, for %d s",
 			       VM_SILENCE_MS / 1000);
@@ -678,6 +682,31 @@ uint64_t vm_create_us(const struct vm *vm)
 uint64_t vm_hello_us(const struct vm *vm)
 {
 	return vm->t_hello_us ? vm->t_hello_us - vm->t_call_us : 0;
+}
+
+bool vm_panicked(const struct vm *vm)
+{
+	return vm->panicked;
+}
+
+bool vm_silent(const struct vm *vm)
+{
+	return vm->silent;
+}
+
+int vm_dump(struct vm *vm, const char *path, int format, char *err,
+	    size_t errlen)
+{
+	if (!vm->dom || virDomainIsActive(vm->dom) != 1) {
+		snprintf(err, errlen, "the domain is gone");
+		return -ENODEV;
+	}
+	if (virDomainCoreDumpWithFormat(vm->dom, path, format,
+					VIR_DUMP_MEMORY_ONLY) < 0) {
+		set_err(err, errlen, "virDomainCoreDumpWithFormat");
+		return -EIO;
+	}
+	return 0;
 }
 
 void vm_destroy(struct vm *vm)
