@@ -254,7 +254,10 @@ static int delta_run(struct step_ctx *ctx, struct json_object *step,
 		if (r == 0)
 			fits = delta_of(v, s->value, &d);
 		if (r == 0 && fits && delta_holds(d, &b)) {
+			/* Say what was counted, as the mtd steps do. */
 			res->verdict = VERDICT_PASS;
+			step_got(res, "%+" PRId64 " (from %" PRId64 " to %" PRId64
+				 ")", d, s->value, v);
 			return 0;
 		}
 		if (guestd_now_us() >= deadline)

@@ -340,6 +340,7 @@ static void test_sample_delta(void)
 	tu_write(f, "6\n", O_TRUNC);
 	run(&res, "{\"kind\":\"delta\",\"of\":\"ce\",\"equals\":1}");
 	is_int(res.verdict, VERDICT_PASS, "delta of exactly 1 passes");
+	is_str(res.got, "+1 (from 5 to 6)", "and says what it counted");
 	run(&res, "{\"kind\":\"delta\",\"of\":\"ce\",\"at_most\":0}");
 	is_int(res.verdict, VERDICT_FAIL, "delta over at_most fails");
 	is_str(res.expected, "a change of at most 0", "expected the bound");
