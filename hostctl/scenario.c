@@ -1108,10 +1108,12 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 				  spec->min, spec->max);
 		return;
 	case SCN_V_REGEX:
+	case SCN_V_REGEX1:
 		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
 			return;
 		s = json_object_get_string(v);
-		r = regcomp(&re, s, REG_EXTENDED | REG_NEWLINE | REG_NOSUB);
+		r = regcomp(&re, s, REG_EXTENDED | REG_NEWLINE |
+			    (spec->type == SCN_V_REGEX ? REG_NOSUB : 0));
 		if (r) {
 			char buf[256];
 
@@ -1119,6 +1121,10 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 			scn_error(ctx, path, "bad regex '%s': %s", s, buf);
 			return;
 		}
+		if (spec->type == SCN_V_REGEX1 && re.re_nsub != 1)
+			scn_error(ctx, path,
+				  "regex '%s' has %zu capture groups; it needs exactly one, around the number",
+				  s, re.re_nsub);
 		regfree(&re);
 		return;
 	case SCN_V_ERRNO:
@@ -1168,24 +1174,6 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 		return;
 	case SCN_V_STEPS:
 		scn_check_steps(ctx, path, spec, v);
-		return;
-	case SCN_V_REGEX1:
-		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
-			return;
-		s = json_object_get_string(v);
-		r = regcomp(&re, s, REG_EXTENDED | REG_NEWLINE);
-		if (r) {
-			char buf[256];
-
-			regerror(r, &re, buf, sizeof(buf));
-			scn_error(ctx, path, "bad regex '%s': %s", s, buf);
-			return;
-		}
-		if (re.re_nsub != 1)
-			scn_error(ctx, path,
-				  "regex '%s' has %zu capture groups; it needs exactly one, around the number",
-				  s, re.re_nsub);
-		regfree(&re);
 		return;
 	case SCN_V_MTDDEV:
 		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
