@@ -489,7 +489,8 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
  * The crash hook: incidents, bundle and the expect_incident/xfail verdict
  * (judge.c). A guest that passed a scenario expecting an incident gets a
  * moment for the console to catch up, and must still be alive after it.
- * Returns 1 when the VM must be replaced.
+ * Returns 1 when the VM must be replaced: it died, hung, or had an
+ * incident.
  */
 static int after_one(struct run_ctx *c, struct vm *vm, size_t i, int replace)
 {
@@ -513,6 +514,13 @@ static int after_one(struct run_ctx *c, struct vm *vm, size_t i, int replace)
 	in.hang = replace ? c->hang : NULL;
 	in.open_step = open;
 	judge_scenario(&in);
+	/*
+	 * A guest that survived an oops or a WARNING is tainted, and may hold
+	 * a lock or a leaked object the incident left: the next scenario gets
+	 * a fresh VM rather than that kernel.
+	 */
+	if (sc->nincidents)
+		replace = 1;
 	return replace;
 }
 
