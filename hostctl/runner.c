@@ -390,6 +390,7 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 
 	progress_status(c->o->progress, "[%s %s] %s: starting", c->label,
 			domain_accel_name(c->accel), sc->name);
+	sc->incident_expected = s->expect.set;
 	r = session_expect(&c->sess, sc);
 	if (r == 0)
 		r = proto_run_encode_audit(s->name, s->timeout_ms,
