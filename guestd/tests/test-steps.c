@@ -76,6 +76,12 @@ static void test_check(void)
 		  "step kind 'sleep' has no key 'match'" },
 		{ "{\"kind\":\"sleep\",\"ms\":1,\"timeout_ms\":\"1\"}",
 		  "key 'timeout_ms' must be an integer >= 0" },
+		{ "{\"kind\":\"delta\",\"of\":\"x\",\"at_least\":-1.5}",
+		  "key 'at_least' must be an integer" },
+		{ "{\"kind\":\"sample\",\"as\":\"x\",\"path\":\"/x\"}",
+		  "step kind 'sample' needs key 'match'" },
+		{ "{\"kind\":\"write\",\"path\":\"/x\",\"value\":\"\","
+		  "\"repeat\":-1}", "key 'repeat' must be an integer >= 0" },
 	};
 	char err[256];
 
@@ -95,6 +101,11 @@ static void test_check(void)
 
 		is_int(step_check(step_table, s, err, sizeof(err)), 0,
 		       "a good step passes the check");
+		json_object_put(s);
+		s = json_tokener_parse("{\"kind\":\"delta\",\"of\":\"x\","
+				       "\"at_least\":-16,\"at_most\":0}");
+		is_int(step_check(step_table, s, err, sizeof(err)), 0,
+		       "a negative bound is a good delta");
 		json_object_put(s);
 	}
 }
