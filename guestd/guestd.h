@@ -201,6 +201,10 @@ struct step_env {
 	const char *kmsg_path;          /* default "/dev/kmsg" */
 	const char *modules_dir;        /* NULL: /lib/modules/$(uname -r) */
 	const struct mod_sys *mod_sys;  /* NULL: mod_sys_real */
+	const char *dev_dir;            /* NULL: "/dev" (swap, resume) */
+	const char *sys_dir;            /* NULL: "/sys" (swap, resume) */
+	const char *run_dir;            /* NULL: "/run" (marker) */
+	bool no_swapon;                 /* tests: never call swapon(2) */
 };
 
 /* The state of the scenario a step runs in (in the scenario child). */
@@ -240,6 +244,35 @@ extern const struct step_ops step_rmmod;
 extern const struct step_ops step_wait_for;
 extern const struct step_ops step_kmsg_expect;
 extern const struct step_ops step_sleep;
+extern const struct step_ops step_swap;
+extern const struct step_ops step_marker;
+extern const struct step_ops step_resume;
+
+/* ---- swap.c: block devices for swap and resume, pure where it can be ---- */
+
+#define SWAP_SIG_LEN 10
+/*
+ * Fill @page (@page_size bytes) with a version-1 swap header for a device
+ * of @dev_bytes, as mkswap writes it: no bad pages, @uuid, signature
+ * "SWAPSPACE2" in the last 10 bytes. Returns 0, or -EINVAL when the
+ * device is smaller than ten pages or the page size is not 4096..65536.
+ */
+int swap_header_build(void *page, size_t page_size, uint64_t dev_bytes,
+		      const uint8_t uuid[16]);
+/*
+ * The swap signature of @page as printable text ("SWAPSPACE2",
+ * "S1SUSPEND", or the bytes escaped) into @buf.
+ */
+void swap_signature(const void *page, size_t page_size, char *buf,
+		    size_t len);
+/* True when @name is a block device name we accept: [a-z0-9]{1,31}. */
+bool swap_dev_name_ok(const char *name);
+/*
+ * "MAJ:MIN" of block device @name from @sys_dir/block/@name/dev, into
+ * @buf without its newline. Returns 0 or -errno.
+ */
+int swap_dev_majmin(const char *sys_dir, const char *name, char *buf,
+		    size_t len);
 
 /* Every step kind, NULL-terminated. */
 extern const struct step_ops *const step_table[];

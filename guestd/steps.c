@@ -20,6 +20,9 @@ const struct step_ops *const step_table[] = {
 	&step_wait_for,
 	&step_kmsg_expect,
 	&step_sleep,
+	&step_swap,
+	&step_marker,
+	&step_resume,
 	NULL,
 };
 
