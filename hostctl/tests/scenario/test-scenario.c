@@ -82,7 +82,7 @@ static void test_bad_files(void)
 	BAD("comment", "line 1, column 1: not valid JSON: unexpected character");
 	BAD("not-object", "$: expected an object, got an array");
 	BAD("unknown-keys",
-	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps",
+	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, disk, boots",
 	    "$.requires.module: unknown key; requires takes: config, modules",
 	    "$.steps[0].valeu: unknown key; a 'write' step takes: kind, name, timeout_ms, path, value, append, expect_errno",
 	    "$.steps[0]: missing required key 'value'");
@@ -116,7 +116,7 @@ static void test_bad_files(void)
 	    "$.steps[0].expect_errno: unknown errno name 'EFOO'",
 	    "$.steps[1].expect_errno: unknown errno name 'einval'");
 	BAD("unknown-kind",
-	    "$.steps[0].kind: unknown step kind 'exec'; kinds: write, read, modprobe, rmmod, wait_for, kmsg_expect, sleep",
+	    "$.steps[0].kind: unknown step kind 'exec'; kinds: write, read, modprobe, rmmod, wait_for, kmsg_expect, sleep, swap, marker, resume",
 	    "$.steps[0].timeout_ms: expected an integer, got a string",
 	    "$.steps[1].kind: expected a string, got an integer");
 	BAD("read-no-cond",
@@ -143,6 +143,26 @@ static void test_bad_files(void)
 	    "$.steps[0].path: must not be empty",
 	    "$.steps[1].since: 'boot' is not one of: step, scenario",
 	    "$.steps[2].name: 130 bytes long, at most 127");
+	BAD("both-steps-boots",
+	    "$: a scenario has either 'steps' (one boot) or 'boots', exactly one of them");
+	BAD("boots",
+	    "$.disk.size_mib: 8 is out of range 16..65536",
+	    "$.disk.format: 'vmdk' is not one of: raw, qcow2",
+	    "$.boots[0].memory_mib: 64 is out of range 128..16384",
+	    "$.boots[0].machine: 'isapc' is not one of: pc, q35",
+	    "$.boots[0].kernel_args[1]: bad kernel argument 'a b' (want [A-Za-z0-9_.,:=/+-], 1..127 characters)",
+	    "$.boots[0].end: 'halt' is not one of: running, poweroff, reboot",
+	    "$.boots[1].extra_disks[0].bus: unknown key; a disk takes: size_mib, format",
+	    "$.boots[1].steps[0].device: bad block device name '/dev/vda' (want [a-z0-9]{1,31}, e.g. vda)",
+	    "$.boots[1].steps[1]: missing required key 'device'",
+	    "$.boots[1].steps[2].action: 'peek' is not one of: set, check",
+	    "$.boots[1].steps[2].expect: 'gone' is not one of: present, absent",
+	    "$.boots[0].resumed: the first boot has no earlier boot to resume",
+	    "$.boots[1].end: the last boot must end 'running' (nothing boots after it)",
+	    "$.boots[1].steps[0].name: duplicate step name 'm' (also in $.boots[0])");
+	BAD("boots-resume",
+	    "$.boots[1].resumed: cannot resume: the boot before it ends 'running', so it never hibernates",
+	    "$.boots: 0 steps in all boots, want 1..256");
 }
 
 /* Write @text to a fresh file under /tmp and return its path. */
