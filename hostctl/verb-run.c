@@ -40,6 +40,8 @@ static void run_usage(FILE *f)
 		"                    build and boot the kernel with this patch of the\n"
 		"                    series left out (file name or unique prefix,\n"
 		"                    e.g. 0001; repeatable)\n"
+		"  --keep            keep the disk images of scenarios with a\n"
+		"                    disk in the run directory\n"
 		"  --help            show this help\n"
 		"\n"
 		"Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error,\n"
@@ -56,6 +58,7 @@ struct run_args {
 	enum res_format format;
 	bool format_set;
 	enum accel_choice accel;
+	bool keep;
 };
 
 static int parse_args(int argc, char *argv[], struct run_args *a)
@@ -69,6 +72,7 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "accel", required_argument, NULL, 'a' },
 		{ "initrd", required_argument, NULL, 'i' },
 		{ "without-patch", required_argument, NULL, 'w' },
+		{ "keep", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -107,6 +111,9 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 			break;
 		case 'i':
 			a->initrd = optarg;
+			break;
+		case 'k':
+			a->keep = true;
 			break;
 		case 'w':
 			if (a->n_without == RUN_WITHOUT_MAX) {
@@ -329,6 +336,7 @@ static int do_run(const struct run_args *a, char *const *names, int nnames)
 	ro.accel = a->accel;
 	ro.events = events;
 	ro.progress = &prog;
+	ro.keep = a->keep;
 	catch_signals();
 	r = runner_run(&ro, scn, &run, NULL, err, sizeof(err));
 	if (r < 0) {
