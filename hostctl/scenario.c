@@ -69,7 +69,7 @@ struct scn_kind {
 
 static const char *const scn_seeds[] = { "001", "002", "003", "004", "005",
 					 "none", NULL };
-static const char *const scn_since[] = { "step", "scenario", NULL };
+static const char *const scn_since[] = { "step", "scenario", "boot", NULL };
 static const char *const scn_read_conds[] = { "equals", "match",
 					      "not_match", NULL };
 

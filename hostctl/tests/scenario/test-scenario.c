@@ -141,7 +141,7 @@ static void test_bad_files(void)
 	BAD("strings",
 	    "$.description: must be one line, without control characters",
 	    "$.steps[0].path: must not be empty",
-	    "$.steps[1].since: 'boot' is not one of: step, scenario",
+	    "$.steps[1].since: 'forever' is not one of: step, scenario, boot",
 	    "$.steps[2].name: 130 bytes long, at most 127");
 	BAD("both-steps-boots",
 	    "$: a scenario has either 'steps' (one boot) or 'boots', exactly one of them");
