@@ -77,6 +77,11 @@ static int swap_header(const char *path, struct json_object *step,
 		r = 1;
 		goto out;
 	}
+	/*
+	 * The kernel writes and resets hibernation signatures with bios that
+	 * bypass the page cache: drop any cached copy of the header first.
+	 */
+	posix_fadvise(fd, 0, (off_t)psize, POSIX_FADV_DONTNEED);
 	if (pread(fd, page, psize, 0) != (ssize_t)psize || dev_size(fd, &size)) {
 		step_errno_mismatch(res, 0, errno ? errno : EIO, "read");
 		snprintf(res->reason, sizeof(res->reason),
