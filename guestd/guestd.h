@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include <json-c/json.h>
+#include <mtd/mtd-user.h>
 
 #include "proto.h"
 
@@ -244,6 +245,12 @@ extern const struct step_ops step_rmmod;
 extern const struct step_ops step_wait_for;
 extern const struct step_ops step_kmsg_expect;
 extern const struct step_ops step_sleep;
+extern const struct step_ops step_mtd_erase;
+extern const struct step_ops step_mtd_write;
+extern const struct step_ops step_mtd_flip;
+extern const struct step_ops step_mtd_read;
+extern const struct step_ops step_mtd_stats;
+extern const struct step_ops step_mtd_reads;
 extern const struct step_ops step_swap;
 extern const struct step_ops step_marker;
 extern const struct step_ops step_resume;
@@ -401,5 +408,101 @@ __attribute__((noreturn)) void scenario_child(const struct step_ops *const *tabl
  */
 int port_find(const char *sysdir, const char *devdir, const char *name,
 	      char *ret_path, size_t size);
+
+/* ---- mtd.c: the MTD step kinds' shared parts ---- */
+
+#define MTD_PAGE_MAX (64 * 1024)        /* the largest page the steps take */
+#define MTD_OOB_MAX 4096
+#define MTD_FLIP_MAX 64                 /* bits one mtd_flip step clears */
+
+/*
+ * The test pattern of @page for @seed: @len bytes, the same on every run
+ * and every machine, different for every (seed, page).
+ */
+void mtd_pattern(uint64_t seed, uint64_t page, uint8_t *buf, size_t len);
+/* The checksum a failure reports: FNV-1a 64. */
+uint64_t mtd_checksum(const uint8_t *buf, size_t len);
+/*
+ * Choose @k distinct bits that are 1 in @buf (@len bytes), the same ones
+ * for the same buffer, @k and @seed. Bit b is bit b % 8 of byte b / 8.
+ * Returns 0 and @k bit numbers in @ret_bits, -ENOSPC when fewer than @k
+ * bits are set, or -EINVAL when @k > MTD_FLIP_MAX.
+ */
+int mtd_pick_bits(const uint8_t *buf, size_t len, unsigned int k,
+		  uint64_t seed, size_t *ret_bits);
+/* A sysfs counter: decimal digits and an optional newline. */
+int mtd_parse_counter(const char *text, size_t len, uint32_t *ret);
+
+/* What one MEMREAD of known data came to. */
+enum mtd_outcome {
+	MTD_CLEAN,      /* success, data as written */
+	MTD_CORRECTED,  /* EUCLEAN, data as written */
+	MTD_FAILED,     /* EBADMSG: the failure was reported */
+	MTD_SILENT,     /* success or EUCLEAN, but the data differ */
+	MTD_ERROR,      /* any other errno */
+};
+
+enum mtd_outcome mtd_classify(int r, bool data_matches);
+/* How many bytes differ; *ret_first is the first when any do. */
+size_t mtd_diff(const uint8_t *a, const uint8_t *b, size_t len,
+		size_t *ret_first);
+
+/* An open /dev/mtdN. */
+struct mtd_dev {
+	int fd;
+	char name[16];                  /* "mtdN", for /sys/class/mtd */
+	struct mtd_info_user info;
+	uint32_t step_size;             /* ecc_step_size, bytes */
+};
+
+/* "mtdN" from "/dev/mtdN", the only device paths the steps take. */
+int mtd_dev_name(const char *path, char *name, size_t size);
+/*
+ * Open @path, which must be /dev/mtdN, read its geometry and ECC step
+ * size. On failure @what says which call failed. Returns 0 or -errno.
+ */
+int mtd_dev_open(const char *path, struct mtd_dev *ret, char *what,
+		 size_t whatlen);
+void mtd_dev_close(struct mtd_dev *dev);
+uint64_t mtd_pages(const struct mtd_dev *dev);
+/* /sys/class/mtd/mtdN/@attr as a number. Returns 0 or -errno. */
+int mtd_sysfs_counter(const struct mtd_dev *dev, const char *attr,
+		      uint32_t *ret);
+/*
+ * MEMREAD of one page (and its OOB when @oob is set) in @mode. *ret_stats
+ * is the request's ECC stats, filled on EUCLEAN and EBADMSG too. Returns
+ * 0 or -errno, -EUCLEAN and -EBADMSG included.
+ */
+int mtd_read_page(const struct mtd_dev *dev, uint64_t page, uint8_t *data,
+		  uint8_t *oob, uint8_t mode,
+		  struct mtd_read_req_ecc_stats *ret_stats);
+/* MEMWRITE of one page (and its OOB when @oob is set) in @mode. */
+int mtd_write_page(const struct mtd_dev *dev, uint64_t page,
+		   const uint8_t *data, const uint8_t *oob, uint8_t mode);
+/* MEMERASE64 of [@start, @start + @len). */
+int mtd_erase(const struct mtd_dev *dev, uint64_t start, uint64_t len);
+/* ECCGETSTATS. */
+int mtd_ecc_stats(const struct mtd_dev *dev, struct mtd_ecc_stats *ret);
+
+/* ---- mtd-step.c: what the mtd_* step kinds share ---- */
+
+/*
+ * Open the step's 'device'. Returns true, or false with @res filled: fail
+ * when the kernel refused, error when the step is wrong.
+ */
+bool mtd_step_open(struct json_object *step, struct step_result *res,
+		   struct mtd_dev *dev);
+/*
+ * Pages @page .. @page + @pages - 1 exist on @dev. Returns true, or false
+ * with @res filled (error).
+ */
+bool mtd_step_range(struct step_result *res, const struct mtd_dev *dev,
+		    int64_t page, int64_t pages);
+/*
+ * Judge outcome @r (0 or -errno) against the errno name @expect (NULL:
+ * success), as modprobe does. @done describes a success, @what the call.
+ */
+void mtd_step_judge(struct step_result *res, const char *expect, int r,
+		    const char *done, const char *what);
 
 #endif

@@ -44,6 +44,7 @@ enum scn_vtype {
 	SCN_V_MODULES,    /* an array of module names */
 	SCN_V_REQUIRES,   /* an object, scn_requires_keys[] */
 	SCN_V_STEPS,      /* an array of step objects, scn_kinds[] */
+	SCN_V_MTDDEV,     /* "/dev/mtdN", N of 1..3 digits */
 	SCN_V_DISK,       /* an object, scn_disk_keys[] */
 	SCN_V_DISKS,      /* an array of those, at most max */
 	SCN_V_KARGS,      /* an array of kernel command-line words */
@@ -171,6 +172,73 @@ static const struct scn_key scn_sleep_keys[] = {
 	{ NULL },
 };
 
+/* The MTD steps (guestd/step-mtd-*.c): pages and blocks of a /dev/mtdN. */
+#define SCN_MTD_PAGE_MAX (INT64_C(1) << 40)
+#define SCN_MTD_SEED_MAX INT64_C(4294967295)
+
+static const char *const scn_mtd_modes[] = { "auto", "place", "raw", NULL };
+
+static const struct scn_key scn_mtd_erase_keys[] = {
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
+	{ "block", SCN_V_INT, false, 0, SCN_MTD_PAGE_MAX, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mtd_write_keys[] = {
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
+	{ "page", SCN_V_INT, true, 0, SCN_MTD_PAGE_MAX, NULL },
+	{ "pages", SCN_V_INT, false, 1, 65536, NULL },
+	{ "seed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "mode", SCN_V_CHOICE, false, 0, 0, scn_mtd_modes },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mtd_flip_keys[] = {
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
+	{ "page", SCN_V_INT, true, 0, SCN_MTD_PAGE_MAX, NULL },
+	{ "bits", SCN_V_INT, true, 1, 64, NULL },
+	{ "ecc_step", SCN_V_INT, false, 0, 255, NULL },
+	{ "seed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mtd_read_keys[] = {
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
+	{ "page", SCN_V_INT, true, 0, SCN_MTD_PAGE_MAX, NULL },
+	{ "pages", SCN_V_INT, false, 1, 65536, NULL },
+	{ "seed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "matches", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "corrected", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "max_bitflips", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "uncorrectable", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mtd_stats_keys[] = {
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
+	{ "corrected", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "failed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "badblocks", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "ecc_strength", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "corrected_delta", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "failed_delta", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mtd_reads_keys[] = {
+	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
+	{ "page", SCN_V_INT, true, 0, SCN_MTD_PAGE_MAX, NULL },
+	{ "pages", SCN_V_INT, false, 1, 1024, NULL },
+	{ "reads", SCN_V_INT, true, 1, 1000000, NULL },
+	{ "seed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
+	{ "max_failed", SCN_V_INT, false, 0, 1000000, NULL },
+	{ "min_corrected", SCN_V_INT, false, 0, 1000000, NULL },
+	{ NULL },
+};
+
 static const char *const scn_marker_actions[] = { "set", "check", NULL };
 static const char *const scn_marker_expect[] = { "present", "absent", NULL };
 
@@ -203,9 +271,22 @@ static const struct scn_kind scn_kinds[] = {
 	{ "wait_for", scn_wait_for_keys, NULL, "within_ms" },
 	{ "kmsg_expect", scn_kmsg_expect_keys, NULL, "within_ms" },
 	{ "sleep", scn_sleep_keys, NULL, "ms" },
+	{ "mtd_erase", scn_mtd_erase_keys, NULL, NULL },
+	{ "mtd_write", scn_mtd_write_keys, NULL, NULL },
+	{ "mtd_flip", scn_mtd_flip_keys, NULL, NULL },
+	{ "mtd_read", scn_mtd_read_keys, NULL, NULL },
+	{ "mtd_stats", scn_mtd_stats_keys, NULL, NULL },
+	{ "mtd_reads", scn_mtd_reads_keys, NULL, NULL },
 	{ "swap", scn_swap_keys, NULL, NULL },
 	{ "marker", scn_marker_keys, NULL, NULL },
 	{ "resume", scn_resume_keys, NULL, NULL },
+};
+
+/* Keys that mean something only with another key of the same step. */
+static const struct scn_needs {
+	const char *kind, *key, *needs;
+} scn_needs[] = {
+	{ "mtd_read", "matches", "seed" },
 };
 
 /* What one file's validation collects into. */
@@ -545,7 +626,7 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 	else if (scn_expect_type(ctx, p, v, json_type_string, "a string")) {
 		kind = scn_find_kind(json_object_get_string(v));
 		if (!kind) {
-			char list[256] = "";
+			char list[512] = "";
 
 			for (size_t i = 0; i < sizeof(scn_kinds) / sizeof(scn_kinds[0]); i++) {
 				if (list[0])
@@ -586,6 +667,15 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 			scn_error(ctx, path, "%s needs at least one of: %s", what,
 				  list);
 	}
+
+	for (size_t i = 0; i < sizeof(scn_needs) / sizeof(scn_needs[0]); i++)
+		if (strcmp(scn_needs[i].kind, kind->kind) == 0 &&
+		    json_object_object_get_ex(step, scn_needs[i].key, NULL) &&
+		    !json_object_object_get_ex(step, scn_needs[i].needs, NULL)) {
+			scn_path_key(p, path, scn_needs[i].key);
+			scn_error(ctx, p, "needs key '%s' too",
+				  scn_needs[i].needs);
+		}
 
 	if (json_object_object_get_ex(step, "timeout_ms", &v) &&
 	    json_object_is_type(v, json_type_int) && json_object_get_int64(v) > 0)
@@ -868,6 +958,15 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 		return;
 	case SCN_V_STEPS:
 		scn_check_steps(ctx, path, spec, v);
+		return;
+	case SCN_V_MTDDEV:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (strncmp(s, "/dev/mtd", 8) != 0 || !s[8] || strlen(s + 8) > 3 ||
+		    strspn(s + 8, "0123456789") != strlen(s + 8))
+			scn_error(ctx, path, "bad MTD device '%s' (want /dev/mtdN)",
+				  s);
 		return;
 	case SCN_V_DEVICE:
 		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))

@@ -4,9 +4,12 @@
  * caller, so it logs (once, with context) on failure.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,17 +28,55 @@
 #endif
 
 /*
- * The default URI: the first embedded-driver root that no other hostctl is
- * using, so that runs can go side by side.
+ * Claim slot for this process: an flock on <cache>/locks/libvirt-<slot>.lock,
+ * held (the descriptor left open) until hostctl exits. Two hostctls that
+ * start together can both see a root's driver.pid unlocked before either
+ * libvirt takes it; the flock decides between them atomically. Returns 1
+ * when claimed, 0 when another hostctl holds it, or a negative errno.
+ */
+static int claim_slot(const char *cache_dir, unsigned int slot)
+{
+	char path[PATH_MAX + 64];
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/locks", cache_dir) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = fs_mkdir_p(path);
+	if (fd < 0)
+		return fd;
+	snprintf(path, sizeof(path), "%s/locks/libvirt-%u.lock", cache_dir,
+		 slot);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int r = errno == EWOULDBLOCK ? 0 : -errno;
+
+		close(fd);
+		return r;
+	}
+	return 1;
+}
+
+/*
+ * The default URI: the first embedded-driver root that no other hostctl
+ * has claimed and no other libvirt user holds, so that runs can go side by
+ * side.
  */
 static int default_uri(const char *cache_dir, char *buf, size_t len)
 {
-	int r = 0;
+	int r;
 
 	for (unsigned int slot = 0; slot < SETUP_EMBED_SLOTS; slot++) {
 		r = vm_default_uri(cache_dir, slot, buf, len);
-		if (r < 0 || !vm_embed_busy(buf))
+		if (r < 0)
 			return r;
+		if (vm_embed_busy(buf))
+			continue;
+		r = claim_slot(cache_dir, slot);
+		if (r != 0)
+			return r < 0 ? r : 0;
 	}
 	/* All busy: use the first; connecting will say it is busy. */
 	return vm_default_uri(cache_dir, 0, buf, len);

@@ -116,7 +116,7 @@ static void test_bad_files(void)
 	    "$.steps[0].expect_errno: unknown errno name 'EFOO'",
 	    "$.steps[1].expect_errno: unknown errno name 'einval'");
 	BAD("unknown-kind",
-	    "$.steps[0].kind: unknown step kind 'exec'; kinds: write, read, modprobe, rmmod, wait_for, kmsg_expect, sleep, swap, marker, resume",
+	    "$.steps[0].kind: unknown step kind 'exec'; kinds: write, read, modprobe, rmmod, wait_for, kmsg_expect, sleep, mtd_erase, mtd_write, mtd_flip, mtd_read, mtd_stats, mtd_reads, swap, marker, resume",
 	    "$.steps[0].timeout_ms: expected an integer, got a string",
 	    "$.steps[1].kind: expected a string, got an integer");
 	BAD("read-no-cond",
@@ -138,6 +138,18 @@ static void test_bad_files(void)
 	BAD("within",
 	    "$.steps[0].within_ms: 3000 is not below the step's timeout_ms 3000",
 	    "$.steps[2].ms: 10000 is not below the step's timeout_ms 3000");
+	BAD("mtd",
+	    "$.steps[0].mode: 'ecc' is not one of: auto, place, raw",
+	    "$.steps[1].bits: 65 is out of range 1..64",
+	    "$.steps[2].matches: needs key 'seed' too",
+	    "$.steps[3].reads: 0 is out of range 1..1000000",
+	    "$.steps[4]: missing required key 'device'",
+	    "$.steps[5].corrected_delta: -1 is out of range 0..4294967295",
+	    "$.steps[5].failed: expected an integer, got a string",
+	    "$.steps[6].pages: 0 is out of range 1..65536",
+	    "$.steps[6].expect_errno: unknown errno name 'EUNCLEAN'",
+	    "$.steps[7].device: bad MTD device '/dev/mtdblock0' (want /dev/mtdN)",
+	    "$.steps[8].device: bad MTD device 'mtd0' (want /dev/mtdN)");
 	BAD("strings",
 	    "$.description: must be one line, without control characters",
 	    "$.steps[0].path: must not be empty",
