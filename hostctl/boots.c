@@ -35,8 +35,6 @@ extern char **environ;
 
 /* A guest writing its hibernation image sends nothing: allow for that. */
 #define BOOTS_SILENCE_MS 300000
-/* How long a boot that should power off may take to do so. */
-#define BOOTS_POWEROFF_MS 300000
 #define BOOTS_HELLO_MS 120000
 #define BOOTS_BYE_MS 2000
 /* From the channel's end to libvirt's lifecycle event. */
@@ -94,9 +92,18 @@ static void note(struct boots_ctx *c, const char *what, size_t k,
 		 const char *ended, int resumed)
 {
 	const struct scn_boot *b = &c->s->boots[k];
-	struct json_object *o = json_object_new_object();
+	struct json_object *o;
 	const char *line;
 
+	if (c->sc->boots) {
+		struct res_boot *rb = &c->sc->boots[k];
+
+		snprintf(rb->vm, sizeof(rb->vm), "%s", c->label);
+		if (ended)
+			snprintf(rb->ended, sizeof(rb->ended), "%s", ended);
+		rb->resumed = resumed;
+	}
+	o = json_object_new_object();
 	if (!o || !c->env->events)
 		goto out;
 	json_object_object_add(o, "host", json_object_new_string(what));
@@ -278,14 +285,20 @@ static int start_vm(struct boots_ctx *c, size_t k)
 	return 0;
 }
 
-/* Ask guestd to shut down, then destroy the VM either way. */
-static void stop_vm(struct boots_ctx *c)
+/*
+ * Ask guestd to shut down, then destroy the VM either way. A boot whose
+ * end was not recorded yet (it failed) ends "died" or "running".
+ */
+static void stop_vm(struct boots_ctx *c, size_t k)
 {
 	size_t len;
 	char *line;
 
 	if (!c->vm)
 		return;
+	if (c->sc->boots && !*c->sc->boots[k].ended)
+		snprintf(c->sc->boots[k].ended, sizeof(c->sc->boots[k].ended),
+			 "%s", vm_dead(c->vm) ? "died" : "running");
 	if (!vm_dead(c->vm) && c->sess.hello_seen && !c->sess.cur &&
 	    proto_shutdown_encode(&line, &len) == 0) {
 		if (vm_send(c->vm, line, len) == 0)
@@ -474,7 +487,8 @@ static int run_boot(struct boots_ctx *c, size_t k, bool *carry)
 		}
 	}
 	if (b->end != SCN_END_RUNNING) {
-		r = vm_wait(c->vm, NULL, NULL, BOOTS_POWEROFF_MS);
+		/* Its steps are done: the power-off must come within its bound. */
+		r = vm_wait(c->vm, NULL, NULL, b->timeout_ms);
 		if (r != -EPIPE || !vm_guest_stopped(c->vm, BOOTS_STOP_EVENT_MS)) {
 			snprintf(what, sizeof(what),
 				 "expected the guest to %s after its steps; %s",
@@ -493,8 +507,26 @@ static int run_boot(struct boots_ctx *c, size_t k, bool *carry)
 
 static void init_views(struct boots_ctx *c)
 {
+	c->sc->boots = calloc(c->s->nboots, sizeof(*c->sc->boots));
+	if (c->sc->boots)
+		c->sc->nboots = c->s->nboots;
 	for (size_t k = 0; k < c->s->nboots; k++) {
+		const struct scn_boot *b = &c->s->boots[k];
 		struct res_scenario *v = &c->views[k];
+
+		for (size_t i = 0; i < b->nsteps; i++)
+			c->sc->steps[b->first_step + i].boot = (uint32_t)k;
+		if (c->sc->boots) {
+			struct res_boot *rb = &c->sc->boots[k];
+
+			rb->index = (uint32_t)k;
+			rb->memory_mib = b->memory_mib;
+			snprintf(rb->machine, sizeof(rb->machine), "%s",
+				 b->machine);
+			snprintf(rb->expected_end, sizeof(rb->expected_end),
+				 "%s", end_name(b->end));
+			rb->resumed = -1;
+		}
 
 		snprintf(v->name, sizeof(v->name), "%s", c->s->name);
 		v->steps = c->sc->steps + c->s->boots[k].first_step;
@@ -537,7 +569,7 @@ int boots_run(const struct boots_env *env, const struct scenario *s,
 		bool more = run_boot(c, k, &carry);
 
 		/* A VM that may be resumed is gone already; stop the others. */
-		stop_vm(c);
+		stop_vm(c, k);
 		if (!more)
 			break;
 	}
