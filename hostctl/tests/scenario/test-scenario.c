@@ -674,6 +674,51 @@ static void test_shipped(void)
 	scn_errors_free(&errs);
 }
 
+/* What a multi-boot file fills in: slices, defaults, the VM parameters. */
+static void test_boots_fill(void)
+{
+	struct scn_errors errs = { 0 };
+	struct scenario s;
+	char *path = xasprintf("%s/hibernate/memory-map.json", shipped_dir);
+	int r;
+
+	r = scn_load_file(path, "hibernate/memory-map", &s, &errs);
+	is_int(r, 0, "boots: hibernate/memory-map loads");
+	if (r < 0) {
+		free(path);
+		scn_errors_free(&errs);
+		return;
+	}
+	ok(s.has_disk && s.disk.size_mib == 1024 &&
+	   s.disk.format == SCN_DISK_RAW, "boots: the persistent disk");
+	is_int(s.nboots, 2, "boots: two");
+	is_int(s.nsteps, s.boots[0].nsteps + s.boots[1].nsteps,
+	       "boots: steps[] holds every boot's steps");
+	is_int(s.boots[1].first_step, s.boots[0].nsteps,
+	       "boots: boot 1's slice follows boot 0's");
+	ok(s.steps_json == NULL, "boots: no single run request");
+	ok(s.boots[0].end == SCN_END_POWEROFF &&
+	   s.boots[1].end == SCN_END_RUNNING, "boots: their ends");
+	ok(s.boots[0].resumed == SCN_RESUMED_ANY &&
+	   s.boots[1].resumed == SCN_RESUMED_NO, "boots: resumed");
+	ok(s.boots[0].memory_mib == 512 && s.boots[1].memory_mib == 768,
+	   "boots: memory");
+	is_str(s.boots[1].machine, "pc", "boots: machine defaults to pc");
+	ok(s.boots[1].n_kernel_args == 3 &&
+	   strcmp(s.boots[1].kernel_args[2], "resume=/dev/vda") == 0,
+	   "boots: kernel arguments in order");
+	is_int(s.boots[0].timeout_ms, s.timeout_ms,
+	       "boots: a boot's timeout defaults to the scenario's");
+	ok(strstr(s.boots[0].steps_json, "\"timeout_ms\":600000") &&
+	   strstr(s.boots[1].steps_json, "\"timeout_ms\":30000"),
+	   "boots: every step's timeout filled in");
+	is_str(s.steps[s.boots[1].first_step].kind, "kmsg_expect",
+	       "boots: boot 1 starts with its own first step");
+	scn_free(&s);
+	scn_errors_free(&errs);
+	free(path);
+}
+
 int main(int argc, char *argv[])
 {
 	if (argc != 4) {
@@ -693,5 +738,6 @@ int main(int argc, char *argv[])
 	test_requires();
 	test_verb_list();
 	test_shipped();
+	test_boots_fill();
 	return tap_done();
 }
