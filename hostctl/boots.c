@@ -222,7 +222,7 @@ static int start_vm(struct boots_ctx *c, size_t k)
 	}
 	c->nextra = 0;
 	for (size_t i = 0; i < b->n_extra_disks; i++) {
-		char suffix[32];
+		char suffix[48];
 
 		snprintf(suffix, sizeof(suffix), "-b%zu-%zu", k, i);
 		disk_path(c, c->extra[i], sizeof(c->extra[i]), suffix,
