@@ -347,7 +347,8 @@ static int on_vm_end(struct boots_ctx *c, size_t k, struct res_scenario *v,
 			struct res_step *st = &v->steps[c->sess.open_step];
 
 			snprintf(what, sizeof(what),
-				 "the guest powered off during this step, as boot %zu's end '%s' expects",
+				 "the guest %s during this step, as boot %zu's end '%s' expects",
+				 b->end == SCN_END_REBOOT ? "reset" : "powered off",
 				 k, end_name(b->end));
 			st->verdict = VERDICT_PASS;
 			res_set_str(&st->reason, what);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Integration: multi-boot scenarios. The boots fixtures show a power-off
-# that is expected (and a fresh q35 boot after it with its own memory and an
+# and a reset that are expected (and a fresh q35 boot after it with its own memory and an
 # extra disk), a resume that does not come, and a power-off that does not
 # come, each failing with the boot named; then hibernate/* passes with
 # --keep, boot 2 of hibernate/resume resumed and boot 2 of
@@ -56,6 +56,9 @@ if sc:
         bad.append("fresh-after-poweroff: boots %r" % b)
     if [st["boot"] for st in sc["steps"]] != [0] * 4 + [1] * 6:
         bad.append("fresh-after-poweroff: step boots %r" % [st.get("boot") for st in sc["steps"]])
+sc = want(fix, "boots/reboot-end", "pass")
+if sc and [x["ended"] for x in sc.get("boots", [])] != ["reboot", "running"]:
+    bad.append("reboot-end: ends %r" % sc.get("boots"))
 want(fix, "boots/resume-expected", "fail",
      "boot 1: expected to resume the previous boot's image, but the guest booted afresh")
 want(fix, "boots/poweroff-expected", "fail",
