@@ -1,11 +1,11 @@
 #!/bin/sh
 # Integration: multi-boot scenarios. The boots fixtures show a power-off
-# and a reset that are expected (and a fresh q35 boot after it with its own memory and an
-# extra disk), a resume that does not come, and a power-off that does not
-# come, each failing with the boot named; then hibernate/* passes with
-# --keep, boot 2 of hibernate/resume resumed and boot 2 of
-# hibernate/memory-map did not. summary.json and events.jsonl say which
-# boot every step and event belongs to; disks go unless --keep.
+# and a reset that are expected (and a fresh q35 boot after the power-off,
+# with its own memory and an extra disk), a resume that does not come, and
+# a power-off that does not come, each failing with the boot named; then
+# hibernate/* passes with --keep, boot 2 of hibernate/resume resumed and
+# boot 2 of hibernate/memory-map did not. summary.json and events.jsonl say
+# which boot every step and event belongs to; disks go unless --keep.
 set -eu
 out=$(mktemp -d /tmp/hostctl-it-boots-XXXXXX)
 rc=0
