@@ -22,7 +22,7 @@ static const char *const verdict_names[VERDICT__COUNT] = {
 	[VERDICT_PASS] = "pass",       [VERDICT_FAIL] = "fail",
 	[VERDICT_SKIP] = "skip",       [VERDICT_XFAIL] = "xfail",
 	[VERDICT_TIMEOUT] = "timeout", [VERDICT_ERROR] = "error",
-	[VERDICT_CRASH] = "crash",
+	[VERDICT_CRASH] = "crash",     [VERDICT_XPASS] = "xpass",
 };
 
 static const char *const event_names[PROTO_EV__COUNT] = {
@@ -34,6 +34,8 @@ static const char *const event_names[PROTO_EV__COUNT] = {
 	[PROTO_EV_KMSG] = "kmsg",
 	[PROTO_EV_HEARTBEAT] = "heartbeat",
 	[PROTO_EV_BYE] = "bye",
+	[PROTO_EV_AUDIT] = "audit",
+	[PROTO_EV_AUDIT_FILE] = "audit_file",
 };
 
 const char *proto_verdict_name(enum proto_verdict v)
@@ -136,6 +138,25 @@ static const struct field kmsg_fields[] = {
 	STR("msg", kmsg.msg, false),
 };
 
+static const struct field audit_fields[] = {
+	STR("scenario", audit.scenario, false),
+	STR("phase", audit.phase, false),
+	U64("tainted", audit.tainted),
+	U64("warns", audit.warns),
+	U64("bugs", audit.bugs),
+	U32("nfiles", audit.nfiles),
+};
+
+static const struct field audit_file_fields[] = {
+	STR("scenario", audit_file.scenario, false),
+	STR("phase", audit_file.phase, false),
+	STR("path", audit_file.path, false),
+	STR("err", audit_file.err, true),
+	U64("size", audit_file.size),
+	STR("hash", audit_file.hash, false),
+	STR("head", audit_file.head, true),
+};
+
 static const struct {
 	const struct field *fields;
 	size_t n;
@@ -151,6 +172,9 @@ static const struct {
 	[PROTO_EV_KMSG] = { kmsg_fields, ARRAY_SIZE(kmsg_fields) },
 	[PROTO_EV_HEARTBEAT] = { NULL, 0 },
 	[PROTO_EV_BYE] = { NULL, 0 },
+	[PROTO_EV_AUDIT] = { audit_fields, ARRAY_SIZE(audit_fields) },
+	[PROTO_EV_AUDIT_FILE] = { audit_file_fields,
+				  ARRAY_SIZE(audit_file_fields) },
 };
 
 static int to_line(struct json_object *obj, char **ret_line, size_t *ret_len)
@@ -337,7 +361,8 @@ static int decode_field(struct json_object *obj, struct proto_event *ev,
 		if (!json_object_is_type(v, json_type_string))
 			break;
 		if (proto_verdict_parse(json_object_get_string(v),
-					(enum proto_verdict *)p) < 0)
+					(enum proto_verdict *)p) < 0 ||
+		    *(enum proto_verdict *)p == VERDICT_XPASS)
 			return fail(err, errlen, -EPROTO,
 				    "%s: unknown verdict '%.64s'",
 				    event_names[ev->type],
@@ -404,6 +429,10 @@ static int decode_object(struct json_object *obj, struct proto_event *ret,
 	if (t == PROTO_EV_KMSG && ret->u.kmsg.prio > 7)
 		return fail(err, errlen, -EPROTO, "kmsg: prio %u is not 0..7",
 			    ret->u.kmsg.prio);
+	if (t == PROTO_EV_AUDIT && ret->u.audit.nfiles > PROTO_AUDIT_FILES_MAX)
+		return fail(err, errlen, -EPROTO,
+			    "audit: nfiles %u is above %d", ret->u.audit.nfiles,
+			    PROTO_AUDIT_FILES_MAX);
 	return 0;
 }
 
@@ -452,17 +481,42 @@ int proto_run_encode(const char *scenario, uint64_t timeout_ms,
 		     uint64_t step_timeout_ms, const char *steps_json,
 		     char **ret_line, size_t *ret_len)
 {
-	struct json_object *obj, *steps;
+	return proto_run_encode_audit(scenario, timeout_ms, step_timeout_ms,
+				      steps_json, NULL, ret_line, ret_len);
+}
+
+/* Parse @json as an array: a new reference, or NULL. */
+static struct json_object *parse_array(const char *json)
+{
+	struct json_object *a = json_tokener_parse(json);
+
+	if (a && !json_object_is_type(a, json_type_array)) {
+		json_object_put(a);
+		return NULL;
+	}
+	return a;
+}
+
+int proto_run_encode_audit(const char *scenario, uint64_t timeout_ms,
+			   uint64_t step_timeout_ms, const char *steps_json,
+			   const char *state_files_json, char **ret_line,
+			   size_t *ret_len)
+{
+	struct json_object *obj, *steps, *files = NULL;
 	int r;
 
-	steps = json_tokener_parse(steps_json);
-	if (!steps || !json_object_is_type(steps, json_type_array)) {
+	steps = parse_array(steps_json);
+	if (state_files_json)
+		files = parse_array(state_files_json);
+	if (!steps || (state_files_json && !files)) {
 		json_object_put(steps);
+		json_object_put(files);
 		return -EINVAL;
 	}
 	obj = json_object_new_object();
 	if (!obj) {
 		json_object_put(steps);
+		json_object_put(files);
 		return -ENOMEM;
 	}
 	r = add(obj, "req", json_object_new_string("run"));
@@ -477,6 +531,10 @@ int proto_run_encode(const char *scenario, uint64_t timeout_ms,
 		r = add(obj, "steps", steps);
 	else
 		json_object_put(steps);
+	if (r == 0 && files)
+		r = add(obj, "state_files", files);
+	else
+		json_object_put(files);
 	if (r == 0)
 		r = to_line(obj, ret_line, ret_len);
 	if (r == 0 && *ret_len > PROTO_LINE_MAX) {

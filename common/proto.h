@@ -32,7 +32,8 @@
 #define PROTO_DIGEST_MAX 65  /* hex digest of the kernel config */
 
 /* Verdicts use KTAP's words, plus crash. An infrastructure problem is
- * VERDICT_ERROR, never VERDICT_FAIL. */
+ * VERDICT_ERROR, never VERDICT_FAIL. xpass is the host's alone: the guest
+ * may not send it. */
 enum proto_verdict {
 	VERDICT_PASS,
 	VERDICT_FAIL,
@@ -41,6 +42,7 @@ enum proto_verdict {
 	VERDICT_TIMEOUT,
 	VERDICT_ERROR,
 	VERDICT_CRASH,
+	VERDICT_XPASS, /* host only: an xfail scenario passed (a failure) */
 	VERDICT__COUNT,
 };
 
@@ -59,6 +61,8 @@ enum proto_event_type {
 	PROTO_EV_KMSG,
 	PROTO_EV_HEARTBEAT,
 	PROTO_EV_BYE,
+	PROTO_EV_AUDIT,
+	PROTO_EV_AUDIT_FILE,
 	PROTO_EV__COUNT,
 };
 
@@ -117,6 +121,38 @@ struct proto_kmsg {
 	char msg[PROTO_TEXT_MAX];
 };
 
+/*
+ * The state-leak audit: guestd snapshots the kernel's state before a
+ * scenario's first step ("before") and just before its scenario_end
+ * ("after"). hostctl compares the two.
+ */
+#define PROTO_PHASE_MAX 8         /* "before" or "after" */
+#define PROTO_PATH_MAX 256        /* a state file's path */
+#define PROTO_AUDIT_FILES_MAX 16  /* state files one scenario may declare */
+#define PROTO_AUDIT_HEAD_MAX 256  /* a state file's first bytes, escaped */
+#define PROTO_AUDIT_READ_MAX (1024 * 1024) /* bytes of a state file hashed */
+
+/* "audit": the kernel's taint and its count of WARNING and BUG lines. */
+struct proto_audit {
+	char scenario[PROTO_NAME_MAX];
+	char phase[PROTO_PHASE_MAX];        /* "before" or "after" */
+	uint64_t tainted;                   /* /proc/sys/kernel/tainted */
+	uint64_t warns;                     /* WARNING lines since boot */
+	uint64_t bugs;                      /* BUG, Oops, panic... lines */
+	uint32_t nfiles;                    /* audit_file events that follow */
+};
+
+/* "audit_file": one state file the scenario declared, after its "audit". */
+struct proto_audit_file {
+	char scenario[PROTO_NAME_MAX];
+	char phase[PROTO_PHASE_MAX];
+	char path[PROTO_PATH_MAX];
+	char err[32];                       /* errno name reading it, or "" */
+	uint64_t size;                      /* bytes read, at most READ_MAX */
+	char hash[17];                      /* FNV-1a 64 of those bytes, hex */
+	char head[PROTO_AUDIT_HEAD_MAX];    /* their start, escaped */
+};
+
 /* "heartbeat": every second while guestd runs; "bye": before shutdown.
  * Both carry only the common fields. */
 
@@ -130,6 +166,8 @@ struct proto_event {
 		struct proto_step_end step_end;
 		struct proto_scenario_end scenario_end;
 		struct proto_kmsg kmsg;
+		struct proto_audit audit;
+		struct proto_audit_file audit_file;
 	} u;
 };
 
@@ -165,6 +203,14 @@ int proto_run_encode(const char *scenario, uint64_t timeout_ms,
 		     uint64_t step_timeout_ms, const char *steps_json,
 		     char **ret_line, size_t *ret_len);
 int proto_shutdown_encode(char **ret_line, size_t *ret_len);
+/*
+ * proto_run_encode() with "state_files": @state_files_json, a JSON array
+ * of paths already validated by the host, or NULL for none.
+ */
+int proto_run_encode_audit(const char *scenario, uint64_t timeout_ms,
+			   uint64_t step_timeout_ms, const char *steps_json,
+			   const char *state_files_json, char **ret_line,
+			   size_t *ret_len);
 
 /*
  * A line splitter with a bound, for both ends of the port. Feed it bytes;

@@ -202,10 +202,51 @@ struct step_env {
 	const char *kmsg_path;          /* default "/dev/kmsg" */
 	const char *modules_dir;        /* NULL: /lib/modules/$(uname -r) */
 	const struct mod_sys *mod_sys;  /* NULL: mod_sys_real */
+	const char *debugfs_dir;        /* NULL: /sys/kernel/debug */
+	const char *proc_dir;           /* NULL: /proc */
+	const char *bridge_path;        /* NULL: /usr/sbin/bridge (bridge_check) */
 	const char *dev_dir;            /* NULL: "/dev" (swap, resume) */
 	const char *sys_dir;            /* NULL: "/sys" (swap, resume) */
 	const char *run_dir;            /* NULL: "/run" (marker) */
 	bool no_swapon;                 /* tests: never call swapon(2) */
+};
+
+/* ---- step-fault.c: fault injection armed for one step ---- */
+
+/* One file of a fault attribute's debugfs directory and its value. */
+struct fault_write {
+	const char *file;
+	long long value;
+};
+
+#define FAULT_WRITES_MAX 12
+
+/* What a fault step asks for, from its keys (fault_plan()). */
+struct fault_plan {
+	char attr[16];          /* failslab, fail_page_alloc, fail_nth, off */
+	const char *dir;        /* the debugfs directory w[] goes to */
+	struct fault_write w[FAULT_WRITES_MAX];
+	size_t n;
+	bool task;              /* task_filter: only the marked task fails */
+	long long times;
+	unsigned int nth;
+	int expect_injected;    /* -1 when not given */
+};
+
+enum fault_outcome { FAULT_NONE, FAULT_FIRED, FAULT_MISSED };
+
+/* A fault armed for the step after the fault step. */
+struct fault_state {
+	char attr[16];          /* "" when nothing is armed */
+	char dir[16];           /* its debugfs directory */
+	uint32_t arm_step;      /* the step it is armed for */
+	bool task;
+	long long times;
+	long long probability;  /* written right before the armed step */
+	unsigned int nth;
+	int proc_fd;            /* make-it-fail or fail-nth, opened early */
+	int times_fd, prob_fd;  /* the attribute's, or -1 */
+	enum fault_outcome outcome;     /* of the last armed step */
 };
 
 /* The state of the scenario a step runs in (in the scenario child). */
@@ -215,6 +256,7 @@ struct step_ctx {
 	uint64_t scenario_mark;         /* first seq after the scenario began */
 	uint64_t prev_step_mark;        /* ... after the previous step began */
 	uint32_t step;                  /* this step's index */
+	struct fault_state fault;       /* step-fault.c */
 };
 
 enum step_key_type { KEY_STRING, KEY_BOOL, KEY_INT, KEY_STRINGS };
@@ -251,6 +293,25 @@ extern const struct step_ops step_mtd_flip;
 extern const struct step_ops step_mtd_read;
 extern const struct step_ops step_mtd_stats;
 extern const struct step_ops step_mtd_reads;
+extern const struct step_ops step_fork_write;
+/* The write step's keys, shared with fork_write. */
+extern const struct step_key step_write_keys[];
+extern const struct step_ops step_fault;
+
+/*
+ * step-fault.c. fault_plan() turns a fault step's keys into the writes it
+ * makes (pure; -EINVAL with a message in @err). fault_before_step() and
+ * fault_after_step() arm and disarm a fault around the step it was armed
+ * for; a failure to arm or disarm makes that step an error. fault_reset()
+ * puts failslab and fail_page_alloc back to the kernel's defaults (the
+ * runner calls it after a scenario that ran a fault step); @what says
+ * which write failed. Each returns 0 or -errno.
+ */
+int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
+	       size_t errlen);
+int fault_before_step(struct step_ctx *ctx, struct step_result *res);
+void fault_after_step(struct step_ctx *ctx, struct step_result *res);
+int fault_reset(const struct step_env *env, char *what, size_t whatlen);
 extern const struct step_ops step_swap;
 extern const struct step_ops step_marker;
 extern const struct step_ops step_resume;
@@ -320,6 +381,8 @@ struct runner_ops {
 	void (*before_event)(void *data);
 	/* Called in the scenario child right after fork. */
 	void (*child_init)(void *data);
+	/* Optional: a problem of the runner's own, one line, syslog @prio. */
+	void (*log)(int prio, const char *msg, void *data);
 };
 
 struct runner {
@@ -353,7 +416,9 @@ struct runner {
 	bool ended;                     /* scenario_end went out */
 	uint64_t ended_us;
 	uint64_t abandon_ms;            /* RUNNER_ABANDON_MS; tests lower it */
+	struct audit *audit;            /* NULL: no state-leak audit */
 	unsigned int abandoned;         /* children left unreaped */
+	bool fault_used;                /* the scenario began a fault step */
 };
 
 void runner_init(struct runner *r, const struct step_ops *const *table,
@@ -386,6 +451,39 @@ bool runner_on_exit(struct runner *r, pid_t pid, int status);
 /* The open scenario ("" when none) and step (-1), for kmsg tagging. */
 const char *runner_scenario(const struct runner *r);
 int64_t runner_step(const struct runner *r);
+
+/* ---- audit.c: the state-leak audit (supervisor side) ---- */
+
+enum audit_line { AUDIT_LINE_OTHER, AUDIT_LINE_WARN, AUDIT_LINE_BUG };
+
+/* Whether a kernel log message opens a WARNING, a BUG (or oops, panic,
+ * sanitizer report), or neither. */
+enum audit_line audit_classify(const char *msg, size_t len);
+
+struct audit {
+	struct kmsg_reader rd;          /* its own reader, from the first record */
+	bool have_kmsg;
+	const char *tainted_path;       /* /proc/sys/kernel/tainted */
+	uint64_t warns, bugs;           /* lines counted so far */
+};
+
+/* @tainted_path NULL: /proc/sys/kernel/tainted. Returns 0 or -errno (then
+ * the counts stay 0, and the taint is still read). */
+int audit_open(struct audit *a, const char *kmsg_path,
+	       const char *tainted_path);
+void audit_close(struct audit *a);
+/* Size, FNV-1a hash and escaped head of @path, or the errno name. */
+void audit_file(const char *path, struct proto_audit_file *ret);
+
+typedef void (*audit_emit_fn)(struct proto_event *ev, void *data);
+/*
+ * Emit one "audit" event for @scenario and @phase, then one "audit_file"
+ * per path of @files (a checked JSON array, or NULL).
+ */
+void audit_snapshot(struct audit *a, const char *scenario, const char *phase,
+		    struct json_object *files, audit_emit_fn emit, void *data);
+/* Check a run request's optional "state_files". 0 or -EINVAL and @err. */
+int audit_check_request(struct json_object *req, char *err, size_t errlen);
 
 /* ---- scenario.c: the scenario child ---- */
 
@@ -504,5 +602,36 @@ bool mtd_step_range(struct step_result *res, const struct mtd_dev *dev,
  */
 void mtd_step_judge(struct step_result *res, const char *expect, int r,
 		    const char *done, const char *what);
+/* ---- step-nl.c: what the netlink steps (nl.h) share ---- */
+
+struct nl_ack;
+
+/*
+ * if_nametoindex(@name). When there is none, the step is judged as if the
+ * kernel had answered ENODEV (so expect_errno ENODEV passes) and -ENODEV
+ * comes back: the caller stops there.
+ */
+int nl_step_ifindex(struct step_result *res, struct json_object *step,
+		    const char *what, const char *name, int *ret);
+/*
+ * Judge a request's outcome against the step's expect_errno (absent:
+ * success) and expect_extack (a regex the extack message must match).
+ * @r < 0 is a socket problem (verdict error). @where names the request
+ * ("RTM_NEWLINK"), @what the step ("vlan_add 'lan1' vid 10"). Returns 0.
+ */
+int nl_step_judge(struct step_result *res, struct json_object *step,
+		  const char *where, const char *what, int r,
+		  const struct nl_ack *ack);
+
+extern const struct step_ops step_bridge_add;
+extern const struct step_ops step_link_del;
+extern const struct step_ops step_link_set;
+extern const struct step_ops step_vlan_add;
+extern const struct step_ops step_vlan_del;
+extern const struct step_ops step_mdb_add;
+extern const struct step_ops step_mdb_del;
+extern const struct step_ops step_vlan_expect;
+extern const struct step_ops step_mdb_expect;
+extern const struct step_ops step_bridge_check;
 
 #endif

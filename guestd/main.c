@@ -63,6 +63,7 @@ struct guestd {
 	int sfd;
 	struct step_env env;
 	struct runner runner;
+	struct audit audit;             /* the state-leak audit's counts */
 	uint64_t next_heartbeat;
 };
 
@@ -249,12 +250,20 @@ static void child_init(void *data)
 		kmsg_reader_close(&gd.kmsg);
 	if (gd.sfd >= 0)
 		close(gd.sfd);
+	audit_close(&gd.audit);
+}
+
+static void runner_log(int prio, const char *msg, void *data)
+{
+	(void)data;
+	gd_log(prio, "%s", msg);
 }
 
 static const struct runner_ops runner_ops = {
 	.emit = emit,
 	.before_event = kmsg_forward,
 	.child_init = child_init,
+	.log = runner_log,
 };
 
 static void read_text(const char *path, char *dst, size_t size)
@@ -669,6 +678,11 @@ int main(int argc, char **argv)
 		gd_log(4, "no kernel log from '%s': %s", gd.kmsg_path,
 		       util_errno_desc(-r));
 	gd.have_kmsg = r == 0;
+	/* The audit counts WARN/BUG lines from its own reader. */
+	if (audit_open(&gd.audit, gd.kmsg_path, NULL) < 0)
+		gd_log(4, "the state-leak audit will not count kernel log "
+		       "lines from '%s'", gd.kmsg_path);
+	gd.runner.audit = &gd.audit;
 	gd.next_heartbeat = guestd_now_us() + gd.heartbeat_ms * 1000;
 	main_loop();
 }

@@ -59,11 +59,34 @@ static void emit_scenario_begin(struct runner *r, const char *scenario,
 	emit(r, &ev);
 }
 
+static void audit_emit(struct proto_event *ev, void *data)
+{
+	emit(data, ev);
+}
+
+/*
+ * The state-leak audit's snapshot (audit.c) of the scenario that runs:
+ * "before" its first step, "after" its last, just before scenario_end.
+ */
+static void audit_phase(struct runner *r, const char *phase)
+{
+	struct json_object *files = NULL;
+
+	if (!r->audit || !r->req)
+		return;
+	json_object_object_get_ex(r->req, "state_files", &files);
+	audit_snapshot(r->audit, r->scenario, phase, files, audit_emit, r);
+}
+
 static void emit_scenario_end(struct runner *r, const char *scenario,
 			      enum proto_verdict verdict, uint64_t duration_us,
 			      const char *reason)
 {
 	static struct proto_event ev;
+
+	/* A scenario that began (not one refused before it did). */
+	if (r->pid && !r->ended)
+		audit_phase(r, "after");
 
 	memset(&ev, 0, sizeof(ev));
 	ev.type = PROTO_EV_SCENARIO_END;
@@ -161,11 +184,13 @@ static int check_request(struct runner *r, struct json_object *req,
 		(void)val;
 		if (strcmp(key, "req") && strcmp(key, "scenario") &&
 		    strcmp(key, "timeout_ms") && strcmp(key, "step_timeout_ms") &&
-		    strcmp(key, "steps")) {
+		    strcmp(key, "steps") && strcmp(key, "state_files")) {
 			snprintf(err, errlen, "unknown key '%.64s'", key);
 			return -EINVAL;
 		}
 	}
+	if (audit_check_request(req, err, errlen) < 0)
+		return -EINVAL;
 	r->nsteps = (uint32_t)n;
 	return 0;
 }
@@ -212,6 +237,10 @@ static bool start(struct runner *r, struct json_object *req)
 		return false;
 	}
 	emit_scenario_begin(r, name, r->nsteps);
+	snprintf(r->scenario, sizeof(r->scenario), "%s", name);
+	r->req = req;
+	audit_phase(r, "before");
+	r->req = NULL;
 
 	if (pipe2(evp, O_CLOEXEC) < 0) {
 		snprintf(err, sizeof(err), "pipe: %s", util_errno_desc(errno));
@@ -374,6 +403,8 @@ static int on_line(const char *line, size_t len, void *data)
 		r->step = ev.u.step_begin.step;
 		snprintf(r->step_kind, sizeof(r->step_kind), "%s",
 			 ev.u.step_begin.kind);
+		if (strcmp(r->step_kind, "fault") == 0)
+			r->fault_used = true;
 		r->step_begin_us = guestd_now_us();
 		r->step_limit_ms = step_limit_ms(r, (uint32_t)r->step);
 		r->step_deadline_us = r->step_begin_us + r->step_limit_ms * 1000;
@@ -393,6 +424,7 @@ static int on_line(const char *line, size_t len, void *data)
 	case PROTO_EV_SCENARIO_END:
 		if (r->step >= 0)
 			break;
+		audit_phase(r, "after");
 		set_ended(r);
 		r->ops->emit(&ev, r->data);
 		return 0;
@@ -493,10 +525,32 @@ void runner_on_tick(struct runner *r, uint64_t now)
 	set_ended(r);
 }
 
+/*
+ * A scenario that armed fault injection may have ended before its "off"
+ * step: put failslab and fail_page_alloc back so the next can't inherit.
+ */
+static void fault_cleanup(struct runner *r)
+{
+	char what[600], msg[PROTO_TEXT_MAX];
+	int err;
+
+	if (!r->fault_used)
+		return;
+	r->fault_used = false;
+	err = fault_reset(r->env, what, sizeof(what));
+	if (err < 0 && r->ops->log) {
+		util_fmt(msg, sizeof(msg), "resetting fault injection after "
+			 "scenario '%s': %s: %s", r->scenario, what,
+			 util_errno_desc(-err));
+		r->ops->log(3, msg, r->data);
+	}
+}
+
 static void cleanup(struct runner *r)
 {
 	/* Anything the scenario left behind in its group goes too. */
 	kill(-r->pid, SIGKILL);
+	fault_cleanup(r);
 	if (r->fd >= 0)
 		close(r->fd);
 	if (r->ack_fd >= 0)

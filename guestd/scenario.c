@@ -107,10 +107,14 @@ void scenario_child(const struct step_ops *const *table,
 		memset(&res, 0, sizeof(res));
 		res.verdict = VERDICT_ERROR;
 		t0 = guestd_now_us();
-		r = ops->run(&ctx, step, &res);
-		if (r < 0)
-			step_error(&res, "guestd could not run the step: %s",
-				   util_errno_desc(-r));
+		/* A fault armed by the previous step covers this one only. */
+		if (fault_before_step(&ctx, &res) == 0) {
+			r = ops->run(&ctx, step, &res);
+			if (r < 0)
+				step_error(&res, "guestd could not run the "
+					   "step: %s", util_errno_desc(-r));
+		}
+		fault_after_step(&ctx, &res);
 		ctx.prev_step_mark = mark;
 
 		memset(&ev, 0, sizeof(ev));

@@ -11,7 +11,8 @@
 
 #include "guestd.h"
 
-static const struct step_key write_keys[] = {
+/* fork_write takes the same keys. */
+const struct step_key step_write_keys[] = {
 	{ "path", KEY_STRING, true },
 	{ "value", KEY_STRING, true },
 	{ "append", KEY_BOOL, false },
@@ -76,6 +77,6 @@ static int write_run(struct step_ctx *ctx, struct json_object *step,
 
 const struct step_ops step_write = {
 	.name = "write",
-	.keys = write_keys,
+	.keys = step_write_keys,
 	.run = write_run,
 };

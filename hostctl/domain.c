@@ -6,8 +6,12 @@
  * QEMU's user-mode network: it needs no tap or bridge on the host, and the
  * guest never configures it. Its option ROM is off: the kernel boots
  * directly, and the ROM only costs firmware time.
- * Any stop of the guest (poweroff, reboot, panic) destroys the domain, so
- * the host sees every end as a lifecycle event.
+ * A poweroff or reboot destroys the domain, so the host sees every end as a
+ * lifecycle event. A panic (pvpanic) keeps it, paused in the crashed state
+ * (on_crash preserve), so hostctl can dump its memory before destroying it.
+ * The vmcoreinfo device lets a kernel with CONFIG_FW_CFG_SYSFS and
+ * CONFIG_CRASH_CORE hand QEMU its VMCOREINFO, which QEMU writes into the
+ * dump (drgn needs it; crash and makedumpfile use it).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -130,12 +134,13 @@ int domain_xml(const struct domain_config *c, char **ret)
 	fputs("  </os>\n"
 	      "  <features>\n"
 	      "    <acpi/>\n"
+	      "    <vmcoreinfo state='on'/>\n"
 	      "  </features>\n",
 	      f);
 	fputs("  <clock offset='utc'/>\n"
 	      "  <on_poweroff>destroy</on_poweroff>\n"
 	      "  <on_reboot>destroy</on_reboot>\n"
-	      "  <on_crash>destroy</on_crash>\n"
+	      "  <on_crash>preserve</on_crash>\n"
 	      "  <devices>\n",
 	      f);
 	domain_disks_xml(f, c);

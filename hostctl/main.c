@@ -19,6 +19,8 @@ const struct verb verbs[] = {
 	{ "bench", 0, 0, verb_bench, "[OPTIONS]",
 	  "measure boot, step and teardown times" },
 	{ "help", 0, 1, verb_help, "[VERB]", "show help" },
+	{ "report", 0, 1, verb_report, "[RUN]",
+	  "print a run's crashes and hangs with their bundles" },
 };
 
 const size_t n_verbs = sizeof(verbs) / sizeof(verbs[0]);

@@ -58,6 +58,11 @@ void res_scenario_free(struct res_scenario *sc)
 		free(sc->steps[i].got);
 		free(sc->steps[i].reason);
 	}
+	for (size_t i = 0; i < sc->nincidents; i++)
+		free(sc->incidents[i].bundle);
+	free(sc->incidents);
+	sc->incidents = NULL;
+	sc->nincidents = 0;
 	free(sc->steps);
 	free(sc->reason);
 	free(sc->boots);
@@ -66,6 +71,23 @@ void res_scenario_free(struct res_scenario *sc)
 	sc->reason = NULL;
 	sc->boots = NULL;
 	sc->nboots = 0;
+	res_leaks_free(sc);
+}
+
+int res_incident_add(struct res_scenario *sc, const struct res_incident *inc)
+{
+	struct res_incident *v;
+
+	v = realloc(sc->incidents, (sc->nincidents + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	sc->incidents = v;
+	v[sc->nincidents] = *inc;
+	v[sc->nincidents].bundle = NULL;
+	if (res_set_str(&v[sc->nincidents].bundle, inc->bundle) < 0)
+		return -ENOMEM;
+	sc->nincidents++;
+	return 0;
 }
 
 void res_run_free(struct res_run *run)
@@ -182,6 +204,106 @@ static int add_boots(struct json_object *o, const struct res_scenario *sc)
 	return add(o, "boots", a);
 }
 
+static struct json_object *incident_object(const struct res_incident *inc)
+{
+	struct json_object *o = json_object_new_object();
+	int r = 0;
+
+	if (!o)
+		return NULL;
+	r = add(o, "kind", json_object_new_string(inc->kind));
+	if (r == 0)
+		r = add(o, "title", json_object_new_string(inc->title));
+	if (r == 0)
+		r = add(o, "guilty", json_object_new_string(inc->guilty));
+	if (r == 0)
+		r = add(o, "corrupted", json_object_new_boolean(inc->corrupted));
+	if (r == 0)
+		r = add(o, "fatal", json_object_new_boolean(inc->fatal));
+	if (r == 0) {
+		char ts[32];
+
+		/* Microseconds, as the kernel prints them, not %.17g noise. */
+		snprintf(ts, sizeof(ts), "%.6f", inc->ts);
+		r = add(o, "ts", json_object_new_double_s(inc->ts, ts));
+	}
+	if (r == 0)
+		r = add(o, "step", json_object_new_int64(inc->step));
+	if (r == 0)
+		r = add(o, "after_step", json_object_new_boolean(inc->after_step));
+	if (r == 0)
+		r = add(o, "summary", json_object_new_string(inc->summary));
+	if (r == 0)
+		r = add(o, "bundle", str_or_empty(inc->bundle));
+	if (r < 0) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* "incidents": only for a scenario that has some, so older files stay. */
+static int add_incidents(struct json_object *o, const struct res_scenario *sc)
+{
+	struct json_object *list;
+
+	if (!sc->nincidents)
+		return 0;
+	list = json_object_new_array();
+	if (!list)
+		return -ENOMEM;
+	for (size_t i = 0; i < sc->nincidents; i++) {
+		struct json_object *e = incident_object(&sc->incidents[i]);
+
+		if (!e || json_object_array_add(list, e) < 0) {
+			json_object_put(e);
+			json_object_put(list);
+			return -ENOMEM;
+		}
+	}
+	return add(o, "incidents", list);
+}
+
+/*
+ * The state-leak audit's notes: "leaks", an array of strings, in
+ * summary.json only for a scenario that has some; printed as "leak:" lines.
+ */
+void res_leaks_free(struct res_scenario *sc)
+{
+	for (size_t i = 0; i < sc->nleaks; i++)
+		free(sc->leaks[i]);
+	free(sc->leaks);
+	sc->leaks = NULL;
+	sc->nleaks = 0;
+}
+
+static int add_leaks(struct json_object *o, const struct res_scenario *sc)
+{
+	struct json_object *list;
+
+	if (!sc->nleaks)
+		return 0;
+	list = json_object_new_array();
+	if (!list)
+		return -ENOMEM;
+	for (size_t i = 0; i < sc->nleaks; i++) {
+		struct json_object *e = json_object_new_string(sc->leaks[i]);
+
+		if (!e || json_object_array_add(list, e) < 0) {
+			json_object_put(e);
+			json_object_put(list);
+			return -ENOMEM;
+		}
+	}
+	return add(o, "leaks", list);
+}
+
+static void text_leaks(const struct res_scenario *sc, FILE *f)
+{
+	for (size_t i = 0; i < sc->nleaks; i++)
+		fprintf(f, "        %s\n", sc->leaks[i]);
+}
+
 static struct json_object *scenario_object(const struct res_scenario *sc)
 {
 	struct json_object *o = json_object_new_object();
@@ -219,6 +341,10 @@ static struct json_object *scenario_object(const struct res_scenario *sc)
 		r = add(o, "steps", steps);
 	else
 		json_object_put(steps);
+	if (r == 0)
+		r = add_incidents(o, sc);
+	if (r == 0)
+		r = add_leaks(o, sc);
 	if (r == 0)
 		r = add_boots(o, sc);
 	if (r < 0) {
@@ -474,6 +600,113 @@ static int parse_boots(struct json_object *o, struct res_scenario *sc,
 	return r;
 }
 
+static int get_bool(struct json_object *o, const char *key, bool *ret,
+		    const char *where, char *err, size_t errlen)
+{
+	struct json_object *v;
+	int r = get(o, key, json_type_boolean, &v, where, err, errlen);
+
+	if (r == 0)
+		*ret = json_object_get_boolean(v);
+	return r;
+}
+
+static int parse_incident(struct json_object *o, struct res_incident *inc,
+			  const char *where, char *err, size_t errlen)
+{
+	struct json_object *v;
+	int r;
+
+	if (!json_object_is_type(o, json_type_object))
+		return fail(err, errlen, "%s: not an object", where);
+	r = get_str(o, "kind", inc->kind, sizeof(inc->kind), where, err,
+		    errlen);
+	if (r == 0)
+		r = get_str(o, "title", inc->title, sizeof(inc->title), where,
+			    err, errlen);
+	if (r == 0)
+		r = get_str(o, "guilty", inc->guilty, sizeof(inc->guilty),
+			    where, err, errlen);
+	if (r == 0)
+		r = get_bool(o, "corrupted", &inc->corrupted, where, err,
+			     errlen);
+	if (r == 0)
+		r = get_bool(o, "fatal", &inc->fatal, where, err, errlen);
+	if (r == 0 && (!json_object_object_get_ex(o, "ts", &v) ||
+		       (!json_object_is_type(v, json_type_double) &&
+			!json_object_is_type(v, json_type_int))))
+		r = fail(err, errlen, "%s.ts: missing or not a number", where);
+	if (r == 0)
+		inc->ts = json_object_get_double(v);
+	if (r == 0)
+		r = get(o, "step", json_type_int, &v, where, err, errlen);
+	if (r == 0)
+		inc->step = json_object_get_int64(v);
+	if (r == 0)
+		r = get_bool(o, "after_step", &inc->after_step, where, err,
+			     errlen);
+	if (r == 0)
+		r = get_str(o, "summary", inc->summary, sizeof(inc->summary),
+			    where, err, errlen);
+	if (r == 0)
+		r = get_dup(o, "bundle", &inc->bundle, where, err, errlen);
+	return r;
+}
+
+static int parse_incidents(struct json_object *o, struct res_scenario *sc,
+			   const char *where, char *err, size_t errlen)
+{
+	struct json_object *list;
+	char sub[128];
+	size_t n;
+	int r = 0;
+
+	if (!json_object_object_get_ex(o, "incidents", &list))
+		return 0;
+	if (!json_object_is_type(list, json_type_array))
+		return fail(err, errlen, "%s.incidents: not an array", where);
+	n = json_object_array_length(list);
+	for (size_t i = 0; i < n && r == 0; i++) {
+		struct res_incident inc = { 0 };
+
+		snprintf(sub, sizeof(sub), "%s.incidents[%zu]", where, i);
+		r = parse_incident(json_object_array_get_idx(list, i), &inc,
+				   sub, err, errlen);
+		if (r == 0)
+			r = res_incident_add(sc, &inc);
+		free(inc.bundle);
+	}
+	return r;
+}
+
+/* summary.json's "leaks", back (see res_leaks_free()). */
+static int parse_leaks(struct json_object *o, struct res_scenario *sc,
+		       const char *where, char *err, size_t errlen)
+{
+	struct json_object *list, *e;
+	size_t n;
+
+	if (!json_object_object_get_ex(o, "leaks", &list))
+		return 0;
+	if (!json_object_is_type(list, json_type_array))
+		return fail(err, errlen, "%s.leaks: not an array", where);
+	n = json_object_array_length(list);
+	sc->leaks = calloc(n ? n : 1, sizeof(*sc->leaks));
+	if (!sc->leaks)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		e = json_object_array_get_idx(list, i);
+		if (!json_object_is_type(e, json_type_string))
+			return fail(err, errlen, "%s.leaks[%zu]: not a string",
+				    where, i);
+		sc->leaks[i] = strdup(json_object_get_string(e));
+		if (!sc->leaks[i])
+			return -ENOMEM;
+		sc->nleaks = i + 1;
+	}
+	return 0;
+}
+
 static int parse_scenario(struct json_object *o, struct res_scenario *sc,
 			  const char *where, char *err, size_t errlen)
 {
@@ -510,6 +743,10 @@ static int parse_scenario(struct json_object *o, struct res_scenario *sc,
 		r = parse_step(json_object_array_get_idx(steps, i),
 			       &sc->steps[i], sub, err, errlen);
 	}
+	if (r == 0)
+		r = parse_incidents(o, sc, where, err, errlen);
+	if (r == 0)
+		r = parse_leaks(o, sc, where, err, errlen);
 	return r;
 }
 
@@ -612,7 +849,8 @@ static bool reason_needs_diag(enum proto_verdict v, const char *reason)
 /*
  * "ok N name # DIRECTIVE reason" for a verdict. pass/skip/xfail are "ok";
  * skip and xfail carry the SKIP and XFAIL directives; timeout and error
- * (crash included) carry TIMEOUT and ERROR, as KTAP defines them.
+ * (crash included) carry TIMEOUT and ERROR, as KTAP defines them. xpass is
+ * "not ok ... # XPASS", kselftest's word for it.
  */
 static void ktap_result(FILE *f, const char *indent, size_t num,
 			const char *name, enum proto_verdict v,
@@ -637,6 +875,10 @@ static void ktap_result(FILE *f, const char *indent, size_t num,
 	case VERDICT_CRASH:
 		dir = "ERROR";
 		prefix = "crash";
+		break;
+	case VERDICT_XPASS:
+		/* kselftest's word; "not ok" makes TAP count it a failure. */
+		dir = "XPASS";
 		break;
 	default:
 		break;
@@ -691,6 +933,12 @@ void res_ktap(const struct res_run *run, FILE *f)
 			ktap_result(f, "    ", ++k, name, st->verdict,
 				    st->reason);
 		}
+		for (size_t j = 0; j < sc->nincidents; j++) {
+			ktap_diag(f, "", "incident: ", sc->incidents[j].summary);
+			ktap_diag(f, "", "  bundle: ", sc->incidents[j].bundle);
+		}
+		for (size_t j = 0; j < sc->nleaks; j++)
+			ktap_diag(f, "", "", sc->leaks[j]);
 		if (reason_needs_diag(sc->verdict, sc->reason))
 			ktap_diag(f, "", "reason: ", sc->reason);
 		ktap_result(f, "", i + 1, sc->name, sc->verdict, sc->reason);
@@ -703,7 +951,7 @@ static const char *upper_verdict(enum proto_verdict v)
 		[VERDICT_PASS] = "PASS",       [VERDICT_FAIL] = "FAIL",
 		[VERDICT_SKIP] = "SKIP",       [VERDICT_XFAIL] = "XFAIL",
 		[VERDICT_TIMEOUT] = "TIMEOUT", [VERDICT_ERROR] = "ERROR",
-		[VERDICT_CRASH] = "CRASH",
+		[VERDICT_CRASH] = "CRASH",     [VERDICT_XPASS] = "XPASS",
 	};
 
 	return (unsigned int)v < VERDICT__COUNT ? names[v] : "ERROR";
@@ -731,6 +979,13 @@ void res_text_scenario(const struct res_scenario *sc, FILE *f)
 	fprintf(f, "%-7s %s (%" PRIu64 ".%03" PRIu64 " s)\n",
 		upper_verdict(sc->verdict), sc->name, sc->duration_ms / 1000,
 		sc->duration_ms % 1000);
+	for (size_t i = 0; i < sc->nincidents; i++) {
+		fprintf(f, "        incident: %s\n", sc->incidents[i].summary);
+		if (sc->incidents[i].bundle)
+			fprintf(f, "          bundle: %s\n",
+				sc->incidents[i].bundle);
+	}
+	text_leaks(sc, f);
 	if (proto_verdict_ok(sc->verdict) && sc->verdict != VERDICT_SKIP &&
 	    sc->verdict != VERDICT_XFAIL)
 		return;

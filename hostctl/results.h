@@ -38,6 +38,22 @@ struct res_boot {
 	int resumed; /* 1, 0, or -1: not a boot after a power-off */
 };
 
+/*
+ * A kernel incident joined to the step it happened in (hostctl/incident.c),
+ * or a hang the host detected (kind "hang").
+ */
+struct res_incident {
+	char kind[16]; /* report_kind_name() word, or "hang" */
+	char title[256];
+	char guilty[128];
+	bool corrupted, fatal;
+	double ts; /* kernel timestamp in seconds, or -1 */
+	int64_t step; /* the step it is attributed to, or -1 */
+	bool after_step; /* it came after that step had ended */
+	char summary[512]; /* "area/x step 3 (name) -> TITLE" */
+	char *bundle; /* post-mortem directory in the run dir, or NULL */
+};
+
 struct res_scenario {
 	char name[PROTO_NAME_MAX];
 	bool done; /* verdict is final */
@@ -46,6 +62,11 @@ struct res_scenario {
 	char *reason; /* NULL when empty */
 	struct res_step *steps;
 	size_t nsteps;
+	struct res_incident *incidents;
+	size_t nincidents;
+	/* The state-leak audit's notes (hostctl/audit.c), one line each. */
+	char **leaks;
+	size_t nleaks;
 	struct res_boot *boots; /* NULL unless the scenario has boots */
 	size_t nboots;
 };
@@ -71,6 +92,10 @@ int res_scenario_finish(struct res_scenario *sc, enum proto_verdict v,
 			const char *reason);
 
 void res_scenario_free(struct res_scenario *sc);
+/* Free the state-leak audit's notes. */
+void res_leaks_free(struct res_scenario *sc);
+/* Append a copy of @inc (its bundle string duplicated); 0 or -ENOMEM. */
+int res_incident_add(struct res_scenario *sc, const struct res_incident *inc);
 void res_run_free(struct res_run *run);
 
 /* summary.json as a json-c object (new reference) or NULL on ENOMEM. */

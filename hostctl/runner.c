@@ -3,9 +3,12 @@
  * Boot, run, replace: the loop that turns selected scenarios into verdicts.
  * One VM serves scenarios in order until it dies or misbehaves; the
  * scenario it died in gets crash (with the console tail), timeout or error,
- * and the next one starts on a fresh VM. Two boots in a row that fail, or a
- * guest with another protocol version, end the run: every scenario left is
- * then an error naming the cause.
+ * and the next one starts on a fresh VM. After each scenario the crash hook
+ * (after_one(), judge.c) attributes the console's reports, writes a
+ * post-mortem bundle for a dead or hung guest and applies expect_incident
+ * and xfail. Two boots in a row that fail, or a guest with another
+ * protocol version, end the run: every scenario left is then an error
+ * naming the cause.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +21,7 @@
 
 #include "boots.h"
 #include "domain.h"
+#include "judge.h"
 #include "report.h"
 #include "runner.h"
 #include "vm.h"
@@ -43,6 +47,14 @@ struct run_ctx {
 	char label[32];
 	char console[PATH_MAX]; /* the current VM's console log */
 	const char *stop; /* why no more VMs boot, or NULL */
+	/* Crashes and hangs (judge.c): the VM's step timeline, when the
+	 * open step began on the host's clock, the bundles written. */
+	struct incident_timeline tl;
+	struct pm_opts pm;
+	uint64_t step_t0_us;
+	unsigned int bundles;
+	const char *hang; /* a hang the host saw in this scenario, or NULL */
+	char hang_buf[256];
 };
 
 void progress_status(struct progress *p, const char *fmt, ...)
@@ -112,6 +124,11 @@ static void on_event(void *userdata, const struct proto_event *ev)
 	struct run_ctx *c = userdata;
 	const struct res_scenario *sc = c->sess.cur;
 
+	/* A failed feed only costs attribution: the report still counts. */
+	incident_timeline_feed(&c->tl, ev);
+	if (ev->type == PROTO_EV_STEP_BEGIN)
+		c->step_t0_us = vm_now_us();
+
 	if (ev->type == PROTO_EV_STEP_BEGIN && sc)
 		progress_status(c->o->progress,
 				"[%s %s] %s: step %u/%zu %s%s%s%s", c->label,
@@ -128,9 +145,41 @@ static bool hello_seen(void *arg)
 	return ((struct session *)arg)->hello_seen;
 }
 
+/*
+ * The scenario ended, or its open step overran its timeout by the host's
+ * slack: guestd enforces step timeouts itself, so the guest is hung.
+ */
+struct run_wait {
+	struct run_ctx *c;
+	const struct scenario *s;
+};
+
+static uint64_t host_slack_ms(const struct run_ctx *c, uint64_t ms)
+{
+	return 10000 + (c->accel == DOMAIN_ACCEL_TCG ? ms / 2 : 0);
+}
+
 static bool scenario_done(void *arg)
 {
-	return session_idle(arg);
+	struct run_wait *w = arg;
+	struct run_ctx *c = w->c;
+	int64_t st = c->sess.open_step;
+	uint64_t limit;
+
+	if (session_idle(&c->sess))
+		return true;
+	if (st < 0 || (size_t)st >= w->s->nsteps)
+		return false;
+	limit = w->s->steps[st].timeout_ms;
+	limit += host_slack_ms(c, limit);
+	if (vm_now_us() - c->step_t0_us < limit * 1000)
+		return false;
+	snprintf(c->hang_buf, sizeof(c->hang_buf),
+		 "step %" PRId64 " ran past its timeout_ms %" PRIu64
+		 " and the host's slack without a step_end",
+		 st, w->s->steps[st].timeout_ms);
+	c->hang = c->hang_buf;
+	return true;
 }
 
 static bool bye_seen(void *arg)
@@ -238,6 +287,7 @@ static int boot(struct run_ctx *c, struct vm **ret, char **why)
 			return r;
 		}
 		session_init(&c->sess);
+		incident_timeline_free(&c->tl);
 		c->sess.on_event = on_event;
 		c->sess.userdata = c;
 		p.xml = xml;
@@ -332,6 +382,7 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 {
 	struct res_scenario *sc = &c->run->v[i];
 	const struct scenario *s = c->scn[i];
+	struct run_wait w = { .c = c, .s = s };
 	char what[PROTO_TEXT_MAX + 256];
 	uint64_t t0, bound;
 	char *line, *reason;
@@ -342,8 +393,9 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 			domain_accel_name(c->accel), sc->name);
 	r = session_expect(&c->sess, sc);
 	if (r == 0)
-		r = proto_run_encode(s->name, s->timeout_ms, s->step_timeout_ms,
-				     s->steps_json, &line, &len);
+		r = proto_run_encode_audit(s->name, s->timeout_ms,
+					   s->step_timeout_ms, s->steps_json,
+					   s->state_files_json, &line, &len);
 	if (r < 0) {
 		snprintf(what, sizeof(what), "cannot send the scenario: %s",
 			 strerror(-r));
@@ -358,8 +410,19 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 	bound = s->timeout_ms + 10000;
 	if (c->accel == DOMAIN_ACCEL_TCG)
 		bound += s->timeout_ms / 2;
+	c->hang = NULL;
 	if (r == 0)
-		r = vm_wait(vm, scenario_done, &c->sess, bound);
+		r = vm_wait(vm, scenario_done, &w, bound);
+	if (r == 0 && c->hang) {
+		close_open_step(c, sc, VERDICT_TIMEOUT, c->hang);
+		snprintf(what, sizeof(what), "%s hangs: %s; it was replaced",
+			 c->label, c->hang);
+		reason = with_console(what, c->console);
+		res_scenario_finish(sc, VERDICT_TIMEOUT,
+				    reason ? reason : what);
+		free(reason);
+		return 1;
+	}
 	if (r == 0) {
 		if (c->stats && c->stats->boots > 0 && c->stats->boots <= 16 &&
 		    !c->stats->run_us[c->stats->boots - 1])
@@ -369,6 +432,7 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 	}
 	sc->duration_ms = (vm_now_us() - t0) / 1000;
 	if (r == -ETIMEDOUT) {
+		c->hang = "no scenario_end within the host's bound";
 		close_open_step(c, sc, VERDICT_TIMEOUT,
 				"the scenario timed out during this step");
 		snprintf(what, sizeof(what),
@@ -398,6 +462,20 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 			c->stop = STOP_VERSION;
 		return 1;
 	}
+	if (vm_silent(vm)) {
+		/* No heartbeat: the guest hangs rather than died. */
+		snprintf(c->hang_buf, sizeof(c->hang_buf),
+			 "no heartbeat for %d s", VM_SILENCE_MS / 1000);
+		c->hang = c->hang_buf;
+		close_open_step(c, sc, VERDICT_TIMEOUT, c->hang);
+		snprintf(what, sizeof(what), "%s hangs: %s", c->label,
+			 vm_dead_reason(vm));
+		reason = with_console(what, c->console);
+		res_scenario_finish(sc, VERDICT_TIMEOUT,
+				    reason ? reason : what);
+		free(reason);
+		return 1;
+	}
 	close_open_step(c, sc, VERDICT_CRASH,
 			"the VM went away during this step");
 	snprintf(what, sizeof(what), "%s died: %s", c->label,
@@ -406,6 +484,37 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 	res_scenario_finish(sc, VERDICT_CRASH, reason ? reason : what);
 	free(reason);
 	return 1;
+}
+
+/*
+ * The crash hook: incidents, bundle and the expect_incident/xfail verdict
+ * (judge.c). A guest that passed a scenario expecting an incident gets a
+ * moment for the console to catch up, and must still be alive after it.
+ * Returns 1 when the VM must be replaced.
+ */
+static int after_one(struct run_ctx *c, struct vm *vm, size_t i, int replace)
+{
+	struct res_scenario *sc = &c->run->v[i];
+	const struct scenario *s = c->scn[i];
+	int64_t open = c->sess.open_step;
+	struct judge_in in = {
+		.pm = &c->pm, .vm = vm, .label = c->label,
+		.console = c->console, .tl = &c->tl, .bundles = &c->bundles,
+		.s = s, .sc = sc, .run = c->run,
+	};
+
+	/* A protocol error or a signal is the host's business, not a crash. */
+	if (!sc->done || vm_proto_error(vm) || c->stop ||
+	    (sc->verdict == VERDICT_ERROR && !replace && !s->expect.set))
+		return replace;
+	if (!replace && s->expect.set &&
+	    vm_wait(vm, NULL, NULL, RUNNER_SETTLE_MS) == -EPIPE)
+		replace = 1;
+	in.survived = !replace && !vm_dead(vm);
+	in.hang = replace ? c->hang : NULL;
+	in.open_step = open;
+	judge_scenario(&in);
+	return replace;
 }
 
 /* Ask for shutdown, give bye a moment, then destroy and time it. */
@@ -529,6 +638,13 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	if (r < 0)
 		return r;
 	choose_accel(&c);
+	c.pm.run_dir = o->run_dir;
+	c.pm.vmlinux = o->vmlinux;
+	c.pm.tree = o->tree;
+	c.pm.dump_max_mb = o->dump_max_mb;
+	c.pm.dump_format = o->dump_format;
+	/* boot() leaves the memory at its default. */
+	c.pm.memory_mib = DOMAIN_MEMORY_MIB_DEFAULT;
 	while (i < run->n) {
 		struct vm *vm;
 		char *reason = NULL;
@@ -559,6 +675,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 		boot_failures = 0;
 		while (i < run->n && !scn[i]->nboots) {
 			r = run_one(&c, vm, i);
+			r = after_one(&c, vm, i, r);
 			progress_result(o->progress, &run->v[i]);
 			i = next_pending(run, i + 1);
 			if (r)
@@ -569,6 +686,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 			i = finish_rest(&c, i);
 	}
 	progress_clear(o->progress);
+	incident_timeline_free(&c.tl);
 	vm_host_close(c.host);
 	return 0;
 }

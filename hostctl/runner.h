@@ -19,6 +19,9 @@
 /* Bounds for the first hello, in ms: KVM is probed, TCG is slow. */
 #define RUNNER_HELLO_KVM_MS 10000
 #define RUNNER_HELLO_TCG_MS 120000
+/* How long a guest that ran an expect_incident scenario gets for its
+ * console to catch up and to die of a late panic, in ms. */
+#define RUNNER_SETTLE_MS 1000
 /* Lines of console attached to a crash's reason. */
 #define RUNNER_CONSOLE_TAIL 25
 
@@ -45,6 +48,12 @@ struct runner_opts {
 	enum accel_choice accel;
 	FILE *events; /* events.jsonl */
 	struct progress *progress;
+	/* Post-mortem bundles (postmortem.h): the build's vmlinux and tree,
+	 * the dump's cap and format. NULL paths: no stack.txt. */
+	const char *vmlinux;
+	const char *tree;
+	uint64_t dump_max_mb;
+	const char *dump_format;
 	bool keep; /* keep scenario disk images (boots.c) */
 };
 

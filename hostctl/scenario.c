@@ -22,6 +22,7 @@
 
 #include <json-c/json.h>
 
+#include "brspec.h"
 #include "proto.h"
 #include "scenario.h"
 
@@ -45,6 +46,14 @@ enum scn_vtype {
 	SCN_V_REQUIRES,   /* an object, scn_requires_keys[] */
 	SCN_V_STEPS,      /* an array of step objects, scn_kinds[] */
 	SCN_V_MTDDEV,     /* "/dev/mtdN", N of 1..3 digits */
+	SCN_V_INCIDENT,   /* an object, scn_incident_keys[] */
+	SCN_V_STATE_FILES, /* an array of absolute paths, the audit's */
+	SCN_V_IFNAME,     /* a network interface name: 1..15 bytes, no '/' or blank */
+	SCN_V_GROUP,      /* an IPv4, IPv6 or MAC multicast group (brspec.h) */
+	SCN_V_VLANS,      /* an array of "VID [pvid] [untagged]" (brspec.h) */
+	SCN_V_VIDS,       /* an array of "VID" */
+	SCN_V_MDBS,       /* an array of MDB entry texts (brspec.h) */
+	SCN_V_MDB_KEYS,   /* an array of "PORT GROUP [vid N]" */
 	SCN_V_DISK,       /* an object, scn_disk_keys[] */
 	SCN_V_DISKS,      /* an array of those, at most max */
 	SCN_V_KARGS,      /* an array of kernel command-line words */
@@ -60,12 +69,17 @@ struct scn_key {
 	const char *const *choices;
 };
 
+struct scn_ctx;
+
 struct scn_kind {
 	const char *kind;
 	const struct scn_key *keys;         /* ends with a NULL key */
 	const char *const *need_one;        /* at least one of these, or NULL */
 	const char *below_timeout;          /* a key whose value must be below
 					     * the step's timeout_ms, or NULL */
+	/* Rules between keys, after each key passed its own; or NULL. */
+	void (*check)(struct scn_ctx *ctx, const char *path,
+		      struct json_object *step);
 };
 
 static const char *const scn_seeds[] = { "001", "002", "003", "004", "005",
@@ -74,6 +88,13 @@ static const char *const scn_since[] = { "step", "scenario", "boot", NULL };
 static const char *const scn_read_conds[] = { "equals", "match",
 					      "not_match", NULL };
 
+/* The report kinds an expect_incident may name: report_kind_name()'s words. */
+static const char *const scn_incident_kinds[] = {
+	"panic", "oops", "bug", "warning", "ubsan", "kasan", "soft-lockup",
+	"hung-task", "double-fault", "stack-guard", "fortify", "usercopy",
+	NULL,
+};
+
 static const struct scn_key scn_top_keys[] = {
 	{ "description", SCN_V_LINE, true, 0, 0, NULL },
 	{ "seed", SCN_V_SEED, true, 0, 0, scn_seeds },
@@ -81,12 +102,18 @@ static const struct scn_key scn_top_keys[] = {
 	{ "timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "step_timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "steps", SCN_V_STEPS, false, 1, SCN_STEPS_MAX, NULL },
+	{ "expect_incident", SCN_V_INCIDENT, false, 0, 0, NULL },
+	{ "xfail", SCN_V_LINE, false, 0, PROTO_TEXT_MAX - 1, NULL },
+	{ "state_files", SCN_V_STATE_FILES, false, 0, PROTO_AUDIT_FILES_MAX, NULL },
 	{ "disk", SCN_V_DISK, false, 0, 0, NULL },
 	{ "boots", SCN_V_BOOTS, false, 1, SCN_BOOTS_MAX, NULL },
 	{ NULL },
 };
 
 static const char *const scn_disk_formats[] = { "raw", "qcow2", NULL };
+/* Top-level keys the multi-boot driver does not act on (yet). */
+static const char *const scn_own_vm_refuses[] = { "expect_incident", "xfail",
+						  "state_files", NULL };
 static const char *const scn_machines[] = { "pc", "q35", NULL };
 static const char *const scn_ends[] = { "running", "poweroff", "reboot",
 					NULL };
@@ -106,6 +133,14 @@ static const struct scn_key scn_boot_keys[] = {
 	{ "end", SCN_V_CHOICE, false, 0, 0, scn_ends },
 	{ "resumed", SCN_V_BOOL, false, 0, 0, NULL },
 	{ "timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_incident_keys[] = {
+	{ "kind", SCN_V_CHOICE, true, 0, 0, scn_incident_kinds },
+	{ "title", SCN_V_REGEX, false, 0, 0, NULL },
+	{ "survives", SCN_V_BOOL, true, 0, 0, NULL },
+	{ "step", SCN_V_STRING, false, 0, PROTO_NAME_MAX - 1, NULL },
 	{ NULL },
 };
 
@@ -262,24 +297,144 @@ static const struct scn_key scn_resume_keys[] = {
 	{ NULL },
 };
 
+static const struct scn_key scn_bridge_add_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "vlan_filtering", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "mcast_snooping", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_link_del_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const char *const scn_link_set_one[] = { "master", "nomaster", "up",
+						NULL };
+
+static const struct scn_key scn_link_set_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "master", SCN_V_IFNAME, false, 0, 0, NULL },
+	{ "nomaster", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "up", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static void scn_check_link_set(struct scn_ctx *ctx, const char *path,
+			       struct json_object *step);
+static void scn_check_bridge_check(struct scn_ctx *ctx, const char *path,
+				   struct json_object *step);
+
+static const struct scn_key scn_vlan_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "vid", SCN_V_INT, true, 0, BRSPEC_VID_MAX, NULL },
+	{ "pvid", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "untagged", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "self", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mdb_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "port", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "group", SCN_V_GROUP, true, 0, 0, NULL },
+	{ "vid", SCN_V_INT, false, 0, BRSPEC_VID_MAX, NULL },
+	{ "permanent", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const char *const scn_fault_attrs[] = { "failslab", "fail_page_alloc",
+					       "fail_nth", "off", NULL };
+
+static const struct scn_key scn_fault_keys[] = {
+	{ "attr", SCN_V_CHOICE, true, 0, 0, scn_fault_attrs },
+	{ "probability", SCN_V_INT, false, 0, 100, NULL },
+	{ "interval", SCN_V_INT, false, 1, 1000000, NULL },
+	{ "times", SCN_V_INT, false, 1, 1000000, NULL },
+	{ "space", SCN_V_INT, false, 0, 1LL << 32, NULL },
+	{ "verbose", SCN_V_INT, false, 0, 2, NULL },
+	{ "task_filter", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "ignore_gfp_wait", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "ignore_gfp_highmem", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "min_order", SCN_V_INT, false, 0, 10, NULL },
+	{ "nth", SCN_V_INT, false, 1, 1000000, NULL },
+	{ "expect_injected", SCN_V_BOOL, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static void scn_check_fault(struct scn_ctx *ctx, const char *path,
+			    struct json_object *step);
+
+static const char *const scn_expect_one[] = { "has", "lacks", "exactly", NULL };
+
+static const struct scn_key scn_vlan_expect_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "has", SCN_V_VLANS, false, 0, 0, NULL },
+	{ "lacks", SCN_V_VIDS, false, 0, 0, NULL },
+	{ "exactly", SCN_V_VLANS, false, 0, 0, NULL },
+	{ "within_ms", SCN_V_INT, false, 0, SCN_TIMEOUT_MAX_MS, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_mdb_expect_keys[] = {
+	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
+	{ "has", SCN_V_MDBS, false, 0, 0, NULL },
+	{ "lacks", SCN_V_MDB_KEYS, false, 0, 0, NULL },
+	{ "exactly", SCN_V_MDBS, false, 0, 0, NULL },
+	{ "within_ms", SCN_V_INT, false, 0, SCN_TIMEOUT_MAX_MS, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_bridge_check_keys[] = {
+	{ "vlan", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "mdb", SCN_V_BOOL, false, 0, 0, NULL },
+	{ NULL },
+};
+
 /* The step kinds guestd runs: docs/scenarios.md, "Steps". */
 static const struct scn_kind scn_kinds[] = {
-	{ "write", scn_write_keys, NULL, NULL },
-	{ "read", scn_read_keys, scn_read_conds, NULL },
-	{ "modprobe", scn_modprobe_keys, NULL, NULL },
-	{ "rmmod", scn_rmmod_keys, NULL, NULL },
-	{ "wait_for", scn_wait_for_keys, NULL, "within_ms" },
-	{ "kmsg_expect", scn_kmsg_expect_keys, NULL, "within_ms" },
-	{ "sleep", scn_sleep_keys, NULL, "ms" },
-	{ "mtd_erase", scn_mtd_erase_keys, NULL, NULL },
-	{ "mtd_write", scn_mtd_write_keys, NULL, NULL },
-	{ "mtd_flip", scn_mtd_flip_keys, NULL, NULL },
-	{ "mtd_read", scn_mtd_read_keys, NULL, NULL },
-	{ "mtd_stats", scn_mtd_stats_keys, NULL, NULL },
-	{ "mtd_reads", scn_mtd_reads_keys, NULL, NULL },
-	{ "swap", scn_swap_keys, NULL, NULL },
-	{ "marker", scn_marker_keys, NULL, NULL },
-	{ "resume", scn_resume_keys, NULL, NULL },
+	{ "write", scn_write_keys, NULL, NULL, NULL },
+	{ "read", scn_read_keys, scn_read_conds, NULL, NULL },
+	{ "modprobe", scn_modprobe_keys, NULL, NULL, NULL },
+	{ "rmmod", scn_rmmod_keys, NULL, NULL, NULL },
+	{ "wait_for", scn_wait_for_keys, NULL, "within_ms", NULL },
+	{ "kmsg_expect", scn_kmsg_expect_keys, NULL, "within_ms", NULL },
+	{ "sleep", scn_sleep_keys, NULL, "ms", NULL },
+	{ "mtd_erase", scn_mtd_erase_keys, NULL, NULL, NULL },
+	{ "mtd_write", scn_mtd_write_keys, NULL, NULL, NULL },
+	{ "mtd_flip", scn_mtd_flip_keys, NULL, NULL, NULL },
+	{ "mtd_read", scn_mtd_read_keys, NULL, NULL, NULL },
+	{ "mtd_stats", scn_mtd_stats_keys, NULL, NULL, NULL },
+	{ "mtd_reads", scn_mtd_reads_keys, NULL, NULL, NULL },
+	{ "fork_write", scn_write_keys, NULL, NULL, NULL },
+	{ "bridge_add", scn_bridge_add_keys, NULL, NULL, NULL },
+	{ "link_del", scn_link_del_keys, NULL, NULL, NULL },
+	{ "link_set", scn_link_set_keys, scn_link_set_one, NULL,
+	  scn_check_link_set },
+	{ "vlan_add", scn_vlan_keys, NULL, NULL, NULL },
+	{ "vlan_del", scn_vlan_keys, NULL, NULL, NULL },
+	{ "mdb_add", scn_mdb_keys, NULL, NULL, NULL },
+	{ "mdb_del", scn_mdb_keys, NULL, NULL, NULL },
+	{ "fault", scn_fault_keys, NULL, NULL, scn_check_fault },
+	{ "vlan_expect", scn_vlan_expect_keys, scn_expect_one, "within_ms",
+	  NULL },
+	{ "mdb_expect", scn_mdb_expect_keys, scn_expect_one, "within_ms",
+	  NULL },
+	{ "bridge_check", scn_bridge_check_keys, NULL, NULL,
+	  scn_check_bridge_check },
+	{ "swap", scn_swap_keys, NULL, NULL, NULL },
+	{ "marker", scn_marker_keys, NULL, NULL, NULL },
+	{ "resume", scn_resume_keys, NULL, NULL, NULL },
 };
 
 /* Keys that mean something only with another key of the same step. */
@@ -550,6 +705,13 @@ static bool scn_is_kernel_arg(const char *s)
 			 "0123456789_.,:=/+-") == n;
 }
 
+/* A state file for the audit: an absolute path the protocol can carry. */
+static bool scn_is_state_path(const char *s)
+{
+	return s[0] == '/' && s[1] && strlen(s) < PROTO_PATH_MAX &&
+	       !strpbrk(s, "\n\r");
+}
+
 static bool scn_is_param(const char *s)
 {
 	const char *eq = strchr(s, '=');
@@ -561,6 +723,51 @@ static bool scn_is_param(const char *s)
 		    *s != '.')
 			return false;
 	return true;
+}
+
+/* An interface name the kernel's dev_valid_name() takes. */
+static bool scn_is_ifname(const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len == 0 || len >= BRSPEC_IFNAME_MAX || !strcmp(s, ".") ||
+	    !strcmp(s, ".."))
+		return false;
+	for (; *s; s++)
+		if (*s == '/' || *s == ':' || isspace((unsigned char)*s) ||
+		    iscntrl((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* An array of brspec.h texts, each of them parsing. */
+static void scn_check_entries(struct scn_ctx *ctx, const char *path,
+			      enum scn_vtype type, struct json_object *v)
+{
+	char p[SCN_PATH_MAX], err[256];
+
+	if (!scn_expect_type(ctx, path, v, json_type_array, "an array"))
+		return;
+	for (size_t i = 0; i < json_object_array_length(v); i++) {
+		struct json_object *e = json_object_array_get_idx(v, i);
+		struct brspec_vlan vl;
+		struct brspec_mdb m;
+		const char *s;
+		int r;
+
+		scn_path_index(p, path, i);
+		if (!scn_expect_type(ctx, p, e, json_type_string, "a string"))
+			continue;
+		s = json_object_get_string(e);
+		if (type == SCN_V_VLANS || type == SCN_V_VIDS)
+			r = brspec_vlan_parse(s, type == SCN_V_VIDS, &vl, err,
+					      sizeof(err));
+		else
+			r = brspec_mdb_parse(s, type == SCN_V_MDB_KEYS, &m, err,
+					     sizeof(err));
+		if (r < 0)
+			scn_error(ctx, p, "%s", err);
+	}
 }
 
 /*
@@ -608,6 +815,85 @@ static void scn_check_object(struct scn_ctx *ctx, const char *path,
 			    !json_object_object_get_ex(obj, k->key, NULL))
 				scn_error(ctx, path, "missing required key '%s'",
 					  k->key);
+}
+
+/* Which keys go with each fault attr (guestd/step-fault.c agrees). */
+static const struct {
+	const char *attr;
+	const char *const keys[10];
+} scn_fault_attr_keys[] = {
+	{ "failslab", { "probability", "interval", "times", "space", "verbose",
+			"task_filter", "ignore_gfp_wait" } },
+	{ "fail_page_alloc", { "probability", "interval", "times", "space",
+			       "verbose", "task_filter", "ignore_gfp_wait",
+			       "ignore_gfp_highmem", "min_order" } },
+	{ "fail_nth", { "nth" } },
+	{ "off", { "expect_injected" } },
+};
+
+static void scn_check_fault(struct scn_ctx *ctx, const char *path,
+			    struct json_object *step)
+{
+	const char *const *keys = NULL;
+	struct json_object *v;
+	const char *attr;
+	char p[SCN_PATH_MAX];
+
+	if (!json_object_object_get_ex(step, "attr", &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return;
+	attr = json_object_get_string(v);
+	for (size_t i = 0; i < sizeof(scn_fault_attr_keys) /
+			       sizeof(scn_fault_attr_keys[0]); i++)
+		if (strcmp(scn_fault_attr_keys[i].attr, attr) == 0)
+			keys = scn_fault_attr_keys[i].keys;
+	if (!keys)
+		return;         /* the choice check reported it */
+	json_object_object_foreach(step, key, val) {
+		bool ok = !!scn_find_key(scn_step_keys, key) ||
+			  strcmp(key, "attr") == 0;
+
+		(void)val;
+		for (size_t i = 0; !ok && i < 10 && keys[i]; i++)
+			ok = strcmp(keys[i], key) == 0;
+		if (ok || !scn_find_key(scn_fault_keys, key))
+			continue;
+		scn_path_key(p, path, key);
+		scn_error(ctx, p, "'%s' does not go with attr '%s'", key, attr);
+	}
+	if (strcmp(attr, "fail_nth") == 0 &&
+	    !json_object_object_get_ex(step, "nth", NULL))
+		scn_error(ctx, path, "attr 'fail_nth' needs key 'nth'");
+}
+
+/* master enslaves, nomaster releases: one step can't do both. */
+static void scn_check_link_set(struct scn_ctx *ctx, const char *path,
+			       struct json_object *step)
+{
+	struct json_object *v;
+
+	if (json_object_object_get_ex(step, "master", NULL) &&
+	    json_object_object_get_ex(step, "nomaster", &v) &&
+	    json_object_is_type(v, json_type_boolean) &&
+	    json_object_get_boolean(v))
+		scn_error(ctx, path, "'master' and 'nomaster' together");
+}
+
+static bool scn_bool_false(struct json_object *step, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(step, key, &v) &&
+	       json_object_is_type(v, json_type_boolean) &&
+	       !json_object_get_boolean(v);
+}
+
+/* Both tables off would compare nothing and always pass. */
+static void scn_check_bridge_check(struct scn_ctx *ctx, const char *path,
+				   struct json_object *step)
+{
+	if (scn_bool_false(step, "vlan") && scn_bool_false(step, "mdb"))
+		scn_error(ctx, path, "'vlan' and 'mdb' both false: nothing to check");
 }
 
 static void scn_check_step(struct scn_ctx *ctx, const char *path,
@@ -667,6 +953,8 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 			scn_error(ctx, path, "%s needs at least one of: %s", what,
 				  list);
 	}
+	if (kind->check)
+		kind->check(ctx, path, step);
 
 	for (size_t i = 0; i < sizeof(scn_needs) / sizeof(scn_needs[0]); i++)
 		if (strcmp(scn_needs[i].kind, kind->kind) == 0 &&
@@ -967,6 +1255,47 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 		    strspn(s + 8, "0123456789") != strlen(s + 8))
 			scn_error(ctx, path, "bad MTD device '%s' (want /dev/mtdN)",
 				  s);
+		return;
+	case SCN_V_STATE_FILES:
+		scn_check_string_list(ctx, path, v, scn_is_state_path,
+				      "state file",
+				      "an absolute path of under 256 bytes", false);
+		if (json_object_is_type(v, json_type_array) &&
+		    json_object_array_length(v) > (size_t)spec->max)
+			scn_error(ctx, path, "%zu state files, at most %lld",
+				  json_object_array_length(v),
+				  (long long)spec->max);
+		return;
+	case SCN_V_INCIDENT:
+		if (scn_expect_type(ctx, path, v, json_type_object, "an object"))
+			scn_check_object(ctx, path, v, scn_incident_keys, NULL,
+					 "expect_incident");
+		return;
+	case SCN_V_IFNAME:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (!scn_is_ifname(s))
+			scn_error(ctx, path,
+				  "bad interface name '%s' (want 1..15 bytes, no '/', ':' or blank)",
+				  s);
+		return;
+	case SCN_V_GROUP: {
+		struct brspec_group g;
+
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (brspec_group_parse(s, &g) < 0)
+			scn_error(ctx, path,
+				  "'%s' is no IPv4, IPv6 or MAC group address", s);
+		return;
+	}
+	case SCN_V_VLANS:
+	case SCN_V_VIDS:
+	case SCN_V_MDBS:
+	case SCN_V_MDB_KEYS:
+		scn_check_entries(ctx, path, spec->type, v);
 		return;
 	case SCN_V_DEVICE:
 		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
@@ -1347,6 +1676,124 @@ static int scn_fill_boot(struct scn_ctx *ctx, struct json_object *obj,
 			      &b->steps_json);
 }
 
+/*
+ * expect_incident.step must name one of the scenario's steps: an attribution
+ * to a step that does not exist could never match.
+ */
+static void scn_check_incident_step(struct scn_ctx *ctx, struct json_object *doc)
+{
+	struct json_object *inc, *step, *steps;
+	const char *want;
+	size_t n;
+
+	if (!json_object_object_get_ex(doc, "expect_incident", &inc) ||
+	    !json_object_is_type(inc, json_type_object) ||
+	    !json_object_object_get_ex(inc, "step", &step) ||
+	    !json_object_is_type(step, json_type_string) ||
+	    !json_object_object_get_ex(doc, "steps", &steps) ||
+	    !json_object_is_type(steps, json_type_array))
+		return;
+	want = json_object_get_string(step);
+	n = json_object_array_length(steps);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(steps, i), *nm;
+
+		if (json_object_is_type(o, json_type_object) &&
+		    json_object_object_get_ex(o, "name", &nm) &&
+		    json_object_is_type(nm, json_type_string) &&
+		    strcmp(json_object_get_string(nm), want) == 0)
+			return;
+	}
+	scn_error(ctx, "$.expect_incident.step",
+		  "no step is named '%s'", want);
+}
+
+/* Fill s->expect and s->xfail from a validated document. */
+static int scn_fill_incident(struct json_object *doc, struct scenario *s)
+{
+	struct json_object *inc, *v;
+
+	s->expect.step = -1;
+	if (json_object_object_get_ex(doc, "xfail", &v)) {
+		s->xfail = strdup(json_object_get_string(v));
+		if (!s->xfail)
+			return -ENOMEM;
+	}
+	if (!json_object_object_get_ex(doc, "expect_incident", &inc))
+		return 0;
+	s->expect.set = true;
+	json_object_object_get_ex(inc, "kind", &v);
+	snprintf(s->expect.kind, sizeof(s->expect.kind), "%s",
+		 json_object_get_string(v));
+	json_object_object_get_ex(inc, "survives", &v);
+	s->expect.survives = json_object_get_boolean(v);
+	if (json_object_object_get_ex(inc, "title", &v)) {
+		s->expect.title = strdup(json_object_get_string(v));
+		if (!s->expect.title)
+			return -ENOMEM;
+	}
+	if (json_object_object_get_ex(inc, "step", &v))
+		for (size_t i = 0; i < s->nsteps; i++)
+			if (strcmp(s->steps[i].name,
+				   json_object_get_string(v)) == 0)
+				s->expect.step = i;
+	return 0;
+}
+
+/* A disk needs VMs of its own: one boot with the scenario's steps. */
+static int scn_fill_one_boot(struct scenario *s)
+{
+	s->boots = calloc(1, sizeof(*s->boots));
+	if (!s->boots)
+		return -ENOMEM;
+	s->nboots = 1;
+	s->boots[0].memory_mib = SCN_MEMORY_MIB_DEFAULT;
+	snprintf(s->boots[0].machine, sizeof(s->boots[0].machine), "pc");
+	s->boots[0].timeout_ms = s->timeout_ms;
+	s->boots[0].nsteps = s->nsteps;
+	s->boots[0].steps_json = strdup(s->steps_json);
+	return s->boots[0].steps_json ? 0 : -ENOMEM;
+}
+
+/*
+ * expect_incident, xfail and state_files. The state files go with a
+ * single run request (scenarios that share a VM); with the audit they must
+ * still fit in one protocol line.
+ */
+static int scn_fill_audit(struct scn_ctx *ctx, struct json_object *doc,
+			  struct scenario *s)
+{
+	struct json_object *v;
+	char *line = NULL;
+	size_t line_len;
+	int r;
+
+	r = scn_fill_incident(doc, s);
+	if (r < 0)
+		return r;
+	if (!json_object_object_get_ex(doc, "state_files", &v))
+		return 0;
+	s->state_files_json = strdup(json_object_to_json_string_ext(
+		v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	if (!s->state_files_json)
+		return -ENOMEM;
+	if (!s->steps_json)
+		return 0;
+	r = proto_run_encode_audit(s->name, s->timeout_ms, s->step_timeout_ms,
+				   s->steps_json, s->state_files_json, &line,
+				   &line_len);
+	if (r == -E2BIG) {
+		scn_error(ctx, "$.steps",
+			  "the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
+			  PROTO_LINE_MAX, strlen(s->steps_json));
+		return -EINVAL;
+	}
+	if (r < 0)
+		return r;
+	free(line);
+	return 0;
+}
+
 /* Fill @s from a validated document; fills in every step's timeout_ms. */
 static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 		    struct scenario *s)
@@ -1385,19 +1832,10 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 			return -ENOMEM;
 		r = scn_fill_steps(ctx, s, steps, 0, s->timeout_ms, "$.steps",
 				   &s->steps_json);
-		if (r < 0 || !s->has_disk)
+		if (r < 0)
 			return r;
-		/* A disk needs VMs of its own: one boot with these steps. */
-		s->boots = calloc(1, sizeof(*s->boots));
-		if (!s->boots)
-			return -ENOMEM;
-		s->nboots = 1;
-		s->boots[0].memory_mib = SCN_MEMORY_MIB_DEFAULT;
-		snprintf(s->boots[0].machine, sizeof(s->boots[0].machine), "pc");
-		s->boots[0].timeout_ms = s->timeout_ms;
-		s->boots[0].nsteps = s->nsteps;
-		s->boots[0].steps_json = strdup(s->steps_json);
-		return s->boots[0].steps_json ? 0 : -ENOMEM;
+		r = s->has_disk ? scn_fill_one_boot(s) : 0;
+		return r < 0 ? r : scn_fill_audit(ctx, doc, s);
 	}
 
 	s->nboots = json_object_array_length(boots);
@@ -1418,7 +1856,7 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 			return r;
 		first += s->boots[i].nsteps;
 	}
-	return 0;
+	return scn_fill_audit(ctx, doc, s);
 }
 
 void scn_free(struct scenario *s)
@@ -1442,6 +1880,9 @@ void scn_free(struct scenario *s)
 		free(s->boots[i].steps_json);
 	}
 	free(s->boots);
+	free(s->state_files_json);
+	free(s->expect.title);
+	free(s->xfail);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -1489,6 +1930,18 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 	    json_object_object_get_ex(doc, "boots", NULL))
 		scn_error(&ctx, "$",
 			  "a scenario has either 'steps' (one boot) or 'boots', exactly one of them");
+	/* boots.c judges a scenario by its boots alone, so far. */
+	if (json_object_object_get_ex(doc, "boots", NULL) ||
+	    json_object_object_get_ex(doc, "disk", NULL))
+		for (const char *const *k = scn_own_vm_refuses; *k; k++)
+			if (json_object_object_get_ex(doc, *k, NULL)) {
+				char p[SCN_PATH_MAX];
+
+				scn_path_key(p, "$", *k);
+				scn_error(&ctx, p,
+					  "not supported in a scenario with boots or a disk");
+			}
+	scn_check_incident_step(&ctx, doc);
 	dup.s = buf;
 	dup.len = len;
 	scn_dup_value(&dup, "$");

@@ -26,6 +26,20 @@ struct scn_step {
 	uint64_t timeout_ms;                /* its own, or step_timeout_ms */
 };
 
+/*
+ * "expect_incident": the one kernel incident the scenario must provoke
+ * (docs/crashes.md, "Expected incidents"). kind is a report_kind_name()
+ * word; title an ERE on the report's title (NULL: any); step the index of
+ * the step it must be attributed to, or -1 for any.
+ */
+struct scn_incident {
+	bool set;
+	char kind[16];
+	char *title;
+	bool survives;
+	int64_t step;
+};
+
 /* Multi-boot scenarios: docs/scenarios.md, "Several boots". */
 #define SCN_BOOTS_MAX 8
 #define SCN_EXTRA_DISKS_MAX 4
@@ -71,12 +85,16 @@ struct scenario {
 	uint64_t timeout_ms, step_timeout_ms; /* defaults filled in */
 	struct scn_step *steps;
 	size_t nsteps;
+	struct scn_incident expect;         /* expect_incident, if set */
+	char *xfail;                        /* the xfail reason, or NULL */
 	/*
 	 * The steps array, every step's timeout_ms filled in, as compact JSON
 	 * (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), ready for
 	 * proto_run_encode().
 	 */
 	char *steps_json;
+	/* state_files as compact JSON for the run request, or NULL. */
+	char *state_files_json;
 	/*
 	 * A scenario with its own VMs (it has `boots` or a `disk`): each
 	 * boot in order, its steps a slice of steps[] above (which then holds

@@ -65,6 +65,7 @@ int session_expect(struct session *s, struct res_scenario *sc)
 			    s->cur->name);
 	s->cur = sc;
 	s->begun = false;
+	memset(&s->audit, 0, sizeof(s->audit));
 	s->open_step = -1;
 	s->last_step = -1;
 	return 0;
@@ -142,6 +143,34 @@ static int on_step_end(struct session *s, const struct proto_step_end *e)
 	return 0;
 }
 
+/*
+ * The state-leak audit's notes for the scenario that ends: what appeared
+ * since the previous scenario in this guest ended, and what this one left.
+ */
+static int audit_notes(struct session *s, struct res_scenario *sc)
+{
+	struct audit_notes notes = { 0 };
+	int r;
+
+	r = audit_between(s->audit_prev, &s->audit_prev_after,
+			  &s->audit.before, &notes);
+	if (r == 0)
+		r = audit_compare(sc->name, &s->audit, &notes);
+	if (r < 0) {
+		audit_notes_free(&notes);
+		return r;
+	}
+	res_leaks_free(sc);
+	sc->leaks = notes.v;
+	sc->nleaks = notes.n;
+	/* A scenario refused before it began leaves the last one in place. */
+	if (s->audit.after.have) {
+		snprintf(s->audit_prev, sizeof(s->audit_prev), "%s", sc->name);
+		s->audit_prev_after = s->audit.after;
+	}
+	return 0;
+}
+
 static int on_scenario_end(struct session *s,
 			   const struct proto_scenario_end *e)
 {
@@ -159,7 +188,9 @@ static int on_scenario_end(struct session *s,
 			return fail(s, r, "out of memory");
 	}
 	sc->duration_ms = e->duration_us / 1000;
-	r = res_scenario_finish(sc, e->verdict, e->reason);
+	r = audit_notes(s, sc);
+	if (r == 0)
+		r = res_scenario_finish(sc, e->verdict, e->reason);
 	if (r < 0)
 		return fail(s, r, "out of memory");
 	s->cur = NULL;
@@ -215,6 +246,16 @@ static int dispatch(struct session *s, const struct proto_event *ev)
 		r = check_scenario(s, ev, ev->u.scenario_end.scenario,
 				   s->begun);
 		return r < 0 ? r : on_scenario_end(s, &ev->u.scenario_end);
+	case PROTO_EV_AUDIT:
+	case PROTO_EV_AUDIT_FILE:
+		r = check_scenario(s, ev, ev->type == PROTO_EV_AUDIT ?
+				   ev->u.audit.scenario :
+				   ev->u.audit_file.scenario, true);
+		if (r < 0)
+			return r;
+		r = audit_take(&s->audit, ev, s->open_step >= 0,
+			       s->last_step >= 0, s->err, sizeof(s->err));
+		return r;
 	case PROTO_EV_KMSG:
 	case PROTO_EV_HEARTBEAT:
 		return 0;

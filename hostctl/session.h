@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "audit.h"
 #include "proto.h"
 #include "results.h"
 
@@ -40,6 +41,11 @@ struct session {
 	bool begun; /* scenario_begin seen for cur */
 	int64_t open_step; /* -1 when no step is open */
 	int64_t last_step; /* last step begun, -1 before */
+	/* The state-leak audit (hostctl/audit.c): this scenario's snapshots
+	 * and the last scenario's "after" in this guest. */
+	struct audit_pair audit;
+	char audit_prev[PROTO_NAME_MAX];
+	struct audit_snap audit_prev_after;
 	char err[PROTO_TEXT_MAX + 256]; /* why the last feed failed */
 	enum session_carry carry;
 };

@@ -32,7 +32,7 @@ int verb_help(int argc, char *argv[])
 		printf("  %-6s %-32s %s\n", verbs[i].name, verbs[i].usage,
 		       verbs[i].summary);
 	printf("\n'hostctl help VERB' or 'hostctl VERB --help' shows a verb's options.\n"
-	       "Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error,\n"
+	       "Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error/xpass,\n"
 	       "2 usage or set-up error.\n");
 	return EXIT_GREEN;
 }

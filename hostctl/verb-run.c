@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "postmortem.h"
 #include "results.h"
 #include "runner.h"
 #include "scenario.h"
@@ -36,6 +37,10 @@ static void run_usage(FILE *f)
 		"  --accel ACCEL     auto, kvm or tcg (default: auto)\n"
 		"  --initrd FILE     boot this initramfs instead of building the image\n"
 		"                    (tests use it to boot misbehaving guests)\n"
+		"  --dump-max-mb N   keep a crashed or hung guest's memory dump of at\n"
+		"                    most N MiB in its bundle; 0: no dump (default: %d)\n"
+		"  --dump-format F   kdump-zlib, kdump-lzo, kdump-snappy or elf\n"
+		"                    (default: kdump-zlib)\n"
 		"  --without-patch NAME\n"
 		"                    build and boot the kernel with this patch of the\n"
 		"                    series left out (file name or unique prefix,\n"
@@ -44,9 +49,9 @@ static void run_usage(FILE *f)
 		"                    disk in the run directory\n"
 		"  --help            show this help\n"
 		"\n"
-		"Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error,\n"
+		"Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error/xpass,\n"
 		"2 usage or set-up error.\n",
-		VLALAB_SRCDIR);
+		VLALAB_SRCDIR, PM_DUMP_MAX_MB_DEFAULT);
 }
 
 #define RUN_WITHOUT_MAX 32
@@ -58,6 +63,8 @@ struct run_args {
 	enum res_format format;
 	bool format_set;
 	enum accel_choice accel;
+	uint64_t dump_max_mb;
+	const char *dump_format;
 	bool keep;
 };
 
@@ -72,6 +79,8 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "accel", required_argument, NULL, 'a' },
 		{ "initrd", required_argument, NULL, 'i' },
 		{ "without-patch", required_argument, NULL, 'w' },
+		{ "dump-max-mb", required_argument, NULL, 'D' },
+		{ "dump-format", required_argument, NULL, 'F' },
 		{ "keep", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -123,6 +132,29 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 				return -EINVAL;
 			}
 			a->without[a->n_without++] = optarg;
+			break;
+		case 'D': {
+			char *end;
+
+			errno = 0;
+			a->dump_max_mb = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || *optarg == '-' ||
+			    a->dump_max_mb > (UINT64_C(1) << 40)) {
+				fprintf(stderr,
+					"hostctl run: --dump-max-mb '%s' is not a size in MiB\n",
+					optarg);
+				return -EINVAL;
+			}
+			break;
+		}
+		case 'F':
+			if (pm_dump_format_check(optarg) < 0) {
+				fprintf(stderr,
+					"hostctl run: unknown dump format '%s'; use kdump-zlib, kdump-lzo, kdump-snappy or elf\n",
+					optarg);
+				return -EINVAL;
+			}
+			a->dump_format = optarg;
 			break;
 		case 'h':
 			run_usage(stdout);
@@ -249,6 +281,7 @@ static int do_run(const struct run_args *a, char *const *names, int nnames)
 	char scn_dir[PATH_MAX], run_dir[PATH_MAX], run_id[64], err[1024];
 	char abs_dir[PATH_MAX];
 	char events_path[PATH_MAX + 16];
+	char vmlinux[PATH_MAX + 16], tree[PATH_MAX + 32];
 	struct scn_errors errs = { 0 };
 	struct scn_set set = { 0 };
 	struct res_run run = { 0 };
@@ -336,6 +369,12 @@ static int do_run(const struct run_args *a, char *const *names, int nnames)
 	ro.accel = a->accel;
 	ro.events = events;
 	ro.progress = &prog;
+	snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", su.kernel.dir);
+	snprintf(tree, sizeof(tree), "%s/trees/patched", su.cache_dir);
+	ro.vmlinux = *su.kernel.dir ? vmlinux : NULL;
+	ro.tree = tree;
+	ro.dump_max_mb = a->dump_max_mb;
+	ro.dump_format = a->dump_format;
 	ro.keep = a->keep;
 	catch_signals();
 	r = runner_run(&ro, scn, &run, NULL, err, sizeof(err));
@@ -382,7 +421,8 @@ out:
 
 int verb_run(int argc, char *argv[])
 {
-	struct run_args a = { .accel = ACCEL_AUTO };
+	struct run_args a = { .accel = ACCEL_AUTO,
+			      .dump_max_mb = PM_DUMP_MAX_MB_DEFAULT };
 	int r;
 
 	r = parse_args(argc, argv, &a);

@@ -38,5 +38,6 @@ int verb_list(int argc, char *argv[]);
 int verb_build(int argc, char *argv[]);
 int verb_bench(int argc, char *argv[]);
 int verb_help(int argc, char *argv[]);
+int verb_report(int argc, char *argv[]);
 
 #endif

@@ -52,6 +52,7 @@ struct vm {
 	FILE *events;
 	struct session *session;
 	bool dead;
+	bool panicked, silent;
 	char dead_reason[PROTO_TEXT_MAX];
 	int proto_error;
 	uint64_t t_call_us, t_created_us, t_hello_us, last_rx_us;
@@ -343,9 +344,10 @@ static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 	for (struct vm *vm = h->vms; vm; vm = vm->next) {
 		if (!name || strcmp(vm->name, name) != 0)
 			continue;
-		if (event == VIR_DOMAIN_EVENT_CRASHED)
+		if (event == VIR_DOMAIN_EVENT_CRASHED) {
+			vm->panicked = true;
 			vm_die(vm, "the guest panicked (pvpanic)");
-		else if (event == VIR_DOMAIN_EVENT_STOPPED) {
+		} else if (event == VIR_DOMAIN_EVENT_STOPPED) {
 			/* The channel may have closed a moment before. */
 			vm->stopped = true;
 			vm->guest_stopped |=
@@ -649,6 +651,7 @@ int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 		now = vm_now_us();
 		if (vm->session->hello_seen &&
 		    now - vm->last_rx_us > vm->silence_ms * 1000) {
+			vm->silent = !vm->dead;
 			vm_die(vm,
 			       "the guest sent nothing, not even a heartbeat, for %" PRIu64 " s",
 			       vm->silence_ms / 1000);
@@ -703,6 +706,31 @@ uint64_t vm_create_us(const struct vm *vm)
 uint64_t vm_hello_us(const struct vm *vm)
 {
 	return vm->t_hello_us ? vm->t_hello_us - vm->t_call_us : 0;
+}
+
+bool vm_panicked(const struct vm *vm)
+{
+	return vm->panicked;
+}
+
+bool vm_silent(const struct vm *vm)
+{
+	return vm->silent;
+}
+
+int vm_dump(struct vm *vm, const char *path, int format, char *err,
+	    size_t errlen)
+{
+	if (!vm->dom || virDomainIsActive(vm->dom) != 1) {
+		snprintf(err, errlen, "the domain is gone");
+		return -ENODEV;
+	}
+	if (virDomainCoreDumpWithFormat(vm->dom, path, format,
+					VIR_DUMP_MEMORY_ONLY) < 0) {
+		set_err(err, errlen, "virDomainCoreDumpWithFormat");
+		return -EIO;
+	}
+	return 0;
 }
 
 void vm_destroy(struct vm *vm)

@@ -115,6 +115,21 @@ int vm_proto_error(const struct vm *vm);
 uint64_t vm_create_us(const struct vm *vm);
 uint64_t vm_hello_us(const struct vm *vm);
 
+/* The guest panicked (pvpanic: libvirt's crashed event). */
+bool vm_panicked(const struct vm *vm);
+/* The guest went silent past VM_SILENCE_MS: it hangs (its domain runs). */
+bool vm_silent(const struct vm *vm);
+
+/*
+ * Dump the guest's memory to @path with virDomainCoreDumpWithFormat()
+ * (memory only, so crash and drgn can read it); @format is a
+ * VIR_DOMAIN_CORE_DUMP_FORMAT_* value. The domain must still exist: a
+ * guest that panicked is kept paused for this (on_crash preserve). Returns
+ * 0, -ENODEV when the domain is gone, or -EIO with libvirt's message.
+ */
+int vm_dump(struct vm *vm, const char *path, int format, char *err,
+	    size_t errlen);
+
 /* Destroy the domain (if still running) and free everything. NULL is fine. */
 void vm_destroy(struct vm *vm);
 

@@ -3,7 +3,7 @@
  * image_build(): the guest initramfs. A gen_init_cpio spec (no root needed:
  * device nodes and ownership come from the spec) lists busybox and its
  * applet links, /init, /sbin/guestd, host programs with the shared
- * libraries they load, the staged modules and extra_dir; the kernel's own
+ * libraries they load (guestd's libraries too: it is linked dynamically), the staged modules and extra_dir; the kernel's own
  * usr/gen_init_cpio writes the newc archive and gzip packs it. Cached under
  * images/<key>/ by a hash of every input.
  */
@@ -288,18 +288,40 @@ static int hostfiles_add(struct img_hostfiles *h, const char *guest, const char 
 	return 0;
 }
 
-/* Each program and the files ldd says it loads, at the same path in the
- * image as on the host (the loader's own default search path). */
-static int hostfiles_read(const struct image_program *v, size_t n, struct img_hostfiles *ret, char *err,
-			  size_t errlen)
+/* The files ldd says @program loads, at the same path in the image as on
+ * the host (the loader's own default search path). */
+static int hostfiles_add_libs(struct img_hostfiles *h, const char *program, char *err, size_t errlen)
+{
+	char **libs = NULL;
+	size_t nlibs = 0;
+	int r;
+
+	r = kb_program_libs(program, &libs, &nlibs, err, errlen);
+	for (size_t j = 0; r == 0 && j < nlibs; j++) {
+		if (bad_name(libs[j])) {
+			snprintf(err, errlen, "library '%s' of '%s' has a blank in its name", libs[j], program);
+			r = -EINVAL;
+		} else {
+			r = hostfiles_add(h, libs[j], libs[j]);
+			if (r < 0)
+				snprintf(err, errlen, "library '%s' of '%s': %s", libs[j], program, strerror(-r));
+		}
+	}
+	kb_strv_free(libs, nlibs);
+	return r;
+}
+
+/* Each program and its libraries, and guestd's libraries when @guestd is
+ * set (guestd itself goes to /sbin/guestd in write_spec()). */
+static int hostfiles_read(const struct image_program *v, size_t n, const char *guestd, struct img_hostfiles *ret,
+			  char *err, size_t errlen)
 {
 	struct img_hostfiles h = { 0 };
 	int r = 0;
 
+	if (guestd)
+		r = hostfiles_add_libs(&h, guestd, err, errlen);
 	for (size_t i = 0; r == 0 && i < n; i++) {
-		char **libs = NULL;
-		size_t nlibs = 0;
-
 		if (!v[i].host || !v[i].guest || v[i].guest[0] != '/' || bad_name(v[i].guest) ||
 		    strstr(v[i].guest, "..")) {
 			snprintf(err, errlen, "program '%s' wants an absolute guest path without blanks, not '%s'",
@@ -312,19 +334,7 @@ static int hostfiles_read(const struct image_program *v, size_t n, struct img_ho
 			snprintf(err, errlen, "program '%s': %s", v[i].host, strerror(-r));
 			break;
 		}
-		r = kb_program_libs(v[i].host, &libs, &nlibs, err, errlen);
-		for (size_t j = 0; r == 0 && j < nlibs; j++) {
-			if (bad_name(libs[j])) {
-				snprintf(err, errlen, "library '%s' of '%s' has a blank in its name", libs[j], v[i].host);
-				r = -EINVAL;
-			} else {
-				r = hostfiles_add(&h, libs[j], libs[j]);
-				if (r < 0)
-					snprintf(err, errlen, "library '%s' of '%s': %s", libs[j], v[i].host,
-						 strerror(-r));
-			}
-		}
-		kb_strv_free(libs, nlibs);
+		r = hostfiles_add_libs(&h, v[i].host, err, errlen);
 	}
 	if (r < 0) {
 		img_hostfiles_free(&h);
@@ -553,8 +563,8 @@ int image_build(const struct image_opts *opts, struct image_result *ret)
 	} else if (r == 0) {
 		r = kb_hash_add_str(h, "guestd", "none");
 	}
-	if (r == 0 && opts->n_programs) {
-		r = hostfiles_read(opts->programs, opts->n_programs, &hf, err, sizeof(err));
+	if (r == 0 && (opts->n_programs || opts->guestd)) {
+		r = hostfiles_read(opts->programs, opts->n_programs, opts->guestd, &hf, err, sizeof(err));
 		if (r < 0)
 			kb_msg(&p, "image: %s", err);
 		if (r == 0)

@@ -82,7 +82,7 @@ struct image_program {
 struct image_opts {
 	const char *cache_dir;                 /* NULL: kbuild_cache_dir() */
 	const struct kbuild_result *kernel;
-	const char *guestd;                    /* static guestd binary to install as /sbin/guestd, or NULL */
+	const char *guestd;                    /* guestd binary for /sbin/guestd (with its libraries), or NULL */
 	const char *extra_dir;                 /* files copied under / in the image, or NULL */
 	bool progress;
 	/* Additions: */

@@ -91,6 +91,9 @@ static void test_hostile(void)
 	       -EPROTO, "nsteps as a double");
 	is_int(decode("{\"ev\":\"step_end\",\"t_us\":1,\"scenario\":\"a\",\"step\":0,"
 		      "\"verdict\":\"great\",\"duration_us\":1}", &ev), -EPROTO, "unknown verdict");
+	is_int(decode("{\"ev\":\"step_end\",\"t_us\":1,\"scenario\":\"a\",\"step\":0,"
+		      "\"verdict\":\"xpass\",\"duration_us\":1}", &ev), -EPROTO,
+	       "xpass is the host's verdict: the guest may not send it");
 	is_int(decode("{\"ev\":\"kmsg\",\"t_us\":1,\"step\":-2,\"seq\":1,\"ts_us\":1,"
 		      "\"prio\":1,\"msg\":\"x\"}", &ev), -EPROTO, "kmsg step below -1");
 	is_int(decode("{\"ev\":\"kmsg\",\"t_us\":1,\"step\":-1,\"seq\":1,\"ts_us\":1,"
@@ -190,6 +193,69 @@ static void test_requests_and_helpers(void)
 	       (long long)UINT64_C(0xaf63dc4c8601ec8c), "fnv1a('a')");
 	ok(proto_verdict_ok(VERDICT_XFAIL) && !proto_verdict_ok(VERDICT_ERROR),
 	   "xfail keeps a run green, error does not");
+	ok(!proto_verdict_ok(VERDICT_XPASS), "xpass is a failure");
+	is_str(proto_verdict_name(VERDICT_XPASS), "xpass", "xpass's name");
+}
+
+/* The state-leak audit's events and the run request's state_files. */
+static void test_audit(void)
+{
+	struct proto_event ev = { .type = PROTO_EV_AUDIT_FILE, .t_us = 9 };
+	struct proto_event back;
+	char *line, big[128];
+	size_t len;
+
+	strcpy(ev.u.audit_file.scenario, "ftrace/x");
+	strcpy(ev.u.audit_file.phase, "after");
+	strcpy(ev.u.audit_file.path, "/sys/kernel/tracing/set_ftrace_filter");
+	ev.u.audit_file.size = 37;
+	strcpy(ev.u.audit_file.hash, "0123456789abcdef");
+	strcpy(ev.u.audit_file.head, "trace_printk_irq_work [trace_printk]\n");
+	ok(proto_event_encode(&ev, &line, &len) == 0, "encode audit_file");
+	line[len - 1] = '\0';
+	is_int(decode(line, &back), 0, "decode it back");
+	is_str(back.u.audit_file.path, "/sys/kernel/tracing/set_ftrace_filter",
+	       "path survives");
+	is_str(back.u.audit_file.err, "", "err is optional and empty");
+	is_int((long long)back.u.audit_file.size, 37, "size survives");
+	free(line);
+
+	is_int(decode("{\"ev\":\"audit\",\"t_us\":1,\"scenario\":\"a/b\","
+		      "\"phase\":\"before\",\"tainted\":512,\"warns\":1,"
+		      "\"bugs\":0,\"nfiles\":3}", &back), 0, "an audit decodes");
+	is_int((long long)back.u.audit.tainted, 512, "with its taint");
+	is_int(decode("{\"ev\":\"audit\",\"t_us\":1,\"scenario\":\"a/b\","
+		      "\"phase\":\"before\",\"tainted\":0,\"warns\":0,"
+		      "\"bugs\":0,\"nfiles\":17}", &back), -EPROTO,
+	       "more state files than PROTO_AUDIT_FILES_MAX are refused");
+	is_str(err, "audit: nfiles 17 is above 16", "and say why");
+	is_int(decode("{\"ev\":\"audit\",\"t_us\":1,\"scenario\":\"a/b\","
+		      "\"phase\":\"before\",\"tainted\":-1,\"warns\":0,"
+		      "\"bugs\":0,\"nfiles\":0}", &back), -EPROTO,
+	       "a negative taint is refused");
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	snprintf(err, sizeof(err), "%s", "");
+	{
+		char l[512];
+
+		snprintf(l, sizeof(l), "{\"ev\":\"audit_file\",\"t_us\":1,"
+			 "\"scenario\":\"a/b\",\"phase\":\"%s\",\"path\":\"/x\","
+			 "\"size\":0,\"hash\":\"0\"}", big);
+		is_int(decode(l, &back), -E2BIG, "an overlong phase is refused");
+	}
+
+	ok(proto_run_encode_audit("ftrace/x", 60000, 10000,
+				  "[{\"kind\":\"sleep\",\"ms\":1}]",
+				  "[\"/proc/modules\"]", &line, &len) == 0,
+	   "encode run with state_files");
+	is_str(line, "{\"req\":\"run\",\"scenario\":\"ftrace/x\",\"timeout_ms\":60000,"
+	       "\"step_timeout_ms\":10000,\"steps\":[{\"kind\":\"sleep\",\"ms\":1}],"
+	       "\"state_files\":[\"/proc/modules\"]}\n",
+	       "state_files follows the steps, slashes unescaped");
+	free(line);
+	is_int(proto_run_encode_audit("x", 1, 1, "[]", "{}", &line, &len),
+	       -EINVAL, "state_files must be an array");
 }
 
 int main(void)
@@ -199,5 +265,6 @@ int main(void)
 	test_hostile();
 	test_linebuf();
 	test_requests_and_helpers();
+	test_audit();
 	return tap_done();
 }

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -145,6 +146,45 @@ static void test_write(void)
 	    "\"expect_errno\":\"EWHAT\"}", f);
 	is_int(res.verdict, VERDICT_ERROR, "an unknown errno name is error");
 	is_str(res.reason, "unknown errno name 'EWHAT'", "with the reason");
+}
+
+/* fork_write is write from a child: the same results, and a killed writer. */
+static void test_fork_write(void)
+{
+	struct rlimit old, lim;
+	struct step_result res;
+	char f[512];
+
+	snprintf(f, sizeof(f), "%s/fw", dir);
+	tu_write(f, "old and longer content", O_TRUNC);
+	run(&res, "{\"kind\":\"fork_write\",\"path\":\"%s\","
+	    "\"value\":\"hello\\n\"}", f);
+	is_int(res.verdict, VERDICT_PASS, "fork_write passes");
+	is_str(tu_read(f), "hello\n", "and wrote the file");
+	run(&res, "{\"kind\":\"fork_write\",\"path\":\"%s/none/x\","
+	    "\"value\":\"x\"}", dir);
+	is_int(res.verdict, VERDICT_FAIL, "a missing path fails");
+	is_str(res.got, "errno ENOENT from open (No such file or directory)",
+	       "with the child's errno");
+	run(&res, "{\"kind\":\"fork_write\",\"path\":\"%s/none/x\","
+	    "\"value\":\"x\",\"expect_errno\":\"ENOENT\"}", dir);
+	is_int(res.verdict, VERDICT_PASS, "expecting ENOENT passes");
+
+	/* Past RLIMIT_FSIZE the kernel kills the writer with SIGXFSZ. */
+	getrlimit(RLIMIT_FSIZE, &old);
+	lim = old;
+	lim.rlim_cur = 4;
+	setrlimit(RLIMIT_FSIZE, &lim);
+	run(&res, "{\"kind\":\"fork_write\",\"path\":\"%s\","
+	    "\"value\":\"more\",\"append\":true}", f);
+	setrlimit(RLIMIT_FSIZE, &old);
+	is_int(res.verdict, VERDICT_FAIL, "a writer the kernel kills fails");
+	is_str(res.expected, "the writer to exit", "expected it to exit");
+	ok(strstr(res.got, "killed by signal SIGXFSZ") != NULL,
+	   "got names the signal");
+	if (!strstr(res.got, "killed by signal SIGXFSZ"))
+		printf("# got: '%s'\n", res.got);
+	is_str(tu_read(f), "hello\n", "and nothing was appended");
 }
 
 static void test_read(void)
@@ -397,6 +437,7 @@ int main(void)
 	snprintf(dir, sizeof(dir), "%s", tu_tmpdir());
 	test_check();
 	test_write();
+	test_fork_write();
 	test_read();
 	test_wait_for();
 	test_sleep();

@@ -194,6 +194,28 @@ int main(void)
 	}
 	free(spec);
 
+	/* guestd is dynamic (json-c, libmnl): its libraries come along even
+	 * when no other program is asked for. */
+	{
+		struct image_opts og = o;
+		struct image_result rg;
+
+		og.guestd = prog;
+		og.programs = NULL;
+		og.n_programs = 0;
+		r = image_build(&og, &rg);
+		CHECK(r == 0, "an image with a dynamic guestd is packed (r=%d)", r);
+		spec = unpacked(rg.path);
+		snprintf(line, sizeof(line), "file /sbin/guestd %s 755 0 0", prog);
+		CHECK(has_line(spec, line), "the dynamic guestd at /sbin/guestd");
+		snprintf(line, sizeof(line), "file /lib/x86_64-linux-gnu/libc.so.6 %s 755 0 0", libc);
+		CHECK(has_line(spec, line), "guestd's libraries with it");
+		snprintf(line, sizeof(line), "file /lib64/ld-linux-x86-64.so.2 %s 755 0 0", ld);
+		CHECK(has_line(spec, line), "and its loader");
+		CHECK(strcmp(rg.key, r1.key) != 0, "another key than the image with programs");
+		free(spec);
+	}
+
 	r = image_build(&o, &r2);
 	CHECK(r == 0 && r2.cache_hit && !strcmp(r1.key, r2.key) && !strcmp(r1.path, r2.path),
 	      "the same inputs are a cache hit");

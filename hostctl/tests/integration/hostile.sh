@@ -4,7 +4,7 @@
 # line must end that VM with the scenario as `error`, the line saved in
 # protocol-error-vmN.txt, and the next scenario must run on a fresh VM. A
 # guest that stops answering is a host-side timeout; one that falls silent
-# (no heartbeat) is a crash. A guest with another protocol version must
+# (no heartbeat) hangs: a timeout too, with a hang incident and a bundle. A guest with another protocol version must
 # stop the run with a clear error.
 set -eu
 out=$(mktemp -d /tmp/hostctl-it-hostile-XXXXXX)
@@ -105,8 +105,10 @@ for text in ("format_disk", '"nsteps":"1"', "aaaaaaaa"):
     if text not in saved:
         bad.append("no saved line with %r" % text)
 sc = by["hostile/mute"]
-if sc["verdict"] != "crash" or "not even a heartbeat" not in sc["reason"]:
+if sc["verdict"] != "timeout" or "not even a heartbeat" not in sc["reason"]:
     bad.append("mute: %s: %r" % (sc["verdict"], sc["reason"]))
+if not [i for i in sc.get("incidents", []) if i["kind"] == "hang" and i["bundle"]]:
+    bad.append("mute: no hang incident with a bundle: %r" % sc.get("incidents"))
 sc = by["hostile/silent"]
 if sc["verdict"] != "timeout" or "no scenario_end within 11500 ms" not in sc["reason"]:
     bad.append("silent: %s: %r" % (sc["verdict"], sc["reason"]))

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The runner's crash hook: after each scenario, read the VM's console,
+ * join its reports to the scenario's steps, add a hang the host detected,
+ * write a post-mortem bundle when the guest died or hung, and apply the
+ * expect_incident and xfail rules to the verdict.
+ */
+#ifndef VLALAB_JUDGE_H
+#define VLALAB_JUDGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "incident.h"
+#include "postmortem.h"
+#include "results.h"
+#include "scenario.h"
+#include "vm.h"
+
+struct judge_in {
+	const struct pm_opts *pm;
+	struct vm *vm;
+	const char *label; /* "vm3" */
+	const char *console; /* its console log */
+	const struct incident_timeline *tl;
+	unsigned int *bundles; /* bundles written so far in this run */
+	const struct scenario *s;
+	struct res_scenario *sc;
+	struct res_run *run; /* for reports that came after their scenario */
+	bool survived; /* the guest still runs */
+	const char *hang; /* a hang the host detected, or NULL */
+	int64_t open_step; /* the step open when it died or hung, or -1 */
+};
+
+void judge_scenario(const struct judge_in *in);
+
+#endif

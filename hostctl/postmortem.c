@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Post-mortem bundles. Every file name here is fixed or made from the VM's
+ * label and a counter: nothing the guest sent names a file or a command.
+ * The guest's console text only ever goes to decode_stacktrace.sh's stdin.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/pidfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <libvirt/libvirt.h>
+
+#include "postmortem.h"
+
+/* decode_stacktrace.sh runs nm and addr2line per frame: seconds, not more. */
+#define PM_DECODE_TIMEOUT_MS 120000
+/* Events kept in a bundle: the tail of this VM's events. */
+#define PM_EVENTS_MAX 200
+
+extern char **environ;
+
+static const struct {
+	const char *word;
+	int format;
+	const char *file;
+} pm_formats[] = {
+	{ "kdump-zlib", VIR_DOMAIN_CORE_DUMP_FORMAT_KDUMP_ZLIB,
+	  "vmcore.kdump" },
+	{ "kdump-lzo", VIR_DOMAIN_CORE_DUMP_FORMAT_KDUMP_LZO, "vmcore.kdump" },
+	{ "kdump-snappy", VIR_DOMAIN_CORE_DUMP_FORMAT_KDUMP_SNAPPY,
+	  "vmcore.kdump" },
+	{ "elf", VIR_DOMAIN_CORE_DUMP_FORMAT_RAW, "vmcore.elf" },
+};
+
+static int pm_format_index(const char *word)
+{
+	for (size_t i = 0; i < sizeof(pm_formats) / sizeof(pm_formats[0]); i++)
+		if (strcmp(pm_formats[i].word, word ? word : "kdump-zlib") == 0)
+			return (int)i;
+	return -EINVAL;
+}
+
+int pm_dump_format_check(const char *word)
+{
+	return pm_format_index(word) < 0 ? -EINVAL : 0;
+}
+
+int pm_read_tail(const char *path, size_t max, char **ret, size_t *ret_len)
+{
+	struct stat st;
+	size_t len;
+	ssize_t n;
+	char *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return -errno;
+	}
+	len = (size_t)st.st_size > max ? max : (size_t)st.st_size;
+	buf = malloc(len + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	n = pread(fd, buf, len, st.st_size - len);
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		return -EIO;
+	}
+	buf[n] = '\0';
+	*ret = buf;
+	*ret_len = n;
+	return 0;
+}
+
+static int write_text(const char *dir, const char *name, const char *text,
+		      size_t len)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	fwrite(text, 1, len, f);
+	return fclose(f) == 0 ? 0 : -EIO;
+}
+
+/* The events after the last hello (this VM's), at most PM_EVENTS_MAX. */
+static void copy_events(const struct pm_opts *o, const char *dir)
+{
+	char path[PATH_MAX + 32];
+	char *buf, *start, *p;
+	size_t len, lines = 0;
+
+	snprintf(path, sizeof(path), "%s/events.jsonl", o->run_dir);
+	if (pm_read_tail(path, 4 << 20, &buf, &len) < 0)
+		return;
+	start = buf;
+	p = strstr(buf, "{\"ev\":\"hello\"");
+	while (p) {
+		start = p;
+		p = strstr(p + 1, "{\"ev\":\"hello\"");
+	}
+	/* Back from the end: each '\n' passed starts one more whole line. */
+	p = buf + len;
+	if (p > start && p[-1] == '\n')
+		p--;
+	while (p > start) {
+		if (p[-1] == '\n' && ++lines == PM_EVENTS_MAX)
+			break;
+		p--;
+	}
+	write_text(dir, "events.jsonl", p, buf + len - p);
+	free(buf);
+}
+
+/*
+ * scripts/decode_stacktrace.sh VMLINUX TREE < raw > stack.txt, bounded in
+ * time. Returns 0 or a negative errno; the caller notes a failure.
+ */
+static int decode_stack(const struct pm_opts *o, const char *dir)
+{
+	char script[PATH_MAX + 64], in[2 * PATH_MAX], out[2 * PATH_MAX];
+	char *argv[] = { script, (char *)o->vmlinux, (char *)o->tree, NULL };
+	posix_spawn_file_actions_t fa;
+	struct pollfd pfd;
+	siginfo_t si = { 0 };
+	pid_t pid;
+	int r, pidfd;
+
+	snprintf(script, sizeof(script), "%s/scripts/decode_stacktrace.sh",
+		 o->tree);
+	if (access(script, X_OK) < 0 || access(o->vmlinux, R_OK) < 0)
+		return -ENOENT;
+	snprintf(in, sizeof(in), "%s/reports-raw.txt", dir);
+	snprintf(out, sizeof(out), "%s/stack.txt", dir);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, in, O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, out,
+					 O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	r = posix_spawn(&pid, script, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r != 0)
+		return -r;
+	pidfd = pidfd_open(pid, 0);
+	if (pidfd >= 0) {
+		pfd.fd = pidfd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, PM_DECODE_TIMEOUT_MS) == 0)
+			kill(pid, SIGKILL);
+		close(pidfd);
+	}
+	if (waitid(P_PID, pid, &si, WEXITED) < 0)
+		return -errno;
+	return si.si_code == CLD_EXITED && si.si_status == 0 ? 0 : -EIO;
+}
+
+/* Dump the guest into @dir; what happened goes to @note. */
+static void dump_guest(const struct pm_opts *o, struct vm *vm, const char *dir,
+		       char *note, size_t len)
+{
+	int fi = pm_format_index(o->dump_format);
+	char path[2 * PATH_MAX], err[1024];
+	uint64_t cap = o->dump_max_mb << 20;
+	struct stat st;
+	int r;
+
+	if (!o->dump_max_mb) {
+		snprintf(note, len, "no dump: --dump-max-mb 0\n");
+		return;
+	}
+	if (fi < 0)
+		fi = 0;
+	/* An ELF dump holds every page: it cannot fit a smaller cap. */
+	if (pm_formats[fi].format == VIR_DOMAIN_CORE_DUMP_FORMAT_RAW &&
+	    o->memory_mib > o->dump_max_mb) {
+		snprintf(note, len,
+			 "no dump: an ELF dump of %" PRIu64
+			 " MiB of guest memory is over --dump-max-mb %" PRIu64
+			 "; use --dump-format kdump-zlib or a larger cap\n",
+			 o->memory_mib, o->dump_max_mb);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, pm_formats[fi].file);
+	r = vm_dump(vm, path, pm_formats[fi].format, err, sizeof(err));
+	if (r < 0) {
+		unlink(path);
+		snprintf(note, len, "no dump: %s\n", err);
+		return;
+	}
+	if (stat(path, &st) == 0 && (uint64_t)st.st_size > cap) {
+		unlink(path);
+		snprintf(note, len,
+			 "dump removed: %jd MiB is over --dump-max-mb %" PRIu64
+			 "\n",
+			 (intmax_t)(st.st_size >> 20), o->dump_max_mb);
+		return;
+	}
+	snprintf(note, len,
+		 "%s: %s, %jd MiB (memory only)\n"
+		 "open it with: crash %s %s\n"
+		 "          or: drgn -c %s -s %s\n",
+		 pm_formats[fi].file, pm_formats[fi].word,
+		 (intmax_t)(st.st_size >> 20),
+		 o->vmlinux ? o->vmlinux : "VMLINUX", pm_formats[fi].file,
+		 pm_formats[fi].file, o->vmlinux ? o->vmlinux : "VMLINUX");
+}
+
+int pm_bundle(const struct pm_opts *o, struct vm *vm, const char *label,
+	      unsigned int seq, const char *console, const char *reports,
+	      const char *raw, char *ret_rel, size_t len)
+{
+	char dir[PATH_MAX + 64], note[2048], more[512] = "";
+	size_t clen;
+	char *buf;
+	int r;
+
+	snprintf(ret_rel, len, "bundle-%s-%u", label, seq);
+	snprintf(dir, sizeof(dir), "%s/%s", o->run_dir, ret_rel);
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	if (pm_read_tail(console, 64 << 20, &buf, &clen) == 0) {
+		write_text(dir, "console.log", buf, clen);
+		free(buf);
+	}
+	write_text(dir, "reports.txt", reports, strlen(reports));
+	write_text(dir, "reports-raw.txt", raw, strlen(raw));
+	copy_events(o, dir);
+	dump_guest(o, vm, dir, note, sizeof(note));
+	if (!o->vmlinux || !o->tree)
+		snprintf(more, sizeof(more),
+			 "no stack.txt: no vmlinux or source tree known\n");
+	else if ((r = decode_stack(o, dir)) < 0)
+		snprintf(more, sizeof(more),
+			 "stack.txt: decode_stacktrace.sh failed: %s\n",
+			 strerror(-r));
+	strncat(note, more, sizeof(note) - strlen(note) - 1);
+	write_text(dir, "dump.txt", note, strlen(note));
+	return 0;
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hostctl report [RUN]: the incidents of a finished run, read back from its
+ * summary.json: per scenario its verdict, each incident's attribution
+ * ("area/x step 3 (name) -> TITLE"), the guilty function, and the files of
+ * its post-mortem bundle.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "postmortem.h"
+#include "results.h"
+#include "verbs.h"
+
+#define REPORT_DEFAULT_RUN "results/latest"
+
+static const char *const bundle_files[] = {
+	"console.log",	"reports.txt", "events.jsonl", "stack.txt",
+	"vmcore.kdump", "vmcore.elf",  "dump.txt",
+};
+
+static void report_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: hostctl report [RUN]\n"
+		"\n"
+		"Print the crashes, hangs and other kernel incidents of a run, with\n"
+		"the step each one is attributed to and its post-mortem bundle.\n"
+		"RUN is a run directory (default: " REPORT_DEFAULT_RUN ").\n"
+		"\n"
+		"  --help  show this help\n");
+}
+
+static void print_bundle(const char *run, const char *bundle)
+{
+	char path[PATH_MAX * 2];
+
+	printf("      bundle %s/%s:", run, bundle);
+	for (size_t i = 0; i < sizeof(bundle_files) / sizeof(bundle_files[0]);
+	     i++) {
+		snprintf(path, sizeof(path), "%s/%s/%s", run, bundle,
+			 bundle_files[i]);
+		if (access(path, F_OK) == 0)
+			printf(" %s", bundle_files[i]);
+	}
+	putchar('\n');
+}
+
+static void print_run(const struct res_run *run, const char *dir)
+{
+	size_t total = 0, scns = 0;
+
+	for (size_t i = 0; i < run->n; i++) {
+		total += run->v[i].nincidents;
+		scns += run->v[i].nincidents > 0;
+	}
+	printf("run %s (%s): %zu incident%s in %zu scenario%s\n", run->run_id,
+	       dir, total, total == 1 ? "" : "s", scns, scns == 1 ? "" : "s");
+	for (size_t i = 0; i < run->n; i++) {
+		const struct res_scenario *sc = &run->v[i];
+
+		if (!sc->nincidents)
+			continue;
+		printf("%s: %s\n", sc->name, proto_verdict_name(sc->verdict));
+		for (size_t j = 0; j < sc->nincidents; j++) {
+			const struct res_incident *inc = &sc->incidents[j];
+
+			printf("  %-12s %s\n", inc->kind, inc->summary);
+			printf("      guilty '%s'%s%s", inc->guilty,
+			       inc->fatal ? ", fatal" : "",
+			       inc->corrupted ? ", report cut off" : "");
+			if (inc->ts >= 0)
+				printf(", kernel time %.6f s", inc->ts);
+			putchar('\n');
+			if (inc->bundle &&
+			    (j == 0 || !sc->incidents[j - 1].bundle ||
+			     strcmp(sc->incidents[j - 1].bundle, inc->bundle) !=
+				     0))
+				print_bundle(dir, inc->bundle);
+		}
+	}
+}
+
+int verb_report(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	char path[PATH_MAX + 32], err[512];
+	struct res_run run = { 0 };
+	const char *dir;
+	size_t len;
+	char *text;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
+		if (c == 'h') {
+			report_usage(stdout);
+			return EXIT_GREEN;
+		}
+		report_usage(stderr);
+		return EXIT_SETUP;
+	}
+	r = verb_check_nargs("report", argc - optind);
+	if (r)
+		return r;
+	dir = optind < argc ? argv[optind] : REPORT_DEFAULT_RUN;
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	r = pm_read_tail(path, 64 << 20, &text, &len);
+	if (r < 0) {
+		fprintf(stderr, "hostctl report: reading '%s': %s\n", path,
+			strerror(-r));
+		return EXIT_SETUP;
+	}
+	r = res_run_from_json(text, &run, err, sizeof(err));
+	free(text);
+	if (r < 0) {
+		fprintf(stderr, "hostctl report: '%s': %s\n", path,
+			r == -ENOMEM ? "out of memory" : err);
+		return EXIT_SETUP;
+	}
+	print_run(&run, dir);
+	res_run_free(&run);
+	return EXIT_GREEN;
+}
