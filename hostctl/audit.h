@@ -61,10 +61,13 @@ void audit_notes_free(struct audit_notes *notes);
  * Compare @pair's snapshots of @scenario and append a note for each leak:
  * new taint flags, new WARNING or BUG lines, a state file whose content,
  * size or readability changed. A pair without both snapshots gives no
- * note. Returns 0 or -ENOMEM.
+ * note. A scenario that declared an incident (@incident_expected) gets no
+ * note for taint and log lines: they are that incident, judged by
+ * incident.c, and the runner replaces the VM after it. Returns 0 or
+ * -ENOMEM.
  */
 int audit_compare(const char *scenario, const struct audit_pair *pair,
-		  struct audit_notes *notes);
+		  bool incident_expected, struct audit_notes *notes);
 
 /*
  * Compare what @prev left (@prev_after, its "after" snapshot) with the next

@@ -264,8 +264,19 @@ enum proto_verdict incident_verdict(const struct scenario *s,
 	if (v == VERDICT_SKIP ||
 	    (v == VERDICT_ERROR && !sc->nincidents && survived))
 		return v;
-	if (s->expect.set)
+	if (s->expect.set) {
 		v = expect_verdict(s, sc, survived, why, len);
+	} else if (v == VERDICT_PASS && sc->nincidents) {
+		/* A WARNING or UBSAN report the guest survived, unasked. */
+		char buf[800];
+
+		for (size_t i = 0; i < sc->nincidents; i++) {
+			snprintf(buf, sizeof(buf), "unexpected incident: %s",
+				 sc->incidents[i].summary);
+			why_add(why, len, buf);
+		}
+		v = VERDICT_FAIL;
+	}
 	if (s->xfail) {
 		char buf[PROTO_TEXT_MAX];
 

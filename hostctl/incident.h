@@ -67,7 +67,9 @@ void incident_summary(struct res_incident *inc, const char *scenario,
  * @survived says whether the guest was still running after the scenario.
  * With expect_incident the scenario passes when a matching incident came,
  * no other one did, the guest's fate is the expected one, the steps before
- * the incident passed and those after it passed or did not run. Then xfail
+ * the incident passed and those after it passed or did not run. Without
+ * it, a scenario that passed but brought an incident (a WARNING or UBSAN
+ * report the guest survived) fails, naming the incident. Then xfail
  * turns fail, crash and timeout into xfail and pass into xpass. Sets
  * sc->verdict; when the rules changed it, the reason says why in @why
  * (empty otherwise). Returns the new verdict.

@@ -56,6 +56,9 @@ struct res_incident {
 
 struct res_scenario {
 	char name[PROTO_NAME_MAX];
+	/* It declares expect_incident: the audit leaves the kernel's taint
+	 * and log lines to the verdict. */
+	bool incident_expected;
 	bool done; /* verdict is final */
 	enum proto_verdict verdict;
 	uint64_t duration_ms;

@@ -391,6 +391,7 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 
 	progress_status(c->o->progress, "[%s %s] %s: starting", c->label,
 			domain_accel_name(c->accel), sc->name);
+	sc->incident_expected = s->expect.set;
 	r = session_expect(&c->sess, sc);
 	if (r == 0)
 		r = proto_run_encode_audit(s->name, s->timeout_ms,
@@ -490,7 +491,8 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
  * The crash hook: incidents, bundle and the expect_incident/xfail verdict
  * (judge.c). A guest that passed a scenario expecting an incident gets a
  * moment for the console to catch up, and must still be alive after it.
- * Returns 1 when the VM must be replaced.
+ * Returns 1 when the VM must be replaced: it died, hung, or had an
+ * incident.
  */
 static int after_one(struct run_ctx *c, struct vm *vm, size_t i, int replace)
 {
@@ -514,6 +516,13 @@ static int after_one(struct run_ctx *c, struct vm *vm, size_t i, int replace)
 	in.hang = replace ? c->hang : NULL;
 	in.open_step = open;
 	judge_scenario(&in);
+	/*
+	 * A guest that survived an oops or a WARNING is tainted, and may hold
+	 * a lock or a leaked object the incident left: the next scenario gets
+	 * a fresh VM rather than that kernel.
+	 */
+	if (sc->nincidents)
+		replace = 1;
 	return replace;
 }
 

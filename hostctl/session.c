@@ -155,7 +155,8 @@ static int audit_notes(struct session *s, struct res_scenario *sc)
 	r = audit_between(s->audit_prev, &s->audit_prev_after,
 			  &s->audit.before, &notes);
 	if (r == 0)
-		r = audit_compare(sc->name, &s->audit, &notes);
+		r = audit_compare(sc->name, &s->audit,
+				  sc->incident_expected, &notes);
 	if (r < 0) {
 		audit_notes_free(&notes);
 		return r;

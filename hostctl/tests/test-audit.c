@@ -105,7 +105,7 @@ static void test_compare(void)
 	take(&p, file_ev("after", "/t/set_ftrace_filter", "foo [m]\n\x01", "cc"),
 	     false, true);
 	take(&p, file_ev("after", "/proc/modules", "m 1", "bb"), false, true);
-	is_int(audit_compare("ftrace/x", &p, &notes), 0, "compare");
+	is_int(audit_compare("ftrace/x", &p, false, &notes), 0, "compare");
 	is_int((long long)notes.n, 3, "three notes");
 	if (notes.n == 3) {
 		is_str(notes.v[0], "leak: 'ftrace/x' tainted the kernel 'W' "
@@ -118,17 +118,26 @@ static void test_compare(void)
 	}
 	audit_notes_free(&notes);
 
+	/* The same, for a scenario that declared its incident: the file only. */
+	is_int(audit_compare("ftrace/x", &p, true, &notes), 0,
+	       "compare, incident expected");
+	is_int((long long)notes.n, 1, "one note");
+	if (notes.n == 1)
+		ok(strstr(notes.v[0], "set_ftrace_filter") != NULL,
+		   "an expected incident: only the state file is a leak");
+	audit_notes_free(&notes);
+
 	/* Nothing changed: no note. Taint that was already there: none. */
 	memset(&p, 0, sizeof(p));
 	take(&p, audit_ev("before", 128, 2, 2, 0), false, false);
 	take(&p, audit_ev("after", 128, 2, 2, 0), false, true);
-	audit_compare("x/y", &p, &notes);
+	audit_compare("x/y", &p, false, &notes);
 	is_int((long long)notes.n, 0, "an unchanged kernel gives no note");
 
 	/* A scenario that died before its 'after' snapshot: no verdict. */
 	memset(&p, 0, sizeof(p));
 	take(&p, audit_ev("before", 0, 0, 0, 0), false, false);
-	audit_compare("x/y", &p, &notes);
+	audit_compare("x/y", &p, false, &notes);
 	is_int((long long)notes.n, 0, "no 'after', no note");
 
 	memset(&p, 0, sizeof(p));
@@ -142,7 +151,7 @@ static void test_compare(void)
 			 "ENOENT");
 		take(&p, ev, false, true);
 	}
-	audit_compare("x/y", &p, &notes);
+	audit_compare("x/y", &p, false, &notes);
 	is_int((long long)notes.n, 2, "a BUG line and a vanished file");
 	if (notes.n == 2) {
 		is_str(notes.v[0], "leak: 'x/y' logged 1 BUG/Oops/panic line(s)",

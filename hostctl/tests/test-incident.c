@@ -193,12 +193,29 @@ static void test_verdicts(void)
 	char why[1024];
 	enum proto_verdict v;
 
-	/* No expectation: the verdict stands, incidents or not. */
+	/* No expectation and no incident: the verdict stands. */
+	mk(&s, &sc, 2, NULL, NULL, false, -1);
+	v = incident_verdict(&s, &sc, true, why, sizeof(why));
+	is_str(V(v), "pass", "no expect, no incident: pass stays pass");
+	is_str(why, "", "no expect, no incident: no reason");
+	done(&s, &sc);
+
+	/* No expectation, but a WARNING came: the scenario fails. */
 	mk(&s, &sc, 2, NULL, NULL, false, -1);
 	add_inc(&sc, "warning", "WARNING in f", 1);
 	v = incident_verdict(&s, &sc, true, why, sizeof(why));
-	is_str(V(v), "pass", "no expect: pass stays pass");
-	is_str(why, "", "no expect: no reason");
+	is_str(V(v), "fail", "no expect, a warning: fail");
+	is_str(why, "unexpected incident: x/y step 1 -> WARNING in f",
+	       "no expect, a warning: the reason names it");
+	done(&s, &sc);
+
+	/* ... and a failing scenario keeps its own verdict. */
+	mk(&s, &sc, 2, NULL, NULL, false, -1);
+	sc.verdict = VERDICT_FAIL;
+	add_inc(&sc, "warning", "WARNING in f", 1);
+	v = incident_verdict(&s, &sc, true, why, sizeof(why));
+	is_str(V(v), "fail", "no expect, failed, a warning: fail");
+	is_str(why, "", "no expect, failed: the step's reason stands");
 	done(&s, &sc);
 
 	/* An oops that killed step 1's process; the guest lives on. */
