@@ -72,9 +72,11 @@ if boots[:2] != [("boots/fresh-after-poweroff", 0), ("boots/fresh-after-poweroff
 
 hib = load("hib")
 for name in ("hibernate/resume", "hibernate/memory-map", "hibernate/test-resume",
-             "hibernate/no-swap", "hibernate/alloc-failure"):
+             "hibernate/no-swap", "hibernate/alloc-failure",
+             "hibernate/machine-change"):
     want(hib, name, "pass")
 for name, resumed in (("hibernate/resume", True), ("hibernate/memory-map", False),
+                      ("hibernate/machine-change", False),
                       ("hibernate/alloc-failure", True)):
     sc = hib.get(name)
     if sc and [b.get("resumed") for b in sc.get("boots", [])] != [None, resumed]:
