@@ -205,6 +205,10 @@ struct step_env {
 	const char *debugfs_dir;        /* NULL: /sys/kernel/debug */
 	const char *proc_dir;           /* NULL: /proc */
 	const char *bridge_path;        /* NULL: /usr/sbin/bridge (bridge_check) */
+	const char *dev_dir;            /* NULL: "/dev" (swap, resume) */
+	const char *sys_dir;            /* NULL: "/sys" (swap, resume) */
+	const char *run_dir;            /* NULL: "/run" (marker) */
+	bool no_swapon;                 /* tests: never call swapon(2) */
 };
 
 /* ---- step-fault.c: fault injection armed for one step ---- */
@@ -357,6 +361,35 @@ void fault_after_step(struct step_ctx *ctx, struct step_result *res);
 int fault_reset(const struct step_env *env, char *what, size_t whatlen);
 extern const struct step_ops step_sample;
 extern const struct step_ops step_delta;
+extern const struct step_ops step_swap;
+extern const struct step_ops step_marker;
+extern const struct step_ops step_resume;
+
+/* ---- swap.c: block devices for swap and resume, pure where it can be ---- */
+
+#define SWAP_SIG_LEN 10
+/*
+ * Fill @page (@page_size bytes) with a version-1 swap header for a device
+ * of @dev_bytes, as mkswap writes it: no bad pages, @uuid, signature
+ * "SWAPSPACE2" in the last 10 bytes. Returns 0, or -EINVAL when the
+ * device is smaller than ten pages or the page size is not 4096..65536.
+ */
+int swap_header_build(void *page, size_t page_size, uint64_t dev_bytes,
+		      const uint8_t uuid[16]);
+/*
+ * The swap signature of @page as printable text ("SWAPSPACE2",
+ * "S1SUSPEND", or the bytes escaped) into @buf.
+ */
+void swap_signature(const void *page, size_t page_size, char *buf,
+		    size_t len);
+/* True when @name is a block device name we accept: [a-z0-9]{1,31}. */
+bool swap_dev_name_ok(const char *name);
+/*
+ * "MAJ:MIN" of block device @name from @sys_dir/block/@name/dev, into
+ * @buf without its newline. Returns 0 or -errno.
+ */
+int swap_dev_majmin(const char *sys_dir, const char *name, char *buf,
+		    size_t len);
 
 /* Every step kind, NULL-terminated. */
 extern const struct step_ops *const step_table[];

@@ -2,8 +2,10 @@
 /*
  * kmsg_expect: a kernel log line matching a regex must appear (or, with
  * absent, must not) among the records logged since the previous step began
- * (since "step") or since the scenario began (since "scenario"), waiting
- * up to within_ms for it.
+ * (since "step"), since the scenario began (since "scenario") or since
+ * the kernel booted (since "boot": the whole log /dev/kmsg still holds,
+ * read afresh, then what comes during the scenario), waiting up to
+ * within_ms for it.
  */
 #include <errno.h>
 #include <poll.h>
@@ -36,6 +38,38 @@ static void wait_a_little(struct kmsg_log *log, uint64_t ms)
 		step_msleep(ms);
 }
 
+/*
+ * since "boot": the first record in the whole log at @path that matches
+ * @re, its text into @buf; 1 found, 0 not, or -errno.
+ */
+static int boot_scan(const char *path, const regex_t *re, uint64_t *ret_seq,
+		     char *buf, size_t len)
+{
+	struct kmsg_reader rd;
+	struct kmsg_record rec;
+	int r;
+
+	r = kmsg_reader_open(&rd, path, false);
+	if (r < 0)
+		return r;
+	while ((r = kmsg_reader_next(&rd, &rec)) > 0) {
+		char msg[PROTO_TEXT_MAX];
+		size_t n = rec.msg_len < sizeof(msg) - 1 ? rec.msg_len :
+							   sizeof(msg) - 1;
+
+		memcpy(msg, rec.msg, n);
+		msg[n] = '\0';
+		if (regexec(re, msg, 0, NULL, 0) == 0) {
+			*ret_seq = rec.seq;
+			util_escape(buf, len, msg, n, KMSG_SHOW);
+			r = 1;
+			break;
+		}
+	}
+	kmsg_reader_close(&rd);
+	return r;
+}
+
 static int kmsg_expect_run(struct step_ctx *ctx, struct json_object *step,
 			   struct step_result *res)
 {
@@ -58,8 +92,11 @@ static int kmsg_expect_run(struct step_ctx *ctx, struct json_object *step,
 	} else if (strcmp(since, "scenario") == 0) {
 		mark = ctx->scenario_mark;
 		since_text = "since the scenario began";
+	} else if (strcmp(since, "boot") == 0) {
+		mark = ctx->scenario_mark;
+		since_text = "since boot";
 	} else {
-		step_error(res, "'since' must be 'step' or 'scenario', not '%s'",
+		step_error(res, "'since' must be 'step', 'scenario' or 'boot', not '%s'",
 			   since);
 		return 0;
 	}
@@ -73,6 +110,32 @@ static int kmsg_expect_run(struct step_ctx *ctx, struct json_object *step,
 		return 0;
 	}
 
+	if (strcmp(since_text, "since boot") == 0) {
+		uint64_t seq = 0;
+
+		r = boot_scan(ctx->env->kmsg_path ? ctx->env->kmsg_path :
+						    "/dev/kmsg",
+			      &re, &seq, shown, sizeof(shown));
+		if (r < 0) {
+			step_error(res, "reading the kernel log failed: %s",
+				   util_errno_desc(-r));
+			goto out;
+		}
+		if (r > 0 && !absent) {
+			res->verdict = VERDICT_PASS;
+			goto out;
+		}
+		if (r > 0) {
+			res->verdict = VERDICT_FAIL;
+			snprintf(res->reason, sizeof(res->reason),
+				 "kernel log %s", since_text);
+			step_expected(res, "no kernel log line matching '%s' %s",
+				      match, since_text);
+			step_got(res, "record %llu: '%s'",
+				 (unsigned long long)seq, shown);
+			goto out;
+		}
+	}
 	start = guestd_now_us();
 	for (;;) {
 		r = kmsg_log_drain(ctx->kmsg);

@@ -40,6 +40,9 @@ const struct step_ops *const step_table[] = {
 	&step_fault,
 	&step_sample,
 	&step_delta,
+	&step_swap,
+	&step_marker,
+	&step_resume,
 	NULL,
 };
 

@@ -77,6 +77,20 @@ static void xml_printf(FILE *f, const char *fmt, const char *value)
 	fputs(p + 2, f);
 }
 
+/* Each disk as virtio vda, vdb, ...: the order the guest names them in. */
+static void domain_disks_xml(FILE *f, const struct domain_config *c)
+{
+	for (unsigned int i = 0; i < c->ndisks; i++) {
+		fputs("    <disk type='file' device='disk'>\n", f);
+		xml_printf(f, "      <driver name='qemu' type='%s'/>\n",
+			   c->disks[i].format);
+		xml_printf(f, "      <source file='%s'/>\n", c->disks[i].path);
+		fprintf(f, "      <target dev='vd%c' bus='virtio'/>\n",
+			'a' + i);
+		fputs("    </disk>\n", f);
+	}
+}
+
 int domain_xml(const struct domain_config *c, char **ret)
 {
 	uint64_t mem = c->memory_mib ? c->memory_mib :
@@ -87,9 +101,17 @@ int domain_xml(const struct domain_config *c, char **ret)
 	size_t len = 0;
 	FILE *f;
 
+	const char *machine = c->machine ? c->machine : "pc";
+
 	if (!c->name || !*c->name || !c->kernel || !c->initrd ||
-	    !c->console_log || vcpus > 2)
+	    !c->console_log || vcpus > 2 || c->ndisks > DOMAIN_DISKS_MAX ||
+	    (strcmp(machine, "pc") != 0 && strcmp(machine, "q35") != 0))
 		return -EINVAL;
+	for (unsigned int i = 0; i < c->ndisks; i++)
+		if (!c->disks[i].path || !c->disks[i].format ||
+		    (strcmp(c->disks[i].format, "raw") != 0 &&
+		     strcmp(c->disks[i].format, "qcow2") != 0))
+			return -EINVAL;
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return -ENOMEM;
@@ -97,9 +119,9 @@ int domain_xml(const struct domain_config *c, char **ret)
 	xml_printf(f, "  <name>%s</name>\n", c->name);
 	fprintf(f, "  <memory unit='MiB'>%" PRIu64 "</memory>\n", mem);
 	fprintf(f, "  <vcpu>%u</vcpu>\n", vcpus);
-	fputs("  <os>\n"
-	      "    <type arch='x86_64' machine='pc'>hvm</type>\n",
-	      f);
+	fputs("  <os>\n", f);
+	xml_printf(f, "    <type arch='x86_64' machine='%s'>hvm</type>\n",
+		   machine);
 	if (c->firmware)
 		xml_printf(
 			f,
@@ -119,9 +141,10 @@ int domain_xml(const struct domain_config *c, char **ret)
 	      "  <on_poweroff>destroy</on_poweroff>\n"
 	      "  <on_reboot>destroy</on_reboot>\n"
 	      "  <on_crash>preserve</on_crash>\n"
-	      "  <devices>\n"
-	      "    <serial type='file'>\n",
+	      "  <devices>\n",
 	      f);
+	domain_disks_xml(f, c);
+	fputs("    <serial type='file'>\n", f);
 	xml_printf(f, "      <source path='%s' append='off'/>\n",
 		   c->console_log);
 	fputs("      <target port='0'/>\n"

@@ -13,6 +13,14 @@
 
 enum domain_accel { DOMAIN_ACCEL_TCG, DOMAIN_ACCEL_KVM };
 
+/* A disk image, attached as virtio vda, vdb, ... in order. */
+struct domain_disk {
+	const char *path;
+	const char *format; /* "raw" or "qcow2" */
+};
+
+#define DOMAIN_DISKS_MAX 8
+
 struct domain_config {
 	const char *name; /* unique per run and VM */
 	enum domain_accel accel;
@@ -23,6 +31,9 @@ struct domain_config {
 	const char *cmdline; /* NULL: domain_default_cmdline */
 	const char *console_log; /* file the serial console is written to */
 	const char *firmware; /* a ROM for -bios (qboot), or NULL: SeaBIOS */
+	const char *machine; /* "pc" or "q35"; NULL: "pc" */
+	const struct domain_disk *disks; /* at most DOMAIN_DISKS_MAX */
+	unsigned int ndisks;
 };
 
 /* qboot boots a kernel from fw_cfg some 0.3 s sooner than SeaBIOS. */
@@ -35,7 +46,8 @@ const char *domain_accel_name(enum domain_accel a);
 
 /*
  * The domain XML for @c in a malloc'd string; every value is XML-escaped.
- * Returns 0, -EINVAL for a missing field or a bad vcpu count, or -ENOMEM.
+ * Returns 0, -EINVAL for a missing field, a bad vcpu count, machine or
+ * disk, or -ENOMEM.
  */
 int domain_xml(const struct domain_config *c, char **ret);
 

@@ -65,9 +65,12 @@ void res_scenario_free(struct res_scenario *sc)
 	sc->nincidents = 0;
 	free(sc->steps);
 	free(sc->reason);
+	free(sc->boots);
 	sc->steps = NULL;
 	sc->nsteps = 0;
 	sc->reason = NULL;
+	sc->boots = NULL;
+	sc->nboots = 0;
 	res_leaks_free(sc);
 }
 
@@ -116,7 +119,36 @@ static struct json_object *str_or_empty(const char *s)
 	return json_object_new_string(s ? s : "");
 }
 
-static struct json_object *step_object(const struct res_step *st)
+static struct json_object *boot_object(const struct res_boot *b)
+{
+	struct json_object *o = json_object_new_object();
+	int r;
+
+	if (!o)
+		return NULL;
+	r = add(o, "index", json_object_new_int64(b->index));
+	if (r == 0)
+		r = add(o, "vm", json_object_new_string(b->vm));
+	if (r == 0)
+		r = add(o, "memory_mib", json_object_new_uint64(b->memory_mib));
+	if (r == 0)
+		r = add(o, "machine", json_object_new_string(b->machine));
+	if (r == 0)
+		r = add(o, "expected_end",
+			json_object_new_string(b->expected_end));
+	if (r == 0)
+		r = add(o, "ended", json_object_new_string(b->ended));
+	if (r == 0 && b->resumed >= 0)
+		r = add(o, "resumed", json_object_new_boolean(b->resumed));
+	if (r < 0) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+static struct json_object *step_object(const struct res_step *st,
+				       bool boots)
 {
 	struct json_object *o = json_object_new_object();
 	int r = 0;
@@ -141,11 +173,35 @@ static struct json_object *step_object(const struct res_step *st)
 		r = add(o, "got", str_or_empty(st->got));
 	if (r == 0)
 		r = add(o, "reason", str_or_empty(st->reason));
+	if (r == 0 && boots)
+		r = add(o, "boot", json_object_new_int64(st->boot));
 	if (r < 0) {
 		json_object_put(o);
 		return NULL;
 	}
 	return o;
+}
+
+/* "boots": only for a scenario that has them. */
+static int add_boots(struct json_object *o, const struct res_scenario *sc)
+{
+	struct json_object *a;
+
+	if (!sc->boots)
+		return 0;
+	a = json_object_new_array();
+	if (!a)
+		return -ENOMEM;
+	for (size_t i = 0; i < sc->nboots; i++) {
+		struct json_object *b = boot_object(&sc->boots[i]);
+
+		if (!b || json_object_array_add(a, b) < 0) {
+			json_object_put(b);
+			json_object_put(a);
+			return -ENOMEM;
+		}
+	}
+	return add(o, "boots", a);
 }
 
 static struct json_object *incident_object(const struct res_incident *inc)
@@ -264,7 +320,7 @@ static struct json_object *scenario_object(const struct res_scenario *sc)
 
 		if (!sc->steps[i].ran)
 			continue;
-		st = step_object(&sc->steps[i]);
+		st = step_object(&sc->steps[i], sc->boots != NULL);
 		if (!st || json_object_array_add(steps, st) < 0) {
 			json_object_put(st);
 			r = -ENOMEM;
@@ -289,6 +345,8 @@ static struct json_object *scenario_object(const struct res_scenario *sc)
 		r = add_incidents(o, sc);
 	if (r == 0)
 		r = add_leaks(o, sc);
+	if (r == 0)
+		r = add_boots(o, sc);
 	if (r < 0) {
 		json_object_put(o);
 		return NULL;
@@ -468,6 +526,77 @@ static int parse_step(struct json_object *o, struct res_step *st,
 		r = get_dup(o, "got", &st->got, where, err, errlen);
 	if (r == 0)
 		r = get_dup(o, "reason", &st->reason, where, err, errlen);
+	if (r == 0 && json_object_object_get_ex(o, "boot", NULL)) {
+		uint64_t boot;
+
+		r = get_u64(o, "boot", &boot, where, err, errlen);
+		if (r == 0 && boot > UINT32_MAX)
+			r = fail(err, errlen, "%s.boot: out of range", where);
+		st->boot = (uint32_t)boot;
+	}
+	return r;
+}
+
+static int parse_boot(struct json_object *o, struct res_boot *b,
+		      const char *where, char *err, size_t errlen)
+{
+	struct json_object *v;
+	uint64_t index = 0;
+	int r;
+
+	if (!json_object_is_type(o, json_type_object))
+		return fail(err, errlen, "%s: not an object", where);
+	r = get_u64(o, "index", &index, where, err, errlen);
+	if (r == 0 && index > UINT32_MAX)
+		r = fail(err, errlen, "%s.index: out of range", where);
+	b->index = (uint32_t)index;
+	if (r == 0)
+		r = get_str(o, "vm", b->vm, sizeof(b->vm), where, err, errlen);
+	if (r == 0)
+		r = get_u64(o, "memory_mib", &b->memory_mib, where, err,
+			    errlen);
+	if (r == 0)
+		r = get_str(o, "machine", b->machine, sizeof(b->machine), where,
+			    err, errlen);
+	if (r == 0)
+		r = get_str(o, "expected_end", b->expected_end,
+			    sizeof(b->expected_end), where, err, errlen);
+	if (r == 0)
+		r = get_str(o, "ended", b->ended, sizeof(b->ended), where, err,
+			    errlen);
+	b->resumed = -1;
+	if (r == 0 && json_object_object_get_ex(o, "resumed", NULL)) {
+		r = get(o, "resumed", json_type_boolean, &v, where, err,
+			errlen);
+		if (r == 0)
+			b->resumed = json_object_get_boolean(v);
+	}
+	return r;
+}
+
+static int parse_boots(struct json_object *o, struct res_scenario *sc,
+		       const char *where, char *err, size_t errlen)
+{
+	struct json_object *a;
+	char sub[96];
+	int r;
+
+	if (!json_object_object_get_ex(o, "boots", NULL))
+		return 0;
+	r = get(o, "boots", json_type_array, &a, where, err, errlen);
+	if (r < 0)
+		return r;
+	sc->nboots = json_object_array_length(a);
+	sc->boots = calloc(sc->nboots ? sc->nboots : 1, sizeof(*sc->boots));
+	if (!sc->boots) {
+		sc->nboots = 0;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < sc->nboots && r == 0; i++) {
+		snprintf(sub, sizeof(sub), "%s.boots[%zu]", where, i);
+		r = parse_boot(json_object_array_get_idx(a, i), &sc->boots[i],
+			       sub, err, errlen);
+	}
 	return r;
 }
 
@@ -598,6 +727,8 @@ static int parse_scenario(struct json_object *o, struct res_scenario *sc,
 	if (r == 0)
 		r = get(o, "steps", json_type_array, &steps, where, err,
 			errlen);
+	if (r == 0)
+		r = parse_boots(o, sc, where, err, errlen);
 	if (r < 0)
 		return r;
 	sc->done = true;

@@ -24,6 +24,18 @@ struct res_step {
 	enum proto_verdict verdict;
 	uint64_t duration_us;
 	char *expected, *got, *reason; /* NULL when empty */
+	uint32_t boot; /* the boot it belongs to, when the scenario has boots */
+};
+
+/* One boot of a multi-boot scenario (boots.c), for summary.json. */
+struct res_boot {
+	uint32_t index;
+	char vm[32]; /* "vm3", or "" if it never started */
+	uint64_t memory_mib;
+	char machine[8];
+	char expected_end[16]; /* "running", "poweroff", "reboot" */
+	char ended[16]; /* how it did end, or "" */
+	int resumed; /* 1, 0, or -1: not a boot after a power-off */
 };
 
 /*
@@ -58,6 +70,8 @@ struct res_scenario {
 	/* The state-leak audit's notes (hostctl/audit.c), one line each. */
 	char **leaks;
 	size_t nleaks;
+	struct res_boot *boots; /* NULL unless the scenario has boots */
+	size_t nboots;
 };
 
 struct res_run {

@@ -19,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "boots.h"
 #include "domain.h"
 #include "judge.h"
 #include "report.h"
@@ -563,6 +564,39 @@ static size_t finish_rest(struct run_ctx *c, size_t i)
 	return i;
 }
 
+char *runner_console_reason(const char *what, const char *console)
+{
+	return with_console(what, console);
+}
+
+/* Scenario @i has VMs of its own (boots.c). */
+static void run_boots(struct run_ctx *c, size_t i)
+{
+	struct boots_env env = {
+		.host = c->host,
+		.accel = c->accel,
+		.run_dir = c->o->run_dir,
+		.run_id = c->o->run_id,
+		.kernel = c->o->kernel,
+		.initrd = c->o->initrd,
+		.cmdline = c->o->cmdline,
+		.firmware = access(DOMAIN_QBOOT_PATH, R_OK) == 0 ?
+				    DOMAIN_QBOOT_PATH :
+				    NULL,
+		.events = c->o->events,
+		.progress = c->o->progress,
+		.keep = c->o->keep,
+		.vmno = &c->vmno,
+		.console_reason = runner_console_reason,
+	};
+
+	snprintf(c->run->accelerator, sizeof(c->run->accelerator), "%s",
+		 domain_accel_name(c->accel));
+	if (boots_run(&env, c->scn[i], &c->run->v[i]) == -EINTR)
+		c->stop = STOP_SIGNAL;
+	progress_result(c->o->progress, &c->run->v[i]);
+}
+
 /* Decide where to start: the cached verdict, or a KVM probe. */
 static void choose_accel(struct run_ctx *c)
 {
@@ -624,6 +658,13 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 		struct vm *vm;
 		char *reason = NULL;
 
+		if (scn[i]->nboots) {
+			run_boots(&c, i);
+			i = next_pending(run, i + 1);
+			if (c.stop)
+				i = finish_rest(&c, i);
+			continue;
+		}
 		r = boot(&c, &vm, &reason);
 		/* The accelerator that ran, even if the guest then died. */
 		snprintf(run->accelerator, sizeof(run->accelerator), "%s",
@@ -641,7 +682,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 			continue;
 		}
 		boot_failures = 0;
-		while (i < run->n) {
+		while (i < run->n && !scn[i]->nboots) {
 			r = run_one(&c, vm, i);
 			r = after_one(&c, vm, i, r);
 			progress_result(o->progress, &run->v[i]);

@@ -54,6 +54,7 @@ struct runner_opts {
 	const char *tree;
 	uint64_t dump_max_mb;
 	const char *dump_format;
+	bool keep; /* keep scenario disk images (boots.c) */
 };
 
 /* What a run measured, for the benchmark. */
@@ -73,6 +74,12 @@ struct runner_stats {
 int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	       struct res_run *run, struct runner_stats *stats, char *err,
 	       size_t errlen);
+
+/*
+ * "@what[: <crash title>]\nconsole (last N lines of @console):\n<tail>"
+ * in a malloc'd string, or NULL on ENOMEM: a dead VM's reason.
+ */
+char *runner_console_reason(const char *what, const char *console);
 
 /* A res_scenario for @s with its steps' kinds and names; 0 or -ENOMEM. */
 int runner_result_init(const struct scenario *s, struct res_scenario *ret);

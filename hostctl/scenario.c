@@ -60,6 +60,11 @@ enum scn_vtype {
 	SCN_V_MDBS,       /* an array of MDB entry texts (brspec.h) */
 	SCN_V_MDB_KEYS,   /* an array of "PORT GROUP [vid N]" */
 	SCN_V_REGEX1,     /* a POSIX extended regex with one capture group */
+	SCN_V_DISK,       /* an object, scn_disk_keys[] */
+	SCN_V_DISKS,      /* an array of those, at most max */
+	SCN_V_KARGS,      /* an array of kernel command-line words */
+	SCN_V_BOOTS,      /* an array of boot objects, scn_boot_keys[] */
+	SCN_V_DEVICE,     /* a block device name, [a-z0-9]{1,31} */
 };
 
 struct scn_key {
@@ -85,7 +90,7 @@ struct scn_kind {
 
 static const char *const scn_seeds[] = { "001", "002", "003", "004", "005",
 					 "none", NULL };
-static const char *const scn_since[] = { "step", "scenario", NULL };
+static const char *const scn_since[] = { "step", "scenario", "boot", NULL };
 static const char *const scn_read_conds[] = { "equals", "match",
 					      "not_match", "length", NULL };
 static const char *const scn_delta_conds[] = { "equals", "at_least",
@@ -104,10 +109,38 @@ static const struct scn_key scn_top_keys[] = {
 	{ "requires", SCN_V_REQUIRES, false, 0, 0, NULL },
 	{ "timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "step_timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
-	{ "steps", SCN_V_STEPS, true, 1, SCN_STEPS_MAX, NULL },
+	{ "steps", SCN_V_STEPS, false, 1, SCN_STEPS_MAX, NULL },
 	{ "expect_incident", SCN_V_INCIDENT, false, 0, 0, NULL },
 	{ "xfail", SCN_V_LINE, false, 0, PROTO_TEXT_MAX - 1, NULL },
 	{ "state_files", SCN_V_STATE_FILES, false, 0, PROTO_AUDIT_FILES_MAX, NULL },
+	{ "disk", SCN_V_DISK, false, 0, 0, NULL },
+	{ "boots", SCN_V_BOOTS, false, 1, SCN_BOOTS_MAX, NULL },
+	{ NULL },
+};
+
+static const char *const scn_disk_formats[] = { "raw", "qcow2", NULL };
+/* Top-level keys the multi-boot driver does not act on (yet). */
+static const char *const scn_own_vm_refuses[] = { "expect_incident", "xfail",
+						  "state_files", NULL };
+static const char *const scn_machines[] = { "pc", "q35", NULL };
+static const char *const scn_ends[] = { "running", "poweroff", "reboot",
+					NULL };
+
+static const struct scn_key scn_disk_keys[] = {
+	{ "size_mib", SCN_V_INT, true, 16, 65536, NULL },
+	{ "format", SCN_V_CHOICE, false, 0, 0, scn_disk_formats },
+	{ NULL },
+};
+
+static const struct scn_key scn_boot_keys[] = {
+	{ "memory_mib", SCN_V_INT, false, 128, 16384, NULL },
+	{ "machine", SCN_V_CHOICE, false, 0, 0, scn_machines },
+	{ "kernel_args", SCN_V_KARGS, false, 0, SCN_KERNEL_ARGS_MAX, NULL },
+	{ "extra_disks", SCN_V_DISKS, false, 0, SCN_EXTRA_DISKS_MAX, NULL },
+	{ "steps", SCN_V_STEPS, false, 0, SCN_STEPS_MAX, NULL },
+	{ "end", SCN_V_CHOICE, false, 0, 0, scn_ends },
+	{ "resumed", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ NULL },
 };
 
@@ -248,6 +281,29 @@ static const struct scn_key scn_mtd_reads_keys[] = {
 	{ "seed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
 	{ "max_failed", SCN_V_INT, false, 0, 1000000, NULL },
 	{ "min_corrected", SCN_V_INT, false, 0, 1000000, NULL },
+	{ NULL },
+};
+
+static const char *const scn_marker_actions[] = { "set", "check", NULL };
+static const char *const scn_marker_expect[] = { "present", "absent", NULL };
+
+static const struct scn_key scn_swap_keys[] = {
+	{ "device", SCN_V_DEVICE, true, 0, 0, NULL },
+	{ "mkswap", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "swapon", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "signature", SCN_V_STRING, false, 0, 10, NULL },
+	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const struct scn_key scn_marker_keys[] = {
+	{ "action", SCN_V_CHOICE, true, 0, 0, scn_marker_actions },
+	{ "expect", SCN_V_CHOICE, false, 0, 0, scn_marker_expect },
+	{ NULL },
+};
+
+static const struct scn_key scn_resume_keys[] = {
+	{ "device", SCN_V_DEVICE, true, 0, 0, NULL },
 	{ NULL },
 };
 
@@ -404,6 +460,9 @@ static const struct scn_kind scn_kinds[] = {
 	  scn_check_bridge_check },
 	{ "sample", scn_sample_keys, NULL, NULL, NULL },
 	{ "delta", scn_delta_keys, scn_delta_conds, "within_ms", NULL },
+	{ "swap", scn_swap_keys, NULL, NULL, NULL },
+	{ "marker", scn_marker_keys, NULL, NULL, NULL },
+	{ "resume", scn_resume_keys, NULL, NULL, NULL },
 };
 
 /* Keys that mean something only with another key of the same step. */
@@ -654,6 +713,24 @@ static void scn_check_string_list(struct scn_ctx *ctx, const char *path,
 			}
 		}
 	}
+}
+
+static bool scn_is_device_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 1 && n <= 31 &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789") == n;
+}
+
+/* One word of the kernel command line: no spaces, quotes or shell bytes. */
+static bool scn_is_kernel_arg(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 1 && n <= 127 &&
+	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			 "0123456789_.,:=/+-") == n;
 }
 
 /* A state file for the audit: an absolute path the protocol can carry. */
@@ -1061,6 +1138,119 @@ static void scn_check_steps(struct scn_ctx *ctx, const char *path,
 	scn_check_samples(ctx, path, v, n);
 }
 
+/* The rules that tie the boots together; each boot is checked already. */
+static void scn_check_boots(struct scn_ctx *ctx, const char *path,
+			    struct json_object *v)
+{
+	size_t n = json_object_array_length(v), total = 0;
+	const char *prev_end = "running";
+	char p[SCN_PATH_MAX], q[SCN_PATH_MAX];
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *b = json_object_array_get_idx(v, i), *e;
+		const char *end = "running";
+
+		if (!json_object_is_type(b, json_type_object))
+			return;
+		scn_path_index(p, path, i);
+		if (json_object_object_get_ex(b, "steps", &e) &&
+		    json_object_is_type(e, json_type_array))
+			total += json_object_array_length(e);
+		if (json_object_object_get_ex(b, "end", &e) &&
+		    json_object_is_type(e, json_type_string))
+			end = json_object_get_string(e);
+		if (json_object_object_get_ex(b, "resumed", &e) &&
+		    json_object_is_type(e, json_type_boolean)) {
+			scn_path_key(q, p, "resumed");
+			if (i == 0)
+				scn_error(ctx, q,
+					  "the first boot has no earlier boot to resume");
+			else if (json_object_get_boolean(e) &&
+				 strcmp(prev_end, "running") == 0)
+				scn_error(ctx, q,
+					  "cannot resume: the boot before it ends 'running', so it never hibernates");
+		}
+		if (i + 1 == n && strcmp(end, "running") != 0) {
+			scn_path_key(q, p, "end");
+			scn_error(ctx, q,
+				  "the last boot must end 'running' (nothing boots after it)");
+		}
+		prev_end = end;
+	}
+	if (total == 0 || total > SCN_STEPS_MAX)
+		scn_error(ctx, path, "%zu steps in all boots, want 1..%d", total,
+			  SCN_STEPS_MAX);
+	/* Results list every boot's steps together: names stay unique. */
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *si, *sj, *a, *b;
+
+		if (!json_object_object_get_ex(json_object_array_get_idx(v, i),
+					       "steps", &si) ||
+		    !json_object_is_type(si, json_type_array))
+			continue;
+		for (size_t j = 0; j < i; j++) {
+			if (!json_object_object_get_ex(
+				    json_object_array_get_idx(v, j), "steps",
+				    &sj) ||
+			    !json_object_is_type(sj, json_type_array))
+				continue;
+			for (size_t x = 0; x < json_object_array_length(si); x++) {
+				a = json_object_array_get_idx(si, x);
+				if (!json_object_is_type(a, json_type_object) ||
+				    !json_object_object_get_ex(a, "name", &a) ||
+				    !json_object_is_type(a, json_type_string))
+					continue;
+				for (size_t y = 0; y < json_object_array_length(sj); y++) {
+					b = json_object_array_get_idx(sj, y);
+					if (!json_object_is_type(b, json_type_object) ||
+					    !json_object_object_get_ex(b, "name", &b) ||
+					    !json_object_is_type(b, json_type_string) ||
+					    strcmp(json_object_get_string(a),
+						   json_object_get_string(b)) != 0)
+						continue;
+					scn_path_index(p, path, i);
+					scn_path_key(q, p, "steps");
+					scn_path_index(p, q, x);
+					scn_path_key(q, p, "name");
+					scn_error(ctx, q,
+						  "duplicate step name '%s' (also in $.boots[%zu])",
+						  json_object_get_string(a), j);
+				}
+			}
+		}
+	}
+}
+
+/* An array of disks or boots: its length, then each object. */
+static void scn_check_array(struct scn_ctx *ctx, const char *path,
+			    const struct scn_key *spec, struct json_object *v)
+{
+	bool boots = spec->type == SCN_V_BOOTS;
+	char p[SCN_PATH_MAX];
+	size_t n;
+
+	if (!scn_expect_type(ctx, path, v, json_type_array, "an array"))
+		return;
+	n = json_object_array_length(v);
+	if (n < (size_t)spec->min || n > (size_t)spec->max) {
+		scn_error(ctx, path, "%zu entries, want %" PRId64 "..%" PRId64,
+			  n, spec->min, spec->max);
+		if (n > (size_t)spec->max)
+			return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(v, i);
+
+		scn_path_index(p, path, i);
+		if (!scn_expect_type(ctx, p, e, json_type_object, "an object"))
+			continue;
+		scn_check_object(ctx, p, e, boots ? scn_boot_keys : scn_disk_keys,
+				 NULL, boots ? "a boot" : "a disk");
+	}
+	if (boots)
+		scn_check_boots(ctx, path, v);
+}
+
 static void scn_check_value(struct scn_ctx *ctx, const char *path,
 			    const struct scn_key *spec, struct json_object *v)
 {
@@ -1224,6 +1414,33 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 	case SCN_V_MDBS:
 	case SCN_V_MDB_KEYS:
 		scn_check_entries(ctx, path, spec->type, v);
+		return;
+	case SCN_V_DEVICE:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		if (!scn_is_device_name(json_object_get_string(v)))
+			scn_error(ctx, path,
+				  "bad block device name '%s' (want [a-z0-9]{1,31}, e.g. vda)",
+				  json_object_get_string(v));
+		return;
+	case SCN_V_DISK:
+		if (scn_expect_type(ctx, path, v, json_type_object, "an object"))
+			scn_check_object(ctx, path, v, scn_disk_keys, NULL,
+					 "a disk");
+		return;
+	case SCN_V_DISKS:
+	case SCN_V_BOOTS:
+		scn_check_array(ctx, path, spec, v);
+		return;
+	case SCN_V_KARGS:
+		if (scn_expect_type(ctx, path, v, json_type_array, "an array") &&
+		    json_object_array_length(v) > (size_t)spec->max)
+			scn_error(ctx, path, "%zu entries, at most %" PRId64,
+				  json_object_array_length(v), spec->max);
+		scn_check_string_list(ctx, path, v, scn_is_kernel_arg,
+				      "kernel argument",
+				      "[A-Za-z0-9_.,:=/+-], 1..127 characters",
+				      false);
 		return;
 	}
 }
@@ -1461,6 +1678,123 @@ static uint64_t scn_get_ms(struct json_object *obj, const char *key,
 }
 
 /*
+ * Fill s->steps[@first..] from the validated array @steps, adding each
+ * step's timeout_ms, and return the array as compact JSON in *@ret_json.
+ * The run request it makes must fit in one protocol line.
+ */
+static int scn_fill_steps(struct scn_ctx *ctx, struct scenario *s,
+			  struct json_object *steps, size_t first,
+			  uint64_t timeout_ms, const char *errpath,
+			  char **ret_json)
+{
+	size_t n = json_object_array_length(steps);
+	struct json_object *v;
+	const char *json;
+	char *line = NULL;
+	size_t line_len;
+	int r;
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *step = json_object_array_get_idx(steps, i);
+		struct scn_step *st = &s->steps[first + i];
+
+		json_object_object_get_ex(step, "kind", &v);
+		snprintf(st->kind, sizeof(st->kind), "%s",
+			 json_object_get_string(v));
+		if (json_object_object_get_ex(step, "name", &v))
+			snprintf(st->name, sizeof(st->name), "%s",
+				 json_object_get_string(v));
+		st->timeout_ms = scn_get_ms(step, "timeout_ms", s->step_timeout_ms);
+		if (!json_object_object_get_ex(step, "timeout_ms", NULL) &&
+		    json_object_object_add(step, "timeout_ms",
+					   json_object_new_int64(st->timeout_ms)) < 0)
+			return -ENOMEM;
+	}
+	json = json_object_to_json_string_ext(steps, JSON_C_TO_STRING_PLAIN |
+						     JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!json)
+		return -ENOMEM;
+	*ret_json = strdup(json);
+	if (!*ret_json)
+		return -ENOMEM;
+	if (n == 0)
+		return 0;
+	r = proto_run_encode(s->name, timeout_ms, s->step_timeout_ms,
+			     *ret_json, &line, &line_len);
+	if (r == -E2BIG) {
+		scn_error(ctx, errpath,
+			  "the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
+			  PROTO_LINE_MAX, strlen(*ret_json));
+		return -EINVAL;
+	}
+	if (r < 0)
+		return r;
+	free(line);
+	return 0;
+}
+
+static void scn_fill_disk(struct json_object *obj, struct scn_disk *d)
+{
+	struct json_object *v;
+
+	d->size_mib = scn_get_ms(obj, "size_mib", 0);
+	d->format = json_object_object_get_ex(obj, "format", &v) &&
+			    strcmp(json_object_get_string(v), "qcow2") == 0 ?
+			    SCN_DISK_QCOW2 :
+			    SCN_DISK_RAW;
+}
+
+/* One boot of a multi-boot scenario; its steps go to s->steps[first..]. */
+static int scn_fill_boot(struct scn_ctx *ctx, struct json_object *obj,
+			 struct scenario *s, size_t idx, size_t first)
+{
+	struct scn_boot *b = &s->boots[idx];
+	struct json_object *v, *steps = NULL;
+	char path[64];
+	int r;
+
+	b->memory_mib = scn_get_ms(obj, "memory_mib", SCN_MEMORY_MIB_DEFAULT);
+	snprintf(b->machine, sizeof(b->machine), "%s",
+		 json_object_object_get_ex(obj, "machine", &v) ?
+			 json_object_get_string(v) :
+			 "pc");
+	r = scn_dup_list(obj, "kernel_args", &b->kernel_args,
+			 &b->n_kernel_args);
+	if (r < 0)
+		return r;
+	if (json_object_object_get_ex(obj, "extra_disks", &v)) {
+		b->n_extra_disks = json_object_array_length(v);
+		for (size_t i = 0; i < b->n_extra_disks; i++)
+			scn_fill_disk(json_object_array_get_idx(v, i),
+				      &b->extra_disks[i]);
+	}
+	b->end = SCN_END_RUNNING;
+	if (json_object_object_get_ex(obj, "end", &v)) {
+		if (strcmp(json_object_get_string(v), "poweroff") == 0)
+			b->end = SCN_END_POWEROFF;
+		else if (strcmp(json_object_get_string(v), "reboot") == 0)
+			b->end = SCN_END_REBOOT;
+	}
+	b->resumed = SCN_RESUMED_ANY;
+	if (json_object_object_get_ex(obj, "resumed", &v))
+		b->resumed = json_object_get_boolean(v) ? SCN_RESUMED_YES :
+							  SCN_RESUMED_NO;
+	b->timeout_ms = scn_get_ms(obj, "timeout_ms", s->timeout_ms);
+	b->first_step = first;
+	if (json_object_object_get_ex(obj, "steps", &steps))
+		b->nsteps = json_object_array_length(steps);
+	else {
+		steps = json_object_new_array();
+		if (!steps)
+			return -ENOMEM;
+		json_object_object_add(obj, "steps", steps);
+	}
+	snprintf(path, sizeof(path), "$.boots[%zu].steps", idx);
+	return scn_fill_steps(ctx, s, steps, first, b->timeout_ms, path,
+			      &b->steps_json);
+}
+
+/*
  * expect_incident.step must name one of the scenario's steps: an attribution
  * to a step that does not exist could never match.
  */
@@ -1524,14 +1858,66 @@ static int scn_fill_incident(struct json_object *doc, struct scenario *s)
 	return 0;
 }
 
+/* A disk needs VMs of its own: one boot with the scenario's steps. */
+static int scn_fill_one_boot(struct scenario *s)
+{
+	s->boots = calloc(1, sizeof(*s->boots));
+	if (!s->boots)
+		return -ENOMEM;
+	s->nboots = 1;
+	s->boots[0].memory_mib = SCN_MEMORY_MIB_DEFAULT;
+	snprintf(s->boots[0].machine, sizeof(s->boots[0].machine), "pc");
+	s->boots[0].timeout_ms = s->timeout_ms;
+	s->boots[0].nsteps = s->nsteps;
+	s->boots[0].steps_json = strdup(s->steps_json);
+	return s->boots[0].steps_json ? 0 : -ENOMEM;
+}
+
+/*
+ * expect_incident, xfail and state_files. The state files go with a
+ * single run request (scenarios that share a VM); with the audit they must
+ * still fit in one protocol line.
+ */
+static int scn_fill_audit(struct scn_ctx *ctx, struct json_object *doc,
+			  struct scenario *s)
+{
+	struct json_object *v;
+	char *line = NULL;
+	size_t line_len;
+	int r;
+
+	r = scn_fill_incident(doc, s);
+	if (r < 0)
+		return r;
+	if (!json_object_object_get_ex(doc, "state_files", &v))
+		return 0;
+	s->state_files_json = strdup(json_object_to_json_string_ext(
+		v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	if (!s->state_files_json)
+		return -ENOMEM;
+	if (!s->steps_json)
+		return 0;
+	r = proto_run_encode_audit(s->name, s->timeout_ms, s->step_timeout_ms,
+				   s->steps_json, s->state_files_json, &line,
+				   &line_len);
+	if (r == -E2BIG) {
+		scn_error(ctx, "$.steps",
+			  "the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
+			  PROTO_LINE_MAX, strlen(s->steps_json));
+		return -EINVAL;
+	}
+	if (r < 0)
+		return r;
+	free(line);
+	return 0;
+}
+
 /* Fill @s from a validated document; fills in every step's timeout_ms. */
 static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 		    struct scenario *s)
 {
-	struct json_object *steps, *req, *v;
-	const char *json;
-	char *line = NULL;
-	size_t line_len;
+	struct json_object *steps, *req, *v, *boots;
+	size_t first = 0;
 	int r;
 
 	s->description = scn_dup_string_value(doc, "description");
@@ -1551,61 +1937,44 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 	s->timeout_ms = scn_get_ms(doc, "timeout_ms", SCN_TIMEOUT_DEFAULT_MS);
 	s->step_timeout_ms = scn_get_ms(doc, "step_timeout_ms",
 					SCN_STEP_TIMEOUT_DEFAULT_MS);
+	if (json_object_object_get_ex(doc, "disk", &v)) {
+		s->has_disk = true;
+		scn_fill_disk(v, &s->disk);
+	}
 
-	json_object_object_get_ex(doc, "steps", &steps);
-	s->nsteps = json_object_array_length(steps);
+	if (!json_object_object_get_ex(doc, "boots", &boots)) {
+		json_object_object_get_ex(doc, "steps", &steps);
+		s->nsteps = json_object_array_length(steps);
+		s->steps = calloc(s->nsteps, sizeof(*s->steps));
+		if (!s->steps)
+			return -ENOMEM;
+		r = scn_fill_steps(ctx, s, steps, 0, s->timeout_ms, "$.steps",
+				   &s->steps_json);
+		if (r < 0)
+			return r;
+		r = s->has_disk ? scn_fill_one_boot(s) : 0;
+		return r < 0 ? r : scn_fill_audit(ctx, doc, s);
+	}
+
+	s->nboots = json_object_array_length(boots);
+	s->boots = calloc(s->nboots, sizeof(*s->boots));
+	if (!s->boots)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nboots; i++)
+		if (json_object_object_get_ex(json_object_array_get_idx(boots, i),
+					      "steps", &steps))
+			s->nsteps += json_object_array_length(steps);
 	s->steps = calloc(s->nsteps, sizeof(*s->steps));
 	if (!s->steps)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->nsteps; i++) {
-		struct json_object *step = json_object_array_get_idx(steps, i);
-		struct scn_step *st = &s->steps[i];
-
-		json_object_object_get_ex(step, "kind", &v);
-		snprintf(st->kind, sizeof(st->kind), "%s",
-			 json_object_get_string(v));
-		if (json_object_object_get_ex(step, "name", &v))
-			snprintf(st->name, sizeof(st->name), "%s",
-				 json_object_get_string(v));
-		st->timeout_ms = scn_get_ms(step, "timeout_ms", s->step_timeout_ms);
-		if (!json_object_object_get_ex(step, "timeout_ms", NULL) &&
-		    json_object_object_add(step, "timeout_ms",
-					   json_object_new_int64(st->timeout_ms)) < 0)
-			return -ENOMEM;
+	for (size_t i = 0; i < s->nboots; i++) {
+		r = scn_fill_boot(ctx, json_object_array_get_idx(boots, i), s,
+				  i, first);
+		if (r < 0)
+			return r;
+		first += s->boots[i].nsteps;
 	}
-	r = scn_fill_incident(doc, s);
-	if (r < 0)
-		return r;
-	json = json_object_to_json_string_ext(steps, JSON_C_TO_STRING_PLAIN |
-						     JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!json)
-		return -ENOMEM;
-	s->steps_json = strdup(json);
-	if (!s->steps_json)
-		return -ENOMEM;
-
-	if (json_object_object_get_ex(doc, "state_files", &v)) {
-		s->state_files_json = strdup(json_object_to_json_string_ext(
-			v, JSON_C_TO_STRING_PLAIN |
-				   JSON_C_TO_STRING_NOSLASHESCAPE));
-		if (!s->state_files_json)
-			return -ENOMEM;
-	}
-
-	/* The whole run request must fit in one protocol line. */
-	r = proto_run_encode_audit(s->name, s->timeout_ms, s->step_timeout_ms,
-				   s->steps_json, s->state_files_json, &line,
-				   &line_len);
-	if (r == -E2BIG) {
-		scn_error(ctx, "$.steps",
-			  "the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
-			  PROTO_LINE_MAX, strlen(s->steps_json));
-		return -EINVAL;
-	}
-	if (r < 0)
-		return r;
-	free(line);
-	return 0;
+	return scn_fill_audit(ctx, doc, s);
 }
 
 void scn_free(struct scenario *s)
@@ -1622,6 +1991,13 @@ void scn_free(struct scenario *s)
 	free(s->req_modules);
 	free(s->steps);
 	free(s->steps_json);
+	for (size_t i = 0; i < s->nboots; i++) {
+		for (size_t j = 0; j < s->boots[i].n_kernel_args; j++)
+			free(s->boots[i].kernel_args[j]);
+		free(s->boots[i].kernel_args);
+		free(s->boots[i].steps_json);
+	}
+	free(s->boots);
 	free(s->state_files_json);
 	free(s->expect.title);
 	free(s->xfail);
@@ -1668,6 +2044,21 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 	    json_object_get_int64(v) <= SCN_TIMEOUT_MAX_MS)
 		ctx.step_timeout_ms = json_object_get_int64(v);
 	scn_check_object(&ctx, "$", doc, scn_top_keys, NULL, "a scenario");
+	if (json_object_object_get_ex(doc, "steps", NULL) ==
+	    json_object_object_get_ex(doc, "boots", NULL))
+		scn_error(&ctx, "$",
+			  "a scenario has either 'steps' (one boot) or 'boots', exactly one of them");
+	/* boots.c judges a scenario by its boots alone, so far. */
+	if (json_object_object_get_ex(doc, "boots", NULL) ||
+	    json_object_object_get_ex(doc, "disk", NULL))
+		for (const char *const *k = scn_own_vm_refuses; *k; k++)
+			if (json_object_object_get_ex(doc, *k, NULL)) {
+				char p[SCN_PATH_MAX];
+
+				scn_path_key(p, "$", *k);
+				scn_error(&ctx, p,
+					  "not supported in a scenario with boots or a disk");
+			}
 	scn_check_incident_step(&ctx, doc);
 	dup.s = buf;
 	dup.len = len;

@@ -40,6 +40,39 @@ struct scn_incident {
 	int64_t step;
 };
 
+/* Multi-boot scenarios: docs/scenarios.md, "Several boots". */
+#define SCN_BOOTS_MAX 8
+#define SCN_EXTRA_DISKS_MAX 4
+#define SCN_KERNEL_ARGS_MAX 16
+#define SCN_MEMORY_MIB_DEFAULT 512
+
+enum scn_disk_format { SCN_DISK_RAW, SCN_DISK_QCOW2 };
+
+struct scn_disk {
+	uint64_t size_mib;
+	enum scn_disk_format format;
+};
+
+/* How a boot is expected to end. */
+enum scn_boot_end { SCN_END_RUNNING, SCN_END_POWEROFF, SCN_END_REBOOT };
+
+/* Whether a boot is expected to resume the previous boot's image. */
+enum scn_resumed { SCN_RESUMED_ANY, SCN_RESUMED_YES, SCN_RESUMED_NO };
+
+struct scn_boot {
+	uint64_t memory_mib;                /* default SCN_MEMORY_MIB_DEFAULT */
+	char machine[8];                    /* "pc" or "q35" */
+	char **kernel_args;                 /* appended to the command line */
+	size_t n_kernel_args;
+	struct scn_disk extra_disks[SCN_EXTRA_DISKS_MAX];
+	size_t n_extra_disks;
+	enum scn_boot_end end;
+	enum scn_resumed resumed;
+	uint64_t timeout_ms;                /* its steps' bound */
+	size_t first_step, nsteps;          /* its slice of scenario.steps */
+	char *steps_json;                   /* as scenario.steps_json */
+};
+
 struct scenario {
 	char name[PROTO_NAME_MAX];          /* "<area>/<name>" */
 	char *path;                         /* the file */
@@ -62,6 +95,17 @@ struct scenario {
 	char *steps_json;
 	/* state_files as compact JSON for the run request, or NULL. */
 	char *state_files_json;
+	/*
+	 * A scenario with its own VMs (it has `boots` or a `disk`): each
+	 * boot in order, its steps a slice of steps[] above (which then holds
+	 * every boot's steps, and steps_json is NULL). A scenario with a disk
+	 * and no `boots` is one boot holding its steps. nboots is 0 for the
+	 * scenarios that share a VM.
+	 */
+	struct scn_boot *boots;
+	size_t nboots;
+	bool has_disk;
+	struct scn_disk disk;               /* attached to every boot */
 };
 
 /* A set of scenarios, sorted by name. */

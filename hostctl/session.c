@@ -31,6 +31,31 @@ static int fail(struct session *s, int r, const char *fmt, ...)
 	return r;
 }
 
+void session_carry(struct session *s)
+{
+	s->carry = SESSION_CARRY_WAITING;
+	/* vm_wait's silence bound counts from hello: not before a line. */
+	s->hello_seen = false;
+	s->bye_seen = false;
+}
+
+/* The first event of a carried session says whether the guest resumed. */
+static void carry_decide(struct session *s, const struct proto_event *ev)
+{
+	if (s->carry != SESSION_CARRY_WAITING)
+		return;
+	if (ev->type == PROTO_EV_HELLO) {
+		s->carry = SESSION_CARRY_FRESH;
+		s->cur = NULL;
+		s->begun = false;
+		s->open_step = -1;
+		s->last_step = -1;
+		return;
+	}
+	s->carry = SESSION_CARRY_RESUMED;
+	s->hello_seen = true;
+}
+
 int session_expect(struct session *s, struct res_scenario *sc)
 {
 	if (!s->hello_seen)
@@ -179,6 +204,7 @@ static int dispatch(struct session *s, const struct proto_event *ev)
 {
 	int r;
 
+	carry_decide(s, ev);
 	if (ev->type != PROTO_EV_HELLO && !s->hello_seen)
 		return fail(s, -EPROTO, "%s before hello",
 			    proto_event_name(ev->type));

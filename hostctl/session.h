@@ -16,6 +16,18 @@
 #include "proto.h"
 #include "results.h"
 
+/*
+ * A boot after a guest powered itself off with a hibernation image: the
+ * guest either resumes that image, and its guestd goes on with the same
+ * session (no hello), or boots afresh and says hello.
+ */
+enum session_carry {
+	SESSION_CARRY_NONE,     /* an ordinary boot */
+	SESSION_CARRY_WAITING,  /* nothing from the guest yet */
+	SESSION_CARRY_RESUMED,  /* its first event was not hello */
+	SESSION_CARRY_FRESH,    /* its first event was hello */
+};
+
 struct session {
 	/* Called after each accepted event, for progress; may be NULL. */
 	void (*on_event)(void *userdata, const struct proto_event *ev);
@@ -35,9 +47,19 @@ struct session {
 	char audit_prev[PROTO_NAME_MAX];
 	struct audit_snap audit_prev_after;
 	char err[PROTO_TEXT_MAX + 256]; /* why the last feed failed */
+	enum session_carry carry;
 };
 
 void session_init(struct session *s);
+
+/*
+ * Keep @s as it is (the running scenario and its open step included) for
+ * the next boot of the same guest, which may resume it: the first event
+ * then decides. A hello makes it SESSION_CARRY_FRESH, with no scenario
+ * running (the caller kept what it needs of the old one); any other event
+ * makes it SESSION_CARRY_RESUMED and is checked as a continuation.
+ */
+void session_carry(struct session *s);
 
 /*
  * Expect the events of @sc next (the host has just sent its "run").

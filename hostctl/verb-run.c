@@ -45,6 +45,8 @@ static void run_usage(FILE *f)
 		"                    build and boot the kernel with this patch of the\n"
 		"                    series left out (file name or unique prefix,\n"
 		"                    e.g. 0001; repeatable)\n"
+		"  --keep            keep the disk images of scenarios with a\n"
+		"                    disk in the run directory\n"
 		"  --help            show this help\n"
 		"\n"
 		"Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error/xpass,\n"
@@ -63,6 +65,7 @@ struct run_args {
 	enum accel_choice accel;
 	uint64_t dump_max_mb;
 	const char *dump_format;
+	bool keep;
 };
 
 static int parse_args(int argc, char *argv[], struct run_args *a)
@@ -78,6 +81,7 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "without-patch", required_argument, NULL, 'w' },
 		{ "dump-max-mb", required_argument, NULL, 'D' },
 		{ "dump-format", required_argument, NULL, 'F' },
+		{ "keep", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -116,6 +120,9 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 			break;
 		case 'i':
 			a->initrd = optarg;
+			break;
+		case 'k':
+			a->keep = true;
 			break;
 		case 'w':
 			if (a->n_without == RUN_WITHOUT_MAX) {
@@ -368,6 +375,7 @@ static int do_run(const struct run_args *a, char *const *names, int nnames)
 	ro.tree = tree;
 	ro.dump_max_mb = a->dump_max_mb;
 	ro.dump_format = a->dump_format;
+	ro.keep = a->keep;
 	catch_signals();
 	r = runner_run(&ro, scn, &run, NULL, err, sizeof(err));
 	if (r < 0) {

@@ -59,6 +59,9 @@ struct vm {
 	char *out; /* bytes queued for the guest */
 	size_t out_len, out_off;
 	int qemu_pidfd; /* -1 unless QEMU is our child */
+	uint64_t silence_ms; /* VM_SILENCE_MS unless vm_set_silence_ms() */
+	bool stopped; /* a lifecycle event said the domain stopped */
+	bool guest_stopped; /* ... because the guest powered off or reset */
 };
 
 /*
@@ -344,10 +347,14 @@ static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 		if (event == VIR_DOMAIN_EVENT_CRASHED) {
 			vm->panicked = true;
 			vm_die(vm, "the guest panicked (pvpanic)");
-		}
-		else if (event == VIR_DOMAIN_EVENT_STOPPED)
+		} else if (event == VIR_DOMAIN_EVENT_STOPPED) {
+			/* The channel may have closed a moment before. */
+			vm->stopped = true;
+			vm->guest_stopped |=
+				detail == VIR_DOMAIN_EVENT_STOPPED_SHUTDOWN;
 			vm_die(vm, "the domain stopped: %s",
 			       stopped_detail(detail));
+		}
 	}
 	return 0;
 }
@@ -562,6 +569,7 @@ int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 	}
 	vm->host = h;
 	vm->qemu_pidfd = -1;
+	vm->silence_ms = VM_SILENCE_MS;
 	vm->events = p->events;
 	vm->session = p->session;
 	snprintf(vm->label, sizeof(vm->label), "%s", p->label);
@@ -642,11 +650,11 @@ int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 			return -EINTR;
 		now = vm_now_us();
 		if (vm->session->hello_seen &&
-		    now - vm->last_rx_us > (uint64_t)VM_SILENCE_MS * 1000) {
+		    now - vm->last_rx_us > vm->silence_ms * 1000) {
 			vm->silent = !vm->dead;
 			vm_die(vm,
-			       "the guest sent nothing, not even a heartbeat, for %d s",
-			       VM_SILENCE_MS / 1000);
+			       "the guest sent nothing, not even a heartbeat, for %" PRIu64 " s",
+			       vm->silence_ms / 1000);
 			return -EPIPE;
 		}
 		if (now >= deadline)
@@ -657,6 +665,22 @@ int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 			return -EPIPE;
 		}
 	}
+}
+
+void vm_set_silence_ms(struct vm *vm, uint64_t ms)
+{
+	vm->silence_ms = ms;
+}
+
+bool vm_guest_stopped(struct vm *vm, uint64_t timeout_ms)
+{
+	uint64_t deadline = vm_now_us() + timeout_ms * 1000;
+
+	/* The channel's end can come before libvirt's lifecycle event. */
+	while (!vm->stopped && !interrupted && vm_now_us() < deadline)
+		if (virEventRunDefaultImpl() < 0)
+			break;
+	return vm->guest_stopped;
 }
 
 bool vm_dead(const struct vm *vm)

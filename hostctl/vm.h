@@ -98,6 +98,15 @@ int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 	    uint64_t timeout_ms);
 
 bool vm_dead(const struct vm *vm);
+/*
+ * Hooks for multi-boot scenarios (boots.c): a silence bound other than
+ * VM_SILENCE_MS (a hibernating guest is frozen while it writes its
+ * image), and whether the VM ended because the guest powered off or reset
+ * itself (libvirt's stopped/shutdown), rather than crashing or being
+ * destroyed; it runs the event loop up to @timeout_ms for that event.
+ */
+void vm_set_silence_ms(struct vm *vm, uint64_t ms);
+bool vm_guest_stopped(struct vm *vm, uint64_t timeout_ms);
 /* Why the VM died; "" while it lives. */
 const char *vm_dead_reason(const struct vm *vm);
 /* The session's error when the VM ended on a protocol error, else 0. */

@@ -417,6 +417,36 @@ static void test_kmsg_since(struct runner *r)
 	   "got: how many were looked at, and the last");
 }
 
+/* since "boot": records from before the scenario count, read afresh. */
+static void test_kmsg_boot(struct runner *r)
+{
+	char req[4096];
+	const char *reqs[] = { req };
+	const struct proto_event *ev;
+
+	tu_write(kmsg_path, "6,1,1,-;Hibernate boot line\n", O_TRUNC);
+	snprintf(req, sizeof(req),
+		 "{\"req\":\"run\",\"scenario\":\"t/boot\",\"steps\":["
+		 "{\"kind\":\"kmsg_expect\",\"match\":\"^Hibernate boot\","
+		 "\"since\":\"boot\"},"
+		 "{\"kind\":\"kmsg_expect\",\"match\":\"nowhere\",\"absent\":true,"
+		 "\"since\":\"boot\"},"
+		 "{\"kind\":\"kmsg_expect\",\"match\":\"boot line\",\"absent\":true,"
+		 "\"since\":\"boot\"}]}");
+	run_all(r, reqs, 1);
+	ev = find(PROTO_EV_STEP_END, 0);
+	ok(ev && ev->u.step_end.verdict == VERDICT_PASS,
+	   "since boot: a line from before the scenario is seen");
+	ev = find(PROTO_EV_STEP_END, 1);
+	ok(ev && ev->u.step_end.verdict == VERDICT_PASS,
+	   "since boot: an absent line passes absent");
+	ev = find(PROTO_EV_STEP_END, 2);
+	ok(ev && ev->u.step_end.verdict == VERDICT_FAIL,
+	   "since boot: a present line fails absent");
+	is_str(ev ? ev->u.step_end.got : "", "record 1: 'Hibernate boot line'",
+	       "since boot: got names the record");
+}
+
 static void test_kmsg_appears(struct runner *r)
 {
 	char req[4096];
@@ -470,6 +500,7 @@ int main(void)
 	test_abandon(&r);
 	test_bad_requests(&r);
 	test_kmsg_since(&r);
+	test_kmsg_boot(&r);
 	test_kmsg_appears(&r);
 	runner_free(&r);
 	tu_rmrf(dir);

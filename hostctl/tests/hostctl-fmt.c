@@ -41,6 +41,7 @@ static char *slurp(const char *path)
 static int do_xml(char *text)
 {
 	struct domain_config c = { 0 };
+	struct domain_disk disks[DOMAIN_DISKS_MAX];
 	char *save = NULL, *xml;
 
 	for (char *line = strtok_r(text, "\n", &save); line;
@@ -69,7 +70,16 @@ static int do_xml(char *text)
 			c.console_log = eq;
 		else if (strcmp(line, "firmware") == 0)
 			c.firmware = eq;
-		else {
+		else if (strcmp(line, "machine") == 0)
+			c.machine = eq;
+		else if (strcmp(line, "disk") == 0 &&
+			 c.ndisks < DOMAIN_DISKS_MAX && strchr(eq, ',')) {
+			/* disk=FORMAT,PATH */
+			disks[c.ndisks].path = strchr(eq, ',') + 1;
+			*strchr(eq, ',') = '\0';
+			disks[c.ndisks++].format = eq;
+			c.disks = disks;
+		} else {
 			fprintf(stderr, "hostctl-fmt: unknown key '%s'\n",
 				line);
 			return 1;

@@ -221,12 +221,62 @@ static void test_refused_run(void)
 	       -EPROTO, "scenario_begin with another step count");
 }
 
+#define STEP0_BEGIN                                                      \
+	"{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"ftrace/x\","    \
+	"\"step\":0,\"kind\":\"read\"}"
+
+/* Run up to an open step 0, as a guest that hibernates inside it. */
+static void open_step0(struct session *s)
+{
+	reset(s);
+	feed(s, HELLO);
+	session_expect(s, &sc);
+	feed(s, "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"ftrace/x\",\"nsteps\":2}");
+	feed(s, STEP0_BEGIN);
+}
+
+/* The next boot after a hibernation: resumed, fresh, or hostile. */
+static void test_carry(void)
+{
+	struct session s;
+
+	open_step0(&s);
+	session_carry(&s);
+	is_int(s.carry, SESSION_CARRY_WAITING, "carry: waiting");
+	ok(!s.hello_seen, "carry: no silence bound before a line");
+	is_int(feed(&s, "{\"ev\":\"heartbeat\",\"t_us\":9000000}"), 0,
+	       "carry: a heartbeat first is a resume");
+	is_int(s.carry, SESSION_CARRY_RESUMED, "carry: resumed");
+	ok(s.hello_seen, "carry: the old hello stands");
+	is_int(feed(&s,
+		    "{\"ev\":\"step_end\",\"t_us\":9000001,\"scenario\":\"ftrace/x\",\"step\":0,\"verdict\":\"pass\",\"duration_us\":5}"),
+	       0, "carry: the open step ends after the resume");
+	ok(sc.steps[0].verdict == VERDICT_PASS, "carry: step 0 passed");
+	is_int(feed(&s, HELLO), -EPROTO, "carry: a hello after resuming is refused");
+
+	open_step0(&s);
+	session_carry(&s);
+	is_int(feed(&s, HELLO), 0, "carry: hello first is a fresh boot");
+	is_int(s.carry, SESSION_CARRY_FRESH, "carry: fresh");
+	ok(session_idle(&s), "carry: fresh boot has no scenario running");
+	is_int(feed(&s,
+		    "{\"ev\":\"step_end\",\"t_us\":5,\"scenario\":\"ftrace/x\",\"step\":0,\"verdict\":\"pass\",\"duration_us\":5}"),
+	       -EPROTO, "carry: the old step cannot end in a fresh boot");
+
+	open_step0(&s);
+	session_carry(&s);
+	is_int(feed(&s, STEP0_BEGIN), -EPROTO,
+	       "carry: a resumed guest must still follow the order");
+	is_int(s.carry, SESSION_CARRY_RESUMED, "carry: decided by that line");
+}
+
 int main(void)
 {
 	test_good();
 	test_hostile();
 	test_hello();
 	test_refused_run();
+	test_carry();
 	res_scenario_free(&sc);
 	return tap_done();
 }

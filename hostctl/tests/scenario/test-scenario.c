@@ -89,7 +89,7 @@ static void test_bad_files(void)
 	BAD("comment", "line 1, column 1: not valid JSON: unexpected character");
 	BAD("not-object", "$: expected an object, got an array");
 	BAD("unknown-keys",
-	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, expect_incident, xfail, state_files",
+	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, expect_incident, xfail, state_files, disk, boots",
 	    "$.requires.module: unknown key; requires takes: config, modules",
 	    "$.steps[0].valeu: unknown key; a 'write' step takes: kind, name, timeout_ms, path, value, append, expect_errno, repeat",
 	    "$.steps[0]: missing required key 'value'");
@@ -180,8 +180,31 @@ static void test_bad_files(void)
 	BAD("strings",
 	    "$.description: must be one line, without control characters",
 	    "$.steps[0].path: must not be empty",
-	    "$.steps[1].since: 'boot' is not one of: step, scenario",
+	    "$.steps[1].since: 'forever' is not one of: step, scenario, boot",
 	    "$.steps[2].name: 130 bytes long, at most 127");
+	BAD("both-steps-boots",
+	    "$: a scenario has either 'steps' (one boot) or 'boots', exactly one of them");
+	BAD("boots",
+	    "$.disk.size_mib: 8 is out of range 16..65536",
+	    "$.disk.format: 'vmdk' is not one of: raw, qcow2",
+	    "$.boots[0].memory_mib: 64 is out of range 128..16384",
+	    "$.boots[0].machine: 'isapc' is not one of: pc, q35",
+	    "$.boots[0].kernel_args[1]: bad kernel argument 'a b' (want [A-Za-z0-9_.,:=/+-], 1..127 characters)",
+	    "$.boots[0].end: 'halt' is not one of: running, poweroff, reboot",
+	    "$.boots[1].extra_disks[0].bus: unknown key; a disk takes: size_mib, format",
+	    "$.boots[1].steps[0].device: bad block device name '/dev/vda' (want [a-z0-9]{1,31}, e.g. vda)",
+	    "$.boots[1].steps[1]: missing required key 'device'",
+	    "$.boots[1].steps[2].action: 'peek' is not one of: set, check",
+	    "$.boots[1].steps[2].expect: 'gone' is not one of: present, absent",
+	    "$.boots[0].resumed: the first boot has no earlier boot to resume",
+	    "$.boots[1].end: the last boot must end 'running' (nothing boots after it)",
+	    "$.boots[1].steps[0].name: duplicate step name 'm' (also in $.boots[0])");
+	BAD("boots-judge",
+	    "$.xfail: not supported in a scenario with boots or a disk",
+	    "$.state_files: not supported in a scenario with boots or a disk");
+	BAD("boots-resume",
+	    "$.boots[1].resumed: cannot resume: the boot before it ends 'running', so it never hibernates",
+	    "$.boots: 0 steps in all boots, want 1..256");
 	BAD("incident",
 	    "$.xfail: must not be empty",
 	    "$.expect_incident.kind: 'explosion' is not one of: panic, oops, bug, warning, ubsan, kasan, soft-lockup, hung-task, double-fault, stack-guard, fortify, usercopy",
@@ -783,6 +806,51 @@ static void test_shipped(void)
 	scn_errors_free(&errs);
 }
 
+/* What a multi-boot file fills in: slices, defaults, the VM parameters. */
+static void test_boots_fill(void)
+{
+	struct scn_errors errs = { 0 };
+	struct scenario s;
+	char *path = xasprintf("%s/hibernate/memory-map.json", shipped_dir);
+	int r;
+
+	r = scn_load_file(path, "hibernate/memory-map", &s, &errs);
+	is_int(r, 0, "boots: hibernate/memory-map loads");
+	if (r < 0) {
+		free(path);
+		scn_errors_free(&errs);
+		return;
+	}
+	ok(s.has_disk && s.disk.size_mib == 1024 &&
+	   s.disk.format == SCN_DISK_RAW, "boots: the persistent disk");
+	is_int(s.nboots, 2, "boots: two");
+	is_int(s.nsteps, s.boots[0].nsteps + s.boots[1].nsteps,
+	       "boots: steps[] holds every boot's steps");
+	is_int(s.boots[1].first_step, s.boots[0].nsteps,
+	       "boots: boot 1's slice follows boot 0's");
+	ok(s.steps_json == NULL, "boots: no single run request");
+	ok(s.boots[0].end == SCN_END_POWEROFF &&
+	   s.boots[1].end == SCN_END_RUNNING, "boots: their ends");
+	ok(s.boots[0].resumed == SCN_RESUMED_ANY &&
+	   s.boots[1].resumed == SCN_RESUMED_NO, "boots: resumed");
+	ok(s.boots[0].memory_mib == 512 && s.boots[1].memory_mib == 768,
+	   "boots: memory");
+	is_str(s.boots[1].machine, "pc", "boots: machine defaults to pc");
+	ok(s.boots[1].n_kernel_args == 3 &&
+	   strcmp(s.boots[1].kernel_args[2], "resume=/dev/vda") == 0,
+	   "boots: kernel arguments in order");
+	is_int(s.boots[0].timeout_ms, s.timeout_ms,
+	       "boots: a boot's timeout defaults to the scenario's");
+	ok(strstr(s.boots[0].steps_json, "\"timeout_ms\":600000") &&
+	   strstr(s.boots[1].steps_json, "\"timeout_ms\":30000"),
+	   "boots: every step's timeout filled in");
+	is_str(s.steps[s.boots[1].first_step].kind, "kmsg_expect",
+	       "boots: boot 1 starts with its own first step");
+	scn_free(&s);
+	scn_errors_free(&errs);
+	free(path);
+}
+
 int main(int argc, char *argv[])
 {
 	if (argc != 4) {
@@ -803,5 +871,6 @@ int main(int argc, char *argv[])
 	test_requires();
 	test_verb_list();
 	test_shipped();
+	test_boots_fill();
 	return tap_done();
 }

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * resume: write a block device's MAJ:MIN to /sys/power/resume, which runs
+ * the kernel's software_resume() at once. When that device holds a
+ * hibernation image that the kernel accepts, the image replaces this
+ * system and this step never returns here: the hibernated system goes on
+ * instead. When the write returns, no image was restored: the step passes
+ * and says so, so a scenario can show that none is left on the device.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "guestd.h"
+
+static const struct step_key resume_keys[] = {
+	{ "device", KEY_STRING, true },
+	{ NULL },
+};
+
+static int resume_run(struct step_ctx *ctx, struct json_object *step,
+		      struct step_result *res)
+{
+	const char *dev = step_str(step, "device");
+	const char *sys = ctx->env->sys_dir ? ctx->env->sys_dir : "/sys";
+	char majmin[32], path[512];
+	ssize_t n;
+	int r, fd;
+
+	if (!swap_dev_name_ok(dev)) {
+		step_error(res, "device '%s' is not a block device name ([a-z0-9]{1,31})",
+			   dev);
+		return 0;
+	}
+	r = swap_dev_majmin(sys, dev, majmin, sizeof(majmin));
+	if (r < 0) {
+		step_error(res, "no MAJ:MIN for '%s' under %s/block: %s", dev,
+			   sys, util_errno_desc(-r));
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/power/resume", sys);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		step_errno_mismatch(res, 0, errno, "open");
+		snprintf(res->reason, sizeof(res->reason), "opening '%s'",
+			 path);
+		return 0;
+	}
+	n = write(fd, majmin, strlen(majmin));
+	r = n < 0 ? errno : 0;
+	close(fd);
+	if (r) {
+		step_errno_mismatch(res, 0, r, "write");
+		snprintf(res->reason, sizeof(res->reason),
+			 "writing '%s' to '%s'", majmin, path);
+		return 0;
+	}
+	res->verdict = VERDICT_PASS;
+	step_got(res, "wrote %s (%s) to %s; no image was restored", majmin,
+		 dev, path);
+	return 0;
+}
+
+const struct step_ops step_resume = {
+	.name = "resume",
+	.keys = resume_keys,
+	.run = resume_run,
+};

@@ -1,0 +1,601 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The multi-boot driver. A scenario with boots (or a disk) gets VMs of its
+ * own, one per boot, all in the run directory, with its persistent disk
+ * created once (qemu-img) and attached to every boot as vda.
+ *
+ * Each boot's steps go to guestd as one run request named after the
+ * scenario; the session records them into that boot's slice of the
+ * scenario's steps. A boot whose guest powers itself off while a step is
+ * open, as the boot's end says it should (a hibernation), leaves that
+ * step provisionally passed and the session open. The next boot then
+ * either resumes the image, and guestd goes on where it stopped (the step
+ * ends for real, the rest of that boot's steps follow, then the next
+ * boot's own steps), or boots afresh with a hello. Which of the two
+ * happened is this boot's "resumed", checked against the file and
+ * written to events.jsonl.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "boots.h"
+#include "runner.h"
+#include "vm.h"
+
+extern char **environ;
+
+/* A guest writing its hibernation image sends nothing: allow for that. */
+#define BOOTS_SILENCE_MS 300000
+#define BOOTS_HELLO_MS 120000
+#define BOOTS_BYE_MS 2000
+/* From the channel's end to libvirt's lifecycle event. */
+#define BOOTS_STOP_EVENT_MS 5000
+
+struct boots_ctx {
+	const struct boots_env *env;
+	const struct scenario *s;
+	struct res_scenario *sc;
+	struct res_scenario views[SCN_BOOTS_MAX]; /* each boot's steps */
+	struct session sess;
+	struct vm *vm;
+	char label[32];
+	char console[PATH_MAX];
+	char disk[PATH_MAX]; /* "" without one */
+	char extra[SCN_EXTRA_DISKS_MAX][PATH_MAX];
+	size_t nextra;
+	bool interrupted;
+};
+
+static bool hello_seen(void *arg)
+{
+	return ((struct session *)arg)->hello_seen;
+}
+
+static bool carry_decided(void *arg)
+{
+	return ((struct session *)arg)->carry != SESSION_CARRY_WAITING;
+}
+
+static bool scenario_done(void *arg)
+{
+	return session_idle(arg);
+}
+
+static bool bye_seen(void *arg)
+{
+	return ((struct session *)arg)->bye_seen;
+}
+
+static const char *end_name(enum scn_boot_end e)
+{
+	switch (e) {
+	case SCN_END_POWEROFF:
+		return "poweroff";
+	case SCN_END_REBOOT:
+		return "reboot";
+	default:
+		return "running";
+	}
+}
+
+/* One host line in events.jsonl, so a reader can tell the boots apart. */
+static void note(struct boots_ctx *c, const char *what, size_t k,
+		 const char *ended, int resumed)
+{
+	const struct scn_boot *b = &c->s->boots[k];
+	struct json_object *o;
+	const char *line;
+
+	if (c->sc->boots) {
+		struct res_boot *rb = &c->sc->boots[k];
+
+		snprintf(rb->vm, sizeof(rb->vm), "%s", c->label);
+		if (ended)
+			snprintf(rb->ended, sizeof(rb->ended), "%s", ended);
+		rb->resumed = resumed;
+	}
+	o = json_object_new_object();
+	if (!o || !c->env->events)
+		goto out;
+	json_object_object_add(o, "host", json_object_new_string(what));
+	json_object_object_add(o, "scenario", json_object_new_string(c->s->name));
+	json_object_object_add(o, "boot", json_object_new_int64((int64_t)k));
+	json_object_object_add(o, "vm", json_object_new_string(c->label));
+	if (!ended) {
+		json_object_object_add(o, "memory_mib",
+				       json_object_new_int64((int64_t)b->memory_mib));
+		json_object_object_add(o, "machine",
+				       json_object_new_string(b->machine));
+		json_object_object_add(o, "expected_end",
+				       json_object_new_string(end_name(b->end)));
+	} else {
+		json_object_object_add(o, "ended", json_object_new_string(ended));
+		json_object_object_add(o, "resumed",
+				       resumed < 0 ? NULL :
+						     json_object_new_boolean(resumed));
+	}
+	line = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+						       JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (line) {
+		fprintf(c->env->events, "%s\n", line);
+		fflush(c->env->events);
+	}
+out:
+	json_object_put(o);
+}
+
+/* qemu-img create -f FORMAT PATH SIZE, without a shell. 0 or -errno. */
+static int disk_create(const struct scn_disk *d, const char *path)
+{
+	char size[32];
+	char *argv[] = { "qemu-img", "create", "-q", "-f",
+			 d->format == SCN_DISK_QCOW2 ? "qcow2" : "raw",
+			 (char *)path, size, NULL };
+	posix_spawn_file_actions_t fa;
+	int status, r;
+	pid_t pid;
+
+	snprintf(size, sizeof(size), "%" PRIu64 "M", d->size_mib);
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		return -ENOMEM;
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null",
+					 O_WRONLY, 0);
+	r = posix_spawnp(&pid, "qemu-img", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r != 0)
+		return -r;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+}
+
+static void disk_path(struct boots_ctx *c, char *buf, size_t len,
+		      const char *suffix, const struct scn_disk *d)
+{
+	char slug[PROTO_NAME_MAX];
+
+	/* Scenario names are [a-z0-9-]+/[a-z0-9-]+: one '/' to replace. */
+	snprintf(slug, sizeof(slug), "%s", c->s->name);
+	for (char *p = slug; *p; p++)
+		if (*p == '/')
+			*p = '-';
+	snprintf(buf, len, "%s/disk-%s%s.%s", c->env->run_dir, slug, suffix,
+		 d->format == SCN_DISK_QCOW2 ? "qcow2" : "img");
+}
+
+/* The scenario's verdict from boot @k: "boot K: why". */
+static void finish(struct boots_ctx *c, size_t k, enum proto_verdict v,
+		   const char *why)
+{
+	char *text;
+
+	if (c->sc->done)
+		return;
+	if (asprintf(&text, "boot %zu: %s", k, why) < 0)
+		text = NULL;
+	res_scenario_finish(c->sc, v, text ? text : why);
+	free(text);
+}
+
+/* finish() with the console tail and crash title, as the runner does. */
+static void finish_console(struct boots_ctx *c, size_t k, enum proto_verdict v,
+			   const char *what)
+{
+	char *reason = c->env->console_reason ?
+			       c->env->console_reason(what, c->console) :
+			       NULL;
+
+	finish(c, k, v, reason ? reason : what);
+	free(reason);
+}
+
+static int start_vm(struct boots_ctx *c, size_t k)
+{
+	const struct scn_boot *b = &c->s->boots[k];
+	struct domain_disk disks[1 + SCN_EXTRA_DISKS_MAX];
+	struct domain_config dc = { 0 };
+	struct vm_params p = { 0 };
+	char name[128], cmdline[2048], err[1024], what[1200];
+	char *xml;
+	int r;
+
+	(*c->env->vmno)++;
+	snprintf(c->label, sizeof(c->label), "vm%u", *c->env->vmno);
+	snprintf(name, sizeof(name), "vlalab-%s-%u", c->env->run_id,
+		 *c->env->vmno);
+	snprintf(c->console, sizeof(c->console), "%s/console-%s.log",
+		 c->env->run_dir, c->label);
+	if (*c->disk) {
+		disks[dc.ndisks].path = c->disk;
+		disks[dc.ndisks++].format =
+			c->s->disk.format == SCN_DISK_QCOW2 ? "qcow2" : "raw";
+	}
+	c->nextra = 0;
+	for (size_t i = 0; i < b->n_extra_disks; i++) {
+		char suffix[48];
+
+		snprintf(suffix, sizeof(suffix), "-b%zu-%zu", k, i);
+		disk_path(c, c->extra[i], sizeof(c->extra[i]), suffix,
+			  &b->extra_disks[i]);
+		r = disk_create(&b->extra_disks[i], c->extra[i]);
+		if (r < 0) {
+			snprintf(what, sizeof(what),
+				 "qemu-img could not create '%s': %s",
+				 c->extra[i], strerror(-r));
+			finish(c, k, VERDICT_ERROR, what);
+			return r;
+		}
+		c->nextra++;
+		disks[dc.ndisks].path = c->extra[i];
+		disks[dc.ndisks++].format =
+			b->extra_disks[i].format == SCN_DISK_QCOW2 ? "qcow2" :
+								      "raw";
+	}
+	r = boots_cmdline(c->env->cmdline ? c->env->cmdline :
+					    domain_default_cmdline,
+			  b->kernel_args, b->n_kernel_args, cmdline,
+			  sizeof(cmdline));
+	if (r < 0) {
+		finish(c, k, VERDICT_ERROR, "the kernel command line is too long");
+		return r;
+	}
+	dc.name = name;
+	dc.accel = c->env->accel;
+	dc.memory_mib = b->memory_mib;
+	dc.machine = b->machine;
+	dc.kernel = c->env->kernel;
+	dc.initrd = c->env->initrd;
+	dc.cmdline = cmdline;
+	dc.console_log = c->console;
+	dc.firmware = c->env->firmware;
+	dc.disks = disks;
+	r = domain_xml(&dc, &xml);
+	if (r < 0) {
+		finish(c, k, VERDICT_ERROR, "generating the domain XML failed");
+		return r;
+	}
+	p.xml = xml;
+	p.label = c->label;
+	p.run_dir = c->env->run_dir;
+	p.console_log = c->console;
+	p.events = c->env->events;
+	p.session = &c->sess;
+	note(c, "boot", k, NULL, -1);
+	progress_status(c->env->progress, "[%s %s] %s: boot %zu of %zu",
+			c->label, domain_accel_name(c->env->accel), c->s->name,
+			k + 1, c->s->nboots);
+	r = vm_start(c->env->host, &p, &c->vm, err, sizeof(err));
+	free(xml);
+	if (r < 0) {
+		finish(c, k, VERDICT_ERROR, err);
+		return r;
+	}
+	if (b->end != SCN_END_RUNNING)
+		vm_set_silence_ms(c->vm, BOOTS_SILENCE_MS);
+	return 0;
+}
+
+/*
+ * Ask guestd to shut down, then destroy the VM either way. A boot whose
+ * end was not recorded yet (it failed) ends "died" or "running".
+ */
+static void stop_vm(struct boots_ctx *c, size_t k)
+{
+	size_t len;
+	char *line;
+
+	if (!c->vm)
+		return;
+	if (c->sc->boots && !*c->sc->boots[k].ended)
+		snprintf(c->sc->boots[k].ended, sizeof(c->sc->boots[k].ended),
+			 "%s", vm_dead(c->vm) ? "died" : "running");
+	if (!vm_dead(c->vm) && c->sess.hello_seen && !c->sess.cur &&
+	    proto_shutdown_encode(&line, &len) == 0) {
+		if (vm_send(c->vm, line, len) == 0)
+			vm_wait(c->vm, bye_seen, &c->sess, BOOTS_BYE_MS);
+		free(line);
+	}
+	vm_destroy(c->vm);
+	c->vm = NULL;
+	for (size_t i = 0; i < c->nextra; i++)
+		if (!c->env->keep)
+			unlink(c->extra[i]);
+	c->nextra = 0;
+}
+
+/*
+ * The VM ended while boot @k's view @v was running. A guest that powered
+ * itself off as the boot's end expects leaves the open step provisionally
+ * passed (1: carry on); anything else finishes the scenario (0).
+ */
+static int on_vm_end(struct boots_ctx *c, size_t k, struct res_scenario *v,
+		     int r)
+{
+	const struct scn_boot *b = &c->s->boots[k];
+	char what[PROTO_TEXT_MAX + 256];
+
+	if (r == -EINTR) {
+		c->interrupted = true;
+		finish(c, k, VERDICT_ERROR, "interrupted by a signal");
+		return 0;
+	}
+	if (r == -ETIMEDOUT) {
+		snprintf(what, sizeof(what),
+			 "no scenario_end within the host's bound; %s was replaced",
+			 c->label);
+		finish_console(c, k, VERDICT_TIMEOUT, what);
+		return 0;
+	}
+	if (vm_proto_error(c->vm)) {
+		snprintf(what, sizeof(what), "%s: %s", c->label,
+			 vm_dead_reason(c->vm));
+		finish(c, k, VERDICT_ERROR, what);
+		return 0;
+	}
+	if (b->end != SCN_END_RUNNING && vm_guest_stopped(c->vm, BOOTS_STOP_EVENT_MS)) {
+		if (v && c->sess.cur == v && c->sess.open_step >= 0) {
+			struct res_step *st = &v->steps[c->sess.open_step];
+
+			snprintf(what, sizeof(what),
+				 "the guest %s during this step, as boot %zu's end '%s' expects",
+				 b->end == SCN_END_REBOOT ? "reset" : "powered off",
+				 k, end_name(b->end));
+			st->verdict = VERDICT_PASS;
+			res_set_str(&st->reason, what);
+		}
+		return 1;
+	}
+	snprintf(what, sizeof(what), "%s died: %s", c->label,
+		 vm_dead_reason(c->vm));
+	if (v && c->sess.cur == v && c->sess.open_step >= 0) {
+		struct res_step *st = &v->steps[c->sess.open_step];
+
+		st->verdict = VERDICT_CRASH;
+		res_set_str(&st->reason, "the VM went away during this step");
+	}
+	finish_console(c, k, VERDICT_CRASH, what);
+	return 0;
+}
+
+/* The host's bound for a run request with the guest's @timeout_ms. */
+static uint64_t run_bound(const struct boots_ctx *c, uint64_t timeout_ms)
+{
+	uint64_t bound = timeout_ms + 10000;
+
+	if (c->env->accel == DOMAIN_ACCEL_TCG)
+		bound += timeout_ms / 2;
+	return bound;
+}
+
+/*
+ * Wait for the running view @v of boot @vk to end (its scenario_end).
+ * Returns 1 when it ended and passed, 0 when the scenario is finished
+ * (failed), 2 when the guest powered off as boot @k expects.
+ */
+static int wait_view(struct boots_ctx *c, size_t k, size_t vk,
+		     struct res_scenario *v)
+{
+	int r = vm_wait(c->vm, scenario_done, &c->sess,
+			run_bound(c, c->s->boots[vk].timeout_ms));
+
+	if (r < 0)
+		return on_vm_end(c, k, v, r) ? 2 : 0;
+	if (v->verdict != VERDICT_PASS) {
+		finish(c, vk, v->verdict, v->reason ? v->reason : "failed");
+		return 0;
+	}
+	return 1;
+}
+
+static int send_run(struct boots_ctx *c, size_t k)
+{
+	const struct scn_boot *b = &c->s->boots[k];
+	char *line;
+	size_t len;
+	int r;
+
+	r = session_expect(&c->sess, &c->views[k]);
+	if (r == 0)
+		r = proto_run_encode(c->s->name, b->timeout_ms,
+				     c->s->step_timeout_ms, b->steps_json,
+				     &line, &len);
+	if (r < 0)
+		return r;
+	r = vm_send(c->vm, line, len);
+	free(line);
+	return r;
+}
+
+/*
+ * Boot @k: start it, settle a resume of boot @k - 1 if there is one, run
+ * its steps, and see it end as it should. Returns 1 to go on with the
+ * next boot (*carry says whether it may resume this one), 0 when the
+ * scenario is finished.
+ */
+static int run_boot(struct boots_ctx *c, size_t k, bool *carry)
+{
+	const struct scn_boot *b = &c->s->boots[k];
+	struct res_scenario *v = &c->views[k];
+	char what[512];
+	int resumed = -1, r;
+
+	if (*carry)
+		session_carry(&c->sess);
+	else
+		session_init(&c->sess);
+	*carry = false;
+	if (start_vm(c, k) < 0)
+		return 0;
+	r = vm_wait(c->vm, c->sess.carry ? carry_decided : hello_seen,
+		    &c->sess, BOOTS_HELLO_MS);
+	if (r < 0) {
+		if (r == -ETIMEDOUT) {
+			snprintf(what, sizeof(what),
+				 "nothing from %s within %d s of its start",
+				 c->label, BOOTS_HELLO_MS / 1000);
+			finish_console(c, k, VERDICT_ERROR, what);
+			return 0;
+		}
+		return on_vm_end(c, k, NULL, r);
+	}
+	if (c->sess.carry != SESSION_CARRY_NONE) {
+		struct res_scenario *prev = &c->views[k - 1];
+
+		resumed = c->sess.carry == SESSION_CARRY_RESUMED;
+		if (resumed && c->sess.cur == prev) {
+			r = wait_view(c, k, k - 1, prev);
+			if (r != 1)
+				return r == 2 ? (*carry = true, 1) : 0;
+		} else if (!resumed && !prev->done) {
+			res_scenario_finish(prev, VERDICT_PASS, NULL);
+		}
+		if (b->resumed == SCN_RESUMED_YES && !resumed) {
+			finish(c, k, VERDICT_FAIL,
+			       "expected to resume the previous boot's image, but the guest booted afresh (hello)");
+			return 0;
+		}
+		if (b->resumed == SCN_RESUMED_NO && resumed) {
+			finish(c, k, VERDICT_FAIL,
+			       "expected a fresh boot, but the guest resumed the previous boot's image");
+			return 0;
+		}
+	}
+	if (b->nsteps) {
+		r = send_run(c, k);
+		if (r < 0) {
+			snprintf(what, sizeof(what),
+				 "cannot send the steps: %s", strerror(-r));
+			finish(c, k, VERDICT_ERROR, what);
+			return 0;
+		}
+		r = wait_view(c, k, k, v);
+		if (r == 0)
+			return 0;
+		if (r == 2) {
+			note(c, "boot_end", k, end_name(b->end), resumed);
+			*carry = true;
+			return 1;
+		}
+	}
+	if (b->end != SCN_END_RUNNING) {
+		/* Its steps are done: the power-off must come within its bound. */
+		r = vm_wait(c->vm, NULL, NULL, b->timeout_ms);
+		if (r != -EPIPE || !vm_guest_stopped(c->vm, BOOTS_STOP_EVENT_MS)) {
+			snprintf(what, sizeof(what),
+				 "expected the guest to %s after its steps; %s",
+				 b->end == SCN_END_POWEROFF ? "power off" :
+							      "reboot",
+				 r == -ETIMEDOUT ? "it kept running" :
+						   vm_dead_reason(c->vm));
+			finish_console(c, k, VERDICT_FAIL, what);
+			return 0;
+		}
+		*carry = true;
+	}
+	note(c, "boot_end", k, end_name(b->end), resumed);
+	return 1;
+}
+
+static void init_views(struct boots_ctx *c)
+{
+	c->sc->boots = calloc(c->s->nboots, sizeof(*c->sc->boots));
+	if (c->sc->boots)
+		c->sc->nboots = c->s->nboots;
+	for (size_t k = 0; k < c->s->nboots; k++) {
+		const struct scn_boot *b = &c->s->boots[k];
+		struct res_scenario *v = &c->views[k];
+
+		for (size_t i = 0; i < b->nsteps; i++)
+			c->sc->steps[b->first_step + i].boot = (uint32_t)k;
+		if (c->sc->boots) {
+			struct res_boot *rb = &c->sc->boots[k];
+
+			rb->index = (uint32_t)k;
+			rb->memory_mib = b->memory_mib;
+			snprintf(rb->machine, sizeof(rb->machine), "%s",
+				 b->machine);
+			snprintf(rb->expected_end, sizeof(rb->expected_end),
+				 "%s", end_name(b->end));
+			rb->resumed = -1;
+		}
+
+		snprintf(v->name, sizeof(v->name), "%s", c->s->name);
+		v->steps = c->sc->steps + c->s->boots[k].first_step;
+		v->nsteps = c->s->boots[k].nsteps;
+	}
+}
+
+int boots_run(const struct boots_env *env, const struct scenario *s,
+	      struct res_scenario *sc)
+{
+	struct boots_ctx *c;
+	uint64_t t0 = vm_now_us();
+	bool carry = false;
+	char what[PATH_MAX + 128];
+	size_t k = 0;
+	int r = 0;
+
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		res_scenario_finish(sc, VERDICT_ERROR, "out of memory");
+		return 0;
+	}
+	c->env = env;
+	c->s = s;
+	c->sc = sc;
+	init_views(c);
+	if (s->has_disk) {
+		disk_path(c, c->disk, sizeof(c->disk), "", &s->disk);
+		r = disk_create(&s->disk, c->disk);
+		if (r < 0) {
+			snprintf(what, sizeof(what),
+				 "qemu-img could not create '%s': %s", c->disk,
+				 strerror(-r));
+			res_scenario_finish(sc, VERDICT_ERROR, what);
+			c->disk[0] = '\0';
+			goto out;
+		}
+	}
+	for (k = 0; k < s->nboots; k++) {
+		bool more = run_boot(c, k, &carry);
+
+		/* A VM that may be resumed is gone already; stop the others. */
+		stop_vm(c, k);
+		if (!more)
+			break;
+	}
+	if (!sc->done) {
+		ssize_t bad = boots_check_markers(sc);
+
+		if (bad >= 0) {
+			snprintf(what, sizeof(what),
+				 "step %zd (marker): the marker read back is not the one set",
+				 bad);
+			res_scenario_finish(sc, VERDICT_FAIL, what);
+		} else {
+			res_scenario_finish(sc, VERDICT_PASS, NULL);
+		}
+	}
+out:
+	/* The session numbered each boot's steps from 0. */
+	for (size_t i = 0; i < sc->nsteps; i++)
+		sc->steps[i].index = (uint32_t)i;
+	for (size_t i = 0; i < s->nboots; i++)
+		free(c->views[i].reason);
+	sc->duration_ms = (vm_now_us() - t0) / 1000;
+	if (*c->disk && !env->keep)
+		unlink(c->disk);
+	r = c->interrupted ? -EINTR : 0;
+	free(c);
+	return r;
+}
