@@ -110,7 +110,6 @@ static void test_plan(void)
 
 	s = parse("{\"kind\":\"fault\",\"attr\":\"failslab\"}");
 	is_int(fault_plan(s, &p, err, sizeof(err)), 0, "plan: failslab");
-	json_object_put(s);
 	is_int(p.n, 8, "plan: failslab writes 8 files (probability twice)");
 	is_str(p.w[0].file, "probability", "plan: probability 0 first");
 	is_int(p.w[0].value, 0, "plan: ... to 0");
@@ -121,7 +120,9 @@ static void test_plan(void)
 	is_str(p.w[7].file, "probability", "plan: probability last");
 	is_int(p.w[7].value, 100, "plan: probability 100 by default");
 	is_int(p.times, 1, "plan: times 1 by default");
+	/* p.dir points into the step, which a scenario keeps to its end. */
 	is_str(p.dir, "failslab", "plan: the failslab directory");
+	json_object_put(s);
 
 	s = parse("{\"kind\":\"fault\",\"attr\":\"fail_page_alloc\","
 		  "\"min_order\":2,\"probability\":50,\"times\":3}");
