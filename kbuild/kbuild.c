@@ -815,7 +815,9 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 
 		r = kb_path(mp, sizeof(mp), "INSTALL_MOD_PATH=%s", path);
 		if (r == 0)
-			r = make_target(tree, obj, jobs, (char *[]){ mp, "modules_install", NULL }, log_fd, NULL);
+			/* vmlinux keeps the debug info; the image needs none. */
+			r = make_target(tree, obj, jobs, (char *[]){ mp, "INSTALL_MOD_STRIP=1", "modules_install", NULL },
+					log_fd, NULL);
 		if (r < 0) {
 			print_make_failure(&p, "make modules_install", log_path);
 			goto out;
