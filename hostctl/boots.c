@@ -14,6 +14,13 @@
  * boot's own steps), or boots afresh with a hello. Which of the two
  * happened is this boot's "resumed", checked against the file and
  * written to events.jsonl.
+ *
+ * Crashes (docs/crashes.md): the session's events feed an incident
+ * timeline with the scenario's own step numbers, kept while a guest
+ * resumes (its clocks go on) and begun anew at every hello. Before each
+ * boot's VM goes, judge_incidents() reads that boot's console; a guest
+ * that powered off or reset as its boot's end says did not die. The
+ * verdict rules (judge_verdict()) come once, after the last boot run.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +35,7 @@
 #include <json-c/json.h>
 
 #include "boots.h"
+#include "judge.h"
 #include "runner.h"
 #include "vm.h"
 
@@ -53,6 +61,14 @@ struct boots_ctx {
 	char extra[SCN_EXTRA_DISKS_MAX][PATH_MAX];
 	size_t nextra;
 	bool interrupted;
+	/* Crashes: the timeline, this boot's memory for the dump, whether
+	 * the VM stopped as its boot's end expects, a hang the host saw,
+	 * and whether the last boot judged left its guest alive. */
+	struct incident_timeline tl;
+	struct pm_opts pm;
+	bool stopped;
+	const char *hang;
+	bool survived;
 };
 
 static bool hello_seen(void *arg)
@@ -199,6 +215,63 @@ static void finish_console(struct boots_ctx *c, size_t k, enum proto_verdict v,
 	free(reason);
 }
 
+/* The session's events, with each view's step numbers made the scenario's. */
+static void on_event(void *userdata, const struct proto_event *ev)
+{
+	struct boots_ctx *c = userdata;
+	struct proto_event e;
+
+	/* A fresh kernel: its printk clock starts again. */
+	if (ev->type == PROTO_EV_HELLO)
+		incident_timeline_free(&c->tl);
+	if (ev->type != PROTO_EV_STEP_BEGIN || !c->sess.cur) {
+		/* A failed feed only costs attribution. */
+		incident_timeline_feed(&c->tl, ev);
+		return;
+	}
+	e.type = ev->type;
+	e.t_us = ev->t_us;
+	e.u.step_begin = ev->u.step_begin;
+	e.u.step_begin.step += (uint32_t)(c->sess.cur->steps - c->sc->steps);
+	incident_timeline_feed(&c->tl, &e);
+}
+
+/*
+ * Boot @k's console through the crash judge, while its VM still exists
+ * for the dump. The guest survived unless it died (other than by the end
+ * its boot expects) or hung.
+ */
+static void judge_boot(struct boots_ctx *c, size_t k)
+{
+	struct res_scenario *cur = c->sess.cur;
+	struct judge_in in = {
+		.pm = c->env->pm ? &c->pm : NULL, .vm = c->vm,
+		.label = c->label, .console = c->console, .tl = &c->tl,
+		.bundles = c->env->bundles, .s = c->s, .sc = c->sc,
+		.hang = c->hang, .open_step = -1,
+	};
+
+	if (!c->vm || c->interrupted || vm_proto_error(c->vm) ||
+	    !c->env->bundles)
+		return;
+	if (cur && c->sess.open_step >= 0)
+		in.open_step = c->sess.open_step + (cur->steps - c->sc->steps);
+	in.survived = !c->hang && (c->stopped || !vm_dead(c->vm));
+	c->pm.memory_mib = c->s->boots[k].memory_mib;
+	judge_incidents(&in);
+	c->survived = in.survived;
+}
+
+/* expect_incident and xfail, once the scenario's boots are done. */
+static void judge_end(struct boots_ctx *c)
+{
+	struct judge_in in = { .s = c->s, .sc = c->sc,
+			       .survived = c->survived, .open_step = -1 };
+
+	if (!c->interrupted && c->env->bundles)
+		judge_verdict(&in);
+}
+
 static int start_vm(struct boots_ctx *c, size_t k)
 {
 	const struct scn_boot *b = &c->s->boots[k];
@@ -270,6 +343,8 @@ static int start_vm(struct boots_ctx *c, size_t k)
 	p.console_log = c->console;
 	p.events = c->env->events;
 	p.session = &c->sess;
+	c->stopped = false;
+	c->hang = NULL;
 	note(c, "boot", k, NULL, -1);
 	progress_status(c->env->progress, "[%s %s] %s: boot %zu of %zu",
 			c->label, domain_accel_name(c->env->accel), c->s->name,
@@ -333,6 +408,7 @@ static int on_vm_end(struct boots_ctx *c, size_t k, struct res_scenario *v,
 		snprintf(what, sizeof(what),
 			 "no scenario_end within the host's bound; %s was replaced",
 			 c->label);
+		c->hang = "no scenario_end within the host's bound";
 		finish_console(c, k, VERDICT_TIMEOUT, what);
 		return 0;
 	}
@@ -353,7 +429,22 @@ static int on_vm_end(struct boots_ctx *c, size_t k, struct res_scenario *v,
 			st->verdict = VERDICT_PASS;
 			res_set_str(&st->reason, what);
 		}
+		c->stopped = true;
 		return 1;
+	}
+	if (vm_silent(c->vm)) {
+		/* No heartbeat: the guest hangs rather than died. */
+		c->hang = "the guest went silent (no heartbeat)";
+		if (v && c->sess.cur == v && c->sess.open_step >= 0) {
+			struct res_step *st = &v->steps[c->sess.open_step];
+
+			st->verdict = VERDICT_TIMEOUT;
+			res_set_str(&st->reason, c->hang);
+		}
+		snprintf(what, sizeof(what), "%s hangs: %s", c->label,
+			 vm_dead_reason(c->vm));
+		finish_console(c, k, VERDICT_TIMEOUT, what);
+		return 0;
 	}
 	snprintf(what, sizeof(what), "%s died: %s", c->label,
 		 vm_dead_reason(c->vm));
@@ -429,10 +520,13 @@ static int run_boot(struct boots_ctx *c, size_t k, bool *carry)
 	char what[512];
 	int resumed = -1, r;
 
-	if (*carry)
+	if (*carry) {
 		session_carry(&c->sess);
-	else
+	} else {
 		session_init(&c->sess);
+		c->sess.on_event = on_event;
+		c->sess.userdata = c;
+	}
 	*carry = false;
 	if (start_vm(c, k) < 0)
 		return 0;
@@ -440,6 +534,7 @@ static int run_boot(struct boots_ctx *c, size_t k, bool *carry)
 		    &c->sess, BOOTS_HELLO_MS);
 	if (r < 0) {
 		if (r == -ETIMEDOUT) {
+			c->hang = "nothing from the guest after its start";
 			snprintf(what, sizeof(what),
 				 "nothing from %s within %d s of its start",
 				 c->label, BOOTS_HELLO_MS / 1000);
@@ -500,6 +595,7 @@ static int run_boot(struct boots_ctx *c, size_t k, bool *carry)
 			finish_console(c, k, VERDICT_FAIL, what);
 			return 0;
 		}
+		c->stopped = true;
 		*carry = true;
 	}
 	note(c, "boot_end", k, end_name(b->end), resumed);
@@ -553,6 +649,10 @@ int boots_run(const struct boots_env *env, const struct scenario *s,
 	c->env = env;
 	c->s = s;
 	c->sc = sc;
+	c->survived = true;
+	if (env->pm)
+		c->pm = *env->pm;
+	sc->incident_expected = s->expect.set;
 	init_views(c);
 	if (s->has_disk) {
 		disk_path(c, c->disk, sizeof(c->disk), "", &s->disk);
@@ -569,6 +669,7 @@ int boots_run(const struct boots_env *env, const struct scenario *s,
 	for (k = 0; k < s->nboots; k++) {
 		bool more = run_boot(c, k, &carry);
 
+		judge_boot(c, k);
 		/* A VM that may be resumed is gone already; stop the others. */
 		stop_vm(c, k);
 		if (!more)
@@ -586,6 +687,7 @@ int boots_run(const struct boots_env *env, const struct scenario *s,
 			res_scenario_finish(sc, VERDICT_PASS, NULL);
 		}
 	}
+	judge_end(c);
 out:
 	/* The session numbered each boot's steps from 0. */
 	for (size_t i = 0; i < sc->nsteps; i++)
@@ -596,6 +698,7 @@ out:
 	if (*c->disk && !env->keep)
 		unlink(c->disk);
 	r = c->interrupted ? -EINTR : 0;
+	incident_timeline_free(&c->tl);
 	free(c);
 	return r;
 }

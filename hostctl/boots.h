@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "domain.h"
+#include "postmortem.h"
 #include "results.h"
 #include "scenario.h"
 
@@ -34,11 +35,19 @@ struct boots_env {
 	unsigned int *vmno; /* the runner's VM counter, for unique labels */
 	/* "@what: <title>\nconsole ...": the runner's crash reason. */
 	char *(*console_reason)(const char *what, const char *console);
+	/* Post-mortem bundles (judge.c): the runner's options (the memory is
+	 * each boot's own) and its count of bundles written; NULL: none. */
+	const struct pm_opts *pm;
+	unsigned int *bundles;
 };
 
 /*
  * Run scenario @s, which has boots (s->nboots > 0), on fresh VMs, and
- * record its verdict in @sc (from runner_result_init()). Returns 0, or
+ * record its verdict in @sc (from runner_result_init()). Each boot's
+ * console goes through the crash judge before its VM goes (incidents, a
+ * bundle for a guest that died or hung), and expect_incident and xfail
+ * apply once the last boot is done or a boot ended the scenario (judge.h).
+ * Returns 0, or
  * -EINTR when a signal interrupted it (@sc is then error).
  */
 int boots_run(const struct boots_env *env, const struct scenario *s,

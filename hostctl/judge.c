@@ -120,12 +120,12 @@ static void collect(const struct judge_in *in, const char *log, size_t len,
 	free(reps);
 }
 
-void judge_scenario(const struct judge_in *in)
+void judge_incidents(const struct judge_in *in)
 {
 	struct res_scenario *sc = in->sc;
-	char *log = NULL, *txt = NULL, *raw = NULL, *reason;
+	char *log = NULL, *txt = NULL, *raw = NULL;
 	size_t len = 0, tlen = 0, rlen = 0;
-	char rel[128], why[PROTO_TEXT_MAX];
+	char rel[128];
 	size_t first = sc->nincidents;
 
 	if (in->hang)
@@ -150,6 +150,13 @@ void judge_scenario(const struct judge_in *in)
 	free(log);
 	free(txt);
 	free(raw);
+}
+
+void judge_verdict(const struct judge_in *in)
+{
+	struct res_scenario *sc = in->sc;
+	char why[PROTO_TEXT_MAX];
+	char *reason;
 
 	incident_verdict(in->s, sc, in->survived && !in->hang, why,
 			 sizeof(why));
@@ -160,4 +167,10 @@ void judge_scenario(const struct judge_in *in)
 		return;
 	res_scenario_finish(sc, sc->verdict, reason);
 	free(reason);
+}
+
+void judge_scenario(const struct judge_in *in)
+{
+	judge_incidents(in);
+	judge_verdict(in);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The runner's crash hook: after each scenario, read the VM's console,
+ * The crash hook of the runner and of boots.c: after each scenario (each
+ * boot of a scenario with boots), read the VM's console,
  * join its reports to the scenario's steps, add a hang the host detected,
  * write a post-mortem bundle when the guest died or hung, and apply the
  * expect_incident and xfail rules to the verdict.
@@ -33,5 +34,14 @@ struct judge_in {
 };
 
 void judge_scenario(const struct judge_in *in);
+
+/*
+ * judge_scenario() in two halves, for a scenario with several boots
+ * (boots.c): judge_incidents() after each boot, on that boot's VM and
+ * console (incidents and bundle), judge_verdict() once after the last,
+ * with @in->survived saying whether the last boot's guest was alive.
+ */
+void judge_incidents(const struct judge_in *in);
+void judge_verdict(const struct judge_in *in);
 
 #endif

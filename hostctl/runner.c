@@ -588,6 +588,8 @@ static void run_boots(struct run_ctx *c, size_t i)
 		.keep = c->o->keep,
 		.vmno = &c->vmno,
 		.console_reason = runner_console_reason,
+		.pm = &c->pm,
+		.bundles = &c->bundles,
 	};
 
 	snprintf(c->run->accelerator, sizeof(c->run->accelerator), "%s",
