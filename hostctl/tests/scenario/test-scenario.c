@@ -200,8 +200,8 @@ static void test_bad_files(void)
 	    "$.boots[1].end: the last boot must end 'running' (nothing boots after it)",
 	    "$.boots[1].steps[0].name: duplicate step name 'm' (also in $.boots[0])");
 	BAD("boots-judge",
-	    "$.xfail: not supported in a scenario with boots or a disk",
-	    "$.state_files: not supported in a scenario with boots or a disk");
+	    "$.state_files: not supported in a scenario with boots or a disk",
+	    "$.expect_incident.step: no step is named 'nope'");
 	BAD("boots-resume",
 	    "$.boots[1].resumed: cannot resume: the boot before it ends 'running', so it never hibernates",
 	    "$.boots: 0 steps in all boots, want 1..256");
@@ -226,6 +226,40 @@ static void test_bad_files(void)
 }
 
 static char *tmp_file(const char *text);
+
+/* expect_incident and xfail in a scenario with boots: the step is
+ * numbered across the boots. */
+static void test_incident_boots(struct scn_errors *errs)
+{
+	static const char text[] =
+		"{\"description\": \"d\", \"seed\": \"none\", "
+		"\"xfail\": \"a known gap\", "
+		"\"expect_incident\": {\"kind\": \"panic\", "
+		"\"survives\": false, \"step\": \"provoke\"}, \"boots\": ["
+		"{\"end\": \"poweroff\", \"steps\": [{\"kind\": \"sleep\", "
+		"\"name\": \"settle\", \"ms\": 1}]}, "
+		"{\"steps\": [{\"kind\": \"sleep\", \"ms\": 1}, "
+		"{\"kind\": \"write\", \"name\": \"provoke\", "
+		"\"path\": \"/x\", \"value\": \"1\"}]}]}";
+	struct scenario s;
+	char *path = tmp_file(text);
+	int r;
+
+	r = scn_load_file(path, "gen/incident-boots", &s, errs);
+	is_int(r, 0, "boots + expect_incident + xfail: loads");
+	for (size_t i = 0; i < errs->n; i++)
+		printf("# %s\n", errs->msgs[i]);
+	if (r == 0) {
+		ok(s.expect.set && !s.expect.survives,
+		   "boots: expect_incident set");
+		is_int(s.expect.step, 2, "boots: step index across the boots");
+		is_str(s.xfail ? s.xfail : "(null)", "a known gap",
+		       "boots: xfail reason");
+		scn_free(&s);
+	}
+	unlink(path);
+	free(path);
+}
 
 /* A valid expect_incident and xfail fill struct scenario. */
 static void test_incident(void)
@@ -283,6 +317,7 @@ static void test_incident(void)
 	}
 	unlink(path);
 	free(path);
+	test_incident_boots(&errs);
 	scn_errors_free(&errs);
 	BAD("bridge-steps",
 	    "$.steps[0].dev: bad interface name 'br/0' (want 1..15 bytes, no '/', ':' or blank)",
