@@ -6,6 +6,11 @@
 # hibernate/* passes with --keep, boot 2 of hibernate/resume resumed and
 # boot 2 of hibernate/memory-map did not. summary.json and events.jsonl say
 # which boot every step and event belongs to; disks go unless --keep.
+# Crashes go through the judge as in a single boot: boots/expect-panic
+# (boot 1 panics as declared) passes, its panic attributed to step 2
+# counted across the boots, and boots/crash (boot 0 panics, undeclared) is
+# a crash; each has a bundle with a dump. No bundle for a boot that
+# powered off or reset as its end says.
 set -eu
 out=$(mktemp -d /tmp/hostctl-it-boots-XXXXXX)
 rc=0
@@ -13,7 +18,7 @@ rc=0
 	--scenarios "$SRCDIR/hostctl/tests/boots-fixtures" all > "$out/fix.ktap" || rc=$?
 cat "$out/fix.ktap"
 if [ "$rc" -ne 1 ]; then
-	echo "# fixtures: hostctl run exited $rc, want 1 (two expected fails)"
+	echo "# fixtures: hostctl run exited $rc, want 1 (two expected fails, a crash)"
 	exit 1
 fi
 rc=0
@@ -63,18 +68,61 @@ want(fix, "boots/resume-expected", "fail",
      "boot 1: expected to resume the previous boot's image, but the guest booted afresh")
 want(fix, "boots/poweroff-expected", "fail",
      "boot 0: expected the guest to power off after its steps; it kept running")
+import subprocess
+def bundle_of(sc):
+    incs = [i for i in sc.get("incidents", []) if i["kind"] == "panic"]
+    if len(incs) != 1 or not incs[0].get("bundle"):
+        bad.append("%s: want one panic with a bundle: %r" % (sc["name"], sc.get("incidents")))
+        return None
+    d = os.path.join(out, "fix", incs[0]["bundle"])
+    for f in ("console.log", "reports.txt", "events.jsonl", "stack.txt", "dump.txt"):
+        if not os.path.exists(os.path.join(d, f)):
+            bad.append("%s: bundle %s has no %s" % (sc["name"], d, f))
+    dumps = glob.glob(os.path.join(d, "vmcore.*"))
+    what = subprocess.run(["file", "-b"] + dumps[:1], capture_output=True,
+                          text=True).stdout if dumps else ""
+    if "kdump" not in what and "ELF" not in what:
+        bad.append("%s: no dump in %s (file says %r)" % (sc["name"], d, what))
+    return incs[0]
+sc = want(fix, "boots/expect-panic", "pass")
+if sc:
+    inc = bundle_of(sc)
+    if inc and (inc["step"] != 2 or "sysrq triggered crash" not in inc["title"]
+                or "step 2 (panic through sysrq)" not in inc["summary"]):
+        bad.append("expect-panic: attributed %r" % inc)
+    if [(st["boot"], st["verdict"]) for st in sc["steps"] if st["verdict"] != "not run"][:3] != \
+            [(0, "pass"), (1, "pass"), (1, "xfail")]:
+        bad.append("expect-panic: steps %r" % sc["steps"])
+    if [x["ended"] for x in sc.get("boots", [])] != ["running", "died"]:
+        bad.append("expect-panic: ends %r" % sc.get("boots"))
+sc = want(fix, "boots/crash", "crash", "boot 0: ")
+if sc:
+    inc = bundle_of(sc)
+    if inc and inc["step"] != 0:
+        bad.append("crash: attributed %r" % inc)
+for name in ("boots/fresh-after-poweroff", "boots/reboot-end"):
+    sc = fix.get(name)
+    if sc and sc.get("incidents"):
+        bad.append("%s: incidents %r" % (name, sc["incidents"]))
+if len(glob.glob(os.path.join(out, "fix", "bundle-*"))) != 2:
+    bad.append("bundles: %r, want the two panics'" % glob.glob(os.path.join(out, "fix", "bundle-*")))
 if glob.glob(os.path.join(out, "fix", "disk-*")):
     bad.append("disk images left without --keep: %r" % glob.glob(os.path.join(out, "fix", "disk-*")))
 hosts = host_lines("fix")
-boots = [(h["scenario"], h["boot"]) for h in hosts if h["host"] == "boot"]
-if boots[:2] != [("boots/fresh-after-poweroff", 0), ("boots/fresh-after-poweroff", 1)]:
+boots = [(h["scenario"], h["boot"]) for h in hosts if h["host"] == "boot"
+         and h["scenario"] == "boots/fresh-after-poweroff"]
+if boots != [("boots/fresh-after-poweroff", 0), ("boots/fresh-after-poweroff", 1)]:
     bad.append("events.jsonl boot lines: %r" % boots)
 
 hib = load("hib")
 for name in ("hibernate/resume", "hibernate/memory-map", "hibernate/test-resume",
              "hibernate/no-swap", "hibernate/alloc-failure",
              "hibernate/machine-change"):
-    want(hib, name, "pass")
+    sc = want(hib, name, "pass")
+    if sc and sc.get("incidents"):
+        bad.append("%s: incidents %r" % (name, sc["incidents"]))
+if glob.glob(os.path.join(out, "hib", "bundle-*")):
+    bad.append("hibernate/*: bundles %r" % glob.glob(os.path.join(out, "hib", "bundle-*")))
 for name, resumed in (("hibernate/resume", True), ("hibernate/memory-map", False),
                       ("hibernate/machine-change", False),
                       ("hibernate/alloc-failure", True)):
