@@ -69,6 +69,7 @@ struct boots_ctx {
 	bool stopped;
 	const char *hang;
 	bool survived;
+	bool no_verdict; /* the guest broke the protocol: the host's error */
 };
 
 static bool hello_seen(void *arg)
@@ -237,9 +238,10 @@ static void on_event(void *userdata, const struct proto_event *ev)
 }
 
 /*
- * Boot @k's console through the crash judge, while its VM still exists
- * for the dump. The guest survived unless it died (other than by the end
- * its boot expects) or hung.
+ * Boot @k's console through the crash judge, while a VM that died or hung
+ * still exists for the dump. The guest survived unless it died (other than
+ * by the end its boot expects) or hung. A VM that stopped as expected is
+ * gone already (c->vm NULL): it needs no dump.
  */
 static void judge_boot(struct boots_ctx *c, size_t k)
 {
@@ -251,7 +253,9 @@ static void judge_boot(struct boots_ctx *c, size_t k)
 		.hang = c->hang, .open_step = -1,
 	};
 
-	if (!c->vm || c->interrupted || vm_proto_error(c->vm) ||
+	if (c->vm && vm_proto_error(c->vm))
+		c->no_verdict = true;
+	if ((!c->vm && !c->stopped) || c->interrupted || c->no_verdict ||
 	    !c->env->bundles)
 		return;
 	if (cur && c->sess.open_step >= 0)
@@ -268,7 +272,8 @@ static void judge_end(struct boots_ctx *c)
 	struct judge_in in = { .s = c->s, .sc = c->sc,
 			       .survived = c->survived, .open_step = -1 };
 
-	if (!c->interrupted && c->env->bundles)
+	/* A protocol error or a signal is the host's business, not a crash. */
+	if (!c->interrupted && !c->no_verdict && c->env->bundles)
 		judge_verdict(&in);
 }
 
@@ -669,9 +674,19 @@ int boots_run(const struct boots_env *env, const struct scenario *s,
 	for (k = 0; k < s->nboots; k++) {
 		bool more = run_boot(c, k, &carry);
 
-		judge_boot(c, k);
-		/* A VM that may be resumed is gone already; stop the others. */
-		stop_vm(c, k);
+		/*
+		 * A VM that may be resumed is gone already; stop the others. A
+		 * guest that stopped as expected is destroyed at once: libvirt
+		 * 9.0 can deadlock when virStreamAbort() meets its own cleanup
+		 * of the stopped QEMU's chardevs, so no judging comes between.
+		 */
+		if (c->stopped) {
+			stop_vm(c, k);
+			judge_boot(c, k);
+		} else {
+			judge_boot(c, k);
+			stop_vm(c, k);
+		}
 		if (!more)
 			break;
 	}
