@@ -3,7 +3,8 @@
 # got in summary.json; crash (sysrq c) is a crash with the console attached;
 # the scenarios after it run on a fresh VM and pass; nic-eth0 shows the
 # domain's virtio-net NIC is eth0 in the guest. Crashes and hangs (issue 7):
-# expect-panic passes with a bundle and a dump `file` recognises,
+# expect-panic passes with a bundle whose dump `file` recognises, `crash`
+# opens against the build's vmlinux, and whose stack.txt has file:line,
 # expect-warning survives and runs its later step, unexpected-survival
 # fails, hang is a timeout within the heartbeat bound with a bundle,
 # xfail/xpass get their verdicts, and `hostctl report` lists it all.
@@ -20,7 +21,7 @@ if [ "$rc" -ne 1 ]; then
 	exit 1
 fi
 python3 - "$out/run" <<'PY'
-import json, os, sys
+import json, os, re, sys
 run = sys.argv[1]
 s = json.load(open(os.path.join(run, "summary.json")))
 by = {sc["name"]: sc for sc in s["scenarios"]}
@@ -81,11 +82,32 @@ def bundle_of(sc, kind):
 sc = by.get("selftest/crash")
 if sc:
     bundle_of(sc, "panic")
+def crash_opens(d):
+    """crash(8) loads the bundle's dump against the build's vmlinux and
+    finds the panicking task's stack; stack.txt has file:line."""
+    stack = open(os.path.join(d, "stack.txt")).read()
+    if "drivers/tty/sysrq.c:" not in stack:
+        bad.append("stack.txt has no file:line for sysrq: %r" % stack[:300])
+    m = re.search(r"^open it with: crash (\S+/vmlinux) (vmcore\.\S+)$",
+                  open(os.path.join(d, "dump.txt")).read(), re.M)
+    if not m:
+        bad.append("dump.txt names no vmlinux and dump")
+        return
+    cmds = os.path.join(d, "crash.cmd")
+    with open(cmds, "w") as f:
+        f.write("bt\nquit\n")
+    out = subprocess.run(["crash", "-s", m.group(1), os.path.join(d, m.group(2)),
+                          "-i", cmds], capture_output=True, text=True,
+                         timeout=600).stdout
+    if "sysrq_handle_crash" not in out or 'PANIC: ' not in out and "panic at" not in out:
+        bad.append("crash could not read the dump: %r" % out[-600:])
 sc = want("selftest/expect-panic", "pass")
 if sc:
     inc = bundle_of(sc, "panic")
     if inc and (inc["step"] != 1 or "sysrq triggered crash" not in inc["title"]):
         bad.append("expect-panic: attributed %r" % inc)
+    if inc and inc.get("bundle"):
+        crash_opens(os.path.join(run, inc["bundle"]))
 sc = want("selftest/expect-warning", "pass")
 if sc:
     incs = sc.get("incidents", [])
