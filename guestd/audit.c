@@ -211,8 +211,9 @@ int audit_check_request(struct json_object *req, char *err, size_t errlen)
 		return 0;
 	if (!json_object_is_type(files, json_type_array) ||
 	    json_object_array_length(files) > PROTO_AUDIT_FILES_MAX) {
-		snprintf(err, errlen, "'state_files' must be an array of at "
-			 "most %d paths", PROTO_AUDIT_FILES_MAX);
+		snprintf(err, errlen,
+			 "'state_files' must be an array of at most %d paths",
+			 PROTO_AUDIT_FILES_MAX);
 		return -EINVAL;
 	}
 	n = json_object_array_length(files);
@@ -222,9 +223,9 @@ int audit_check_request(struct json_object *req, char *err, size_t errlen)
 		    json_object_get_string_len(v) < 2 ||
 		    json_object_get_string_len(v) >= PROTO_PATH_MAX ||
 		    json_object_get_string(v)[0] != '/') {
-			snprintf(err, errlen, "state_files[%zu] must be an "
-				 "absolute path of under %d bytes", i,
-				 PROTO_PATH_MAX);
+			snprintf(err, errlen,
+				 "state_files[%zu] must be an absolute path of under %d bytes",
+				 i, PROTO_PATH_MAX);
 			return -EINVAL;
 		}
 	}

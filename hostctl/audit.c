@@ -27,8 +27,7 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -EPROTO;
 }
 
-static struct audit_snap *phase_snap(struct audit_pair *pair,
-				     const char *phase)
+static struct audit_snap *phase_snap(struct audit_pair *pair, const char *phase)
 {
 	if (strcmp(phase, "before") == 0)
 		return &pair->before;
@@ -44,19 +43,18 @@ static int take_audit(struct audit_pair *pair, const struct proto_audit *e,
 	struct audit_snap *snap = phase_snap(pair, e->phase);
 
 	if (!snap)
-		return fail(err, errlen, "audit: unknown phase '%s'",
-			    e->phase);
+		return fail(err, errlen, "audit: unknown phase '%s'", e->phase);
 	if (snap->have)
 		return fail(err, errlen, "a second '%s' audit", e->phase);
 	if (snap == &pair->before && steps_begun)
-		return fail(err, errlen, "a 'before' audit after the first "
-			    "step began");
+		return fail(err, errlen,
+			    "a 'before' audit after the first step began");
 	if (snap == &pair->after && step_open)
-		return fail(err, errlen, "an 'after' audit while a step is "
-			    "open");
+		return fail(err, errlen,
+			    "an 'after' audit while a step is open");
 	if (snap == &pair->after && pair->before.got < pair->before.nfiles)
-		return fail(err, errlen, "an 'after' audit before the "
-			    "'before' state files");
+		return fail(err, errlen,
+			    "an 'after' audit before the 'before' state files");
 	memset(snap, 0, sizeof(*snap));
 	snap->have = true;
 	snap->tainted = e->tainted;
@@ -66,9 +64,8 @@ static int take_audit(struct audit_pair *pair, const struct proto_audit *e,
 	return 0;
 }
 
-static int take_file(struct audit_pair *pair,
-		     const struct proto_audit_file *e, char *err,
-		     size_t errlen)
+static int take_file(struct audit_pair *pair, const struct proto_audit_file *e,
+		     char *err, size_t errlen)
 {
 	struct audit_snap *snap = phase_snap(pair, e->phase);
 	struct audit_file_snap *f;
@@ -77,8 +74,10 @@ static int take_file(struct audit_pair *pair,
 		return fail(err, errlen, "audit_file: unknown phase '%s'",
 			    e->phase);
 	if (!snap->have || snap->got >= snap->nfiles)
-		return fail(err, errlen, "an audit_file for '%s' that its "
-			    "'%s' audit did not announce", e->path, e->phase);
+		return fail(
+			err, errlen,
+			"an audit_file for '%s' that its '%s' audit did not announce",
+			e->path, e->phase);
 	f = &snap->files[snap->got++];
 	memcpy(f->path, e->path, sizeof(f->path));
 	memcpy(f->err, e->err, sizeof(f->err));
@@ -147,8 +146,7 @@ static int note(struct audit_notes *notes, const char *fmt, ...)
 
 /* Taint and log-line differences from @a to @b; @who says whose. */
 static int compare_kernel(const char *who, const struct audit_snap *a,
-			  const struct audit_snap *b,
-			  struct audit_notes *notes)
+			  const struct audit_snap *b, struct audit_notes *notes)
 {
 	char letters[72];
 	int r = 0;
@@ -156,16 +154,18 @@ static int compare_kernel(const char *who, const struct audit_snap *a,
 	if (b->tainted & ~a->tainted) {
 		audit_taint_letters(b->tainted & ~a->tainted, letters,
 				    sizeof(letters));
-		r = note(notes, "leak: %s tainted the kernel '%s' (tainted "
-			 "%" PRIu64 " -> %" PRIu64 ")", who, letters,
-			 a->tainted, b->tainted);
+		r = note(notes,
+			 "leak: %s tainted the kernel '%s' (tainted %" PRIu64
+			 " -> %" PRIu64 ")",
+			 who, letters, a->tainted, b->tainted);
 	}
 	if (r == 0 && b->warns > a->warns)
 		r = note(notes, "leak: %s logged %" PRIu64 " WARNING line(s)",
 			 who, b->warns - a->warns);
 	if (r == 0 && b->bugs > a->bugs)
-		r = note(notes, "leak: %s logged %" PRIu64 " BUG/Oops/panic "
-			 "line(s)", who, b->bugs - a->bugs);
+		r = note(notes,
+			 "leak: %s logged %" PRIu64 " BUG/Oops/panic line(s)",
+			 who, b->bugs - a->bugs);
 	return r;
 }
 
@@ -206,10 +206,10 @@ static void describe(const struct audit_file_snap *f, char *buf, size_t size)
 }
 
 static int compare_files(const char *scenario, const struct audit_snap *a,
-			 const struct audit_snap *b,
-			 struct audit_notes *notes)
+			 const struct audit_snap *b, struct audit_notes *notes)
 {
-	char was[PROTO_AUDIT_HEAD_MAX * 2 + 64], now[PROTO_AUDIT_HEAD_MAX * 2 + 64];
+	char was[PROTO_AUDIT_HEAD_MAX * 2 + 64],
+		now[PROTO_AUDIT_HEAD_MAX * 2 + 64];
 	char path[PROTO_PATH_MAX * 2];
 	int r = 0;
 
@@ -220,9 +220,10 @@ static int compare_files(const char *scenario, const struct audit_snap *a,
 		one_line(fa->path, path, sizeof(path));
 		if (strcmp(fa->path, fb->path) != 0) {
 			one_line(fb->path, was, sizeof(was));
-			r = note(notes, "leak: '%s': state file %zu is '%s' "
-				 "before and '%s' after", scenario, i, path,
-				 was);
+			r = note(
+				notes,
+				"leak: '%s': state file %zu is '%s' before and '%s' after",
+				scenario, i, path, was);
 			continue;
 		}
 		if (strcmp(fa->err, fb->err) == 0 && fa->size == fb->size &&
@@ -249,8 +250,7 @@ int audit_compare(const char *scenario, const struct audit_pair *pair,
 				compare_kernel(who, &pair->before, &pair->after,
 					       notes);
 	if (r == 0)
-		r = compare_files(scenario, &pair->before, &pair->after,
-				  notes);
+		r = compare_files(scenario, &pair->before, &pair->after, notes);
 	return r;
 }
 

@@ -25,10 +25,10 @@ struct audit_file_snap {
 };
 
 struct audit_snap {
-	bool have;                      /* the "audit" event came */
+	bool have; /* the "audit" event came */
 	uint64_t tainted, warns, bugs;
-	uint32_t nfiles;                /* audit_file events announced */
-	size_t got;                     /* ... and received */
+	uint32_t nfiles; /* audit_file events announced */
+	size_t got; /* ... and received */
 	struct audit_file_snap files[PROTO_AUDIT_FILES_MAX];
 };
 

@@ -82,8 +82,10 @@ static void test_order(void)
 	       "the announced file");
 	is_int(take(&p, file_ev("before", "/g", "x", "1"), false, false),
 	       -EPROTO, "one file more than announced is refused");
-	is_str(err, "an audit_file for '/g' that its 'before' audit did not "
-	       "announce", "and named");
+	is_str(err,
+	       "an audit_file for '/g' that its 'before' audit did not "
+	       "announce",
+	       "and named");
 	is_int(take(&p, audit_ev("after", 0, 0, 0, 1), true, true), -EPROTO,
 	       "'after' while a step is open is refused");
 	is_int(take(&p, file_ev("after", "/f", "x", "1"), false, true), -EPROTO,
@@ -102,17 +104,21 @@ static void test_compare(void)
 	     false);
 	take(&p, file_ev("before", "/proc/modules", "m 1", "bb"), false, false);
 	take(&p, audit_ev("after", 512, 3, 0, 2), false, true);
-	take(&p, file_ev("after", "/t/set_ftrace_filter", "foo [m]\n\x01", "cc"),
+	take(&p,
+	     file_ev("after", "/t/set_ftrace_filter", "foo [m]\n\x01", "cc"),
 	     false, true);
 	take(&p, file_ev("after", "/proc/modules", "m 1", "bb"), false, true);
 	is_int(audit_compare("ftrace/x", &p, false, &notes), 0, "compare");
 	is_int((long long)notes.n, 3, "three notes");
 	if (notes.n == 3) {
-		is_str(notes.v[0], "leak: 'ftrace/x' tainted the kernel 'W' "
-		       "(tainted 0 -> 512)", "new taint, with its letter");
+		is_str(notes.v[0],
+		       "leak: 'ftrace/x' tainted the kernel 'W' "
+		       "(tainted 0 -> 512)",
+		       "new taint, with its letter");
 		is_str(notes.v[1], "leak: 'ftrace/x' logged 2 WARNING line(s)",
 		       "new WARNING lines, counted");
-		is_str(notes.v[2], "leak: 'ftrace/x' left '/t/set_ftrace_filter' "
+		is_str(notes.v[2],
+		       "leak: 'ftrace/x' left '/t/set_ftrace_filter' "
 		       "changed: was '' (0 bytes), now 'foo [m]\\n\\x01' (9 bytes)",
 		       "a changed state file, on one line, before and after");
 	}
@@ -154,10 +160,13 @@ static void test_compare(void)
 	audit_compare("x/y", &p, false, &notes);
 	is_int((long long)notes.n, 2, "a BUG line and a vanished file");
 	if (notes.n == 2) {
-		is_str(notes.v[0], "leak: 'x/y' logged 1 BUG/Oops/panic line(s)",
+		is_str(notes.v[0],
+		       "leak: 'x/y' logged 1 BUG/Oops/panic line(s)",
 		       "the BUG line");
-		is_str(notes.v[1], "leak: 'x/y' left '/f' changed: was 'x' (1 "
-		       "bytes), now errno ENOENT", "the file, now unreadable");
+		is_str(notes.v[1],
+		       "leak: 'x/y' left '/f' changed: was 'x' (1 "
+		       "bytes), now errno ENOENT",
+		       "the file, now unreadable");
 	}
 	audit_notes_free(&notes);
 }
@@ -171,7 +180,8 @@ static void test_between(void)
 	is_int(audit_between("ftrace/x", &a, &b, &notes), 0, "between");
 	is_int((long long)notes.n, 2, "taint and a WARNING in between");
 	if (notes.n == 2)
-		is_str(notes.v[0], "leak: something after 'ftrace/x' ended "
+		is_str(notes.v[0],
+		       "leak: something after 'ftrace/x' ended "
 		       "tainted the kernel 'W' (tainted 0 -> 512)",
 		       "names the scenario before");
 	audit_notes_free(&notes);
@@ -244,8 +254,10 @@ static void test_session(void)
 	run_scenario(&s, &sc, 0, 128);
 	is_int((long long)sc.nleaks, 1, "the scenario has one leak note");
 	if (sc.nleaks == 1)
-		is_str(sc.leaks[0], "leak: 'a/b' tainted the kernel 'D' "
-		       "(tainted 0 -> 128)", "naming it");
+		is_str(sc.leaks[0],
+		       "leak: 'a/b' tainted the kernel 'D' "
+		       "(tainted 0 -> 128)",
+		       "naming it");
 	res_scenario_free(&sc);
 
 	/* guestd refuses the next request: no audit, no notes. */
@@ -263,7 +275,8 @@ static void test_session(void)
 	run_scenario(&s, &sc, 128 | 512, 128 | 512);
 	is_int((long long)sc.nleaks, 1, "taint between two scenarios");
 	if (sc.nleaks == 1)
-		is_str(sc.leaks[0], "leak: something after 'a/b' ended tainted "
+		is_str(sc.leaks[0],
+		       "leak: something after 'a/b' ended tainted "
 		       "the kernel 'W' (tainted 128 -> 640)",
 		       "names the one before");
 	res_scenario_free(&sc);
