@@ -104,7 +104,8 @@ def main():
     srcdir = os.environ.get("SRCDIR") or os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "..")
     cache = os.environ.get("VLALAB_CACHE") or os.path.join(
-        os.path.expanduser("~"), ".cache", "vlalab")
+        os.environ.get("XDG_CACHE_HOME") or
+        os.path.join(os.path.expanduser("~"), ".cache"), "vlalab")
     txt = os.path.join(cache, "trees", "patched", "tools", "testing",
                        "selftests", "lkdtm", "tests.txt")
     if not os.path.exists(txt):

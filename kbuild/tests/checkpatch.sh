@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Every patch of kernel/patches/series passes the kernel's own
+# scripts/checkpatch.pl --strict with no error, run as the quality bar means
+# it: from the kernel tree, on the patch's absolute path. (Given a path
+# relative to a git checkout that tracks it, checkpatch lints the .patch
+# file itself as a source file, git_is_single_file(), and takes every blank
+# context line for trailing whitespace.) TAP; exit 77 when `hostctl build`
+# has not unpacked the tree yet.
+set -u
+cache=${VLALAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vlalab}
+tree=$cache/trees/patched
+if [ ! -x "$tree/scripts/checkpatch.pl" ]; then
+	echo "1..0 # SKIP no kernel tree at $tree (run hostctl build)"
+	exit 77
+fi
+patches=$(sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$SRCDIR/kernel/patches/series")
+n=$(printf '%s\n' "$patches" | wc -l)
+echo "1..$n"
+i=0
+rc=0
+for p in $patches; do
+	i=$((i + 1))
+	out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --quiet \
+		"$SRCDIR/kernel/patches/$p" 2>&1)
+	if printf '%s\n' "$out" | grep -q '^ERROR:'; then
+		echo "not ok $i - $p"
+		printf '%s\n' "$out" | sed 's/^/# /'
+		rc=1
+	else
+		echo "ok $i - $p"
+	fi
+done
+exit $rc
