@@ -182,28 +182,6 @@ static struct json_object *step_object(const struct res_step *st,
 	return o;
 }
 
-/* "boots": only for a scenario that has them. */
-static int add_boots(struct json_object *o, const struct res_scenario *sc)
-{
-	struct json_object *a;
-
-	if (!sc->boots)
-		return 0;
-	a = json_object_new_array();
-	if (!a)
-		return -ENOMEM;
-	for (size_t i = 0; i < sc->nboots; i++) {
-		struct json_object *b = boot_object(&sc->boots[i]);
-
-		if (!b || json_object_array_add(a, b) < 0) {
-			json_object_put(b);
-			json_object_put(a);
-			return -ENOMEM;
-		}
-	}
-	return add(o, "boots", a);
-}
-
 static struct json_object *incident_object(const struct res_incident *inc)
 {
 	struct json_object *o = json_object_new_object();
@@ -242,28 +220,6 @@ static struct json_object *incident_object(const struct res_incident *inc)
 	return o;
 }
 
-/* "incidents": only for a scenario that has some, so older files stay. */
-static int add_incidents(struct json_object *o, const struct res_scenario *sc)
-{
-	struct json_object *list;
-
-	if (!sc->nincidents)
-		return 0;
-	list = json_object_new_array();
-	if (!list)
-		return -ENOMEM;
-	for (size_t i = 0; i < sc->nincidents; i++) {
-		struct json_object *e = incident_object(&sc->incidents[i]);
-
-		if (!e || json_object_array_add(list, e) < 0) {
-			json_object_put(e);
-			json_object_put(list);
-			return -ENOMEM;
-		}
-	}
-	return add(o, "incidents", list);
-}
-
 /*
  * The state-leak audit's notes: "leaks", an array of strings, in
  * summary.json only for a scenario that has some; printed as "leak:" lines.
@@ -277,17 +233,22 @@ void res_leaks_free(struct res_scenario *sc)
 	sc->nleaks = 0;
 }
 
-static int add_leaks(struct json_object *o, const struct res_scenario *sc)
+/*
+ * @key: an array of @n elements, make(@sc, i) each. The callers add
+ * "incidents", "leaks" and "boots" only to a scenario that has them, so
+ * summaries without them keep their shape.
+ */
+static int add_list(struct json_object *o, const char *key, size_t n,
+		    struct json_object *(*make)(const struct res_scenario *,
+						size_t),
+		    const struct res_scenario *sc)
 {
-	struct json_object *list;
+	struct json_object *list = json_object_new_array();
 
-	if (!sc->nleaks)
-		return 0;
-	list = json_object_new_array();
 	if (!list)
 		return -ENOMEM;
-	for (size_t i = 0; i < sc->nleaks; i++) {
-		struct json_object *e = json_object_new_string(sc->leaks[i]);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = make(sc, i);
 
 		if (!e || json_object_array_add(list, e) < 0) {
 			json_object_put(e);
@@ -295,7 +256,23 @@ static int add_leaks(struct json_object *o, const struct res_scenario *sc)
 			return -ENOMEM;
 		}
 	}
-	return add(o, "leaks", list);
+	return add(o, key, list);
+}
+
+static struct json_object *incident_elem(const struct res_scenario *sc,
+					 size_t i)
+{
+	return incident_object(&sc->incidents[i]);
+}
+
+static struct json_object *leak_elem(const struct res_scenario *sc, size_t i)
+{
+	return json_object_new_string(sc->leaks[i]);
+}
+
+static struct json_object *boot_elem(const struct res_scenario *sc, size_t i)
+{
+	return boot_object(&sc->boots[i]);
 }
 
 static void text_leaks(const struct res_scenario *sc, FILE *f)
@@ -341,12 +318,13 @@ static struct json_object *scenario_object(const struct res_scenario *sc)
 		r = add(o, "steps", steps);
 	else
 		json_object_put(steps);
-	if (r == 0)
-		r = add_incidents(o, sc);
-	if (r == 0)
-		r = add_leaks(o, sc);
-	if (r == 0)
-		r = add_boots(o, sc);
+	if (r == 0 && sc->nincidents)
+		r = add_list(o, "incidents", sc->nincidents, incident_elem, sc);
+	if (r == 0 && sc->nleaks)
+		r = add_list(o, "leaks", sc->nleaks, leak_elem, sc);
+	/* A scenario with boots has "boots", even before its first boot. */
+	if (r == 0 && sc->boots)
+		r = add_list(o, "boots", sc->nboots, boot_elem, sc);
 	if (r < 0) {
 		json_object_put(o);
 		return NULL;
