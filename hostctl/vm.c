@@ -45,6 +45,7 @@ struct vm {
 	virDomainPtr dom;
 	virStreamPtr st;
 	bool st_cb; /* stream callback registered */
+	bool st_eof; /* the stream ended: QEMU closed the channel */
 	struct proto_linebuf lb;
 	char name[128];
 	char label[32];
@@ -525,10 +526,12 @@ static void stream_cb(virStreamPtr st, int events, void *opaque)
 		if (n == -2)
 			break;
 		if (n == 0) {
+			vm->st_eof = true;
 			vm_die(vm, "the guest's channel closed");
 			return;
 		}
 		if (n < 0) {
+			vm->st_eof = true;
 			vm_die(vm, "reading the channel failed: %s",
 			       virGetLastErrorMessage());
 			return;
@@ -550,8 +553,10 @@ static void stream_cb(virStreamPtr st, int events, void *opaque)
 		if (r < 0)
 			return;
 	}
-	if (events & (VIR_STREAM_EVENT_ERROR | VIR_STREAM_EVENT_HANGUP))
+	if (events & (VIR_STREAM_EVENT_ERROR | VIR_STREAM_EVENT_HANGUP)) {
+		vm->st_eof = true;
 		vm_die(vm, "the guest's channel hung up");
+	}
 }
 
 int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
@@ -748,7 +753,21 @@ void vm_destroy(struct vm *vm)
 	if (vm->st) {
 		if (vm->st_cb)
 			virStreamEventRemoveCallback(vm->st);
-		virStreamAbort(vm->st);
+		/*
+		 * libvirt's chardev code locks the stream, then the domain's
+		 * chardev table when a stream is aborted; and the table, then
+		 * the stream when it frees a domain object whose QEMU has
+		 * exited (virChrdevFree()). Aborting while QEMU goes away
+		 * deadlocks both threads (seen in vm_destroy() after a guest
+		 * powered off). So abort only while the domain still runs,
+		 * before destroying it; of a domain that stopped by itself,
+		 * only drop our reference: the chardev table holds its own
+		 * and drops it when libvirt frees the domain. That leaves the
+		 * dead channel's socket open, one descriptor per such VM.
+		 */
+		if (!vm->stopped && !vm->st_eof &&
+		    (!vm->dom || virDomainIsActive(vm->dom) == 1))
+			virStreamAbort(vm->st);
 		virStreamFree(vm->st);
 	}
 	/*
