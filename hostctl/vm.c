@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/pidfd.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -372,6 +373,18 @@ int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 
 	virSetErrorFunc(NULL, quiet_errors);
 	if (!registered) {
+		struct rlimit nofile;
+
+		/*
+		 * Each VM that stops by itself keeps its channel's descriptor
+		 * (see vm_destroy()): let a long run have as many as the
+		 * hard limit allows rather than the usual soft 1024.
+		 */
+		if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 &&
+		    nofile.rlim_cur < nofile.rlim_max) {
+			nofile.rlim_cur = nofile.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &nofile);
+		}
 		if (virEventRegisterDefaultImpl() < 0) {
 			set_err(err, errlen, "registering the event loop");
 			return -EIO;
