@@ -676,9 +676,10 @@ int boots_run(const struct boots_env *env, const struct scenario *s,
 
 		/*
 		 * A VM that may be resumed is gone already; stop the others. A
-		 * guest that stopped as expected is destroyed at once: libvirt
-		 * 9.0 can deadlock when virStreamAbort() meets its own cleanup
-		 * of the stopped QEMU's chardevs, so no judging comes between.
+		 * guest that stopped as expected needs no dump, so its VM goes
+		 * first; any other is judged while it still exists. (The
+		 * libvirt deadlock this order once dodged is avoided in
+		 * vm_destroy() itself now.)
 		 */
 		if (c->stopped) {
 			stop_vm(c, k);

@@ -1797,10 +1797,6 @@ static int scn_fill_boot(struct scn_ctx *ctx, struct json_object *obj,
 			      &b->steps_json);
 }
 
-/*
- * expect_incident.step must name one of the scenario's steps: an attribution
- * to a step that does not exist could never match.
- */
 /* True when the array @steps (or anything else) has a step named @want. */
 static bool scn_has_step(struct json_object *steps, const char *want)
 {
