@@ -64,7 +64,6 @@ void scenario_child(const struct step_ops *const *table,
 	struct kmsg_log log;
 	uint64_t begin, t0, mark = 0;
 	size_t n;
-	int r;
 
 	begin = guestd_now_us();
 	json_object_object_get_ex(req, "scenario", &v);
@@ -109,13 +108,7 @@ void scenario_child(const struct step_ops *const *table,
 		res.verdict = VERDICT_ERROR;
 		t0 = guestd_now_us();
 		/* A fault armed by the previous step covers this one only. */
-		if (fault_before_step(&ctx, &res) == 0) {
-			r = ops->run(&ctx, step, &res);
-			if (r < 0)
-				step_error(&res, "guestd could not run the "
-					   "step: %s", util_errno_desc(-r));
-		}
-		fault_after_step(&ctx, &res);
+		fault_run_step(&ctx, ops, step, &res);
 		ctx.prev_step_mark = mark;
 
 		memset(&ev, 0, sizeof(ev));
