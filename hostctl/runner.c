@@ -55,6 +55,7 @@ struct run_ctx {
 	unsigned int bundles;
 	const char *hang; /* a hang the host saw in this scenario, or NULL */
 	char hang_buf[256];
+	char fresh[PROTO_NAME_MAX + 128]; /* why the next VM is a fresh one */
 };
 
 void progress_status(struct progress *p, const char *fmt, ...)
@@ -526,6 +527,29 @@ static int after_one(struct run_ctx *c, struct vm *vm, size_t i, int replace)
 	return replace;
 }
 
+/*
+ * Whether the VM that ran @sc may run the next scenario: only after a
+ * clean pass. A scenario that failed, timed out, crashed, errored or was
+ * an expected failure may have stopped before its clean-up; one with an
+ * incident or a leak left the kernel changed. Either way the next one
+ * gets a fresh VM, so that one failure cannot cascade; @why says which.
+ */
+static bool vm_reusable(const struct res_scenario *sc, char *why,
+			size_t len)
+{
+	if (sc->nincidents)
+		snprintf(why, len, "after %s: a kernel incident", sc->name);
+	else if (sc->verdict != VERDICT_PASS)
+		snprintf(why, len, "after %s: %s", sc->name,
+			 proto_verdict_name(sc->verdict));
+	else if (sc->nleaks)
+		snprintf(why, len, "after %s: the audit found a leak",
+			 sc->name);
+	else
+		return true;
+	return false;
+}
+
 /* Ask for shutdown, give bye a moment, then destroy and time it. */
 static void teardown(struct run_ctx *c, struct vm *vm)
 {
@@ -656,11 +680,15 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	c.pm.dump_format = o->dump_format;
 	/* boot() leaves the memory at its default. */
 	c.pm.memory_mib = DOMAIN_MEMORY_MIB_DEFAULT;
+	snprintf(c.fresh, sizeof(c.fresh), "the run's first VM");
 	while (i < run->n) {
 		struct vm *vm;
 		char *reason = NULL;
 
 		if (scn[i]->nboots) {
+			snprintf(c.fresh, sizeof(c.fresh),
+				 "after %s, which runs on VMs of its own",
+				 scn[i]->name);
 			run_boots(&c, i);
 			i = next_pending(run, i + 1);
 			if (c.stop)
@@ -685,9 +713,16 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 		}
 		boot_failures = 0;
 		while (i < run->n && !scn[i]->nboots) {
+			struct res_scenario *sc = &run->v[i];
+
+			snprintf(sc->vm, sizeof(sc->vm), "%s", c.label);
+			res_set_str(&sc->fresh_vm, c.fresh);
+			c.fresh[0] = '\0';
 			r = run_one(&c, vm, i);
 			r = after_one(&c, vm, i, r);
-			progress_result(o->progress, &run->v[i]);
+			if (!vm_reusable(sc, c.fresh, sizeof(c.fresh)))
+				r = 1;
+			progress_result(o->progress, sc);
 			i = next_pending(run, i + 1);
 			if (r)
 				break;
