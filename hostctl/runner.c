@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Boot, run, replace: the loop that turns selected scenarios into verdicts.
- * One VM serves scenarios in order until it dies or misbehaves; the
+ * One VM serves scenarios in order as long as each passes cleanly; the
  * scenario it died in gets crash (with the console tail), timeout or error,
- * and the next one starts on a fresh VM. After each scenario the crash hook
+ * and after any scenario that did not pass the next one starts on a fresh
+ * VM (vm_reusable()). After each scenario the crash hook
  * (after_one(), judge.c) attributes the console's reports, writes a
  * post-mortem bundle for a dead or hung guest and applies expect_incident
  * and xfail. Two boots in a row that fail, or a guest with another
