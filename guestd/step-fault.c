@@ -353,6 +353,28 @@ int fault_reset(const struct step_env *env, char *what, size_t whatlen)
 	return fault_reset_attr(env, "fail_page_alloc", what, whatlen);
 }
 
+/*
+ * fail-nth counts every call into fault injection, page allocations that
+ * fail_page_alloc's filters let through included: SLUB's first try at a
+ * higher-order slab page (__GFP_NOWARN, no reclaim) is one, and it comes
+ * only when a slab needs a new page, so the count moves with the slabs'
+ * state; its failure is silent and absorbed by the fallback to the
+ * minimum order. A min-order no order reaches takes page allocations out
+ * of the count, so fail-nth counts slab allocations only. Returns 0 or
+ * -errno; a kernel without fail_page_alloc is fine.
+ */
+static int fault_pages_uncounted(const struct step_env *env, char *what,
+				 size_t whatlen)
+{
+	static const struct fault_write w = { "min-order", 4294967295LL };
+	char dir[256];
+
+	snprintf(dir, sizeof(dir), "%s/fail_page_alloc", fault_debugfs(env));
+	if (access(dir, F_OK) < 0)
+		return 0;
+	return fault_writes(dir, &w, 1, what, whatlen);
+}
+
 static void fault_close(struct fault_state *f)
 {
 	if (f->proc_fd >= 0)
@@ -398,7 +420,9 @@ static int fault_disarm(struct step_ctx *ctx, char *what, size_t whatlen)
 			 "/proc/thread-self/fail-nth" : "/proc/self/make-it-fail");
 	}
 	if (r == 0)
-		r = fault_reset_attr(ctx->env, f->dir, what, whatlen);
+		/* fail_nth changed both attributes. */
+		r = nth ? fault_reset(ctx->env, what, whatlen) :
+			  fault_reset_attr(ctx->env, f->dir, what, whatlen);
 	fault_close(f);
 	return r;
 }
@@ -654,7 +678,7 @@ static void fault_search(struct step_ctx *ctx, const struct step_ops *ops,
 		      "first %u fault-injectable calls", f->at, f->max_tries);
 	step_got(res, "none: %s", hits);
 out:
-	r = fault_reset_attr(ctx->env, f->dir, what, sizeof(what));
+	r = fault_reset(ctx->env, what, sizeof(what));
 	if (r < 0 && res->verdict == VERDICT_PASS)
 		step_error(res, "disarming the fault after this step: %s: %s",
 			   what, util_errno_desc(-r));
@@ -723,12 +747,17 @@ static int fault_arm(struct step_ctx *ctx, const struct fault_plan *p,
 	/* All but the final probability, which fault_before_step() writes. */
 	f->probability = nth ? 0 : p->w[p->n - 1].value;
 	r = fault_writes(dir, p->w, nth ? p->n : p->n - 1, what, whatlen);
+	if (r == 0 && nth)
+		r = fault_pages_uncounted(ctx->env, what, whatlen);
 	if (r < 0)
 		goto fail;
 	return 0;
 
 fail:
-	fault_reset_attr(ctx->env, p->dir, path, sizeof(path));
+	if (nth)
+		fault_reset(ctx->env, path, sizeof(path));
+	else
+		fault_reset_attr(ctx->env, p->dir, path, sizeof(path));
 	fault_close(f);
 	return r;
 }

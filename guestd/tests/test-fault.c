@@ -275,12 +275,16 @@ static void test_nth(void)
 	ctx.step = 1;
 	fault_before_step(&ctx, &res);
 	is_str(val(proc, "thread-self/fail-nth"), "5", "nth: armed for step 1");
+	is_str(val(fpath(dbg, "fail_page_alloc"), "min-order"), "4294967295",
+	       "nth: page allocations are not counted");
 	is_str(val(proc, "self/make-it-fail"), "0", "nth: no task mark");
 	/* The kernel leaves 0 once the nth call failed. */
 	tu_write(fpath(proc, "thread-self/fail-nth"), "0\n", O_TRUNC);
 	res.verdict = VERDICT_PASS;
 	fault_after_step(&ctx, &res);
 	is_str(val(slab, "ignore-gfp-wait"), "1", "nth: failslab reset");
+	is_str(val(fpath(dbg, "fail_page_alloc"), "min-order"), "1",
+	       "nth: fail_page_alloc reset");
 	run(&ctx, 2, &res, "{\"kind\":\"fault\",\"attr\":\"off\","
 	    "\"expect_injected\":true}");
 	is_int(res.verdict, VERDICT_PASS, "nth: off sees it fired");
