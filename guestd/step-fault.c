@@ -19,6 +19,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -375,6 +376,48 @@ static int fault_pages_uncounted(const struct step_env *env, char *what,
 	return fault_writes(dir, &w, 1, what, whatlen);
 }
 
+/*
+ * A fault armed for a step fails the task's calls, guestd's own included:
+ * a heap that grows (brk: a new VMA) or a stack that grows (a new maple
+ * node) in the middle of the step is such a call, and glibc absorbs a
+ * failed brk by falling back to mmap, so the step then goes on and does
+ * its work with the fault spent elsewhere. Whether those calls happen
+ * depends on the heap's state, so they also move any count. So before
+ * arming, give the heap room that stays (a top chunk of FAULT_HEAP_ROOM
+ * that free() does not give back, its pages touched) and grow the stack
+ * by FAULT_STACK_ROOM: the step's own small allocations then reach the
+ * kernel no more.
+ */
+#define FAULT_HEAP_ROOM (4 << 20)
+#define FAULT_STACK_ROOM (256 << 10)
+
+static __attribute__((noinline)) void fault_grow_stack(void)
+{
+	volatile char room[FAULT_STACK_ROOM];
+
+	for (size_t i = 0; i < sizeof(room); i += 4096)
+		room[i] = 0;
+}
+
+static void fault_make_room(void)
+{
+	static bool tuned;
+	char *p;
+
+	if (!tuned) {
+		/* Serve big blocks from the heap; never trim it back. */
+		mallopt(M_MMAP_THRESHOLD, 2 * FAULT_HEAP_ROOM);
+		mallopt(M_TRIM_THRESHOLD, 16 * FAULT_HEAP_ROOM);
+		tuned = true;
+	}
+	p = malloc(FAULT_HEAP_ROOM);
+	if (p) {
+		memset(p, 0, FAULT_HEAP_ROOM);
+		free(p);
+	}
+	fault_grow_stack();
+}
+
 static void fault_close(struct fault_state *f)
 {
 	if (f->proc_fd >= 0)
@@ -435,6 +478,7 @@ int fault_before_step(struct step_ctx *ctx, struct step_result *res)
 
 	if (!f->attr[0] || f->arm_step != ctx->step)
 		return 0;
+	fault_make_room();
 	if (f->nth || f->task) {
 		r = fault_fd_put(f->proc_fd, f->nth ? f->nth : 1);
 		if (r < 0) {
@@ -620,6 +664,7 @@ static void fault_search(struct step_ctx *ctx, const struct step_ops *ops,
 		res->verdict = VERDICT_ERROR;
 		kmsg_log_drain(ctx->kmsg);
 		mark = kmsg_log_mark(ctx->kmsg);
+		fault_make_room();
 		r = fault_fd_put(f->proc_fd, n);
 		if (r < 0) {
 			step_error(res, "arming try %u of the fault search: "
