@@ -86,6 +86,12 @@ struct scenario {
 	struct scn_step *steps;
 	size_t nsteps;
 	struct scn_incident expect;         /* expect_incident, if set */
+	/*
+	 * fresh_vm: run on a VM no other scenario ran on before (a
+	 * measurement that the state an earlier scenario leaves, such as the
+	 * per-CPU page lists, would move).
+	 */
+	bool fresh_vm;
 	char *xfail;                        /* the xfail reason, or NULL */
 	/*
 	 * The steps array, every step's timeout_ms filled in, as compact JSON
