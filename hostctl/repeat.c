@@ -226,6 +226,8 @@ size_t repeat_nflipped(const struct repeat_table *t)
 
 bool repeat_ok(const struct repeat_table *t)
 {
+	if (t->rounds < t->requested)
+		return false;
 	for (size_t i = 0; i < t->n; i++)
 		if (repeat_flipped(t, &t->v[i]) ||
 		    repeat_passes(t, &t->v[i]) != t->rounds)
@@ -547,7 +549,14 @@ static void difference_text(FILE *f, const struct repeat_table *t,
 static void totals_text(const struct repeat_table *t, FILE *f)
 {
 	size_t flipped = repeat_nflipped(t);
-	const char *word = repeat_ok(t) ? "OK" : "FAILED";
+	const char *word = "OK";
+
+	/* A failure outranks a run cut short: it is a result. */
+	for (size_t i = 0; i < t->n; i++)
+		if (repeat_passes(t, &t->v[i]) != t->rounds)
+			word = "FAILED";
+	if (!strcmp(word, "OK") && t->rounds < t->requested)
+		word = "CUT SHORT";
 
 	fprintf(f, "%zu scenario%s over %zu round%s", t->n,
 		t->n == 1 ? "" : "s", t->rounds, t->rounds == 1 ? "" : "s");

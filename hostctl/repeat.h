@@ -76,7 +76,8 @@ bool repeat_flipped(const struct repeat_table *t,
 ssize_t repeat_first_difference(const struct repeat_table *t,
 				const struct repeat_scenario *s);
 size_t repeat_nflipped(const struct repeat_table *t);
-/* Every scenario had the same passing verdict in every round. */
+/* Every requested round ran, and every scenario had the same passing
+ * verdict in each. */
 bool repeat_ok(const struct repeat_table *t);
 
 /* summary.json's "repeat" object (new reference), or NULL on ENOMEM. */

@@ -112,6 +112,9 @@ static void test_green(void)
 	for (int k = 0; k < 4; k++)
 		add2(&t, VERDICT_XFAIL, "f", VERDICT_SKIP, "");
 	ok(repeat_ok(&t), "xfail and skip in every round: ok");
+	t.requested = 5;
+	ok(!repeat_ok(&t), "but not when 5 rounds were asked for");
+	t.requested = 4;
 	is_int(repeat_passes(&t, &t.v[0]), 4, "xfail counts as a pass");
 	is_int(repeat_nflipped(&t), 0, "nothing flipped");
 	repeat_table_free(&t);
