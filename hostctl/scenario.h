@@ -14,11 +14,11 @@
 
 #include "proto.h"
 
-/* Defaults and bounds, as docs/scenarios.md states them. */
-#define SCN_TIMEOUT_DEFAULT_MS 60000
-#define SCN_STEP_TIMEOUT_DEFAULT_MS 10000
-#define SCN_TIMEOUT_MAX_MS 3600000
-#define SCN_STEPS_MAX 256
+/* Defaults and bounds, as docs/scenarios.md states them: the protocol's. */
+#define SCN_TIMEOUT_DEFAULT_MS PROTO_TIMEOUT_DEFAULT_MS
+#define SCN_STEP_TIMEOUT_DEFAULT_MS PROTO_STEP_TIMEOUT_DEFAULT_MS
+#define SCN_TIMEOUT_MAX_MS PROTO_TIMEOUT_MAX_MS
+#define SCN_STEPS_MAX PROTO_STEPS_MAX
 
 struct scn_step {
 	char kind[PROTO_KIND_MAX];
