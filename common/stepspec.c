@@ -310,9 +310,11 @@ static void problem(struct stepspec_problems *out, const char *key,
 }
 
 /* Which keys go with each fault attr (guestd/step-fault.c plans them). */
+#define FAULT_ATTR_KEYS_MAX 12
+
 static const struct {
 	const char *attr;
-	const char *const keys[10];
+	const char *const keys[FAULT_ATTR_KEYS_MAX]; /* NULL-terminated */
 } fault_attr_keys[] = {
 	{ "failslab", { "probability", "interval", "times", "space", "verbose",
 			"task_filter", "ignore_gfp_wait" } },
@@ -387,7 +389,7 @@ static void check_fault(struct json_object *step,
 			  strcmp(key, "attr") == 0;
 
 		(void)val;
-		for (size_t i = 0; !ok && i < 10 && keys[i]; i++)
+		for (size_t i = 0; !ok && keys[i]; i++)
 			ok = strcmp(keys[i], key) == 0;
 		if (ok || !stepspec_key_find(fault_keys, key))
 			continue;

@@ -28,36 +28,6 @@
 
 #include "guestd.h"
 
-static const struct step_key fault_keys[] = {
-	{ "attr", KEY_STRING, true },
-	{ "probability", KEY_INT, false },
-	{ "interval", KEY_INT, false },
-	{ "times", KEY_INT, false },
-	{ "space", KEY_INT, false },
-	{ "verbose", KEY_INT, false },
-	{ "task_filter", KEY_BOOL, false },
-	{ "ignore_gfp_wait", KEY_BOOL, false },
-	{ "ignore_gfp_highmem", KEY_BOOL, false },
-	{ "min_order", KEY_INT, false },
-	{ "nth", KEY_INT, false },
-	{ "at", KEY_STRING, false },
-	{ "max_tries", KEY_INT, false },
-	{ "expect_injected", KEY_BOOL, false },
-	{ NULL },
-};
-
-/* Which keys go with which attr; the others are refused. */
-static const char *const fault_slab_keys[] = {
-	"probability", "interval", "times", "space", "verbose", "task_filter",
-	"ignore_gfp_wait", NULL
-};
-static const char *const fault_page_keys[] = {
-	"probability", "interval", "times", "space", "verbose", "task_filter",
-	"ignore_gfp_wait", "ignore_gfp_highmem", "min_order", NULL
-};
-static const char *const fault_nth_keys[] = { "nth", "at", "max_tries", NULL };
-static const char *const fault_off_keys[] = { "expect_injected", NULL };
-
 /*
  * The kernel's defaults (FAULT_ATTR_INITIALIZER, mm/failslab.c,
  * mm/page_alloc.c), which fault_reset() writes back: probability first,
@@ -127,15 +97,8 @@ int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
 
 	if (!attr)
 		attr = "";
-	if (strcmp(attr, "failslab") == 0) {
-		allowed = fault_slab_keys;
-	} else if (strcmp(attr, "fail_page_alloc") == 0) {
-		allowed = fault_page_keys;
-	} else if (strcmp(attr, "fail_nth") == 0) {
-		allowed = fault_nth_keys;
-	} else if (strcmp(attr, "off") == 0) {
-		allowed = fault_off_keys;
-	} else {
+	allowed = stepspec_fault_keys(attr);
+	if (!allowed) {
 		snprintf(err, errlen, "unknown attr '%.64s' (want failslab, "
 			 "fail_page_alloc, fail_nth or off)", attr);
 		return -EINVAL;
@@ -858,6 +821,5 @@ fail:
 
 const struct step_ops step_fault = {
 	.name = "fault",
-	.keys = fault_keys,
 	.run = fault_run,
 };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The step kinds against temp files: each passes when it should, and each
- * failure says exactly what it expected and what it got.
+ * failure says exactly what it expected and what it got. And the table of
+ * step_ops against the table of specs (common/stepspec.c).
  */
 #include <errno.h>
 #include <signal.h>
@@ -108,6 +109,38 @@ static void test_check(void)
 		       "a negative bound is a good delta");
 		json_object_put(s);
 	}
+}
+
+/*
+ * Each step kind is declared once, in common/stepspec.c: every spec has a
+ * step_ops that runs it, and every step_ops of step_table has a spec.
+ */
+static void test_spec_table(void)
+{
+	char what[128];
+	size_t n = 0;
+
+	for (size_t i = 0; i < stepspec_count; i++) {
+		const char *kind = stepspec_table[i].kind;
+
+		snprintf(what, sizeof(what), "spec '%s' has a step_ops", kind);
+		ok(step_find(step_table, kind) != NULL, what);
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(stepspec_table[j].kind, kind) == 0) {
+				snprintf(what, sizeof(what),
+					 "spec '%s' is declared twice", kind);
+				ok(0, what);
+			}
+	}
+	for (; step_table[n]; n++) {
+		const char *kind = step_table[n]->name;
+
+		snprintf(what, sizeof(what), "step_ops '%s' has a spec", kind);
+		ok(stepspec_find(kind) != NULL, what);
+		snprintf(what, sizeof(what), "step_ops '%s' is listed once", kind);
+		ok(step_find(step_table, kind) == step_table[n], what);
+	}
+	is_int(n, stepspec_count, "as many step_ops as specs");
 }
 
 static void test_write(void)
@@ -569,6 +602,7 @@ int main(void)
 {
 	snprintf(dir, sizeof(dir), "%s", tu_tmpdir());
 	test_check();
+	test_spec_table();
 	test_write();
 	test_fork_write();
 	test_read();
