@@ -433,6 +433,28 @@ static void check_bridge_check(struct json_object *step,
 
 static const char *const mtd_read_needs[] = { "matches", "seed", NULL };
 
+static const struct stepspec_key readlink_keys[] = {
+	{ "path", STEPSPEC_STRING, true, 0, 0, NULL },
+	{ "equals", STEPSPEC_STRING, false, 0, 0, NULL },
+	{ "match", STEPSPEC_REGEX, false, 0, 0, NULL },
+	{ "expect_errno", STEPSPEC_ERRNO, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const char *const readlink_conds[] = { "equals", "match",
+					      "expect_errno", NULL };
+
+/* A link readlink(2) fails on has no target to compare. */
+static void check_readlink(struct json_object *step,
+			   struct stepspec_problems *out)
+{
+	if (json_object_object_get_ex(step, "expect_errno", NULL) &&
+	    (json_object_object_get_ex(step, "equals", NULL) ||
+	     json_object_object_get_ex(step, "match", NULL)))
+		problem(out, NULL, false,
+			"'expect_errno' with 'equals' or 'match': a failed readlink has no target");
+}
+
 /* The step kinds guestd runs: docs/scenarios.md, "Steps". */
 const struct stepspec stepspec_table[] = {
 	{ "write", write_keys, NULL, NULL, NULL, NULL },
@@ -469,6 +491,8 @@ const struct stepspec stepspec_table[] = {
 	{ "swap", swap_keys, NULL, NULL, NULL, NULL },
 	{ "marker", marker_keys, NULL, NULL, NULL, NULL },
 	{ "resume", resume_keys, NULL, NULL, NULL, NULL },
+	{ "readlink", readlink_keys, readlink_conds, NULL, NULL,
+	  check_readlink },
 };
 
 const size_t stepspec_count = sizeof(stepspec_table) / sizeof(stepspec_table[0]);

@@ -387,6 +387,7 @@ extern const struct step_ops step_delta;
 extern const struct step_ops step_swap;
 extern const struct step_ops step_marker;
 extern const struct step_ops step_resume;
+extern const struct step_ops step_readlink;
 
 /* ---- swap.c: block devices for swap and resume, pure where it can be ---- */
 

@@ -44,6 +44,7 @@ const struct step_ops *const step_table[] = {
 	&step_swap,
 	&step_marker,
 	&step_resume,
+	&step_readlink,
 	NULL,
 };
 
