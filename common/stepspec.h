@@ -51,6 +51,9 @@ enum stepspec_type {
 	STEPSPEC__COUNT,
 };
 
+/* The most keys one kind may have, the common keys not counted. */
+#define STEPSPEC_KEYS_MAX 24
+
 struct stepspec_key {
 	const char *key;
 	enum stepspec_type type;

@@ -93,8 +93,8 @@ static const enum scn_vtype scn_spec_types[STEPSPEC__COUNT] = {
 	[STEPSPEC_DEVICE] = SCN_V_DEVICE,
 };
 
-/* The most keys one step kind has, ending NULL key included. */
-#define SCN_SPEC_KEYS_MAX 32
+/* Room for a step kind's keys and the ending NULL key. */
+#define SCN_SPEC_KEYS_MAX (STEPSPEC_KEYS_MAX + 1)
 
 static const char *const scn_seeds[] = { "001", "002", "003", "004", "005",
 					 "none", NULL };
