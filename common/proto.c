@@ -88,6 +88,7 @@ struct field {
 #define STR(n, m, opt) { n, F_STR, EV_OFF(m), sizeof(((struct proto_event *)0)->u.m), 0, opt }
 #define U64(n, m) { n, F_U64, EV_OFF(m), 0, 0, false }
 #define U32(n, m) { n, F_U32, EV_OFF(m), 0, 0, false }
+#define U32_OPT(n, m) { n, F_U32, EV_OFF(m), 0, 0, true }
 #define I64(n, m, lo) { n, F_I64, EV_OFF(m), 0, lo, false }
 #define VERDICT(n, m) { n, F_VERDICT, EV_OFF(m), 0, 0, false }
 
@@ -103,6 +104,7 @@ static const struct field hello_fields[] = {
 static const struct field scenario_begin_fields[] = {
 	STR("scenario", scenario_begin.scenario, false),
 	U32("nsteps", scenario_begin.nsteps),
+	U32_OPT("ncleanup", scenario_begin.ncleanup),
 };
 
 static const struct field step_begin_fields[] = {
@@ -429,6 +431,11 @@ static int decode_object(struct json_object *obj, struct proto_event *ret,
 	if (t == PROTO_EV_KMSG && ret->u.kmsg.prio > 7)
 		return fail(err, errlen, -EPROTO, "kmsg: prio %u is not 0..7",
 			    ret->u.kmsg.prio);
+	if (t == PROTO_EV_SCENARIO_BEGIN &&
+	    ret->u.scenario_begin.ncleanup > PROTO_CLEANUP_MAX)
+		return fail(err, errlen, -EPROTO,
+			    "scenario_begin: ncleanup %u is above %d",
+			    ret->u.scenario_begin.ncleanup, PROTO_CLEANUP_MAX);
 	if (t == PROTO_EV_AUDIT && ret->u.audit.nfiles > PROTO_AUDIT_FILES_MAX)
 		return fail(err, errlen, -EPROTO,
 			    "audit: nfiles %u is above %d", ret->u.audit.nfiles,
@@ -502,39 +509,59 @@ int proto_run_encode_audit(const char *scenario, uint64_t timeout_ms,
 			   const char *state_files_json, char **ret_line,
 			   size_t *ret_len)
 {
-	struct json_object *obj, *steps, *files = NULL;
+	const struct proto_run run = {
+		.scenario = scenario,
+		.timeout_ms = timeout_ms,
+		.step_timeout_ms = step_timeout_ms,
+		.steps_json = steps_json,
+		.state_files_json = state_files_json,
+	};
+
+	return proto_run_encode_req(&run, ret_line, ret_len);
+}
+
+/* Add the JSON array @json under @key; NULL @json adds nothing. */
+static int add_array(struct json_object *obj, const char *key,
+		     const char *json)
+{
+	struct json_object *a;
+
+	if (!json)
+		return 0;
+	a = parse_array(json);
+	if (!a)
+		return -EINVAL;
+	return add(obj, key, a);
+}
+
+int proto_run_encode_req(const struct proto_run *run, char **ret_line,
+			 size_t *ret_len)
+{
+	struct json_object *obj;
 	int r;
 
-	steps = parse_array(steps_json);
-	if (state_files_json)
-		files = parse_array(state_files_json);
-	if (!steps || (state_files_json && !files)) {
-		json_object_put(steps);
-		json_object_put(files);
-		return -EINVAL;
-	}
 	obj = json_object_new_object();
-	if (!obj) {
-		json_object_put(steps);
-		json_object_put(files);
+	if (!obj)
 		return -ENOMEM;
-	}
 	r = add(obj, "req", json_object_new_string("run"));
 	if (r == 0)
-		r = add(obj, "scenario", json_object_new_string(scenario));
+		r = add(obj, "scenario", json_object_new_string(run->scenario));
 	if (r == 0)
-		r = add(obj, "timeout_ms", json_object_new_uint64(timeout_ms));
+		r = add(obj, "timeout_ms",
+			json_object_new_uint64(run->timeout_ms));
 	if (r == 0)
 		r = add(obj, "step_timeout_ms",
-			json_object_new_uint64(step_timeout_ms));
+			json_object_new_uint64(run->step_timeout_ms));
 	if (r == 0)
-		r = add(obj, "steps", steps);
-	else
-		json_object_put(steps);
-	if (r == 0 && files)
-		r = add(obj, "state_files", files);
-	else
-		json_object_put(files);
+		r = run->steps_json ? add_array(obj, "steps", run->steps_json) :
+				      -EINVAL;
+	if (r == 0)
+		r = add_array(obj, "state_files", run->state_files_json);
+	if (r == 0)
+		r = add_array(obj, "cleanup", run->cleanup_json);
+	if (r == 0 && run->cleanup_json)
+		r = add(obj, "cleanup_timeout_ms",
+			json_object_new_uint64(run->cleanup_timeout_ms));
 	if (r == 0)
 		r = to_line(obj, ret_line, ret_len);
 	if (r == 0 && *ret_len > PROTO_LINE_MAX) {
