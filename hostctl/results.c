@@ -43,11 +43,69 @@ int res_set_str(char **field, const char *value)
 	return 0;
 }
 
+/* "step 14 (rmmod 'unload dsa_loop')" */
+static void step_where(const struct res_step *st, char *buf, size_t size)
+{
+	snprintf(buf, size, "step %u (%s%s%s%s)", st->index, st->kind,
+		 *st->name ? " '" : "", st->name, *st->name ? "'" : "");
+}
+
+/*
+ * The cleanup list failed when one of its steps did not pass (a guarded
+ * step that found nothing to do is skip, which is fine), or did not run
+ * at all in a scenario that began: the guest may hold what it left.
+ */
+static int judge_cleanup(struct res_scenario *sc)
+{
+	const struct res_step *bad = NULL;
+	char where[PROTO_NAME_MAX + PROTO_KIND_MAX + 32], *why;
+	bool began = false;
+	int r;
+
+	sc->cleanup_failed = false;
+	sc->cleanup_step = -1;
+	for (size_t i = 0; i < sc->nsteps; i++)
+		began |= sc->steps[i].ran;
+	for (size_t i = sc->nsteps - sc->ncleanup; i < sc->nsteps && !bad; i++) {
+		const struct res_step *st = &sc->steps[i];
+
+		if (st->ran ? st->verdict != VERDICT_PASS &&
+				      st->verdict != VERDICT_SKIP :
+			      began)
+			bad = st;
+	}
+	if (!bad)
+		return res_set_str(&sc->cleanup_reason, NULL);
+	sc->cleanup_failed = true;
+	sc->cleanup_step = bad->index;
+	step_where(bad, where, sizeof(where));
+	if (!bad->ran)
+		r = asprintf(&why, "%s did not run", where);
+	else if (bad->expected)
+		r = asprintf(&why, "%s: %s: expected %s; got %s", where,
+			     proto_verdict_name(bad->verdict), bad->expected,
+			     bad->got ? bad->got : "");
+	else
+		r = asprintf(&why, "%s: %s: %s", where,
+			     proto_verdict_name(bad->verdict),
+			     bad->reason ? bad->reason : "");
+	if (r < 0)
+		return -ENOMEM;
+	free(sc->cleanup_reason);
+	sc->cleanup_reason = why;
+	return 0;
+}
+
 int res_scenario_finish(struct res_scenario *sc, enum proto_verdict v,
 			const char *reason)
 {
 	sc->verdict = v;
 	sc->done = true;
+	if (sc->ncleanup && sc->ncleanup <= sc->nsteps) {
+		sc->has_cleanup = true;
+		if (judge_cleanup(sc) < 0)
+			return -ENOMEM;
+	}
 	return res_set_str(&sc->reason, reason);
 }
 
@@ -65,6 +123,8 @@ void res_scenario_free(struct res_scenario *sc)
 	sc->nincidents = 0;
 	free(sc->steps);
 	free(sc->reason);
+	free(sc->cleanup_reason);
+	sc->cleanup_reason = NULL;
 	free(sc->boots);
 	sc->steps = NULL;
 	sc->nsteps = 0;
@@ -175,6 +235,8 @@ static struct json_object *step_object(const struct res_step *st,
 		r = add(o, "reason", str_or_empty(st->reason));
 	if (r == 0 && boots)
 		r = add(o, "boot", json_object_new_int64(st->boot));
+	if (r == 0 && st->cleanup)
+		r = add(o, "cleanup", json_object_new_boolean(true));
 	if (r < 0) {
 		json_object_put(o);
 		return NULL;
@@ -318,6 +380,15 @@ static struct json_object *scenario_object(const struct res_scenario *sc)
 		r = add(o, "steps", steps);
 	else
 		json_object_put(steps);
+	/* Only a scenario with a cleanup list says how it went. */
+	if (r == 0 && sc->has_cleanup)
+		r = add(o, "cleanup_failed",
+			json_object_new_boolean(sc->cleanup_failed));
+	if (r == 0 && sc->cleanup_failed)
+		r = add(o, "cleanup_step",
+			json_object_new_int64(sc->cleanup_step));
+	if (r == 0 && sc->cleanup_failed)
+		r = add(o, "cleanup_reason", str_or_empty(sc->cleanup_reason));
 	if (r == 0 && sc->nincidents)
 		r = add_list(o, "incidents", sc->nincidents, incident_elem, sc);
 	if (r == 0 && sc->nleaks)
@@ -474,6 +545,17 @@ static int get_verdict(struct json_object *o, enum proto_verdict *ret,
 	return 0;
 }
 
+static int get_bool(struct json_object *o, const char *key, bool *ret,
+		    const char *where, char *err, size_t errlen)
+{
+	struct json_object *v;
+	int r = get(o, key, json_type_boolean, &v, where, err, errlen);
+
+	if (r == 0)
+		*ret = json_object_get_boolean(v);
+	return r;
+}
+
 static int parse_step(struct json_object *o, struct res_step *st,
 		      const char *where, char *err, size_t errlen)
 {
@@ -512,6 +594,8 @@ static int parse_step(struct json_object *o, struct res_step *st,
 			r = fail(err, errlen, "%s.boot: out of range", where);
 		st->boot = (uint32_t)boot;
 	}
+	if (r == 0 && json_object_object_get_ex(o, "cleanup", NULL))
+		r = get_bool(o, "cleanup", &st->cleanup, where, err, errlen);
 	return r;
 }
 
@@ -575,17 +659,6 @@ static int parse_boots(struct json_object *o, struct res_scenario *sc,
 		r = parse_boot(json_object_array_get_idx(a, i), &sc->boots[i],
 			       sub, err, errlen);
 	}
-	return r;
-}
-
-static int get_bool(struct json_object *o, const char *key, bool *ret,
-		    const char *where, char *err, size_t errlen)
-{
-	struct json_object *v;
-	int r = get(o, key, json_type_boolean, &v, where, err, errlen);
-
-	if (r == 0)
-		*ret = json_object_get_boolean(v);
 	return r;
 }
 
@@ -685,6 +758,29 @@ static int parse_leaks(struct json_object *o, struct res_scenario *sc,
 	return 0;
 }
 
+/* summary.json's cleanup_failed, cleanup_step and cleanup_reason, back. */
+static int parse_cleanup(struct json_object *o, struct res_scenario *sc,
+			 const char *where, char *err, size_t errlen)
+{
+	struct json_object *v;
+	int r;
+
+	sc->cleanup_step = -1;
+	if (!json_object_object_get_ex(o, "cleanup_failed", NULL))
+		return 0;
+	sc->has_cleanup = true;
+	r = get_bool(o, "cleanup_failed", &sc->cleanup_failed, where, err,
+		     errlen);
+	if (r < 0 || !sc->cleanup_failed)
+		return r;
+	r = get(o, "cleanup_step", json_type_int, &v, where, err, errlen);
+	if (r < 0)
+		return r;
+	sc->cleanup_step = json_object_get_int64(v);
+	return get_dup(o, "cleanup_reason", &sc->cleanup_reason, where, err,
+		       errlen);
+}
+
 static int parse_scenario(struct json_object *o, struct res_scenario *sc,
 			  const char *where, char *err, size_t errlen)
 {
@@ -721,6 +817,10 @@ static int parse_scenario(struct json_object *o, struct res_scenario *sc,
 		r = parse_step(json_object_array_get_idx(steps, i),
 			       &sc->steps[i], sub, err, errlen);
 	}
+	for (size_t i = 0; i < sc->nsteps; i++)
+		sc->ncleanup += sc->steps[i].cleanup;
+	if (r == 0)
+		r = parse_cleanup(o, sc, where, err, errlen);
 	if (r == 0)
 		r = parse_incidents(o, sc, where, err, errlen);
 	if (r == 0)
@@ -886,8 +986,11 @@ void res_ktap(const struct res_run *run, FILE *f)
 		const struct res_scenario *sc = &run->v[i];
 		size_t nran = 0;
 
+		/* Cleanup steps are not the scenario's subtests: they
+		 * never change its verdict (a diagnostic says how they
+		 * went). */
 		for (size_t j = 0; j < sc->nsteps; j++)
-			nran += sc->steps[j].ran;
+			nran += sc->steps[j].ran && !sc->steps[j].cleanup;
 		if (nran) {
 			fprintf(f, "    KTAP version 1\n");
 			fprintf(f, "    1..%zu\n", nran);
@@ -896,7 +999,7 @@ void res_ktap(const struct res_run *run, FILE *f)
 			const struct res_step *st = &sc->steps[j];
 			char name[PROTO_NAME_MAX + PROTO_KIND_MAX + 16];
 
-			if (!st->ran)
+			if (!st->ran || st->cleanup)
 				continue;
 			if (*st->name)
 				snprintf(name, sizeof(name), "%u-%s-%s",
@@ -917,6 +1020,8 @@ void res_ktap(const struct res_run *run, FILE *f)
 		}
 		for (size_t j = 0; j < sc->nleaks; j++)
 			ktap_diag(f, "", "", sc->leaks[j]);
+		if (sc->cleanup_failed)
+			ktap_diag(f, "", "cleanup failed: ", sc->cleanup_reason);
 		if (reason_needs_diag(sc->verdict, sc->reason))
 			ktap_diag(f, "", "reason: ", sc->reason);
 		ktap_result(f, "", i + 1, sc->name, sc->verdict, sc->reason);
@@ -952,6 +1057,22 @@ static void text_block(FILE *f, const char *label, const char *text)
 	}
 }
 
+/* A note under the scenario's line, as the leak notes are. */
+static void text_note(FILE *f, const char *label, const char *text)
+{
+	const char *p = text ? text : "";
+
+	do {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(f, "        %s%.*s\n", label, (int)n, p);
+		label = "  ";
+		p += n;
+		if (*p == '\n')
+			p++;
+	} while (*p);
+}
+
 void res_text_scenario(const struct res_scenario *sc, FILE *f)
 {
 	fprintf(f, "%-7s %s (%" PRIu64 ".%03" PRIu64 " s)\n",
@@ -964,13 +1085,15 @@ void res_text_scenario(const struct res_scenario *sc, FILE *f)
 				sc->incidents[i].bundle);
 	}
 	text_leaks(sc, f);
+	if (sc->cleanup_failed)
+		text_note(f, "cleanup failed: ", sc->cleanup_reason);
 	if (proto_verdict_ok(sc->verdict) && sc->verdict != VERDICT_SKIP &&
 	    sc->verdict != VERDICT_XFAIL)
 		return;
 	for (size_t i = 0; i < sc->nsteps; i++) {
 		const struct res_step *st = &sc->steps[i];
 
-		if (!st->ran || st->verdict == VERDICT_PASS)
+		if (!st->ran || st->verdict == VERDICT_PASS || st->cleanup)
 			continue;
 		fprintf(f, "        step %u %s%s%s%s: %s\n", st->index,
 			st->kind, *st->name ? " '" : "", st->name,

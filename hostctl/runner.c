@@ -104,12 +104,15 @@ int runner_result_init(const struct scenario *s, struct res_scenario *ret)
 
 	snprintf(sc.name, sizeof(sc.name), "%s", s->name);
 	sc.verdict = VERDICT_ERROR;
-	sc.nsteps = s->nsteps;
-	sc.steps = calloc(s->nsteps ? s->nsteps : 1, sizeof(*sc.steps));
+	/* The cleanup steps follow the main ones, numbered on. */
+	sc.nsteps = s->nsteps + s->ncleanup;
+	sc.ncleanup = s->ncleanup;
+	sc.steps = calloc(sc.nsteps ? sc.nsteps : 1, sizeof(*sc.steps));
 	if (!sc.steps)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->nsteps; i++) {
+	for (size_t i = 0; i < sc.nsteps; i++) {
 		sc.steps[i].index = i;
+		sc.steps[i].cleanup = i >= s->nsteps;
 		snprintf(sc.steps[i].kind, sizeof(sc.steps[i].kind), "%s",
 			 s->steps[i].kind);
 		snprintf(sc.steps[i].name, sizeof(sc.steps[i].name), "%s",
@@ -131,8 +134,10 @@ static void on_event(void *userdata, const struct proto_event *ev)
 
 	if (ev->type == PROTO_EV_STEP_BEGIN && sc)
 		progress_status(c->o->progress,
-				"[%s %s] %s: step %u/%zu %s%s%s%s", c->label,
+				"[%s %s] %s: %s %u/%zu %s%s%s%s", c->label,
 				domain_accel_name(c->accel), sc->name,
+				sc->steps[ev->u.step_begin.step].cleanup ?
+					"cleanup step" : "step",
 				ev->u.step_begin.step + 1, sc->nsteps,
 				ev->u.step_begin.kind,
 				*ev->u.step_begin.name ? " '" : "",
@@ -168,7 +173,7 @@ static bool scenario_done(void *arg)
 
 	if (session_idle(&c->sess))
 		return true;
-	if (st < 0 || (size_t)st >= w->s->nsteps)
+	if (st < 0 || (size_t)st >= w->s->nsteps + w->s->ncleanup)
 		return false;
 	limit = w->s->steps[st].timeout_ms;
 	limit += host_slack_ms(c, limit);
@@ -394,9 +399,7 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 	sc->incident_expected = s->expect.set;
 	r = session_expect(&c->sess, sc);
 	if (r == 0)
-		r = proto_run_encode_audit(s->name, s->timeout_ms,
-					   s->step_timeout_ms, s->steps_json,
-					   s->state_files_json, &line, &len);
+		r = scn_run_encode(s, &line, &len);
 	if (r < 0) {
 		snprintf(what, sizeof(what), "cannot send the scenario: %s",
 			 strerror(-r));
@@ -407,10 +410,10 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 	t0 = vm_now_us();
 	r = vm_send(vm, line, len);
 	free(line);
-	/* The guest bounds the scenario; the host allows slack on top. */
-	bound = s->timeout_ms + 10000;
-	if (c->accel == DOMAIN_ACCEL_TCG)
-		bound += s->timeout_ms / 2;
+	/* The guest bounds the scenario and its cleanup; the host allows
+	 * slack on top. */
+	bound = s->timeout_ms + (s->ncleanup ? s->cleanup_timeout_ms : 0);
+	bound += host_slack_ms(c, bound);
 	c->hang = NULL;
 	if (r == 0)
 		r = vm_wait(vm, scenario_done, &w, bound);
@@ -541,6 +544,15 @@ static void teardown(struct run_ctx *c, struct vm *vm)
 	vm_destroy(vm);
 	if (c->stats && c->stats->boots > 0 && c->stats->boots <= 16)
 		c->stats->teardown_us[c->stats->boots - 1] = vm_now_us() - t0;
+}
+
+/*
+ * A scenario whose cleanup list failed may have left the guest in a
+ * state the next scenario must not inherit.
+ */
+static bool needs_fresh_vm(const struct res_scenario *sc)
+{
+	return sc->cleanup_failed;
 }
 
 static size_t next_pending(const struct res_run *run, size_t i)
@@ -686,7 +698,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 		boot_failures = 0;
 		while (i < run->n && !scn[i]->nboots) {
 			r = run_one(&c, vm, i);
-			r = after_one(&c, vm, i, r);
+			r = after_one(&c, vm, i, r) || needs_fresh_vm(&run->v[i]);
 			progress_result(o->progress, &run->v[i]);
 			i = next_pending(run, i + 1);
 			if (r)
