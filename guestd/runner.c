@@ -295,6 +295,7 @@ static void child_start(struct runner *r, int out_fd, int ack_fd)
 static int spawn(struct runner *r, char *err, size_t errlen)
 {
 	int evp[2], ackp[2];
+	uint64_t limit;
 	pid_t pid;
 
 	if (pipe2(evp, O_CLOEXEC) < 0) {
@@ -330,9 +331,8 @@ static int spawn(struct runner *r, char *err, size_t errlen)
 	r->ack_fd = ackp[1];
 	r->lb_skip = false;
 	r->phase_begin_us = guestd_now_us();
-	r->deadline_us = r->phase_begin_us +
-			 (r->in_cleanup ? r->cleanup_timeout_ms : r->timeout_ms) *
-				 1000;
+	limit = r->in_cleanup ? r->cleanup_timeout_ms : r->timeout_ms;
+	r->deadline_us = r->phase_begin_us + limit * 1000;
 	r->step = -1;
 	r->step_deadline_us = 0;
 	r->ended = false;

@@ -698,7 +698,8 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 		boot_failures = 0;
 		while (i < run->n && !scn[i]->nboots) {
 			r = run_one(&c, vm, i);
-			r = after_one(&c, vm, i, r) || needs_fresh_vm(&run->v[i]);
+			r = after_one(&c, vm, i, r) ||
+			    needs_fresh_vm(&run->v[i]);
 			progress_result(o->progress, &run->v[i]);
 			i = next_pending(run, i + 1);
 			if (r)
