@@ -1119,6 +1119,7 @@ void res_text_scenario(const struct res_scenario *sc, FILE *f)
 void res_text_totals(const struct res_run *run, FILE *f)
 {
 	size_t count[VERDICT__COUNT] = { 0 };
+	size_t ncleanup_failed = 0;
 	bool first = true;
 
 	for (size_t i = 0; i < run->n; i++)
@@ -1136,6 +1137,12 @@ void res_text_totals(const struct res_run *run, FILE *f)
 	}
 	if (first)
 		fprintf(f, "none");
+	/* Apart from the verdicts, which they never change. */
+	for (size_t i = 0; i < run->n; i++)
+		ncleanup_failed += run->v[i].cleanup_failed;
+	if (ncleanup_failed)
+		fprintf(f, "; %zu cleanup%s failed", ncleanup_failed,
+			ncleanup_failed == 1 ? "" : "s");
 	fprintf(f, " -> %s\n", res_run_ok(run) ? "OK" : "FAILED");
 }
 
