@@ -35,6 +35,14 @@
 #define PROTO_RELEASE_MAX 65 /* uname -r */
 #define PROTO_DIGEST_MAX 65  /* hex digest of the kernel config */
 
+/*
+ * The fault step's search (fail_nth with "at"): the function name's bound,
+ * NUL included, and how many calls it tries by default and at most.
+ */
+#define PROTO_FAULT_AT_MAX 64
+#define PROTO_FAULT_TRIES_DEFAULT 200
+#define PROTO_FAULT_TRIES_MAX 1000
+
 /* Verdicts use KTAP's words, plus crash. An infrastructure problem is
  * VERDICT_ERROR, never VERDICT_FAIL. xpass is the host's alone: the guest
  * may not send it. */

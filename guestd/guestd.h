@@ -136,6 +136,12 @@ const struct kmsg_entry *kmsg_log_find(const struct kmsg_log *log,
 /* The newest entry with seq >= @since, or NULL. */
 const struct kmsg_entry *kmsg_log_last(const struct kmsg_log *log,
 				       uint64_t since);
+/*
+ * The oldest entry with seq >= *@since, or NULL; *@since moves past it, so
+ * that a loop of calls walks the records in order.
+ */
+const struct kmsg_entry *kmsg_log_next(const struct kmsg_log *log,
+				       uint64_t *since);
 
 /* ---- modules.c: modules.dep, modules.builtin, the module syscalls ---- */
 
@@ -221,9 +227,14 @@ struct fault_write {
 
 #define FAULT_WRITES_MAX 12
 
+/* fail_nth's "at": a function name, as the kernel prints it in a stack. */
+#define FAULT_AT_MAX PROTO_FAULT_AT_MAX
+
 /* What a fault step asks for, from its keys (fault_plan()). */
 struct fault_plan {
 	char attr[16];          /* failslab, fail_page_alloc, fail_nth, off */
+	char at[FAULT_AT_MAX];  /* fail_nth: the target function, or "" */
+	unsigned int max_tries; /* ... and how many calls to try for it */
 	const char *dir;        /* the debugfs directory w[] goes to */
 	struct fault_write w[FAULT_WRITES_MAX];
 	size_t n;
@@ -244,6 +255,8 @@ struct fault_state {
 	long long times;
 	long long probability;  /* written right before the armed step */
 	unsigned int nth;
+	char at[FAULT_AT_MAX];  /* a search for this function, or "" */
+	unsigned int max_tries;
 	int proc_fd;            /* make-it-fail or fail-nth, opened early */
 	int times_fd, prob_fd;  /* the attribute's, or -1 */
 	enum fault_outcome outcome;     /* of the last armed step */
@@ -358,6 +371,27 @@ int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
 	       size_t errlen);
 int fault_before_step(struct step_ctx *ctx, struct step_result *res);
 void fault_after_step(struct step_ctx *ctx, struct step_result *res);
+/*
+ * Run step @ops with the fault armed for it, if any: the plain arm, run,
+ * disarm, or, for a fail_nth fault aimed with "at", the search for the
+ * call whose stack holds that function (docs/scenarios.md, "Fault
+ * injection"). The scenario child runs every step through this.
+ */
+void fault_run_step(struct step_ctx *ctx, const struct step_ops *ops,
+		    struct json_object *step, struct step_result *res);
+
+/* One frame of a kernel stack trace line, as dump_stack() prints it. */
+struct fault_frame {
+	char fn[FAULT_AT_MAX];
+	bool reliable;          /* false for the "? fn+0x.." guesses */
+};
+/*
+ * Parse " fn+0x1c/0x80 [mod]" (or " ? fn+..."). Returns 0, or -EINVAL for
+ * a line that is not a frame (the banner, "Call Trace:", "<TASK>").
+ */
+int fault_frame_parse(const char *line, struct fault_frame *ret);
+/* True for the allocator's and fault injection's own frames. */
+bool fault_frame_is_allocator(const char *fn);
 int fault_reset(const struct step_env *env, char *what, size_t whatlen);
 extern const struct step_ops step_sample;
 extern const struct step_ops step_delta;

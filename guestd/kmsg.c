@@ -228,3 +228,18 @@ const struct kmsg_entry *kmsg_log_last(const struct kmsg_log *log,
 	e = &log->ring[(log->head + log->count - 1) % KMSG_LOG_RECORDS];
 	return e->seq >= since ? e : NULL;
 }
+
+const struct kmsg_entry *kmsg_log_next(const struct kmsg_log *log,
+				       uint64_t *since)
+{
+	for (size_t i = 0; i < log->count; i++) {
+		const struct kmsg_entry *e =
+			&log->ring[(log->head + i) % KMSG_LOG_RECORDS];
+
+		if (e->seq < *since)
+			continue;
+		*since = e->seq + 1;
+		return e;
+	}
+	return NULL;
+}

@@ -400,7 +400,7 @@ static void ifname_of(int ifindex, char *buf)
 {
 	char tmp[IF_NAMESIZE];
 
-	if (ifindex > 0 && if_indextoname((unsigned int)ifindex, tmp))
+	if (ifindex > 0 && nl_if_name(ifindex, tmp) == 0)
 		snprintf(buf, BRSPEC_IFNAME_MAX, "%s", tmp);
 	else
 		snprintf(buf, BRSPEC_IFNAME_MAX, "if%d", ifindex);

@@ -6,9 +6,14 @@
  * extack message comes back and the request does not.
  */
 #include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -24,6 +29,45 @@ static void sock_closep(struct mnl_socket **s)
 static void buf_freep(char **p)
 {
 	free(*p);
+}
+
+/* One interface ioctl (SIOCGIFINDEX, SIOCGIFNAME) on a netlink socket. */
+static int if_ioctl(unsigned long cmd, struct ifreq *ifr)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	int r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, cmd, ifr) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+int nl_if_index(const char *name, int *ret)
+{
+	struct ifreq ifr = { 0 };
+	int r;
+
+	if (strlen(name) >= sizeof(ifr.ifr_name))
+		return -ENODEV;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	r = if_ioctl(SIOCGIFINDEX, &ifr);
+	if (r == 0)
+		*ret = ifr.ifr_ifindex;
+	return r;
+}
+
+int nl_if_name(int ifindex, char *buf)
+{
+	struct ifreq ifr = { .ifr_ifindex = ifindex };
+	int r = if_ioctl(SIOCGIFNAME, &ifr);
+
+	if (r == 0)
+		snprintf(buf, IF_NAMESIZE, "%.*s", IF_NAMESIZE - 1,
+			 ifr.ifr_name);
+	return r;
 }
 
 static int sock_open(struct mnl_socket **ret)

@@ -25,6 +25,17 @@
 /* Entries a dump may hold before it is cut off (and reported as such). */
 #define NL_DUMP_MAX 4096
 
+/*
+ * An interface's index by name, or its name (IF_NAMESIZE bytes) by index,
+ * through SIOCGIFINDEX/SIOCGIFNAME on a NETLINK_ROUTE socket of their own.
+ * Not glibc's if_nametoindex(): that opens a socket of the first family
+ * that works, so a failed allocation there is quietly retried with
+ * another family, which lets a step under a fault go on and do its work
+ * with the fault spent. Here a failure is the step's. Returns 0 or -errno.
+ */
+int nl_if_index(const char *name, int *ret);
+int nl_if_name(int ifindex, char *buf);
+
 /* What the kernel answered to one request. */
 struct nl_ack {
 	int err;                        /* positive errno, or 0 */

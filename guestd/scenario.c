@@ -77,20 +77,12 @@ static void run_step(struct step_ctx *ctx, const struct step_ops *ops,
 		     struct json_object *step, bool cleanup,
 		     struct step_result *res)
 {
-	int r;
-
 	memset(res, 0, sizeof(*res));
 	res->verdict = VERDICT_ERROR;
 	if (cleanup && guard_skips(step, res))
 		return;
 	/* A fault armed by the previous step covers this one only. */
-	if (fault_before_step(ctx, res) == 0) {
-		r = ops->run(ctx, step, res);
-		if (r < 0)
-			step_error(res, "guestd could not run the step: %s",
-				   util_errno_desc(-r));
-	}
-	fault_after_step(ctx, res);
+	fault_run_step(ctx, ops, step, res);
 }
 
 void scenario_child(const struct step_ops *const *table,

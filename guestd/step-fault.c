@@ -16,8 +16,11 @@
  * the scenario process, and the runner calls fault_reset() after every
  * scenario that began a fault step, however it ended.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +40,8 @@ static const struct step_key fault_keys[] = {
 	{ "ignore_gfp_highmem", KEY_BOOL, false },
 	{ "min_order", KEY_INT, false },
 	{ "nth", KEY_INT, false },
+	{ "at", KEY_STRING, false },
+	{ "max_tries", KEY_INT, false },
 	{ "expect_injected", KEY_BOOL, false },
 	{ NULL },
 };
@@ -50,7 +55,7 @@ static const char *const fault_page_keys[] = {
 	"probability", "interval", "times", "space", "verbose", "task_filter",
 	"ignore_gfp_wait", "ignore_gfp_highmem", "min_order", NULL
 };
-static const char *const fault_nth_keys[] = { "nth", NULL };
+static const char *const fault_nth_keys[] = { "nth", "at", "max_tries", NULL };
 static const char *const fault_off_keys[] = { "expect_injected", NULL };
 
 /*
@@ -99,6 +104,19 @@ static void fault_add_bool(struct fault_plan *p, struct json_object *step,
 	p->w[p->n++] = (struct fault_write){ file, step_bool(step, key, def) };
 }
 
+/* A kernel symbol as stack traces print it: "br_vlan_add", "f.isra.0". */
+static bool fault_symbol_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= FAULT_AT_MAX)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.')
+			return false;
+	return true;
+}
+
 int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
 	       size_t errlen)
 {
@@ -144,14 +162,41 @@ int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
 		return 0;
 	}
 	if (strcmp(attr, "fail_nth") == 0) {
+		const char *at = step_str(step, "at");
 		int64_t nth = step_int(step, "nth", 0);
+		int64_t tries = step_int(step, "max_tries",
+					 PROTO_FAULT_TRIES_DEFAULT);
 
-		if (nth < 1 || nth > 1000000) {
-			snprintf(err, errlen, "attr 'fail_nth' needs 'nth' "
-				 "1..1000000");
+		if (at && json_object_object_get_ex(step, "nth", NULL)) {
+			snprintf(err, errlen, "attr 'fail_nth' takes 'nth' or "
+				 "'at', not both");
 			return -EINVAL;
 		}
-		p.nth = (unsigned int)nth;
+		if (!at && json_object_object_get_ex(step, "max_tries", NULL)) {
+			snprintf(err, errlen, "'max_tries' goes with 'at'");
+			return -EINVAL;
+		}
+		if (at) {
+			if (!fault_symbol_ok(at)) {
+				snprintf(err, errlen, "'at' must be a function "
+					 "name ([A-Za-z0-9_.], 1..%d bytes), not "
+					 "'%.64s'", FAULT_AT_MAX - 1, at);
+				return -EINVAL;
+			}
+			if (tries < 1 || tries > PROTO_FAULT_TRIES_MAX) {
+				snprintf(err, errlen, "'max_tries' must be "
+					 "1..%d", PROTO_FAULT_TRIES_MAX);
+				return -EINVAL;
+			}
+			snprintf(p.at, sizeof(p.at), "%s", at);
+			p.max_tries = (unsigned int)tries;
+		} else if (nth < 1 || nth > 1000000) {
+			snprintf(err, errlen, "attr 'fail_nth' needs 'nth' "
+				 "1..1000000 or 'at'");
+			return -EINVAL;
+		} else {
+			p.nth = (unsigned int)nth;
+		}
 		/*
 		 * fail-nth counts the calls that reach should_fail(); failslab
 		 * skips sleeping allocations before that unless told not to.
@@ -309,6 +354,70 @@ int fault_reset(const struct step_env *env, char *what, size_t whatlen)
 	return fault_reset_attr(env, "fail_page_alloc", what, whatlen);
 }
 
+/*
+ * fail-nth counts every call into fault injection, page allocations that
+ * fail_page_alloc's filters let through included: SLUB's first try at a
+ * higher-order slab page (__GFP_NOWARN, no reclaim) is one, and it comes
+ * only when a slab needs a new page, so the count moves with the slabs'
+ * state; its failure is silent and absorbed by the fallback to the
+ * minimum order. A min-order no order reaches takes page allocations out
+ * of the count, so fail-nth counts slab allocations only. Returns 0 or
+ * -errno; a kernel without fail_page_alloc is fine.
+ */
+static int fault_pages_uncounted(const struct step_env *env, char *what,
+				 size_t whatlen)
+{
+	static const struct fault_write w = { "min-order", 4294967295LL };
+	char dir[256];
+
+	snprintf(dir, sizeof(dir), "%s/fail_page_alloc", fault_debugfs(env));
+	if (access(dir, F_OK) < 0)
+		return 0;
+	return fault_writes(dir, &w, 1, what, whatlen);
+}
+
+/*
+ * A fault armed for a step fails the task's calls, guestd's own included:
+ * a heap that grows (brk: a new VMA) or a stack that grows (a new maple
+ * node) in the middle of the step is such a call, and glibc absorbs a
+ * failed brk by falling back to mmap, so the step then goes on and does
+ * its work with the fault spent elsewhere. Whether those calls happen
+ * depends on the heap's state, so they also move any count. So before
+ * arming, give the heap room that stays (a top chunk of FAULT_HEAP_ROOM
+ * that free() does not give back, its pages touched) and grow the stack
+ * by FAULT_STACK_ROOM: the step's own small allocations then reach the
+ * kernel no more.
+ */
+#define FAULT_HEAP_ROOM (4 << 20)
+#define FAULT_STACK_ROOM (256 << 10)
+
+static __attribute__((noinline)) void fault_grow_stack(void)
+{
+	volatile char room[FAULT_STACK_ROOM];
+
+	for (size_t i = 0; i < sizeof(room); i += 4096)
+		room[i] = 0;
+}
+
+static void fault_make_room(void)
+{
+	static bool tuned;
+	char *p;
+
+	if (!tuned) {
+		/* Serve big blocks from the heap; never trim it back. */
+		mallopt(M_MMAP_THRESHOLD, 2 * FAULT_HEAP_ROOM);
+		mallopt(M_TRIM_THRESHOLD, 16 * FAULT_HEAP_ROOM);
+		tuned = true;
+	}
+	p = malloc(FAULT_HEAP_ROOM);
+	if (p) {
+		memset(p, 0, FAULT_HEAP_ROOM);
+		free(p);
+	}
+	fault_grow_stack();
+}
+
 static void fault_close(struct fault_state *f)
 {
 	if (f->proc_fd >= 0)
@@ -319,6 +428,7 @@ static void fault_close(struct fault_state *f)
 		close(f->prob_fd);
 	f->proc_fd = f->times_fd = f->prob_fd = -1;
 	f->attr[0] = '\0';
+	f->at[0] = '\0';
 }
 
 /*
@@ -329,6 +439,7 @@ static void fault_close(struct fault_state *f)
 static int fault_disarm(struct step_ctx *ctx, char *what, size_t whatlen)
 {
 	struct fault_state *f = &ctx->fault;
+	bool nth = f->nth || f->at[0];
 	long long v;
 	int r = 0, r2;
 
@@ -336,7 +447,7 @@ static int fault_disarm(struct step_ctx *ctx, char *what, size_t whatlen)
 		return 0;
 	if (f->prob_fd >= 0 && (r = fault_fd_put(f->prob_fd, 0)) < 0)
 		snprintf(what, whatlen, "writing 0 to %s/probability", f->dir);
-	if (f->nth)
+	if (nth)
 		/* 0 once injected; the count left otherwise. */
 		f->outcome = fault_fd_get(f->proc_fd, &v) == 0 && v == 0 ?
 				     FAULT_FIRED : FAULT_MISSED;
@@ -345,14 +456,16 @@ static int fault_disarm(struct step_ctx *ctx, char *what, size_t whatlen)
 		f->outcome = fault_fd_get(f->times_fd, &v) == 0 &&
 					     v < f->times ?
 				     FAULT_FIRED : FAULT_MISSED;
-	if ((f->nth || f->task) && (r2 = fault_fd_put(f->proc_fd, 0)) < 0 &&
+	if ((nth || f->task) && (r2 = fault_fd_put(f->proc_fd, 0)) < 0 &&
 	    r == 0) {
 		r = r2;
-		snprintf(what, whatlen, "writing 0 to %s", f->nth ?
+		snprintf(what, whatlen, "writing 0 to %s", nth ?
 			 "/proc/thread-self/fail-nth" : "/proc/self/make-it-fail");
 	}
 	if (r == 0)
-		r = fault_reset_attr(ctx->env, f->dir, what, whatlen);
+		/* fail_nth changed both attributes. */
+		r = nth ? fault_reset(ctx->env, what, whatlen) :
+			  fault_reset_attr(ctx->env, f->dir, what, whatlen);
 	fault_close(f);
 	return r;
 }
@@ -365,6 +478,7 @@ int fault_before_step(struct step_ctx *ctx, struct step_result *res)
 
 	if (!f->attr[0] || f->arm_step != ctx->step)
 		return 0;
+	fault_make_room();
 	if (f->nth || f->task) {
 		r = fault_fd_put(f->proc_fd, f->nth ? f->nth : 1);
 		if (r < 0) {
@@ -403,11 +517,244 @@ void fault_after_step(struct step_ctx *ctx, struct step_result *res)
 			   what, util_errno_desc(-r));
 }
 
+/*
+ * The allocator's and fault injection's own frames, by prefix: a stack's
+ * first frame that is none of these is the call the fault hit.
+ */
+static const char *const fault_alloc_prefixes[] = {
+	"dump_stack", "fail_dump", "should_fail", "__should_fail",
+	"slab_pre_alloc_hook", "kmem_cache_alloc", "__kmem_cache_alloc",
+	"kmalloc", "__kmalloc", "kvmalloc", "__kvmalloc", "kmemdup",
+	"kstrdup", "kstrndup", "krealloc", "__do_kmalloc", "slab_alloc",
+	"__slab_alloc", "___slab_alloc", "new_slab", "allocate_slab",
+	"alloc_slab_page", "alloc_pages", "__alloc_pages", "prepare_alloc_pages",
+	"__get_free_pages", "get_zeroed_page", "folio_alloc", "__folio_alloc",
+	"vma_alloc_folio", "__alloc_skb", "alloc_skb", "__netdev_alloc_skb",
+	"kmalloc_reserve", "__vmalloc", "vmalloc", "vzalloc", NULL
+};
+
+bool fault_frame_is_allocator(const char *fn)
+{
+	for (size_t i = 0; fault_alloc_prefixes[i]; i++)
+		if (strncmp(fn, fault_alloc_prefixes[i],
+			    strlen(fault_alloc_prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+int fault_frame_parse(const char *line, struct fault_frame *ret)
+{
+	struct fault_frame fr = { .reliable = true };
+	size_t n = 0;
+
+	while (*line == ' ' || *line == '\t')
+		line++;
+	if (line[0] == '?' && line[1] == ' ') {
+		fr.reliable = false;
+		line += 2;
+	}
+	while (isalnum((unsigned char)line[n]) || line[n] == '_' ||
+	       line[n] == '.')
+		n++;
+	if (n == 0 || n >= sizeof(fr.fn) || strncmp(line + n, "+0x", 3))
+		return -EINVAL;
+	memcpy(fr.fn, line, n);
+	fr.fn[n] = '\0';
+	*ret = fr;
+	return 0;
+}
+
+/* What the kernel log says of one injected failure. */
+struct fault_hit {
+	bool reported;          /* a "FAULT_INJECTION:" report was logged */
+	bool has_target;        /* its stack holds the target, reliably */
+	char first[FAULT_AT_MAX];       /* its first non-allocator frame */
+	char trace[768];        /* its frames up to the target, "a < b" */
+};
+
+#define FAULT_REPORT_LINES 128
+
+/*
+ * Read the first fault injection report logged since @since: the banner,
+ * then dump_stack()'s lines up to "</TASK>". Only reliable frames count;
+ * a "? fn" frame is a guess of the unwinder.
+ */
+static void fault_scan(const struct kmsg_log *log, uint64_t since,
+		       const char *target, struct fault_hit *h)
+{
+	static const char banner[] = "FAULT_INJECTION: forcing a failure";
+	const struct kmsg_entry *e;
+	struct fault_frame fr;
+	unsigned int lines = 0;
+	size_t len = 0;
+
+	memset(h, 0, sizeof(*h));
+	while ((e = kmsg_log_next(log, &since))) {
+		const char *m = e->msg + strspn(e->msg, " \t");
+
+		if (strncmp(m, banner, sizeof(banner) - 1) == 0) {
+			if (h->reported)
+				break;
+			h->reported = true;
+			continue;
+		}
+		if (!h->reported)
+			continue;
+		if (++lines > FAULT_REPORT_LINES || strcmp(m, "</TASK>") == 0)
+			break;
+		if (fault_frame_parse(m, &fr) < 0 || !fr.reliable)
+			continue;
+		if (!h->first[0] && !fault_frame_is_allocator(fr.fn))
+			snprintf(h->first, sizeof(h->first), "%s", fr.fn);
+		if (!h->has_target && h->first[0] && len < sizeof(h->trace)) {
+			int w = snprintf(h->trace + len, sizeof(h->trace) - len,
+					 "%s%s", len ? " < " : "", fr.fn);
+
+			len += w > 0 ? (size_t)w : 0;
+		}
+		if (strcmp(fr.fn, target) == 0)
+			h->has_target = true;
+	}
+}
+
+/* Append "; @fmt" to @buf, which may be empty. */
+__attribute__((format(printf, 3, 4)))
+static void fault_append(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t len = strnlen(buf, size);
+	char more[PROTO_TEXT_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(more, sizeof(more), fmt, ap);
+	va_end(ap);
+	if (len + 1 < size)
+		util_fmt(buf + len, size - len, "%s%s", len ? "; " : "", more);
+}
+
+/*
+ * The search of a fail_nth fault aimed "at" a function: run the step with
+ * fail-nth 1, 2, 3, ... and read the stack each injected failure logs,
+ * until one holds the target. A try that failed another call is the
+ * step's own error path at work (the kernel rolls back what it did), so
+ * the next try starts from the same state. The step's result is the
+ * result of the try that hit the target.
+ */
+static void fault_search(struct step_ctx *ctx, const struct step_ops *ops,
+			 struct json_object *step, struct step_result *res)
+{
+	struct fault_state *f = &ctx->fault;
+	char hits[PROTO_TEXT_MAX / 2] = "", what[600];
+	struct fault_hit h;
+	unsigned int n;
+	long long left;
+	int r, r2;
+
+	f->outcome = FAULT_MISSED;
+	if (!ctx->kmsg) {
+		step_error(res, "the fault search for '%s' reads each injected "
+			   "failure's stack from /dev/kmsg, which guestd could "
+			   "not open", f->at);
+		goto out;
+	}
+	for (n = 1; n <= f->max_tries; n++) {
+		uint64_t mark;
+
+		memset(res, 0, sizeof(*res));
+		res->verdict = VERDICT_ERROR;
+		kmsg_log_drain(ctx->kmsg);
+		mark = kmsg_log_mark(ctx->kmsg);
+		fault_make_room();
+		r = fault_fd_put(f->proc_fd, n);
+		if (r < 0) {
+			step_error(res, "arming try %u of the fault search: "
+				   "writing /proc/thread-self/fail-nth: %s", n,
+				   util_errno_desc(-r));
+			goto out;
+		}
+		r = ops->run(ctx, step, res);
+		if (r < 0)
+			step_error(res, "guestd could not run the step: %s",
+				   util_errno_desc(-r));
+		/* 0 once the nth call failed; what is left of n otherwise. */
+		r2 = fault_fd_get(f->proc_fd, &left);
+		if (r2 == 0)
+			r2 = fault_fd_put(f->proc_fd, 0);
+		if (r2 < 0) {
+			step_error(res, "disarming try %u of the fault search: "
+				   "/proc/thread-self/fail-nth: %s", n,
+				   util_errno_desc(-r2));
+			goto out;
+		}
+		if (left != 0) {
+			res->verdict = VERDICT_FAIL;
+			res->reason[0] = '\0';
+			step_expected(res, "a fault-injectable call with '%s' "
+				      "on its stack", f->at);
+			step_got(res, "the step made only %u such call%s%s%s",
+				 n - 1, n == 2 ? "" : "s", hits[0] ? ": " : "",
+				 hits);
+			goto out;
+		}
+		kmsg_log_drain(ctx->kmsg);
+		fault_scan(ctx->kmsg, mark, f->at, &h);
+		if (h.has_target) {
+			f->outcome = FAULT_FIRED;
+			if (res->verdict == VERDICT_PASS && !res->got[0])
+				util_fmt(res->got, sizeof(res->got),
+					 "the fault hit '%s' at call %u: %s",
+					 f->at, n, h.trace);
+			else
+				fault_append(res->verdict == VERDICT_ERROR ?
+					     res->reason : res->got,
+					     sizeof(res->got), "the fault hit "
+					     "'%s' at call %u: %s", f->at, n,
+					     h.trace);
+			goto out;
+		}
+		/* __GFP_NOWARN calls fail without a report (FAULT_NOWARN). */
+		fault_append(hits, sizeof(hits), "%u %s", n, h.first[0] ?
+			     h.first : h.reported ? "(no frame outside the "
+			     "allocator)" : "(no report: __GFP_NOWARN?)");
+	}
+	res->verdict = VERDICT_FAIL;
+	res->reason[0] = '\0';
+	step_expected(res, "a call with '%s' on its stack among the step's "
+		      "first %u fault-injectable calls", f->at, f->max_tries);
+	step_got(res, "none: %s", hits);
+out:
+	r = fault_reset(ctx->env, what, sizeof(what));
+	if (r < 0 && res->verdict == VERDICT_PASS)
+		step_error(res, "disarming the fault after this step: %s: %s",
+			   what, util_errno_desc(-r));
+	fault_close(f);
+}
+
+void fault_run_step(struct step_ctx *ctx, const struct step_ops *ops,
+		    struct json_object *step, struct step_result *res)
+{
+	struct fault_state *f = &ctx->fault;
+	int r;
+
+	if (f->attr[0] && f->arm_step == ctx->step && f->at[0]) {
+		fault_search(ctx, ops, step, res);
+		return;
+	}
+	if (fault_before_step(ctx, res) == 0) {
+		r = ops->run(ctx, step, res);
+		if (r < 0)
+			step_error(res, "guestd could not run the step: %s",
+				   util_errno_desc(-r));
+	}
+	fault_after_step(ctx, res);
+}
+
 /* Open what the disarm will need, then configure the attribute. */
 static int fault_arm(struct step_ctx *ctx, const struct fault_plan *p,
 		     char *what, size_t whatlen)
 {
 	struct fault_state *f = &ctx->fault;
+	bool nth = p->nth || p->at[0];
 	char dir[256], path[512];
 	int r;
 
@@ -417,18 +764,20 @@ static int fault_arm(struct step_ctx *ctx, const struct fault_plan *p,
 	f->arm_step = ctx->step + 1;
 	f->task = p->task;
 	f->nth = p->nth;
+	snprintf(f->at, sizeof(f->at), "%s", p->at);
+	f->max_tries = p->max_tries;
 	f->times = p->times;
 	snprintf(dir, sizeof(dir), "%s/%s", fault_debugfs(ctx->env), p->dir);
 
-	if (p->nth || p->task) {
+	if (nth || p->task) {
 		snprintf(path, sizeof(path), "%s/%s", fault_proc(ctx->env),
-			 p->nth ? "thread-self/fail-nth" : "self/make-it-fail");
+			 nth ? "thread-self/fail-nth" : "self/make-it-fail");
 		r = fault_open(path, O_RDWR, what, whatlen);
 		if (r < 0)
 			goto fail;
 		f->proc_fd = r;
 	}
-	if (!p->nth) {
+	if (!nth) {
 		snprintf(path, sizeof(path), "%s/times", dir);
 		r = fault_open(path, O_RDONLY, what, whatlen);
 		if (r < 0)
@@ -441,14 +790,19 @@ static int fault_arm(struct step_ctx *ctx, const struct fault_plan *p,
 		f->prob_fd = r;
 	}
 	/* All but the final probability, which fault_before_step() writes. */
-	f->probability = p->nth ? 0 : p->w[p->n - 1].value;
-	r = fault_writes(dir, p->w, p->nth ? p->n : p->n - 1, what, whatlen);
+	f->probability = nth ? 0 : p->w[p->n - 1].value;
+	r = fault_writes(dir, p->w, nth ? p->n : p->n - 1, what, whatlen);
+	if (r == 0 && nth)
+		r = fault_pages_uncounted(ctx->env, what, whatlen);
 	if (r < 0)
 		goto fail;
 	return 0;
 
 fail:
-	fault_reset_attr(ctx->env, p->dir, path, sizeof(path));
+	if (nth)
+		fault_reset(ctx->env, path, sizeof(path));
+	else
+		fault_reset_attr(ctx->env, p->dir, path, sizeof(path));
 	fault_close(f);
 	return r;
 }

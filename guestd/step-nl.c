@@ -4,7 +4,6 @@
  * answer against expect_errno and expect_extack.
  */
 #include <errno.h>
-#include <net/if.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,17 +13,15 @@
 int nl_step_ifindex(struct step_result *res, struct json_object *step,
 		    const char *what, const char *name, int *ret)
 {
-	unsigned int i = if_nametoindex(name);
 	struct nl_ack ack = { 0 };
 	char where[64];
+	int r = nl_if_index(name, ret);
 
-	if (i) {
-		*ret = (int)i;
+	if (r == 0)
 		return 0;
-	}
 	/* The kernel would say ENODEV too: a step may expect it. */
-	ack.err = errno;
-	snprintf(where, sizeof(where), "if_nametoindex('%.16s')", name);
+	ack.err = -r;
+	snprintf(where, sizeof(where), "SIOCGIFINDEX('%.16s')", name);
 	nl_step_judge(res, step, where, what, 0, &ack);
 	return -ENODEV;
 }

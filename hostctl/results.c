@@ -126,6 +126,8 @@ void res_scenario_free(struct res_scenario *sc)
 	free(sc->cleanup_reason);
 	sc->cleanup_reason = NULL;
 	free(sc->boots);
+	free(sc->fresh_vm);
+	sc->fresh_vm = NULL;
 	sc->steps = NULL;
 	sc->nsteps = 0;
 	sc->reason = NULL;
@@ -396,6 +398,14 @@ static struct json_object *scenario_object(const struct res_scenario *sc)
 	/* A scenario with boots has "boots", even before its first boot. */
 	if (r == 0 && sc->boots)
 		r = add_list(o, "boots", sc->nboots, boot_elem, sc);
+	/* Only runs name VMs: older summaries and fixtures have neither. */
+	if (r == 0 && sc->vm[0])
+		r = add(o, "vm", json_object_new_string(sc->vm));
+	if (r == 0 && sc->vm[0] && sc->fresh_vm)
+		r = add(o, "fresh_vm", json_object_new_string(sc->fresh_vm));
+	else if (r == 0 && sc->vm[0] &&
+		 json_object_object_add(o, "fresh_vm", NULL) < 0)
+		r = -ENOMEM;
 	if (r < 0) {
 		json_object_put(o);
 		return NULL;
@@ -825,6 +835,12 @@ static int parse_scenario(struct json_object *o, struct res_scenario *sc,
 		r = parse_incidents(o, sc, where, err, errlen);
 	if (r == 0)
 		r = parse_leaks(o, sc, where, err, errlen);
+	if (r == 0 && json_object_object_get_ex(o, "vm", NULL))
+		r = get_str(o, "vm", sc->vm, sizeof(sc->vm), where, err,
+			    errlen);
+	if (r == 0 && json_object_object_get_ex(o, "fresh_vm", &steps) &&
+	    !json_object_is_type(steps, json_type_null))
+		r = get_dup(o, "fresh_vm", &sc->fresh_vm, where, err, errlen);
 	return r;
 }
 

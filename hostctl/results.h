@@ -86,6 +86,13 @@ struct res_scenario {
 	size_t nleaks;
 	struct res_boot *boots; /* NULL unless the scenario has boots */
 	size_t nboots;
+	/*
+	 * The shared VM it ran on ("vm3"; "" when it ran on none, or on VMs
+	 * of its own), and why that VM was a fresh one rather than the
+	 * previous scenario's (NULL: it was reused).
+	 */
+	char vm[32];
+	char *fresh_vm;
 };
 
 struct res_run {

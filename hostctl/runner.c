@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Boot, run, replace: the loop that turns selected scenarios into verdicts.
- * One VM serves scenarios in order until it dies or misbehaves; the
+ * One VM serves scenarios in order as long as each passes cleanly; the
  * scenario it died in gets crash (with the console tail), timeout or error,
- * and the next one starts on a fresh VM. After each scenario the crash hook
+ * and after any scenario that did not pass the next one starts on a fresh
+ * VM (vm_reusable()). After each scenario the crash hook
  * (after_one(), judge.c) attributes the console's reports, writes a
  * post-mortem bundle for a dead or hung guest and applies expect_incident
  * and xfail. Two boots in a row that fail, or a guest with another
@@ -55,6 +56,7 @@ struct run_ctx {
 	unsigned int bundles;
 	const char *hang; /* a hang the host saw in this scenario, or NULL */
 	char hang_buf[256];
+	char fresh[PROTO_NAME_MAX + 128]; /* why the next VM is a fresh one */
 };
 
 void progress_status(struct progress *p, const char *fmt, ...)
@@ -529,6 +531,32 @@ static int after_one(struct run_ctx *c, struct vm *vm, size_t i, int replace)
 	return replace;
 }
 
+/*
+ * Whether the VM that ran @sc may run the next scenario: only after a
+ * clean pass. A scenario that failed, timed out, crashed, errored or was
+ * an expected failure may have stopped before its clean-up; one with an
+ * incident or a leak left the kernel changed, and one whose cleanup list
+ * failed left what it could not undo. Either way the next one gets a
+ * fresh VM, so that one failure cannot cascade; @why says which.
+ */
+static bool vm_reusable(const struct res_scenario *sc, char *why,
+			size_t len)
+{
+	if (sc->nincidents)
+		snprintf(why, len, "after %s: a kernel incident", sc->name);
+	else if (sc->verdict != VERDICT_PASS)
+		snprintf(why, len, "after %s: %s", sc->name,
+			 proto_verdict_name(sc->verdict));
+	else if (sc->cleanup_failed)
+		snprintf(why, len, "after %s: its cleanup failed", sc->name);
+	else if (sc->nleaks)
+		snprintf(why, len, "after %s: the audit found a leak",
+			 sc->name);
+	else
+		return true;
+	return false;
+}
+
 /* Ask for shutdown, give bye a moment, then destroy and time it. */
 static void teardown(struct run_ctx *c, struct vm *vm)
 {
@@ -544,15 +572,6 @@ static void teardown(struct run_ctx *c, struct vm *vm)
 	vm_destroy(vm);
 	if (c->stats && c->stats->boots > 0 && c->stats->boots <= 16)
 		c->stats->teardown_us[c->stats->boots - 1] = vm_now_us() - t0;
-}
-
-/*
- * A scenario whose cleanup list failed may have left the guest in a
- * state the next scenario must not inherit.
- */
-static bool needs_fresh_vm(const struct res_scenario *sc)
-{
-	return sc->cleanup_failed;
 }
 
 static size_t next_pending(const struct res_run *run, size_t i)
@@ -668,11 +687,15 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	c.pm.dump_format = o->dump_format;
 	/* boot() leaves the memory at its default. */
 	c.pm.memory_mib = DOMAIN_MEMORY_MIB_DEFAULT;
+	snprintf(c.fresh, sizeof(c.fresh), "the run's first VM");
 	while (i < run->n) {
 		struct vm *vm;
 		char *reason = NULL;
 
 		if (scn[i]->nboots) {
+			snprintf(c.fresh, sizeof(c.fresh),
+				 "after %s, which runs on VMs of its own",
+				 scn[i]->name);
 			run_boots(&c, i);
 			i = next_pending(run, i + 1);
 			if (c.stop)
@@ -697,10 +720,16 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 		}
 		boot_failures = 0;
 		while (i < run->n && !scn[i]->nboots) {
+			struct res_scenario *sc = &run->v[i];
+
+			snprintf(sc->vm, sizeof(sc->vm), "%s", c.label);
+			res_set_str(&sc->fresh_vm, c.fresh);
+			c.fresh[0] = '\0';
 			r = run_one(&c, vm, i);
-			r = after_one(&c, vm, i, r) ||
-			    needs_fresh_vm(&run->v[i]);
-			progress_result(o->progress, &run->v[i]);
+			r = after_one(&c, vm, i, r);
+			if (!vm_reusable(sc, c.fresh, sizeof(c.fresh)))
+				r = 1;
+			progress_result(o->progress, sc);
 			i = next_pending(run, i + 1);
 			if (r)
 				break;

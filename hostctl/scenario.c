@@ -406,6 +406,8 @@ static const struct scn_key scn_fault_keys[] = {
 	{ "ignore_gfp_highmem", SCN_V_BOOL, false, 0, 0, NULL },
 	{ "min_order", SCN_V_INT, false, 0, 10, NULL },
 	{ "nth", SCN_V_INT, false, 1, 1000000, NULL },
+	{ "at", SCN_V_STRING, false, 0, PROTO_FAULT_AT_MAX - 1, NULL },
+	{ "max_tries", SCN_V_INT, false, 1, PROTO_FAULT_TRIES_MAX, NULL },
 	{ "expect_injected", SCN_V_BOOL, false, 0, 0, NULL },
 	{ NULL },
 };
@@ -509,47 +511,79 @@ struct scn_ctx {
 	bool cleanup;             /* checking the cleanup list's steps */
 };
 
-static int scn_errors_add(struct scn_errors *errs, char *msg)
+static int scn_msgs_add(char ***msgs, size_t *n, char *msg)
 {
 	char **v;
 
-	if (!errs) {
-		free(msg);
-		return 0;
-	}
-	v = realloc(errs->msgs, (errs->n + 1) * sizeof(*v));
+	v = realloc(*msgs, (*n + 1) * sizeof(*v));
 	if (!v) {
 		free(msg);
 		return -ENOMEM;
 	}
-	errs->msgs = v;
-	errs->msgs[errs->n++] = msg;
+	*msgs = v;
+	(*msgs)[(*n)++] = msg;
 	return 0;
 }
 
-/* Record "file: path: reason" (or "file: reason" when @path is NULL). */
-__attribute__((format(printf, 3, 4)))
-static void scn_error(struct scn_ctx *ctx, const char *path, const char *fmt,
-		      ...)
+static int scn_errors_add(struct scn_errors *errs, char *msg)
+{
+	if (!errs) {
+		free(msg);
+		return 0;
+	}
+	return scn_msgs_add(&errs->msgs, &errs->n, msg);
+}
+
+/* "file: path: reason" (or "file: reason" when @path is NULL), or NULL. */
+static char *scn_vmsg(struct scn_ctx *ctx, const char *path, const char *fmt,
+		      va_list ap)
 {
 	char *reason = NULL, *msg = NULL;
-	va_list ap;
 	int r;
 
-	ctx->nerr++;
-	va_start(ap, fmt);
-	r = vasprintf(&reason, fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return;
+	if (vasprintf(&reason, fmt, ap) < 0)
+		return NULL;
 	if (path)
 		r = asprintf(&msg, "%s: %s: %s", ctx->file, path, reason);
 	else
 		r = asprintf(&msg, "%s: %s", ctx->file, reason);
 	free(reason);
-	if (r < 0)
+	return r < 0 ? NULL : msg;
+}
+
+/* Record an error: the file is then refused. */
+__attribute__((format(printf, 3, 4)))
+static void scn_error(struct scn_ctx *ctx, const char *path, const char *fmt,
+		      ...)
+{
+	char *msg;
+	va_list ap;
+
+	ctx->nerr++;
+	va_start(ap, fmt);
+	msg = scn_vmsg(ctx, path, fmt, ap);
+	va_end(ap);
+	if (msg)
+		scn_errors_add(ctx->errs, msg);
+}
+
+/* Record a warning: the file is valid, but something in it is fragile. */
+__attribute__((format(printf, 3, 4)))
+static void scn_warn(struct scn_ctx *ctx, const char *path, const char *fmt,
+		     ...)
+{
+	char *msg;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = scn_vmsg(ctx, path, fmt, ap);
+	va_end(ap);
+	if (!msg)
 		return;
-	scn_errors_add(ctx->errs, msg);
+	if (ctx->errs)
+		scn_msgs_add(&ctx->errs->warns, &ctx->errs->nwarns, msg);
+	else
+		free(msg);
 }
 
 /* JSON paths: "$", "$.steps", "$.steps[2].match". Long ones are cut. */
@@ -884,9 +918,48 @@ static const struct {
 	{ "fail_page_alloc", { "probability", "interval", "times", "space",
 			       "verbose", "task_filter", "ignore_gfp_wait",
 			       "ignore_gfp_highmem", "min_order" } },
-	{ "fail_nth", { "nth" } },
+	{ "fail_nth", { "nth", "at", "max_tries" } },
 	{ "off", { "expect_injected" } },
 };
+
+/*
+ * fail_nth takes "at" (a function the failed call's stack must hold, found
+ * by guestd's search) or a bare "nth", which is valid but fragile: the
+ * order of a step's allocations moves with caches and timing.
+ */
+static void scn_check_fail_nth(struct scn_ctx *ctx, const char *path,
+			       struct json_object *step)
+{
+	bool nth = json_object_object_get_ex(step, "nth", NULL);
+	struct json_object *at;
+	char p[SCN_PATH_MAX];
+
+	if (!json_object_object_get_ex(step, "at", &at)) {
+		if (!nth)
+			scn_error(ctx, path, "attr 'fail_nth' needs key 'at' "
+				  "(or 'nth')");
+		else
+			scn_warn(ctx, path, "a bare 'nth' fails whichever "
+				 "call comes nth, which moves with caches and "
+				 "timing; aim it with 'at' instead");
+		if (json_object_object_get_ex(step, "max_tries", NULL)) {
+			scn_path_key(p, path, "max_tries");
+			scn_error(ctx, p, "'max_tries' goes with 'at'");
+		}
+		return;
+	}
+	scn_path_key(p, path, "at");
+	if (nth)
+		scn_error(ctx, path, "'nth' and 'at' together");
+	if (json_object_is_type(at, json_type_string))
+		for (const char *c = json_object_get_string(at); *c; c++)
+			if (!isalnum((unsigned char)*c) && *c != '_' &&
+			    *c != '.') {
+				scn_error(ctx, p, "not a function name "
+					  "([A-Za-z0-9_.])");
+				break;
+			}
+}
 
 static void scn_check_fault(struct scn_ctx *ctx, const char *path,
 			    struct json_object *step)
@@ -918,9 +991,8 @@ static void scn_check_fault(struct scn_ctx *ctx, const char *path,
 		scn_path_key(p, path, key);
 		scn_error(ctx, p, "'%s' does not go with attr '%s'", key, attr);
 	}
-	if (strcmp(attr, "fail_nth") == 0 &&
-	    !json_object_object_get_ex(step, "nth", NULL))
-		scn_error(ctx, path, "attr 'fail_nth' needs key 'nth'");
+	if (strcmp(attr, "fail_nth") == 0)
+		scn_check_fail_nth(ctx, path, step);
 }
 
 /* master enslaves, nomaster releases: one step can't do both. */
@@ -2448,6 +2520,11 @@ void scn_errors_free(struct scn_errors *errs)
 	free(errs->msgs);
 	errs->msgs = NULL;
 	errs->n = 0;
+	for (size_t i = 0; i < errs->nwarns; i++)
+		free(errs->warns[i]);
+	free(errs->warns);
+	errs->warns = NULL;
+	errs->nwarns = 0;
 }
 
 /* Levenshtein distance, in one malloc'd row. SIZE_MAX on no memory. */

@@ -127,6 +127,9 @@ struct scn_set {
 struct scn_errors {
 	char **msgs;
 	size_t n;
+	/* Warnings, same form: valid, but fragile (a bare fail_nth "nth"). */
+	char **warns;
+	size_t nwarns;
 };
 
 /*

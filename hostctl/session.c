@@ -189,10 +189,38 @@ static int audit_notes(struct session *s, struct res_scenario *sc)
 	return 0;
 }
 
+/*
+ * A pass is earned, not claimed: every step must have begun and ended
+ * with pass. Otherwise @why says which step did not, and the guest's
+ * "pass" is an error of the guest, not a verdict on the kernel. The
+ * cleanup list's steps are judged apart (cleanup_failed), never here.
+ */
+static bool pass_earned(const struct res_scenario *sc, char *why, size_t len)
+{
+	for (size_t i = 0; i < sc->nsteps - sc->ncleanup; i++) {
+		const struct res_step *st = &sc->steps[i];
+
+		if (!st->ran)
+			snprintf(why, len, "the guest reported pass, but step "
+				 "%zu (%s) never began", i, st->kind);
+		else if (st->verdict != VERDICT_PASS)
+			snprintf(why, len, "the guest reported pass, but step "
+				 "%zu (%s) ended %s", i, st->kind,
+				 proto_verdict_name(st->verdict));
+		else
+			continue;
+		return false;
+	}
+	return true;
+}
+
 static int on_scenario_end(struct session *s,
 			   const struct proto_scenario_end *e)
 {
 	struct res_scenario *sc = s->cur;
+	enum proto_verdict verdict = e->verdict;
+	const char *reason = e->reason;
+	char why[256];
 	int r;
 
 	/* A timed-out scenario may end with its step still open. */
@@ -206,9 +234,13 @@ static int on_scenario_end(struct session *s,
 			return fail(s, r, "out of memory");
 	}
 	sc->duration_ms = e->duration_us / 1000;
+	if (verdict == VERDICT_PASS && !pass_earned(sc, why, sizeof(why))) {
+		verdict = VERDICT_ERROR;
+		reason = why;
+	}
 	r = audit_notes(s, sc);
 	if (r == 0)
-		r = res_scenario_finish(sc, e->verdict, e->reason);
+		r = res_scenario_finish(sc, verdict, reason);
 	if (r < 0)
 		return fail(s, r, "out of memory");
 	s->cur = NULL;

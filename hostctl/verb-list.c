@@ -68,6 +68,8 @@ int verb_list(int argc, char *argv[])
 	r = scn_load_dir(dir, &set, &errs);
 	for (size_t i = 0; i < errs.n; i++)
 		fprintf(stderr, "%s\n", errs.msgs[i]);
+	for (size_t i = 0; i < errs.nwarns; i++)
+		fprintf(stderr, "warning: %s\n", errs.warns[i]);
 	if (r < 0) {
 		if (r == -EINVAL)
 			fprintf(stderr,

@@ -6,6 +6,7 @@
  * fault fired, and the "off" step's verdicts.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -146,7 +147,8 @@ static void test_plan(void)
 	is_int(fault_plan(s, &p, err, sizeof(err)), -EINVAL,
 	       "plan: fail_nth needs nth");
 	json_object_put(s);
-	is_str(err, "attr 'fail_nth' needs 'nth' 1..1000000", "plan: nth text");
+	is_str(err, "attr 'fail_nth' needs 'nth' 1..1000000 or 'at'",
+	       "plan: nth text");
 
 	s = parse("{\"kind\":\"fault\",\"attr\":\"failslab\",\"verbose\":3}");
 	is_int(fault_plan(s, &p, err, sizeof(err)), -EINVAL, "plan: verbose 3");
@@ -273,12 +275,16 @@ static void test_nth(void)
 	ctx.step = 1;
 	fault_before_step(&ctx, &res);
 	is_str(val(proc, "thread-self/fail-nth"), "5", "nth: armed for step 1");
+	is_str(val(fpath(dbg, "fail_page_alloc"), "min-order"), "4294967295",
+	       "nth: page allocations are not counted");
 	is_str(val(proc, "self/make-it-fail"), "0", "nth: no task mark");
 	/* The kernel leaves 0 once the nth call failed. */
 	tu_write(fpath(proc, "thread-self/fail-nth"), "0\n", O_TRUNC);
 	res.verdict = VERDICT_PASS;
 	fault_after_step(&ctx, &res);
 	is_str(val(slab, "ignore-gfp-wait"), "1", "nth: failslab reset");
+	is_str(val(fpath(dbg, "fail_page_alloc"), "min-order"), "1",
+	       "nth: fail_page_alloc reset");
 	run(&ctx, 2, &res, "{\"kind\":\"fault\",\"attr\":\"off\","
 	    "\"expect_injected\":true}");
 	is_int(res.verdict, VERDICT_PASS, "nth: off sees it fired");
@@ -316,6 +322,163 @@ static void test_errors(void)
 	       "errors: reset without fail_page_alloc");
 }
 
+/*
+ * The search ("at") against a fake kernel: a step that makes fake.calls
+ * fault-injectable calls, the one at fake.target through the function
+ * "dsa_port_do_vlan_add". Like the kernel, it fails the nth call when
+ * fail-nth is n (leaving 0 in the file and logging a report with a stack
+ * to the kmsg file), and leaves what remains of n otherwise.
+ */
+static struct {
+	unsigned int calls, target, runs, nowarn;
+	char kmsg[600];
+	uint64_t seq;
+} fake;
+
+static void fake_log(const char *msg)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line), "4,%llu,1000,-;%s\n",
+		 (unsigned long long)fake.seq++, msg);
+	tu_write(fake.kmsg, line, O_APPEND);
+}
+
+static int fake_run(struct step_ctx *ctx, struct json_object *step,
+		    struct step_result *res)
+{
+	char nth_s[16];
+	unsigned int n = (unsigned int)atoi(val(proc, "thread-self/fail-nth"));
+
+	(void)ctx;
+	(void)step;
+	fake.runs++;
+	if (n == 0 || n > fake.calls) {
+		snprintf(nth_s, sizeof(nth_s), "%u\n", n ? n - fake.calls : 0);
+		tu_write(fpath(proc, "thread-self/fail-nth"), nth_s, O_TRUNC);
+		res->verdict = VERDICT_FAIL;
+		step_expected(res, "errno ENOMEM");
+		step_got(res, "success");
+		return 0;
+	}
+	tu_write(fpath(proc, "thread-self/fail-nth"), "0\n", O_TRUNC);
+	if (n != fake.nowarn) {
+		fake_log("FAULT_INJECTION: forcing a failure.\\x0aname failslab, "
+			 "interval 1, probability 0, space 0, times 1");
+		fake_log("CPU: 0 PID: 70 Comm: guestd Not tainted 6.1.0 #1");
+		fake_log("Call Trace:");
+		fake_log(" <TASK>");
+		fake_log(" dump_stack_lvl+0x44/0x5c");
+		fake_log(" should_fail_ex.cold+0x5/0xa");
+		fake_log(" __kmalloc+0x4b/0x150");
+		/* An unreliable guess never counts as the target. */
+		fake_log(" ? dsa_port_do_vlan_add+0x10/0x90 [dsa_core]");
+		if (n == fake.target)
+			fake_log(" dsa_port_do_vlan_add+0x3d/0x90 [dsa_core]");
+		else if (n % 2)
+			fake_log(" nbp_vlan_add+0x5d/0x150 [bridge]");
+		else
+			fake_log(" netlink_sendmsg+0x20/0x3c0");
+		fake_log(" __sys_sendmsg+0x59/0xa0");
+		fake_log(" </TASK>");
+	}
+	res->verdict = VERDICT_PASS;    /* ENOMEM, as the step expected */
+	return 0;
+}
+
+static const struct step_ops fake_ops = { .name = "fake", .run = fake_run };
+
+/* Arm a search with @json as step 0 and run the fake as step 1. */
+static void search(unsigned int calls, unsigned int target,
+		   struct step_result *res, const char *json)
+{
+	struct kmsg_log log;
+	struct step_ctx ctx = { .env = &env };
+	struct json_object *step = json_tokener_parse("{\"kind\":\"sleep\"}");
+
+	fake.calls = calls;
+	fake.target = target;
+	fake.runs = 0;
+	tu_write(fake.kmsg, "", O_TRUNC);
+	fake.seq = 1;
+	if (kmsg_log_open(&log, fake.kmsg) < 0)
+		exit(99);
+	ctx.kmsg = &log;
+	run(&ctx, 0, res, json);
+	if (res->verdict != VERDICT_PASS) {
+		printf("# the fault step itself: %s\n", res->reason);
+		exit(99);
+	}
+	ctx.step = 1;
+	memset(res, 0, sizeof(*res));
+	fault_run_step(&ctx, &fake_ops, step, res);
+	json_object_put(step);
+	kmsg_log_close(&log);
+}
+
+static void test_search(void)
+{
+	static const char at[] = "{\"kind\":\"fault\",\"attr\":\"fail_nth\","
+				 "\"at\":\"dsa_port_do_vlan_add\"}";
+	struct step_result res;
+	struct fault_frame fr;
+
+	snprintf(fake.kmsg, sizeof(fake.kmsg), "%s/kmsg", dir);
+	tu_write(fake.kmsg, "", O_TRUNC);
+
+	is_int(fault_frame_parse(" br_vlan_add+0x5d/0x150 [bridge]", &fr), 0,
+	       "frame: parses");
+	is_str(fr.fn, "br_vlan_add", "frame: the function");
+	ok(fr.reliable, "frame: reliable");
+	is_int(fault_frame_parse(" ? f.isra.0+0x1/0x2", &fr), 0,
+	       "frame: a guess parses");
+	ok(!fr.reliable && !strcmp(fr.fn, "f.isra.0"), "frame: ... unreliable");
+	is_int(fault_frame_parse("Call Trace:", &fr), -EINVAL,
+	       "frame: not a frame");
+	ok(fault_frame_is_allocator("kmalloc_trace"), "allocator: kmalloc_");
+	ok(!fault_frame_is_allocator("nbp_vlan_add"), "allocator: not nbp_");
+
+	search(10, 3, &res, at);
+	is_int(res.verdict, VERDICT_PASS, "search: found on the 3rd call");
+	is_int(fake.runs, 3, "search: three tries");
+	ok(strstr(res.got, "the fault hit 'dsa_port_do_vlan_add' at call 3: "
+		  "dsa_port_do_vlan_add") != NULL, "search: got says where");
+	is_str(val(proc, "thread-self/fail-nth"), "0", "search: disarmed");
+	is_str(val(fpath(dbg, "failslab"), "ignore-gfp-wait"), "1",
+	       "search: failslab reset");
+
+	search(300, 200, &res, at);
+	is_int(res.verdict, VERDICT_PASS, "search: found on the 200th call");
+	is_int(fake.runs, 200, "search: 200 tries");
+
+	search(300, 201, &res, at);
+	is_int(res.verdict, VERDICT_FAIL, "search: not within 200 calls");
+	is_int(fake.runs, 200, "search: stopped at max_tries");
+	is_str(res.expected, "a call with 'dsa_port_do_vlan_add' on its stack "
+	       "among the step's first 200 fault-injectable calls",
+	       "search: expected text");
+	ok(!strncmp(res.got, "none: 1 nbp_vlan_add; 2 netlink_sendmsg; 3 nbp",
+		    46), "search: got names the calls it hit");
+	if (strncmp(res.got, "none: 1 nbp", 11))
+		printf("# got: %.200s\n", res.got);
+
+	search(5, 0, &res, at);
+	is_int(res.verdict, VERDICT_FAIL, "search: never reached");
+	is_int(fake.runs, 6, "search: ran out of calls on the 6th try");
+	ok(strstr(res.got, "the step made only 5 such calls: 1 nbp_vlan_add")
+	   != NULL, "search: got counts the calls");
+
+	fake.nowarn = 2;
+	search(5, 4, &res, at);
+	fake.nowarn = 0;
+	is_int(res.verdict, VERDICT_PASS, "search: past a silent call");
+
+	search(10, 7, &res, "{\"kind\":\"fault\",\"attr\":\"fail_nth\","
+	       "\"at\":\"dsa_port_do_vlan_add\",\"max_tries\":6}");
+	is_int(res.verdict, VERDICT_FAIL, "search: max_tries bounds it");
+	is_int(fake.runs, 6, "search: six tries");
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "%s", tu_tmpdir());
@@ -324,6 +487,7 @@ int main(void)
 	test_task_armed_for_next_step();
 	test_missed();
 	test_nth();
+	test_search();
 	test_errors();
 	tu_rmrf(dir);
 	return tap_done();

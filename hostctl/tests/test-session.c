@@ -363,6 +363,57 @@ static void test_cleanup(void)
 	memset(&sc, 0, sizeof(sc));
 }
 
+/* A guest that claims pass must have shown every step pass. */
+static void test_pass_earned(void)
+{
+	static const char begin[] =
+		"{\"ev\":\"scenario_begin\",\"t_us\":3,"
+		"\"scenario\":\"ftrace/x\",\"nsteps\":2}";
+	static const char pass[] =
+		"{\"ev\":\"scenario_end\",\"t_us\":8,"
+		"\"scenario\":\"ftrace/x\",\"verdict\":\"pass\","
+		"\"duration_us\":10}";
+	struct session s;
+
+	reset(&s);
+	feed(&s, HELLO);
+	session_expect(&s, &sc);
+	feed(&s, begin);
+	is_int(feed(&s, pass), 0, "pass without steps: accepted as a line");
+	is_str(proto_verdict_name(sc.verdict), "error",
+	       "pass without steps: error");
+	is_str(sc.reason, "the guest reported pass, but step 0 (read) never "
+	       "began", "pass without steps: the reason names step 0");
+
+	reset(&s);
+	feed(&s, HELLO);
+	session_expect(&s, &sc);
+	feed(&s, begin);
+	feed(&s, STEP0_BEGIN);
+	feed(&s, "{\"ev\":\"step_end\",\"t_us\":5,\"scenario\":"
+	     "\"ftrace/x\",\"step\":0,\"verdict\":\"pass\","
+	     "\"duration_us\":1}");
+	feed(&s, "{\"ev\":\"step_begin\",\"t_us\":6,\"scenario\":"
+	     "\"ftrace/x\",\"step\":1,\"kind\":\"write\"}");
+	feed(&s, "{\"ev\":\"step_end\",\"t_us\":7,\"scenario\":"
+	     "\"ftrace/x\",\"step\":1,\"verdict\":\"fail\","
+	     "\"duration_us\":1}");
+	feed(&s, pass);
+	is_str(proto_verdict_name(sc.verdict), "error",
+	       "pass over a failed step: error");
+	is_str(sc.reason, "the guest reported pass, but step 1 (write) ended "
+	       "fail", "pass over a failed step: the reason");
+
+	reset(&s);
+	feed(&s, HELLO);
+	session_expect(&s, &sc);
+	feed(&s, begin);
+	feed(&s, STEP0_BEGIN);
+	feed(&s, pass);
+	is_str(proto_verdict_name(sc.verdict), "error",
+	       "pass with a step open: error");
+}
+
 int main(void)
 {
 	test_good();
@@ -370,6 +421,7 @@ int main(void)
 	test_hello();
 	test_refused_run();
 	test_carry();
+	test_pass_earned();
 	test_cleanup();
 	res_scenario_free(&sc);
 	return tap_done();

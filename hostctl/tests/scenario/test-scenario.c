@@ -79,6 +79,28 @@ static void check_bad(const char *stem, const char *const *want)
 	free(what);
 }
 
+/* A valid file with one warning: a bare fail_nth "nth". */
+static void test_warnings(void)
+{
+	struct scn_errors errs = { 0 };
+	struct scenario s;
+	char *path = xasprintf("%s/warn/bare-nth.json", data_dir);
+	char *want = xasprintf("%s: $.steps[0]: a bare 'nth' fails whichever "
+			       "call comes nth, which moves with caches and "
+			       "timing; aim it with 'at' instead", path);
+
+	is_int(scn_load_file(path, "warn/bare-nth", &s, &errs), 0,
+	       "warn/bare-nth.json loads");
+	is_int(errs.n, 0, "warn/bare-nth.json: no errors");
+	is_int(errs.nwarns, 1, "warn/bare-nth.json: one warning, not for 'at'");
+	is_str(errs.nwarns ? errs.warns[0] : "(none)", want,
+	       "warn/bare-nth.json: the warning names the step");
+	scn_free(&s);
+	scn_errors_free(&errs);
+	free(path);
+	free(want);
+}
+
 #define BAD(stem, ...) check_bad(stem, (const char *const[]){ __VA_ARGS__, NULL })
 
 static void test_bad_files(void)
@@ -159,12 +181,17 @@ static void test_bad_files(void)
 	    "$.steps[8].device: bad MTD device 'mtd0' (want /dev/mtdN)");
 	BAD("fault",
 	    "$.steps[0].min_order: 'min_order' does not go with attr 'failslab'",
-	    "$.steps[1]: attr 'fail_nth' needs key 'nth'",
+	    "$.steps[1]: attr 'fail_nth' needs key 'at' (or 'nth')",
 	    "$.steps[2].probability: 101 is out of range 0..100",
 	    "$.steps[3].attr: 'slab' is not one of: failslab, fail_page_alloc, fail_nth, off",
 	    "$.steps[4].nth: 'nth' does not go with attr 'off'",
 	    "$.steps[5].nth: 0 is out of range 1..1000000",
-	    "$.steps[6]: missing required key 'attr'");
+	    "$.steps[6]: missing required key 'attr'",
+	    "$.steps[9]: 'nth' and 'at' together",
+	    "$.steps[10].max_tries: 'max_tries' goes with 'at'",
+	    "$.steps[11].at: not a function name ([A-Za-z0-9_.])",
+	    "$.steps[12].max_tries: 1001 is out of range 1..1000",
+	    "$.steps[13].at: 'at' does not go with attr 'failslab'");
 	BAD("sample-delta",
 	    "$.steps[0].repeat: 0 is out of range 1..1000000",
 	    "$.steps[1].length: -1 is out of range 0..1048576",
@@ -955,6 +982,7 @@ int main(int argc, char *argv[])
 	fixtures_dir = argv[3];
 
 	test_bad_files();
+	test_warnings();
 	test_generated();
 	test_incident();
 	test_name_length();
