@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "jsonutil.h"
 #include "proto.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -197,15 +198,6 @@ static int to_line(struct json_object *obj, char **ret_line, size_t *ret_len)
 	return 0;
 }
 
-/* json_object_object_add() takes ownership of @val, even on failure. */
-static int add(struct json_object *obj, const char *key, struct json_object *val)
-{
-	if (!val)
-		return -ENOMEM;
-	if (json_object_object_add(obj, key, val) < 0)
-		return -ENOMEM;
-	return 0;
-}
 
 static int encode_field(struct json_object *obj, const struct proto_event *ev,
 			const struct field *f)
@@ -214,19 +206,19 @@ static int encode_field(struct json_object *obj, const struct proto_event *ev,
 
 	switch (f->type) {
 	case F_STR:
-		return add(obj, f->name,
+		return jsonutil_add(obj, f->name,
 			   json_object_new_string_len(p, strnlen(p, f->size)));
 	case F_U64:
-		return add(obj, f->name,
+		return jsonutil_add(obj, f->name,
 			   json_object_new_uint64(*(const uint64_t *)p));
 	case F_I64:
-		return add(obj, f->name,
+		return jsonutil_add(obj, f->name,
 			   json_object_new_int64(*(const int64_t *)p));
 	case F_U32:
-		return add(obj, f->name,
+		return jsonutil_add(obj, f->name,
 			   json_object_new_uint64(*(const uint32_t *)p));
 	case F_VERDICT:
-		return add(obj, f->name,
+		return jsonutil_add(obj, f->name,
 			   json_object_new_string(proto_verdict_name(
 				   *(const enum proto_verdict *)p)));
 	}
@@ -244,9 +236,9 @@ int proto_event_encode(const struct proto_event *ev, char **ret_line,
 	obj = json_object_new_object();
 	if (!obj)
 		return -ENOMEM;
-	r = add(obj, "ev", json_object_new_string(event_names[ev->type]));
+	r = jsonutil_add(obj, "ev", json_object_new_string(event_names[ev->type]));
 	if (r == 0)
-		r = add(obj, "t_us", json_object_new_uint64(ev->t_us));
+		r = jsonutil_add(obj, "t_us", json_object_new_uint64(ev->t_us));
 	for (size_t i = 0; r == 0 && i < event_fields[ev->type].n; i++)
 		r = encode_field(obj, ev, &event_fields[ev->type].fields[i]);
 	if (r == 0)
@@ -519,20 +511,20 @@ int proto_run_encode_audit(const char *scenario, uint64_t timeout_ms,
 		json_object_put(files);
 		return -ENOMEM;
 	}
-	r = add(obj, "req", json_object_new_string("run"));
+	r = jsonutil_add(obj, "req", json_object_new_string("run"));
 	if (r == 0)
-		r = add(obj, "scenario", json_object_new_string(scenario));
+		r = jsonutil_add(obj, "scenario", json_object_new_string(scenario));
 	if (r == 0)
-		r = add(obj, "timeout_ms", json_object_new_uint64(timeout_ms));
+		r = jsonutil_add(obj, "timeout_ms", json_object_new_uint64(timeout_ms));
 	if (r == 0)
-		r = add(obj, "step_timeout_ms",
+		r = jsonutil_add(obj, "step_timeout_ms",
 			json_object_new_uint64(step_timeout_ms));
 	if (r == 0)
-		r = add(obj, "steps", steps);
+		r = jsonutil_add(obj, "steps", steps);
 	else
 		json_object_put(steps);
 	if (r == 0 && files)
-		r = add(obj, "state_files", files);
+		r = jsonutil_add(obj, "state_files", files);
 	else
 		json_object_put(files);
 	if (r == 0)
@@ -553,7 +545,7 @@ int proto_shutdown_encode(char **ret_line, size_t *ret_len)
 	obj = json_object_new_object();
 	if (!obj)
 		return -ENOMEM;
-	r = add(obj, "req", json_object_new_string("shutdown"));
+	r = jsonutil_add(obj, "req", json_object_new_string("shutdown"));
 	if (r == 0)
 		r = to_line(obj, ret_line, ret_len);
 	json_object_put(obj);
