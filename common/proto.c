@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "jsonutil.h"
 #include "proto.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -199,15 +200,6 @@ static int to_line(struct json_object *obj, char **ret_line, size_t *ret_len)
 	return 0;
 }
 
-/* json_object_object_add() takes ownership of @val, even on failure. */
-static int add(struct json_object *obj, const char *key, struct json_object *val)
-{
-	if (!val)
-		return -ENOMEM;
-	if (json_object_object_add(obj, key, val) < 0)
-		return -ENOMEM;
-	return 0;
-}
 
 static int encode_field(struct json_object *obj, const struct proto_event *ev,
 			const struct field *f)
@@ -216,19 +208,19 @@ static int encode_field(struct json_object *obj, const struct proto_event *ev,
 
 	switch (f->type) {
 	case F_STR:
-		return add(obj, f->name,
+		return jsonutil_add(obj, f->name,
 			   json_object_new_string_len(p, strnlen(p, f->size)));
 	case F_U64:
-		return add(obj, f->name,
+		return jsonutil_add(obj, f->name,
 			   json_object_new_uint64(*(const uint64_t *)p));
 	case F_I64:
-		return add(obj, f->name,
+		return jsonutil_add(obj, f->name,
 			   json_object_new_int64(*(const int64_t *)p));
 	case F_U32:
-		return add(obj, f->name,
+		return jsonutil_add(obj, f->name,
 			   json_object_new_uint64(*(const uint32_t *)p));
 	case F_VERDICT:
-		return add(obj, f->name,
+		return jsonutil_add(obj, f->name,
 			   json_object_new_string(proto_verdict_name(
 				   *(const enum proto_verdict *)p)));
 	}
@@ -246,9 +238,9 @@ int proto_event_encode(const struct proto_event *ev, char **ret_line,
 	obj = json_object_new_object();
 	if (!obj)
 		return -ENOMEM;
-	r = add(obj, "ev", json_object_new_string(event_names[ev->type]));
+	r = jsonutil_add(obj, "ev", json_object_new_string(event_names[ev->type]));
 	if (r == 0)
-		r = add(obj, "t_us", json_object_new_uint64(ev->t_us));
+		r = jsonutil_add(obj, "t_us", json_object_new_uint64(ev->t_us));
 	for (size_t i = 0; r == 0 && i < event_fields[ev->type].n; i++)
 		r = encode_field(obj, ev, &event_fields[ev->type].fields[i]);
 	if (r == 0)
@@ -531,7 +523,7 @@ static int add_array(struct json_object *obj, const char *key,
 	a = parse_array(json);
 	if (!a)
 		return -EINVAL;
-	return add(obj, key, a);
+	return jsonutil_add(obj, key, a);
 }
 
 int proto_run_encode_req(const struct proto_run *run, char **ret_line,
@@ -543,14 +535,14 @@ int proto_run_encode_req(const struct proto_run *run, char **ret_line,
 	obj = json_object_new_object();
 	if (!obj)
 		return -ENOMEM;
-	r = add(obj, "req", json_object_new_string("run"));
+	r = jsonutil_add(obj, "req", json_object_new_string("run"));
 	if (r == 0)
-		r = add(obj, "scenario", json_object_new_string(run->scenario));
+		r = jsonutil_add(obj, "scenario", json_object_new_string(run->scenario));
 	if (r == 0)
-		r = add(obj, "timeout_ms",
+		r = jsonutil_add(obj, "timeout_ms",
 			json_object_new_uint64(run->timeout_ms));
 	if (r == 0)
-		r = add(obj, "step_timeout_ms",
+		r = jsonutil_add(obj, "step_timeout_ms",
 			json_object_new_uint64(run->step_timeout_ms));
 	if (r == 0)
 		r = run->steps_json ? add_array(obj, "steps", run->steps_json) :
@@ -560,7 +552,7 @@ int proto_run_encode_req(const struct proto_run *run, char **ret_line,
 	if (r == 0)
 		r = add_array(obj, "cleanup", run->cleanup_json);
 	if (r == 0 && run->cleanup_json)
-		r = add(obj, "cleanup_timeout_ms",
+		r = jsonutil_add(obj, "cleanup_timeout_ms",
 			json_object_new_uint64(run->cleanup_timeout_ms));
 	if (r == 0)
 		r = to_line(obj, ret_line, ret_len);
@@ -580,7 +572,7 @@ int proto_shutdown_encode(char **ret_line, size_t *ret_len)
 	obj = json_object_new_object();
 	if (!obj)
 		return -ENOMEM;
-	r = add(obj, "req", json_object_new_string("shutdown"));
+	r = jsonutil_add(obj, "req", json_object_new_string("shutdown"));
 	if (r == 0)
 		r = to_line(obj, ret_line, ret_len);
 	json_object_put(obj);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonutil.h"
 #include "results.h"
 
 #define JSON_FLAGS_PRETTY                                    \
@@ -163,18 +164,6 @@ void res_run_free(struct res_run *run)
 	run->kernel = NULL;
 }
 
-/* json-c's adders take ownership even on failure; a NULL value is ENOMEM. */
-static int add(struct json_object *obj, const char *key,
-	       struct json_object *val)
-{
-	if (!val)
-		return -ENOMEM;
-	if (json_object_object_add(obj, key, val) < 0) {
-		json_object_put(val);
-		return -ENOMEM;
-	}
-	return 0;
-}
 
 static struct json_object *str_or_empty(const char *s)
 {
@@ -188,20 +177,20 @@ static struct json_object *boot_object(const struct res_boot *b)
 
 	if (!o)
 		return NULL;
-	r = add(o, "index", json_object_new_int64(b->index));
+	r = jsonutil_add(o, "index", json_object_new_int64(b->index));
 	if (r == 0)
-		r = add(o, "vm", json_object_new_string(b->vm));
+		r = jsonutil_add(o, "vm", json_object_new_string(b->vm));
 	if (r == 0)
-		r = add(o, "memory_mib", json_object_new_uint64(b->memory_mib));
+		r = jsonutil_add(o, "memory_mib", json_object_new_uint64(b->memory_mib));
 	if (r == 0)
-		r = add(o, "machine", json_object_new_string(b->machine));
+		r = jsonutil_add(o, "machine", json_object_new_string(b->machine));
 	if (r == 0)
-		r = add(o, "expected_end",
+		r = jsonutil_add(o, "expected_end",
 			json_object_new_string(b->expected_end));
 	if (r == 0)
-		r = add(o, "ended", json_object_new_string(b->ended));
+		r = jsonutil_add(o, "ended", json_object_new_string(b->ended));
 	if (r == 0 && b->resumed >= 0)
-		r = add(o, "resumed", json_object_new_boolean(b->resumed));
+		r = jsonutil_add(o, "resumed", json_object_new_boolean(b->resumed));
 	if (r < 0) {
 		json_object_put(o);
 		return NULL;
@@ -217,28 +206,28 @@ static struct json_object *step_object(const struct res_step *st,
 
 	if (!o)
 		return NULL;
-	r = add(o, "index", json_object_new_int64(st->index));
+	r = jsonutil_add(o, "index", json_object_new_int64(st->index));
 	if (r == 0)
-		r = add(o, "kind", json_object_new_string(st->kind));
+		r = jsonutil_add(o, "kind", json_object_new_string(st->kind));
 	if (r == 0)
-		r = add(o, "name", json_object_new_string(st->name));
+		r = jsonutil_add(o, "name", json_object_new_string(st->name));
 	if (r == 0)
-		r = add(o, "verdict",
+		r = jsonutil_add(o, "verdict",
 			json_object_new_string(
 				proto_verdict_name(st->verdict)));
 	if (r == 0)
-		r = add(o, "duration_us",
+		r = jsonutil_add(o, "duration_us",
 			json_object_new_uint64(st->duration_us));
 	if (r == 0)
-		r = add(o, "expected", str_or_empty(st->expected));
+		r = jsonutil_add(o, "expected", str_or_empty(st->expected));
 	if (r == 0)
-		r = add(o, "got", str_or_empty(st->got));
+		r = jsonutil_add(o, "got", str_or_empty(st->got));
 	if (r == 0)
-		r = add(o, "reason", str_or_empty(st->reason));
+		r = jsonutil_add(o, "reason", str_or_empty(st->reason));
 	if (r == 0 && boots)
-		r = add(o, "boot", json_object_new_int64(st->boot));
+		r = jsonutil_add(o, "boot", json_object_new_int64(st->boot));
 	if (r == 0 && st->cleanup)
-		r = add(o, "cleanup", json_object_new_boolean(true));
+		r = jsonutil_add(o, "cleanup", json_object_new_boolean(true));
 	if (r < 0) {
 		json_object_put(o);
 		return NULL;
@@ -253,30 +242,30 @@ static struct json_object *incident_object(const struct res_incident *inc)
 
 	if (!o)
 		return NULL;
-	r = add(o, "kind", json_object_new_string(inc->kind));
+	r = jsonutil_add(o, "kind", json_object_new_string(inc->kind));
 	if (r == 0)
-		r = add(o, "title", json_object_new_string(inc->title));
+		r = jsonutil_add(o, "title", json_object_new_string(inc->title));
 	if (r == 0)
-		r = add(o, "guilty", json_object_new_string(inc->guilty));
+		r = jsonutil_add(o, "guilty", json_object_new_string(inc->guilty));
 	if (r == 0)
-		r = add(o, "corrupted", json_object_new_boolean(inc->corrupted));
+		r = jsonutil_add(o, "corrupted", json_object_new_boolean(inc->corrupted));
 	if (r == 0)
-		r = add(o, "fatal", json_object_new_boolean(inc->fatal));
+		r = jsonutil_add(o, "fatal", json_object_new_boolean(inc->fatal));
 	if (r == 0) {
 		char ts[32];
 
 		/* Microseconds, as the kernel prints them, not %.17g noise. */
 		snprintf(ts, sizeof(ts), "%.6f", inc->ts);
-		r = add(o, "ts", json_object_new_double_s(inc->ts, ts));
+		r = jsonutil_add(o, "ts", json_object_new_double_s(inc->ts, ts));
 	}
 	if (r == 0)
-		r = add(o, "step", json_object_new_int64(inc->step));
+		r = jsonutil_add(o, "step", json_object_new_int64(inc->step));
 	if (r == 0)
-		r = add(o, "after_step", json_object_new_boolean(inc->after_step));
+		r = jsonutil_add(o, "after_step", json_object_new_boolean(inc->after_step));
 	if (r == 0)
-		r = add(o, "summary", json_object_new_string(inc->summary));
+		r = jsonutil_add(o, "summary", json_object_new_string(inc->summary));
 	if (r == 0)
-		r = add(o, "bundle", str_or_empty(inc->bundle));
+		r = jsonutil_add(o, "bundle", str_or_empty(inc->bundle));
 	if (r < 0) {
 		json_object_put(o);
 		return NULL;
@@ -320,7 +309,7 @@ static int add_list(struct json_object *o, const char *key, size_t n,
 			return -ENOMEM;
 		}
 	}
-	return add(o, key, list);
+	return jsonutil_add(o, key, list);
 }
 
 static struct json_object *incident_elem(const struct res_scenario *sc,
@@ -368,29 +357,30 @@ static struct json_object *scenario_object(const struct res_scenario *sc)
 		}
 	}
 	if (r == 0)
-		r = add(o, "name", json_object_new_string(sc->name));
+		r = jsonutil_add(o, "name", json_object_new_string(sc->name));
 	if (r == 0)
-		r = add(o, "verdict",
+		r = jsonutil_add(o, "verdict",
 			json_object_new_string(
 				proto_verdict_name(sc->verdict)));
 	if (r == 0)
-		r = add(o, "duration_ms",
+		r = jsonutil_add(o, "duration_ms",
 			json_object_new_uint64(sc->duration_ms));
 	if (r == 0)
-		r = add(o, "reason", str_or_empty(sc->reason));
+		r = jsonutil_add(o, "reason", str_or_empty(sc->reason));
 	if (r == 0)
-		r = add(o, "steps", steps);
+		r = jsonutil_add(o, "steps", steps);
 	else
 		json_object_put(steps);
 	/* Only a scenario with a cleanup list says how it went. */
 	if (r == 0 && sc->has_cleanup)
-		r = add(o, "cleanup_failed",
+		r = jsonutil_add(o, "cleanup_failed",
 			json_object_new_boolean(sc->cleanup_failed));
 	if (r == 0 && sc->cleanup_failed)
-		r = add(o, "cleanup_step",
+		r = jsonutil_add(o, "cleanup_step",
 			json_object_new_int64(sc->cleanup_step));
 	if (r == 0 && sc->cleanup_failed)
-		r = add(o, "cleanup_reason", str_or_empty(sc->cleanup_reason));
+		r = jsonutil_add(o, "cleanup_reason",
+				 str_or_empty(sc->cleanup_reason));
 	if (r == 0 && sc->nincidents)
 		r = add_list(o, "incidents", sc->nincidents, incident_elem, sc);
 	if (r == 0 && sc->nleaks)
@@ -400,9 +390,9 @@ static struct json_object *scenario_object(const struct res_scenario *sc)
 		r = add_list(o, "boots", sc->nboots, boot_elem, sc);
 	/* Only runs name VMs: older summaries and fixtures have neither. */
 	if (r == 0 && sc->vm[0])
-		r = add(o, "vm", json_object_new_string(sc->vm));
+		r = jsonutil_add(o, "vm", json_object_new_string(sc->vm));
 	if (r == 0 && sc->vm[0] && sc->fresh_vm)
-		r = add(o, "fresh_vm", json_object_new_string(sc->fresh_vm));
+		r = jsonutil_add(o, "fresh_vm", json_object_new_string(sc->fresh_vm));
 	else if (r == 0 && sc->vm[0] &&
 		 json_object_object_add(o, "fresh_vm", NULL) < 0)
 		r = -ENOMEM;
@@ -433,20 +423,20 @@ struct json_object *res_summary_object(const struct res_run *run)
 		}
 	}
 	if (r == 0)
-		r = add(o, "run_id", json_object_new_string(run->run_id));
+		r = jsonutil_add(o, "run_id", json_object_new_string(run->run_id));
 	if (r == 0)
-		r = add(o, "accelerator",
+		r = jsonutil_add(o, "accelerator",
 			json_object_new_string(run->accelerator));
 	if (r == 0) {
 		if (run->kernel)
-			r = add(o, "kernel", json_object_get(run->kernel));
+			r = jsonutil_add(o, "kernel", json_object_get(run->kernel));
 		else
 			r = json_object_object_add(o, "kernel", NULL) < 0 ?
 				    -ENOMEM :
 				    0;
 	}
 	if (r == 0)
-		r = add(o, "scenarios", list);
+		r = jsonutil_add(o, "scenarios", list);
 	else
 		json_object_put(list);
 	if (r < 0) {

@@ -719,9 +719,16 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 			continue;
 		}
 		boot_failures = 0;
-		while (i < run->n && !scn[i]->nboots) {
+		for (unsigned int ran = 0; i < run->n && !scn[i]->nboots;
+		     ran++) {
 			struct res_scenario *sc = &run->v[i];
 
+			if (ran && scn[i]->fresh_vm) {
+				snprintf(c.fresh, sizeof(c.fresh),
+					 "%s asks for a fresh VM",
+					 scn[i]->name);
+				break;
+			}
 			snprintf(sc->vm, sizeof(sc->vm), "%s", c.label);
 			res_set_str(&sc->fresh_vm, c.fresh);
 			c.fresh[0] = '\0';

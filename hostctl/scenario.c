@@ -119,6 +119,7 @@ static const struct scn_key scn_top_keys[] = {
 	{ "state_files", SCN_V_STATE_FILES, false, 0, PROTO_AUDIT_FILES_MAX, NULL },
 	{ "disk", SCN_V_DISK, false, 0, 0, NULL },
 	{ "boots", SCN_V_BOOTS, false, 1, SCN_BOOTS_MAX, NULL },
+	{ "fresh_vm", SCN_V_BOOL, false, 0, 0, NULL },
 	{ NULL },
 };
 
@@ -2135,6 +2136,8 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 	s->timeout_ms = scn_get_ms(doc, "timeout_ms", SCN_TIMEOUT_DEFAULT_MS);
 	s->step_timeout_ms = scn_get_ms(doc, "step_timeout_ms",
 					SCN_STEP_TIMEOUT_DEFAULT_MS);
+	if (json_object_object_get_ex(doc, "fresh_vm", &v))
+		s->fresh_vm = json_object_get_boolean(v);
 	if (json_object_object_get_ex(doc, "disk", &v)) {
 		s->has_disk = true;
 		scn_fill_disk(v, &s->disk);

@@ -93,6 +93,12 @@ struct scenario {
 	size_t ncleanup;
 	uint64_t cleanup_timeout_ms;        /* default filled in */
 	struct scn_incident expect;         /* expect_incident, if set */
+	/*
+	 * fresh_vm: run on a VM no other scenario ran on before (a
+	 * measurement that the state an earlier scenario leaves, such as the
+	 * per-CPU page lists, would move).
+	 */
+	bool fresh_vm;
 	char *xfail;                        /* the xfail reason, or NULL */
 	/*
 	 * The steps array, every step's timeout_ms filled in, as compact JSON

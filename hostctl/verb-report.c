@@ -3,7 +3,7 @@
  * hostctl report [RUN]: the incidents of a finished run, read back from its
  * summary.json: per scenario its verdict, each incident's attribution
  * ("area/x step 3 (name) -> TITLE"), the guilty function, and the files of
- * its post-mortem bundle.
+ * its post-mortem bundle. For a `hostctl run --repeat` run, each round's.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "postmortem.h"
+#include "repeat.h"
 #include "results.h"
 #include "verbs.h"
 
@@ -31,6 +32,7 @@ static void report_usage(FILE *f)
 		"Print the crashes, hangs and other kernel incidents of a run, with\n"
 		"the step each one is attributed to and its post-mortem bundle.\n"
 		"RUN is a run directory (default: " REPORT_DEFAULT_RUN ").\n"
+		"A run with --repeat is reported round by round.\n"
 		"\n"
 		"  --help  show this help\n");
 }
@@ -85,17 +87,71 @@ static void print_run(const struct res_run *run, const char *dir)
 	}
 }
 
+/*
+ * The rounds of a `hostctl run --repeat` run, whose summary.json holds
+ * the "repeat" table rather than scenarios: 0 for any other summary.
+ */
+static unsigned int repeat_rounds(const char *text)
+{
+	struct json_object *root = json_tokener_parse(text), *rep, *n;
+	unsigned int rounds = 0;
+
+	if (root && json_object_object_get_ex(root, "repeat", &rep) &&
+	    json_object_object_get_ex(rep, "rounds", &n) &&
+	    json_object_is_type(n, json_type_int) &&
+	    json_object_get_int64(n) > 0 &&
+	    json_object_get_int64(n) <= REPEAT_ROUNDS_MAX)
+		rounds = (unsigned int)json_object_get_int64(n);
+	json_object_put(root);
+	return rounds;
+}
+
+/* Report the run in @dir; a repeated run's rounds one after another. */
+static int report_dir(const char *dir, bool top)
+{
+	char path[PATH_MAX + 32], err[512];
+	struct res_run run = { 0 };
+	unsigned int rounds;
+	size_t len;
+	char *text;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	r = pm_read_tail(path, 64 << 20, &text, &len);
+	if (r < 0) {
+		fprintf(stderr, "hostctl report: reading '%s': %s\n", path,
+			strerror(-r));
+		return EXIT_SETUP;
+	}
+	rounds = top ? repeat_rounds(text) : 0;
+	if (rounds) {
+		free(text);
+		printf("a run of %u round%s (hostctl run --repeat); each round:\n",
+		       rounds, rounds == 1 ? "" : "s");
+		for (unsigned int k = 1; k <= rounds && r == 0; k++) {
+			snprintf(path, sizeof(path), "%s/round-%u", dir, k);
+			r = report_dir(path, false);
+		}
+		return r;
+	}
+	r = res_run_from_json(text, &run, err, sizeof(err));
+	free(text);
+	if (r < 0) {
+		fprintf(stderr, "hostctl report: '%s': %s\n", path,
+			r == -ENOMEM ? "out of memory" : err);
+		return EXIT_SETUP;
+	}
+	print_run(&run, dir);
+	res_run_free(&run);
+	return EXIT_GREEN;
+}
+
 int verb_report(int argc, char *argv[])
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	char path[PATH_MAX + 32], err[512];
-	struct res_run run = { 0 };
-	const char *dir;
-	size_t len;
-	char *text;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
@@ -109,22 +165,6 @@ int verb_report(int argc, char *argv[])
 	r = verb_check_nargs("report", argc - optind);
 	if (r)
 		return r;
-	dir = optind < argc ? argv[optind] : REPORT_DEFAULT_RUN;
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	r = pm_read_tail(path, 64 << 20, &text, &len);
-	if (r < 0) {
-		fprintf(stderr, "hostctl report: reading '%s': %s\n", path,
-			strerror(-r));
-		return EXIT_SETUP;
-	}
-	r = res_run_from_json(text, &run, err, sizeof(err));
-	free(text);
-	if (r < 0) {
-		fprintf(stderr, "hostctl report: '%s': %s\n", path,
-			r == -ENOMEM ? "out of memory" : err);
-		return EXIT_SETUP;
-	}
-	print_run(&run, dir);
-	res_run_free(&run);
-	return EXIT_GREEN;
+	return report_dir(optind < argc ? argv[optind] : REPORT_DEFAULT_RUN,
+			  true);
 }

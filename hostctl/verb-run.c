@@ -2,7 +2,9 @@
 /*
  * hostctl run: validate and select scenarios, build (or reuse) the kernel
  * and image, skip what the kernel cannot run, boot guests and run the rest,
- * then write summary.json and print the report.
+ * then write summary.json and print the report. With --repeat N, do that
+ * N times, each round in its own directory on fresh VMs, and report what
+ * flipped between the rounds (repeat.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,8 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "domain.h"
 #include "fsutil.h"
 #include "postmortem.h"
+#include "repeat.h"
 #include "results.h"
 #include "runner.h"
 #include "scenario.h"
@@ -47,11 +51,17 @@ static void run_usage(FILE *f)
 		"                    e.g. 0001; repeatable)\n"
 		"  --keep            keep the disk images of scenarios with a\n"
 		"                    disk in the run directory\n"
+		"  --repeat N        run the selection N times (1..%d), each round\n"
+		"                    on fresh VMs in RUN-DIR/round-K, with\n"
+		"                    vlalab.round=K on the guest's command line;\n"
+		"                    then a table of what flipped between rounds\n"
 		"  --help            show this help\n"
 		"\n"
 		"Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error/xpass,\n"
-		"2 usage or set-up error.\n",
-		VLALAB_SRCDIR, PM_DUMP_MAX_MB_DEFAULT);
+		"2 usage or set-up error. With --repeat: 0 only when every round ran and\n"
+		"every scenario had the same pass/skip/xfail verdict in each; 1 when any\n"
+		"failed or flipped, or a signal cut the rounds short.\n",
+		VLALAB_SRCDIR, PM_DUMP_MAX_MB_DEFAULT, REPEAT_ROUNDS_MAX);
 }
 
 #define RUN_WITHOUT_MAX 32
@@ -66,7 +76,24 @@ struct run_args {
 	uint64_t dump_max_mb;
 	const char *dump_format;
 	bool keep;
+	unsigned int repeat; /* --repeat N, or 0 */
 };
+
+/* "1".."1000", decimal only. */
+static int parse_repeat(const char *s, unsigned int *ret)
+{
+	unsigned long n;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || *end || n < 1 || n > REPEAT_ROUNDS_MAX)
+		return -EINVAL;
+	*ret = (unsigned int)n;
+	return 0;
+}
 
 static int parse_args(int argc, char *argv[], struct run_args *a)
 {
@@ -82,6 +109,7 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "dump-max-mb", required_argument, NULL, 'D' },
 		{ "dump-format", required_argument, NULL, 'F' },
 		{ "keep", no_argument, NULL, 'k' },
+		{ "repeat", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -123,6 +151,14 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 			break;
 		case 'k':
 			a->keep = true;
+			break;
+		case 'r':
+			if (parse_repeat(optarg, &a->repeat) < 0) {
+				fprintf(stderr,
+					"hostctl run: --repeat '%s': give a number of rounds, 1..%d\n",
+					optarg, REPEAT_ROUNDS_MAX);
+				return -EINVAL;
+			}
 			break;
 		case 'w':
 			if (a->n_without == RUN_WITHOUT_MAX) {
@@ -257,12 +293,15 @@ static int init_results(const struct scn_set *set, const size_t *idx, size_t n,
 
 /*
  * The first SIGINT or SIGTERM ends the run cleanly: the running scenario
- * and the rest become errors, and summary.json is still written. A second
- * one kills hostctl (the handler is reset), and libvirt's embedded QEMUs
- * die with it.
+ * and the rest become errors, and summary.json is still written; with
+ * --repeat, no further round starts. A second one kills hostctl (the
+ * handler is reset), and libvirt's embedded QEMUs die with it.
  */
+static volatile sig_atomic_t interrupted;
+
 static void on_signal(int sig)
 {
+	interrupted = 1;
 	vm_interrupt();
 }
 
@@ -276,146 +315,341 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-static int do_run(const struct run_args *a, char *const *names, int nnames)
-{
-	char scn_dir[PATH_MAX], run_dir[PATH_MAX], run_id[64], err[1024];
-	char abs_dir[PATH_MAX];
-	char events_path[PATH_MAX + 16];
+/* What every round of a run shares: the selection, the build, the run dir. */
+struct run_plan {
+	struct scn_errors errs;
+	struct scn_set set;
+	size_t *idx, n;
+	struct scenario **scn;
+	struct setup su;
+	bool su_ok;
+	char run_dir[PATH_MAX], run_id[64];
 	char vmlinux[PATH_MAX + 16], tree[PATH_MAX + 32];
-	struct scn_errors errs = { 0 };
-	struct scn_set set = { 0 };
-	struct res_run run = { 0 };
-	struct runner_opts ro = { 0 };
-	struct progress prog = { 0 };
-	struct scenario **scn = NULL;
-	struct setup su = { 0 };
-	size_t *idx = NULL, n = 0;
-	FILE *events = NULL;
-	bool su_ok = false;
-	char *summary;
+	struct progress prog;
+};
+
+/* Load and select the scenarios, build or reuse the kernel and image, and
+ * make the run directory. 0, or -1 after saying why. */
+static int plan_run(const struct run_args *a, char *const *names, int nnames,
+		    struct run_plan *p)
+{
+	char scn_dir[PATH_MAX], abs_dir[PATH_MAX], err[1024];
 	time_t now;
-	int r, ret = EXIT_SETUP;
+	int r;
 
 	snprintf(scn_dir, sizeof(scn_dir), "%s",
 		 a->scenarios ? a->scenarios : VLALAB_SRCDIR "/scenarios");
-	r = scn_load_dir(scn_dir, &set, &errs);
+	r = scn_load_dir(scn_dir, &p->set, &p->errs);
 	if (r < 0) {
-		for (size_t i = 0; i < errs.n; i++)
-			fprintf(stderr, "%s\n", errs.msgs[i]);
-		if (!errs.n)
+		for (size_t i = 0; i < p->errs.n; i++)
+			fprintf(stderr, "%s\n", p->errs.msgs[i]);
+		if (!p->errs.n)
 			fprintf(stderr,
 				"hostctl run: loading scenarios from '%s': %s\n",
 				scn_dir, strerror(-r));
-		goto out;
+		return -1;
 	}
-	r = scn_select(&set, names, nnames, &idx, &n, err, sizeof(err));
+	r = scn_select(&p->set, names, nnames, &p->idx, &p->n, err,
+		       sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "hostctl run: %s\n", err);
-		goto out;
+		return -1;
 	}
 	r = setup_prepare_without(a->cache, a->connect, a->initrd, a->without,
-				  a->n_without, &su);
+				  a->n_without, &p->su);
 	if (r < 0)
-		goto out;
-	su_ok = true;
+		return -1;
+	p->su_ok = true;
 
 	now = time(NULL);
-	strftime(run_id, sizeof(run_id), "%Y%m%d-%H%M%S", localtime(&now));
-	snprintf(run_id + strlen(run_id), sizeof(run_id) - strlen(run_id),
-		 "-%d", getpid());
-	r = make_run_dir(a->output, run_id, run_dir, sizeof(run_dir));
+	strftime(p->run_id, sizeof(p->run_id), "%Y%m%d-%H%M%S",
+		 localtime(&now));
+	snprintf(p->run_id + strlen(p->run_id),
+		 sizeof(p->run_id) - strlen(p->run_id), "-%d", getpid());
+	r = make_run_dir(a->output, p->run_id, p->run_dir, sizeof(p->run_dir));
 	if (r < 0) {
 		fprintf(stderr, "hostctl run: run directory '%s': %s\n",
-			run_dir, strerror(-r));
-		goto out;
+			p->run_dir, strerror(-r));
+		return -1;
 	}
 	/* QEMU opens the console files: give libvirt absolute paths. */
-	if (!realpath(run_dir, abs_dir)) {
+	if (!realpath(p->run_dir, abs_dir)) {
 		fprintf(stderr, "hostctl run: run directory '%s': %m\n",
-			run_dir);
-		goto out;
+			p->run_dir);
+		return -1;
 	}
-	snprintf(run_dir, sizeof(run_dir), "%s", abs_dir);
-	snprintf(events_path, sizeof(events_path), "%s/events.jsonl", run_dir);
+	snprintf(p->run_dir, sizeof(p->run_dir), "%s", abs_dir);
+	p->scn = calloc(p->n ? p->n : 1, sizeof(*p->scn));
+	if (!p->scn) {
+		fprintf(stderr, "hostctl run: out of memory\n");
+		return -1;
+	}
+	snprintf(p->vmlinux, sizeof(p->vmlinux), "%s/vmlinux",
+		 p->su.kernel.dir);
+	snprintf(p->tree, sizeof(p->tree), "%s/trees/patched", p->su.cache_dir);
+	p->prog.f = a->format == RES_FORMAT_TEXT ? stdout : stderr;
+	p->prog.live = isatty(fileno(p->prog.f));
+	p->prog.results = a->format == RES_FORMAT_TEXT;
+	if (!p->prog.live && !p->prog.results)
+		p->prog.f = NULL;
+	return 0;
+}
+
+static void plan_free(struct run_plan *p)
+{
+	free(p->scn);
+	free(p->idx);
+	if (p->su_ok)
+		setup_free(&p->su);
+	scn_set_free(&p->set);
+	scn_errors_free(&p->errs);
+}
+
+/*
+ * One round: run the selection into @dir (events.jsonl, console logs,
+ * bundles, summary.json) under the id @run_id, booting every guest with
+ * @cmdline (NULL: the default). @run gets the results, with the kernel's
+ * manifest. Returns 0, or -1 after saying why when the round could not
+ * run; a summary.json that could not be written is -EIO with @run full.
+ */
+static int run_round(const struct run_args *a, struct run_plan *p,
+		     const char *dir, const char *run_id, const char *cmdline,
+		     struct res_run *run)
+{
+	char events_path[PATH_MAX + 16], err[1024];
+	struct runner_opts ro = { 0 };
+	FILE *events;
+	char *summary;
+	int r;
+
+	snprintf(events_path, sizeof(events_path), "%s/events.jsonl", dir);
 	events = fopen(events_path, "we");
 	if (!events) {
 		fprintf(stderr, "hostctl run: '%s': %m\n", events_path);
-		goto out;
+		return -1;
 	}
-
-	snprintf(run.run_id, sizeof(run.run_id), "%s", run_id);
-	run.kernel = json_object_get(su.manifest);
-	scn = calloc(n ? n : 1, sizeof(*scn));
-	if (!scn || init_results(&set, idx, n, &su, &run, scn) < 0) {
+	snprintf(run->run_id, sizeof(run->run_id), "%s", run_id);
+	run->kernel = json_object_get(p->su.manifest);
+	if (init_results(&p->set, p->idx, p->n, &p->su, run, p->scn) < 0) {
 		fprintf(stderr, "hostctl run: out of memory\n");
-		goto out;
+		fclose(events);
+		return -1;
 	}
+	for (size_t i = 0; i < run->n; i++)
+		if (run->v[i].done)
+			progress_result(&p->prog, &run->v[i]);
 
-	prog.f = a->format == RES_FORMAT_TEXT ? stdout : stderr;
-	prog.live = isatty(fileno(prog.f));
-	prog.results = a->format == RES_FORMAT_TEXT;
-	if (!prog.live && !prog.results)
-		prog.f = NULL;
-	for (size_t i = 0; i < run.n; i++)
-		if (run.v[i].done)
-			progress_result(&prog, &run.v[i]);
-
-	ro.uri = su.uri;
-	ro.cache_dir = su.cache_dir;
-	ro.run_dir = run_dir;
+	ro.uri = p->su.uri;
+	ro.cache_dir = p->su.cache_dir;
+	ro.run_dir = dir;
 	ro.run_id = run_id;
-	ro.kernel = su.kernel_path;
-	ro.initrd = su.image.path;
+	ro.kernel = p->su.kernel_path;
+	ro.initrd = p->su.image.path;
+	ro.cmdline = cmdline;
 	ro.accel = a->accel;
 	ro.events = events;
-	ro.progress = &prog;
-	snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", su.kernel.dir);
-	snprintf(tree, sizeof(tree), "%s/trees/patched", su.cache_dir);
-	ro.vmlinux = *su.kernel.dir ? vmlinux : NULL;
-	ro.tree = tree;
+	ro.progress = &p->prog;
+	ro.vmlinux = *p->su.kernel.dir ? p->vmlinux : NULL;
+	ro.tree = p->tree;
 	ro.dump_max_mb = a->dump_max_mb;
 	ro.dump_format = a->dump_format;
 	ro.keep = a->keep;
-	catch_signals();
-	r = runner_run(&ro, scn, &run, NULL, err, sizeof(err));
+	r = runner_run(&ro, p->scn, run, NULL, err, sizeof(err));
+	fclose(events);
 	if (r < 0) {
-		fprintf(stderr, "hostctl run: libvirt '%s': %s\n", su.uri, err);
-		goto out;
+		fprintf(stderr, "hostctl run: libvirt '%s': %s\n", p->su.uri,
+			err);
+		return -1;
 	}
-
-	if (res_summary_json(&run, &summary) < 0) {
+	if (res_summary_json(run, &summary) < 0) {
 		fprintf(stderr, "hostctl run: out of memory\n");
-		goto out;
+		return -1;
 	}
-	r = write_file(run_dir, "summary.json", summary);
-	if (r < 0)
+	r = write_file(dir, "summary.json", summary);
+	free(summary);
+	if (r < 0) {
 		fprintf(stderr, "hostctl run: writing '%s/summary.json': %s\n",
-			run_dir, strerror(-r));
+			dir, strerror(-r));
+		return -EIO;
+	}
+	return 0;
+}
+
+/* A run without --repeat: one round in the run directory. */
+static int run_once(const struct run_args *a, struct run_plan *p)
+{
+	struct res_run run = { 0 };
+	char *summary = NULL;
+	int r, ret = EXIT_SETUP;
+
+	catch_signals();
+	r = run_round(a, p, p->run_dir, p->run_id, NULL, &run);
+	if (r == -1)
+		goto out;
 	switch (a->format) {
 	case RES_FORMAT_TEXT:
 		res_text_totals(&run, stdout);
-		printf("results: %s\n", run_dir);
+		printf("results: %s\n", p->run_dir);
 		break;
 	case RES_FORMAT_KTAP:
 		res_ktap(&run, stdout);
+		break;
+	case RES_FORMAT_JSON:
+		if (res_summary_json(&run, &summary) < 0) {
+			fprintf(stderr, "hostctl run: out of memory\n");
+			goto out;
+		}
+		fputs(summary, stdout);
+		break;
+	}
+	fflush(stdout);
+	ret = r < 0 ? EXIT_SETUP : res_run_ok(&run) ? EXIT_GREEN : EXIT_RED;
+out:
+	free(summary);
+	res_run_free(&run);
+	return ret;
+}
+
+/*
+ * Round @k of a repeated run: its own directory round-K and run id
+ * RUN-ID-rK, and vlalab.round=K on the guest's kernel command line, so a
+ * scenario can read its round from /proc/cmdline. Every runner_run()
+ * boots its own VMs, so no guest outlives its round. 0, or -1.
+ */
+static int repeat_round(const struct run_args *a, struct run_plan *p,
+			unsigned int k, struct res_run *run)
+{
+	char dir[PATH_MAX + 32], run_id[80], cmdline[512];
+	int r;
+
+	snprintf(dir, sizeof(dir), "%s/round-%u", p->run_dir, k);
+	snprintf(run_id, sizeof(run_id), "%s-r%u", p->run_id, k);
+	snprintf(cmdline, sizeof(cmdline), "%s vlalab.round=%u",
+		 domain_default_cmdline, k);
+	r = fs_mkdir_p(dir);
+	if (r < 0) {
+		fprintf(stderr, "hostctl run: round directory '%s': %s\n", dir,
+			strerror(-r));
+		return -1;
+	}
+	if (p->prog.f) {
+		progress_clear(&p->prog);
+		fprintf(p->prog.f, "round %u of %u: %s\n", k, a->repeat, dir);
+		fflush(p->prog.f);
+	}
+	r = run_round(a, p, dir, run_id, cmdline, run);
+	if (r == -1)
+		return -1;
+	if (a->format == RES_FORMAT_TEXT) {
+		res_text_totals(run, stdout);
+		fflush(stdout);
+	}
+	return 0;
+}
+
+/* "hostctl run: flipped: ..." on stderr, naming every scenario that did. */
+static void say_flipped(const struct repeat_table *t)
+{
+	size_t n = repeat_nflipped(t);
+	bool first = true;
+
+	if (!n)
+		return;
+	fprintf(stderr,
+		"hostctl run: flipped: %zu of %zu scenario%s over %zu rounds:",
+		n, t->n, t->n == 1 ? "" : "s", t->rounds);
+	for (size_t i = 0; i < t->n; i++) {
+		if (!repeat_flipped(t, &t->v[i]))
+			continue;
+		fprintf(stderr, "%s %s", first ? "" : ",", t->v[i].name);
+		first = false;
+	}
+	fputc('\n', stderr);
+}
+
+/*
+ * --repeat N: N rounds, one after another, each on fresh VMs; then the
+ * table over them in summary.json ("repeat") and on stdout. A signal ends
+ * the round it came in, which stays out of the table, and no other
+ * starts. Exit 0 only when every round ran and every scenario passed with
+ * the same verdict in each.
+ */
+static int run_repeat(const struct run_args *a, struct run_plan *p)
+{
+	struct repeat_table t = { .requested = a->repeat };
+	char accelerator[16] = "";
+	char *summary = NULL;
+	int r, ret = EXIT_SETUP;
+
+	catch_signals();
+	for (unsigned int k = 1; k <= a->repeat && !interrupted; k++) {
+		struct res_run run = { 0 };
+
+		if (repeat_round(a, p, k, &run) < 0) {
+			res_run_free(&run);
+			goto out;
+		}
+		if (interrupted) {
+			/* Its errors say "interrupted", not how it runs. */
+			fprintf(stderr,
+				"hostctl run: round %u was cut short by a signal: left out of the table (its results: %s/round-%u)\n",
+				k, p->run_dir, k);
+			res_run_free(&run);
+			break;
+		}
+		r = repeat_add_round(&t, &run);
+		if (*run.accelerator)
+			snprintf(accelerator, sizeof(accelerator), "%s",
+				 run.accelerator);
+		res_run_free(&run);
+		if (r < 0) {
+			fprintf(stderr, "hostctl run: round %u: %s\n", k,
+				strerror(-r));
+			goto out;
+		}
+	}
+	if (t.rounds < t.requested)
+		fprintf(stderr,
+			"hostctl run: interrupted: %zu of %zu rounds in the table\n",
+			t.rounds, t.requested);
+	if (repeat_summary_json(&t, p->run_id, accelerator, p->su.manifest,
+				&summary) < 0) {
+		fprintf(stderr, "hostctl run: out of memory\n");
+		goto out;
+	}
+	r = write_file(p->run_dir, "summary.json", summary);
+	if (r < 0)
+		fprintf(stderr, "hostctl run: writing '%s/summary.json': %s\n",
+			p->run_dir, strerror(-r));
+	switch (a->format) {
+	case RES_FORMAT_TEXT:
+		repeat_text(&t, stdout);
+		printf("results: %s\n", p->run_dir);
+		break;
+	case RES_FORMAT_KTAP:
+		repeat_ktap(&t, stdout);
 		break;
 	case RES_FORMAT_JSON:
 		fputs(summary, stdout);
 		break;
 	}
 	fflush(stdout);
-	free(summary);
-	ret = r < 0 ? EXIT_SETUP : res_run_ok(&run) ? EXIT_GREEN : EXIT_RED;
+	say_flipped(&t);
+	ret = r < 0 ? EXIT_SETUP : repeat_ok(&t) ? EXIT_GREEN : EXIT_RED;
 out:
-	if (events)
-		fclose(events);
-	res_run_free(&run);
-	free(scn);
-	free(idx);
-	if (su_ok)
-		setup_free(&su);
-	scn_set_free(&set);
-	scn_errors_free(&errs);
+	free(summary);
+	repeat_table_free(&t);
+	return ret;
+}
+
+static int do_run(const struct run_args *a, char *const *names, int nnames)
+{
+	struct run_plan p = { 0 };
+	int ret = EXIT_SETUP;
+
+	if (plan_run(a, names, nnames, &p) == 0)
+		ret = a->repeat ? run_repeat(a, &p) : run_once(a, &p);
+	plan_free(&p);
 	return ret;
 }
 

@@ -8,6 +8,7 @@ for in in "$dir"/*.in; do
 	base=${in%.in}
 	case $(basename "$base") in
 	xml-*) modes=xml ;;
+	repeat-*) modes="repeat-text repeat-ktap repeat-json" ;;
 	*) modes="ktap text json" ;;
 	esac
 	for mode in $modes; do

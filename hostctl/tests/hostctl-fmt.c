@@ -4,6 +4,9 @@
  * input file and print the result.
  *   hostctl-fmt xml FILE             FILE holds key=value lines of a domain_config
  *   hostctl-fmt ktap|text|json FILE  FILE is a summary.json
+ *   hostctl-fmt repeat-text|repeat-ktap|repeat-json FILE
+ *                                    FILE is {"run_id", "requested",
+ *                                    "rounds": [summary.json, ...]}
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +14,7 @@
 #include <string.h>
 
 #include "domain.h"
+#include "repeat.h"
 #include "results.h"
 
 static char *slurp(const char *path)
@@ -94,6 +98,91 @@ static int do_xml(char *text)
 	return 0;
 }
 
+/* Fold every round of @root into @t; 0, or 1 after saying why not. */
+static int fold_rounds(struct json_object *root, struct repeat_table *t)
+{
+	struct json_object *rounds;
+	char err[512];
+
+	if (!json_object_object_get_ex(root, "rounds", &rounds) ||
+	    !json_object_is_type(rounds, json_type_array)) {
+		fprintf(stderr, "hostctl-fmt: $.rounds: not an array\n");
+		return 1;
+	}
+	for (size_t k = 0; k < json_object_array_length(rounds); k++) {
+		struct json_object *o = json_object_array_get_idx(rounds, k);
+		struct res_run run;
+		int r;
+
+		if (res_run_from_json(json_object_to_json_string(o), &run, err,
+				      sizeof(err)) < 0) {
+			fprintf(stderr, "hostctl-fmt: $.rounds[%zu]: %s\n", k,
+				err);
+			return 1;
+		}
+		r = repeat_add_round(t, &run);
+		res_run_free(&run);
+		if (r < 0) {
+			fprintf(stderr, "hostctl-fmt: $.rounds[%zu]: %s\n", k,
+				strerror(-r));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The --repeat table of the rounds in @text, as @mode says. */
+static int do_repeat(const char *mode, const char *text)
+{
+	struct json_object *root = json_tokener_parse(text), *v;
+	struct repeat_table t = { 0 };
+	const char *run_id = "";
+	char *json;
+	int ret;
+
+	if (!root) {
+		fprintf(stderr, "hostctl-fmt: not JSON\n");
+		return 1;
+	}
+	if (json_object_object_get_ex(root, "run_id", &v))
+		run_id = json_object_get_string(v);
+	if (json_object_object_get_ex(root, "requested", &v))
+		t.requested = json_object_get_uint64(v);
+	ret = fold_rounds(root, &t);
+	if (ret == 0 && !t.rounds) {
+		fprintf(stderr, "hostctl-fmt: $.rounds: empty\n");
+		ret = 1;
+	}
+	if (ret == 0 && strcmp(mode, "repeat-text") == 0) {
+		repeat_text(&t, stdout);
+	} else if (ret == 0 && strcmp(mode, "repeat-ktap") == 0) {
+		repeat_ktap(&t, stdout);
+	} else if (ret == 0 && strcmp(mode, "repeat-json") == 0) {
+		/* The accelerator and kernel of the last round. */
+		struct json_object *rounds =
+			json_object_object_get(root, "rounds");
+		struct json_object *last = json_object_array_get_idx(
+			rounds, json_object_array_length(rounds) - 1);
+
+		ret = repeat_summary_json(
+			      &t, run_id,
+			      json_object_get_string(json_object_object_get(
+				      last, "accelerator")),
+			      json_object_object_get(last, "kernel"),
+			      &json) < 0;
+		if (ret == 0) {
+			fputs(json, stdout);
+			free(json);
+		}
+	} else if (ret == 0) {
+		fprintf(stderr, "hostctl-fmt: unknown mode '%s'\n", mode);
+		ret = 2;
+	}
+	repeat_table_free(&t);
+	json_object_put(root);
+	return ret;
+}
+
 int main(int argc, char *argv[])
 {
 	struct res_run run;
@@ -102,7 +191,8 @@ int main(int argc, char *argv[])
 	int ret = 0;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: hostctl-fmt xml|ktap|text|json FILE\n");
+		fprintf(stderr,
+			"usage: hostctl-fmt xml|ktap|text|json|repeat-text|repeat-ktap|repeat-json FILE\n");
 		return 2;
 	}
 	text = slurp(argv[2]);
@@ -112,6 +202,11 @@ int main(int argc, char *argv[])
 	}
 	if (strcmp(argv[1], "xml") == 0) {
 		ret = do_xml(text);
+		free(text);
+		return ret;
+	}
+	if (strncmp(argv[1], "repeat-", 7) == 0) {
+		ret = do_repeat(argv[1], text);
 		free(text);
 		return ret;
 	}
