@@ -24,6 +24,10 @@
 /* Longest line either side may send, in bytes, newline included. */
 #define PROTO_LINE_MAX (64 * 1024)
 
+/* Steps of a run request's "cleanup" list (docs/protocol.md). Their
+ * events number them after the main steps: nsteps .. nsteps + ncleanup - 1. */
+#define PROTO_CLEANUP_MAX 64
+
 /* String bounds, in bytes, terminating NUL included. */
 #define PROTO_NAME_MAX 128   /* scenario names, "<area>/<name>" */
 #define PROTO_KIND_MAX 32    /* step kinds */
@@ -39,6 +43,7 @@
 #define PROTO_STEP_TIMEOUT_DEFAULT_MS 10000
 #define PROTO_TIMEOUT_MAX_MS 3600000
 #define PROTO_STEPS_MAX 256
+#define PROTO_CLEANUP_TIMEOUT_DEFAULT_MS 30000 /* the cleanup list's bound */
 
 /*
  * The fault step's search (fail_nth with "at"): the function name's bound,
@@ -98,10 +103,16 @@ struct proto_hello {
 /* "scenario_begin": the guest part of a scenario has started. */
 struct proto_scenario_begin {
 	char scenario[PROTO_NAME_MAX];
-	uint32_t nsteps;
+	uint32_t nsteps;                    /* the main steps */
+	uint32_t ncleanup;                  /* cleanup steps, after them; may be
+					     * absent on the wire (0) */
 };
 
-/* "step_begin": step number `step` (0-based) of `scenario` has started. */
+/*
+ * "step_begin": step number `step` (0-based) of `scenario` has started.
+ * Cleanup steps are numbered after the main ones: step nsteps + j is
+ * cleanup step j.
+ */
 struct proto_step_begin {
 	char scenario[PROTO_NAME_MAX];
 	uint32_t step;
@@ -228,6 +239,24 @@ int proto_run_encode_audit(const char *scenario, uint64_t timeout_ms,
 			   uint64_t step_timeout_ms, const char *steps_json,
 			   const char *state_files_json, char **ret_line,
 			   size_t *ret_len);
+
+/* Everything a "run" request carries; the JSON texts are host-validated. */
+struct proto_run {
+	const char *scenario;
+	uint64_t timeout_ms;                /* the main steps' bound */
+	uint64_t step_timeout_ms;
+	const char *steps_json;             /* a JSON array */
+	const char *state_files_json;       /* a JSON array, or NULL */
+	const char *cleanup_json;           /* a JSON array, or NULL: none */
+	uint64_t cleanup_timeout_ms;        /* the cleanup list's bound */
+};
+
+/*
+ * Encode @run; "cleanup" and "cleanup_timeout_ms" go out only with
+ * @run->cleanup_json. Returns as proto_run_encode().
+ */
+int proto_run_encode_req(const struct proto_run *run, char **ret_line,
+			 size_t *ret_len);
 
 /*
  * A line splitter with a bound, for both ends of the port. Feed it bytes;

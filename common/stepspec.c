@@ -32,6 +32,15 @@ const struct stepspec_key stepspec_common_keys[] = {
 	{ NULL },
 };
 
+/*
+ * And a step of the cleanup list may be guarded: with "if_exists" it runs
+ * only when that path exists.
+ */
+const struct stepspec_key stepspec_cleanup_keys[] = {
+	{ "if_exists", STEPSPEC_ABSPATH, false, 0, PROTO_PATH_MAX - 1, NULL },
+	{ NULL },
+};
+
 static const struct stepspec_key write_keys[] = {
 	{ "path", STEPSPEC_STRING, true, 0, 0, NULL },
 	{ "value", STEPSPEC_TEXT, true, 0, 0, NULL },

@@ -48,6 +48,7 @@ enum stepspec_type {
 	STEPSPEC_MDBS,     /* an array of MDB entry texts (brspec.h) */
 	STEPSPEC_MDB_KEYS, /* an array of "PORT GROUP [vid N]" */
 	STEPSPEC_DEVICE,   /* a block device name, [a-z0-9]{1,31} */
+	STEPSPEC_ABSPATH,  /* an absolute path of at most max bytes, one line */
 	STEPSPEC__COUNT,
 };
 
@@ -98,6 +99,12 @@ extern const size_t stepspec_count;
 
 /* Keys every step may have, whatever its kind: kind, name, timeout_ms. */
 extern const struct stepspec_key stepspec_common_keys[];
+
+/*
+ * Keys only a step of a run request's cleanup list may have, whatever its
+ * kind: if_exists (docs/scenarios.md, "Cleanup").
+ */
+extern const struct stepspec_key stepspec_cleanup_keys[];
 
 /* The spec of @kind, or NULL. */
 const struct stepspec *stepspec_find(const char *kind);

@@ -427,6 +427,12 @@ const struct step_ops *step_find(const struct step_ops *const *table,
  */
 int step_check(const struct step_ops *const *table, struct json_object *step,
 	       char *err, size_t errlen);
+/*
+ * step_check() for a step of a cleanup list, which may also have
+ * "if_exists": an absolute path under PROTO_TEXT_MAX bytes.
+ */
+int step_check_cleanup(const struct step_ops *const *table,
+		       struct json_object *step, char *err, size_t errlen);
 
 /* Typed getters for checked steps; absent keys give NULL or @def. */
 const char *step_str(struct json_object *step, const char *key);
@@ -490,6 +496,19 @@ struct runner {
 	struct audit *audit;            /* NULL: no state-leak audit */
 	unsigned int abandoned;         /* children left unreaped */
 	bool fault_used;                /* the scenario began a fault step */
+	/*
+	 * The cleanup list: after the main steps' child is gone, a second
+	 * child runs it under its own deadline; the main steps' scenario_end
+	 * is held until that one is gone too.
+	 */
+	uint32_t ncleanup;              /* 0: the request has none */
+	uint64_t cleanup_timeout_ms;
+	bool in_cleanup;                /* the child is the cleanup child */
+	uint64_t phase_begin_us;        /* when the running child started */
+	bool held;                      /* a scenario_end waits below */
+	enum proto_verdict held_verdict;
+	uint64_t held_duration_us;
+	char held_reason[PROTO_TEXT_MAX];
 };
 
 void runner_init(struct runner *r, const struct step_ops *const *table,
@@ -561,12 +580,17 @@ int audit_check_request(struct json_object *req, char *err, size_t errlen);
 /*
  * Run the steps of a checked request in order, writing step_begin,
  * step_end and scenario_end lines to @out_fd and waiting for one byte on
- * @ack_fd after each step_begin. Never returns.
+ * @ack_fd after each step_begin; the first step that does not pass ends
+ * them. With @cleanup, run the request's "cleanup" list instead, numbered
+ * after its steps, every step whatever the others did (a cleanup step
+ * whose "if_exists" path is missing is skip); its scenario_end carries
+ * the first cleanup failure. Never returns.
  */
 __attribute__((noreturn)) void scenario_child(const struct step_ops *const *table,
 					      const struct step_env *env,
 					      struct json_object *req,
-					      int out_fd, int ack_fd);
+					      bool cleanup, int out_fd,
+					      int ack_fd);
 
 /* ---- port.c ---- */
 

@@ -86,6 +86,7 @@ static enum key_json key_json(const struct stepspec_key *k)
 	case STEPSPEC_IFNAME:
 	case STEPSPEC_GROUP:
 	case STEPSPEC_DEVICE:
+	case STEPSPEC_ABSPATH:
 	case STEPSPEC__COUNT:
 		break;
 	}
@@ -163,8 +164,9 @@ static int check_keys(const struct stepspec_key *keys,
  * A kind of @table without a spec (a test's own) takes the common keys
  * only; every kind of step_table has one (guestd/tests/test-steps.c).
  */
-int step_check(const struct step_ops *const *table, struct json_object *step,
-	       char *err, size_t errlen)
+static int check_step(const struct step_ops *const *table,
+		      struct json_object *step, bool cleanup, char *err,
+		      size_t errlen)
 {
 	const struct stepspec_key *keys = NULL;
 	const struct stepspec *spec;
@@ -192,6 +194,8 @@ int step_check(const struct step_ops *const *table, struct json_object *step,
 	r = check_keys(stepspec_common_keys, step, kind, err, errlen);
 	if (r == 0)
 		r = check_keys(keys, step, kind, err, errlen);
+	if (r == 0 && cleanup)
+		r = check_keys(stepspec_cleanup_keys, step, kind, err, errlen);
 	if (r < 0)
 		return r;
 	if (json_object_object_get_ex(step, "name", &v) &&
@@ -200,16 +204,36 @@ int step_check(const struct step_ops *const *table, struct json_object *step,
 			 PROTO_NAME_MAX - 1);
 		return -EINVAL;
 	}
+	if (cleanup && json_object_object_get_ex(step, "if_exists", &v) &&
+	    (json_object_get_string(v)[0] != '/' ||
+	     json_object_get_string_len(v) >= PROTO_TEXT_MAX)) {
+		snprintf(err, errlen, "'if_exists' must be an absolute path "
+			 "under %d bytes", PROTO_TEXT_MAX);
+		return -EINVAL;
+	}
 	json_object_object_foreach(step, key, val) {
 		(void)val;
 		if (!stepspec_key_find(stepspec_common_keys, key) &&
-		    !stepspec_key_find(keys, key)) {
+		    !stepspec_key_find(keys, key) &&
+		    !(cleanup && stepspec_key_find(stepspec_cleanup_keys, key))) {
 			snprintf(err, errlen,
 				 "step kind '%s' has no key '%.64s'", kind, key);
 			return -EINVAL;
 		}
 	}
 	return 0;
+}
+
+int step_check(const struct step_ops *const *table, struct json_object *step,
+	       char *err, size_t errlen)
+{
+	return check_step(table, step, false, err, errlen);
+}
+
+int step_check_cleanup(const struct step_ops *const *table,
+		       struct json_object *step, char *err, size_t errlen)
+{
+	return check_step(table, step, true, err, errlen);
 }
 
 const char *step_str(struct json_object *step, const char *key)

@@ -106,12 +106,15 @@ int runner_result_init(const struct scenario *s, struct res_scenario *ret)
 
 	snprintf(sc.name, sizeof(sc.name), "%s", s->name);
 	sc.verdict = VERDICT_ERROR;
-	sc.nsteps = s->nsteps;
-	sc.steps = calloc(s->nsteps ? s->nsteps : 1, sizeof(*sc.steps));
+	/* The cleanup steps follow the main ones, numbered on. */
+	sc.nsteps = s->nsteps + s->ncleanup;
+	sc.ncleanup = s->ncleanup;
+	sc.steps = calloc(sc.nsteps ? sc.nsteps : 1, sizeof(*sc.steps));
 	if (!sc.steps)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->nsteps; i++) {
+	for (size_t i = 0; i < sc.nsteps; i++) {
 		sc.steps[i].index = i;
+		sc.steps[i].cleanup = i >= s->nsteps;
 		snprintf(sc.steps[i].kind, sizeof(sc.steps[i].kind), "%s",
 			 s->steps[i].kind);
 		snprintf(sc.steps[i].name, sizeof(sc.steps[i].name), "%s",
@@ -133,8 +136,10 @@ static void on_event(void *userdata, const struct proto_event *ev)
 
 	if (ev->type == PROTO_EV_STEP_BEGIN && sc)
 		progress_status(c->o->progress,
-				"[%s %s] %s: step %u/%zu %s%s%s%s", c->label,
+				"[%s %s] %s: %s %u/%zu %s%s%s%s", c->label,
 				domain_accel_name(c->accel), sc->name,
+				sc->steps[ev->u.step_begin.step].cleanup ?
+					"cleanup step" : "step",
 				ev->u.step_begin.step + 1, sc->nsteps,
 				ev->u.step_begin.kind,
 				*ev->u.step_begin.name ? " '" : "",
@@ -170,7 +175,7 @@ static bool scenario_done(void *arg)
 
 	if (session_idle(&c->sess))
 		return true;
-	if (st < 0 || (size_t)st >= w->s->nsteps)
+	if (st < 0 || (size_t)st >= w->s->nsteps + w->s->ncleanup)
 		return false;
 	limit = w->s->steps[st].timeout_ms;
 	limit += host_slack_ms(c, limit);
@@ -396,9 +401,7 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 	sc->incident_expected = s->expect.set;
 	r = session_expect(&c->sess, sc);
 	if (r == 0)
-		r = proto_run_encode_audit(s->name, s->timeout_ms,
-					   s->step_timeout_ms, s->steps_json,
-					   s->state_files_json, &line, &len);
+		r = scn_run_encode(s, &line, &len);
 	if (r < 0) {
 		snprintf(what, sizeof(what), "cannot send the scenario: %s",
 			 strerror(-r));
@@ -409,10 +412,10 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 	t0 = vm_now_us();
 	r = vm_send(vm, line, len);
 	free(line);
-	/* The guest bounds the scenario; the host allows slack on top. */
-	bound = s->timeout_ms + 10000;
-	if (c->accel == DOMAIN_ACCEL_TCG)
-		bound += s->timeout_ms / 2;
+	/* The guest bounds the scenario and its cleanup; the host allows
+	 * slack on top. */
+	bound = s->timeout_ms + (s->ncleanup ? s->cleanup_timeout_ms : 0);
+	bound += host_slack_ms(c, bound);
 	c->hang = NULL;
 	if (r == 0)
 		r = vm_wait(vm, scenario_done, &w, bound);
@@ -532,8 +535,9 @@ static int after_one(struct run_ctx *c, struct vm *vm, size_t i, int replace)
  * Whether the VM that ran @sc may run the next scenario: only after a
  * clean pass. A scenario that failed, timed out, crashed, errored or was
  * an expected failure may have stopped before its clean-up; one with an
- * incident or a leak left the kernel changed. Either way the next one
- * gets a fresh VM, so that one failure cannot cascade; @why says which.
+ * incident or a leak left the kernel changed, and one whose cleanup list
+ * failed left what it could not undo. Either way the next one gets a
+ * fresh VM, so that one failure cannot cascade; @why says which.
  */
 static bool vm_reusable(const struct res_scenario *sc, char *why,
 			size_t len)
@@ -543,6 +547,8 @@ static bool vm_reusable(const struct res_scenario *sc, char *why,
 	else if (sc->verdict != VERDICT_PASS)
 		snprintf(why, len, "after %s: %s", sc->name,
 			 proto_verdict_name(sc->verdict));
+	else if (sc->cleanup_failed)
+		snprintf(why, len, "after %s: its cleanup failed", sc->name);
 	else if (sc->nleaks)
 		snprintf(why, len, "after %s: the audit found a leak",
 			 sc->name);

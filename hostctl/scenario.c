@@ -47,6 +47,8 @@ enum scn_vtype {
 	SCN_V_MODULES,    /* an array of module names */
 	SCN_V_REQUIRES,   /* an object, scn_requires_keys[] */
 	SCN_V_STEPS,      /* an array of step objects, stepspec_table[] */
+	SCN_V_CLEANUP,    /* the same, as cleanup steps (stepspec_cleanup_keys[]) */
+	SCN_V_ABSPATH,    /* an absolute path the protocol carries */
 	SCN_V_MTDDEV,     /* "/dev/mtdN", N of 1..3 digits */
 	SCN_V_INCIDENT,   /* an object, scn_incident_keys[] */
 	SCN_V_STATE_FILES, /* an array of absolute paths, the audit's */
@@ -91,6 +93,7 @@ static const enum scn_vtype scn_spec_types[STEPSPEC__COUNT] = {
 	[STEPSPEC_MDBS] = SCN_V_MDBS,
 	[STEPSPEC_MDB_KEYS] = SCN_V_MDB_KEYS,
 	[STEPSPEC_DEVICE] = SCN_V_DEVICE,
+	[STEPSPEC_ABSPATH] = SCN_V_ABSPATH,
 };
 
 /* Room for a step kind's keys and the ending NULL key. */
@@ -113,6 +116,8 @@ static const struct scn_key scn_top_keys[] = {
 	{ "timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "step_timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "steps", SCN_V_STEPS, false, 1, SCN_STEPS_MAX, NULL },
+	{ "cleanup", SCN_V_CLEANUP, false, 1, PROTO_CLEANUP_MAX, NULL },
+	{ "cleanup_timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "expect_incident", SCN_V_INCIDENT, false, 0, 0, NULL },
 	{ "xfail", SCN_V_LINE, false, 0, PROTO_TEXT_MAX - 1, NULL },
 	{ "state_files", SCN_V_STATE_FILES, false, 0, PROTO_AUDIT_FILES_MAX, NULL },
@@ -124,11 +129,19 @@ static const struct scn_key scn_top_keys[] = {
 
 static const char *const scn_disk_formats[] = { "raw", "qcow2", NULL };
 /*
- * Top-level keys the multi-boot driver does not act on: the state-leak
- * audit compares a guest before and after one run request, and a boot that
- * resumes, or boots afresh, is no longer that guest (docs/scenarios.md).
+ * Top-level keys the multi-boot driver does not act on, and why
+ * (docs/scenarios.md). The state-leak audit compares a guest before and
+ * after one run request, and a boot that resumes, or boots afresh, is no
+ * longer that guest. A cleanup list protects the next scenario in the same
+ * VM, and such a scenario's VMs are destroyed after it.
  */
-static const char *const scn_own_vm_refuses[] = { "state_files", NULL };
+static const struct {
+	const char *key, *why;
+} scn_own_vm_refuses[] = {
+	{ "state_files", "not supported in a scenario with boots or a disk" },
+	{ "cleanup", "not supported in a scenario with boots or a disk: its VMs are its own and destroyed after it, so no later scenario inherits its state; undo what must be undone in the last boot's steps" },
+	{ "cleanup_timeout_ms", "not supported in a scenario with boots or a disk (it has no 'cleanup')" },
+};
 static const char *const scn_machines[] = { "pc", "q35", NULL };
 static const char *const scn_ends[] = { "running", "poweroff", "reboot",
 					NULL };
@@ -171,6 +184,7 @@ struct scn_ctx {
 	struct scn_errors *errs;
 	size_t nerr;
 	uint64_t step_timeout_ms;
+	bool cleanup;             /* checking the cleanup list's steps */
 };
 
 static int scn_msgs_add(char ***msgs, size_t *n, char *msg)
@@ -389,16 +403,22 @@ static const struct scn_key *scn_find_key(const struct scn_key *keys,
 	return NULL;
 }
 
-/* A stepspec key table as ours, into @out (SCN_SPEC_KEYS_MAX rows). */
+/*
+ * The stepspec key tables @keys and @more (or NULL) as one of ours, into
+ * @out (SCN_SPEC_KEYS_MAX rows).
+ */
 static const struct scn_key *scn_spec_keys(const struct stepspec_key *keys,
+					   const struct stepspec_key *more,
 					   struct scn_key *out)
 {
 	size_t n = 0;
 
-	for (; keys->key && n + 1 < SCN_SPEC_KEYS_MAX; keys++, n++)
-		out[n] = (struct scn_key){ keys->key, scn_spec_types[keys->type],
-					   keys->required, keys->min, keys->max,
-					   keys->choices };
+	for (int pass = 0; pass < 2; pass++)
+		for (const struct stepspec_key *k = pass ? more : keys;
+		     k && k->key && n + 1 < SCN_SPEC_KEYS_MAX; k++, n++)
+			out[n] = (struct scn_key){ k->key, scn_spec_types[k->type],
+						   k->required, k->min, k->max,
+						   k->choices };
 	out[n] = (struct scn_key){ NULL };
 	return out;
 }
@@ -587,7 +607,8 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 
 	if (!scn_expect_type(ctx, path, step, json_type_object, "an object"))
 		return;
-	scn_spec_keys(stepspec_common_keys, step_keys);
+	scn_spec_keys(stepspec_common_keys,
+		      ctx->cleanup ? stepspec_cleanup_keys : NULL, step_keys);
 	scn_path_key(p, path, "kind");
 	if (!json_object_object_get_ex(step, "kind", &v))
 		scn_error(ctx, path, "missing required key 'kind'");
@@ -619,8 +640,14 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 		return;
 	}
 	snprintf(what, sizeof(what), "a '%s' step", kind->kind);
+	if (!ctx->cleanup && json_object_object_get_ex(step, "if_exists", NULL)) {
+		/* Said plainly, rather than as an unknown key. */
+		scn_path_key(p, path, "if_exists");
+		scn_error(ctx, p, "only a step of 'cleanup' takes 'if_exists': a main step that finds nothing to do should fail");
+		json_object_object_del(step, "if_exists");
+	}
 	scn_check_object(ctx, path, step, step_keys,
-			 scn_spec_keys(kind->keys, kind_keys), what);
+			 scn_spec_keys(kind->keys, NULL, kind_keys), what);
 
 	/* need_one, the kind's own rules, needs, below_timeout. */
 	stepspec_check_rules(kind, step, ctx->step_timeout_ms, &probs);
@@ -709,8 +736,8 @@ static void scn_check_samples(struct scn_ctx *ctx, const char *path,
 			continue;
 		scn_path_key(q, p, "of");
 		if (!scn_sample_before(steps, i, of))
-			scn_error(ctx, q, "no earlier 'sample' step takes '%s' ('as')",
-				  of);
+			scn_error(ctx, q, "no earlier 'sample' step takes '%s' ('as')%s",
+				  of, ctx->cleanup ? " in the cleanup list (it runs in a process of its own, without the main steps' samples)" : "");
 		has_eq = scn_step_int(step, "equals", &eq);
 		has_lo = scn_step_int(step, "at_least", &lo);
 		has_hi = scn_step_int(step, "at_most", &hi);
@@ -993,6 +1020,20 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 		return;
 	case SCN_V_STEPS:
 		scn_check_steps(ctx, path, spec, v);
+		return;
+	case SCN_V_CLEANUP:
+		ctx->cleanup = true;
+		scn_check_steps(ctx, path, spec, v);
+		ctx->cleanup = false;
+		return;
+	case SCN_V_ABSPATH:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (s[0] != '/' || strlen(s) > (size_t)spec->max ||
+		    strpbrk(s, "\n\r"))
+			scn_error(ctx, path, "'%s' is not an absolute path of at most %" PRId64 " bytes",
+				  s, spec->max);
 		return;
 	case SCN_V_MTDDEV:
 		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
@@ -1482,6 +1523,41 @@ static void scn_check_incident_step(struct scn_ctx *ctx, struct json_object *doc
 		  "no step is named '%s'", want);
 }
 
+/*
+ * The cleanup list beside the steps: its step names differ from theirs
+ * (results list both together), and its bound needs it.
+ */
+static void scn_check_cleanup(struct scn_ctx *ctx, struct json_object *doc)
+{
+	struct json_object *cl, *steps, *st, *nm;
+	char p[SCN_PATH_MAX];
+	size_t n;
+
+	if (!json_object_object_get_ex(doc, "cleanup", &cl)) {
+		if (json_object_object_get_ex(doc, "cleanup_timeout_ms", NULL) &&
+		    !json_object_object_get_ex(doc, "boots", NULL) &&
+		    !json_object_object_get_ex(doc, "disk", NULL))
+			scn_error(ctx, "$.cleanup_timeout_ms",
+				  "needs 'cleanup': it bounds the cleanup list");
+		return;
+	}
+	if (!json_object_is_type(cl, json_type_array) ||
+	    !json_object_object_get_ex(doc, "steps", &steps))
+		return;
+	n = json_object_array_length(cl);
+	for (size_t i = 0; i < n; i++) {
+		st = json_object_array_get_idx(cl, i);
+		if (!json_object_is_type(st, json_type_object) ||
+		    !json_object_object_get_ex(st, "name", &nm) ||
+		    !json_object_is_type(nm, json_type_string) ||
+		    !scn_has_step(steps, json_object_get_string(nm)))
+			continue;
+		snprintf(p, sizeof(p), "$.cleanup[%zu].name", i);
+		scn_error(ctx, p, "duplicate step name '%s' (also in $.steps)",
+			  json_object_get_string(nm));
+	}
+}
+
 /* Fill s->expect and s->xfail from a validated document. */
 static int scn_fill_incident(struct json_object *doc, struct scenario *s)
 {
@@ -1529,6 +1605,21 @@ static int scn_fill_one_boot(struct scenario *s)
 	return s->boots[0].steps_json ? 0 : -ENOMEM;
 }
 
+int scn_run_encode(const struct scenario *s, char **ret_line, size_t *ret_len)
+{
+	const struct proto_run run = {
+		.scenario = s->name,
+		.timeout_ms = s->timeout_ms,
+		.step_timeout_ms = s->step_timeout_ms,
+		.steps_json = s->steps_json,
+		.state_files_json = s->state_files_json,
+		.cleanup_json = s->cleanup_json,
+		.cleanup_timeout_ms = s->cleanup_timeout_ms,
+	};
+
+	return proto_run_encode_req(&run, ret_line, ret_len);
+}
+
 /*
  * expect_incident, xfail and state_files. The state files go with a
  * single run request (scenarios that share a VM); with the audit they must
@@ -1545,17 +1636,15 @@ static int scn_fill_audit(struct scn_ctx *ctx, struct json_object *doc,
 	r = scn_fill_incident(doc, s);
 	if (r < 0)
 		return r;
-	if (!json_object_object_get_ex(doc, "state_files", &v))
+	if (json_object_object_get_ex(doc, "state_files", &v)) {
+		s->state_files_json = strdup(json_object_to_json_string_ext(
+			v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		if (!s->state_files_json)
+			return -ENOMEM;
+	}
+	if (!s->steps_json || (!s->state_files_json && !s->cleanup_json))
 		return 0;
-	s->state_files_json = strdup(json_object_to_json_string_ext(
-		v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-	if (!s->state_files_json)
-		return -ENOMEM;
-	if (!s->steps_json)
-		return 0;
-	r = proto_run_encode_audit(s->name, s->timeout_ms, s->step_timeout_ms,
-				   s->steps_json, s->state_files_json, &line,
-				   &line_len);
+	r = scn_run_encode(s, &line, &line_len);
 	if (r == -E2BIG) {
 		scn_error(ctx, "$.steps",
 			  "the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
@@ -1601,13 +1690,23 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 	}
 
 	if (!json_object_object_get_ex(doc, "boots", &boots)) {
+		struct json_object *cleanup = NULL;
+
 		json_object_object_get_ex(doc, "steps", &steps);
 		s->nsteps = json_object_array_length(steps);
-		s->steps = calloc(s->nsteps, sizeof(*s->steps));
+		if (json_object_object_get_ex(doc, "cleanup", &cleanup))
+			s->ncleanup = json_object_array_length(cleanup);
+		s->cleanup_timeout_ms = scn_get_ms(doc, "cleanup_timeout_ms",
+						   SCN_CLEANUP_TIMEOUT_DEFAULT_MS);
+		s->steps = calloc(s->nsteps + s->ncleanup, sizeof(*s->steps));
 		if (!s->steps)
 			return -ENOMEM;
 		r = scn_fill_steps(ctx, s, steps, 0, s->timeout_ms, "$.steps",
 				   &s->steps_json);
+		if (r == 0 && cleanup)
+			r = scn_fill_steps(ctx, s, cleanup, s->nsteps,
+					   s->cleanup_timeout_ms, "$.cleanup",
+					   &s->cleanup_json);
 		if (r < 0)
 			return r;
 		r = s->has_disk ? scn_fill_one_boot(s) : 0;
@@ -1657,6 +1756,7 @@ void scn_free(struct scenario *s)
 	}
 	free(s->boots);
 	free(s->state_files_json);
+	free(s->cleanup_json);
 	free(s->expect.title);
 	free(s->xfail);
 	memset(s, 0, sizeof(*s));
@@ -1706,17 +1806,17 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 	    json_object_object_get_ex(doc, "boots", NULL))
 		scn_error(&ctx, "$",
 			  "a scenario has either 'steps' (one boot) or 'boots', exactly one of them");
-	/* boots.c has no state-leak audit. */
+	/* boots.c has no state-leak audit and no cleanup list. */
 	if (json_object_object_get_ex(doc, "boots", NULL) ||
 	    json_object_object_get_ex(doc, "disk", NULL))
-		for (const char *const *k = scn_own_vm_refuses; *k; k++)
-			if (json_object_object_get_ex(doc, *k, NULL)) {
+		for (size_t i = 0; i < sizeof(scn_own_vm_refuses) / sizeof(scn_own_vm_refuses[0]); i++)
+			if (json_object_object_get_ex(doc, scn_own_vm_refuses[i].key, NULL)) {
 				char p[SCN_PATH_MAX];
 
-				scn_path_key(p, "$", *k);
-				scn_error(&ctx, p,
-					  "not supported in a scenario with boots or a disk");
+				scn_path_key(p, "$", scn_own_vm_refuses[i].key);
+				scn_error(&ctx, p, "%s", scn_own_vm_refuses[i].why);
 			}
+	scn_check_cleanup(&ctx, doc);
 	scn_check_incident_step(&ctx, doc);
 	dup.s = buf;
 	dup.len = len;
