@@ -504,7 +504,8 @@ const struct stepspec stepspec_table[] = {
 	  check_readlink },
 };
 
-const size_t stepspec_count = sizeof(stepspec_table) / sizeof(stepspec_table[0]);
+const size_t stepspec_count =
+	sizeof(stepspec_table) / sizeof(stepspec_table[0]);
 
 const struct stepspec *stepspec_find(const char *kind)
 {

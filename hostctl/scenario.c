@@ -709,8 +709,8 @@ static bool scn_sample_before(struct json_object *steps, size_t i,
 
 /*
  * sample and delta across steps: a delta's 'of' names a sample taken by
- * an earlier step, a scenario keeps at most STEPSPEC_SAMPLE_MAX names (guestd's
- * store), and a delta's bounds can all hold at once.
+ * an earlier step, a scenario keeps at most STEPSPEC_SAMPLE_MAX names
+ * (guestd's store), and a delta's bounds can all hold at once.
  */
 static void scn_check_samples(struct scn_ctx *ctx, const char *path,
 			      struct json_object *steps, size_t n)

@@ -97,8 +97,8 @@ static void test_rules(void)
 
 	is_int(rules("read", "{\"path\":\"/x\"}", 10000, buf, sizeof(buf)),
 	       -EINVAL, "read without a condition is refused");
-	is_str(buf, ": a 'read' step needs at least one of: equals, match, not_match, length",
-	       "naming the conditions");
+	is_str(buf, ": a 'read' step needs at least one of: equals, match, "
+	       "not_match, length", "naming the conditions");
 	is_int(rules("read", "{\"path\":\"/x\",\"length\":3}", 10000, buf,
 		     sizeof(buf)), 0, "one condition is enough");
 	is_str(buf, "", "and nothing is said");

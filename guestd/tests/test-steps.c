@@ -311,8 +311,8 @@ static void test_readlink(void)
 	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s\",\"equals\":\"../br0\"}",
 	    l);
 	is_int(res.verdict, VERDICT_PASS, "readlink: equals passes");
-	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s\",\"match\":\"^\\\\.\\\\./br[0-9]$\"}",
-	    l);
+	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s\","
+	    "\"match\":\"^\\\\.\\\\./br[0-9]$\"}", l);
 	is_int(res.verdict, VERDICT_PASS, "readlink: match passes");
 	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s\",\"equals\":\"../br0\","
 	    "\"match\":\"lan\"}", l);
@@ -331,15 +331,16 @@ static void test_readlink(void)
 	snprintf(want, sizeof(want),
 		 "errno EINVAL from readlink('%s') (Invalid argument)", f);
 	is_str(res.got, want, "readlink: got EINVAL");
-	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s\",\"expect_errno\":\"EINVAL\"}",
-	    f);
+	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s\","
+	    "\"expect_errno\":\"EINVAL\"}", f);
 	is_int(res.verdict, VERDICT_PASS, "readlink: expecting EINVAL passes");
 	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s/none\","
 	    "\"expect_errno\":\"ENOENT\"}", dir);
 	is_int(res.verdict, VERDICT_PASS, "readlink: expecting ENOENT passes");
-	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s\",\"expect_errno\":\"ENOENT\"}",
-	    l);
-	is_int(res.verdict, VERDICT_FAIL, "readlink: a link where an errno was expected");
+	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s\","
+	    "\"expect_errno\":\"ENOENT\"}", l);
+	is_int(res.verdict, VERDICT_FAIL,
+	       "readlink: a link where an errno was expected");
 	is_str(res.expected, "errno ENOENT", "readlink: expected the errno");
 	is_str(res.got, "target '../br0'", "readlink: got the target");
 	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s\",\"match\":\"(\"}", l);
@@ -353,7 +354,8 @@ static void test_readlink(void)
 	s = json_tokener_parse("{\"kind\":\"readlink\",\"equals\":\"x\"}");
 	is_int(step_check(step_table, s, err, sizeof(err)), -EINVAL,
 	       "readlink: and its required keys");
-	is_str(err, "step kind 'readlink' needs key 'path'", "readlink: path is required");
+	is_str(err, "step kind 'readlink' needs key 'path'",
+	       "readlink: path is required");
 	json_object_put(s);
 	unlink(l);
 	unlink(f);
