@@ -23,6 +23,7 @@
 #include <json-c/json.h>
 
 #include "brspec.h"
+#include "fileio.h"
 #include "proto.h"
 #include "scenario.h"
 
@@ -1673,41 +1674,6 @@ static void scn_errors_truncate(struct scn_errors *errs, size_t n)
 		free(errs->msgs[--errs->n]);
 }
 
-static int scn_read_file(const char *path, char **ret, size_t *ret_len)
-{
-	FILE *f;
-	char *buf;
-	size_t len;
-	int r = 0;
-
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	buf = malloc(SCN_FILE_MAX + 1);
-	if (!buf) {
-		r = -ENOMEM;
-		goto out_close;
-	}
-	len = fread(buf, 1, SCN_FILE_MAX + 1, f);
-	if (ferror(f)) {
-		r = -EIO;
-		goto out_free;
-	}
-	if (len > SCN_FILE_MAX) {
-		r = -EFBIG;
-		goto out_free;
-	}
-	buf[len] = '\0';
-	*ret = buf;
-	*ret_len = len;
-	buf = NULL;
-out_free:
-	free(buf);
-out_close:
-	fclose(f);
-	return r;
-}
-
 /* Parse @buf as one strict JSON value, or record where and why not. */
 static struct json_object *scn_parse(struct scn_ctx *ctx, const char *buf,
 				     size_t len)
@@ -2227,6 +2193,7 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 	size_t nerrs_before = errs ? errs->n : 0;
 	char *buf = NULL;
 	size_t len = 0;
+	bool truncated;
 	int r;
 
 	if (!scn_is_scenario_name(name)) {
@@ -2235,7 +2202,12 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 			  name, PROTO_NAME_MAX);
 		return -EINVAL;
 	}
-	r = scn_read_file(path, &buf, &len);
+	r = fileio_read(path, SCN_FILE_MAX, &buf, &len, &truncated);
+	if (r == 0 && truncated) {
+		free(buf);
+		buf = NULL;
+		r = -EFBIG;
+	}
 	if (r < 0) {
 		scn_error(&ctx, NULL, "cannot read: %s", strerror(-r));
 		return r == -EFBIG ? -EINVAL : r;
@@ -2741,47 +2713,6 @@ static bool scn_modlist_has(const char *text, const char *module)
 	return false;
 }
 
-/* Read a whole text file; ENOENT is left to the caller to judge. */
-static int scn_slurp(const char *path, char **ret)
-{
-	FILE *f;
-	char *buf = NULL, *p;
-	size_t len = 0, cap = 0, n;
-	int r = 0;
-
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	do {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 65536;
-			p = realloc(buf, cap + 1);
-			if (!p) {
-				r = -ENOMEM;
-				break;
-			}
-			buf = p;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n > 0);
-	if (!r && ferror(f))
-		r = -EIO;
-	fclose(f);
-	if (r < 0) {
-		free(buf);
-		return r;
-	}
-	if (!buf) {
-		buf = strdup("");
-		if (!buf)
-			return -ENOMEM;
-	}
-	buf[len] = '\0';
-	*ret = buf;
-	return 0;
-}
-
 /* Append the names of the .ko files below @dir to *list, one a line. */
 static int scn_ko_walk(const char *dir, char **list, size_t *len, int depth)
 {
@@ -2833,7 +2764,7 @@ static int scn_modules_text(const char *dir, char **ret)
 
 	if (asprintf(&path, "%s/modules.dep", dir) < 0)
 		return -ENOMEM;
-	r = scn_slurp(path, ret);
+	r = fileio_read(path, FILEIO_ALL, ret, NULL, NULL);
 	free(path);
 	if (r != -ENOENT)
 		return r;
@@ -2855,7 +2786,7 @@ int scn_check_requires(const struct scenario *s, const char *config_path,
 	if (reason && len)
 		reason[0] = '\0';
 	if (s->n_req_config) {
-		r = scn_slurp(config_path, &config);
+		r = fileio_read(config_path, FILEIO_ALL, &config, NULL, NULL);
 		if (r < 0) {
 			if (reason && len)
 				snprintf(reason, len, "cannot read '%s': %s",
@@ -2892,7 +2823,7 @@ int scn_check_requires(const struct scenario *s, const char *config_path,
 			r = -ENOMEM;
 			goto out;
 		}
-		rr = scn_slurp(path, &builtin);
+		rr = fileio_read(path, FILEIO_ALL, &builtin, NULL, NULL);
 		if (rr < 0 && rr != -ENOENT) {
 			if (reason && len)
 				snprintf(reason, len, "cannot read '%s': %s",

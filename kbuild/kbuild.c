@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "kb.h"
 
 #define KB_TAIL_LINES 30
@@ -50,7 +51,7 @@ int kbuild_without_check(const char *kernel_dir, const char *const *without, siz
 	r = kb_path(path, sizeof(path), "%s/patches/series", kernel_dir);
 	if (r < 0)
 		return r;
-	r = kb_read_file(path, &text, NULL);
+	r = fileio_read(path, FILEIO_ALL, &text, NULL, NULL);
 	if (r == -ENOENT) {
 		text = strdup("");
 		r = text ? 0 : -ENOMEM;
@@ -137,7 +138,7 @@ static int read_inputs(const char *kernel_dir, bool with_patches, const struct k
 
 	/* The series: a missing file is an empty series, unless patches exist. */
 	if (with_patches) {
-		r = kb_read_file(path, &in->series_text, &in->series_len);
+		r = fileio_read(path, FILEIO_ALL, &in->series_text, &in->series_len, NULL);
 		if (r == -ENOENT) {
 			in->series_text = strdup("");
 			in->series_len = 0;
@@ -172,7 +173,7 @@ static int read_inputs(const char *kernel_dir, bool with_patches, const struct k
 		for (size_t i = 0; i < in->series.n; i++) {
 			r = kb_path(path, sizeof(path), "%s/%s", patches_dir, in->series.v[i].name);
 			if (r == 0)
-				r = kb_read_file(path, &in->patch_data[i], &in->patch_len[i]);
+				r = fileio_read(path, FILEIO_ALL, &in->patch_data[i], &in->patch_len[i], NULL);
 			if (r < 0) {
 				kb_msg(p, "kbuild: cannot read '%s': %s", path, strerror(-r));
 				return r;
@@ -213,7 +214,7 @@ static int read_inputs(const char *kernel_dir, bool with_patches, const struct k
 
 		r = kb_path(path, sizeof(path), "%s/%s", configs_dir, in->frag_names[i]);
 		if (r == 0)
-			r = kb_read_file(path, &in->frag_data[i], &in->frag_len[i]);
+			r = fileio_read(path, FILEIO_ALL, &in->frag_data[i], &in->frag_len[i], NULL);
 		if (r < 0) {
 			kb_msg(p, "kbuild: cannot read '%s': %s", path, strerror(-r));
 			return r;
@@ -271,7 +272,7 @@ static bool cache_hit(const char *dir, struct kbuild_result *ret)
 	char path[PATH_MAX], *text = NULL;
 	bool hit = false;
 
-	if (kb_path(path, sizeof(path), "%s/manifest.json", dir) < 0 || kb_read_file(path, &text, NULL) < 0)
+	if (kb_path(path, sizeof(path), "%s/manifest.json", dir) < 0 || fileio_read(path, FILEIO_ALL, &text, NULL, NULL) < 0)
 		return false;
 	if (kb_manifest_parse(text, &m) == 0) {
 		snprintf(ret->release, sizeof(ret->release), "%s", m.release);
@@ -335,7 +336,7 @@ static int kc_visit(const char *path, const struct stat *st, int type, struct FT
 	}
 	if (type != FTW_F || strncmp(base, "Kconfig", 7))
 		return FTW_CONTINUE;
-	if (kb_read_file(path, &text, NULL) < 0)
+	if (fileio_read(path, FILEIO_ALL, &text, NULL, NULL) < 0)
 		return FTW_CONTINUE;
 	if (strstr(text, kc_name))
 		kb_kconfig_scan(rel, text, kc_name, kc_out);
@@ -430,7 +431,7 @@ static int configure(const char *tree, const char *obj, const char *configs_dir,
 		print_make_failure(p, "make olddefconfig", log_path);
 		goto out;
 	}
-	r = kb_read_file(dotconfig, &text, NULL);
+	r = fileio_read(dotconfig, FILEIO_ALL, &text, NULL, NULL);
 	if (r == 0)
 		r = kb_config_parse(text, &cfg);
 	if (r == 0)
@@ -469,10 +470,10 @@ static int obj_sync_tree_id(const char *tree, const char *obj, struct kb_progres
 		r = kb_path(cfg, sizeof(cfg), "%s/.config", obj);
 	if (r < 0)
 		return r;
-	r = kb_read_file(tid_path, &tid, NULL);
+	r = fileio_read(tid_path, FILEIO_ALL, &tid, NULL, NULL);
 	if (r < 0)
 		return r;
-	if (kb_read_file(oid_path, &oid, NULL) == 0 && strcmp(oid, tid)) {
+	if (fileio_read(oid_path, FILEIO_ALL, &oid, NULL, NULL) == 0 && strcmp(oid, tid)) {
 		kb_progress_stage(p, "wiping the object tree (the source was unpacked again)");
 		r = kb_rm_rf(obj);
 		if (r < 0)
@@ -528,9 +529,9 @@ static int update_ledger(const char *obj, const char *log_path, bool incremental
 	r = kb_path(path, sizeof(path), "%s/.vlalab-warnings", obj);
 	if (r < 0)
 		return r;
-	if (kb_read_file(path, &text, NULL) == 0 && kb_ledger_parse(text, &l) < 0)
+	if (fileio_read(path, FILEIO_ALL, &text, NULL, NULL) == 0 && kb_ledger_parse(text, &l) < 0)
 		l = (struct kb_ledger){ .complete = false };
-	r = kb_read_file(log_path, &log, &loglen);
+	r = fileio_read(log_path, FILEIO_ALL, &log, &loglen, NULL);
 	if (r == 0)
 		r = kb_ledger_update(&l, log, loglen);
 	if (r == 0)
@@ -796,7 +797,7 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	}
 	r = kb_path(path, sizeof(path), "%s/include/config/kernel.release", obj);
 	if (r == 0)
-		r = kb_read_file(path, &release, NULL);
+		r = fileio_read(path, FILEIO_ALL, &release, NULL, NULL);
 	if (r < 0)
 		goto out;
 	*strchrnul(release, '\n') = '\0';

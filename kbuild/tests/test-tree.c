@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "kb.h"
 #include "tap.h"
 
@@ -35,7 +36,7 @@ static char *get(const char *rel)
 	char path[PATH_MAX], *text = NULL;
 
 	kb_path(path, sizeof(path), "%s/%s", tmp, rel);
-	if (kb_read_file(path, &text, NULL) < 0)
+	if (fileio_read(path, FILEIO_ALL, &text, NULL, NULL) < 0)
 		return strdup("(unreadable)");
 	return text;
 }
