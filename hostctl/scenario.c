@@ -24,6 +24,7 @@
 
 #include "brspec.h"
 #include "fileio.h"
+#include "jsonstrict.h"
 #include "proto.h"
 #include "scenario.h"
 
@@ -1572,100 +1573,11 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 
 /*
  * json-c keeps the last of two equal keys and says nothing, which would hide
- * a typo'd scenario. So walk the text (already known to be valid JSON) and
- * report every key an object has twice.
+ * a typo'd scenario: jsonstrict_dup_keys() finds them.
  */
-struct scn_dup_scan {
-	struct scn_ctx *ctx;
-	const char *s;
-	size_t i, len;
-};
-
-static void scn_dup_ws(struct scn_dup_scan *d)
+static void scn_dup_key(const char *path, void *ctx)
 {
-	while (d->i < d->len && isspace((unsigned char)d->s[d->i]))
-		d->i++;
-}
-
-/* At an opening quote: step past the string, return its raw extent. */
-static void scn_dup_string(struct scn_dup_scan *d, size_t *start, size_t *n)
-{
-	*start = ++d->i;
-	while (d->i < d->len && d->s[d->i] != '"')
-		d->i += d->s[d->i] == '\\' ? 2 : 1;
-	*n = d->i - *start;
-	d->i++;
-}
-
-static void scn_dup_value(struct scn_dup_scan *d, const char *path)
-{
-	char p[SCN_PATH_MAX];
-	size_t start, n;
-
-	scn_dup_ws(d);
-	if (d->i >= d->len)
-		return;
-	if (d->s[d->i] == '{') {
-		size_t *keys = NULL, nkeys = 0;
-
-		d->i++;
-		for (;;) {
-			char key[SCN_PATH_MAX];
-			size_t *k;
-
-			scn_dup_ws(d);
-			if (d->i >= d->len || d->s[d->i] == '}')
-				break;
-			if (d->s[d->i] == ',') {
-				d->i++;
-				continue;
-			}
-			scn_dup_string(d, &start, &n);
-			snprintf(key, sizeof(key), "%.*s", (int)n, d->s + start);
-			scn_path_key(p, path, key);
-			for (size_t j = 0; j < nkeys; j++)
-				if (keys[2 * j + 1] == n &&
-				    memcmp(d->s + keys[2 * j], d->s + start, n) == 0) {
-					scn_error(d->ctx, p,
-						  "duplicate key (JSON keeps only the last)");
-					break;
-				}
-			k = realloc(keys, (nkeys + 1) * 2 * sizeof(*keys));
-			if (k) {
-				keys = k;
-				keys[2 * nkeys] = start;
-				keys[2 * nkeys + 1] = n;
-				nkeys++;
-			}
-			scn_dup_ws(d);
-			if (d->i < d->len && d->s[d->i] == ':')
-				d->i++;
-			scn_dup_value(d, p);
-		}
-		free(keys);
-		d->i++;
-	} else if (d->s[d->i] == '[') {
-		size_t idx = 0;
-
-		d->i++;
-		for (;;) {
-			scn_dup_ws(d);
-			if (d->i >= d->len || d->s[d->i] == ']')
-				break;
-			if (d->s[d->i] == ',') {
-				d->i++;
-				continue;
-			}
-			scn_path_index(p, path, idx++);
-			scn_dup_value(d, p);
-		}
-		d->i++;
-	} else if (d->s[d->i] == '"') {
-		scn_dup_string(d, &start, &n);
-	} else {
-		while (d->i < d->len && !strchr(",]} \t\r\n", d->s[d->i]))
-			d->i++;
-	}
+	scn_error(ctx, path, "duplicate key (JSON keeps only the last)");
 }
 
 static void scn_errors_truncate(struct scn_errors *errs, size_t n)
@@ -1678,47 +1590,20 @@ static void scn_errors_truncate(struct scn_errors *errs, size_t n)
 static struct json_object *scn_parse(struct scn_ctx *ctx, const char *buf,
 				     size_t len)
 {
-	struct json_tokener *tok;
+	struct jsonstrict_error err;
 	struct json_object *obj;
-	enum json_tokener_error jerr;
-	size_t end, line = 1, col = 1;
+	int r;
 
-	tok = json_tokener_new();
-	if (!tok) {
+	r = jsonstrict_parse(buf, len, &obj, &err);
+	if (r == -ENOMEM) {
 		scn_error(ctx, NULL, "out of memory");
 		return NULL;
 	}
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	obj = json_tokener_parse_ex(tok, buf, (int)len);
-	jerr = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	if (obj && jerr == json_tokener_success) {
-		while (end < len && isspace((unsigned char)buf[end]))
-			end++;
-		if (end == len)
-			goto out;
+	if (r < 0) {
+		scn_error(ctx, NULL, "line %zu, column %zu: not valid JSON: %s",
+			  err.line, err.column, err.what);
+		return NULL;
 	}
-	for (size_t i = 0; i < end && i < len; i++) {
-		if (buf[i] == '\n') {
-			line++;
-			col = 1;
-		} else {
-			col++;
-		}
-	}
-	if (obj)
-		scn_error(ctx, NULL, "line %zu, column %zu: not valid JSON: %s",
-			  line, col, "text after the end of the object");
-	else if (jerr == json_tokener_continue)
-		scn_error(ctx, NULL, "line %zu, column %zu: not valid JSON: %s",
-			  line, col, "unexpected end of file");
-	else
-		scn_error(ctx, NULL, "line %zu, column %zu: not valid JSON: %s",
-			  line, col, json_tokener_error_desc(jerr));
-	json_object_put(obj);
-	obj = NULL;
-out:
-	json_tokener_free(tok);
 	return obj;
 }
 
@@ -2187,7 +2072,6 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 {
 	struct scn_ctx ctx = { .file = path, .errs = errs,
 			       .step_timeout_ms = SCN_STEP_TIMEOUT_DEFAULT_MS };
-	struct scn_dup_scan dup = { .ctx = &ctx };
 	struct json_object *doc = NULL, *v;
 	struct scenario s = { 0 };
 	size_t nerrs_before = errs ? errs->n : 0;
@@ -2244,9 +2128,7 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 			}
 	scn_check_cleanup(&ctx, doc);
 	scn_check_incident_step(&ctx, doc);
-	dup.s = buf;
-	dup.len = len;
-	scn_dup_value(&dup, "$");
+	jsonstrict_dup_keys(buf, len, scn_dup_key, &ctx);
 	if (ctx.nerr) {
 		r = -EINVAL;
 		goto out;
