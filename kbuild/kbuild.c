@@ -19,7 +19,7 @@
 #include "fileio.h"
 #include "kb.h"
 
-#define KB_TAIL_LINES 30
+#define TAIL_LINES 30
 
 int kbuild_cache_dir(char *buf, size_t len)
 {
@@ -70,7 +70,7 @@ int kbuild_without_check(const char *kernel_dir, const char *const *without, siz
 }
 
 /* Everything the key and the manifest are made of. */
-struct kb_inputs {
+struct inputs {
 	char source_version[128];
 	char compiler[256];
 	char *series_text;
@@ -87,7 +87,7 @@ struct kb_inputs {
 	struct kb_fragment *frags;
 };
 
-static void inputs_free(struct kb_inputs *in)
+static void inputs_free(struct inputs *in)
 {
 	for (size_t i = 0; i < in->series.n; i++)
 		free(in->patch_data ? in->patch_data[i] : NULL);
@@ -120,7 +120,7 @@ static int source_version(const char *tarball, bool is_default, char *buf, size_
 	return kb_path(buf, len, "tarball:%lld:%lld", (long long)st.st_size, (long long)st.st_mtime);
 }
 
-static int read_inputs(const char *kernel_dir, bool with_patches, const struct kbuild_opts *opts, struct kb_inputs *in,
+static int read_inputs(const char *kernel_dir, bool with_patches, const struct kbuild_opts *opts, struct inputs *in,
 		       struct kb_progress *p)
 {
 	char patches_dir[PATH_MAX], configs_dir[PATH_MAX], path[PATH_MAX], err[1024];
@@ -230,7 +230,7 @@ static int read_inputs(const char *kernel_dir, bool with_patches, const struct k
 	return 0;
 }
 
-static int compute_key(const struct kb_inputs *in, const char *flavour, char key[65])
+static int compute_key(const struct inputs *in, const char *flavour, char key[65])
 {
 	struct kb_blob *patches, *frags;
 	struct kb_key_input ki;
@@ -310,8 +310,8 @@ static int make_target(const char *tree, const char *obj, int jobs, char *const 
 
 static void print_make_failure(struct kb_progress *p, const char *what, const char *log_path)
 {
-	kb_msg(p, "kbuild: %s failed; full log: %s; last %d lines:", what, log_path, KB_TAIL_LINES);
-	kb_print_tail(p->out, log_path, KB_TAIL_LINES);
+	kb_msg(p, "kbuild: %s failed; full log: %s; last %d lines:", what, log_path, TAIL_LINES);
+	kb_print_tail(p->out, log_path, TAIL_LINES);
 	fflush(p->out);
 }
 
@@ -380,7 +380,7 @@ static void explain_mismatches(struct kb_progress *p, const char *tree, const st
 
 /* allnoconfig, merge_config.sh -m with every fragment, olddefconfig, then
  * the check that each requested value made it. */
-static int configure(const char *tree, const char *obj, const char *configs_dir, const struct kb_inputs *in,
+static int configure(const char *tree, const char *obj, const char *configs_dir, const struct inputs *in,
 		     int jobs, int log_fd, const char *log_path, struct kb_progress *p)
 {
 	char merge[PATH_MAX], dotconfig[PATH_MAX], *text = NULL;
@@ -511,7 +511,7 @@ static int copy_artefacts(const char *obj, const char *dir)
 	return r;
 }
 
-struct kb_warnings {
+struct warnings {
 	unsigned vla, frame;         /* every object, from the ledger */
 	bool complete;
 	unsigned log_vla, log_frame; /* this build's log */
@@ -519,7 +519,7 @@ struct kb_warnings {
 
 /* Folds this build's log into obj/.vlalab-warnings, also after a failed
  * make: what it compiled will not be compiled again. */
-static int update_ledger(const char *obj, const char *log_path, bool incremental, struct kb_warnings *ret)
+static int update_ledger(const char *obj, const char *log_path, bool incremental, struct warnings *ret)
 {
 	struct kb_ledger l = { .complete = !incremental };
 	char path[PATH_MAX], *text = NULL, *log = NULL, *out = NULL;
@@ -551,7 +551,7 @@ static int update_ledger(const char *obj, const char *log_path, bool incremental
 }
 
 static int write_manifest(const char *dir, const char *flavour, const char *key, const char *release,
-			  const struct kb_inputs *in, double secs, bool incremental, const struct kb_warnings *w)
+			  const struct inputs *in, double secs, bool incremental, const struct warnings *w)
 {
 	struct kb_manifest m = { 0 };
 	char path[PATH_MAX], *json = NULL;
@@ -652,12 +652,12 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	char cache[PATH_MAX], tree[PATH_MAX], obj[PATH_MAX], dir[PATH_MAX], log_path[PATH_MAX];
 	char patches_dir[PATH_MAX], configs_dir[PATH_MAX], path[PATH_MAX];
 	struct kbuild_result res = { 0 };
-	struct kb_inputs in = { 0 };
+	struct inputs in = { 0 };
 	struct kb_progress p;
 	double t0 = kb_now(), tbuild;
 	bool incremental = false;
 	int jobs = opts->jobs, lock_fd = -1, log_fd = -1, r, r2;
-	struct kb_warnings warn = { 0 };
+	struct warnings warn = { 0 };
 	char key[65], *release = NULL;
 	struct stat st;
 

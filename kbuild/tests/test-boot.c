@@ -37,9 +37,9 @@ static bool bridge_line_done(const char *console)
 int main(int argc, char *argv[])
 {
 	struct kbuild_result kr;
-	struct image_result ir;
+	struct kbuild_image_result ir;
 	char kernel[PATH_MAX + 16], *console;
-	static const struct image_program progs[] = { { "/sbin/bridge", "/usr/sbin/bridge" } };
+	static const struct kbuild_image_program progs[] = { { "/sbin/bridge", "/usr/sbin/bridge" } };
 	bool init_seen = false, agent_seen = false, bridge_seen = false;
 	size_t used = 0;
 	double t0;
@@ -64,9 +64,9 @@ int main(int argc, char *argv[])
 		printf("1..0 # SKIP no %s (install iproute2)\n", progs[0].host);
 		return 77;
 	}
-	r = image_build(&(struct image_opts){ .kernel = &kr, .guestd = argv[1], .progress = true,
-					      .programs = progs, .n_programs = 1 },
-			&ir);
+	r = kbuild_image_build(&(struct kbuild_image_opts){ .kernel = &kr, .guestd = argv[1], .progress = true,
+							     .programs = progs, .n_programs = 1 },
+			       &ir);
 	okf(r == 0, "initramfs packed (r=%d)", r);
 	if (r < 0)
 		return tap_done();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * image_build() without a kernel build: a fake kernel result whose
+ * kbuild_image_build() without a kernel build: a fake kernel result whose
  * gen_init_cpio just prints the spec, so the gzip'ed "image" is the spec
  * and can be checked line by line. Also: the image key changes with each
  * input and a second call is a cache hit.
@@ -104,12 +104,12 @@ static bool has_line(const char *text, const char *line)
 int main(void)
 {
 	struct kbuild_result k = { 0 };
-	struct image_result r1, r2, r3;
-	struct image_opts o;
+	struct kbuild_image_result r1, r2, r3;
+	struct kbuild_image_opts o;
 	char cache[PATH_MAX], path[PATH_MAX], extra[PATH_MAX], agent[PATH_MAX], init[PATH_MAX];
 	char *spec, line[PATH_MAX * 2];
 	char prog[PATH_MAX], libc[PATH_MAX], ld[PATH_MAX];
-	struct image_program progs[2];
+	struct kbuild_image_program progs[2];
 	int r;
 
 	test_ldd_parse();
@@ -142,12 +142,12 @@ int main(void)
 	kb_path(prog, sizeof(prog), "%s/prog", tmp);
 	if (kb_run_capture((char *[]){ "cp", "/bin/true", prog, NULL }, NULL, line, sizeof(line)) < 0)
 		return 1;
-	progs[0] = (struct image_program){ prog, "/usr/sbin/prog" };
-	progs[1] = (struct image_program){ "/bin/true", "/sbin/ip" };
-	o = (struct image_opts){ .cache_dir = cache, .kernel = &k, .guestd = agent, .extra_dir = extra,
-				 .init = init, .programs = progs, .n_programs = 2 };
+	progs[0] = (struct kbuild_image_program){ prog, "/usr/sbin/prog" };
+	progs[1] = (struct kbuild_image_program){ "/bin/true", "/sbin/ip" };
+	o = (struct kbuild_image_opts){ .cache_dir = cache, .kernel = &k, .guestd = agent, .extra_dir = extra,
+					.init = init, .programs = progs, .n_programs = 2 };
 
-	r = image_build(&o, &r1);
+	r = kbuild_image_build(&o, &r1);
 	okf(r == 0 && !r1.cache_hit && r1.size > 0, "an image is packed (r=%d)", r);
 	spec = unpacked(r1.path);
 	okf(has_line(spec, "nod /dev/console 600 0 0 c 5 1") && has_line(spec, "nod /dev/null 666 0 0 c 1 3"),
@@ -197,13 +197,13 @@ int main(void)
 	/* guestd is dynamic (json-c, libmnl): its libraries come along even
 	 * when no other program is asked for. */
 	{
-		struct image_opts og = o;
-		struct image_result rg;
+		struct kbuild_image_opts og = o;
+		struct kbuild_image_result rg;
 
 		og.guestd = prog;
 		og.programs = NULL;
 		og.n_programs = 0;
-		r = image_build(&og, &rg);
+		r = kbuild_image_build(&og, &rg);
 		okf(r == 0, "an image with a dynamic guestd is packed (r=%d)", r);
 		spec = unpacked(rg.path);
 		snprintf(line, sizeof(line), "file /sbin/guestd %s 755 0 0", prog);
@@ -216,14 +216,14 @@ int main(void)
 		free(spec);
 	}
 
-	r = image_build(&o, &r2);
+	r = kbuild_image_build(&o, &r2);
 	okf(r == 0 && r2.cache_hit && !strcmp(r1.key, r2.key) && !strcmp(r1.path, r2.path),
 	    "the same inputs are a cache hit");
 
 #define VARY(what, stmt, undo)                                                                      \
 	do {                                                                                        \
 		stmt;                                                                               \
-		r = image_build(&o, &r3);                                                           \
+		r = kbuild_image_build(&o, &r3);                                                           \
 		okf(r == 0 && strcmp(r3.key, r1.key) != 0 && !r3.cache_hit, "key changes with %s", what);   \
 		undo;                                                                               \
 	} while (0)
@@ -243,15 +243,15 @@ int main(void)
 	VARY("no programs", o.n_programs = 0, o.n_programs = 2);
 	VARY("an extra file's mode", put("extra/etc/vlalab/scenarios/a.json", "{}", 0755),
 	     put("extra/etc/vlalab/scenarios/a.json", "{}", 0644));
-	r = image_build(&o, &r3);
+	r = kbuild_image_build(&o, &r3);
 	okf(r == 0 && r3.cache_hit && !strcmp(r3.key, r1.key), "undoing every change gives the first key back");
 
 	put("extra/bad name", "x", 0644);
-	r = image_build(&o, &r3);
+	r = kbuild_image_build(&o, &r3);
 	okf(r == -EINVAL, "a file name with a blank is refused (r=%d)", r);
 	kb_rm_rf(extra);
 	progs[0].guest = "usr/sbin/prog";
-	r = image_build(&o, &r3);
+	r = kbuild_image_build(&o, &r3);
 	okf(r == -EINVAL, "a relative guest path is refused (r=%d)", r);
 
 	kb_rm_rf(tmp);
