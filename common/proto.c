@@ -80,11 +80,13 @@ struct field {
 	const char *name;
 	enum field_type type;
 	size_t offset;
-	size_t size;       /* F_STR: array size, NUL included */
-	int64_t min;       /* F_I64 only */
-	bool optional;     /* may be absent (strings default to "") */
+	size_t size; /* F_STR: array size, NUL included */
+	int64_t min; /* F_I64 only */
+	bool optional; /* may be absent (strings default to "") */
 };
 
+/* One row per line: clang-format would spread each over four. */
+/* clang-format off */
 #define EV_OFF(member) offsetof(struct proto_event, u.member)
 #define STR(n, m, opt) { n, F_STR, EV_OFF(m), sizeof(((struct proto_event *)0)->u.m), 0, opt }
 #define U64(n, m) { n, F_U64, EV_OFF(m), 0, 0, false }
@@ -92,6 +94,7 @@ struct field {
 #define U32_OPT(n, m) { n, F_U32, EV_OFF(m), 0, 0, true }
 #define I64(n, m, lo) { n, F_I64, EV_OFF(m), 0, lo, false }
 #define VERDICT(n, m) { n, F_VERDICT, EV_OFF(m), 0, 0, false }
+/* clang-format on */
 
 static const struct field hello_fields[] = {
 	I64("version", hello.version, 0),
@@ -200,7 +203,6 @@ static int to_line(struct json_object *obj, char **ret_line, size_t *ret_len)
 	return 0;
 }
 
-
 static int encode_field(struct json_object *obj, const struct proto_event *ev,
 			const struct field *f)
 {
@@ -208,21 +210,24 @@ static int encode_field(struct json_object *obj, const struct proto_event *ev,
 
 	switch (f->type) {
 	case F_STR:
-		return jsonutil_add(obj, f->name,
-			   json_object_new_string_len(p, strnlen(p, f->size)));
+		return jsonutil_add(
+			obj, f->name,
+			json_object_new_string_len(p, strnlen(p, f->size)));
 	case F_U64:
-		return jsonutil_add(obj, f->name,
-			   json_object_new_uint64(*(const uint64_t *)p));
+		return jsonutil_add(
+			obj, f->name,
+			json_object_new_uint64(*(const uint64_t *)p));
 	case F_I64:
 		return jsonutil_add(obj, f->name,
-			   json_object_new_int64(*(const int64_t *)p));
+				    json_object_new_int64(*(const int64_t *)p));
 	case F_U32:
-		return jsonutil_add(obj, f->name,
-			   json_object_new_uint64(*(const uint32_t *)p));
+		return jsonutil_add(
+			obj, f->name,
+			json_object_new_uint64(*(const uint32_t *)p));
 	case F_VERDICT:
 		return jsonutil_add(obj, f->name,
-			   json_object_new_string(proto_verdict_name(
-				   *(const enum proto_verdict *)p)));
+				    json_object_new_string(proto_verdict_name(
+					    *(const enum proto_verdict *)p)));
 	}
 	return -EINVAL;
 }
@@ -238,7 +243,8 @@ int proto_event_encode(const struct proto_event *ev, char **ret_line,
 	obj = json_object_new_object();
 	if (!obj)
 		return -ENOMEM;
-	r = jsonutil_add(obj, "ev", json_object_new_string(event_names[ev->type]));
+	r = jsonutil_add(obj, "ev",
+			 json_object_new_string(event_names[ev->type]));
 	if (r == 0)
 		r = jsonutil_add(obj, "t_us", json_object_new_uint64(ev->t_us));
 	for (size_t i = 0; r == 0 && i < event_fields[ev->type].n; i++)
@@ -396,7 +402,8 @@ static int decode_object(struct json_object *obj, struct proto_event *ret,
 		if (strcmp(name, event_names[t]) == 0)
 			break;
 	if (t == PROTO_EV__COUNT)
-		return fail(err, errlen, -EPROTO, "unknown event '%.64s'", name);
+		return fail(err, errlen, -EPROTO, "unknown event '%.64s'",
+			    name);
 
 	memset(ret, 0, sizeof(*ret));
 	ret->type = t;
@@ -405,8 +412,10 @@ static int decode_object(struct json_object *obj, struct proto_event *ret,
 			    name);
 	r = get_uint(v, UINT64_MAX, &ret->t_us);
 	if (r < 0)
-		return fail(err, errlen, -EPROTO, "%s: field 't_us' is not "
-			    "an unsigned integer", name);
+		return fail(err, errlen, -EPROTO,
+			    "%s: field 't_us' is not "
+			    "an unsigned integer",
+			    name);
 
 	json_object_object_foreach(obj, key, val) {
 		(void)val;
@@ -513,8 +522,7 @@ int proto_run_encode_audit(const char *scenario, uint64_t timeout_ms,
 }
 
 /* Add the JSON array @json under @key; NULL @json adds nothing. */
-static int add_array(struct json_object *obj, const char *key,
-		     const char *json)
+static int add_array(struct json_object *obj, const char *key, const char *json)
 {
 	struct json_object *a;
 
@@ -537,13 +545,14 @@ int proto_run_encode_req(const struct proto_run *run, char **ret_line,
 		return -ENOMEM;
 	r = jsonutil_add(obj, "req", json_object_new_string("run"));
 	if (r == 0)
-		r = jsonutil_add(obj, "scenario", json_object_new_string(run->scenario));
+		r = jsonutil_add(obj, "scenario",
+				 json_object_new_string(run->scenario));
 	if (r == 0)
 		r = jsonutil_add(obj, "timeout_ms",
-			json_object_new_uint64(run->timeout_ms));
+				 json_object_new_uint64(run->timeout_ms));
 	if (r == 0)
 		r = jsonutil_add(obj, "step_timeout_ms",
-			json_object_new_uint64(run->step_timeout_ms));
+				 json_object_new_uint64(run->step_timeout_ms));
 	if (r == 0)
 		r = run->steps_json ? add_array(obj, "steps", run->steps_json) :
 				      -EINVAL;
@@ -552,7 +561,8 @@ int proto_run_encode_req(const struct proto_run *run, char **ret_line,
 	if (r == 0)
 		r = add_array(obj, "cleanup", run->cleanup_json);
 	if (r == 0 && run->cleanup_json)
-		r = jsonutil_add(obj, "cleanup_timeout_ms",
+		r = jsonutil_add(
+			obj, "cleanup_timeout_ms",
 			json_object_new_uint64(run->cleanup_timeout_ms));
 	if (r == 0)
 		r = to_line(obj, ret_line, ret_len);

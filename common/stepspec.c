@@ -198,8 +198,7 @@ static const struct stepspec_key link_del_keys[] = {
 	{ NULL },
 };
 
-static const char *const link_set_one[] = { "master", "nomaster", "up",
-						NULL };
+static const char *const link_set_one[] = { "master", "nomaster", "up", NULL };
 
 static const struct stepspec_key link_set_keys[] = {
 	{ "dev", STEPSPEC_IFNAME, true, 0, 0, NULL },
@@ -234,7 +233,7 @@ static const struct stepspec_key mdb_keys[] = {
 };
 
 static const char *const fault_attrs[] = { "failslab", "fail_page_alloc",
-					       "fail_nth", "off", NULL };
+					   "fail_nth", "off", NULL };
 
 static const struct stepspec_key fault_keys[] = {
 	{ "attr", STEPSPEC_CHOICE, true, 0, 0, fault_attrs },
@@ -296,7 +295,6 @@ static const struct stepspec_key delta_keys[] = {
 	{ NULL },
 };
 
-
 /* Add a finding about @key ("" or NULL: the step) to @out. */
 static void problem(struct stepspec_problems *out, const char *key,
 		    bool warning, const char *fmt, ...)
@@ -325,19 +323,21 @@ static const struct {
 	const char *attr;
 	const char *const keys[FAULT_ATTR_KEYS_MAX]; /* NULL-terminated */
 } fault_attr_keys[] = {
-	{ "failslab", { "probability", "interval", "times", "space", "verbose",
-			"task_filter", "ignore_gfp_wait" } },
-	{ "fail_page_alloc", { "probability", "interval", "times", "space",
-			       "verbose", "task_filter", "ignore_gfp_wait",
-			       "ignore_gfp_highmem", "min_order" } },
+	{ "failslab",
+	  { "probability", "interval", "times", "space", "verbose",
+	    "task_filter", "ignore_gfp_wait" } },
+	{ "fail_page_alloc",
+	  { "probability", "interval", "times", "space", "verbose",
+	    "task_filter", "ignore_gfp_wait", "ignore_gfp_highmem",
+	    "min_order" } },
 	{ "fail_nth", { "nth", "at", "max_tries" } },
 	{ "off", { "expect_injected" } },
 };
 
 const char *const *stepspec_fault_keys(const char *attr)
 {
-	for (size_t i = 0; i < sizeof(fault_attr_keys) /
-			       sizeof(fault_attr_keys[0]); i++)
+	for (size_t i = 0;
+	     i < sizeof(fault_attr_keys) / sizeof(fault_attr_keys[0]); i++)
 		if (strcmp(fault_attr_keys[i].attr, attr) == 0)
 			return fault_attr_keys[i].keys;
 	return NULL;
@@ -359,7 +359,8 @@ static void check_fail_nth(struct json_object *step,
 			problem(out, NULL, false,
 				"attr 'fail_nth' needs key 'at' (or 'nth')");
 		else
-			problem(out, NULL, true, "a bare 'nth' fails whichever "
+			problem(out, NULL, true,
+				"a bare 'nth' fails whichever "
 				"call comes nth, which moves with caches and "
 				"timing; aim it with 'at' instead");
 		if (json_object_object_get_ex(step, "max_tries", NULL))
@@ -373,14 +374,14 @@ static void check_fail_nth(struct json_object *step,
 		for (const char *c = json_object_get_string(at); *c; c++)
 			if (!isalnum((unsigned char)*c) && *c != '_' &&
 			    *c != '.') {
-				problem(out, "at", false, "not a function name "
+				problem(out, "at", false,
+					"not a function name "
 					"([A-Za-z0-9_.])");
 				break;
 			}
 }
 
-static void check_fault(struct json_object *step,
-			struct stepspec_problems *out)
+static void check_fault(struct json_object *step, struct stepspec_problems *out)
 {
 	const char *const *keys;
 	struct json_object *v;
@@ -392,7 +393,7 @@ static void check_fault(struct json_object *step,
 	attr = json_object_get_string(v);
 	keys = stepspec_fault_keys(attr);
 	if (!keys)
-		return;         /* the choice check reported it */
+		return; /* the choice check reported it */
 	json_object_object_foreach(step, key, val) {
 		bool ok = !!stepspec_key_find(stepspec_common_keys, key) ||
 			  strcmp(key, "attr") == 0;
@@ -402,8 +403,8 @@ static void check_fault(struct json_object *step,
 			ok = strcmp(keys[i], key) == 0;
 		if (ok || !stepspec_key_find(fault_keys, key))
 			continue;
-		problem(out, key, false, "'%s' does not go with attr '%s'",
-			key, attr);
+		problem(out, key, false, "'%s' does not go with attr '%s'", key,
+			attr);
 	}
 	if (strcmp(attr, "fail_nth") == 0)
 		check_fail_nth(step, out);
@@ -450,8 +451,8 @@ static const struct stepspec_key readlink_keys[] = {
 	{ NULL },
 };
 
-static const char *const readlink_conds[] = { "equals", "match",
-					      "expect_errno", NULL };
+static const char *const readlink_conds[] = { "equals", "match", "expect_errno",
+					      NULL };
 
 /* A link readlink(2) fails on has no target to compare. */
 static void check_readlink(struct json_object *step,
@@ -482,8 +483,7 @@ const struct stepspec stepspec_table[] = {
 	{ "fork_write", write_keys, NULL, NULL, NULL, NULL },
 	{ "bridge_add", bridge_add_keys, NULL, NULL, NULL, NULL },
 	{ "link_del", link_del_keys, NULL, NULL, NULL, NULL },
-	{ "link_set", link_set_keys, link_set_one, NULL, NULL,
-	  check_link_set },
+	{ "link_set", link_set_keys, link_set_one, NULL, NULL, check_link_set },
 	{ "vlan_add", vlan_keys, NULL, NULL, NULL, NULL },
 	{ "vlan_del", vlan_keys, NULL, NULL, NULL, NULL },
 	{ "mdb_add", mdb_keys, NULL, NULL, NULL, NULL },
@@ -491,8 +491,7 @@ const struct stepspec stepspec_table[] = {
 	{ "fault", fault_keys, NULL, NULL, NULL, check_fault },
 	{ "vlan_expect", vlan_expect_keys, expect_one, NULL, "within_ms",
 	  NULL },
-	{ "mdb_expect", mdb_expect_keys, expect_one, NULL, "within_ms",
-	  NULL },
+	{ "mdb_expect", mdb_expect_keys, expect_one, NULL, "within_ms", NULL },
 	{ "bridge_check", bridge_check_keys, NULL, NULL, NULL,
 	  check_bridge_check },
 	{ "sample", sample_keys, NULL, NULL, NULL, NULL },
@@ -555,7 +554,8 @@ int stepspec_check_rules(const struct stepspec *spec, struct json_object *step,
 			problem(out, n[0], false, "needs key '%s' too", n[1]);
 
 	if (json_object_object_get_ex(step, "timeout_ms", &v) &&
-	    json_object_is_type(v, json_type_int) && json_object_get_int64(v) > 0)
+	    json_object_is_type(v, json_type_int) &&
+	    json_object_get_int64(v) > 0)
 		timeout = json_object_get_int64(v);
 	if (spec->below_timeout &&
 	    json_object_object_get_ex(step, spec->below_timeout, &v) &&
@@ -564,7 +564,8 @@ int stepspec_check_rules(const struct stepspec *spec, struct json_object *step,
 	    json_object_get_int64(v) <= PROTO_TIMEOUT_MAX_MS &&
 	    (uint64_t)json_object_get_int64(v) >= timeout)
 		problem(out, spec->below_timeout, false,
-			"%" PRId64 " is not below the step's timeout_ms %" PRIu64,
+			"%" PRId64
+			" is not below the step's timeout_ms %" PRIu64,
 			json_object_get_int64(v), timeout);
 
 	for (size_t i = first; i < out->n; i++)

@@ -26,29 +26,29 @@
 
 /* Bounds of what the steps do, which their keys' bounds follow. */
 #define STEPSPEC_READ_MAX (1024 * 1024) /* bytes a read step reads */
-#define STEPSPEC_SAMPLE_MAX 32          /* sample names one scenario keeps */
-#define STEPSPEC_SAMPLE_NAME_MAX 64     /* a sample's name, NUL included */
+#define STEPSPEC_SAMPLE_MAX 32 /* sample names one scenario keeps */
+#define STEPSPEC_SAMPLE_NAME_MAX 64 /* a sample's name, NUL included */
 
 /* What a key's value must be. */
 enum stepspec_type {
-	STEPSPEC_STRING,   /* a non-empty string, at most max bytes if max > 0 */
-	STEPSPEC_TEXT,     /* any string, empty included */
+	STEPSPEC_STRING, /* a non-empty string, at most max bytes if max > 0 */
+	STEPSPEC_TEXT, /* any string, empty included */
 	STEPSPEC_BOOL,
-	STEPSPEC_INT,      /* an integer in min..max */
-	STEPSPEC_REGEX,    /* a POSIX extended regex */
-	STEPSPEC_REGEX1,   /* a POSIX extended regex with one capture group */
-	STEPSPEC_ERRNO,    /* an errno name glibc knows */
-	STEPSPEC_CHOICE,   /* one of choices[] */
-	STEPSPEC_PARAMS,   /* an array of "key=value" strings */
-	STEPSPEC_MTDDEV,   /* "/dev/mtdN", N of 1..3 digits */
-	STEPSPEC_IFNAME,   /* a network interface name: 1..15 bytes, no '/' or blank */
-	STEPSPEC_GROUP,    /* an IPv4, IPv6 or MAC multicast group (brspec.h) */
-	STEPSPEC_VLANS,    /* an array of "VID [pvid] [untagged]" (brspec.h) */
-	STEPSPEC_VIDS,     /* an array of "VID" */
-	STEPSPEC_MDBS,     /* an array of MDB entry texts (brspec.h) */
+	STEPSPEC_INT, /* an integer in min..max */
+	STEPSPEC_REGEX, /* a POSIX extended regex */
+	STEPSPEC_REGEX1, /* a POSIX extended regex with one capture group */
+	STEPSPEC_ERRNO, /* an errno name glibc knows */
+	STEPSPEC_CHOICE, /* one of choices[] */
+	STEPSPEC_PARAMS, /* an array of "key=value" strings */
+	STEPSPEC_MTDDEV, /* "/dev/mtdN", N of 1..3 digits */
+	STEPSPEC_IFNAME, /* a network interface name: 1..15 bytes, no '/' or blank */
+	STEPSPEC_GROUP, /* an IPv4, IPv6 or MAC multicast group (brspec.h) */
+	STEPSPEC_VLANS, /* an array of "VID [pvid] [untagged]" (brspec.h) */
+	STEPSPEC_VIDS, /* an array of "VID" */
+	STEPSPEC_MDBS, /* an array of MDB entry texts (brspec.h) */
 	STEPSPEC_MDB_KEYS, /* an array of "PORT GROUP [vid N]" */
-	STEPSPEC_DEVICE,   /* a block device name, [a-z0-9]{1,31} */
-	STEPSPEC_ABSPATH,  /* an absolute path of at most max bytes, one line */
+	STEPSPEC_DEVICE, /* a block device name, [a-z0-9]{1,31} */
+	STEPSPEC_ABSPATH, /* an absolute path of at most max bytes, one line */
 	STEPSPEC__COUNT,
 };
 
@@ -65,8 +65,8 @@ struct stepspec_key {
 
 /* What a kind's rules found: a problem with the step, or with one key. */
 struct stepspec_problem {
-	char key[64];               /* the key it is about, or "" for the step */
-	bool warning;               /* valid, but fragile */
+	char key[64]; /* the key it is about, or "" for the step */
+	bool warning; /* valid, but fragile */
 	char msg[256];
 };
 
@@ -80,8 +80,8 @@ struct stepspec_problems {
 
 struct stepspec {
 	const char *kind;
-	const struct stepspec_key *keys;    /* ends with a NULL key */
-	const char *const *need_one;        /* at least one of these, or NULL */
+	const struct stepspec_key *keys; /* ends with a NULL key */
+	const char *const *need_one; /* at least one of these, or NULL */
 	/*
 	 * Keys that mean something only with another key: pairs of a key
 	 * and the key it needs, ending with NULL; or NULL.

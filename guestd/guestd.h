@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 #include <mtd/mtd-user.h>
 
+#include "fileio.h"
 #include "proto.h"
 #include "stepspec.h"
 
@@ -27,12 +28,6 @@
 /* CLOCK_BOOTTIME in microseconds: the clock of every t_us. */
 uint64_t guestd_now_us(void);
 
-/*
- * Read up to @max bytes of @path into a NUL-terminated malloc'd buffer.
- * *ret_truncated says whether the file held more. Returns 0 or -errno.
- */
-int util_read_file(const char *path, size_t max, char **ret_buf,
-		   size_t *ret_len, bool *ret_truncated);
 /* write() all of @buf, retrying on EINTR and short writes. */
 int util_write_all(int fd, const void *buf, size_t len);
 /*

@@ -24,6 +24,8 @@
 #include <json-c/json.h>
 
 #include "brspec.h"
+#include "fileio.h"
+#include "jsonstrict.h"
 #include "proto.h"
 #include "scenario.h"
 #include "stepspec.h"
@@ -1117,100 +1119,11 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 
 /*
  * json-c keeps the last of two equal keys and says nothing, which would hide
- * a typo'd scenario. So walk the text (already known to be valid JSON) and
- * report every key an object has twice.
+ * a typo'd scenario: jsonstrict_dup_keys() finds them.
  */
-struct scn_dup_scan {
-	struct scn_ctx *ctx;
-	const char *s;
-	size_t i, len;
-};
-
-static void scn_dup_ws(struct scn_dup_scan *d)
+static void scn_dup_key(const char *path, void *ctx)
 {
-	while (d->i < d->len && isspace((unsigned char)d->s[d->i]))
-		d->i++;
-}
-
-/* At an opening quote: step past the string, return its raw extent. */
-static void scn_dup_string(struct scn_dup_scan *d, size_t *start, size_t *n)
-{
-	*start = ++d->i;
-	while (d->i < d->len && d->s[d->i] != '"')
-		d->i += d->s[d->i] == '\\' ? 2 : 1;
-	*n = d->i - *start;
-	d->i++;
-}
-
-static void scn_dup_value(struct scn_dup_scan *d, const char *path)
-{
-	char p[SCN_PATH_MAX];
-	size_t start, n;
-
-	scn_dup_ws(d);
-	if (d->i >= d->len)
-		return;
-	if (d->s[d->i] == '{') {
-		size_t *keys = NULL, nkeys = 0;
-
-		d->i++;
-		for (;;) {
-			char key[SCN_PATH_MAX];
-			size_t *k;
-
-			scn_dup_ws(d);
-			if (d->i >= d->len || d->s[d->i] == '}')
-				break;
-			if (d->s[d->i] == ',') {
-				d->i++;
-				continue;
-			}
-			scn_dup_string(d, &start, &n);
-			snprintf(key, sizeof(key), "%.*s", (int)n, d->s + start);
-			scn_path_key(p, path, key);
-			for (size_t j = 0; j < nkeys; j++)
-				if (keys[2 * j + 1] == n &&
-				    memcmp(d->s + keys[2 * j], d->s + start, n) == 0) {
-					scn_error(d->ctx, p,
-						  "duplicate key (JSON keeps only the last)");
-					break;
-				}
-			k = realloc(keys, (nkeys + 1) * 2 * sizeof(*keys));
-			if (k) {
-				keys = k;
-				keys[2 * nkeys] = start;
-				keys[2 * nkeys + 1] = n;
-				nkeys++;
-			}
-			scn_dup_ws(d);
-			if (d->i < d->len && d->s[d->i] == ':')
-				d->i++;
-			scn_dup_value(d, p);
-		}
-		free(keys);
-		d->i++;
-	} else if (d->s[d->i] == '[') {
-		size_t idx = 0;
-
-		d->i++;
-		for (;;) {
-			scn_dup_ws(d);
-			if (d->i >= d->len || d->s[d->i] == ']')
-				break;
-			if (d->s[d->i] == ',') {
-				d->i++;
-				continue;
-			}
-			scn_path_index(p, path, idx++);
-			scn_dup_value(d, p);
-		}
-		d->i++;
-	} else if (d->s[d->i] == '"') {
-		scn_dup_string(d, &start, &n);
-	} else {
-		while (d->i < d->len && !strchr(",]} \t\r\n", d->s[d->i]))
-			d->i++;
-	}
+	scn_error(ctx, path, "duplicate key (JSON keeps only the last)");
 }
 
 static void scn_errors_truncate(struct scn_errors *errs, size_t n)
@@ -1219,86 +1132,24 @@ static void scn_errors_truncate(struct scn_errors *errs, size_t n)
 		free(errs->msgs[--errs->n]);
 }
 
-static int scn_read_file(const char *path, char **ret, size_t *ret_len)
-{
-	FILE *f;
-	char *buf;
-	size_t len;
-	int r = 0;
-
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	buf = malloc(SCN_FILE_MAX + 1);
-	if (!buf) {
-		r = -ENOMEM;
-		goto out_close;
-	}
-	len = fread(buf, 1, SCN_FILE_MAX + 1, f);
-	if (ferror(f)) {
-		r = -EIO;
-		goto out_free;
-	}
-	if (len > SCN_FILE_MAX) {
-		r = -EFBIG;
-		goto out_free;
-	}
-	buf[len] = '\0';
-	*ret = buf;
-	*ret_len = len;
-	buf = NULL;
-out_free:
-	free(buf);
-out_close:
-	fclose(f);
-	return r;
-}
-
 /* Parse @buf as one strict JSON value, or record where and why not. */
 static struct json_object *scn_parse(struct scn_ctx *ctx, const char *buf,
 				     size_t len)
 {
-	struct json_tokener *tok;
+	struct jsonstrict_error err;
 	struct json_object *obj;
-	enum json_tokener_error jerr;
-	size_t end, line = 1, col = 1;
+	int r;
 
-	tok = json_tokener_new();
-	if (!tok) {
+	r = jsonstrict_parse(buf, len, &obj, &err);
+	if (r == -ENOMEM) {
 		scn_error(ctx, NULL, "out of memory");
 		return NULL;
 	}
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	obj = json_tokener_parse_ex(tok, buf, (int)len);
-	jerr = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	if (obj && jerr == json_tokener_success) {
-		while (end < len && isspace((unsigned char)buf[end]))
-			end++;
-		if (end == len)
-			goto out;
+	if (r < 0) {
+		scn_error(ctx, NULL, "line %zu, column %zu: not valid JSON: %s",
+			  err.line, err.column, err.what);
+		return NULL;
 	}
-	for (size_t i = 0; i < end && i < len; i++) {
-		if (buf[i] == '\n') {
-			line++;
-			col = 1;
-		} else {
-			col++;
-		}
-	}
-	if (obj)
-		scn_error(ctx, NULL, "line %zu, column %zu: not valid JSON: %s",
-			  line, col, "text after the end of the object");
-	else if (jerr == json_tokener_continue)
-		scn_error(ctx, NULL, "line %zu, column %zu: not valid JSON: %s",
-			  line, col, "unexpected end of file");
-	else
-		scn_error(ctx, NULL, "line %zu, column %zu: not valid JSON: %s",
-			  line, col, json_tokener_error_desc(jerr));
-	json_object_put(obj);
-	obj = NULL;
-out:
-	json_tokener_free(tok);
 	return obj;
 }
 
@@ -1767,12 +1618,12 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 {
 	struct scn_ctx ctx = { .file = path, .errs = errs,
 			       .step_timeout_ms = SCN_STEP_TIMEOUT_DEFAULT_MS };
-	struct scn_dup_scan dup = { .ctx = &ctx };
 	struct json_object *doc = NULL, *v;
 	struct scenario s = { 0 };
 	size_t nerrs_before = errs ? errs->n : 0;
 	char *buf = NULL;
 	size_t len = 0;
+	bool truncated;
 	int r;
 
 	if (!scn_is_scenario_name(name)) {
@@ -1781,7 +1632,12 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 			  name, PROTO_NAME_MAX);
 		return -EINVAL;
 	}
-	r = scn_read_file(path, &buf, &len);
+	r = fileio_read(path, SCN_FILE_MAX, &buf, &len, &truncated);
+	if (r == 0 && truncated) {
+		free(buf);
+		buf = NULL;
+		r = -EFBIG;
+	}
 	if (r < 0) {
 		scn_error(&ctx, NULL, "cannot read: %s", strerror(-r));
 		return r == -EFBIG ? -EINVAL : r;
@@ -1818,9 +1674,7 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 			}
 	scn_check_cleanup(&ctx, doc);
 	scn_check_incident_step(&ctx, doc);
-	dup.s = buf;
-	dup.len = len;
-	scn_dup_value(&dup, "$");
+	jsonstrict_dup_keys(buf, len, scn_dup_key, &ctx);
 	if (ctx.nerr) {
 		r = -EINVAL;
 		goto out;
@@ -2287,47 +2141,6 @@ static bool scn_modlist_has(const char *text, const char *module)
 	return false;
 }
 
-/* Read a whole text file; ENOENT is left to the caller to judge. */
-static int scn_slurp(const char *path, char **ret)
-{
-	FILE *f;
-	char *buf = NULL, *p;
-	size_t len = 0, cap = 0, n;
-	int r = 0;
-
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	do {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 65536;
-			p = realloc(buf, cap + 1);
-			if (!p) {
-				r = -ENOMEM;
-				break;
-			}
-			buf = p;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n > 0);
-	if (!r && ferror(f))
-		r = -EIO;
-	fclose(f);
-	if (r < 0) {
-		free(buf);
-		return r;
-	}
-	if (!buf) {
-		buf = strdup("");
-		if (!buf)
-			return -ENOMEM;
-	}
-	buf[len] = '\0';
-	*ret = buf;
-	return 0;
-}
-
 /* Append the names of the .ko files below @dir to *list, one a line. */
 static int scn_ko_walk(const char *dir, char **list, size_t *len, int depth)
 {
@@ -2379,7 +2192,7 @@ static int scn_modules_text(const char *dir, char **ret)
 
 	if (asprintf(&path, "%s/modules.dep", dir) < 0)
 		return -ENOMEM;
-	r = scn_slurp(path, ret);
+	r = fileio_read(path, FILEIO_ALL, ret, NULL, NULL);
 	free(path);
 	if (r != -ENOENT)
 		return r;
@@ -2401,7 +2214,7 @@ int scn_check_requires(const struct scenario *s, const char *config_path,
 	if (reason && len)
 		reason[0] = '\0';
 	if (s->n_req_config) {
-		r = scn_slurp(config_path, &config);
+		r = fileio_read(config_path, FILEIO_ALL, &config, NULL, NULL);
 		if (r < 0) {
 			if (reason && len)
 				snprintf(reason, len, "cannot read '%s': %s",
@@ -2438,7 +2251,7 @@ int scn_check_requires(const struct scenario *s, const char *config_path,
 			r = -ENOMEM;
 			goto out;
 		}
-		rr = scn_slurp(path, &builtin);
+		rr = fileio_read(path, FILEIO_ALL, &builtin, NULL, NULL);
 		if (rr < 0 && rr != -ENOENT) {
 			if (reason && len)
 				snprintf(reason, len, "cannot read '%s': %s",
