@@ -54,6 +54,7 @@ enum scn_vtype {
 	SCN_V_MTDDEV,     /* "/dev/mtdN", N of 1..3 digits */
 	SCN_V_INCIDENT,   /* an object, scn_incident_keys[] */
 	SCN_V_STATE_FILES, /* an array of absolute paths, the audit's */
+	SCN_V_BITES,      /* checked as a whole by scn_check_bites() */
 	SCN_V_IFNAME,     /* a network interface name: 1..15 bytes, no '/' or blank */
 	SCN_V_GROUP,      /* an IPv4, IPv6 or MAC multicast group (brspec.h) */
 	SCN_V_VLANS,      /* an array of "VID [pvid] [untagged]" (brspec.h) */
@@ -121,6 +122,7 @@ static const struct scn_key scn_top_keys[] = {
 	{ "cleanup", SCN_V_CLEANUP, false, 1, PROTO_CLEANUP_MAX, NULL },
 	{ "cleanup_timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "expect_incident", SCN_V_INCIDENT, false, 0, 0, NULL },
+	{ "bites", SCN_V_BITES, false, 1, SCN_BITES_MAX, NULL },
 	{ "xfail", SCN_V_LINE, false, 0, PROTO_TEXT_MAX - 1, NULL },
 	{ "state_files", SCN_V_STATE_FILES, false, 0, PROTO_AUDIT_FILES_MAX, NULL },
 	{ "disk", SCN_V_DISK, false, 0, 0, NULL },
@@ -171,6 +173,13 @@ static const struct scn_key scn_incident_keys[] = {
 	{ "title", SCN_V_REGEX, false, 0, 0, NULL },
 	{ "survives", SCN_V_BOOL, true, 0, 0, NULL },
 	{ "step", SCN_V_STRING, false, 0, PROTO_NAME_MAX - 1, NULL },
+	{ NULL },
+};
+
+/* One entry of "bites"; scn_check_bites() checks both values. */
+static const struct scn_key scn_bite_keys[] = {
+	{ "patch", SCN_V_BITES, true, 0, 0, NULL },
+	{ "steps", SCN_V_BITES, true, 0, 0, NULL },
 	{ NULL },
 };
 
@@ -1056,6 +1065,8 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 				  json_object_array_length(v),
 				  (long long)spec->max);
 		return;
+	case SCN_V_BITES:
+		return;
 	case SCN_V_INCIDENT:
 		if (scn_expect_type(ctx, path, v, json_type_object, "an object"))
 			scn_check_object(ctx, path, v, scn_incident_keys, NULL,
@@ -1409,6 +1420,147 @@ static void scn_check_cleanup(struct scn_ctx *ctx, struct json_object *doc)
 	}
 }
 
+/* The number of steps of @doc, every boot's counted; 0 if malformed. */
+static size_t scn_count_steps(struct json_object *doc)
+{
+	struct json_object *v, *b;
+	size_t n = 0;
+
+	if (json_object_object_get_ex(doc, "steps", &v))
+		return json_object_is_type(v, json_type_array) ?
+			       json_object_array_length(v) : 0;
+	if (!json_object_object_get_ex(doc, "boots", &v) ||
+	    !json_object_is_type(v, json_type_array))
+		return 0;
+	for (size_t i = 0; i < json_object_array_length(v); i++)
+		if (json_object_object_get_ex(json_object_array_get_idx(v, i),
+					      "steps", &b) &&
+		    json_object_is_type(b, json_type_array))
+			n += json_object_array_length(b);
+	return n;
+}
+
+/*
+ * "bites": 1..SCN_BITES_MAX objects {patch, steps}. patch is a name or
+ * number prefix of a series patch (hostctl checks it against the series:
+ * the validator has no series), each patch once; steps are 1..N distinct
+ * step indices, N the scenario's step count (every boot's, in order).
+ */
+static void scn_check_bites(struct scn_ctx *ctx, struct json_object *doc)
+{
+	struct json_object *bites, *e, *patch, *steps, *o;
+	size_t nsteps = scn_count_steps(doc), n;
+	char p[SCN_PATH_MAX], q[SCN_PATH_MAX], r[SCN_PATH_MAX];
+
+	if (!json_object_object_get_ex(doc, "bites", &bites) ||
+	    !scn_expect_type(ctx, "$.bites", bites, json_type_array,
+			     "an array"))
+		return;
+	n = json_object_array_length(bites);
+	if (n < 1 || n > SCN_BITES_MAX) {
+		scn_error(ctx, "$.bites", "%zu entries, want 1..%d", n,
+			  SCN_BITES_MAX);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		e = json_object_array_get_idx(bites, i);
+		scn_path_index(p, "$.bites", i);
+		if (!scn_expect_type(ctx, p, e, json_type_object, "an object"))
+			continue;
+		scn_check_object(ctx, p, e, scn_bite_keys, NULL,
+				 "a bites entry");
+		scn_path_key(q, p, "patch");
+		if (json_object_object_get_ex(e, "patch", &patch) &&
+		    scn_expect_type(ctx, q, patch, json_type_string, "a string")) {
+			const char *s = json_object_get_string(patch);
+
+			if (!*s || strlen(s) > 255 || strchr(s, '/') ||
+			    strpbrk(s, " \t\n\r\v\f"))
+				scn_error(ctx, q,
+					  "bad patch name '%s' (want a series file name or its number, e.g. \"0003\")",
+					  s);
+			for (size_t j = 0; j < i; j++) {
+				o = json_object_array_get_idx(bites, j);
+				if (json_object_is_type(o, json_type_object) &&
+				    json_object_object_get_ex(o, "patch", &o) &&
+				    json_object_is_type(o, json_type_string) &&
+				    strcmp(json_object_get_string(o), s) == 0) {
+					scn_error(ctx, q,
+						  "patch '%s' is declared twice (also $.bites[%zu])",
+						  s, j);
+					break;
+				}
+			}
+		}
+		scn_path_key(q, p, "steps");
+		if (!json_object_object_get_ex(e, "steps", &steps) ||
+		    !scn_expect_type(ctx, q, steps, json_type_array, "an array"))
+			continue;
+		if (json_object_array_length(steps) < 1 ||
+		    json_object_array_length(steps) > nsteps) {
+			scn_error(ctx, q, "%zu steps, want 1..%zu",
+				  json_object_array_length(steps), nsteps);
+			continue;
+		}
+		for (size_t k = 0; k < json_object_array_length(steps); k++) {
+			int64_t x;
+
+			o = json_object_array_get_idx(steps, k);
+			scn_path_index(r, q, k);
+			if (!scn_expect_type(ctx, r, o, json_type_int,
+					     "an integer"))
+				continue;
+			x = json_object_get_int64(o);
+			if (x < 0 || (uint64_t)x >= nsteps) {
+				scn_error(ctx, r,
+					  "step %" PRId64 " is out of range 0..%zu (the scenario has %zu steps)",
+					  x, nsteps - 1, nsteps);
+				continue;
+			}
+			for (size_t j = 0; j < k; j++) {
+				struct json_object *d =
+					json_object_array_get_idx(steps, j);
+
+				if (json_object_is_type(d, json_type_int) &&
+				    json_object_get_int64(d) == x) {
+					scn_error(ctx, r,
+						  "step %" PRId64 " is listed twice (also %s[%zu])",
+						  x, q, j);
+					break;
+				}
+			}
+		}
+	}
+}
+
+/* Fill s->bites from a validated document. */
+static int scn_fill_bites(struct json_object *doc, struct scenario *s)
+{
+	struct json_object *bites, *e, *v;
+
+	if (!json_object_object_get_ex(doc, "bites", &bites))
+		return 0;
+	s->bites = calloc(json_object_array_length(bites), sizeof(*s->bites));
+	if (!s->bites)
+		return -ENOMEM;
+	for (size_t i = 0; i < json_object_array_length(bites); i++) {
+		struct scn_bite *b = &s->bites[s->nbites++];
+
+		e = json_object_array_get_idx(bites, i);
+		json_object_object_get_ex(e, "patch", &v);
+		b->patch = strdup(json_object_get_string(v));
+		json_object_object_get_ex(e, "steps", &v);
+		b->steps = calloc(json_object_array_length(v),
+				  sizeof(*b->steps));
+		if (!b->patch || !b->steps)
+			return -ENOMEM;
+		for (; b->nsteps < json_object_array_length(v); b->nsteps++)
+			b->steps[b->nsteps] = json_object_get_int64(
+				json_object_array_get_idx(v, b->nsteps));
+	}
+	return 0;
+}
+
 /* Fill s->expect and s->xfail from a validated document. */
 static int scn_fill_incident(struct json_object *doc, struct scenario *s)
 {
@@ -1591,6 +1743,11 @@ void scn_free(struct scenario *s)
 		return;
 	free(s->path);
 	free(s->description);
+	for (size_t i = 0; i < s->nbites; i++) {
+		free(s->bites[i].patch);
+		free(s->bites[i].steps);
+	}
+	free(s->bites);
 	for (size_t i = 0; i < s->n_req_config; i++)
 		free(s->req_config[i]);
 	free(s->req_config);
@@ -1674,6 +1831,7 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 			}
 	scn_check_cleanup(&ctx, doc);
 	scn_check_incident_step(&ctx, doc);
+	scn_check_bites(&ctx, doc);
 	jsonstrict_dup_keys(buf, len, scn_dup_key, &ctx);
 	if (ctx.nerr) {
 		r = -EINVAL;
@@ -1687,6 +1845,8 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 		goto out;
 	}
 	r = scn_fill(&ctx, doc, &s);
+	if (r == 0)
+		r = scn_fill_bites(doc, &s);
 	if (r < 0)
 		goto out;
 	*ret = s;

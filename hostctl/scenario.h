@@ -41,6 +41,21 @@ struct scn_incident {
 	int64_t step;
 };
 
+/*
+ * "bites": a patch of the series the scenario tests, and the steps (indices
+ * into the scenario's steps, every boot's in order) one of which must be
+ * the first to fail on a kernel built without it (docs/kernel.md, "Every
+ * test bites"). patch is as written, a series name or its number prefix;
+ * hostctl resolves it against kernel/patches/series (bites.h).
+ */
+#define SCN_BITES_MAX 16
+
+struct scn_bite {
+	char *patch;
+	size_t *steps;
+	size_t nsteps;
+};
+
 /* Multi-boot scenarios: docs/scenarios.md, "Several boots". */
 #define SCN_BOOTS_MAX 8
 #define SCN_EXTRA_DISKS_MAX 4
@@ -79,6 +94,8 @@ struct scenario {
 	char *path;                         /* the file */
 	char *description;
 	char seed[8];                       /* "001".."005" or "none" */
+	struct scn_bite *bites;             /* "bites", in file order */
+	size_t nbites;
 	char **req_config;                  /* "CONFIG_X" */
 	size_t n_req_config;
 	char **req_modules;
