@@ -139,7 +139,7 @@ else:
 if want == "pass":
     if v != "pass":
         print("# %s with the whole series: verdict %s, want pass; %s; reason: %s"
-              % (name, v, where, sc.get("reason", "")))
+              % (name, v, where, cut(sc.get("reason"))))
         sys.exit(1)
     print("# %s with the whole series: pass" % name)
     sys.exit(0)
@@ -149,7 +149,7 @@ if patch not in without:
     sys.exit(1)
 if v in ("pass", "skip", "xfail", "error"):
     print("# %s without %s: verdict %s, want a failure at step %s; reason: %s"
-          % (name, patch, v, " or ".join(map(str, steps)), sc.get("reason", "")))
+          % (name, patch, v, " or ".join(map(str, steps)), cut(sc.get("reason"))))
     sys.exit(1)
 if first is None or first["index"] not in steps:
     print("# %s without %s: verdict %s, but the first step that did not pass is %s, want step %s"
