@@ -18,6 +18,8 @@
 # scenario runs in a hostctl run of its own (own VM), so one that fails
 # half-way does not disturb the next. Kernels are built one at a time and
 # cached by kbuild; a run needs HOSTCTL and SRCDIR, as meson gives them.
+# The results stay in /tmp/hostctl-it-bites-* when something failed, or
+# always with VLALAB_BITES_KEEP=1.
 # Exit 0: all bite and pass; 1: one did not (named); 77: nothing to check.
 set -euo pipefail
 
@@ -237,7 +239,9 @@ if [ ${#failures[@]} -ne 0 ]; then
 	printf '#   %s\n' "${failures[@]}"
 	exit 1
 fi
-rm -rf "$out"
+if [ -z "${VLALAB_BITES_KEEP:-}" ]; then
+	rm -rf "$out"
+fi
 if [ "$checked" -eq 0 ]; then
 	echo "# no scenario declares bites for the selected patches: nothing checked"
 	exit 77
