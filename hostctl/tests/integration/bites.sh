@@ -181,7 +181,7 @@ build_without() {
 	done
 }
 
-declare -A with_steps=()
+declare -A with_series=()
 checked=0
 for p in "${patches[@]}"; do
 	full=$(resolve "$p")
@@ -205,7 +205,7 @@ for p in "${patches[@]}"; do
 	fi
 	for line in "${lines[@]}"; do
 		read -r _ name steps <<< "$line"
-		with_steps[$name]=1
+		with_series[$name]=1
 		checked=$((checked + 1))
 		dir=$out/without-${full%%-*}-${name//\//-}
 		rc=0
@@ -224,7 +224,7 @@ for p in "${patches[@]}"; do
 done
 
 # The same scenarios on the whole series, one run each as above.
-for name in $(printf '%s\n' "${!with_steps[@]}" | sort); do
+for name in $(printf '%s\n' "${!with_series[@]}" | sort); do
 	dir=$out/with-${name//\//-}
 	rc=0
 	"$HOSTCTL" run --format ktap --output "$dir" "$name" > "$dir.ktap" 2>&1 || rc=$?
@@ -246,4 +246,4 @@ if [ "$checked" -eq 0 ]; then
 	echo "# no scenario declares bites for the selected patches: nothing checked"
 	exit 77
 fi
-echo "# every declared bite bites: $checked scenario run(s) without a patch, ${#with_steps[@]} with the whole series"
+echo "# every declared bite bites: $checked scenario run(s) without a patch, ${#with_series[@]} with the whole series"
