@@ -872,6 +872,35 @@ static int run_list(char **argv, int argc, char **ret_out, char **ret_err)
 	return code;
 }
 
+/* hostctl list --bites against the repository's series. */
+static void test_verb_list_bites(void)
+{
+	char *dir = xasprintf("%s/bites", data_dir);
+	char *argv_all[] = { "list", "--scenarios", dir, "--bites", "all", NULL };
+	char *argv_one[] = { "list", "--scenarios", dir, "--bites", "0003", NULL };
+	char *argv_bad[] = { "list", "--scenarios", dir, "--bites", "0009", NULL };
+	char *out, *err;
+
+	is_int(run_list(argv_all, 5, &out, &err), 0, "list --bites all: exit 0");
+	is_str(out,
+	       "0020-PM-hibernate-Claim-the-resume-device-only-when-resuming-for-real.patch area/one 1 0\n"
+	       "0003-net-dsa-loop-add-MDB-offload.patch area/one 1\n",
+	       "list --bites all: patch file name, scenario, steps as declared");
+	free(out);
+	free(err);
+	is_int(run_list(argv_one, 5, &out, &err), 0, "list --bites 0003: exit 0");
+	is_str(out, "0003-net-dsa-loop-add-MDB-offload.patch area/one 1\n",
+	       "list --bites 0003: that patch only");
+	free(out);
+	free(err);
+	is_int(run_list(argv_bad, 5, &out, &err), 2, "list --bites 0009: exit 2");
+	ok(strncmp(err, "hostctl list: --bites: '0009' is not a patch of the series (series: ", 68) == 0,
+	   "list --bites 0009: says it is not in the series");
+	free(out);
+	free(err);
+	free(dir);
+}
+
 static void test_verb_list(void)
 {
 	char *good = xasprintf("%s/good", data_dir);
@@ -915,6 +944,7 @@ static void test_verb_list(void)
 	free(err);
 	free(good);
 	free(layout);
+	test_verb_list_bites();
 }
 
 /* Every file shipped in scenarios/ and the integration fixtures validates. */
