@@ -36,6 +36,7 @@
 
 #include "boots.h"
 #include "judge.h"
+#include "progress.h"
 #include "runner.h"
 #include "vm.h"
 

@@ -13,16 +13,15 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "boots.h"
 #include "domain.h"
 #include "judge.h"
+#include "progress.h"
 #include "report.h"
 #include "runner.h"
 #include "vm.h"
@@ -58,47 +57,6 @@ struct run_ctx {
 	char hang_buf[256];
 	char fresh[PROTO_NAME_MAX + 128]; /* why the next VM is a fresh one */
 };
-
-void progress_status(struct progress *p, const char *fmt, ...)
-{
-	struct winsize ws;
-	char line[512];
-	int cols = 80;
-	va_list ap;
-
-	if (!p || !p->f || !p->live || !fmt)
-		return;
-	if (ioctl(fileno(p->f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
-		cols = ws.ws_col;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	/* One screen line, or it wraps and \r no longer rewrites it. */
-	if (cols - 1 < (int)sizeof(line))
-		line[cols - 1] = '\0';
-	fputs("\r\033[K", p->f);
-	fputs(line, p->f);
-	fflush(p->f);
-	p->line_shown = true;
-}
-
-void progress_clear(struct progress *p)
-{
-	if (!p || !p->f || !p->line_shown)
-		return;
-	fputs("\r\033[K", p->f);
-	fflush(p->f);
-	p->line_shown = false;
-}
-
-void progress_result(struct progress *p, const struct res_scenario *sc)
-{
-	if (!p || !p->f || !p->results)
-		return;
-	progress_clear(p);
-	res_text_scenario(sc, p->f);
-	fflush(p->f);
-}
 
 int runner_result_init(const struct scenario *s, struct res_scenario *ret)
 {

@@ -25,17 +25,7 @@
 /* Lines of console attached to a crash's reason. */
 #define RUNNER_CONSOLE_TAIL 25
 
-struct progress {
-	FILE *f; /* where progress goes, or NULL for none */
-	bool live; /* f is a TTY: keep one updating line */
-	bool results; /* print a result line per scenario */
-	bool line_shown; /* a live line is on screen */
-};
-
-void progress_status(struct progress *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void progress_result(struct progress *p, const struct res_scenario *sc);
-void progress_clear(struct progress *p);
+struct progress;
 
 struct runner_opts {
 	const char *uri;

@@ -18,6 +18,7 @@
 #include "domain.h"
 #include "fsutil.h"
 #include "postmortem.h"
+#include "progress.h"
 #include "repeat.h"
 #include "results.h"
 #include "runner.h"

@@ -12,11 +12,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "kb.h"
+#include "ttyline.h"
 
 #define PLAIN_INTERVAL 15.0
 #define TTY_INTERVAL 0.2
@@ -124,15 +124,6 @@ void kb_progress_init(struct kb_progress *p, FILE *out, bool enabled)
 	p->start = kb_now();
 }
 
-static unsigned term_width(struct kb_progress *p)
-{
-	struct winsize ws;
-
-	if (ioctl(fileno(p->out), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
-		return ws.ws_col;
-	return 80;
-}
-
 static void progress_print(struct kb_progress *p, bool force)
 {
 	double now = kb_now(), el = now - p->start;
@@ -149,11 +140,8 @@ static void progress_print(struct kb_progress *p, bool force)
 	if (n < 0)
 		return;
 	if (p->tty) {
-		unsigned w = term_width(p) - 1;
-
-		if (strlen(line) > w)
-			line[w] = '\0';
-		fprintf(p->out, "\r\033[K%s", line);
+		/* Terminals under 20 columns count as 80. */
+		ttyline_show(p->out, line, 20);
 		p->line_open = true;
 	} else {
 		fprintf(p->out, "%s\n", line);
