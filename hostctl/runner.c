@@ -19,11 +19,13 @@
 #include <unistd.h>
 
 #include "boots.h"
+#include "fsutil.h"
 #include "domain.h"
 #include "judge.h"
 #include "progress.h"
 #include "report.h"
 #include "runner.h"
+#include "uri.h"
 #include "vm.h"
 
 /* Why a run stops booting VMs. */
@@ -180,13 +182,29 @@ static void crash_title(const char *tail, char *buf, size_t len)
 }
 
 /*
+ * The last @nlines lines of the console log @path, cleaned for a reason
+ * (report_console_tail()), or NULL when it cannot be read.
+ */
+static char *console_tail(const char *path, unsigned int nlines)
+{
+	size_t len;
+	char *log, *tail;
+
+	if (fs_read_tail(path, 16384, &log, &len) < 0)
+		return NULL;
+	tail = report_console_tail(log, len, nlines);
+	free(log);
+	return tail;
+}
+
+/*
  * "@what[: <crash title>]\nconsole (last N lines of FILE):\n<tail>" in a
  * malloc'd string, or NULL on ENOMEM.
  */
 static char *with_console(const char *what, const char *console)
 {
-	char *wide = vm_console_tail(console, 200);
-	char *tail = vm_console_tail(console, RUNNER_CONSOLE_TAIL);
+	char *wide = console_tail(console, 200);
+	char *tail = console_tail(console, RUNNER_CONSOLE_TAIL);
 	char title[256] = "";
 	char *s;
 
@@ -624,7 +642,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	if (i == run->n)
 		return 0;
 	/* Measured here: 161 s under load, once per root; say so up front. */
-	if (vm_embed_first_use(o->uri))
+	if (uri_embed_first_use(o->uri))
 		fprintf(stderr, "hostctl: first use of this libvirt root: libvirt "
 				"probes QEMU's capabilities once, which can take "
 				"minutes without KVM\n");

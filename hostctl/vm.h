@@ -26,33 +26,6 @@ struct vm;
 uint64_t vm_now_us(void);
 
 /*
- * The default URI, qemu:///embed?root=<cache>/libvirt (percent-escaped),
- * into @buf; slot N > 0 gives root <cache>/libvirt-N instead, for a run
- * that finds the first root locked by another hostctl. 0 or -ENAMETOOLONG.
- */
-int vm_default_uri(const char *cache_dir, unsigned int slot, char *buf,
-		   size_t len);
-
-/*
- * True when another process holds the embedded driver rooted where @uri
- * says (its pid file is locked). libvirt allows one process per root, and
- * one embedded root per process.
- */
-bool vm_embed_busy(const char *uri);
-/*
- * True when @uri is an embedded-driver URI whose root has no QEMU
- * capabilities cache yet: connecting will make libvirt probe QEMU first.
- */
-bool vm_embed_first_use(const char *uri);
-
-/*
- * For an embedded-driver URI (qemu:///embed?root=DIR), write DIR/etc/qemu.conf
- * so that the driver runs QEMU as root and logs its stdio to files (no
- * virtlogd). Other URIs are left alone. 0 or -errno.
- */
-int vm_prepare_uri(const char *uri);
-
-/*
  * Register libvirt's default event loop (once per process) and connect.
  * Returns 0, or a negative errno with libvirt's message in @err: -EBUSY
  * when an embedded driver's root is in use by another process.
@@ -132,11 +105,5 @@ int vm_dump(struct vm *vm, const char *path, int format, char *err,
 
 /* Destroy the domain (if still running) and free everything. NULL is fine. */
 void vm_destroy(struct vm *vm);
-
-/*
- * The last @nlines lines of a console log, in a malloc'd string with
- * unprintable bytes replaced by '?'. Returns NULL if unreadable.
- */
-char *vm_console_tail(const char *path, unsigned int nlines);
 
 #endif
