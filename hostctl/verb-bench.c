@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "guest.h"
 #include "results.h"
 #include "runner.h"
 #include "scenario.h"
@@ -127,7 +128,7 @@ int verb_bench(int argc, char *argv[])
 	uint64_t wall[BENCH_RUNS_MAX], step_own[BENCH_RUNS_MAX];
 	uint64_t step_host[BENCH_RUNS_MAX];
 	unsigned int nstep_host = 0;
-	struct runner_stats stats = { 0 };
+	struct guest_stats stats = { 0 };
 	struct scn_errors errs = { 0 };
 	struct scenario s = { 0 };
 	struct setup su = { 0 };

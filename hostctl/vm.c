@@ -26,6 +26,7 @@
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
 
+#include "proto.h"
 #include "uri.h"
 #include "vm.h"
 
@@ -48,10 +49,13 @@ struct vm {
 	bool st_eof; /* the stream ended: QEMU closed the channel */
 	struct proto_linebuf lb;
 	char name[128];
-	char label[32];
-	char run_dir[PATH_MAX];
-	FILE *events;
-	struct session *session;
+	/* The owner's line hooks (vm_params). */
+	int (*on_line)(void *userdata, const char *line, size_t len, char *why,
+		       size_t whylen);
+	void (*on_bad_line)(void *userdata, const char *start, size_t len,
+			    const char *reason, char *why, size_t whylen);
+	void *userdata;
+	bool up; /* the guest is up: the silence bound applies */
 	bool dead;
 	bool panicked, silent;
 	char dead_reason[PROTO_TEXT_MAX];
@@ -295,47 +299,22 @@ int vm_host_hv_version(struct vm_host *h, char *buf, size_t len)
 	return 0;
 }
 
-/* Keep the line that broke the protocol, for the user to look at. */
-static void save_offending(struct vm *vm, const char *line, size_t len,
-			   const char *reason)
-{
-	char path[PATH_MAX];
-	FILE *f;
-
-	if (snprintf(path, sizeof(path), "%s/protocol-error-%s.txt",
-		     vm->run_dir, vm->label) >= (int)sizeof(path))
-		return;
-	f = fopen(path, "we");
-	if (!f)
-		return;
-	fprintf(f, "reason: %s\nline (%zu bytes%s):\n", reason, len,
-		len >= PROTO_LINE_MAX - 1 ? ", cut at the limit" : "");
-	fwrite(line, 1, len, f);
-	fputc('\n', f);
-	fclose(f);
-}
-
 static int line_cb(const char *line, size_t len, void *userdata)
 {
 	struct vm *vm = userdata;
-	bool had_hello = vm->session->hello_seen;
+	char why[PROTO_TEXT_MAX];
 	int r;
 
-	r = session_feed(vm->session, line, len);
+	why[0] = '\0';
+	r = vm->on_line(vm->userdata, line, len, why, sizeof(why));
 	if (r < 0) {
-		save_offending(vm, line, len, vm->session->err);
 		vm->proto_error = r;
-		vm_die(vm,
-		       "protocol error: %s (line saved in protocol-error-%s.txt)",
-		       vm->session->err, vm->label);
+		vm_die(vm, "protocol error: %s", why);
 		return r;
 	}
-	if (!had_hello && vm->session->hello_seen)
+	if (r > 0 && !vm->up) {
+		vm->up = true;
 		vm->t_hello_us = vm_now_us();
-	if (vm->events) {
-		fwrite(line, 1, len, vm->events);
-		fputc('\n', vm->events);
-		fflush(vm->events);
 	}
 	return 0;
 }
@@ -399,16 +378,18 @@ static void stream_cb(virStreamPtr st, int events, void *opaque)
 		vm->last_rx_us = vm_now_us();
 		r = proto_linebuf_feed(&vm->lb, buf, n, line_cb, vm);
 		if (r == -E2BIG) {
-			char reason[128];
+			char reason[128], why[PROTO_TEXT_MAX];
 
 			snprintf(reason, sizeof(reason),
 				 "a line longer than %d bytes",
 				 PROTO_LINE_MAX - 1);
-			save_offending(vm, vm->lb.buf, vm->lb.len, reason);
+			snprintf(why, sizeof(why), "%s", reason);
+			if (vm->on_bad_line)
+				vm->on_bad_line(vm->userdata, vm->lb.buf,
+						vm->lb.len, reason, why,
+						sizeof(why));
 			vm->proto_error = r;
-			vm_die(vm,
-			       "protocol error: %s (its start is saved in protocol-error-%s.txt)",
-			       reason, vm->label);
+			vm_die(vm, "protocol error: %s", why);
 		}
 		if (r < 0)
 			return;
@@ -435,10 +416,9 @@ int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 	vm->host = h;
 	vm->qemu_pidfd = -1;
 	vm->silence_ms = VM_SILENCE_MS;
-	vm->events = p->events;
-	vm->session = p->session;
-	snprintf(vm->label, sizeof(vm->label), "%s", p->label);
-	snprintf(vm->run_dir, sizeof(vm->run_dir), "%s", p->run_dir);
+	vm->on_line = p->on_line;
+	vm->on_bad_line = p->on_bad_line;
+	vm->userdata = p->userdata;
 	vm->next = h->vms;
 	h->vms = vm;
 
@@ -514,7 +494,7 @@ int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 		if (interrupted)
 			return -EINTR;
 		now = vm_now_us();
-		if (vm->session->hello_seen &&
+		if (vm->up &&
 		    now - vm->last_rx_us > vm->silence_ms * 1000) {
 			vm->silent = !vm->dead;
 			vm_die(vm,

@@ -3,7 +3,9 @@
  * The libvirt layer: one connection with libvirt's default event loop, and
  * guests whose virtio-serial channel is read through a non-blocking
  * virStream. All I/O happens in callbacks on that loop; vm_wait() runs the
- * loop until a condition holds, the VM dies, or a deadline passes.
+ * loop until a condition holds, the VM dies, or a deadline passes. The
+ * guest's lines go to the owner's on_line hook (guest.c): what they mean
+ * and which files they go to is not this layer's business.
  */
 #ifndef VLALAB_VM_H
 #define VLALAB_VM_H
@@ -14,7 +16,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "session.h"
 
 /* A guest that sent nothing for this long after hello is dead. */
 #define VM_SILENCE_MS 15000
@@ -38,11 +39,25 @@ int vm_host_hv_version(struct vm_host *h, char *buf, size_t len);
 
 struct vm_params {
 	const char *xml; /* from domain_xml() */
-	const char *label; /* "vm1": names files in the run dir */
-	const char *run_dir; /* where protocol-error-<label>.txt goes */
-	const char *console_log; /* the console file in the XML */
-	FILE *events; /* events.jsonl: accepted lines appended */
-	struct session *session; /* fed every line */
+	/*
+	 * Each line from the guest, without its '\n'. Returns 0 when the
+	 * line is accepted, 1 when it is accepted and the guest is up from
+	 * now on (its hello, or the first event of a resumed guest: the
+	 * silence bound counts from then), or a negative errno with a
+	 * one-line reason in @why: the VM then ends with a protocol error
+	 * (vm_proto_error()).
+	 */
+	int (*on_line)(void *userdata, const char *line, size_t len, char *why,
+		       size_t whylen);
+	/*
+	 * The start of a line longer than PROTO_LINE_MAX - 1 bytes, which
+	 * ends the VM with a protocol error: @reason says so, and @why
+	 * (@reason unless the hook changes it) becomes the error's text.
+	 * May be NULL.
+	 */
+	void (*on_bad_line)(void *userdata, const char *start, size_t len,
+			    const char *reason, char *why, size_t whylen);
+	void *userdata;
 };
 
 /*
@@ -82,7 +97,8 @@ void vm_set_silence_ms(struct vm *vm, uint64_t ms);
 bool vm_guest_stopped(struct vm *vm, uint64_t timeout_ms);
 /* Why the VM died; "" while it lives. */
 const char *vm_dead_reason(const struct vm *vm);
-/* The session's error when the VM ended on a protocol error, else 0. */
+/* The on_line hook's error (-E2BIG for a line too long) when the VM
+ * ended on a protocol error, else 0. */
 int vm_proto_error(const struct vm *vm);
 /* Microseconds from virDomainCreateXML() returning to hello; 0 before. */
 uint64_t vm_create_us(const struct vm *vm);
