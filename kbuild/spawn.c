@@ -113,6 +113,18 @@ int kb_wait(pid_t pid, int *ret_status)
 	return -EIO;
 }
 
+int kb_rm_rf(const char *path)
+{
+	char *argv[] = { "rm", "-rf", "--", (char *)path, NULL };
+	pid_t pid;
+	int r;
+
+	r = kb_spawn(argv, NULL, -1, -1, -1, &pid);
+	if (r < 0)
+		return r;
+	return kb_wait(pid, NULL);
+}
+
 /* ---- progress ---- */
 
 void kb_progress_init(struct kb_progress *p, FILE *out, bool enabled)
