@@ -16,7 +16,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-
 /* A guest that sent nothing for this long after hello is dead. */
 #define VM_SILENCE_MS 15000
 
@@ -40,10 +39,10 @@ int vm_host_hv_version(struct vm_host *h, char *buf, size_t len);
 struct vm_params {
 	const char *xml; /* from domain_xml() */
 	/*
-	 * Each line from the guest, without its '\n'. Returns 0 when the
-	 * line is accepted, 1 when it is accepted and the guest is up from
-	 * now on (its hello, or the first event of a resumed guest: the
-	 * silence bound counts from then), or a negative errno with a
+	 * Required: each line from the guest, without its '\n'. Returns 0
+	 * when the line is accepted, 1 when it is accepted and the guest is
+	 * up from now on (its hello, or the first event of a resumed guest:
+	 * the silence bound counts from then), or a negative errno with a
 	 * one-line reason in @why: the VM then ends with a protocol error
 	 * (vm_proto_error()).
 	 */
