@@ -402,16 +402,6 @@ static int on_vm_end(struct boots_ctx *c, size_t k, struct res_scenario *v,
 	return 0;
 }
 
-/* The host's bound for a run request with the guest's @timeout_ms. */
-static uint64_t run_bound(const struct boots_ctx *c, uint64_t timeout_ms)
-{
-	uint64_t bound = timeout_ms + 10000;
-
-	if (c->env->genv->accel == DOMAIN_ACCEL_TCG)
-		bound += timeout_ms / 2;
-	return bound;
-}
-
 /*
  * Wait for the running view @v of boot @vk to end (its scenario_end).
  * Returns 1 when it ended and passed, 0 when the scenario is finished
@@ -421,7 +411,7 @@ static int wait_view(struct boots_ctx *c, size_t k, size_t vk,
 		     struct res_scenario *v)
 {
 	int r = vm_wait(c->g.vm, scenario_done, &c->g.sess,
-			run_bound(c, c->s->boots[vk].timeout_ms));
+			guest_host_bound(&c->g, c->s->boots[vk].timeout_ms));
 
 	if (r < 0)
 		return on_vm_end(c, k, v, r) ? 2 : 0;

@@ -237,6 +237,15 @@ void guest_destroy(struct guest *g)
 	g->vm = NULL;
 }
 
+uint64_t guest_host_bound(const struct guest *g, uint64_t ms)
+{
+	uint64_t bound = ms + GUEST_SLACK_MS;
+
+	if (g->env->accel == DOMAIN_ACCEL_TCG)
+		bound += ms / 2;
+	return bound;
+}
+
 /*
  * The last @nlines lines of the console log @path, cleaned for a reason
  * (report_console_tail()), or NULL when it cannot be read.

@@ -26,6 +26,8 @@
 
 /* How long to wait for bye after shutdown before destroying anyway. */
 #define GUEST_BYE_MS 2000
+/* The host's slack on top of a bound the guest keeps itself. */
+#define GUEST_SLACK_MS 10000
 /* Lines of console attached to a dead guest's reason. */
 #define GUEST_CONSOLE_TAIL 25
 
@@ -124,6 +126,13 @@ int guest_wait_up(struct guest *g, uint64_t timeout_ms);
 void guest_stop(struct guest *g, bool ask);
 /* Destroy the VM without asking (it failed to come up). */
 void guest_destroy(struct guest *g);
+
+/*
+ * The host's bound for something the guest bounds by @ms itself (a run
+ * request's timeout_ms, a step's): @ms plus GUEST_SLACK_MS, plus half
+ * of @ms again under TCG.
+ */
+uint64_t guest_host_bound(const struct guest *g, uint64_t ms);
 
 /*
  * "@what[: <crash title>]\nconsole (last N lines of @console):\n<tail>"

@@ -80,11 +80,6 @@ struct run_wait {
 	const struct scenario *s;
 };
 
-static uint64_t host_slack_ms(const struct run_ctx *c, uint64_t ms)
-{
-	return 10000 + (c->env.accel == DOMAIN_ACCEL_TCG ? ms / 2 : 0);
-}
-
 static bool scenario_done(void *arg)
 {
 	struct run_wait *w = arg;
@@ -96,8 +91,7 @@ static bool scenario_done(void *arg)
 		return true;
 	if (st < 0 || (size_t)st >= w->s->nsteps)
 		return false;
-	limit = w->s->steps[st].timeout_ms;
-	limit += host_slack_ms(c, limit);
+	limit = guest_host_bound(&c->g, w->s->steps[st].timeout_ms);
 	if (vm_now_us() - c->g.step_t0_us < limit * 1000)
 		return false;
 	snprintf(c->hang_buf, sizeof(c->hang_buf),
@@ -250,9 +244,7 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 	r = vm_send(vm, line, len);
 	free(line);
 	/* The guest bounds the scenario; the host allows slack on top. */
-	bound = s->timeout_ms + 10000;
-	if (c->env.accel == DOMAIN_ACCEL_TCG)
-		bound += s->timeout_ms / 2;
+	bound = guest_host_bound(&c->g, s->timeout_ms);
 	c->hang = NULL;
 	if (r == 0)
 		r = vm_wait(vm, scenario_done, &w, bound);
