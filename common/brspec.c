@@ -61,7 +61,8 @@ void brspec_group_fmt(const struct brspec_group *g, char *buf, size_t size)
 
 bool brspec_group_eq(const struct brspec_group *a, const struct brspec_group *b)
 {
-	return a->proto == b->proto && !memcmp(a->addr, b->addr, sizeof(a->addr));
+	return a->proto == b->proto &&
+	       !memcmp(a->addr, b->addr, sizeof(a->addr));
 }
 
 /* Split a copy of @s at blanks; returns the word count or -E2BIG. */
@@ -109,8 +110,9 @@ int brspec_vlan_parse(const char *s, bool vid_only, struct brspec_vlan *ret,
 		return -EINVAL;
 	}
 	if (n == 0 || parse_vid(w[0], &v.vid) < 0) {
-		snprintf(err, errlen, "VLAN '%.64s' must start with a VID 0..%d",
-			 s, BRSPEC_VID_MAX);
+		snprintf(err, errlen,
+			 "VLAN '%.64s' must start with a VID 0..%d", s,
+			 BRSPEC_VID_MAX);
 		return -EINVAL;
 	}
 	for (int i = 1; i < n; i++) {
@@ -121,9 +123,11 @@ int brspec_vlan_parse(const char *s, bool vid_only, struct brspec_vlan *ret,
 		else if (!vid_only && !strcmp(w[i], "untagged"))
 			flag = &v.untagged;
 		if (!flag || *flag) {
-			snprintf(err, errlen, "VLAN '%.64s': unexpected '%s' (want %s)",
-				 s, w[i], vid_only ? "a VID only" :
-				 "VID [pvid] [untagged]");
+			snprintf(err, errlen,
+				 "VLAN '%.64s': unexpected '%s' (want %s)", s,
+				 w[i],
+				 vid_only ? "a VID only" :
+					    "VID [pvid] [untagged]");
 			return -EINVAL;
 		}
 		*flag = true;
@@ -137,8 +141,10 @@ int brspec_mdb_parse(const char *s, bool key_only, struct brspec_mdb *ret,
 {
 	struct brspec_mdb m = { .permanent = -1, .offload = -1 };
 	char copy[BRSPEC_TEXT_MAX], *w[BRSPEC_WORDS_MAX];
-	const char *want = key_only ? "PORT GROUP [vid N]" :
-		"PORT GROUP [vid N] [permanent|temp] [offload|no_offload]";
+	const char *want =
+		key_only ?
+			"PORT GROUP [vid N]" :
+			"PORT GROUP [vid N] [permanent|temp] [offload|no_offload]";
 	bool vid_seen = false;
 	int n = split(s, copy, w);
 
@@ -148,9 +154,10 @@ int brspec_mdb_parse(const char *s, bool key_only, struct brspec_mdb *ret,
 	}
 	strcpy(m.port, w[0]);
 	if (brspec_group_parse(w[1], &m.group) < 0) {
-		snprintf(err, errlen,
-			 "MDB entry '%.64s': '%s' is no IPv4, IPv6 or MAC group",
-			 s, w[1]);
+		snprintf(
+			err, errlen,
+			"MDB entry '%.64s': '%s' is no IPv4, IPv6 or MAC group",
+			s, w[1]);
 		return -EINVAL;
 	}
 	for (int i = 2; i < n; i++) {
@@ -162,8 +169,8 @@ int brspec_mdb_parse(const char *s, bool key_only, struct brspec_mdb *ret,
 			i++;
 			continue;
 		}
-		if (!key_only && (!strcmp(w[i], "permanent") ||
-				  !strcmp(w[i], "temp"))) {
+		if (!key_only &&
+		    (!strcmp(w[i], "permanent") || !strcmp(w[i], "temp"))) {
 			flag = &m.permanent;
 			val = w[i][0] == 'p';
 		} else if (!key_only && (!strcmp(w[i], "offload") ||
@@ -172,7 +179,8 @@ int brspec_mdb_parse(const char *s, bool key_only, struct brspec_mdb *ret,
 			val = w[i][0] == 'o';
 		}
 		if (!flag || *flag != -1) {
-			snprintf(err, errlen, "MDB entry '%.64s': unexpected '%s' (want %s)",
+			snprintf(err, errlen,
+				 "MDB entry '%.64s': unexpected '%s' (want %s)",
 				 s, w[i], want);
 			return -EINVAL;
 		}

@@ -17,13 +17,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BRSPEC_IFNAME_MAX 16    /* IFNAMSIZ */
+#define BRSPEC_IFNAME_MAX 16 /* IFNAMSIZ */
 #define BRSPEC_VID_MAX 4095
 
 /* A multicast group as the kernel's struct br_mdb_entry holds it. */
 struct brspec_group {
-	uint16_t proto;         /* host order: 0x0800, 0x86dd, or 0 for L2 */
-	uint8_t addr[16];       /* 4, 16 or 6 bytes used, the rest zero */
+	uint16_t proto; /* host order: 0x0800, 0x86dd, or 0 for L2 */
+	uint8_t addr[16]; /* 4, 16 or 6 bytes used, the rest zero */
 };
 
 /*
@@ -33,7 +33,8 @@ struct brspec_group {
 int brspec_group_parse(const char *s, struct brspec_group *ret);
 /* The canonical text of @g (inet_ntop, or lower-case MAC). */
 void brspec_group_fmt(const struct brspec_group *g, char *buf, size_t size);
-bool brspec_group_eq(const struct brspec_group *a, const struct brspec_group *b);
+bool brspec_group_eq(const struct brspec_group *a,
+		     const struct brspec_group *b);
 
 struct brspec_vlan {
 	uint16_t vid;
@@ -51,9 +52,9 @@ int brspec_vlan_parse(const char *s, bool vid_only, struct brspec_vlan *ret,
 struct brspec_mdb {
 	char port[BRSPEC_IFNAME_MAX];
 	struct brspec_group group;
-	uint16_t vid;           /* 0: no VLAN */
-	int permanent;          /* 1, 0, or -1 when not given */
-	int offload;            /* 1, 0, or -1 when not given */
+	uint16_t vid; /* 0: no VLAN */
+	int permanent; /* 1, 0, or -1 when not given */
+	int offload; /* 1, 0, or -1 when not given */
 };
 
 /*

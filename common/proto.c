@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "jsonutil.h"
 #include "proto.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -79,17 +80,21 @@ struct field {
 	const char *name;
 	enum field_type type;
 	size_t offset;
-	size_t size;       /* F_STR: array size, NUL included */
-	int64_t min;       /* F_I64 only */
-	bool optional;     /* may be absent (strings default to "") */
+	size_t size; /* F_STR: array size, NUL included */
+	int64_t min; /* F_I64 only */
+	bool optional; /* may be absent (strings default to "") */
 };
 
+/* One row per line: clang-format would spread each over four. */
+/* clang-format off */
 #define EV_OFF(member) offsetof(struct proto_event, u.member)
 #define STR(n, m, opt) { n, F_STR, EV_OFF(m), sizeof(((struct proto_event *)0)->u.m), 0, opt }
 #define U64(n, m) { n, F_U64, EV_OFF(m), 0, 0, false }
 #define U32(n, m) { n, F_U32, EV_OFF(m), 0, 0, false }
+#define U32_OPT(n, m) { n, F_U32, EV_OFF(m), 0, 0, true }
 #define I64(n, m, lo) { n, F_I64, EV_OFF(m), 0, lo, false }
 #define VERDICT(n, m) { n, F_VERDICT, EV_OFF(m), 0, 0, false }
+/* clang-format on */
 
 static const struct field hello_fields[] = {
 	I64("version", hello.version, 0),
@@ -103,6 +108,7 @@ static const struct field hello_fields[] = {
 static const struct field scenario_begin_fields[] = {
 	STR("scenario", scenario_begin.scenario, false),
 	U32("nsteps", scenario_begin.nsteps),
+	U32_OPT("ncleanup", scenario_begin.ncleanup),
 };
 
 static const struct field step_begin_fields[] = {
@@ -197,16 +203,6 @@ static int to_line(struct json_object *obj, char **ret_line, size_t *ret_len)
 	return 0;
 }
 
-/* json_object_object_add() takes ownership of @val, even on failure. */
-static int add(struct json_object *obj, const char *key, struct json_object *val)
-{
-	if (!val)
-		return -ENOMEM;
-	if (json_object_object_add(obj, key, val) < 0)
-		return -ENOMEM;
-	return 0;
-}
-
 static int encode_field(struct json_object *obj, const struct proto_event *ev,
 			const struct field *f)
 {
@@ -214,21 +210,24 @@ static int encode_field(struct json_object *obj, const struct proto_event *ev,
 
 	switch (f->type) {
 	case F_STR:
-		return add(obj, f->name,
-			   json_object_new_string_len(p, strnlen(p, f->size)));
+		return jsonutil_add(
+			obj, f->name,
+			json_object_new_string_len(p, strnlen(p, f->size)));
 	case F_U64:
-		return add(obj, f->name,
-			   json_object_new_uint64(*(const uint64_t *)p));
+		return jsonutil_add(
+			obj, f->name,
+			json_object_new_uint64(*(const uint64_t *)p));
 	case F_I64:
-		return add(obj, f->name,
-			   json_object_new_int64(*(const int64_t *)p));
+		return jsonutil_add(obj, f->name,
+				    json_object_new_int64(*(const int64_t *)p));
 	case F_U32:
-		return add(obj, f->name,
-			   json_object_new_uint64(*(const uint32_t *)p));
+		return jsonutil_add(
+			obj, f->name,
+			json_object_new_uint64(*(const uint32_t *)p));
 	case F_VERDICT:
-		return add(obj, f->name,
-			   json_object_new_string(proto_verdict_name(
-				   *(const enum proto_verdict *)p)));
+		return jsonutil_add(obj, f->name,
+				    json_object_new_string(proto_verdict_name(
+					    *(const enum proto_verdict *)p)));
 	}
 	return -EINVAL;
 }
@@ -244,9 +243,10 @@ int proto_event_encode(const struct proto_event *ev, char **ret_line,
 	obj = json_object_new_object();
 	if (!obj)
 		return -ENOMEM;
-	r = add(obj, "ev", json_object_new_string(event_names[ev->type]));
+	r = jsonutil_add(obj, "ev",
+			 json_object_new_string(event_names[ev->type]));
 	if (r == 0)
-		r = add(obj, "t_us", json_object_new_uint64(ev->t_us));
+		r = jsonutil_add(obj, "t_us", json_object_new_uint64(ev->t_us));
 	for (size_t i = 0; r == 0 && i < event_fields[ev->type].n; i++)
 		r = encode_field(obj, ev, &event_fields[ev->type].fields[i]);
 	if (r == 0)
@@ -402,7 +402,8 @@ static int decode_object(struct json_object *obj, struct proto_event *ret,
 		if (strcmp(name, event_names[t]) == 0)
 			break;
 	if (t == PROTO_EV__COUNT)
-		return fail(err, errlen, -EPROTO, "unknown event '%.64s'", name);
+		return fail(err, errlen, -EPROTO, "unknown event '%.64s'",
+			    name);
 
 	memset(ret, 0, sizeof(*ret));
 	ret->type = t;
@@ -411,8 +412,10 @@ static int decode_object(struct json_object *obj, struct proto_event *ret,
 			    name);
 	r = get_uint(v, UINT64_MAX, &ret->t_us);
 	if (r < 0)
-		return fail(err, errlen, -EPROTO, "%s: field 't_us' is not "
-			    "an unsigned integer", name);
+		return fail(err, errlen, -EPROTO,
+			    "%s: field 't_us' is not "
+			    "an unsigned integer",
+			    name);
 
 	json_object_object_foreach(obj, key, val) {
 		(void)val;
@@ -429,6 +432,11 @@ static int decode_object(struct json_object *obj, struct proto_event *ret,
 	if (t == PROTO_EV_KMSG && ret->u.kmsg.prio > 7)
 		return fail(err, errlen, -EPROTO, "kmsg: prio %u is not 0..7",
 			    ret->u.kmsg.prio);
+	if (t == PROTO_EV_SCENARIO_BEGIN &&
+	    ret->u.scenario_begin.ncleanup > PROTO_CLEANUP_MAX)
+		return fail(err, errlen, -EPROTO,
+			    "scenario_begin: ncleanup %u is above %d",
+			    ret->u.scenario_begin.ncleanup, PROTO_CLEANUP_MAX);
 	if (t == PROTO_EV_AUDIT && ret->u.audit.nfiles > PROTO_AUDIT_FILES_MAX)
 		return fail(err, errlen, -EPROTO,
 			    "audit: nfiles %u is above %d", ret->u.audit.nfiles,
@@ -502,39 +510,60 @@ int proto_run_encode_audit(const char *scenario, uint64_t timeout_ms,
 			   const char *state_files_json, char **ret_line,
 			   size_t *ret_len)
 {
-	struct json_object *obj, *steps, *files = NULL;
+	const struct proto_run run = {
+		.scenario = scenario,
+		.timeout_ms = timeout_ms,
+		.step_timeout_ms = step_timeout_ms,
+		.steps_json = steps_json,
+		.state_files_json = state_files_json,
+	};
+
+	return proto_run_encode_req(&run, ret_line, ret_len);
+}
+
+/* Add the JSON array @json under @key; NULL @json adds nothing. */
+static int add_array(struct json_object *obj, const char *key, const char *json)
+{
+	struct json_object *a;
+
+	if (!json)
+		return 0;
+	a = parse_array(json);
+	if (!a)
+		return -EINVAL;
+	return jsonutil_add(obj, key, a);
+}
+
+int proto_run_encode_req(const struct proto_run *run, char **ret_line,
+			 size_t *ret_len)
+{
+	struct json_object *obj;
 	int r;
 
-	steps = parse_array(steps_json);
-	if (state_files_json)
-		files = parse_array(state_files_json);
-	if (!steps || (state_files_json && !files)) {
-		json_object_put(steps);
-		json_object_put(files);
-		return -EINVAL;
-	}
 	obj = json_object_new_object();
-	if (!obj) {
-		json_object_put(steps);
-		json_object_put(files);
+	if (!obj)
 		return -ENOMEM;
-	}
-	r = add(obj, "req", json_object_new_string("run"));
+	r = jsonutil_add(obj, "req", json_object_new_string("run"));
 	if (r == 0)
-		r = add(obj, "scenario", json_object_new_string(scenario));
+		r = jsonutil_add(obj, "scenario",
+				 json_object_new_string(run->scenario));
 	if (r == 0)
-		r = add(obj, "timeout_ms", json_object_new_uint64(timeout_ms));
+		r = jsonutil_add(obj, "timeout_ms",
+				 json_object_new_uint64(run->timeout_ms));
 	if (r == 0)
-		r = add(obj, "step_timeout_ms",
-			json_object_new_uint64(step_timeout_ms));
+		r = jsonutil_add(obj, "step_timeout_ms",
+				 json_object_new_uint64(run->step_timeout_ms));
 	if (r == 0)
-		r = add(obj, "steps", steps);
-	else
-		json_object_put(steps);
-	if (r == 0 && files)
-		r = add(obj, "state_files", files);
-	else
-		json_object_put(files);
+		r = run->steps_json ? add_array(obj, "steps", run->steps_json) :
+				      -EINVAL;
+	if (r == 0)
+		r = add_array(obj, "state_files", run->state_files_json);
+	if (r == 0)
+		r = add_array(obj, "cleanup", run->cleanup_json);
+	if (r == 0 && run->cleanup_json)
+		r = jsonutil_add(
+			obj, "cleanup_timeout_ms",
+			json_object_new_uint64(run->cleanup_timeout_ms));
 	if (r == 0)
 		r = to_line(obj, ret_line, ret_len);
 	if (r == 0 && *ret_len > PROTO_LINE_MAX) {
@@ -553,7 +582,7 @@ int proto_shutdown_encode(char **ret_line, size_t *ret_len)
 	obj = json_object_new_object();
 	if (!obj)
 		return -ENOMEM;
-	r = add(obj, "req", json_object_new_string("shutdown"));
+	r = jsonutil_add(obj, "req", json_object_new_string("shutdown"));
 	if (r == 0)
 		r = to_line(obj, ret_line, ret_len);
 	json_object_put(obj);

@@ -24,12 +24,16 @@
 /* Longest line either side may send, in bytes, newline included. */
 #define PROTO_LINE_MAX (64 * 1024)
 
+/* Steps of a run request's "cleanup" list (docs/protocol.md). Their
+ * events number them after the main steps: nsteps .. nsteps + ncleanup - 1. */
+#define PROTO_CLEANUP_MAX 64
+
 /* String bounds, in bytes, terminating NUL included. */
-#define PROTO_NAME_MAX 128   /* scenario names, "<area>/<name>" */
-#define PROTO_KIND_MAX 32    /* step kinds */
-#define PROTO_TEXT_MAX 4096  /* expected, got, reason, kmsg text */
+#define PROTO_NAME_MAX 128 /* scenario names, "<area>/<name>" */
+#define PROTO_KIND_MAX 32 /* step kinds */
+#define PROTO_TEXT_MAX 4096 /* expected, got, reason, kmsg text */
 #define PROTO_RELEASE_MAX 65 /* uname -r */
-#define PROTO_DIGEST_MAX 65  /* hex digest of the kernel config */
+#define PROTO_DIGEST_MAX 65 /* hex digest of the kernel config */
 
 /*
  * The fault step's search (fail_nth with "at"): the function name's bound,
@@ -78,26 +82,32 @@ const char *proto_event_name(enum proto_event_type t);
 
 /* "hello": sent once, first, when guestd has opened the port. */
 struct proto_hello {
-	int64_t version;                    /* PROTO_VERSION of the guest */
-	char release[PROTO_RELEASE_MAX];    /* uname -r */
-	char proc_version[PROTO_TEXT_MAX];  /* /proc/version, no newline */
-	char cmdline[PROTO_TEXT_MAX];       /* /proc/cmdline, no newline */
+	int64_t version; /* PROTO_VERSION of the guest */
+	char release[PROTO_RELEASE_MAX]; /* uname -r */
+	char proc_version[PROTO_TEXT_MAX]; /* /proc/version, no newline */
+	char cmdline[PROTO_TEXT_MAX]; /* /proc/cmdline, no newline */
 	char config_digest[PROTO_DIGEST_MAX]; /* FNV-1a 64 hex of /proc/config.gz */
-	uint64_t boot_ms;                   /* CLOCK_BOOTTIME when hello was sent */
+	uint64_t boot_ms; /* CLOCK_BOOTTIME when hello was sent */
 };
 
 /* "scenario_begin": the guest part of a scenario has started. */
 struct proto_scenario_begin {
 	char scenario[PROTO_NAME_MAX];
-	uint32_t nsteps;
+	uint32_t nsteps; /* the main steps */
+	uint32_t ncleanup; /* cleanup steps, after them; may be
+					     * absent on the wire (0) */
 };
 
-/* "step_begin": step number `step` (0-based) of `scenario` has started. */
+/*
+ * "step_begin": step number `step` (0-based) of `scenario` has started.
+ * Cleanup steps are numbered after the main ones: step nsteps + j is
+ * cleanup step j.
+ */
 struct proto_step_begin {
 	char scenario[PROTO_NAME_MAX];
 	uint32_t step;
 	char kind[PROTO_KIND_MAX];
-	char name[PROTO_NAME_MAX];          /* the step's name, or "" */
+	char name[PROTO_NAME_MAX]; /* the step's name, or "" */
 };
 
 /* "step_end": its verdict; expected and got are set on failure. */
@@ -121,11 +131,11 @@ struct proto_scenario_end {
 
 /* "kmsg": one /dev/kmsg record, tagged with what was open when it came. */
 struct proto_kmsg {
-	char scenario[PROTO_NAME_MAX];      /* "" when no scenario was open */
-	int64_t step;                       /* -1 when no step was open */
-	uint64_t seq;                       /* /dev/kmsg sequence number */
-	uint64_t ts_us;                     /* the kernel's timestamp */
-	uint32_t prio;                      /* syslog level, 0..7 */
+	char scenario[PROTO_NAME_MAX]; /* "" when no scenario was open */
+	int64_t step; /* -1 when no step was open */
+	uint64_t seq; /* /dev/kmsg sequence number */
+	uint64_t ts_us; /* the kernel's timestamp */
+	uint32_t prio; /* syslog level, 0..7 */
 	char msg[PROTO_TEXT_MAX];
 };
 
@@ -134,20 +144,20 @@ struct proto_kmsg {
  * scenario's first step ("before") and just before its scenario_end
  * ("after"). hostctl compares the two.
  */
-#define PROTO_PHASE_MAX 8         /* "before" or "after" */
-#define PROTO_PATH_MAX 256        /* a state file's path */
-#define PROTO_AUDIT_FILES_MAX 16  /* state files one scenario may declare */
-#define PROTO_AUDIT_HEAD_MAX 256  /* a state file's first bytes, escaped */
+#define PROTO_PHASE_MAX 8 /* "before" or "after" */
+#define PROTO_PATH_MAX 256 /* a state file's path */
+#define PROTO_AUDIT_FILES_MAX 16 /* state files one scenario may declare */
+#define PROTO_AUDIT_HEAD_MAX 256 /* a state file's first bytes, escaped */
 #define PROTO_AUDIT_READ_MAX (1024 * 1024) /* bytes of a state file hashed */
 
 /* "audit": the kernel's taint and its count of WARNING and BUG lines. */
 struct proto_audit {
 	char scenario[PROTO_NAME_MAX];
-	char phase[PROTO_PHASE_MAX];        /* "before" or "after" */
-	uint64_t tainted;                   /* /proc/sys/kernel/tainted */
-	uint64_t warns;                     /* WARNING lines since boot */
-	uint64_t bugs;                      /* BUG, Oops, panic... lines */
-	uint32_t nfiles;                    /* audit_file events that follow */
+	char phase[PROTO_PHASE_MAX]; /* "before" or "after" */
+	uint64_t tainted; /* /proc/sys/kernel/tainted */
+	uint64_t warns; /* WARNING lines since boot */
+	uint64_t bugs; /* BUG, Oops, panic... lines */
+	uint32_t nfiles; /* audit_file events that follow */
 };
 
 /* "audit_file": one state file the scenario declared, after its "audit". */
@@ -155,10 +165,10 @@ struct proto_audit_file {
 	char scenario[PROTO_NAME_MAX];
 	char phase[PROTO_PHASE_MAX];
 	char path[PROTO_PATH_MAX];
-	char err[32];                       /* errno name reading it, or "" */
-	uint64_t size;                      /* bytes read, at most READ_MAX */
-	char hash[17];                      /* FNV-1a 64 of those bytes, hex */
-	char head[PROTO_AUDIT_HEAD_MAX];    /* their start, escaped */
+	char err[32]; /* errno name reading it, or "" */
+	uint64_t size; /* bytes read, at most READ_MAX */
+	char hash[17]; /* FNV-1a 64 of those bytes, hex */
+	char head[PROTO_AUDIT_HEAD_MAX]; /* their start, escaped */
 };
 
 /* "heartbeat": every second while guestd runs; "bye": before shutdown.
@@ -166,7 +176,7 @@ struct proto_audit_file {
 
 struct proto_event {
 	enum proto_event_type type;
-	uint64_t t_us;                      /* guest CLOCK_BOOTTIME, microseconds */
+	uint64_t t_us; /* guest CLOCK_BOOTTIME, microseconds */
 	union {
 		struct proto_hello hello;
 		struct proto_scenario_begin scenario_begin;
@@ -220,6 +230,24 @@ int proto_run_encode_audit(const char *scenario, uint64_t timeout_ms,
 			   const char *state_files_json, char **ret_line,
 			   size_t *ret_len);
 
+/* Everything a "run" request carries; the JSON texts are host-validated. */
+struct proto_run {
+	const char *scenario;
+	uint64_t timeout_ms; /* the main steps' bound */
+	uint64_t step_timeout_ms;
+	const char *steps_json; /* a JSON array */
+	const char *state_files_json; /* a JSON array, or NULL */
+	const char *cleanup_json; /* a JSON array, or NULL: none */
+	uint64_t cleanup_timeout_ms; /* the cleanup list's bound */
+};
+
+/*
+ * Encode @run; "cleanup" and "cleanup_timeout_ms" go out only with
+ * @run->cleanup_json. Returns as proto_run_encode().
+ */
+int proto_run_encode_req(const struct proto_run *run, char **ret_line,
+			 size_t *ret_len);
+
 /*
  * A line splitter with a bound, for both ends of the port. Feed it bytes;
  * it calls @cb once per complete line (without '\n', NUL-terminated). A
@@ -227,7 +255,7 @@ int proto_run_encode_audit(const char *scenario, uint64_t timeout_ms,
  * the first bytes of the line kept in the buffer for the caller to save.
  */
 struct proto_linebuf {
-	char *buf;                          /* PROTO_LINE_MAX bytes */
+	char *buf; /* PROTO_LINE_MAX bytes */
 	size_t len;
 };
 

@@ -178,7 +178,7 @@ void audit_snapshot(struct audit *a, const char *scenario, const char *phase,
 	ev.type = PROTO_EV_AUDIT;
 	snprintf(ev.u.audit.scenario, PROTO_NAME_MAX, "%s", scenario);
 	snprintf(ev.u.audit.phase, PROTO_PHASE_MAX, "%s", phase);
-	r = util_read_file(a->tainted_path, 64, &buf, &len, NULL);
+	r = fileio_read(a->tainted_path, 64, &buf, &len, NULL);
 	if (r == 0) {
 		ev.u.audit.tainted = strtoull(buf, NULL, 10);
 		free(buf);

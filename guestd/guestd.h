@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 #include <mtd/mtd-user.h>
 
+#include "fileio.h"
 #include "proto.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -26,12 +27,6 @@
 /* CLOCK_BOOTTIME in microseconds: the clock of every t_us. */
 uint64_t guestd_now_us(void);
 
-/*
- * Read up to @max bytes of @path into a NUL-terminated malloc'd buffer.
- * *ret_truncated says whether the file held more. Returns 0 or -errno.
- */
-int util_read_file(const char *path, size_t max, char **ret_buf,
-		   size_t *ret_len, bool *ret_truncated);
 /* write() all of @buf, retrying on EINTR and short writes. */
 int util_write_all(int fd, const void *buf, size_t len);
 /*
@@ -437,6 +432,12 @@ const struct step_ops *step_find(const struct step_ops *const *table,
  */
 int step_check(const struct step_ops *const *table, struct json_object *step,
 	       char *err, size_t errlen);
+/*
+ * step_check() for a step of a cleanup list, which may also have
+ * "if_exists": an absolute path under PROTO_TEXT_MAX bytes.
+ */
+int step_check_cleanup(const struct step_ops *const *table,
+		       struct json_object *step, char *err, size_t errlen);
 
 /* Typed getters for checked steps; absent keys give NULL or @def. */
 const char *step_str(struct json_object *step, const char *key);
@@ -451,6 +452,7 @@ void step_msleep(uint64_t ms);
 #define RUNNER_QUEUE_MAX 64
 #define RUNNER_DEFAULT_TIMEOUT_MS 60000
 #define RUNNER_DEFAULT_STEP_TIMEOUT_MS 10000
+#define RUNNER_DEFAULT_CLEANUP_TIMEOUT_MS 30000
 /* How long a killed scenario child may take to be reaped before the
  * runner gives up waiting (it is stuck in the kernel) and goes on. */
 #define RUNNER_ABANDON_MS 5000
@@ -502,6 +504,19 @@ struct runner {
 	struct audit *audit;            /* NULL: no state-leak audit */
 	unsigned int abandoned;         /* children left unreaped */
 	bool fault_used;                /* the scenario began a fault step */
+	/*
+	 * The cleanup list: after the main steps' child is gone, a second
+	 * child runs it under its own deadline; the main steps' scenario_end
+	 * is held until that one is gone too.
+	 */
+	uint32_t ncleanup;              /* 0: the request has none */
+	uint64_t cleanup_timeout_ms;
+	bool in_cleanup;                /* the child is the cleanup child */
+	uint64_t phase_begin_us;        /* when the running child started */
+	bool held;                      /* a scenario_end waits below */
+	enum proto_verdict held_verdict;
+	uint64_t held_duration_us;
+	char held_reason[PROTO_TEXT_MAX];
 };
 
 void runner_init(struct runner *r, const struct step_ops *const *table,
@@ -573,12 +588,17 @@ int audit_check_request(struct json_object *req, char *err, size_t errlen);
 /*
  * Run the steps of a checked request in order, writing step_begin,
  * step_end and scenario_end lines to @out_fd and waiting for one byte on
- * @ack_fd after each step_begin. Never returns.
+ * @ack_fd after each step_begin; the first step that does not pass ends
+ * them. With @cleanup, run the request's "cleanup" list instead, numbered
+ * after its steps, every step whatever the others did (a cleanup step
+ * whose "if_exists" path is missing is skip); its scenario_end carries
+ * the first cleanup failure. Never returns.
  */
 __attribute__((noreturn)) void scenario_child(const struct step_ops *const *table,
 					      const struct step_env *env,
 					      struct json_object *req,
-					      int out_fd, int ack_fd);
+					      bool cleanup, int out_fd,
+					      int ack_fd);
 
 /* ---- port.c ---- */
 

@@ -272,7 +272,7 @@ static void read_text(const char *path, char *dst, size_t size)
 	char *buf;
 
 	dst[0] = '\0';
-	if (util_read_file(path, size * 4, &buf, &len, NULL) < 0)
+	if (fileio_read(path, size * 4, &buf, &len, NULL) < 0)
 		return;
 	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
 		len--;

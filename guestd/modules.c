@@ -190,7 +190,7 @@ static int builtin_has(const char *dir, const char *name, bool *ret)
 	int r;
 
 	snprintf(path, sizeof(path), "%s/modules.builtin", dir);
-	r = util_read_file(path, MOD_FILE_MAX, &buf, &len, NULL);
+	r = fileio_read(path, MOD_FILE_MAX, &buf, &len, NULL);
 	if (r == -ENOENT) {
 		*ret = false;
 		return 0;
@@ -234,7 +234,7 @@ int mod_resolve(const char *dir, const char *name, char ***ret_paths,
 		return -ENAMETOOLONG;
 	mod_name_normalize(norm);
 	snprintf(path, sizeof(path), "%s/modules.dep", dir);
-	r = util_read_file(path, MOD_FILE_MAX, &buf, &len, NULL);
+	r = fileio_read(path, MOD_FILE_MAX, &buf, &len, NULL);
 	if (r < 0)
 		goto out;
 	r = dep_table_parse(&t, buf);

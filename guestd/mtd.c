@@ -158,7 +158,7 @@ int mtd_sysfs_counter(const struct mtd_dev *dev, const char *attr,
 	int r;
 
 	snprintf(path, sizeof(path), "/sys/class/mtd/%s/%s", dev->name, attr);
-	r = util_read_file(path, 64, &buf, &len, &trunc);
+	r = fileio_read(path, 64, &buf, &len, &trunc);
 	if (r < 0)
 		return r;
 	r = trunc ? -EINVAL : mtd_parse_counter(buf, len, ret);

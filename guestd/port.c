@@ -26,7 +26,7 @@ int port_find(const char *sysdir, const char *devdir, const char *name,
 		if (strncmp(de->d_name, "vport", 5) != 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/name", sysdir, de->d_name);
-		if (util_read_file(path, 256, &buf, &len, NULL) < 0)
+		if (fileio_read(path, 256, &buf, &len, NULL) < 0)
 			continue;
 		if (len > 0 && buf[len - 1] == '\n')
 			buf[--len] = '\0';

@@ -6,6 +6,13 @@
  * enforces the step and scenario timeouts by killing the whole group, and
  * turns a child that dies without finishing into verdict error. Only the
  * supervisor writes to the host.
+ *
+ * A request with a "cleanup" list gets a second child once the first is
+ * gone, however it ended (passed, failed, timed out, died): it runs the
+ * cleanup steps under their own deadline, numbered after the main steps.
+ * The main steps' scenario_end is held until then, so the host sees one
+ * scenario whose verdict is its main steps', and the cleanup steps'
+ * verdicts apart.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,13 +56,13 @@ static void emit(struct runner *r, struct proto_event *ev)
 	r->ops->emit(ev, r->data);
 }
 
-static void emit_scenario_begin(struct runner *r, const char *scenario,
-				uint32_t nsteps)
+static void emit_scenario_begin(struct runner *r, const char *scenario)
 {
 	struct proto_event ev = { .type = PROTO_EV_SCENARIO_BEGIN };
 
 	snprintf(ev.u.scenario_begin.scenario, PROTO_NAME_MAX, "%s", scenario);
-	ev.u.scenario_begin.nsteps = nsteps;
+	ev.u.scenario_begin.nsteps = r->nsteps;
+	ev.u.scenario_begin.ncleanup = r->ncleanup;
 	emit(r, &ev);
 }
 
@@ -84,10 +91,6 @@ static void emit_scenario_end(struct runner *r, const char *scenario,
 {
 	static struct proto_event ev;
 
-	/* A scenario that began (not one refused before it did). */
-	if (r->pid && !r->ended)
-		audit_phase(r, "after");
-
 	memset(&ev, 0, sizeof(ev));
 	ev.type = PROTO_EV_SCENARIO_END;
 	snprintf(ev.u.scenario_end.scenario, PROTO_NAME_MAX, "%s", scenario);
@@ -95,6 +98,35 @@ static void emit_scenario_end(struct runner *r, const char *scenario,
 	ev.u.scenario_end.duration_us = duration_us;
 	snprintf(ev.u.scenario_end.reason, PROTO_TEXT_MAX, "%s", reason);
 	emit(r, &ev);
+}
+
+/* The end of a scenario that began: the "after" audit, then its end. */
+static void finish(struct runner *r, enum proto_verdict verdict,
+		   uint64_t duration_us, const char *reason)
+{
+	audit_phase(r, "after");
+	emit_scenario_end(r, r->scenario, verdict, duration_us, reason);
+}
+
+/*
+ * The running child is over, by its own scenario_end or by the
+ * supervisor's verdict on it; what is left is reaping it. The main steps'
+ * end waits for the cleanup list when there is one; the cleanup child's
+ * end is the cleanup's alone (its step events told the host) and never
+ * goes out.
+ */
+static void end_child(struct runner *r, enum proto_verdict verdict,
+		      uint64_t duration_us, const char *reason)
+{
+	if (!r->ncleanup) {
+		finish(r, verdict, duration_us, reason);
+	} else if (!r->in_cleanup) {
+		r->held = true;
+		r->held_verdict = verdict;
+		r->held_duration_us = duration_us;
+		snprintf(r->held_reason, sizeof(r->held_reason), "%s", reason);
+	}
+	set_ended(r);
 }
 
 /* End the open step with @verdict, on the child's behalf. */
@@ -141,6 +173,46 @@ static int get_timeout(struct json_object *obj, const char *key,
 	return 0;
 }
 
+/* The request's optional cleanup list and its bound. */
+static int check_cleanup(struct runner *r, struct json_object *req,
+			 char *err, size_t errlen)
+{
+	struct json_object *steps;
+	char serr[256];
+	size_t n;
+
+	if (get_timeout(req, "cleanup_timeout_ms",
+			RUNNER_DEFAULT_CLEANUP_TIMEOUT_MS,
+			&r->cleanup_timeout_ms, err, errlen) < 0)
+		return -EINVAL;
+	if (!json_object_object_get_ex(req, "cleanup", &steps)) {
+		if (!json_object_object_get_ex(req, "cleanup_timeout_ms", NULL))
+			return 0;
+		snprintf(err, errlen, "'cleanup_timeout_ms' without 'cleanup'");
+		return -EINVAL;
+	}
+	if (!json_object_is_type(steps, json_type_array)) {
+		snprintf(err, errlen, "'cleanup' must be an array");
+		return -EINVAL;
+	}
+	n = json_object_array_length(steps);
+	if (n < 1 || n > PROTO_CLEANUP_MAX) {
+		snprintf(err, errlen, "'cleanup' must hold 1..%d steps, not %zu",
+			 PROTO_CLEANUP_MAX, n);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (step_check_cleanup(r->table,
+				       json_object_array_get_idx(steps, i),
+				       serr, sizeof(serr)) < 0) {
+			snprintf(err, errlen, "cleanup[%zu]: %s", i, serr);
+			return -EINVAL;
+		}
+	}
+	r->ncleanup = (uint32_t)n;
+	return 0;
+}
+
 /* Type-check a run request; the host checked it too, but trust nothing. */
 static int check_request(struct runner *r, struct json_object *req,
 			 char *err, size_t errlen)
@@ -184,12 +256,15 @@ static int check_request(struct runner *r, struct json_object *req,
 		(void)val;
 		if (strcmp(key, "req") && strcmp(key, "scenario") &&
 		    strcmp(key, "timeout_ms") && strcmp(key, "step_timeout_ms") &&
-		    strcmp(key, "steps") && strcmp(key, "state_files")) {
+		    strcmp(key, "steps") && strcmp(key, "state_files") &&
+		    strcmp(key, "cleanup") &&
+		    strcmp(key, "cleanup_timeout_ms")) {
 			snprintf(err, errlen, "unknown key '%.64s'", key);
 			return -EINVAL;
 		}
 	}
-	if (audit_check_request(req, err, errlen) < 0)
+	if (audit_check_request(req, err, errlen) < 0 ||
+	    check_cleanup(r, req, err, errlen) < 0)
 		return -EINVAL;
 	r->nsteps = (uint32_t)n;
 	return 0;
@@ -209,56 +284,35 @@ static void child_start(struct runner *r, int out_fd, int ack_fd)
 	sigprocmask(SIG_UNBLOCK, &all, NULL);
 	if (r->ops->child_init)
 		r->ops->child_init(r->data);
-	scenario_child(r->table, r->env, r->req, out_fd, ack_fd);
+	scenario_child(r->table, r->env, r->req, r->in_cleanup, out_fd, ack_fd);
 }
 
 /*
- * Start @req now; false when it ended at once. A request refused before it
- * began (a bad one) gets a scenario_end without a scenario_begin; one that
- * began and couldn't fork gets both.
+ * Fork the child for r->req: the main steps, or with r->in_cleanup the
+ * cleanup list, each under its own deadline. Returns 0, or -1 with the
+ * reason in @err.
  */
-static bool start(struct runner *r, struct json_object *req)
+static int spawn(struct runner *r, char *err, size_t errlen)
 {
-	char err[512], name[PROTO_NAME_MAX] = "";
 	int evp[2], ackp[2];
-	struct json_object *v;
+	uint64_t limit;
 	pid_t pid;
 
-	if (json_object_object_get_ex(req, "scenario", &v) &&
-	    json_object_is_type(v, json_type_string))
-		snprintf(name, sizeof(name), "%s", json_object_get_string(v));
-	r->nsteps = 0;
-	if (check_request(r, req, err, sizeof(err)) < 0) {
-		char reason[sizeof(err) + 32];
-
-		snprintf(reason, sizeof(reason), "bad run request: %s", err);
-		emit_scenario_end(r, name, VERDICT_ERROR, 0, reason);
-		json_object_put(req);
-		return false;
-	}
-	emit_scenario_begin(r, name, r->nsteps);
-	snprintf(r->scenario, sizeof(r->scenario), "%s", name);
-	r->req = req;
-	audit_phase(r, "before");
-	r->req = NULL;
-
 	if (pipe2(evp, O_CLOEXEC) < 0) {
-		snprintf(err, sizeof(err), "pipe: %s", util_errno_desc(errno));
-		goto out_fail;
+		snprintf(err, errlen, "pipe: %s", util_errno_desc(errno));
+		return -1;
 	}
 	if (pipe2(ackp, O_CLOEXEC) < 0) {
-		snprintf(err, sizeof(err), "pipe: %s", util_errno_desc(errno));
+		snprintf(err, errlen, "pipe: %s", util_errno_desc(errno));
 		goto out_close_ev;
 	}
 	if (proto_linebuf_init(&r->lb) < 0) {
-		snprintf(err, sizeof(err), "out of memory");
+		snprintf(err, errlen, "out of memory");
 		goto out_close_ack;
 	}
-	r->req = req;
 	pid = fork();
 	if (pid < 0) {
-		snprintf(err, sizeof(err), "fork: %s", util_errno_desc(errno));
-		r->req = NULL;
+		snprintf(err, errlen, "fork: %s", util_errno_desc(errno));
 		proto_linebuf_free(&r->lb);
 		goto out_close_ack;
 	}
@@ -276,13 +330,13 @@ static bool start(struct runner *r, struct json_object *req)
 	r->fd = evp[0];
 	r->ack_fd = ackp[1];
 	r->lb_skip = false;
-	snprintf(r->scenario, sizeof(r->scenario), "%s", name);
-	r->begin_us = guestd_now_us();
-	r->deadline_us = r->begin_us + r->timeout_ms * 1000;
+	r->phase_begin_us = guestd_now_us();
+	limit = r->in_cleanup ? r->cleanup_timeout_ms : r->timeout_ms;
+	r->deadline_us = r->phase_begin_us + limit * 1000;
 	r->step = -1;
 	r->step_deadline_us = 0;
 	r->ended = false;
-	return true;
+	return 0;
 
 out_close_ack:
 	close(ackp[0]);
@@ -290,10 +344,46 @@ out_close_ack:
 out_close_ev:
 	close(evp[0]);
 	close(evp[1]);
-out_fail:
-	emit_scenario_end(r, name, VERDICT_ERROR, 0, err);
-	json_object_put(req);
-	return false;
+	return -1;
+}
+
+/*
+ * Start @req now; false when it ended at once. A request refused before it
+ * began (a bad one) gets a scenario_end without a scenario_begin; one that
+ * began and couldn't fork gets both.
+ */
+static bool start(struct runner *r, struct json_object *req)
+{
+	char err[512], name[PROTO_NAME_MAX] = "";
+	struct json_object *v;
+
+	if (json_object_object_get_ex(req, "scenario", &v) &&
+	    json_object_is_type(v, json_type_string))
+		snprintf(name, sizeof(name), "%s", json_object_get_string(v));
+	r->nsteps = 0;
+	r->ncleanup = 0;
+	r->in_cleanup = false;
+	r->held = false;
+	if (check_request(r, req, err, sizeof(err)) < 0) {
+		char reason[sizeof(err) + 32];
+
+		snprintf(reason, sizeof(reason), "bad run request: %s", err);
+		emit_scenario_end(r, name, VERDICT_ERROR, 0, reason);
+		json_object_put(req);
+		return false;
+	}
+	snprintf(r->scenario, sizeof(r->scenario), "%s", name);
+	emit_scenario_begin(r, name);
+	r->req = req;
+	audit_phase(r, "before");
+	r->begin_us = guestd_now_us();
+	if (spawn(r, err, sizeof(err)) < 0) {
+		emit_scenario_end(r, name, VERDICT_ERROR, 0, err);
+		json_object_put(req);
+		r->req = NULL;
+		return false;
+	}
+	return true;
 }
 
 static void start_next(struct runner *r)
@@ -364,18 +454,29 @@ static void child_misbehaved(struct runner *r, const char *what)
 	char reason[PROTO_TEXT_MAX];
 
 	kill(-r->pid, SIGKILL);
-	snprintf(reason, sizeof(reason), "scenario process sent %s", what);
+	snprintf(reason, sizeof(reason), "%s process sent %s",
+		 r->in_cleanup ? "cleanup" : "scenario", what);
 	emit_step_end(r, VERDICT_ERROR, "", "", reason);
-	emit_scenario_end(r, r->scenario, VERDICT_ERROR,
-			  guestd_now_us() - r->begin_us, reason);
-	set_ended(r);
+	end_child(r, VERDICT_ERROR, guestd_now_us() - r->begin_us, reason);
+}
+
+/* The step numbers the running child may begin: [*lo, *hi). */
+static void step_range(const struct runner *r, uint32_t *lo, uint32_t *hi)
+{
+	*lo = r->in_cleanup ? r->nsteps : 0;
+	*hi = r->in_cleanup ? r->nsteps + r->ncleanup : r->nsteps;
 }
 
 static uint64_t step_limit_ms(struct runner *r, uint32_t step)
 {
 	struct json_object *steps, *s;
 
-	json_object_object_get_ex(r->req, "steps", &steps);
+	if (step < r->nsteps) {
+		json_object_object_get_ex(r->req, "steps", &steps);
+	} else {
+		json_object_object_get_ex(r->req, "cleanup", &steps);
+		step -= r->nsteps;
+	}
 	s = json_object_array_get_idx(steps, step);
 	return (uint64_t)step_int(s, "timeout_ms", (int64_t)r->step_timeout_ms);
 }
@@ -385,6 +486,7 @@ static int on_line(const char *line, size_t len, void *data)
 	static struct proto_event ev;
 	struct runner *r = data;
 	char err[256], what[320];
+	uint32_t lo, hi;
 	char c = 1;
 
 	if (r->ended)
@@ -398,7 +500,9 @@ static int on_line(const char *line, size_t len, void *data)
 	}
 	switch (ev.type) {
 	case PROTO_EV_STEP_BEGIN:
-		if (ev.u.step_begin.step >= r->nsteps || r->step >= 0)
+		step_range(r, &lo, &hi);
+		if (ev.u.step_begin.step < lo || ev.u.step_begin.step >= hi ||
+		    r->step >= 0)
 			break;
 		r->step = ev.u.step_begin.step;
 		snprintf(r->step_kind, sizeof(r->step_kind), "%s",
@@ -424,6 +528,13 @@ static int on_line(const char *line, size_t len, void *data)
 	case PROTO_EV_SCENARIO_END:
 		if (r->step >= 0)
 			break;
+		if (r->ncleanup) {
+			end_child(r, ev.u.scenario_end.verdict,
+				  ev.u.scenario_end.duration_us,
+				  ev.u.scenario_end.reason);
+			return 0;
+		}
+		/* The child's own event, with its clock and duration. */
 		audit_phase(r, "after");
 		set_ended(r);
 		r->ops->emit(&ev, r->data);
@@ -460,12 +571,13 @@ void runner_on_readable(struct runner *r)
 	}
 }
 
-static void cleanup(struct runner *r);
+static void child_gone(struct runner *r);
 
 void runner_on_tick(struct runner *r, uint64_t now)
 {
 	char expected[128], got[256], reason[PROTO_TEXT_MAX];
-	uint64_t ms;
+	const char *what = r->in_cleanup ? "cleanup" : "scenario";
+	uint64_t ms, limit;
 
 	/*
 	 * A killed child that doesn't go away is stuck in the kernel (D
@@ -474,9 +586,8 @@ void runner_on_tick(struct runner *r, uint64_t now)
 	 */
 	if (r->pid && r->ended &&
 	    now >= r->ended_us + r->abandon_ms * 1000) {
-		cleanup(r);
 		r->abandoned++;
-		start_next(r);
+		child_gone(r);
 		return;
 	}
 	if (r->pid == 0 || r->ended)
@@ -502,27 +613,25 @@ void runner_on_tick(struct runner *r, uint64_t now)
 			 (long long)r->step, r->step_kind,
 			 (unsigned long long)r->step_limit_ms, (int)r->pid);
 	} else {
-		ms = (now - r->begin_us) / 1000;
-		snprintf(expected, sizeof(expected),
-			 "scenario done within %llu ms",
-			 (unsigned long long)r->timeout_ms);
+		ms = (now - r->phase_begin_us) / 1000;
+		limit = r->in_cleanup ? r->cleanup_timeout_ms : r->timeout_ms;
+		snprintf(expected, sizeof(expected), "%s done within %llu ms",
+			 what, (unsigned long long)limit);
 		snprintf(got, sizeof(got), "still running after %llu ms",
 			 (unsigned long long)ms);
 		if (r->step >= 0)
-			snprintf(reason, sizeof(reason), "scenario timed out "
+			snprintf(reason, sizeof(reason), "%s timed out "
 				 "after %llu ms in step %lld (%s); killed "
-				 "process group %d",
-				 (unsigned long long)r->timeout_ms,
+				 "process group %d", what,
+				 (unsigned long long)limit,
 				 (long long)r->step, r->step_kind, (int)r->pid);
 		else
-			snprintf(reason, sizeof(reason), "scenario timed out "
+			snprintf(reason, sizeof(reason), "%s timed out "
 				 "after %llu ms; killed process group %d",
-				 (unsigned long long)r->timeout_ms, (int)r->pid);
+				 what, (unsigned long long)limit, (int)r->pid);
 	}
 	emit_step_end(r, VERDICT_TIMEOUT, expected, got, reason);
-	emit_scenario_end(r, r->scenario, VERDICT_TIMEOUT, now - r->begin_us,
-			  reason);
-	set_ended(r);
+	end_child(r, VERDICT_TIMEOUT, now - r->begin_us, reason);
 }
 
 /*
@@ -546,7 +655,8 @@ static void fault_cleanup(struct runner *r)
 	}
 }
 
-static void cleanup(struct runner *r)
+/* The child is reaped (or abandoned): drop what was its. */
+static void release_child(struct runner *r)
 {
 	/* Anything the scenario left behind in its group goes too. */
 	kill(-r->pid, SIGKILL);
@@ -557,11 +667,50 @@ static void cleanup(struct runner *r)
 		close(r->ack_fd);
 	r->fd = r->ack_fd = -1;
 	proto_linebuf_free(&r->lb);
-	json_object_put(r->req);
-	r->req = NULL;
 	r->pid = 0;
 	r->step = -1;
 	r->step_deadline_us = 0;
+}
+
+/*
+ * The main steps' child is gone, whatever it did: fork the cleanup child.
+ * Returns false when it could not (the runner's log says why; the host
+ * sees the cleanup steps never begin).
+ */
+static bool start_cleanup(struct runner *r)
+{
+	char err[256], msg[PROTO_TEXT_MAX];
+
+	r->in_cleanup = true;
+	if (spawn(r, err, sizeof(err)) == 0)
+		return true;
+	if (r->ops->log) {
+		util_fmt(msg, sizeof(msg), "cannot run the cleanup of "
+			 "scenario '%s': %s", r->scenario, err);
+		r->ops->log(3, msg, r->data);
+	}
+	return false;
+}
+
+/*
+ * The child is reaped or abandoned. After the main steps' child comes the
+ * cleanup child, when there is a cleanup list; after the last child, the
+ * held scenario_end goes out and the next request starts.
+ */
+static void child_gone(struct runner *r)
+{
+	release_child(r);
+	if (r->held && !r->in_cleanup && start_cleanup(r))
+		return;
+	if (r->held)
+		finish(r, r->held_verdict, r->held_duration_us,
+		       r->held_reason);
+	r->held = false;
+	r->in_cleanup = false;
+	r->ncleanup = 0;
+	json_object_put(r->req);
+	r->req = NULL;
+	start_next(r);
 }
 
 bool runner_on_exit(struct runner *r, pid_t pid, int status)
@@ -572,33 +721,34 @@ bool runner_on_exit(struct runner *r, pid_t pid, int status)
 		return false;
 	runner_on_readable(r);
 	if (!r->ended) {
+		const char *who = r->in_cleanup ? "cleanup" : "scenario";
+
 		util_wait_status(status, how, sizeof(how));
 		if (r->step >= 0)
-			snprintf(reason, sizeof(reason), "scenario process %s "
-				 "in step %lld (%s)", how, (long long)r->step,
-				 r->step_kind);
+			snprintf(reason, sizeof(reason), "%s process %s "
+				 "in step %lld (%s)", who, how,
+				 (long long)r->step, r->step_kind);
 		else
-			snprintf(reason, sizeof(reason), "scenario process %s "
-				 "before it reported scenario_end", how);
+			snprintf(reason, sizeof(reason), "%s process %s "
+				 "before it reported scenario_end", who, how);
 		emit_step_end(r, VERDICT_ERROR, "the step to finish", how,
 			      reason);
-		emit_scenario_end(r, r->scenario, VERDICT_ERROR,
-				  guestd_now_us() - r->begin_us, reason);
-		set_ended(r);
+		end_child(r, VERDICT_ERROR, guestd_now_us() - r->begin_us,
+			  reason);
 	}
-	cleanup(r);
-	start_next(r);
+	child_gone(r);
 	return true;
 }
 
 void runner_abort(struct runner *r, const char *why)
 {
-	if (r->pid && !r->ended) {
+	/* No cleanup runs after this: the scenario ends as error now. */
+	if (r->pid && (!r->ended || r->held)) {
 		kill(-r->pid, SIGKILL);
 		emit_step_end(r, VERDICT_ERROR, "the step to finish", why, why);
-		emit_scenario_end(r, r->scenario, VERDICT_ERROR,
-				  guestd_now_us() - r->begin_us, why);
+		finish(r, VERDICT_ERROR, guestd_now_us() - r->begin_us, why);
 		set_ended(r);
+		r->held = false;
 	}
 	for (size_t i = 0; i < r->nqueued; i++) {
 		struct json_object *v;
@@ -618,8 +768,10 @@ void runner_free(struct runner *r)
 	if (r->pid) {
 		kill(-r->pid, SIGKILL);
 		waitpid(r->pid, NULL, 0);
-		cleanup(r);
+		release_child(r);
 	}
+	json_object_put(r->req);
+	r->req = NULL;
 	for (size_t i = 0; i < r->nqueued; i++)
 		json_object_put(r->queue[i]);
 	r->nqueued = 0;

@@ -2,12 +2,16 @@
 /*
  * The scenario child: runs the steps of one request in order, in its own
  * process group, and tells the supervisor what happens as protocol lines
- * on a pipe. The first step that doesn't pass ends the scenario.
+ * on a pipe. The first step that doesn't pass ends the scenario. The
+ * cleanup child (a second fork, after the first is gone) runs the
+ * request's cleanup list the same way, except that it runs every step
+ * whatever the ones before it did, as a shell trap would.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "guestd.h"
@@ -50,25 +54,63 @@ static void scenario_reason(char *buf, size_t size, uint32_t i,
 			 res->expected, res->got);
 }
 
+/*
+ * A cleanup step's guard: with "if_exists", the step runs only when that
+ * path exists. Returns true and fills @res (skip) when it must not run.
+ */
+static bool guard_skips(struct json_object *step, struct step_result *res)
+{
+	const char *path = step_str(step, "if_exists");
+	struct stat st;
+
+	if (!path || stat(path, &st) == 0 ||
+	    (errno != ENOENT && errno != ENOTDIR))
+		return false;
+	res->verdict = VERDICT_SKIP;
+	util_fmt(res->reason, sizeof(res->reason),
+		 "'%s' does not exist: nothing to clean up", path);
+	return true;
+}
+
+/* Run one step between its step_begin (acknowledged) and its step_end. */
+static void run_step(struct step_ctx *ctx, const struct step_ops *ops,
+		     struct json_object *step, bool cleanup,
+		     struct step_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->verdict = VERDICT_ERROR;
+	if (cleanup && guard_skips(step, res))
+		return;
+	/* A fault armed by the previous step covers this one only. */
+	fault_run_step(ctx, ops, step, res);
+}
+
 void scenario_child(const struct step_ops *const *table,
 		    const struct step_env *env, struct json_object *req,
-		    int out_fd, int ack_fd)
+		    bool cleanup, int out_fd, int ack_fd)
 {
 	static struct proto_event ev;
 	static struct step_result res;
 	static struct sample_set samples;
+	static char reason[PROTO_TEXT_MAX];
 	struct step_ctx ctx = { .env = env, .samples = &samples };
 	struct json_object *steps, *v;
 	enum proto_verdict verdict = VERDICT_PASS;
 	const char *scenario;
 	struct kmsg_log log;
 	uint64_t begin, t0, mark = 0;
+	uint32_t first = 0;
 	size_t n;
 
 	begin = guestd_now_us();
 	json_object_object_get_ex(req, "scenario", &v);
 	scenario = json_object_get_string(v);
 	json_object_object_get_ex(req, "steps", &steps);
+	/* Cleanup steps are numbered after the main steps. */
+	if (cleanup) {
+		first = (uint32_t)json_object_array_length(steps);
+		json_object_object_get_ex(req, "cleanup", &steps);
+	}
 	n = json_object_array_length(steps);
 
 	if (kmsg_log_open(&log, env->kmsg_path ? env->kmsg_path
@@ -80,18 +122,17 @@ void scenario_child(const struct step_ops *const *table,
 	ctx.prev_step_mark = ctx.scenario_mark;
 
 	memset(&ev, 0, sizeof(ev));
-	ev.type = PROTO_EV_SCENARIO_END;
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *step = json_object_array_get_idx(steps, i);
 		const char *kind = step_str(step, "kind");
 		const char *name = step_str(step, "name");
-		const struct step_ops *ops = step_find(table, kind);
+		uint32_t idx = first + (uint32_t)i;
 
 		memset(&ev, 0, sizeof(ev));
 		ev.type = PROTO_EV_STEP_BEGIN;
 		snprintf(ev.u.step_begin.scenario, PROTO_NAME_MAX, "%s",
 			 scenario);
-		ev.u.step_begin.step = (uint32_t)i;
+		ev.u.step_begin.step = idx;
 		snprintf(ev.u.step_begin.kind, PROTO_KIND_MAX, "%s", kind);
 		snprintf(ev.u.step_begin.name, PROTO_NAME_MAX, "%s",
 			 name ? name : "");
@@ -103,39 +144,41 @@ void scenario_child(const struct step_ops *const *table,
 			kmsg_log_drain(ctx.kmsg);
 			mark = kmsg_log_mark(ctx.kmsg);
 		}
-		ctx.step = (uint32_t)i;
-		memset(&res, 0, sizeof(res));
-		res.verdict = VERDICT_ERROR;
+		ctx.step = idx;
 		t0 = guestd_now_us();
-		/* A fault armed by the previous step covers this one only. */
-		fault_run_step(&ctx, ops, step, &res);
+		run_step(&ctx, step_find(table, kind), step, cleanup, &res);
 		ctx.prev_step_mark = mark;
 
 		memset(&ev, 0, sizeof(ev));
 		ev.type = PROTO_EV_STEP_END;
 		snprintf(ev.u.step_end.scenario, PROTO_NAME_MAX, "%s",
 			 scenario);
-		ev.u.step_end.step = (uint32_t)i;
+		ev.u.step_end.step = idx;
 		ev.u.step_end.verdict = res.verdict;
 		ev.u.step_end.duration_us = guestd_now_us() - t0;
 		memcpy(ev.u.step_end.expected, res.expected, PROTO_TEXT_MAX);
 		memcpy(ev.u.step_end.got, res.got, PROTO_TEXT_MAX);
 		memcpy(ev.u.step_end.reason, res.reason, PROTO_TEXT_MAX);
 		child_emit(out_fd, &ev);
-
-		if (res.verdict != VERDICT_PASS) {
-			verdict = res.verdict;
-			memset(&ev, 0, sizeof(ev));
-			scenario_reason(ev.u.scenario_end.reason,
-					PROTO_TEXT_MAX, (uint32_t)i, kind,
-					name, &res);
-			break;
-		}
 		memset(&ev, 0, sizeof(ev));
+
+		if (res.verdict == VERDICT_PASS ||
+		    (cleanup && res.verdict == VERDICT_SKIP))
+			continue;
+		/* The first failure is the verdict; cleanup goes on. */
+		if (verdict == VERDICT_PASS) {
+			verdict = res.verdict;
+			scenario_reason(reason, sizeof(reason), idx, kind,
+					name, &res);
+		}
+		if (!cleanup)
+			break;
 	}
 
+	memset(&ev, 0, sizeof(ev));
 	ev.type = PROTO_EV_SCENARIO_END;
 	snprintf(ev.u.scenario_end.scenario, PROTO_NAME_MAX, "%s", scenario);
+	memcpy(ev.u.scenario_end.reason, reason, PROTO_TEXT_MAX);
 	ev.u.scenario_end.verdict = verdict;
 	ev.u.scenario_end.duration_us = guestd_now_us() - begin;
 	child_emit(out_fd, &ev);

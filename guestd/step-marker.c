@@ -61,7 +61,7 @@ static int marker_check(const char *path, const char *expect,
 	char *text;
 	int r;
 
-	r = util_read_file(path, 256, &text, &len, NULL);
+	r = fileio_read(path, 256, &text, &len, NULL);
 	if (r == -ENOENT) {
 		res->verdict = want ? VERDICT_FAIL : VERDICT_PASS;
 		step_got(res, "no marker");

@@ -108,7 +108,7 @@ static int read_run(struct step_ctx *ctx, struct json_object *step,
 		step_expected(res, "%lld bytes", (long long)length);
 	}
 
-	r = util_read_file(path, READ_MAX, &buf, &len, &truncated);
+	r = fileio_read(path, READ_MAX, &buf, &len, &truncated);
 	if (r < 0) {
 		step_got(res, "errno %s from reading '%s' (%s)",
 			 proto_errno_name(-r), path, strerror(-r));

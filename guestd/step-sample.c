@@ -171,7 +171,7 @@ static int sample_read(const char *path, const char *match, int64_t *ret,
 	size_t len;
 	int r;
 
-	r = util_read_file(path, SAMPLE_READ_MAX, &buf, &len, NULL);
+	r = fileio_read(path, SAMPLE_READ_MAX, &buf, &len, NULL);
 	if (r < 0) {
 		snprintf(err, errlen, "errno %s from reading '%s'",
 			 util_errno_desc(-r), path);

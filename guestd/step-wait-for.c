@@ -45,8 +45,8 @@ static int wait_for_run(struct step_ctx *ctx, struct json_object *step,
 		free(buf);
 		buf = NULL;
 		if (match) {
-			last_err = -util_read_file(path, WAIT_READ_MAX, &buf,
-						   &len, NULL);
+			last_err = -fileio_read(path, WAIT_READ_MAX, &buf, &len,
+						NULL);
 			if (last_err == 0 && regexec(&re, buf, 0, NULL, 0) == 0)
 				break;
 		} else {

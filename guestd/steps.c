@@ -54,6 +54,12 @@ static const struct step_key common_keys[] = {
 	{ NULL },
 };
 
+/* Keys only a cleanup step may have (docs/scenarios.md, "Cleanup"). */
+static const struct step_key cleanup_keys[] = {
+	{ "if_exists", KEY_STRING, false },
+	{ NULL },
+};
+
 const struct step_ops *step_find(const struct step_ops *const *table,
 				 const char *kind)
 {
@@ -136,8 +142,9 @@ static int check_keys(const struct step_key *keys, struct json_object *step,
 	return 0;
 }
 
-int step_check(const struct step_ops *const *table, struct json_object *step,
-	       char *err, size_t errlen)
+static int check_step(const struct step_ops *const *table,
+		      struct json_object *step, bool cleanup, char *err,
+		      size_t errlen)
 {
 	const struct step_ops *ops;
 	struct json_object *v;
@@ -162,6 +169,8 @@ int step_check(const struct step_ops *const *table, struct json_object *step,
 	r = check_keys(common_keys, step, kind, err, errlen);
 	if (r == 0)
 		r = check_keys(ops->keys, step, kind, err, errlen);
+	if (r == 0 && cleanup)
+		r = check_keys(cleanup_keys, step, kind, err, errlen);
 	if (r < 0)
 		return r;
 	if (json_object_object_get_ex(step, "name", &v) &&
@@ -170,15 +179,35 @@ int step_check(const struct step_ops *const *table, struct json_object *step,
 			 PROTO_NAME_MAX - 1);
 		return -EINVAL;
 	}
+	if (cleanup && json_object_object_get_ex(step, "if_exists", &v) &&
+	    (json_object_get_string(v)[0] != '/' ||
+	     json_object_get_string_len(v) >= PROTO_TEXT_MAX)) {
+		snprintf(err, errlen, "'if_exists' must be an absolute path "
+			 "under %d bytes", PROTO_TEXT_MAX);
+		return -EINVAL;
+	}
 	json_object_object_foreach(step, key, val) {
 		(void)val;
-		if (!key_find(common_keys, key) && !key_find(ops->keys, key)) {
+		if (!key_find(common_keys, key) && !key_find(ops->keys, key) &&
+		    !(cleanup && key_find(cleanup_keys, key))) {
 			snprintf(err, errlen,
 				 "step kind '%s' has no key '%.64s'", kind, key);
 			return -EINVAL;
 		}
 	}
 	return 0;
+}
+
+int step_check(const struct step_ops *const *table, struct json_object *step,
+	       char *err, size_t errlen)
+{
+	return check_step(table, step, false, err, errlen);
+}
+
+int step_check_cleanup(const struct step_ops *const *table,
+		       struct json_object *step, char *err, size_t errlen)
+{
+	return check_step(table, step, true, err, errlen);
 }
 
 const char *step_str(struct json_object *step, const char *key)

@@ -83,7 +83,7 @@ int swap_dev_majmin(const char *sys_dir, const char *name, char *buf,
 	if (!swap_dev_name_ok(name))
 		return -EINVAL;
 	snprintf(path, sizeof(path), "%s/block/%s/dev", sys_dir, name);
-	r = util_read_file(path, 64, &text, &n, NULL);
+	r = fileio_read(path, 64, &text, &n, NULL);
 	if (r < 0)
 		return r;
 	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' '))

@@ -21,69 +21,6 @@ uint64_t guestd_now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
-int util_read_file(const char *path, size_t max, char **ret_buf,
-		   size_t *ret_len, bool *ret_truncated)
-{
-	size_t len = 0, cap = 4096;
-	bool truncated = false;
-	char *buf, *n;
-	ssize_t got;
-	int fd, r;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	buf = malloc(cap + 1);
-	if (!buf) {
-		r = -ENOMEM;
-		goto out_close;
-	}
-	for (;;) {
-		if (len == cap) {
-			if (cap >= max) {
-				char c;
-
-				/* One more byte tells whether there is more. */
-				do
-					got = read(fd, &c, 1);
-				while (got < 0 && errno == EINTR);
-				truncated = got > 0;
-				break;
-			}
-			cap = cap * 2 > max ? max : cap * 2;
-			n = realloc(buf, cap + 1);
-			if (!n) {
-				r = -ENOMEM;
-				goto out_free;
-			}
-			buf = n;
-		}
-		got = read(fd, buf + len, cap - len);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			r = -errno;
-			goto out_free;
-		}
-		if (got == 0)
-			break;
-		len += (size_t)got;
-	}
-	buf[len] = '\0';
-	*ret_buf = buf;
-	*ret_len = len;
-	if (ret_truncated)
-		*ret_truncated = truncated;
-	close(fd);
-	return 0;
-
-out_free:
-	free(buf);
-out_close:
-	close(fd);
-	return r;
-}
-
 int util_write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

@@ -63,8 +63,11 @@ static void on_event(void *userdata, const struct proto_event *ev)
 	}
 	if (ev->type == PROTO_EV_STEP_BEGIN && cur && g->show_steps)
 		progress_status(g->env->progress,
-				"[%s %s] %s: step %u/%zu %s%s%s%s", g->label,
+				"[%s %s] %s: %s %u/%zu %s%s%s%s", g->label,
 				domain_accel_name(g->env->accel), cur->name,
+				cur->steps[ev->u.step_begin.step].cleanup ?
+					"cleanup step" :
+					"step",
 				ev->u.step_begin.step + 1, cur->nsteps,
 				ev->u.step_begin.kind,
 				*ev->u.step_begin.name ? " '" : "",

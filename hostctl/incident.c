@@ -181,8 +181,9 @@ static void why_add(char *why, size_t len, const char *text)
 
 /*
  * The steps around the expected incident at step @at: those before must
- * have passed, those after passed or never ran. Returns the first
- * offending step, or NULL.
+ * have passed, those after passed or never ran. The cleanup list's steps
+ * are judged apart (cleanup_failed), and a guarded one may be skip.
+ * Returns the first offending step, or NULL.
  */
 static const struct res_step *bad_step(const struct res_scenario *sc,
 				       int64_t at)
@@ -190,7 +191,7 @@ static const struct res_step *bad_step(const struct res_scenario *sc,
 	for (size_t i = 0; i < sc->nsteps; i++) {
 		const struct res_step *st = &sc->steps[i];
 
-		if ((int64_t)i == at || !st->ran)
+		if ((int64_t)i == at || !st->ran || st->cleanup)
 			continue;
 		if (st->verdict != VERDICT_PASS)
 			return st;

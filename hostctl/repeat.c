@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonutil.h"
 #include "repeat.h"
 #include "scenario.h"
 
@@ -242,18 +243,6 @@ static const char *step_verdict_name(int v)
 
 /* ---- summary.json ---- */
 
-/* json-c's adders take ownership even on failure; a NULL value is ENOMEM. */
-static int add(struct json_object *obj, const char *key,
-	       struct json_object *val)
-{
-	if (!val)
-		return -ENOMEM;
-	if (json_object_object_add(obj, key, val) < 0) {
-		json_object_put(val);
-		return -ENOMEM;
-	}
-	return 0;
-}
 
 static int push(struct json_object *arr, struct json_object *val)
 {
@@ -277,7 +266,7 @@ static struct json_object *counts_object(const struct repeat_table *t,
 		size_t n = repeat_count(t, s, v);
 
 		if (n)
-			r = add(o, proto_verdict_name(v),
+			r = jsonutil_add(o, proto_verdict_name(v),
 				json_object_new_uint64(n));
 	}
 	if (r < 0) {
@@ -323,18 +312,18 @@ static int add_first_difference(struct json_object *o,
 	d = json_object_new_object();
 	if (!d)
 		return -ENOMEM;
-	r = add(d, "step", json_object_new_int64(j));
+	r = jsonutil_add(d, "step", json_object_new_int64(j));
 	if (r == 0)
-		r = add(d, "kind", json_object_new_string(s->steps[j].kind));
+		r = jsonutil_add(d, "kind", json_object_new_string(s->steps[j].kind));
 	if (r == 0)
-		r = add(d, "name", json_object_new_string(s->steps[j].name));
+		r = jsonutil_add(d, "name", json_object_new_string(s->steps[j].name));
 	if (r == 0)
-		r = add(d, "verdicts", per_round(t, s, j));
+		r = jsonutil_add(d, "verdicts", per_round(t, s, j));
 	if (r < 0) {
 		json_object_put(d);
 		return r;
 	}
-	return add(o, "first_difference", d);
+	return jsonutil_add(o, "first_difference", d);
 }
 
 static struct json_object *scenario_object(const struct repeat_table *t,
@@ -345,17 +334,17 @@ static struct json_object *scenario_object(const struct repeat_table *t,
 
 	if (!o)
 		return NULL;
-	r = add(o, "name", json_object_new_string(s->name));
+	r = jsonutil_add(o, "name", json_object_new_string(s->name));
 	if (r == 0)
-		r = add(o, "passes",
+		r = jsonutil_add(o, "passes",
 			json_object_new_uint64(repeat_passes(t, s)));
 	if (r == 0)
-		r = add(o, "flipped",
+		r = jsonutil_add(o, "flipped",
 			json_object_new_boolean(repeat_flipped(t, s)));
 	if (r == 0)
-		r = add(o, "counts", counts_object(t, s));
+		r = jsonutil_add(o, "counts", counts_object(t, s));
 	if (r == 0)
-		r = add(o, "verdicts", per_round(t, s, -1));
+		r = jsonutil_add(o, "verdicts", per_round(t, s, -1));
 	if (r == 0)
 		r = add_first_difference(o, t, s);
 	if (r < 0) {
@@ -398,17 +387,17 @@ struct json_object *repeat_object(const struct repeat_table *t)
 			r = push(flipped, json_object_new_string(t->v[i].name));
 	}
 	if (r == 0)
-		r = add(o, "rounds", json_object_new_uint64(t->rounds));
+		r = jsonutil_add(o, "rounds", json_object_new_uint64(t->rounds));
 	if (r == 0)
-		r = add(o, "requested", json_object_new_uint64(t->requested));
+		r = jsonutil_add(o, "requested", json_object_new_uint64(t->requested));
 	if (r == 0)
-		r = add(o, "round_dirs", round_dirs(t));
+		r = jsonutil_add(o, "round_dirs", round_dirs(t));
 	if (r == 0) {
-		r = add(o, "flipped", flipped);
+		r = jsonutil_add(o, "flipped", flipped);
 		flipped = NULL;
 	}
 	if (r == 0) {
-		r = add(o, "scenarios", list);
+		r = jsonutil_add(o, "scenarios", list);
 		list = NULL;
 	}
 	json_object_put(flipped);
@@ -431,15 +420,15 @@ int repeat_summary_json(const struct repeat_table *t, const char *run_id,
 
 	if (!o)
 		return -ENOMEM;
-	r = add(o, "run_id", json_object_new_string(run_id));
+	r = jsonutil_add(o, "run_id", json_object_new_string(run_id));
 	if (r == 0)
-		r = add(o, "accelerator", json_object_new_string(accelerator));
+		r = jsonutil_add(o, "accelerator", json_object_new_string(accelerator));
 	if (r == 0 && kernel)
-		r = add(o, "kernel", json_object_get(kernel));
+		r = jsonutil_add(o, "kernel", json_object_get(kernel));
 	else if (r == 0)
 		r = json_object_object_add(o, "kernel", NULL) < 0 ? -ENOMEM : 0;
 	if (r == 0)
-		r = add(o, "repeat", repeat_object(t));
+		r = jsonutil_add(o, "repeat", repeat_object(t));
 	s = r == 0 ? json_object_to_json_string_ext(o, JSON_FLAGS_PRETTY) :
 		     NULL;
 	if (!s || asprintf(&out, "%s\n", s) < 0) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonutil.h"
 #include "results.h"
 
 #define JSON_FLAGS_PRETTY                                    \
@@ -43,11 +44,69 @@ int res_set_str(char **field, const char *value)
 	return 0;
 }
 
+/* "step 14 (rmmod 'unload dsa_loop')" */
+static void step_where(const struct res_step *st, char *buf, size_t size)
+{
+	snprintf(buf, size, "step %u (%s%s%s%s)", st->index, st->kind,
+		 *st->name ? " '" : "", st->name, *st->name ? "'" : "");
+}
+
+/*
+ * The cleanup list failed when one of its steps did not pass (a guarded
+ * step that found nothing to do is skip, which is fine), or did not run
+ * at all in a scenario that began: the guest may hold what it left.
+ */
+static int judge_cleanup(struct res_scenario *sc)
+{
+	const struct res_step *bad = NULL;
+	char where[PROTO_NAME_MAX + PROTO_KIND_MAX + 32], *why;
+	bool began = false;
+	int r;
+
+	sc->cleanup_failed = false;
+	sc->cleanup_step = -1;
+	for (size_t i = 0; i < sc->nsteps; i++)
+		began |= sc->steps[i].ran;
+	for (size_t i = sc->nsteps - sc->ncleanup; i < sc->nsteps && !bad; i++) {
+		const struct res_step *st = &sc->steps[i];
+
+		if (st->ran ? st->verdict != VERDICT_PASS &&
+				      st->verdict != VERDICT_SKIP :
+			      began)
+			bad = st;
+	}
+	if (!bad)
+		return res_set_str(&sc->cleanup_reason, NULL);
+	sc->cleanup_failed = true;
+	sc->cleanup_step = bad->index;
+	step_where(bad, where, sizeof(where));
+	if (!bad->ran)
+		r = asprintf(&why, "%s did not run", where);
+	else if (bad->expected)
+		r = asprintf(&why, "%s: %s: expected %s; got %s", where,
+			     proto_verdict_name(bad->verdict), bad->expected,
+			     bad->got ? bad->got : "");
+	else
+		r = asprintf(&why, "%s: %s: %s", where,
+			     proto_verdict_name(bad->verdict),
+			     bad->reason ? bad->reason : "");
+	if (r < 0)
+		return -ENOMEM;
+	free(sc->cleanup_reason);
+	sc->cleanup_reason = why;
+	return 0;
+}
+
 int res_scenario_finish(struct res_scenario *sc, enum proto_verdict v,
 			const char *reason)
 {
 	sc->verdict = v;
 	sc->done = true;
+	if (sc->ncleanup && sc->ncleanup <= sc->nsteps) {
+		sc->has_cleanup = true;
+		if (judge_cleanup(sc) < 0)
+			return -ENOMEM;
+	}
 	return res_set_str(&sc->reason, reason);
 }
 
@@ -65,6 +124,8 @@ void res_scenario_free(struct res_scenario *sc)
 	sc->nincidents = 0;
 	free(sc->steps);
 	free(sc->reason);
+	free(sc->cleanup_reason);
+	sc->cleanup_reason = NULL;
 	free(sc->boots);
 	free(sc->fresh_vm);
 	sc->fresh_vm = NULL;
@@ -103,18 +164,6 @@ void res_run_free(struct res_run *run)
 	run->kernel = NULL;
 }
 
-/* json-c's adders take ownership even on failure; a NULL value is ENOMEM. */
-static int add(struct json_object *obj, const char *key,
-	       struct json_object *val)
-{
-	if (!val)
-		return -ENOMEM;
-	if (json_object_object_add(obj, key, val) < 0) {
-		json_object_put(val);
-		return -ENOMEM;
-	}
-	return 0;
-}
 
 static struct json_object *str_or_empty(const char *s)
 {
@@ -128,20 +177,20 @@ static struct json_object *boot_object(const struct res_boot *b)
 
 	if (!o)
 		return NULL;
-	r = add(o, "index", json_object_new_int64(b->index));
+	r = jsonutil_add(o, "index", json_object_new_int64(b->index));
 	if (r == 0)
-		r = add(o, "vm", json_object_new_string(b->vm));
+		r = jsonutil_add(o, "vm", json_object_new_string(b->vm));
 	if (r == 0)
-		r = add(o, "memory_mib", json_object_new_uint64(b->memory_mib));
+		r = jsonutil_add(o, "memory_mib", json_object_new_uint64(b->memory_mib));
 	if (r == 0)
-		r = add(o, "machine", json_object_new_string(b->machine));
+		r = jsonutil_add(o, "machine", json_object_new_string(b->machine));
 	if (r == 0)
-		r = add(o, "expected_end",
+		r = jsonutil_add(o, "expected_end",
 			json_object_new_string(b->expected_end));
 	if (r == 0)
-		r = add(o, "ended", json_object_new_string(b->ended));
+		r = jsonutil_add(o, "ended", json_object_new_string(b->ended));
 	if (r == 0 && b->resumed >= 0)
-		r = add(o, "resumed", json_object_new_boolean(b->resumed));
+		r = jsonutil_add(o, "resumed", json_object_new_boolean(b->resumed));
 	if (r < 0) {
 		json_object_put(o);
 		return NULL;
@@ -157,26 +206,28 @@ static struct json_object *step_object(const struct res_step *st,
 
 	if (!o)
 		return NULL;
-	r = add(o, "index", json_object_new_int64(st->index));
+	r = jsonutil_add(o, "index", json_object_new_int64(st->index));
 	if (r == 0)
-		r = add(o, "kind", json_object_new_string(st->kind));
+		r = jsonutil_add(o, "kind", json_object_new_string(st->kind));
 	if (r == 0)
-		r = add(o, "name", json_object_new_string(st->name));
+		r = jsonutil_add(o, "name", json_object_new_string(st->name));
 	if (r == 0)
-		r = add(o, "verdict",
+		r = jsonutil_add(o, "verdict",
 			json_object_new_string(
 				proto_verdict_name(st->verdict)));
 	if (r == 0)
-		r = add(o, "duration_us",
+		r = jsonutil_add(o, "duration_us",
 			json_object_new_uint64(st->duration_us));
 	if (r == 0)
-		r = add(o, "expected", str_or_empty(st->expected));
+		r = jsonutil_add(o, "expected", str_or_empty(st->expected));
 	if (r == 0)
-		r = add(o, "got", str_or_empty(st->got));
+		r = jsonutil_add(o, "got", str_or_empty(st->got));
 	if (r == 0)
-		r = add(o, "reason", str_or_empty(st->reason));
+		r = jsonutil_add(o, "reason", str_or_empty(st->reason));
 	if (r == 0 && boots)
-		r = add(o, "boot", json_object_new_int64(st->boot));
+		r = jsonutil_add(o, "boot", json_object_new_int64(st->boot));
+	if (r == 0 && st->cleanup)
+		r = jsonutil_add(o, "cleanup", json_object_new_boolean(true));
 	if (r < 0) {
 		json_object_put(o);
 		return NULL;
@@ -191,30 +242,30 @@ static struct json_object *incident_object(const struct res_incident *inc)
 
 	if (!o)
 		return NULL;
-	r = add(o, "kind", json_object_new_string(inc->kind));
+	r = jsonutil_add(o, "kind", json_object_new_string(inc->kind));
 	if (r == 0)
-		r = add(o, "title", json_object_new_string(inc->title));
+		r = jsonutil_add(o, "title", json_object_new_string(inc->title));
 	if (r == 0)
-		r = add(o, "guilty", json_object_new_string(inc->guilty));
+		r = jsonutil_add(o, "guilty", json_object_new_string(inc->guilty));
 	if (r == 0)
-		r = add(o, "corrupted", json_object_new_boolean(inc->corrupted));
+		r = jsonutil_add(o, "corrupted", json_object_new_boolean(inc->corrupted));
 	if (r == 0)
-		r = add(o, "fatal", json_object_new_boolean(inc->fatal));
+		r = jsonutil_add(o, "fatal", json_object_new_boolean(inc->fatal));
 	if (r == 0) {
 		char ts[32];
 
 		/* Microseconds, as the kernel prints them, not %.17g noise. */
 		snprintf(ts, sizeof(ts), "%.6f", inc->ts);
-		r = add(o, "ts", json_object_new_double_s(inc->ts, ts));
+		r = jsonutil_add(o, "ts", json_object_new_double_s(inc->ts, ts));
 	}
 	if (r == 0)
-		r = add(o, "step", json_object_new_int64(inc->step));
+		r = jsonutil_add(o, "step", json_object_new_int64(inc->step));
 	if (r == 0)
-		r = add(o, "after_step", json_object_new_boolean(inc->after_step));
+		r = jsonutil_add(o, "after_step", json_object_new_boolean(inc->after_step));
 	if (r == 0)
-		r = add(o, "summary", json_object_new_string(inc->summary));
+		r = jsonutil_add(o, "summary", json_object_new_string(inc->summary));
 	if (r == 0)
-		r = add(o, "bundle", str_or_empty(inc->bundle));
+		r = jsonutil_add(o, "bundle", str_or_empty(inc->bundle));
 	if (r < 0) {
 		json_object_put(o);
 		return NULL;
@@ -258,7 +309,7 @@ static int add_list(struct json_object *o, const char *key, size_t n,
 			return -ENOMEM;
 		}
 	}
-	return add(o, key, list);
+	return jsonutil_add(o, key, list);
 }
 
 static struct json_object *incident_elem(const struct res_scenario *sc,
@@ -306,20 +357,30 @@ static struct json_object *scenario_object(const struct res_scenario *sc)
 		}
 	}
 	if (r == 0)
-		r = add(o, "name", json_object_new_string(sc->name));
+		r = jsonutil_add(o, "name", json_object_new_string(sc->name));
 	if (r == 0)
-		r = add(o, "verdict",
+		r = jsonutil_add(o, "verdict",
 			json_object_new_string(
 				proto_verdict_name(sc->verdict)));
 	if (r == 0)
-		r = add(o, "duration_ms",
+		r = jsonutil_add(o, "duration_ms",
 			json_object_new_uint64(sc->duration_ms));
 	if (r == 0)
-		r = add(o, "reason", str_or_empty(sc->reason));
+		r = jsonutil_add(o, "reason", str_or_empty(sc->reason));
 	if (r == 0)
-		r = add(o, "steps", steps);
+		r = jsonutil_add(o, "steps", steps);
 	else
 		json_object_put(steps);
+	/* Only a scenario with a cleanup list says how it went. */
+	if (r == 0 && sc->has_cleanup)
+		r = jsonutil_add(o, "cleanup_failed",
+			json_object_new_boolean(sc->cleanup_failed));
+	if (r == 0 && sc->cleanup_failed)
+		r = jsonutil_add(o, "cleanup_step",
+			json_object_new_int64(sc->cleanup_step));
+	if (r == 0 && sc->cleanup_failed)
+		r = jsonutil_add(o, "cleanup_reason",
+				 str_or_empty(sc->cleanup_reason));
 	if (r == 0 && sc->nincidents)
 		r = add_list(o, "incidents", sc->nincidents, incident_elem, sc);
 	if (r == 0 && sc->nleaks)
@@ -329,9 +390,9 @@ static struct json_object *scenario_object(const struct res_scenario *sc)
 		r = add_list(o, "boots", sc->nboots, boot_elem, sc);
 	/* Only runs name VMs: older summaries and fixtures have neither. */
 	if (r == 0 && sc->vm[0])
-		r = add(o, "vm", json_object_new_string(sc->vm));
+		r = jsonutil_add(o, "vm", json_object_new_string(sc->vm));
 	if (r == 0 && sc->vm[0] && sc->fresh_vm)
-		r = add(o, "fresh_vm", json_object_new_string(sc->fresh_vm));
+		r = jsonutil_add(o, "fresh_vm", json_object_new_string(sc->fresh_vm));
 	else if (r == 0 && sc->vm[0] &&
 		 json_object_object_add(o, "fresh_vm", NULL) < 0)
 		r = -ENOMEM;
@@ -362,20 +423,20 @@ struct json_object *res_summary_object(const struct res_run *run)
 		}
 	}
 	if (r == 0)
-		r = add(o, "run_id", json_object_new_string(run->run_id));
+		r = jsonutil_add(o, "run_id", json_object_new_string(run->run_id));
 	if (r == 0)
-		r = add(o, "accelerator",
+		r = jsonutil_add(o, "accelerator",
 			json_object_new_string(run->accelerator));
 	if (r == 0) {
 		if (run->kernel)
-			r = add(o, "kernel", json_object_get(run->kernel));
+			r = jsonutil_add(o, "kernel", json_object_get(run->kernel));
 		else
 			r = json_object_object_add(o, "kernel", NULL) < 0 ?
 				    -ENOMEM :
 				    0;
 	}
 	if (r == 0)
-		r = add(o, "scenarios", list);
+		r = jsonutil_add(o, "scenarios", list);
 	else
 		json_object_put(list);
 	if (r < 0) {
@@ -484,6 +545,17 @@ static int get_verdict(struct json_object *o, enum proto_verdict *ret,
 	return 0;
 }
 
+static int get_bool(struct json_object *o, const char *key, bool *ret,
+		    const char *where, char *err, size_t errlen)
+{
+	struct json_object *v;
+	int r = get(o, key, json_type_boolean, &v, where, err, errlen);
+
+	if (r == 0)
+		*ret = json_object_get_boolean(v);
+	return r;
+}
+
 static int parse_step(struct json_object *o, struct res_step *st,
 		      const char *where, char *err, size_t errlen)
 {
@@ -522,6 +594,8 @@ static int parse_step(struct json_object *o, struct res_step *st,
 			r = fail(err, errlen, "%s.boot: out of range", where);
 		st->boot = (uint32_t)boot;
 	}
+	if (r == 0 && json_object_object_get_ex(o, "cleanup", NULL))
+		r = get_bool(o, "cleanup", &st->cleanup, where, err, errlen);
 	return r;
 }
 
@@ -585,17 +659,6 @@ static int parse_boots(struct json_object *o, struct res_scenario *sc,
 		r = parse_boot(json_object_array_get_idx(a, i), &sc->boots[i],
 			       sub, err, errlen);
 	}
-	return r;
-}
-
-static int get_bool(struct json_object *o, const char *key, bool *ret,
-		    const char *where, char *err, size_t errlen)
-{
-	struct json_object *v;
-	int r = get(o, key, json_type_boolean, &v, where, err, errlen);
-
-	if (r == 0)
-		*ret = json_object_get_boolean(v);
 	return r;
 }
 
@@ -695,6 +758,29 @@ static int parse_leaks(struct json_object *o, struct res_scenario *sc,
 	return 0;
 }
 
+/* summary.json's cleanup_failed, cleanup_step and cleanup_reason, back. */
+static int parse_cleanup(struct json_object *o, struct res_scenario *sc,
+			 const char *where, char *err, size_t errlen)
+{
+	struct json_object *v;
+	int r;
+
+	sc->cleanup_step = -1;
+	if (!json_object_object_get_ex(o, "cleanup_failed", NULL))
+		return 0;
+	sc->has_cleanup = true;
+	r = get_bool(o, "cleanup_failed", &sc->cleanup_failed, where, err,
+		     errlen);
+	if (r < 0 || !sc->cleanup_failed)
+		return r;
+	r = get(o, "cleanup_step", json_type_int, &v, where, err, errlen);
+	if (r < 0)
+		return r;
+	sc->cleanup_step = json_object_get_int64(v);
+	return get_dup(o, "cleanup_reason", &sc->cleanup_reason, where, err,
+		       errlen);
+}
+
 static int parse_scenario(struct json_object *o, struct res_scenario *sc,
 			  const char *where, char *err, size_t errlen)
 {
@@ -731,6 +817,10 @@ static int parse_scenario(struct json_object *o, struct res_scenario *sc,
 		r = parse_step(json_object_array_get_idx(steps, i),
 			       &sc->steps[i], sub, err, errlen);
 	}
+	for (size_t i = 0; i < sc->nsteps; i++)
+		sc->ncleanup += sc->steps[i].cleanup;
+	if (r == 0)
+		r = parse_cleanup(o, sc, where, err, errlen);
 	if (r == 0)
 		r = parse_incidents(o, sc, where, err, errlen);
 	if (r == 0)
@@ -902,8 +992,11 @@ void res_ktap(const struct res_run *run, FILE *f)
 		const struct res_scenario *sc = &run->v[i];
 		size_t nran = 0;
 
+		/* Cleanup steps are not the scenario's subtests: they
+		 * never change its verdict (a diagnostic says how they
+		 * went). */
 		for (size_t j = 0; j < sc->nsteps; j++)
-			nran += sc->steps[j].ran;
+			nran += sc->steps[j].ran && !sc->steps[j].cleanup;
 		if (nran) {
 			fprintf(f, "    KTAP version 1\n");
 			fprintf(f, "    1..%zu\n", nran);
@@ -912,7 +1005,7 @@ void res_ktap(const struct res_run *run, FILE *f)
 			const struct res_step *st = &sc->steps[j];
 			char name[PROTO_NAME_MAX + PROTO_KIND_MAX + 16];
 
-			if (!st->ran)
+			if (!st->ran || st->cleanup)
 				continue;
 			if (*st->name)
 				snprintf(name, sizeof(name), "%u-%s-%s",
@@ -933,6 +1026,8 @@ void res_ktap(const struct res_run *run, FILE *f)
 		}
 		for (size_t j = 0; j < sc->nleaks; j++)
 			ktap_diag(f, "", "", sc->leaks[j]);
+		if (sc->cleanup_failed)
+			ktap_diag(f, "", "cleanup failed: ", sc->cleanup_reason);
 		if (reason_needs_diag(sc->verdict, sc->reason))
 			ktap_diag(f, "", "reason: ", sc->reason);
 		ktap_result(f, "", i + 1, sc->name, sc->verdict, sc->reason);
@@ -968,6 +1063,22 @@ static void text_block(FILE *f, const char *label, const char *text)
 	}
 }
 
+/* A note under the scenario's line, as the leak notes are. */
+static void text_note(FILE *f, const char *label, const char *text)
+{
+	const char *p = text ? text : "";
+
+	do {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(f, "        %s%.*s\n", label, (int)n, p);
+		label = "  ";
+		p += n;
+		if (*p == '\n')
+			p++;
+	} while (*p);
+}
+
 void res_text_scenario(const struct res_scenario *sc, FILE *f)
 {
 	fprintf(f, "%-7s %s (%" PRIu64 ".%03" PRIu64 " s)\n",
@@ -980,13 +1091,15 @@ void res_text_scenario(const struct res_scenario *sc, FILE *f)
 				sc->incidents[i].bundle);
 	}
 	text_leaks(sc, f);
+	if (sc->cleanup_failed)
+		text_note(f, "cleanup failed: ", sc->cleanup_reason);
 	if (proto_verdict_ok(sc->verdict) && sc->verdict != VERDICT_SKIP &&
 	    sc->verdict != VERDICT_XFAIL)
 		return;
 	for (size_t i = 0; i < sc->nsteps; i++) {
 		const struct res_step *st = &sc->steps[i];
 
-		if (!st->ran || st->verdict == VERDICT_PASS)
+		if (!st->ran || st->verdict == VERDICT_PASS || st->cleanup)
 			continue;
 		fprintf(f, "        step %u %s%s%s%s: %s\n", st->index,
 			st->kind, *st->name ? " '" : "", st->name,
@@ -1012,6 +1125,7 @@ void res_text_scenario(const struct res_scenario *sc, FILE *f)
 void res_text_totals(const struct res_run *run, FILE *f)
 {
 	size_t count[VERDICT__COUNT] = { 0 };
+	size_t ncleanup_failed = 0;
 	bool first = true;
 
 	for (size_t i = 0; i < run->n; i++)
@@ -1029,6 +1143,12 @@ void res_text_totals(const struct res_run *run, FILE *f)
 	}
 	if (first)
 		fprintf(f, "none");
+	/* Apart from the verdicts, which they never change. */
+	for (size_t i = 0; i < run->n; i++)
+		ncleanup_failed += run->v[i].cleanup_failed;
+	if (ncleanup_failed)
+		fprintf(f, "; %zu cleanup%s failed", ncleanup_failed,
+			ncleanup_failed == 1 ? "" : "s");
 	fprintf(f, " -> %s\n", res_run_ok(run) ? "OK" : "FAILED");
 }
 

@@ -25,6 +25,7 @@ struct res_step {
 	uint64_t duration_us;
 	char *expected, *got, *reason; /* NULL when empty */
 	uint32_t boot; /* the boot it belongs to, when the scenario has boots */
+	bool cleanup; /* a step of the cleanup list */
 };
 
 /* One boot of a multi-boot scenario (boots.c), for summary.json. */
@@ -63,8 +64,21 @@ struct res_scenario {
 	enum proto_verdict verdict;
 	uint64_t duration_ms;
 	char *reason; /* NULL when empty */
+	/* The main steps, then ncleanup steps of the cleanup list. */
 	struct res_step *steps;
 	size_t nsteps;
+	size_t ncleanup;
+	/*
+	 * The cleanup list's outcome, apart from the verdict (which is the
+	 * main steps'): has_cleanup for a scenario with a cleanup list;
+	 * cleanup_failed when one of its steps did not pass (skip is fine),
+	 * or did not run although the scenario began. cleanup_step is that
+	 * step's index (-1 when none), cleanup_reason says what it did.
+	 */
+	bool has_cleanup;
+	bool cleanup_failed;
+	int64_t cleanup_step;
+	char *cleanup_reason;
 	struct res_incident *incidents;
 	size_t nincidents;
 	/* The state-leak audit's notes (hostctl/audit.c), one line each. */
@@ -97,7 +111,10 @@ int res_format_parse(const char *s, enum res_format *ret);
 /* Replace a string field (NULL or "" clears it). 0 or -ENOMEM. */
 int res_set_str(char **field, const char *value);
 
-/* Set a scenario's final verdict and reason; 0 or -ENOMEM. */
+/*
+ * Set a scenario's final verdict and reason, and judge its cleanup list
+ * from its steps; 0 or -ENOMEM.
+ */
 int res_scenario_finish(struct res_scenario *sc, enum proto_verdict v,
 			const char *reason);
 

@@ -56,12 +56,15 @@ int runner_result_init(const struct scenario *s, struct res_scenario *ret)
 
 	snprintf(sc.name, sizeof(sc.name), "%s", s->name);
 	sc.verdict = VERDICT_ERROR;
-	sc.nsteps = s->nsteps;
-	sc.steps = calloc(s->nsteps ? s->nsteps : 1, sizeof(*sc.steps));
+	/* The cleanup steps follow the main ones, numbered on. */
+	sc.nsteps = s->nsteps + s->ncleanup;
+	sc.ncleanup = s->ncleanup;
+	sc.steps = calloc(sc.nsteps ? sc.nsteps : 1, sizeof(*sc.steps));
 	if (!sc.steps)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->nsteps; i++) {
+	for (size_t i = 0; i < sc.nsteps; i++) {
 		sc.steps[i].index = i;
+		sc.steps[i].cleanup = i >= s->nsteps;
 		snprintf(sc.steps[i].kind, sizeof(sc.steps[i].kind), "%s",
 			 s->steps[i].kind);
 		snprintf(sc.steps[i].name, sizeof(sc.steps[i].name), "%s",
@@ -89,7 +92,7 @@ static bool scenario_done(void *arg)
 
 	if (session_idle(&c->g.sess))
 		return true;
-	if (st < 0 || (size_t)st >= w->s->nsteps)
+	if (st < 0 || (size_t)st >= w->s->nsteps + w->s->ncleanup)
 		return false;
 	limit = guest_host_bound(&c->g, w->s->steps[st].timeout_ms);
 	if (vm_now_us() - c->g.step_t0_us < limit * 1000)
@@ -230,9 +233,7 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 	sc->incident_expected = s->expect.set;
 	r = session_expect(&c->g.sess, sc);
 	if (r == 0)
-		r = proto_run_encode_audit(s->name, s->timeout_ms,
-					   s->step_timeout_ms, s->steps_json,
-					   s->state_files_json, &line, &len);
+		r = scn_run_encode(s, &line, &len);
 	if (r < 0) {
 		snprintf(what, sizeof(what), "cannot send the scenario: %s",
 			 strerror(-r));
@@ -243,8 +244,11 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 	t0 = vm_now_us();
 	r = vm_send(vm, line, len);
 	free(line);
-	/* The guest bounds the scenario; the host allows slack on top. */
-	bound = guest_host_bound(&c->g, s->timeout_ms);
+	/* The guest bounds the scenario and its cleanup; the host allows
+	 * slack on top. */
+	bound = guest_host_bound(&c->g, s->timeout_ms + (s->ncleanup ?
+							  s->cleanup_timeout_ms :
+							  0));
 	c->hang = NULL;
 	if (r == 0)
 		r = vm_wait(vm, scenario_done, &w, bound);
@@ -364,8 +368,9 @@ static int after_one(struct run_ctx *c, struct vm *vm, size_t i, int replace)
  * Whether the VM that ran @sc may run the next scenario: only after a
  * clean pass. A scenario that failed, timed out, crashed, errored or was
  * an expected failure may have stopped before its clean-up; one with an
- * incident or a leak left the kernel changed. Either way the next one
- * gets a fresh VM, so that one failure cannot cascade; @why says which.
+ * incident or a leak left the kernel changed, and one whose cleanup list
+ * failed left what it could not undo. Either way the next one gets a
+ * fresh VM, so that one failure cannot cascade; @why says which.
  */
 static bool vm_reusable(const struct res_scenario *sc, char *why,
 			size_t len)
@@ -375,6 +380,8 @@ static bool vm_reusable(const struct res_scenario *sc, char *why,
 	else if (sc->verdict != VERDICT_PASS)
 		snprintf(why, len, "after %s: %s", sc->name,
 			 proto_verdict_name(sc->verdict));
+	else if (sc->cleanup_failed)
+		snprintf(why, len, "after %s: its cleanup failed", sc->name);
 	else if (sc->nleaks)
 		snprintf(why, len, "after %s: the audit found a leak",
 			 sc->name);

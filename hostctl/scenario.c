@@ -23,6 +23,8 @@
 #include <json-c/json.h>
 
 #include "brspec.h"
+#include "fileio.h"
+#include "jsonstrict.h"
 #include "proto.h"
 #include "scenario.h"
 
@@ -50,6 +52,8 @@ enum scn_vtype {
 	SCN_V_MODULES,    /* an array of module names */
 	SCN_V_REQUIRES,   /* an object, scn_requires_keys[] */
 	SCN_V_STEPS,      /* an array of step objects, scn_kinds[] */
+	SCN_V_CLEANUP,    /* the same, as cleanup steps (scn_cleanup_step_keys) */
+	SCN_V_ABSPATH,    /* an absolute path the protocol carries */
 	SCN_V_MTDDEV,     /* "/dev/mtdN", N of 1..3 digits */
 	SCN_V_INCIDENT,   /* an object, scn_incident_keys[] */
 	SCN_V_STATE_FILES, /* an array of absolute paths, the audit's */
@@ -110,6 +114,8 @@ static const struct scn_key scn_top_keys[] = {
 	{ "timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "step_timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "steps", SCN_V_STEPS, false, 1, SCN_STEPS_MAX, NULL },
+	{ "cleanup", SCN_V_CLEANUP, false, 1, PROTO_CLEANUP_MAX, NULL },
+	{ "cleanup_timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "expect_incident", SCN_V_INCIDENT, false, 0, 0, NULL },
 	{ "xfail", SCN_V_LINE, false, 0, PROTO_TEXT_MAX - 1, NULL },
 	{ "state_files", SCN_V_STATE_FILES, false, 0, PROTO_AUDIT_FILES_MAX, NULL },
@@ -121,11 +127,19 @@ static const struct scn_key scn_top_keys[] = {
 
 static const char *const scn_disk_formats[] = { "raw", "qcow2", NULL };
 /*
- * Top-level keys the multi-boot driver does not act on: the state-leak
- * audit compares a guest before and after one run request, and a boot that
- * resumes, or boots afresh, is no longer that guest (docs/scenarios.md).
+ * Top-level keys the multi-boot driver does not act on, and why
+ * (docs/scenarios.md). The state-leak audit compares a guest before and
+ * after one run request, and a boot that resumes, or boots afresh, is no
+ * longer that guest. A cleanup list protects the next scenario in the same
+ * VM, and such a scenario's VMs are destroyed after it.
  */
-static const char *const scn_own_vm_refuses[] = { "state_files", NULL };
+static const struct {
+	const char *key, *why;
+} scn_own_vm_refuses[] = {
+	{ "state_files", "not supported in a scenario with boots or a disk" },
+	{ "cleanup", "not supported in a scenario with boots or a disk: its VMs are its own and destroyed after it, so no later scenario inherits its state; undo what must be undone in the last boot's steps" },
+	{ "cleanup_timeout_ms", "not supported in a scenario with boots or a disk (it has no 'cleanup')" },
+};
 static const char *const scn_machines[] = { "pc", "q35", NULL };
 static const char *const scn_ends[] = { "running", "poweroff", "reboot",
 					NULL };
@@ -167,6 +181,19 @@ static const struct scn_key scn_step_keys[] = {
 	{ "kind", SCN_V_STRING, true, 0, PROTO_KIND_MAX - 1, NULL },
 	{ "name", SCN_V_STRING, false, 0, PROTO_NAME_MAX - 1, NULL },
 	{ "timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
+	{ NULL },
+};
+
+/*
+ * The same for a step of the cleanup list, which may also be guarded:
+ * with "if_exists" it runs only when that path exists, so that undoing
+ * what the main steps never did (they stopped early) is not a failure.
+ */
+static const struct scn_key scn_cleanup_step_keys[] = {
+	{ "kind", SCN_V_STRING, true, 0, PROTO_KIND_MAX - 1, NULL },
+	{ "name", SCN_V_STRING, false, 0, PROTO_NAME_MAX - 1, NULL },
+	{ "timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
+	{ "if_exists", SCN_V_ABSPATH, false, 0, PROTO_PATH_MAX - 1, NULL },
 	{ NULL },
 };
 
@@ -484,6 +511,7 @@ struct scn_ctx {
 	struct scn_errors *errs;
 	size_t nerr;
 	uint64_t step_timeout_ms;
+	bool cleanup;             /* checking the cleanup list's steps */
 };
 
 static int scn_msgs_add(char ***msgs, size_t *n, char *msg)
@@ -1007,6 +1035,8 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 	struct json_object *v;
 	char what[64], p[SCN_PATH_MAX];
 	uint64_t timeout = ctx->step_timeout_ms;
+	const struct scn_key *common = ctx->cleanup ? scn_cleanup_step_keys :
+						      scn_step_keys;
 
 	if (!scn_expect_type(ctx, path, step, json_type_object, "an object"))
 		return;
@@ -1031,7 +1061,7 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 	if (!kind) {
 		/* Without a kind only the common keys can be checked. */
 		json_object_object_foreach(step, key, val) {
-			const struct scn_key *spec = scn_find_key(scn_step_keys, key);
+			const struct scn_key *spec = scn_find_key(common, key);
 
 			if (spec && strcmp(key, "kind") != 0) {
 				scn_path_key(p, path, key);
@@ -1041,7 +1071,13 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 		return;
 	}
 	snprintf(what, sizeof(what), "a '%s' step", kind->kind);
-	scn_check_object(ctx, path, step, scn_step_keys, kind->keys, what);
+	if (!ctx->cleanup && json_object_object_get_ex(step, "if_exists", NULL)) {
+		/* Said plainly, rather than as an unknown key. */
+		scn_path_key(p, path, "if_exists");
+		scn_error(ctx, p, "only a step of 'cleanup' takes 'if_exists': a main step that finds nothing to do should fail");
+		json_object_object_del(step, "if_exists");
+	}
+	scn_check_object(ctx, path, step, common, kind->keys, what);
 
 	if (kind->need_one) {
 		bool any = false;
@@ -1156,8 +1192,8 @@ static void scn_check_samples(struct scn_ctx *ctx, const char *path,
 			continue;
 		scn_path_key(q, p, "of");
 		if (!scn_sample_before(steps, i, of))
-			scn_error(ctx, q, "no earlier 'sample' step takes '%s' ('as')",
-				  of);
+			scn_error(ctx, q, "no earlier 'sample' step takes '%s' ('as')%s",
+				  of, ctx->cleanup ? " in the cleanup list (it runs in a process of its own, without the main steps' samples)" : "");
 		has_eq = scn_step_int(step, "equals", &eq);
 		has_lo = scn_step_int(step, "at_least", &lo);
 		has_hi = scn_step_int(step, "at_most", &hi);
@@ -1441,6 +1477,20 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 	case SCN_V_STEPS:
 		scn_check_steps(ctx, path, spec, v);
 		return;
+	case SCN_V_CLEANUP:
+		ctx->cleanup = true;
+		scn_check_steps(ctx, path, spec, v);
+		ctx->cleanup = false;
+		return;
+	case SCN_V_ABSPATH:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (s[0] != '/' || strlen(s) > (size_t)spec->max ||
+		    strpbrk(s, "\n\r"))
+			scn_error(ctx, path, "'%s' is not an absolute path of at most %" PRId64 " bytes",
+				  s, spec->max);
+		return;
 	case SCN_V_MTDDEV:
 		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
 			return;
@@ -1523,100 +1573,11 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 
 /*
  * json-c keeps the last of two equal keys and says nothing, which would hide
- * a typo'd scenario. So walk the text (already known to be valid JSON) and
- * report every key an object has twice.
+ * a typo'd scenario: jsonstrict_dup_keys() finds them.
  */
-struct scn_dup_scan {
-	struct scn_ctx *ctx;
-	const char *s;
-	size_t i, len;
-};
-
-static void scn_dup_ws(struct scn_dup_scan *d)
+static void scn_dup_key(const char *path, void *ctx)
 {
-	while (d->i < d->len && isspace((unsigned char)d->s[d->i]))
-		d->i++;
-}
-
-/* At an opening quote: step past the string, return its raw extent. */
-static void scn_dup_string(struct scn_dup_scan *d, size_t *start, size_t *n)
-{
-	*start = ++d->i;
-	while (d->i < d->len && d->s[d->i] != '"')
-		d->i += d->s[d->i] == '\\' ? 2 : 1;
-	*n = d->i - *start;
-	d->i++;
-}
-
-static void scn_dup_value(struct scn_dup_scan *d, const char *path)
-{
-	char p[SCN_PATH_MAX];
-	size_t start, n;
-
-	scn_dup_ws(d);
-	if (d->i >= d->len)
-		return;
-	if (d->s[d->i] == '{') {
-		size_t *keys = NULL, nkeys = 0;
-
-		d->i++;
-		for (;;) {
-			char key[SCN_PATH_MAX];
-			size_t *k;
-
-			scn_dup_ws(d);
-			if (d->i >= d->len || d->s[d->i] == '}')
-				break;
-			if (d->s[d->i] == ',') {
-				d->i++;
-				continue;
-			}
-			scn_dup_string(d, &start, &n);
-			snprintf(key, sizeof(key), "%.*s", (int)n, d->s + start);
-			scn_path_key(p, path, key);
-			for (size_t j = 0; j < nkeys; j++)
-				if (keys[2 * j + 1] == n &&
-				    memcmp(d->s + keys[2 * j], d->s + start, n) == 0) {
-					scn_error(d->ctx, p,
-						  "duplicate key (JSON keeps only the last)");
-					break;
-				}
-			k = realloc(keys, (nkeys + 1) * 2 * sizeof(*keys));
-			if (k) {
-				keys = k;
-				keys[2 * nkeys] = start;
-				keys[2 * nkeys + 1] = n;
-				nkeys++;
-			}
-			scn_dup_ws(d);
-			if (d->i < d->len && d->s[d->i] == ':')
-				d->i++;
-			scn_dup_value(d, p);
-		}
-		free(keys);
-		d->i++;
-	} else if (d->s[d->i] == '[') {
-		size_t idx = 0;
-
-		d->i++;
-		for (;;) {
-			scn_dup_ws(d);
-			if (d->i >= d->len || d->s[d->i] == ']')
-				break;
-			if (d->s[d->i] == ',') {
-				d->i++;
-				continue;
-			}
-			scn_path_index(p, path, idx++);
-			scn_dup_value(d, p);
-		}
-		d->i++;
-	} else if (d->s[d->i] == '"') {
-		scn_dup_string(d, &start, &n);
-	} else {
-		while (d->i < d->len && !strchr(",]} \t\r\n", d->s[d->i]))
-			d->i++;
-	}
+	scn_error(ctx, path, "duplicate key (JSON keeps only the last)");
 }
 
 static void scn_errors_truncate(struct scn_errors *errs, size_t n)
@@ -1625,86 +1586,24 @@ static void scn_errors_truncate(struct scn_errors *errs, size_t n)
 		free(errs->msgs[--errs->n]);
 }
 
-static int scn_read_file(const char *path, char **ret, size_t *ret_len)
-{
-	FILE *f;
-	char *buf;
-	size_t len;
-	int r = 0;
-
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	buf = malloc(SCN_FILE_MAX + 1);
-	if (!buf) {
-		r = -ENOMEM;
-		goto out_close;
-	}
-	len = fread(buf, 1, SCN_FILE_MAX + 1, f);
-	if (ferror(f)) {
-		r = -EIO;
-		goto out_free;
-	}
-	if (len > SCN_FILE_MAX) {
-		r = -EFBIG;
-		goto out_free;
-	}
-	buf[len] = '\0';
-	*ret = buf;
-	*ret_len = len;
-	buf = NULL;
-out_free:
-	free(buf);
-out_close:
-	fclose(f);
-	return r;
-}
-
 /* Parse @buf as one strict JSON value, or record where and why not. */
 static struct json_object *scn_parse(struct scn_ctx *ctx, const char *buf,
 				     size_t len)
 {
-	struct json_tokener *tok;
+	struct jsonstrict_error err;
 	struct json_object *obj;
-	enum json_tokener_error jerr;
-	size_t end, line = 1, col = 1;
+	int r;
 
-	tok = json_tokener_new();
-	if (!tok) {
+	r = jsonstrict_parse(buf, len, &obj, &err);
+	if (r == -ENOMEM) {
 		scn_error(ctx, NULL, "out of memory");
 		return NULL;
 	}
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	obj = json_tokener_parse_ex(tok, buf, (int)len);
-	jerr = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	if (obj && jerr == json_tokener_success) {
-		while (end < len && isspace((unsigned char)buf[end]))
-			end++;
-		if (end == len)
-			goto out;
+	if (r < 0) {
+		scn_error(ctx, NULL, "line %zu, column %zu: not valid JSON: %s",
+			  err.line, err.column, err.what);
+		return NULL;
 	}
-	for (size_t i = 0; i < end && i < len; i++) {
-		if (buf[i] == '\n') {
-			line++;
-			col = 1;
-		} else {
-			col++;
-		}
-	}
-	if (obj)
-		scn_error(ctx, NULL, "line %zu, column %zu: not valid JSON: %s",
-			  line, col, "text after the end of the object");
-	else if (jerr == json_tokener_continue)
-		scn_error(ctx, NULL, "line %zu, column %zu: not valid JSON: %s",
-			  line, col, "unexpected end of file");
-	else
-		scn_error(ctx, NULL, "line %zu, column %zu: not valid JSON: %s",
-			  line, col, json_tokener_error_desc(jerr));
-	json_object_put(obj);
-	obj = NULL;
-out:
-	json_tokener_free(tok);
 	return obj;
 }
 
@@ -1929,6 +1828,41 @@ static void scn_check_incident_step(struct scn_ctx *ctx, struct json_object *doc
 		  "no step is named '%s'", want);
 }
 
+/*
+ * The cleanup list beside the steps: its step names differ from theirs
+ * (results list both together), and its bound needs it.
+ */
+static void scn_check_cleanup(struct scn_ctx *ctx, struct json_object *doc)
+{
+	struct json_object *cl, *steps, *st, *nm;
+	char p[SCN_PATH_MAX];
+	size_t n;
+
+	if (!json_object_object_get_ex(doc, "cleanup", &cl)) {
+		if (json_object_object_get_ex(doc, "cleanup_timeout_ms", NULL) &&
+		    !json_object_object_get_ex(doc, "boots", NULL) &&
+		    !json_object_object_get_ex(doc, "disk", NULL))
+			scn_error(ctx, "$.cleanup_timeout_ms",
+				  "needs 'cleanup': it bounds the cleanup list");
+		return;
+	}
+	if (!json_object_is_type(cl, json_type_array) ||
+	    !json_object_object_get_ex(doc, "steps", &steps))
+		return;
+	n = json_object_array_length(cl);
+	for (size_t i = 0; i < n; i++) {
+		st = json_object_array_get_idx(cl, i);
+		if (!json_object_is_type(st, json_type_object) ||
+		    !json_object_object_get_ex(st, "name", &nm) ||
+		    !json_object_is_type(nm, json_type_string) ||
+		    !scn_has_step(steps, json_object_get_string(nm)))
+			continue;
+		snprintf(p, sizeof(p), "$.cleanup[%zu].name", i);
+		scn_error(ctx, p, "duplicate step name '%s' (also in $.steps)",
+			  json_object_get_string(nm));
+	}
+}
+
 /* Fill s->expect and s->xfail from a validated document. */
 static int scn_fill_incident(struct json_object *doc, struct scenario *s)
 {
@@ -1976,6 +1910,21 @@ static int scn_fill_one_boot(struct scenario *s)
 	return s->boots[0].steps_json ? 0 : -ENOMEM;
 }
 
+int scn_run_encode(const struct scenario *s, char **ret_line, size_t *ret_len)
+{
+	const struct proto_run run = {
+		.scenario = s->name,
+		.timeout_ms = s->timeout_ms,
+		.step_timeout_ms = s->step_timeout_ms,
+		.steps_json = s->steps_json,
+		.state_files_json = s->state_files_json,
+		.cleanup_json = s->cleanup_json,
+		.cleanup_timeout_ms = s->cleanup_timeout_ms,
+	};
+
+	return proto_run_encode_req(&run, ret_line, ret_len);
+}
+
 /*
  * expect_incident, xfail and state_files. The state files go with a
  * single run request (scenarios that share a VM); with the audit they must
@@ -1992,17 +1941,15 @@ static int scn_fill_audit(struct scn_ctx *ctx, struct json_object *doc,
 	r = scn_fill_incident(doc, s);
 	if (r < 0)
 		return r;
-	if (!json_object_object_get_ex(doc, "state_files", &v))
+	if (json_object_object_get_ex(doc, "state_files", &v)) {
+		s->state_files_json = strdup(json_object_to_json_string_ext(
+			v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		if (!s->state_files_json)
+			return -ENOMEM;
+	}
+	if (!s->steps_json || (!s->state_files_json && !s->cleanup_json))
 		return 0;
-	s->state_files_json = strdup(json_object_to_json_string_ext(
-		v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-	if (!s->state_files_json)
-		return -ENOMEM;
-	if (!s->steps_json)
-		return 0;
-	r = proto_run_encode_audit(s->name, s->timeout_ms, s->step_timeout_ms,
-				   s->steps_json, s->state_files_json, &line,
-				   &line_len);
+	r = scn_run_encode(s, &line, &line_len);
 	if (r == -E2BIG) {
 		scn_error(ctx, "$.steps",
 			  "the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
@@ -2048,13 +1995,23 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 	}
 
 	if (!json_object_object_get_ex(doc, "boots", &boots)) {
+		struct json_object *cleanup = NULL;
+
 		json_object_object_get_ex(doc, "steps", &steps);
 		s->nsteps = json_object_array_length(steps);
-		s->steps = calloc(s->nsteps, sizeof(*s->steps));
+		if (json_object_object_get_ex(doc, "cleanup", &cleanup))
+			s->ncleanup = json_object_array_length(cleanup);
+		s->cleanup_timeout_ms = scn_get_ms(doc, "cleanup_timeout_ms",
+						   SCN_CLEANUP_TIMEOUT_DEFAULT_MS);
+		s->steps = calloc(s->nsteps + s->ncleanup, sizeof(*s->steps));
 		if (!s->steps)
 			return -ENOMEM;
 		r = scn_fill_steps(ctx, s, steps, 0, s->timeout_ms, "$.steps",
 				   &s->steps_json);
+		if (r == 0 && cleanup)
+			r = scn_fill_steps(ctx, s, cleanup, s->nsteps,
+					   s->cleanup_timeout_ms, "$.cleanup",
+					   &s->cleanup_json);
 		if (r < 0)
 			return r;
 		r = s->has_disk ? scn_fill_one_boot(s) : 0;
@@ -2104,6 +2061,7 @@ void scn_free(struct scenario *s)
 	}
 	free(s->boots);
 	free(s->state_files_json);
+	free(s->cleanup_json);
 	free(s->expect.title);
 	free(s->xfail);
 	memset(s, 0, sizeof(*s));
@@ -2114,12 +2072,12 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 {
 	struct scn_ctx ctx = { .file = path, .errs = errs,
 			       .step_timeout_ms = SCN_STEP_TIMEOUT_DEFAULT_MS };
-	struct scn_dup_scan dup = { .ctx = &ctx };
 	struct json_object *doc = NULL, *v;
 	struct scenario s = { 0 };
 	size_t nerrs_before = errs ? errs->n : 0;
 	char *buf = NULL;
 	size_t len = 0;
+	bool truncated;
 	int r;
 
 	if (!scn_is_scenario_name(name)) {
@@ -2128,7 +2086,12 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 			  name, PROTO_NAME_MAX);
 		return -EINVAL;
 	}
-	r = scn_read_file(path, &buf, &len);
+	r = fileio_read(path, SCN_FILE_MAX, &buf, &len, &truncated);
+	if (r == 0 && truncated) {
+		free(buf);
+		buf = NULL;
+		r = -EFBIG;
+	}
 	if (r < 0) {
 		scn_error(&ctx, NULL, "cannot read: %s", strerror(-r));
 		return r == -EFBIG ? -EINVAL : r;
@@ -2153,21 +2116,19 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 	    json_object_object_get_ex(doc, "boots", NULL))
 		scn_error(&ctx, "$",
 			  "a scenario has either 'steps' (one boot) or 'boots', exactly one of them");
-	/* boots.c has no state-leak audit. */
+	/* boots.c has no state-leak audit and no cleanup list. */
 	if (json_object_object_get_ex(doc, "boots", NULL) ||
 	    json_object_object_get_ex(doc, "disk", NULL))
-		for (const char *const *k = scn_own_vm_refuses; *k; k++)
-			if (json_object_object_get_ex(doc, *k, NULL)) {
+		for (size_t i = 0; i < sizeof(scn_own_vm_refuses) / sizeof(scn_own_vm_refuses[0]); i++)
+			if (json_object_object_get_ex(doc, scn_own_vm_refuses[i].key, NULL)) {
 				char p[SCN_PATH_MAX];
 
-				scn_path_key(p, "$", *k);
-				scn_error(&ctx, p,
-					  "not supported in a scenario with boots or a disk");
+				scn_path_key(p, "$", scn_own_vm_refuses[i].key);
+				scn_error(&ctx, p, "%s", scn_own_vm_refuses[i].why);
 			}
+	scn_check_cleanup(&ctx, doc);
 	scn_check_incident_step(&ctx, doc);
-	dup.s = buf;
-	dup.len = len;
-	scn_dup_value(&dup, "$");
+	jsonstrict_dup_keys(buf, len, scn_dup_key, &ctx);
 	if (ctx.nerr) {
 		r = -EINVAL;
 		goto out;
@@ -2634,47 +2595,6 @@ static bool scn_modlist_has(const char *text, const char *module)
 	return false;
 }
 
-/* Read a whole text file; ENOENT is left to the caller to judge. */
-static int scn_slurp(const char *path, char **ret)
-{
-	FILE *f;
-	char *buf = NULL, *p;
-	size_t len = 0, cap = 0, n;
-	int r = 0;
-
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	do {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 65536;
-			p = realloc(buf, cap + 1);
-			if (!p) {
-				r = -ENOMEM;
-				break;
-			}
-			buf = p;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n > 0);
-	if (!r && ferror(f))
-		r = -EIO;
-	fclose(f);
-	if (r < 0) {
-		free(buf);
-		return r;
-	}
-	if (!buf) {
-		buf = strdup("");
-		if (!buf)
-			return -ENOMEM;
-	}
-	buf[len] = '\0';
-	*ret = buf;
-	return 0;
-}
-
 /* Append the names of the .ko files below @dir to *list, one a line. */
 static int scn_ko_walk(const char *dir, char **list, size_t *len, int depth)
 {
@@ -2726,7 +2646,7 @@ static int scn_modules_text(const char *dir, char **ret)
 
 	if (asprintf(&path, "%s/modules.dep", dir) < 0)
 		return -ENOMEM;
-	r = scn_slurp(path, ret);
+	r = fileio_read(path, FILEIO_ALL, ret, NULL, NULL);
 	free(path);
 	if (r != -ENOENT)
 		return r;
@@ -2748,7 +2668,7 @@ int scn_check_requires(const struct scenario *s, const char *config_path,
 	if (reason && len)
 		reason[0] = '\0';
 	if (s->n_req_config) {
-		r = scn_slurp(config_path, &config);
+		r = fileio_read(config_path, FILEIO_ALL, &config, NULL, NULL);
 		if (r < 0) {
 			if (reason && len)
 				snprintf(reason, len, "cannot read '%s': %s",
@@ -2785,7 +2705,7 @@ int scn_check_requires(const struct scenario *s, const char *config_path,
 			r = -ENOMEM;
 			goto out;
 		}
-		rr = scn_slurp(path, &builtin);
+		rr = fileio_read(path, FILEIO_ALL, &builtin, NULL, NULL);
 		if (rr < 0 && rr != -ENOENT) {
 			if (reason && len)
 				snprintf(reason, len, "cannot read '%s': %s",

@@ -19,6 +19,7 @@
 #define SCN_STEP_TIMEOUT_DEFAULT_MS 10000
 #define SCN_TIMEOUT_MAX_MS 3600000
 #define SCN_STEPS_MAX 256
+#define SCN_CLEANUP_TIMEOUT_DEFAULT_MS 30000
 
 struct scn_step {
 	char kind[PROTO_KIND_MAX];
@@ -83,8 +84,14 @@ struct scenario {
 	char **req_modules;
 	size_t n_req_modules;
 	uint64_t timeout_ms, step_timeout_ms; /* defaults filled in */
+	/*
+	 * The main steps, then the cleanup list's: steps[nsteps ..
+	 * nsteps + ncleanup - 1] are cleanup steps, numbered so in events.
+	 */
 	struct scn_step *steps;
 	size_t nsteps;
+	size_t ncleanup;
+	uint64_t cleanup_timeout_ms;        /* default filled in */
 	struct scn_incident expect;         /* expect_incident, if set */
 	/*
 	 * fresh_vm: run on a VM no other scenario ran on before (a
@@ -101,6 +108,8 @@ struct scenario {
 	char *steps_json;
 	/* state_files as compact JSON for the run request, or NULL. */
 	char *state_files_json;
+	/* The cleanup list as steps_json is, or NULL when there is none. */
+	char *cleanup_json;
 	/*
 	 * A scenario with its own VMs (it has `boots` or a `disk`): each
 	 * boot in order, its steps a slice of steps[] above (which then holds
@@ -166,6 +175,12 @@ int scn_select(const struct scn_set *set, char *const *args, size_t nargs,
  */
 int scn_check_requires(const struct scenario *s, const char *config_path,
 		       const char *modules_dir, char *reason, size_t len);
+
+/*
+ * The scenario's "run" request (steps, state_files, cleanup) as one
+ * protocol line: proto_run_encode_req()'s returns.
+ */
+int scn_run_encode(const struct scenario *s, char **ret_line, size_t *ret_len);
 
 void scn_set_free(struct scn_set *set);
 void scn_errors_free(struct scn_errors *errs);

@@ -96,6 +96,23 @@ static int check_scenario(struct session *s, const struct proto_event *ev,
 	return 0;
 }
 
+/*
+ * Steps begin in order, and the main steps may stop early: after any of
+ * them (or before the first) the cleanup list may begin, at its first
+ * step, numbered right after the main steps.
+ */
+static bool step_next_ok(const struct session *s, uint32_t step)
+{
+	int64_t first_cleanup = (int64_t)(s->cur->nsteps - s->cur->ncleanup);
+
+	if (step >= s->cur->nsteps)
+		return false;
+	if ((int64_t)step == s->last_step + 1)
+		return true;
+	return s->cur->ncleanup && (int64_t)step == first_cleanup &&
+	       s->last_step < first_cleanup;
+}
+
 static int on_step_begin(struct session *s, const struct proto_step_begin *e)
 {
 	struct res_step *st;
@@ -104,7 +121,7 @@ static int on_step_begin(struct session *s, const struct proto_step_begin *e)
 		return fail(s, -EPROTO,
 			    "step_begin %u while step %" PRId64 " is open",
 			    e->step, s->open_step);
-	if ((int64_t)e->step != s->last_step + 1 || e->step >= s->cur->nsteps)
+	if (!step_next_ok(s, e->step))
 		return fail(s, -EPROTO,
 			    "step_begin %u, expected step %" PRId64 " of %zu",
 			    e->step, s->last_step + 1, s->cur->nsteps);
@@ -175,11 +192,12 @@ static int audit_notes(struct session *s, struct res_scenario *sc)
 /*
  * A pass is earned, not claimed: every step must have begun and ended
  * with pass. Otherwise @why says which step did not, and the guest's
- * "pass" is an error of the guest, not a verdict on the kernel.
+ * "pass" is an error of the guest, not a verdict on the kernel. The
+ * cleanup list's steps are judged apart (cleanup_failed), never here.
  */
 static bool pass_earned(const struct res_scenario *sc, char *why, size_t len)
 {
-	for (size_t i = 0; i < sc->nsteps; i++) {
+	for (size_t i = 0; i < sc->nsteps - sc->ncleanup; i++) {
 		const struct res_step *st = &sc->steps[i];
 
 		if (!st->ran)
@@ -259,12 +277,16 @@ static int dispatch(struct session *s, const struct proto_event *ev)
 		r = check_scenario(s, ev, ev->u.scenario_begin.scenario, false);
 		if (r < 0)
 			return r;
-		if (ev->u.scenario_begin.nsteps != s->cur->nsteps)
+		if (ev->u.scenario_begin.nsteps !=
+			    s->cur->nsteps - s->cur->ncleanup ||
+		    ev->u.scenario_begin.ncleanup != s->cur->ncleanup)
 			return fail(
 				s, -EPROTO,
-				"scenario_begin for '%s' with %u steps, expected %zu",
+				"scenario_begin for '%s' with %u steps and %u cleanup steps, expected %zu and %zu",
 				s->cur->name, ev->u.scenario_begin.nsteps,
-				s->cur->nsteps);
+				ev->u.scenario_begin.ncleanup,
+				s->cur->nsteps - s->cur->ncleanup,
+				s->cur->ncleanup);
 		s->begun = true;
 		return 0;
 	case PROTO_EV_STEP_BEGIN:

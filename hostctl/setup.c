@@ -82,7 +82,7 @@ static int default_uri(const char *cache_dir, char *buf, size_t len)
 	return uri_default(cache_dir, 0, buf, len);
 }
 
-const struct image_program setup_image_programs[] = {
+const struct kbuild_image_program setup_image_programs[] = {
 	{ "/sbin/bridge", "/usr/sbin/bridge" },
 	{ "/sbin/ip", "/usr/sbin/ip" },
 };
@@ -106,7 +106,7 @@ int setup_prepare_without(const char *cache, const char *uri,
 			  size_t n_without, struct setup *ret)
 {
 	struct kbuild_opts kopts = { 0 };
-	struct image_opts iopts = { 0 };
+	struct kbuild_image_opts iopts = { 0 };
 	char path[PATH_MAX + 32], logs[PATH_MAX + 64];
 	struct setup s = { 0 };
 	int r;
@@ -161,7 +161,7 @@ int setup_prepare_without(const char *cache, const char *uri,
 			return r;
 		}
 	} else {
-		r = image_build(&iopts, &s.image);
+		r = kbuild_image_build(&iopts, &s.image);
 	}
 	if (r < 0) {
 		fprintf(stderr,

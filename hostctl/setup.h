@@ -20,14 +20,14 @@
  * real netlink client (issue 4). Installed under /usr/sbin, so busybox's own
  * ip applet in /sbin stays first in PATH for /init.
  */
-extern const struct image_program setup_image_programs[];
+extern const struct kbuild_image_program setup_image_programs[];
 extern const size_t setup_n_image_programs;
 
 struct setup {
 	char cache_dir[PATH_MAX];
 	char uri[PATH_MAX + 64];
 	struct kbuild_result kernel;
-	struct image_result image;
+	struct kbuild_image_result image;
 	char kernel_path[PATH_MAX + 16]; /* bzImage */
 	char modules_dir[PATH_MAX + 96]; /* modules/lib/modules/<release> */
 	struct json_object *manifest; /* owned; NULL if unreadable */

@@ -79,11 +79,11 @@ int verb_build(int argc, char *argv[])
 		.kernel_dir = VLALAB_SRCDIR "/kernel",
 		.progress = true,
 	};
-	struct image_opts io = { 0 };
+	struct kbuild_image_opts io = { 0 };
 	const char *without[BUILD_WITHOUT_MAX];
 	char err[1024];
 	struct kbuild_result kr;
-	struct image_result ir;
+	struct kbuild_image_result ir;
 	bool image = false;
 	char *end;
 	int c, r;
@@ -200,7 +200,7 @@ int verb_build(int argc, char *argv[])
 	/* The host programs hostctl run puts in every image. */
 	io.programs = setup_image_programs;
 	io.n_programs = setup_n_image_programs;
-	r = image_build(&io, &ir);
+	r = kbuild_image_build(&io, &ir);
 	if (r < 0) {
 		fprintf(stderr, "hostctl build: the initramfs failed: %s\n", strerror(-r));
 		return r == -ENOENT || r == -EACCES ? 2 : 1;

@@ -49,7 +49,7 @@ int main(int argc, char *argv[])
 	char scratch[PATH_MAX] = "/var/tmp/vlalab-bench-XXXXXX", kdir[PATH_MAX], frag[PATH_MAX];
 	double cold, hit, rebuild, image_s, t0;
 	struct kbuild_result res, res2;
-	struct image_result ir;
+	struct kbuild_image_result ir;
 	char a[64], b[64], c[64], d[64];
 	bool keep = false;
 	int i = 1, r, fd;
@@ -101,7 +101,7 @@ int main(int argc, char *argv[])
 		r = step("the fragment rebuild", &o, &res2, &rebuild);
 	if (r == 0) {
 		t0 = kb_now();
-		r = image_build(&(struct image_opts){ .cache_dir = scratch, .kernel = &res2 }, &ir);
+		r = kbuild_image_build(&(struct kbuild_image_opts){ .cache_dir = scratch, .kernel = &res2 }, &ir);
 		image_s = kb_now() - t0;
 		if (r < 0)
 			fprintf(stderr, "kbuild-bench: the image build failed: %s\n", strerror(-r));

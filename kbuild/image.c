@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * image_build(): the guest initramfs. A gen_init_cpio spec (no root needed:
+ * kbuild_image_build(): the guest initramfs. A gen_init_cpio spec (no root needed:
  * device nodes and ownership come from the spec) lists busybox and its
  * applet links, /init, /sbin/guestd, host programs with the shared
  * libraries they load (guestd's libraries too: it is linked dynamically), the staged modules and extra_dir; the kernel's own
@@ -313,8 +313,8 @@ static int hostfiles_add_libs(struct img_hostfiles *h, const char *program, char
 
 /* Each program and its libraries, and guestd's libraries when @guestd is
  * set (guestd itself goes to /sbin/guestd in write_spec()). */
-static int hostfiles_read(const struct image_program *v, size_t n, const char *guestd, struct img_hostfiles *ret,
-			  char *err, size_t errlen)
+static int hostfiles_read(const struct kbuild_image_program *v, size_t n, const char *guestd,
+			  struct img_hostfiles *ret, char *err, size_t errlen)
 {
 	struct img_hostfiles h = { 0 };
 	int r = 0;
@@ -494,7 +494,7 @@ static int pack(const char *gen, const char *spec, const char *out)
 	return r < 0 ? r : r2;
 }
 
-int image_build(const struct image_opts *opts, struct image_result *ret)
+int kbuild_image_build(const struct kbuild_image_opts *opts, struct kbuild_image_result *ret)
 {
 	const char *busybox = opts->busybox ? opts->busybox : DEFAULT_BUSYBOX;
 	const struct kbuild_result *k = opts->kernel;
@@ -502,7 +502,7 @@ int image_build(const struct image_opts *opts, struct image_result *ret)
 	char mods[PATH_MAX], gen[PATH_MAX], init_default[PATH_MAX], spec_tmp[PATH_MAX];
 	struct img_tree mtree = { 0 }, etree = { 0 };
 	struct img_hostfiles hf = { 0 };
-	struct image_result res = { 0 };
+	struct kbuild_image_result res = { 0 };
 	char err[PATH_MAX + 256];
 	struct kb_hash *h = NULL;
 	struct kb_progress p;

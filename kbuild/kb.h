@@ -17,8 +17,6 @@
 #include "kbuild.h"
 
 /* ---- util.c ---- */
-/* Reads a whole file, NUL-terminated; *ret_len excludes the NUL. */
-int kb_read_file(const char *path, char **ret_buf, size_t *ret_len);
 /* Writes through a temporary file and rename(2). */
 int kb_write_file_atomic(const char *path, const void *buf, size_t len);
 int kb_mkdir_p(const char *path, mode_t mode);

@@ -16,9 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "kb.h"
 
-#define KB_TAIL_LINES 30
+#define TAIL_LINES 30
 
 int kbuild_cache_dir(char *buf, size_t len)
 {
@@ -50,7 +51,7 @@ int kbuild_without_check(const char *kernel_dir, const char *const *without, siz
 	r = kb_path(path, sizeof(path), "%s/patches/series", kernel_dir);
 	if (r < 0)
 		return r;
-	r = kb_read_file(path, &text, NULL);
+	r = fileio_read(path, FILEIO_ALL, &text, NULL, NULL);
 	if (r == -ENOENT) {
 		text = strdup("");
 		r = text ? 0 : -ENOMEM;
@@ -69,7 +70,7 @@ int kbuild_without_check(const char *kernel_dir, const char *const *without, siz
 }
 
 /* Everything the key and the manifest are made of. */
-struct kb_inputs {
+struct inputs {
 	char source_version[128];
 	char compiler[256];
 	char *series_text;
@@ -86,7 +87,7 @@ struct kb_inputs {
 	struct kb_fragment *frags;
 };
 
-static void inputs_free(struct kb_inputs *in)
+static void inputs_free(struct inputs *in)
 {
 	for (size_t i = 0; i < in->series.n; i++)
 		free(in->patch_data ? in->patch_data[i] : NULL);
@@ -119,7 +120,7 @@ static int source_version(const char *tarball, bool is_default, char *buf, size_
 	return kb_path(buf, len, "tarball:%lld:%lld", (long long)st.st_size, (long long)st.st_mtime);
 }
 
-static int read_inputs(const char *kernel_dir, bool with_patches, const struct kbuild_opts *opts, struct kb_inputs *in,
+static int read_inputs(const char *kernel_dir, bool with_patches, const struct kbuild_opts *opts, struct inputs *in,
 		       struct kb_progress *p)
 {
 	char patches_dir[PATH_MAX], configs_dir[PATH_MAX], path[PATH_MAX], err[1024];
@@ -137,7 +138,7 @@ static int read_inputs(const char *kernel_dir, bool with_patches, const struct k
 
 	/* The series: a missing file is an empty series, unless patches exist. */
 	if (with_patches) {
-		r = kb_read_file(path, &in->series_text, &in->series_len);
+		r = fileio_read(path, FILEIO_ALL, &in->series_text, &in->series_len, NULL);
 		if (r == -ENOENT) {
 			in->series_text = strdup("");
 			in->series_len = 0;
@@ -172,7 +173,7 @@ static int read_inputs(const char *kernel_dir, bool with_patches, const struct k
 		for (size_t i = 0; i < in->series.n; i++) {
 			r = kb_path(path, sizeof(path), "%s/%s", patches_dir, in->series.v[i].name);
 			if (r == 0)
-				r = kb_read_file(path, &in->patch_data[i], &in->patch_len[i]);
+				r = fileio_read(path, FILEIO_ALL, &in->patch_data[i], &in->patch_len[i], NULL);
 			if (r < 0) {
 				kb_msg(p, "kbuild: cannot read '%s': %s", path, strerror(-r));
 				return r;
@@ -213,7 +214,7 @@ static int read_inputs(const char *kernel_dir, bool with_patches, const struct k
 
 		r = kb_path(path, sizeof(path), "%s/%s", configs_dir, in->frag_names[i]);
 		if (r == 0)
-			r = kb_read_file(path, &in->frag_data[i], &in->frag_len[i]);
+			r = fileio_read(path, FILEIO_ALL, &in->frag_data[i], &in->frag_len[i], NULL);
 		if (r < 0) {
 			kb_msg(p, "kbuild: cannot read '%s': %s", path, strerror(-r));
 			return r;
@@ -229,7 +230,7 @@ static int read_inputs(const char *kernel_dir, bool with_patches, const struct k
 	return 0;
 }
 
-static int compute_key(const struct kb_inputs *in, const char *flavour, char key[65])
+static int compute_key(const struct inputs *in, const char *flavour, char key[65])
 {
 	struct kb_blob *patches, *frags;
 	struct kb_key_input ki;
@@ -271,7 +272,7 @@ static bool cache_hit(const char *dir, struct kbuild_result *ret)
 	char path[PATH_MAX], *text = NULL;
 	bool hit = false;
 
-	if (kb_path(path, sizeof(path), "%s/manifest.json", dir) < 0 || kb_read_file(path, &text, NULL) < 0)
+	if (kb_path(path, sizeof(path), "%s/manifest.json", dir) < 0 || fileio_read(path, FILEIO_ALL, &text, NULL, NULL) < 0)
 		return false;
 	if (kb_manifest_parse(text, &m) == 0) {
 		snprintf(ret->release, sizeof(ret->release), "%s", m.release);
@@ -309,8 +310,8 @@ static int make_target(const char *tree, const char *obj, int jobs, char *const 
 
 static void print_make_failure(struct kb_progress *p, const char *what, const char *log_path)
 {
-	kb_msg(p, "kbuild: %s failed; full log: %s; last %d lines:", what, log_path, KB_TAIL_LINES);
-	kb_print_tail(p->out, log_path, KB_TAIL_LINES);
+	kb_msg(p, "kbuild: %s failed; full log: %s; last %d lines:", what, log_path, TAIL_LINES);
+	kb_print_tail(p->out, log_path, TAIL_LINES);
 	fflush(p->out);
 }
 
@@ -335,7 +336,7 @@ static int kc_visit(const char *path, const struct stat *st, int type, struct FT
 	}
 	if (type != FTW_F || strncmp(base, "Kconfig", 7))
 		return FTW_CONTINUE;
-	if (kb_read_file(path, &text, NULL) < 0)
+	if (fileio_read(path, FILEIO_ALL, &text, NULL, NULL) < 0)
 		return FTW_CONTINUE;
 	if (strstr(text, kc_name))
 		kb_kconfig_scan(rel, text, kc_name, kc_out);
@@ -379,7 +380,7 @@ static void explain_mismatches(struct kb_progress *p, const char *tree, const st
 
 /* allnoconfig, merge_config.sh -m with every fragment, olddefconfig, then
  * the check that each requested value made it. */
-static int configure(const char *tree, const char *obj, const char *configs_dir, const struct kb_inputs *in,
+static int configure(const char *tree, const char *obj, const char *configs_dir, const struct inputs *in,
 		     int jobs, int log_fd, const char *log_path, struct kb_progress *p)
 {
 	char merge[PATH_MAX], dotconfig[PATH_MAX], *text = NULL;
@@ -430,7 +431,7 @@ static int configure(const char *tree, const char *obj, const char *configs_dir,
 		print_make_failure(p, "make olddefconfig", log_path);
 		goto out;
 	}
-	r = kb_read_file(dotconfig, &text, NULL);
+	r = fileio_read(dotconfig, FILEIO_ALL, &text, NULL, NULL);
 	if (r == 0)
 		r = kb_config_parse(text, &cfg);
 	if (r == 0)
@@ -469,10 +470,10 @@ static int obj_sync_tree_id(const char *tree, const char *obj, struct kb_progres
 		r = kb_path(cfg, sizeof(cfg), "%s/.config", obj);
 	if (r < 0)
 		return r;
-	r = kb_read_file(tid_path, &tid, NULL);
+	r = fileio_read(tid_path, FILEIO_ALL, &tid, NULL, NULL);
 	if (r < 0)
 		return r;
-	if (kb_read_file(oid_path, &oid, NULL) == 0 && strcmp(oid, tid)) {
+	if (fileio_read(oid_path, FILEIO_ALL, &oid, NULL, NULL) == 0 && strcmp(oid, tid)) {
 		kb_progress_stage(p, "wiping the object tree (the source was unpacked again)");
 		r = kb_rm_rf(obj);
 		if (r < 0)
@@ -510,7 +511,7 @@ static int copy_artefacts(const char *obj, const char *dir)
 	return r;
 }
 
-struct kb_warnings {
+struct warnings {
 	unsigned vla, frame;         /* every object, from the ledger */
 	bool complete;
 	unsigned log_vla, log_frame; /* this build's log */
@@ -518,7 +519,7 @@ struct kb_warnings {
 
 /* Folds this build's log into obj/.vlalab-warnings, also after a failed
  * make: what it compiled will not be compiled again. */
-static int update_ledger(const char *obj, const char *log_path, bool incremental, struct kb_warnings *ret)
+static int update_ledger(const char *obj, const char *log_path, bool incremental, struct warnings *ret)
 {
 	struct kb_ledger l = { .complete = !incremental };
 	char path[PATH_MAX], *text = NULL, *log = NULL, *out = NULL;
@@ -528,9 +529,9 @@ static int update_ledger(const char *obj, const char *log_path, bool incremental
 	r = kb_path(path, sizeof(path), "%s/.vlalab-warnings", obj);
 	if (r < 0)
 		return r;
-	if (kb_read_file(path, &text, NULL) == 0 && kb_ledger_parse(text, &l) < 0)
+	if (fileio_read(path, FILEIO_ALL, &text, NULL, NULL) == 0 && kb_ledger_parse(text, &l) < 0)
 		l = (struct kb_ledger){ .complete = false };
-	r = kb_read_file(log_path, &log, &loglen);
+	r = fileio_read(log_path, FILEIO_ALL, &log, &loglen, NULL);
 	if (r == 0)
 		r = kb_ledger_update(&l, log, loglen);
 	if (r == 0)
@@ -550,7 +551,7 @@ static int update_ledger(const char *obj, const char *log_path, bool incremental
 }
 
 static int write_manifest(const char *dir, const char *flavour, const char *key, const char *release,
-			  const struct kb_inputs *in, double secs, bool incremental, const struct kb_warnings *w)
+			  const struct inputs *in, double secs, bool incremental, const struct warnings *w)
 {
 	struct kb_manifest m = { 0 };
 	char path[PATH_MAX], *json = NULL;
@@ -651,12 +652,12 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	char cache[PATH_MAX], tree[PATH_MAX], obj[PATH_MAX], dir[PATH_MAX], log_path[PATH_MAX];
 	char patches_dir[PATH_MAX], configs_dir[PATH_MAX], path[PATH_MAX];
 	struct kbuild_result res = { 0 };
-	struct kb_inputs in = { 0 };
+	struct inputs in = { 0 };
 	struct kb_progress p;
 	double t0 = kb_now(), tbuild;
 	bool incremental = false;
 	int jobs = opts->jobs, lock_fd = -1, log_fd = -1, r, r2;
-	struct kb_warnings warn = { 0 };
+	struct warnings warn = { 0 };
 	char key[65], *release = NULL;
 	struct stat st;
 
@@ -796,7 +797,7 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	}
 	r = kb_path(path, sizeof(path), "%s/include/config/kernel.release", obj);
 	if (r == 0)
-		r = kb_read_file(path, &release, NULL);
+		r = fileio_read(path, FILEIO_ALL, &release, NULL, NULL);
 	if (r < 0)
 		goto out;
 	*strchrnul(release, '\n') = '\0';

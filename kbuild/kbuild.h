@@ -74,12 +74,12 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret);
 /* A host program to copy into the image, with the shared libraries it
  * loads (docs/kernel.md): host is its path here (symlinks followed), guest
  * its absolute path in the image. */
-struct image_program {
+struct kbuild_image_program {
 	const char *host;
 	const char *guest;
 };
 
-struct image_opts {
+struct kbuild_image_opts {
 	const char *cache_dir;                 /* NULL: kbuild_cache_dir() */
 	const struct kbuild_result *kernel;
 	const char *guestd;                    /* guestd binary for /sbin/guestd (with its libraries), or NULL */
@@ -89,12 +89,12 @@ struct image_opts {
 	const char *init;                      /* NULL: VLALAB_SRCDIR "/images/init" */
 	const char *busybox;                   /* NULL: /bin/busybox (busybox-static) */
 	FILE *msg;                             /* NULL: stderr */
-	const struct image_program *programs;  /* host programs and their libraries, or NULL */
+	const struct kbuild_image_program *programs; /* host programs and their libraries, or NULL */
 	size_t n_programs;
 };
 
-struct image_result { char path[PATH_MAX]; char key[65]; bool cache_hit; uint64_t size; };
+struct kbuild_image_result { char path[PATH_MAX]; char key[65]; bool cache_hit; uint64_t size; };
 
-int image_build(const struct image_opts *opts, struct image_result *ret);
+int kbuild_image_build(const struct kbuild_image_opts *opts, struct kbuild_image_result *ret);
 
 #endif

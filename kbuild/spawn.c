@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "kb.h"
 #include "ttyline.h"
 
@@ -325,7 +326,7 @@ void kb_print_tail(FILE *out, const char *path, unsigned n)
 	size_t len = 0;
 	unsigned seen = 0;
 
-	if (kb_read_file(path, &text, &len) < 0)
+	if (fileio_read(path, FILEIO_ALL, &text, &len, NULL) < 0)
 		return;
 	start = text + len;
 	if (start > text && start[-1] == '\n')

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "kb.h"
 
 #define REJ_LINES_MAX 80
@@ -33,7 +34,7 @@ int kb_tree_makefile_version(const char *tree, char *buf, size_t len)
 	r = kb_path(path, sizeof(path), "%s/Makefile", tree);
 	if (r < 0)
 		return r;
-	r = kb_read_file(path, &text, NULL);
+	r = fileio_read(path, FILEIO_ALL, &text, NULL, NULL);
 	if (r < 0)
 		return r;
 	for (int i = 0; i < 3; i++) {
@@ -125,7 +126,7 @@ static int read_applied(const char *tree, char ***ret_names, char ***ret_sums, s
 	r = kb_path(path, sizeof(path), "%s/.vlalab/applied/series", tree);
 	if (r < 0)
 		return r;
-	r = kb_read_file(path, &text, NULL);
+	r = fileio_read(path, FILEIO_ALL, &text, NULL, NULL);
 	if (r == -ENOENT) {
 		*ret_names = *ret_sums = NULL;
 		*ret_n = 0;
@@ -223,7 +224,7 @@ static int print_rej(const char *path, const struct stat *st, int type, struct F
 
 	if (type != FTW_F || len < 4 || strcmp(path + len - 4, ".rej"))
 		return 0;
-	if (kb_read_file(path, &text, NULL) < 0)
+	if (fileio_read(path, FILEIO_ALL, &text, NULL, NULL) < 0)
 		return 0;
 	rej_count++;
 	for (const char *s = text; *s && lines < REJ_LINES_MAX; lines++) {
@@ -258,7 +259,7 @@ static void show_rejects(const struct kb_tree_opts *o, const char *tree, const c
 		s = e ? e + 1 : s + strlen(s);
 	}
 	if (kb_path(scratch, sizeof(scratch), "%s.reject", tree) < 0 || kb_rm_rf(scratch) < 0 ||
-	    kb_mkdir_p(scratch, 0755) < 0 || kb_read_file(patch, &text, NULL) < 0)
+	    kb_mkdir_p(scratch, 0755) < 0 || fileio_read(patch, FILEIO_ALL, &text, NULL, NULL) < 0)
 		goto out;
 	for (char *s = text; *s;) {
 		char *e = strchr(s, '\n');
@@ -308,7 +309,7 @@ int kb_tree_prepare(const struct kb_tree_opts *o, char *tree, size_t treelen)
 		return r;
 	if (stat(tree, &st) < 0) {
 		need_unpack = true;
-	} else if (kb_read_file(path, &stamp, NULL) < 0) {
+	} else if (fileio_read(path, FILEIO_ALL, &stamp, NULL, NULL) < 0) {
 		char meta[PATH_MAX], have[64], want[64];
 
 		/* A tree unpacked by hand (or by the set-up's trial build),

@@ -27,50 +27,6 @@ int kb_path(char *buf, size_t len, const char *fmt, ...)
 	return 0;
 }
 
-int kb_read_file(const char *path, char **ret_buf, size_t *ret_len)
-{
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int fd, r = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		ssize_t n;
-
-		if (cap - len < 65536) {
-			char *nb = realloc(buf, cap * 2 + 65536 + 1);
-
-			if (!nb) {
-				r = -ENOMEM;
-				goto out;
-			}
-			buf = nb;
-			cap = cap * 2 + 65536;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			goto out;
-		}
-		if (n == 0)
-			break;
-		len += n;
-	}
-	buf[len] = '\0';
-	*ret_buf = buf;
-	if (ret_len)
-		*ret_len = len;
-	buf = NULL;
-out:
-	free(buf);
-	close(fd);
-	return r;
-}
-
 static int write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A minimal TAP producer for unit tests: ok()/is_int()/is_str() print one
+ * The TAP producer of every C test: ok()/okf()/is_int()/is_str() print one
  * test point each and remember failures; tap_done() prints the plan and
- * returns the exit status.
+ * returns the exit status. okf() takes a printf format for the description
+ * and, when the test point fails, also prints the condition's text.
  */
 #ifndef VLALAB_TAP_H
 #define VLALAB_TAP_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +26,27 @@ static inline int tap_ok(int cond, const char *what, const char *file, int line)
 }
 
 #define ok(cond, what) tap_ok(!!(cond), (what), __FILE__, __LINE__)
+
+__attribute__((format(printf, 5, 6)))
+static inline int tap_okf(int cond, const char *text, const char *file,
+			  int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	tap_n++;
+	printf("%sok %d - ", cond ? "" : "not ", tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (!cond) {
+		tap_failed++;
+		printf("#   failed at %s:%d: %s\n", file, line, text);
+	}
+	return cond;
+}
+
+#define okf(cond, ...) tap_okf(!!(cond), #cond, __FILE__, __LINE__, __VA_ARGS__)
 
 #define is_int(got, want, what)                                             \
 	do {                                                                \

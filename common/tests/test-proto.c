@@ -258,8 +258,65 @@ static void test_audit(void)
 	       -EINVAL, "state_files must be an array");
 }
 
+/* The cleanup list: its request keys and scenario_begin's ncleanup. */
+static void test_cleanup(void)
+{
+	struct proto_run run = {
+		.scenario = "dsa/x", .timeout_ms = 60000,
+		.step_timeout_ms = 10000,
+		.steps_json = "[{\"kind\":\"sleep\",\"ms\":1}]",
+	};
+	struct proto_event ev = { .type = PROTO_EV_SCENARIO_BEGIN, .t_us = 2 };
+	struct proto_event back;
+	char *line;
+	size_t len;
+
+	ok(proto_run_encode_req(&run, &line, &len) == 0,
+	   "encode run without cleanup");
+	ok(!strstr(line, "cleanup"), "no cleanup keys without a list");
+	free(line);
+	run.cleanup_json = "[{\"kind\":\"rmmod\",\"module\":\"m\"}]";
+	run.cleanup_timeout_ms = 30000;
+	ok(proto_run_encode_req(&run, &line, &len) == 0,
+	   "encode run with cleanup");
+	is_str(line, "{\"req\":\"run\",\"scenario\":\"dsa/x\",\"timeout_ms\":60000,"
+	       "\"step_timeout_ms\":10000,\"steps\":[{\"kind\":\"sleep\",\"ms\":1}],"
+	       "\"cleanup\":[{\"kind\":\"rmmod\",\"module\":\"m\"}],"
+	       "\"cleanup_timeout_ms\":30000}\n",
+	       "cleanup and its bound follow the steps");
+	free(line);
+	run.cleanup_json = "{}";
+	is_int(proto_run_encode_req(&run, &line, &len), -EINVAL,
+	       "cleanup must be an array");
+
+	strcpy(ev.u.scenario_begin.scenario, "dsa/x");
+	ev.u.scenario_begin.nsteps = 3;
+	ev.u.scenario_begin.ncleanup = 2;
+	ok(proto_event_encode(&ev, &line, &len) == 0, "encode scenario_begin");
+	line[len - 1] = '\0';
+	is_int(decode(line, &back), 0, "decode it back");
+	ok(back.u.scenario_begin.nsteps == 3 &&
+	   back.u.scenario_begin.ncleanup == 2, "ncleanup survives");
+	free(line);
+	is_int(decode("{\"ev\":\"scenario_begin\",\"t_us\":1,"
+		      "\"scenario\":\"a/b\",\"nsteps\":1}", &back), 0,
+	       "ncleanup may be absent");
+	is_int(back.u.scenario_begin.ncleanup, 0, "and is then 0");
+	is_int(decode("{\"ev\":\"scenario_begin\",\"t_us\":1,"
+		      "\"scenario\":\"a/b\",\"nsteps\":1,\"ncleanup\":65}",
+		      &back), -EPROTO, "more than PROTO_CLEANUP_MAX is refused");
+	is_str(err, "scenario_begin: ncleanup 65 is above 64", "and says why");
+	is_int(decode("{\"ev\":\"scenario_begin\",\"t_us\":1,"
+		      "\"scenario\":\"a/b\",\"nsteps\":1,\"ncleanup\":\"1\"}",
+		      &back), -EPROTO, "a mistyped ncleanup is refused");
+	is_int(decode("{\"ev\":\"scenario_begin\",\"t_us\":1,"
+		      "\"scenario\":\"a/b\",\"nsteps\":1,\"ncleanup\":-1}",
+		      &back), -EPROTO, "a negative ncleanup is refused");
+}
+
 int main(void)
 {
+	test_cleanup();
 	test_roundtrip();
 	test_every_event_roundtrips();
 	test_hostile();

@@ -217,6 +217,22 @@ static void test_runner(void)
 	is_str(types(), "scenario_begin audit step_begin step_end audit "
 	       "scenario_end", "a timed-out scenario is audited after too");
 
+	/* The "after" comes after the cleanup list: what it leaves. */
+	snprintf(req, sizeof(req),
+		 "{\"req\":\"run\",\"scenario\":\"a/e\",\"steps\":"
+		 "[{\"kind\":\"write\",\"path\":\"%s\",\"value\":\"4\\n\"},"
+		 "{\"kind\":\"sleep\",\"ms\":5000,\"timeout_ms\":50}],"
+		 "\"cleanup\":[{\"kind\":\"write\",\"path\":\"%s\","
+		 "\"value\":\"0\\n\"}]}", tainted, tainted);
+	tu_write(tainted, "0\n", O_TRUNC);
+	drive(&r, req);
+	is_str(types(), "scenario_begin audit step_begin step_end step_begin "
+	       "step_end step_begin step_end audit scenario_end",
+	       "'after' follows the cleanup steps");
+	ok(nevents == 10 && events[1].u.audit.tainted == 0 &&
+	   events[8].u.audit.tainted == 0,
+	   "and sees the state the cleanup left");
+
 	/* A refused request never began: no audit. */
 	drive(&r, "{\"req\":\"run\",\"scenario\":\"a/d\",\"state_files\":"
 	      "[\"x\"],\"steps\":[{\"kind\":\"sleep\",\"ms\":1}]}");

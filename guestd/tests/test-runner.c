@@ -480,6 +480,219 @@ static void test_kmsg_appears(struct runner *r)
 	       "showing the record");
 }
 
+/* The step_end of step number @step, or NULL. */
+static const struct proto_event *step_end_of(uint32_t step)
+{
+	for (size_t i = 0; i < nevents; i++)
+		if (events[i].type == PROTO_EV_STEP_END &&
+		    events[i].u.step_end.step == step)
+			return &events[i];
+	return NULL;
+}
+
+/* A failing main step: the cleanup list still runs, all of it. */
+static void test_cleanup_after_fail(struct runner *r)
+{
+	char req[4096], f[512], c1[512], c2[512];
+	const char *reqs[] = { req };
+	const struct proto_event *ev;
+
+	snprintf(f, sizeof(f), "%s/f", dir);
+	snprintf(c1, sizeof(c1), "%s/c1", dir);
+	snprintf(c2, sizeof(c2), "%s/c2", dir);
+	tu_write(f, "", O_TRUNC);
+	tu_write(c1, "", O_TRUNC);
+	tu_write(c2, "", O_TRUNC);
+	snprintf(req, sizeof(req),
+		 "{\"req\":\"run\",\"scenario\":\"t/cfail\",\"steps\":["
+		 "{\"kind\":\"write\",\"path\":\"%s\",\"value\":\"on\\n\"},"
+		 "{\"kind\":\"read\",\"name\":\"check\",\"path\":\"%s\","
+		 "\"equals\":\"off\"},"
+		 "{\"kind\":\"write\",\"path\":\"%s\",\"value\":\"never\"}],"
+		 "\"cleanup\":["
+		 "{\"kind\":\"write\",\"path\":\"%s\",\"value\":\"clean\\n\"},"
+		 "{\"kind\":\"read\",\"name\":\"bad undo\",\"path\":\"%s\","
+		 "\"equals\":\"dirty\"},"
+		 "{\"kind\":\"write\",\"path\":\"%s\",\"value\":\"done\\n\"},"
+		 "{\"kind\":\"write\",\"name\":\"guarded\","
+		 "\"path\":\"%s/nodir/x\",\"value\":\"x\","
+		 "\"if_exists\":\"%s/nodir\"}],"
+		 "\"cleanup_timeout_ms\":5000}",
+		 f, f, f, c1, c1, c2, dir, dir);
+	run_all(r, reqs, 1);
+	is_str(types(), "scenario_begin step_begin step_end step_begin "
+	       "step_end step_begin step_end step_begin step_end step_begin "
+	       "step_end step_begin step_end scenario_end",
+	       "cleanup steps run after the failing step, before the end");
+	ev = find(PROTO_EV_SCENARIO_BEGIN, 0);
+	ok(ev && ev->u.scenario_begin.nsteps == 3 &&
+	   ev->u.scenario_begin.ncleanup == 4,
+	   "scenario_begin counts the main and the cleanup steps");
+	ev = find(PROTO_EV_STEP_BEGIN, 2);
+	ok(ev && ev->u.step_begin.step == 3 &&
+	   strcmp(ev->u.step_begin.kind, "write") == 0,
+	   "the first cleanup step is numbered after the main steps");
+	is_str(tu_read(f), "on\n", "the main steps stopped at the failure");
+	is_str(tu_read(c1), "clean\n", "cleanup step 0 ran");
+	ev = step_end_of(4);
+	ok(ev && ev->u.step_end.verdict == VERDICT_FAIL,
+	   "a failing cleanup step is reported as fail");
+	is_str(ev ? ev->u.step_end.expected : "", "content 'dirty'",
+	       "with what it expected");
+	is_str(tu_read(c2), "done\n",
+	       "the cleanup step after a failing one still ran");
+	ev = step_end_of(6);
+	ok(ev && ev->u.step_end.verdict == VERDICT_SKIP,
+	   "a cleanup step whose if_exists path is missing is skip");
+	ok(ev && strstr(ev->u.step_end.reason, "/nodir' does not exist: "
+			"nothing to clean up"), "and says why");
+	ev = find(PROTO_EV_SCENARIO_END, 0);
+	ok(ev && ev->u.scenario_end.verdict == VERDICT_FAIL,
+	   "the scenario's verdict is its main steps'");
+	is_str(ev ? ev->u.scenario_end.reason : "",
+	       "step 1 (read 'check'): expected content 'off'; got content "
+	       "'on\n'", "and so is its reason: the cleanup failure is apart");
+}
+
+/* A main step that times out: its group is killed, then cleanup runs. */
+static void test_cleanup_after_timeout(struct runner *r)
+{
+	char req[2048], c1[512];
+	const char *reqs[] = { req };
+	const struct proto_event *ev;
+	const char *pid;
+
+	snprintf(c1, sizeof(c1), "%s/c1", dir);
+	tu_write(c1, "", O_TRUNC);
+	snprintf(req, sizeof(req),
+		 "{\"req\":\"run\",\"scenario\":\"t/ctime\","
+		 "\"timeout_ms\":5000,\"steps\":[{\"kind\":\"spawn\"},"
+		 "{\"kind\":\"sleep\",\"ms\":4000,\"timeout_ms\":150}],"
+		 "\"cleanup\":[{\"kind\":\"write\",\"name\":\"undo\","
+		 "\"path\":\"%s\",\"value\":\"undone\\n\"}]}", c1);
+	nreaped = 0;
+	run_all(r, reqs, 1);
+	is_str(types(), "scenario_begin step_begin step_end step_begin "
+	       "step_end step_begin step_end scenario_end",
+	       "after the timeout, the cleanup step ran");
+	ev = step_end_of(1);
+	ok(ev && ev->u.step_end.verdict == VERDICT_TIMEOUT,
+	   "the main step timed out");
+	ev = step_end_of(2);
+	ok(ev && ev->u.step_end.verdict == VERDICT_PASS,
+	   "the cleanup step (number 2) passed");
+	is_str(tu_read(c1), "undone\n", "and did its work");
+	ev = find(PROTO_EV_SCENARIO_END, 0);
+	ok(ev && ev->u.scenario_end.verdict == VERDICT_TIMEOUT &&
+	   strstr(ev->u.scenario_end.reason, "step 1 (sleep) timed out"),
+	   "the scenario ends with the timeout, held until the cleanup");
+	pid = tu_read(pidfile);
+	ok(atoi(pid) > 0 && reaped_killed(atoi(pid)),
+	   "the timed-out group was killed");
+}
+
+/* A cleanup step that times out ends the cleanup, not the verdict. */
+static void test_cleanup_times_out(struct runner *r)
+{
+	char req[2048], c1[512];
+	const char *reqs[] = { req, NULL };
+	const struct proto_event *ev;
+
+	snprintf(c1, sizeof(c1), "%s/c1", dir);
+	tu_write(c1, "", O_TRUNC);
+	snprintf(req, sizeof(req),
+		 "{\"req\":\"run\",\"scenario\":\"t/cslow\",\"steps\":["
+		 "{\"kind\":\"sleep\",\"ms\":1}],\"cleanup\":["
+		 "{\"kind\":\"sleep\",\"ms\":4000,\"timeout_ms\":100},"
+		 "{\"kind\":\"write\",\"path\":\"%s\",\"value\":\"x\"}]}",
+		 c1);
+	reqs[1] = "{\"req\":\"run\",\"scenario\":\"t/cnext\",\"steps\":["
+		  "{\"kind\":\"sleep\",\"ms\":1}],\"cleanup\":["
+		  "{\"kind\":\"sleep\",\"ms\":300}],"
+		  "\"cleanup_timeout_ms\":100}";
+	run_all(r, reqs, 2);
+	ev = step_end_of(1);
+	ok(ev && ev->u.step_end.verdict == VERDICT_TIMEOUT &&
+	   strstr(ev->u.step_end.reason, "step 1 (sleep) timed out after "
+		  "100 ms"), "the cleanup step is timeout");
+	ev = find(PROTO_EV_SCENARIO_END, 0);
+	ok(ev && ev->u.scenario_end.verdict == VERDICT_PASS &&
+	   !ev->u.scenario_end.reason[0],
+	   "the scenario still passes: its main steps did");
+	is_str(tu_read(c1), "", "the cleanup steps after the timeout did not run");
+	ev = find(PROTO_EV_STEP_END, 3);
+	ok(ev && ev->u.step_end.verdict == VERDICT_TIMEOUT &&
+	   strstr(ev->u.step_end.reason, "cleanup timed out after 100 ms in "
+		  "step 1 (sleep)"),
+	   "cleanup_timeout_ms bounds the whole cleanup list");
+	ev = find(PROTO_EV_SCENARIO_END, 1);
+	ok(ev && ev->u.scenario_end.verdict == VERDICT_PASS &&
+	   strcmp(ev->u.scenario_end.scenario, "t/cnext") == 0,
+	   "the next request ran after it, with its own verdict");
+}
+
+/* A main step that crashes the child: the cleanup child still runs. */
+static void test_cleanup_after_crash(struct runner *r)
+{
+	char req[2048], c1[512];
+	const char *reqs[] = { req };
+	const struct proto_event *ev;
+
+	snprintf(c1, sizeof(c1), "%s/c1", dir);
+	tu_write(c1, "", O_TRUNC);
+	snprintf(req, sizeof(req),
+		 "{\"req\":\"run\",\"scenario\":\"t/ccrash\",\"steps\":["
+		 "{\"kind\":\"crash\"}],\"cleanup\":[{\"kind\":\"write\","
+		 "\"path\":\"%s\",\"value\":\"after crash\"}]}", c1);
+	run_all(r, reqs, 1);
+	is_str(tu_read(c1), "after crash", "cleanup ran after the crash");
+	ev = find(PROTO_EV_SCENARIO_END, 0);
+	ok(ev && ev->u.scenario_end.verdict == VERDICT_ERROR &&
+	   strstr(ev->u.scenario_end.reason, "killed by signal SIGSEGV"),
+	   "the scenario is error, for the crash");
+}
+
+static void test_cleanup_bad_requests(struct runner *r)
+{
+	static const struct {
+		const char *req, *reason;
+	} bad[] = {
+		{ "{\"req\":\"run\",\"scenario\":\"t/b\",\"steps\":["
+		  "{\"kind\":\"sleep\",\"ms\":1}],\"cleanup\":{}}",
+		  "bad run request: 'cleanup' must be an array" },
+		{ "{\"req\":\"run\",\"scenario\":\"t/b\",\"steps\":["
+		  "{\"kind\":\"sleep\",\"ms\":1}],\"cleanup\":[]}",
+		  "bad run request: 'cleanup' must hold 1..64 steps, not 0" },
+		{ "{\"req\":\"run\",\"scenario\":\"t/b\",\"steps\":["
+		  "{\"kind\":\"sleep\",\"ms\":1}],\"cleanup\":["
+		  "{\"kind\":\"sleep\",\"ms\":1,\"if_exists\":\"rel\"}]}",
+		  "bad run request: cleanup[0]: 'if_exists' must be an absolute "
+		  "path under 4096 bytes" },
+		{ "{\"req\":\"run\",\"scenario\":\"t/b\",\"steps\":["
+		  "{\"kind\":\"sleep\",\"ms\":1,\"if_exists\":\"/x\"}]}",
+		  "bad run request: steps[0]: step kind 'sleep' has no key "
+		  "'if_exists'" },
+		{ "{\"req\":\"run\",\"scenario\":\"t/b\",\"steps\":["
+		  "{\"kind\":\"sleep\",\"ms\":1}],\"cleanup_timeout_ms\":5}",
+		  "bad run request: 'cleanup_timeout_ms' without 'cleanup'" },
+		{ "{\"req\":\"run\",\"scenario\":\"t/b\",\"steps\":["
+		  "{\"kind\":\"sleep\",\"ms\":1}],\"cleanup\":["
+		  "{\"kind\":\"sleep\"}]}",
+		  "bad run request: cleanup[0]: step kind 'sleep' needs key 'ms'" },
+	};
+	const struct proto_event *ev;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		const char *reqs[] = { bad[i].req };
+
+		run_all(r, reqs, 1);
+		is_str(types(), "scenario_end", bad[i].req);
+		ev = find(PROTO_EV_SCENARIO_END, 0);
+		is_str(ev ? ev->u.scenario_end.reason : "", bad[i].reason,
+		       "refused with the reason");
+	}
+}
+
 int main(void)
 {
 	struct runner r;
@@ -502,6 +715,11 @@ int main(void)
 	test_kmsg_since(&r);
 	test_kmsg_boot(&r);
 	test_kmsg_appears(&r);
+	test_cleanup_after_fail(&r);
+	test_cleanup_after_timeout(&r);
+	test_cleanup_times_out(&r);
+	test_cleanup_after_crash(&r);
+	test_cleanup_bad_requests(&r);
 	runner_free(&r);
 	tu_rmrf(dir);
 	return tap_done();

@@ -302,6 +302,16 @@ static void test_verdicts(void)
 	       "a later step failed: reason");
 	done(&s, &sc);
 
+	/* Cleanup steps are not steps around the incident. */
+	mk(&s, &sc, 3, "warning", NULL, true, -1);
+	sc.steps[1].cleanup = sc.steps[2].cleanup = true;
+	sc.steps[1].verdict = VERDICT_SKIP;
+	sc.steps[2].verdict = VERDICT_FAIL;
+	add_inc(&sc, "warning", "WARNING in d", 0);
+	v = incident_verdict(&s, &sc, true, why, sizeof(why));
+	is_str(V(v), "pass", "a skipped or failed cleanup step: still pass");
+	done(&s, &sc);
+
 	/* xfail: a failure is xfail, a pass is xpass, error and skip stay. */
 	mk(&s, &sc, 1, "bug", NULL, true, -1);
 	s.xfail = strdup("CFI needs clang");

@@ -270,6 +270,99 @@ static void test_carry(void)
 	is_int(s.carry, SESSION_CARRY_RESUMED, "carry: decided by that line");
 }
 
+#define SB(n, c) "{\"ev\":\"scenario_begin\",\"t_us\":3,\"scenario\":\"dsa/c\",\"nsteps\":" #n ",\"ncleanup\":" #c "}"
+#define BEGIN(i, k) "{\"ev\":\"step_begin\",\"t_us\":4,\"scenario\":\"dsa/c\",\"step\":" #i ",\"kind\":\"" k "\"}"
+#define END(i, v) "{\"ev\":\"step_end\",\"t_us\":5,\"scenario\":\"dsa/c\",\"step\":" #i ",\"verdict\":\"" v "\",\"duration_us\":1,\"reason\":\"why " #i "\"}"
+#define SEND(v) "{\"ev\":\"scenario_end\",\"t_us\":8,\"scenario\":\"dsa/c\",\"verdict\":\"" v "\",\"duration_us\":4500}"
+
+/* Three main steps (read, write, read), then link_del and rmmod. */
+static void reset_cleanup(struct session *s)
+{
+	static const char *const kinds[] = { "read", "write", "read",
+					     "link_del", "rmmod" };
+
+	res_scenario_free(&sc);
+	memset(&sc, 0, sizeof(sc));
+	strcpy(sc.name, "dsa/c");
+	sc.steps = calloc(5, sizeof(*sc.steps));
+	sc.nsteps = 5;
+	sc.ncleanup = 2;
+	for (size_t i = 0; i < 5; i++) {
+		sc.steps[i].index = i;
+		sc.steps[i].cleanup = i >= 3;
+		strcpy(sc.steps[i].kind, kinds[i]);
+	}
+	session_init(s);
+	feed(s, HELLO);
+	session_expect(s, &sc);
+}
+
+/* Cleanup steps: numbered after the main steps, judged apart. */
+static void test_cleanup(void)
+{
+	struct session s;
+
+	reset_cleanup(&s);
+	is_int(feed(&s, SB(5, 0)), -EPROTO, "scenario_begin must count the cleanup steps apart");
+	ok(strstr(s.err, "with 5 steps and 0 cleanup steps, expected 3 and 2") != NULL,
+	   "and says so");
+	is_int(feed(&s, SB(3, 2)), 0, "scenario_begin with 3 steps and 2 cleanup steps");
+	is_int(feed(&s, BEGIN(0, "read")), 0, "step 0");
+	is_int(feed(&s, END(0, "pass")), 0, "passes");
+	is_int(feed(&s, BEGIN(1, "write")), 0, "step 1");
+	is_int(feed(&s, END(1, "fail")), 0, "fails: the main steps stop");
+	is_int(feed(&s, BEGIN(3, "link_del")), 0,
+	       "the cleanup list begins at step 3 after a failed step 1");
+	is_int(feed(&s, END(3, "skip")), 0, "a guarded cleanup step is skip");
+	is_int(feed(&s, BEGIN(4, "rmmod")), 0, "cleanup step 4");
+	is_int(feed(&s, END(4, "fail")), 0, "fails");
+	is_int(feed(&s, SEND("fail")), 0, "scenario_end");
+	is_str(proto_verdict_name(sc.verdict), "fail",
+	       "the verdict is the main steps'");
+	ok(sc.has_cleanup && sc.cleanup_failed && sc.cleanup_step == 4,
+	   "the cleanup failed, at step 4 (skip is fine)");
+	is_str(sc.cleanup_reason, "step 4 (rmmod): fail: why 4",
+	       "with the step and why");
+
+	reset_cleanup(&s);
+	feed(&s, SB(3, 2));
+	feed(&s, BEGIN(0, "read"));
+	feed(&s, END(0, "pass"));
+	is_int(feed(&s, BEGIN(4, "rmmod")), -EPROTO,
+	       "the cleanup list begins at its first step");
+	reset_cleanup(&s);
+	feed(&s, SB(3, 2));
+	feed(&s, BEGIN(3, "link_del"));
+	feed(&s, END(3, "pass"));
+	is_int(feed(&s, BEGIN(0, "read")), -EPROTO,
+	       "no main step after the cleanup began");
+
+	reset_cleanup(&s);
+	feed(&s, SB(3, 2));
+	feed(&s, BEGIN(0, "read"));
+	feed(&s, END(0, "pass"));
+	feed(&s, BEGIN(1, "write"));
+	feed(&s, END(1, "pass"));
+	feed(&s, BEGIN(2, "read"));
+	feed(&s, END(2, "pass"));
+	feed(&s, BEGIN(3, "link_del"));
+	feed(&s, END(3, "pass"));
+	is_int(feed(&s, SEND("pass")), 0,
+	       "a scenario_end before the last cleanup step began");
+	ok(sc.cleanup_failed && sc.cleanup_step == 4,
+	   "is a cleanup failure: step 4 never ran");
+	is_str(sc.cleanup_reason, "step 4 (rmmod) did not run", "said so");
+	is_str(proto_verdict_name(sc.verdict), "pass", "the verdict stays pass");
+
+	reset_cleanup(&s);
+	feed(&s, SB(3, 2));
+	res_scenario_finish(&sc, VERDICT_SKIP, "CONFIG_X is not set");
+	ok(sc.has_cleanup && !sc.cleanup_failed,
+	   "a scenario that never began has no cleanup failure");
+	res_scenario_free(&sc);
+	memset(&sc, 0, sizeof(sc));
+}
+
 /* A guest that claims pass must have shown every step pass. */
 static void test_pass_earned(void)
 {
@@ -329,6 +422,7 @@ int main(void)
 	test_refused_run();
 	test_carry();
 	test_pass_earned();
+	test_cleanup();
 	res_scenario_free(&sc);
 	return tap_done();
 }

@@ -37,9 +37,9 @@ static bool bridge_line_done(const char *console)
 int main(int argc, char *argv[])
 {
 	struct kbuild_result kr;
-	struct image_result ir;
+	struct kbuild_image_result ir;
 	char kernel[PATH_MAX + 16], *console;
-	static const struct image_program progs[] = { { "/sbin/bridge", "/usr/sbin/bridge" } };
+	static const struct kbuild_image_program progs[] = { { "/sbin/bridge", "/usr/sbin/bridge" } };
 	bool init_seen = false, agent_seen = false, bridge_seen = false;
 	size_t used = 0;
 	double t0;
@@ -56,7 +56,7 @@ int main(int argc, char *argv[])
 		return 77;
 	}
 	r = kbuild_run(&(struct kbuild_opts){ .kernel_dir = VLALAB_SRCDIR "/kernel", .progress = true }, &kr);
-	CHECK(r == 0, "kernel built or found in the cache (r=%d)", r);
+	okf(r == 0, "kernel built or found in the cache (r=%d)", r);
 	if (r < 0)
 		return tap_done();
 	printf("# kernel %s (%s, %.1fs)\n", kr.dir, kr.cache_hit ? "cache hit" : "built", kr.seconds);
@@ -64,14 +64,14 @@ int main(int argc, char *argv[])
 		printf("1..0 # SKIP no %s (install iproute2)\n", progs[0].host);
 		return 77;
 	}
-	r = image_build(&(struct image_opts){ .kernel = &kr, .guestd = argv[1], .progress = true,
-					      .programs = progs, .n_programs = 1 },
-			&ir);
-	CHECK(r == 0, "initramfs packed (r=%d)", r);
+	r = kbuild_image_build(&(struct kbuild_image_opts){ .kernel = &kr, .guestd = argv[1], .progress = true,
+							     .programs = progs, .n_programs = 1 },
+			       &ir);
+	okf(r == 0, "initramfs packed (r=%d)", r);
 	if (r < 0)
 		return tap_done();
 	printf("# image %s (%.2f MiB)\n", ir.path, ir.size / 1048576.0);
-	CHECK(ir.size <= 8u << 20, "the image is at most 8 MiB");
+	okf(ir.size <= 8u << 20, "the image is at most 8 MiB");
 
 	r = kb_path(kernel, sizeof(kernel), "%s/bzImage", kr.dir);
 	if (r < 0 || pipe2(pipefd, O_CLOEXEC) < 0)
@@ -88,7 +88,7 @@ int main(int argc, char *argv[])
 		printf("# SKIP qemu-system-x86_64 is not installed\n");
 		return 77;
 	}
-	CHECK(r == 0, "QEMU started (r=%d)", r);
+	okf(r == 0, "QEMU started (r=%d)", r);
 	if (r < 0)
 		return tap_done();
 	console = calloc(1, CONSOLE_MAX + 1);
@@ -120,8 +120,8 @@ int main(int argc, char *argv[])
 	kb_wait(pid, NULL);
 	close(pipefd[0]);
 	free(console);
-	CHECK(init_seen, "/init printed 'vlalab-init: starting agent /sbin/guestd'");
-	CHECK(agent_seen, "the agent ran as PID 1 with proc, debugfs, tracefs and the modules in place");
-	CHECK(bridge_seen, "the guest ran /usr/sbin/bridge -V (iproute2, its loader and libraries in the image)");
+	okf(init_seen, "/init printed 'vlalab-init: starting agent /sbin/guestd'");
+	okf(agent_seen, "the agent ran as PID 1 with proc, debugfs, tracefs and the modules in place");
+	okf(bridge_seen, "the guest ran /usr/sbin/bridge -V (iproute2, its loader and libraries in the image)");
 	return tap_done();
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * image_build() without a kernel build: a fake kernel result whose
+ * kbuild_image_build() without a kernel build: a fake kernel result whose
  * gen_init_cpio just prints the spec, so the gzip'ed "image" is the spec
  * and can be checked line by line. Also: the image key changes with each
  * input and a second call is a cache hit.
@@ -54,20 +54,20 @@ static void test_ldd_parse(void)
 	char **v = NULL, err[512] = "";
 	size_t n = 0;
 
-	CHECK(kb_ldd_parse(bridge, &v, &n, err, sizeof(err)) == 0 && n == 3 &&
-		      !strcmp(v[0], "/lib/x86_64-linux-gnu/libmnl.so.0") &&
-		      !strcmp(v[1], "/lib/x86_64-linux-gnu/libc.so.6") && !strcmp(v[2], "/lib64/ld-linux-x86-64.so.2"),
-	      "ldd: libraries and the interpreter in order, no vDSO");
+	okf(kb_ldd_parse(bridge, &v, &n, err, sizeof(err)) == 0 && n == 3 &&
+		    !strcmp(v[0], "/lib/x86_64-linux-gnu/libmnl.so.0") &&
+		    !strcmp(v[1], "/lib/x86_64-linux-gnu/libc.so.6") && !strcmp(v[2], "/lib64/ld-linux-x86-64.so.2"),
+	    "ldd: libraries and the interpreter in order, no vDSO");
 	kb_strv_free(v, n);
-	CHECK(kb_ldd_parse("\tnot a dynamic executable", &v, &n, err, sizeof(err)) == 0 && n == 0,
-	      "ldd: a static program loads nothing");
-	CHECK(kb_ldd_parse("\tlibgone.so.1 => not found\n", &v, &n, err, sizeof(err)) == -EINVAL &&
-		      strstr(err, "'libgone.so.1' not found"),
-	      "ldd: a missing library is an error naming it: %s", err);
-	CHECK(kb_ldd_parse("\tnot found\n", &v, &n, err, sizeof(err)) == -EINVAL && strstr(err, "unexpected"),
-	      "ldd: 'not found' without a name is an unexpected line: %s", err);
-	CHECK(kb_ldd_parse("\tsomething odd\n", &v, &n, err, sizeof(err)) == -EINVAL && strstr(err, "something odd"),
-	      "ldd: an unexpected line is an error: %s", err);
+	okf(kb_ldd_parse("\tnot a dynamic executable", &v, &n, err, sizeof(err)) == 0 && n == 0,
+	    "ldd: a static program loads nothing");
+	okf(kb_ldd_parse("\tlibgone.so.1 => not found\n", &v, &n, err, sizeof(err)) == -EINVAL &&
+		    strstr(err, "'libgone.so.1' not found"),
+	    "ldd: a missing library is an error naming it: %s", err);
+	okf(kb_ldd_parse("\tnot found\n", &v, &n, err, sizeof(err)) == -EINVAL && strstr(err, "unexpected"),
+	    "ldd: 'not found' without a name is an unexpected line: %s", err);
+	okf(kb_ldd_parse("\tsomething odd\n", &v, &n, err, sizeof(err)) == -EINVAL && strstr(err, "something odd"),
+	    "ldd: an unexpected line is an error: %s", err);
 }
 
 /* The closure of a real host program: the loader and libc at least. */
@@ -83,12 +83,12 @@ static void test_closure(void)
 		libc |= strstr(v[i], "/libc.so.6") != NULL;
 		ld |= !strcmp(v[i], "/lib64/ld-linux-x86-64.so.2");
 	}
-	CHECK(r == 0 && libc && ld, "/bin/true loads libc.so.6 and /lib64/ld-linux-x86-64.so.2 (r=%d %s)", r, err);
+	okf(r == 0 && libc && ld, "/bin/true loads libc.so.6 and /lib64/ld-linux-x86-64.so.2 (r=%d %s)", r, err);
 	kb_strv_free(v, n);
 	r = kb_program_libs("/bin/busybox", &v, &n, err, sizeof(err));
-	CHECK(r == 0 && n == 0, "static busybox loads nothing (r=%d %s)", r, err);
+	okf(r == 0 && n == 0, "static busybox loads nothing (r=%d %s)", r, err);
 	r = kb_program_libs("/nonexistent/program", &v, &n, err, sizeof(err));
-	CHECK(r < 0 && strstr(err, "/nonexistent/program"), "a missing program is an error: %s", err);
+	okf(r < 0 && strstr(err, "/nonexistent/program"), "a missing program is an error: %s", err);
 }
 
 static bool has_line(const char *text, const char *line)
@@ -104,12 +104,12 @@ static bool has_line(const char *text, const char *line)
 int main(void)
 {
 	struct kbuild_result k = { 0 };
-	struct image_result r1, r2, r3;
-	struct image_opts o;
+	struct kbuild_image_result r1, r2, r3;
+	struct kbuild_image_opts o;
 	char cache[PATH_MAX], path[PATH_MAX], extra[PATH_MAX], agent[PATH_MAX], init[PATH_MAX];
 	char *spec, line[PATH_MAX * 2];
 	char prog[PATH_MAX], libc[PATH_MAX], ld[PATH_MAX];
-	struct image_program progs[2];
+	struct kbuild_image_program progs[2];
 	int r;
 
 	test_ldd_parse();
@@ -142,89 +142,89 @@ int main(void)
 	kb_path(prog, sizeof(prog), "%s/prog", tmp);
 	if (kb_run_capture((char *[]){ "cp", "/bin/true", prog, NULL }, NULL, line, sizeof(line)) < 0)
 		return 1;
-	progs[0] = (struct image_program){ prog, "/usr/sbin/prog" };
-	progs[1] = (struct image_program){ "/bin/true", "/sbin/ip" };
-	o = (struct image_opts){ .cache_dir = cache, .kernel = &k, .guestd = agent, .extra_dir = extra,
-				 .init = init, .programs = progs, .n_programs = 2 };
+	progs[0] = (struct kbuild_image_program){ prog, "/usr/sbin/prog" };
+	progs[1] = (struct kbuild_image_program){ "/bin/true", "/sbin/ip" };
+	o = (struct kbuild_image_opts){ .cache_dir = cache, .kernel = &k, .guestd = agent, .extra_dir = extra,
+					.init = init, .programs = progs, .n_programs = 2 };
 
-	r = image_build(&o, &r1);
-	CHECK(r == 0 && !r1.cache_hit && r1.size > 0, "an image is packed (r=%d)", r);
+	r = kbuild_image_build(&o, &r1);
+	okf(r == 0 && !r1.cache_hit && r1.size > 0, "an image is packed (r=%d)", r);
 	spec = unpacked(r1.path);
-	CHECK(has_line(spec, "nod /dev/console 600 0 0 c 5 1") && has_line(spec, "nod /dev/null 666 0 0 c 1 3"),
-	      "console and null nodes come from the spec");
-	CHECK(has_line(spec, "file /bin/busybox /bin/busybox 755 0 0"), "busybox");
-	CHECK(has_line(spec, "slink /bin/sh /bin/busybox 777 0 0") &&
-		      has_line(spec, "slink /sbin/modprobe /bin/busybox 777 0 0"),
-	      "applet links where busybox --list-full puts them");
+	okf(has_line(spec, "nod /dev/console 600 0 0 c 5 1") && has_line(spec, "nod /dev/null 666 0 0 c 1 3"),
+	    "console and null nodes come from the spec");
+	okf(has_line(spec, "file /bin/busybox /bin/busybox 755 0 0"), "busybox");
+	okf(has_line(spec, "slink /bin/sh /bin/busybox 777 0 0") &&
+		    has_line(spec, "slink /sbin/modprobe /bin/busybox 777 0 0"),
+	    "applet links where busybox --list-full puts them");
 	snprintf(line, sizeof(line), "file /init %s 755 0 0", init);
-	CHECK(has_line(spec, line), "/init");
+	okf(has_line(spec, line), "/init");
 	snprintf(line, sizeof(line), "file /sbin/guestd %s 755 0 0", agent);
-	CHECK(has_line(spec, line), "/sbin/guestd");
+	okf(has_line(spec, line), "/sbin/guestd");
 	snprintf(line, sizeof(line),
 		 "file /lib/modules/6.1.192/kernel/net/dsa/dsa_loop.ko %s/build/modules/lib/modules/6.1.192/kernel/net/dsa/dsa_loop.ko 644 0 0",
 		 tmp);
-	CHECK(has_line(spec, line), "staged modules under /lib/modules/<release>");
-	CHECK(!strstr(spec, "/lib/modules/6.1.192/build"), "without the build link to the host");
+	okf(has_line(spec, line), "staged modules under /lib/modules/<release>");
+	okf(!strstr(spec, "/lib/modules/6.1.192/build"), "without the build link to the host");
 	snprintf(line, sizeof(line), "file /etc/vlalab/scenarios/a.json %s/extra/etc/vlalab/scenarios/a.json 644 0 0",
 		 tmp);
-	CHECK(has_line(spec, line) && has_line(spec, "dir /etc/vlalab/scenarios 755 0 0"), "extra files under /");
-	CHECK(strstr(spec, "dir /etc/vlalab/scenarios") < strstr(spec, "file /etc/vlalab/scenarios/a.json"),
-	      "a folder comes before its files");
+	okf(has_line(spec, line) && has_line(spec, "dir /etc/vlalab/scenarios 755 0 0"), "extra files under /");
+	okf(strstr(spec, "dir /etc/vlalab/scenarios") < strstr(spec, "file /etc/vlalab/scenarios/a.json"),
+	    "a folder comes before its files");
 	snprintf(line, sizeof(line), "file /usr/sbin/prog %s 755 0 0", prog);
-	CHECK(has_line(spec, line), "a host program at its guest path");
-	CHECK(!has_line(spec, "slink /sbin/ip /bin/busybox 777 0 0") &&
-		      has_line(spec, "file /sbin/ip /usr/bin/true 755 0 0"),
-	      "a host program replaces the busybox applet at its path, symlinks resolved");
-	CHECK(realpath("/lib64/ld-linux-x86-64.so.2", ld) && realpath("/lib/x86_64-linux-gnu/libc.so.6", libc),
-	      "the host has the loader and libc where Debian puts them");
+	okf(has_line(spec, line), "a host program at its guest path");
+	okf(!has_line(spec, "slink /sbin/ip /bin/busybox 777 0 0") &&
+		    has_line(spec, "file /sbin/ip /usr/bin/true 755 0 0"),
+	    "a host program replaces the busybox applet at its path, symlinks resolved");
+	okf(realpath("/lib64/ld-linux-x86-64.so.2", ld) && realpath("/lib/x86_64-linux-gnu/libc.so.6", libc),
+	    "the host has the loader and libc where Debian puts them");
 	snprintf(line, sizeof(line), "file /lib64/ld-linux-x86-64.so.2 %s 755 0 0", ld);
-	CHECK(has_line(spec, line) && has_line(spec, "dir /lib64 755 0 0") &&
-		      strstr(spec, "dir /lib64 ") < strstr(spec, "file /lib64/"),
-	      "the ELF interpreter at its PT_INTERP path, after its folder");
+	okf(has_line(spec, line) && has_line(spec, "dir /lib64 755 0 0") &&
+		    strstr(spec, "dir /lib64 ") < strstr(spec, "file /lib64/"),
+	    "the ELF interpreter at its PT_INTERP path, after its folder");
 	snprintf(line, sizeof(line), "file /lib/x86_64-linux-gnu/libc.so.6 %s 755 0 0", libc);
-	CHECK(has_line(spec, line) && has_line(spec, "dir /lib/x86_64-linux-gnu 755 0 0"),
-	      "libc where the loader looks for it");
+	okf(has_line(spec, line) && has_line(spec, "dir /lib/x86_64-linux-gnu 755 0 0"),
+	    "libc where the loader looks for it");
 	{
 		const char *first = strstr(spec, "file /lib/x86_64-linux-gnu/libc.so.6 ");
 
-		CHECK(first && !strstr(first + 1, "file /lib/x86_64-linux-gnu/libc.so.6 "),
-		      "a library two programs share is in once");
+		okf(first && !strstr(first + 1, "file /lib/x86_64-linux-gnu/libc.so.6 "),
+		    "a library two programs share is in once");
 		first = strstr(spec, "dir /lib/x86_64-linux-gnu ");
-		CHECK(first && !strstr(first + 1, "dir /lib/x86_64-linux-gnu "), "a library folder is made once");
+		okf(first && !strstr(first + 1, "dir /lib/x86_64-linux-gnu "), "a library folder is made once");
 	}
 	free(spec);
 
 	/* guestd is dynamic (json-c, libmnl): its libraries come along even
 	 * when no other program is asked for. */
 	{
-		struct image_opts og = o;
-		struct image_result rg;
+		struct kbuild_image_opts og = o;
+		struct kbuild_image_result rg;
 
 		og.guestd = prog;
 		og.programs = NULL;
 		og.n_programs = 0;
-		r = image_build(&og, &rg);
-		CHECK(r == 0, "an image with a dynamic guestd is packed (r=%d)", r);
+		r = kbuild_image_build(&og, &rg);
+		okf(r == 0, "an image with a dynamic guestd is packed (r=%d)", r);
 		spec = unpacked(rg.path);
 		snprintf(line, sizeof(line), "file /sbin/guestd %s 755 0 0", prog);
-		CHECK(has_line(spec, line), "the dynamic guestd at /sbin/guestd");
+		okf(has_line(spec, line), "the dynamic guestd at /sbin/guestd");
 		snprintf(line, sizeof(line), "file /lib/x86_64-linux-gnu/libc.so.6 %s 755 0 0", libc);
-		CHECK(has_line(spec, line), "guestd's libraries with it");
+		okf(has_line(spec, line), "guestd's libraries with it");
 		snprintf(line, sizeof(line), "file /lib64/ld-linux-x86-64.so.2 %s 755 0 0", ld);
-		CHECK(has_line(spec, line), "and its loader");
-		CHECK(strcmp(rg.key, r1.key) != 0, "another key than the image with programs");
+		okf(has_line(spec, line), "and its loader");
+		okf(strcmp(rg.key, r1.key) != 0, "another key than the image with programs");
 		free(spec);
 	}
 
-	r = image_build(&o, &r2);
-	CHECK(r == 0 && r2.cache_hit && !strcmp(r1.key, r2.key) && !strcmp(r1.path, r2.path),
-	      "the same inputs are a cache hit");
+	r = kbuild_image_build(&o, &r2);
+	okf(r == 0 && r2.cache_hit && !strcmp(r1.key, r2.key) && !strcmp(r1.path, r2.path),
+	    "the same inputs are a cache hit");
 
 #define VARY(what, stmt, undo)                                                                      \
 	do {                                                                                        \
 		stmt;                                                                               \
-		r = image_build(&o, &r3);                                                           \
-		CHECK(r == 0 && strcmp(r3.key, r1.key) != 0 && !r3.cache_hit, "key changes with %s", what); \
+		r = kbuild_image_build(&o, &r3);                                                           \
+		okf(r == 0 && strcmp(r3.key, r1.key) != 0 && !r3.cache_hit, "key changes with %s", what);   \
 		undo;                                                                               \
 	} while (0)
 
@@ -243,16 +243,16 @@ int main(void)
 	VARY("no programs", o.n_programs = 0, o.n_programs = 2);
 	VARY("an extra file's mode", put("extra/etc/vlalab/scenarios/a.json", "{}", 0755),
 	     put("extra/etc/vlalab/scenarios/a.json", "{}", 0644));
-	r = image_build(&o, &r3);
-	CHECK(r == 0 && r3.cache_hit && !strcmp(r3.key, r1.key), "undoing every change gives the first key back");
+	r = kbuild_image_build(&o, &r3);
+	okf(r == 0 && r3.cache_hit && !strcmp(r3.key, r1.key), "undoing every change gives the first key back");
 
 	put("extra/bad name", "x", 0644);
-	r = image_build(&o, &r3);
-	CHECK(r == -EINVAL, "a file name with a blank is refused (r=%d)", r);
+	r = kbuild_image_build(&o, &r3);
+	okf(r == -EINVAL, "a file name with a blank is refused (r=%d)", r);
 	kb_rm_rf(extra);
 	progs[0].guest = "usr/sbin/prog";
-	r = image_build(&o, &r3);
-	CHECK(r == -EINVAL, "a relative guest path is refused (r=%d)", r);
+	r = kbuild_image_build(&o, &r3);
+	okf(r == -EINVAL, "a relative guest path is refused (r=%d)", r);
 
 	kb_rm_rf(tmp);
 	return tap_done();

@@ -12,25 +12,25 @@ static void test_lines(void)
 {
 	char name[KB_SYM_MAX], val[KB_VAL_MAX];
 
-	CHECK(kb_config_line("CONFIG_FOO=y", name, val) == KB_CFG_SET && !strcmp(name, "FOO") &&
-		      !strcmp(val, "y"),
-	      "CONFIG_FOO=y");
-	CHECK(kb_config_line("CONFIG_NR_CPUS=64  ", name, val) == KB_CFG_SET && !strcmp(val, "64"),
-	      "a number, trailing blanks dropped");
-	CHECK(kb_config_line("CONFIG_CMDLINE=\"a b=c\"", name, val) == KB_CFG_SET && !strcmp(val, "\"a b=c\""),
-	      "a quoted string keeps its quotes");
-	CHECK(kb_config_line("# CONFIG_BAR is not set", name, val) == KB_CFG_UNSET && !strcmp(name, "BAR") &&
-		      !strcmp(val, "n"),
-	      "# CONFIG_BAR is not set");
-	CHECK(kb_config_line("# Seed 002: bridge VLAN", name, val) == KB_CFG_OTHER, "a plain comment");
-	CHECK(kb_config_line("# CONFIG_BAR is set", name, val) == KB_CFG_OTHER, "a comment that is not an unset");
-	CHECK(kb_config_line("", name, val) == KB_CFG_OTHER, "a blank line");
-	CHECK(kb_config_line("   \t", name, val) == KB_CFG_OTHER, "a line of blanks");
-	CHECK(kb_config_line("FOO=y", name, val) == -EINVAL, "no CONFIG_ prefix is malformed");
-	CHECK(kb_config_line("CONFIG_FOO", name, val) == -EINVAL, "no '=' is malformed");
-	CHECK(kb_config_line("CONFIG_FOO=", name, val) == -EINVAL, "no value is malformed");
-	CHECK(kb_config_line("CONFIG_=y", name, val) == -EINVAL, "no name is malformed");
-	CHECK(kb_config_line("CONFIG_FOO BAR=y", name, val) == -EINVAL, "a blank in the name is malformed");
+	okf(kb_config_line("CONFIG_FOO=y", name, val) == KB_CFG_SET && !strcmp(name, "FOO") &&
+		    !strcmp(val, "y"),
+	    "CONFIG_FOO=y");
+	okf(kb_config_line("CONFIG_NR_CPUS=64  ", name, val) == KB_CFG_SET && !strcmp(val, "64"),
+	    "a number, trailing blanks dropped");
+	okf(kb_config_line("CONFIG_CMDLINE=\"a b=c\"", name, val) == KB_CFG_SET && !strcmp(val, "\"a b=c\""),
+	    "a quoted string keeps its quotes");
+	okf(kb_config_line("# CONFIG_BAR is not set", name, val) == KB_CFG_UNSET && !strcmp(name, "BAR") &&
+		    !strcmp(val, "n"),
+	    "# CONFIG_BAR is not set");
+	okf(kb_config_line("# Seed 002: bridge VLAN", name, val) == KB_CFG_OTHER, "a plain comment");
+	okf(kb_config_line("# CONFIG_BAR is set", name, val) == KB_CFG_OTHER, "a comment that is not an unset");
+	okf(kb_config_line("", name, val) == KB_CFG_OTHER, "a blank line");
+	okf(kb_config_line("   \t", name, val) == KB_CFG_OTHER, "a line of blanks");
+	okf(kb_config_line("FOO=y", name, val) == -EINVAL, "no CONFIG_ prefix is malformed");
+	okf(kb_config_line("CONFIG_FOO", name, val) == -EINVAL, "no '=' is malformed");
+	okf(kb_config_line("CONFIG_FOO=", name, val) == -EINVAL, "no value is malformed");
+	okf(kb_config_line("CONFIG_=y", name, val) == -EINVAL, "no name is malformed");
+	okf(kb_config_line("CONFIG_FOO BAR=y", name, val) == -EINVAL, "a blank in the name is malformed");
 }
 
 static const char dotconfig[] =
@@ -49,14 +49,14 @@ static void test_dotconfig(void)
 {
 	struct kb_config c;
 
-	CHECK(kb_config_parse(dotconfig, &c) == 0, ".config parses");
-	CHECK(kb_config_get(&c, "BRIDGE") && !strcmp(kb_config_get(&c, "BRIDGE"), "y"), "BRIDGE=y");
-	CHECK(kb_config_get(&c, "VLAN_8021Q") && !strcmp(kb_config_get(&c, "VLAN_8021Q"), "n"),
-	      "an unset option reads as n");
-	CHECK(!strcmp(kb_config_get(&c, "NET_DSA_LOOP"), "m"), "a module");
-	CHECK(!strcmp(kb_config_get(&c, "NR_CPUS"), "8"), "the last assignment wins");
-	CHECK(kb_config_get(&c, "MISSING") == NULL, "an absent option is NULL");
-	CHECK(c.n == 6, "six distinct options (got %zu)", c.n);
+	okf(kb_config_parse(dotconfig, &c) == 0, ".config parses");
+	okf(kb_config_get(&c, "BRIDGE") && !strcmp(kb_config_get(&c, "BRIDGE"), "y"), "BRIDGE=y");
+	okf(kb_config_get(&c, "VLAN_8021Q") && !strcmp(kb_config_get(&c, "VLAN_8021Q"), "n"),
+	    "an unset option reads as n");
+	okf(!strcmp(kb_config_get(&c, "NET_DSA_LOOP"), "m"), "a module");
+	okf(!strcmp(kb_config_get(&c, "NR_CPUS"), "8"), "the last assignment wins");
+	okf(kb_config_get(&c, "MISSING") == NULL, "an absent option is NULL");
+	okf(c.n == 6, "six distinct options (got %zu)", c.n);
 	kb_config_free(&c);
 }
 
@@ -79,35 +79,35 @@ static void test_fragment_and_verify(void)
 	size_t n = 0;
 	unsigned line = 0;
 
-	CHECK(kb_fragment_parse("configs/dsa.config", frag_text, &f, &line) == 0, "fragment parses");
-	CHECK(f.n == 7, "seven wanted options (got %zu)", f.n);
-	CHECK(f.n >= 2 && f.v[1].line == 4 && !strcmp(f.v[1].name, "BRIDGE_VLAN_FILTERING"),
-	      "line numbers count comments and blanks");
-	CHECK(kb_config_parse(dotconfig, &c) == 0, ".config parses");
-	CHECK(kb_config_verify(&f, 1, &c, &mm, &n) == 0, "verification runs");
-	CHECK(n == 3, "three mismatches (got %zu)", n);
+	okf(kb_fragment_parse("configs/dsa.config", frag_text, &f, &line) == 0, "fragment parses");
+	okf(f.n == 7, "seven wanted options (got %zu)", f.n);
+	okf(f.n >= 2 && f.v[1].line == 4 && !strcmp(f.v[1].name, "BRIDGE_VLAN_FILTERING"),
+	    "line numbers count comments and blanks");
+	okf(kb_config_parse(dotconfig, &c) == 0, ".config parses");
+	okf(kb_config_verify(&f, 1, &c, &mm, &n) == 0, "verification runs");
+	okf(n == 3, "three mismatches (got %zu)", n);
 	if (n == 3) {
-		CHECK(!strcmp(mm[0].name, "BRIDGE_VLAN_FILTERING") && !strcmp(mm[0].want, "y") &&
-			      !strcmp(mm[0].got, "(absent)") && mm[0].line == 4 &&
-			      !strcmp(mm[0].file, "configs/dsa.config"),
-		      "a dropped option: name, want, got, file:line");
-		CHECK(!strcmp(mm[1].name, "NET_DSA_LOOP") && !strcmp(mm[1].want, "n") && !strcmp(mm[1].got, "m"),
-		      "an option wanted off but on");
-		CHECK(!strcmp(mm[2].name, "ABSENT_ON"), "an absent option wanted on");
+		okf(!strcmp(mm[0].name, "BRIDGE_VLAN_FILTERING") && !strcmp(mm[0].want, "y") &&
+			    !strcmp(mm[0].got, "(absent)") && mm[0].line == 4 &&
+			    !strcmp(mm[0].file, "configs/dsa.config"),
+		    "a dropped option: name, want, got, file:line");
+		okf(!strcmp(mm[1].name, "NET_DSA_LOOP") && !strcmp(mm[1].want, "n") && !strcmp(mm[1].got, "m"),
+		    "an option wanted off but on");
+		okf(!strcmp(mm[2].name, "ABSENT_ON"), "an absent option wanted on");
 	}
 	free(mm);
 	kb_fragment_free(&f);
 
-	CHECK(kb_fragment_parse("configs/bad.config", "CONFIG_A=y\nthis is junk\n", &f, &line) == -EINVAL &&
-		      line == 2,
-	      "a malformed fragment line is reported with its number");
+	okf(kb_fragment_parse("configs/bad.config", "CONFIG_A=y\nthis is junk\n", &f, &line) == -EINVAL &&
+		    line == 2,
+	    "a malformed fragment line is reported with its number");
 
 	/* Everything wanted is there: no mismatch. */
-	CHECK(kb_fragment_parse("configs/ok.config", "CONFIG_BRIDGE=y\n# CONFIG_VLAN_8021Q is not set\n", &f,
-				&line) == 0,
-	      "a satisfied fragment parses");
+	okf(kb_fragment_parse("configs/ok.config", "CONFIG_BRIDGE=y\n# CONFIG_VLAN_8021Q is not set\n", &f,
+			      &line) == 0,
+	    "a satisfied fragment parses");
 	mm = NULL;
-	CHECK(kb_config_verify(&f, 1, &c, &mm, &n) == 0 && n == 0 && mm == NULL, "a satisfied fragment verifies");
+	okf(kb_config_verify(&f, 1, &c, &mm, &n) == 0 && n == 0 && mm == NULL, "a satisfied fragment verifies");
 	kb_fragment_free(&f);
 	kb_config_free(&c);
 }
@@ -154,42 +154,42 @@ static void test_kconfig(void)
 	struct kb_config c;
 	char vals[256];
 
-	CHECK(kb_kconfig_scan("net/bridge/Kconfig", kconfig_text, "BRIDGE_VLAN_FILTERING", &s) == 0,
-	      "Kconfig scan runs");
-	CHECK(s.n == 1, "one definition found, help text and longer names skipped (got %zu)", s.n);
+	okf(kb_kconfig_scan("net/bridge/Kconfig", kconfig_text, "BRIDGE_VLAN_FILTERING", &s) == 0,
+	    "Kconfig scan runs");
+	okf(s.n == 1, "one definition found, help text and longer names skipped (got %zu)", s.n);
 	if (s.n == 1) {
 		const struct kb_ksym *k = &s.v[0];
 
-		CHECK(k->line == 18 && !strcmp(k->file, "net/bridge/Kconfig"), "defined at line 18 (got %u)",
-		      k->line);
-		CHECK(k->has_prompt, "it has a prompt");
-		CHECK(k->ndeps == 4, "if + menu depends + two depends on (got %zu)", k->ndeps);
+		okf(k->line == 18 && !strcmp(k->file, "net/bridge/Kconfig"), "defined at line 18 (got %u)",
+		    k->line);
+		okf(k->has_prompt, "it has a prompt");
+		okf(k->ndeps == 4, "if + menu depends + two depends on (got %zu)", k->ndeps);
 		if (k->ndeps == 4) {
-			CHECK(!strcmp(k->deps[0].kind, "if") && !strcmp(k->deps[0].expr, "BRIDGE && NET") &&
-				      k->deps[0].line == 14,
-			      "enclosing if, with its line");
-			CHECK(!strcmp(k->deps[1].kind, "menu depends on") && !strcmp(k->deps[1].expr, "INET"),
-			      "menu depends on");
-			CHECK(!strcmp(k->deps[2].expr, "BRIDGE") && k->deps[2].line == 20, "first depends on");
-			CHECK(!strcmp(k->deps[3].expr, "VLAN_8021Q &&  \t\t   !COMPILE_TEST") ||
-				      strstr(k->deps[3].expr, "!COMPILE_TEST") != NULL,
-			      "a continued depends on is joined, comment dropped: '%s'", k->deps[3].expr);
-			CHECK(!strstr(k->deps[3].expr, "#"), "no comment in the expression");
+			okf(!strcmp(k->deps[0].kind, "if") && !strcmp(k->deps[0].expr, "BRIDGE && NET") &&
+				    k->deps[0].line == 14,
+			    "enclosing if, with its line");
+			okf(!strcmp(k->deps[1].kind, "menu depends on") && !strcmp(k->deps[1].expr, "INET"),
+			    "menu depends on");
+			okf(!strcmp(k->deps[2].expr, "BRIDGE") && k->deps[2].line == 20, "first depends on");
+			okf(!strcmp(k->deps[3].expr, "VLAN_8021Q &&  \t\t   !COMPILE_TEST") ||
+				    strstr(k->deps[3].expr, "!COMPILE_TEST") != NULL,
+			    "a continued depends on is joined, comment dropped: '%s'", k->deps[3].expr);
+			okf(!strstr(k->deps[3].expr, "#"), "no comment in the expression");
 		}
 	}
 	kb_ksyms_free(&s);
 
-	CHECK(kb_kconfig_scan("lib/Kconfig", kconfig_text, "IRQ_SIM", &s) == 0 && s.n == 1 && !s.v[0].has_prompt &&
-		      s.v[0].ndeps == 0,
-	      "a symbol without a prompt and without depends on");
+	okf(kb_kconfig_scan("lib/Kconfig", kconfig_text, "IRQ_SIM", &s) == 0 && s.n == 1 && !s.v[0].has_prompt &&
+		    s.v[0].ndeps == 0,
+	    "a symbol without a prompt and without depends on");
 	kb_ksyms_free(&s);
-	CHECK(kb_kconfig_scan("x/Kconfig", kconfig_text, "NOTHING_IN_HELP", &s) == 0 && s.n == 0,
-	      "an unknown symbol is not found");
+	okf(kb_kconfig_scan("x/Kconfig", kconfig_text, "NOTHING_IN_HELP", &s) == 0 && s.n == 0,
+	    "an unknown symbol is not found");
 	kb_ksyms_free(&s);
 
-	CHECK(kb_config_parse(dotconfig, &c) == 0, ".config parses");
+	okf(kb_config_parse(dotconfig, &c) == 0, ".config parses");
 	kb_expr_values("VLAN_8021Q && !COMPILE_TEST || BRIDGE=y && VLAN_8021Q && m", &c, vals, sizeof(vals));
-	CHECK(!strcmp(vals, "VLAN_8021Q=n COMPILE_TEST=n BRIDGE=y"), "expression values: '%s'", vals);
+	okf(!strcmp(vals, "VLAN_8021Q=n COMPILE_TEST=n BRIDGE=y"), "expression values: '%s'", vals);
 	kb_config_free(&c);
 }
 

@@ -44,7 +44,7 @@ int main(void)
 
 	fixture_init(&f);
 	key_of(&f, base);
-	CHECK(strlen(base) == 64, "key is 64 hex digits: %s", base);
+	okf(strlen(base) == 64, "key is 64 hex digits: %s", base);
 
 	/* Same content in other buffers: same key. */
 	{
@@ -53,7 +53,7 @@ int main(void)
 		fixture_init(&f);
 		f.frags[0].data = copy;
 		key_of(&f, k);
-		CHECK(!strcmp(k, base), "same inputs in other memory give the same key");
+		okf(!strcmp(k, base), "same inputs in other memory give the same key");
 		free(copy);
 	}
 
@@ -62,7 +62,7 @@ int main(void)
 		fixture_init(&f);                                 \
 		stmt;                                             \
 		key_of(&f, k);                                    \
-		CHECK(strcmp(k, base) != 0, "key changes with %s", what); \
+		okf(strcmp(k, base) != 0, "key changes with %s", what); \
 	} while (0)
 
 	VARY("the source version", f.in.source_version = "6.1.192-4");
@@ -94,12 +94,12 @@ int main(void)
 		f.in.without = without;
 		f.in.nwithout = 0;
 		key_of(&f, k);
-		CHECK(!strcmp(k, base), "an empty left-out list keeps the usual key");
+		okf(!strcmp(k, base), "an empty left-out list keeps the usual key");
 	}
 
 	/* Stability: the key of the fixture is fixed by the format. */
 	fixture_init(&f);
 	key_of(&f, k);
-	CHECK(!strcmp(k, base), "the key is deterministic");
+	okf(!strcmp(k, base), "the key is deterministic");
 	return tap_done();
 }

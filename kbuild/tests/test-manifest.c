@@ -34,26 +34,26 @@ static void test_ledger(void)
 	unsigned vla, frame;
 	char *text = NULL;
 
-	CHECK(kb_ledger_update(&l, cold, strlen(cold)) == 0, "a cold log fills the ledger");
+	okf(kb_ledger_update(&l, cold, strlen(cold)) == 0, "a cold log fills the ledger");
 	kb_ledger_totals(&l, &vla, &frame);
-	CHECK(vla == 1 && frame == 2, "totals after the cold build: %u Wvla, %u Wframe", vla, frame);
-	CHECK(kb_ledger_update(&l, incr, strlen(incr)) == 0, "an incremental log updates it");
+	okf(vla == 1 && frame == 2, "totals after the cold build: %u Wvla, %u Wframe", vla, frame);
+	okf(kb_ledger_update(&l, incr, strlen(incr)) == 0, "an incremental log updates it");
 	kb_ledger_totals(&l, &vla, &frame);
-	CHECK(vla == 0 && frame == 1, "a recompiled object's warnings are replaced, others kept (%u, %u)", vla,
-	      frame);
-	CHECK(kb_ledger_to_text(&l, &text) == 0 && text, "the ledger serializes");
-	CHECK(text && !strncmp(text, "vlalab-warnings 1 complete\n", 27) && !strstr(text, "lib/foo.o") &&
-		      strstr(text, "drivers/net/dsa/dsa_loop.o\t0\t1\n"),
-	      "only objects with warnings are written");
-	CHECK(text && kb_ledger_parse(text, &back) == 0 && back.complete && back.n == 1,
-	      "and parse back");
+	okf(vla == 0 && frame == 1, "a recompiled object's warnings are replaced, others kept (%u, %u)", vla,
+	    frame);
+	okf(kb_ledger_to_text(&l, &text) == 0 && text, "the ledger serializes");
+	okf(text && !strncmp(text, "vlalab-warnings 1 complete\n", 27) && !strstr(text, "lib/foo.o") &&
+		    strstr(text, "drivers/net/dsa/dsa_loop.o\t0\t1\n"),
+	    "only objects with warnings are written");
+	okf(text && kb_ledger_parse(text, &back) == 0 && back.complete && back.n == 1,
+	    "and parse back");
 	kb_ledger_free(&back);
 	free(text);
 	kb_ledger_free(&l);
-	CHECK(kb_ledger_parse("junk\n", &back) < 0, "a bad header is refused");
-	CHECK(kb_ledger_parse("vlalab-warnings 1 partial\nx.o\tnope\n", &back) < 0, "a bad line is refused");
-	CHECK(kb_ledger_parse("vlalab-warnings 1 partial\n", &back) == 0 && !back.complete && back.n == 0,
-	      "an empty partial ledger");
+	okf(kb_ledger_parse("junk\n", &back) < 0, "a bad header is refused");
+	okf(kb_ledger_parse("vlalab-warnings 1 partial\nx.o\tnope\n", &back) < 0, "a bad line is refused");
+	okf(kb_ledger_parse("vlalab-warnings 1 partial\n", &back) == 0 && !back.complete && back.n == 0,
+	    "an empty partial ledger");
 	kb_ledger_free(&back);
 }
 
@@ -90,49 +90,49 @@ int main(void)
 	test_ledger();
 
 	kb_count_warnings(log_text, strlen(log_text), &vla, &frame);
-	CHECK(vla == 2, "two -Wvla warnings (got %u)", vla);
-	CHECK(frame == 2, "two -Wframe-larger-than warnings (got %u)", frame);
+	okf(vla == 2, "two -Wvla warnings (got %u)", vla);
+	okf(frame == 2, "two -Wframe-larger-than warnings (got %u)", frame);
 	kb_count_warnings("", 0, &vla, &frame);
-	CHECK(vla == 0 && frame == 0, "an empty log has none");
+	okf(vla == 0 && frame == 0, "an empty log has none");
 
-	CHECK(kb_manifest_to_json(&m, &json) == 0 && json, "manifest serializes");
+	okf(kb_manifest_to_json(&m, &json) == 0 && json, "manifest serializes");
 	if (!json)
 		return tap_done();
-	CHECK(strstr(json, "\"gcc 12/x86_64\"") != NULL, "'/' is not escaped");
-	CHECK(strstr(json, "\"Wvla\"") && strstr(json, "\"Wframe-larger-than\""), "warning counts present");
-	CHECK(strchr(json, '\n') != NULL, "pretty-printed");
-	CHECK(kb_manifest_parse(json, &back) == 0, "manifest parses back");
-	CHECK(!strcmp(back.source_version, "6.1.192-3") && !strcmp(back.flavour, "patched") &&
-		      !strcmp(back.key, "0123") && !strcmp(back.release, "6.1.192"),
-	      "strings round-trip");
-	CHECK(back.npatches == 1 && !strcmp(back.patches[0].name, "0001-x.patch") &&
-		      !strcmp(back.patches[0].sha256, "ab"),
-	      "patches round-trip");
-	CHECK(back.nfragments == 2 && !strcmp(back.fragments[1].name, "dsa.config") &&
-		      !strcmp(back.fragments[1].sha256, "ef"),
-	      "fragments round-trip");
-	CHECK(back.nwithout == 1 && !strcmp(back.without[0], "0002-y.patch"), "left-out patches round-trip");
-	CHECK(back.build_seconds == 412.5 && back.timestamp == 1764740000 && back.incremental &&
-		      back.warn_vla == 2 && back.warn_frame == 3 && back.warn_complete && back.log_vla == 1 &&
-		      back.log_frame == 0,
-	      "numbers round-trip");
+	okf(strstr(json, "\"gcc 12/x86_64\"") != NULL, "'/' is not escaped");
+	okf(strstr(json, "\"Wvla\"") && strstr(json, "\"Wframe-larger-than\""), "warning counts present");
+	okf(strchr(json, '\n') != NULL, "pretty-printed");
+	okf(kb_manifest_parse(json, &back) == 0, "manifest parses back");
+	okf(!strcmp(back.source_version, "6.1.192-3") && !strcmp(back.flavour, "patched") &&
+		    !strcmp(back.key, "0123") && !strcmp(back.release, "6.1.192"),
+	    "strings round-trip");
+	okf(back.npatches == 1 && !strcmp(back.patches[0].name, "0001-x.patch") &&
+		    !strcmp(back.patches[0].sha256, "ab"),
+	    "patches round-trip");
+	okf(back.nfragments == 2 && !strcmp(back.fragments[1].name, "dsa.config") &&
+		    !strcmp(back.fragments[1].sha256, "ef"),
+	    "fragments round-trip");
+	okf(back.nwithout == 1 && !strcmp(back.without[0], "0002-y.patch"), "left-out patches round-trip");
+	okf(back.build_seconds == 412.5 && back.timestamp == 1764740000 && back.incremental &&
+		    back.warn_vla == 2 && back.warn_frame == 3 && back.warn_complete && back.log_vla == 1 &&
+		    back.log_frame == 0,
+	    "numbers round-trip");
 	kb_manifest_free(&back);
 	free(json);
 
-	CHECK(kb_manifest_parse("{\"source_version\": 3}", &back) < 0, "a wrong type is refused");
-	CHECK(kb_manifest_parse("not json", &back) < 0, "garbage is refused");
-	CHECK(kb_manifest_parse("{\"source_version\":\"a\",\"compiler\":\"b\",\"flavour\":\"c\",\"key\":\"k\","
-				"\"release\":\"r\",\"patches\":[{\"name\":1,\"sha256\":\"x\"}],\"fragments\":[]}",
-				&back) < 0,
-	      "a patch with a numeric name is refused");
-	CHECK(kb_manifest_parse("{\"source_version\":\"a\",\"compiler\":\"b\",\"flavour\":\"c\",\"key\":\"k\","
-				"\"release\":\"r\",\"patches\":[],\"fragments\":[]}",
-				&back) == 0 && back.nwithout == 0,
-	      "an older manifest without \"without\" parses, with none left out");
+	okf(kb_manifest_parse("{\"source_version\": 3}", &back) < 0, "a wrong type is refused");
+	okf(kb_manifest_parse("not json", &back) < 0, "garbage is refused");
+	okf(kb_manifest_parse("{\"source_version\":\"a\",\"compiler\":\"b\",\"flavour\":\"c\",\"key\":\"k\","
+			      "\"release\":\"r\",\"patches\":[{\"name\":1,\"sha256\":\"x\"}],\"fragments\":[]}",
+			      &back) < 0,
+	    "a patch with a numeric name is refused");
+	okf(kb_manifest_parse("{\"source_version\":\"a\",\"compiler\":\"b\",\"flavour\":\"c\",\"key\":\"k\","
+			      "\"release\":\"r\",\"patches\":[],\"fragments\":[]}",
+			      &back) == 0 && back.nwithout == 0,
+	    "an older manifest without \"without\" parses, with none left out");
 	kb_manifest_free(&back);
-	CHECK(kb_manifest_parse("{\"source_version\":\"a\",\"compiler\":\"b\",\"flavour\":\"c\",\"key\":\"k\","
-				"\"release\":\"r\",\"patches\":[],\"fragments\":[],\"without\":[1]}",
-				&back) < 0,
-	      "a numeric left-out name is refused");
+	okf(kb_manifest_parse("{\"source_version\":\"a\",\"compiler\":\"b\",\"flavour\":\"c\",\"key\":\"k\","
+			      "\"release\":\"r\",\"patches\":[],\"fragments\":[],\"without\":[1]}",
+			      &back) < 0,
+	    "a numeric left-out name is refused");
 	return tap_done();
 }

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "kb.h"
 #include "tap.h"
 
@@ -35,7 +36,7 @@ static char *get(const char *rel)
 	char path[PATH_MAX], *text = NULL;
 
 	kb_path(path, sizeof(path), "%s/%s", tmp, rel);
-	if (kb_read_file(path, &text, NULL) < 0)
+	if (fileio_read(path, FILEIO_ALL, &text, NULL, NULL) < 0)
 		return strdup("(unreadable)");
 	return text;
 }
@@ -183,13 +184,13 @@ int main(void)
 
 	/* 1. Fresh unpack and the whole series. */
 	r = prepare("6.1.192-3", "0001-a.patch\n0002-b.patch\n", &msg);
-	CHECK(r == 0, "unpack and apply two patches (r=%d) %s", r, msg);
+	okf(r == 0, "unpack and apply two patches (r=%d) %s", r, msg);
 	free(msg);
-	CHECK(file_is("cache/trees/patched/lib/a.c", "one\ntwo\nTHREE\nfour\nfive\n"), "0001 applied");
-	CHECK(file_is("cache/trees/patched/lib/b.c", "one\ntwo\nthree\nFOUR\nfive\n"), "0002 applied");
-	CHECK(file_is("cache/trees/patched/.vlalab/applied/series", "0001-a.patch\n0002-b.patch\n"),
-	      "the record lists both");
-	CHECK(file_is("cache/trees/patched/.vlalab/source-version", "6.1.192-3"), "the source version stamp");
+	okf(file_is("cache/trees/patched/lib/a.c", "one\ntwo\nTHREE\nfour\nfive\n"), "0001 applied");
+	okf(file_is("cache/trees/patched/lib/b.c", "one\ntwo\nthree\nFOUR\nfive\n"), "0002 applied");
+	okf(file_is("cache/trees/patched/.vlalab/applied/series", "0001-a.patch\n0002-b.patch\n"),
+	    "the record lists both");
+	okf(file_is("cache/trees/patched/.vlalab/source-version", "6.1.192-3"), "the source version stamp");
 	id1 = get("cache/trees/patched/.vlalab/tree-id");
 
 	/* 2. Same series again: nothing touched. */
@@ -198,40 +199,40 @@ int main(void)
 	r = prepare("6.1.192-3", "0001-a.patch\n0002-b.patch\n", &msg);
 	free(msg);
 	a2 = mtime_of("cache/trees/patched/lib/a.c");
-	CHECK(r == 0 && a1.tv_sec == a2.tv_sec && a1.tv_nsec == a2.tv_nsec, "an unchanged series touches nothing");
+	okf(r == 0 && a1.tv_sec == a2.tv_sec && a1.tv_nsec == a2.tv_nsec, "an unchanged series touches nothing");
 
 	/* 3. Drop the second patch: only it is reverted. */
 	r = prepare("6.1.192-3", "0001-a.patch\n", &msg);
 	free(msg);
 	a2 = mtime_of("cache/trees/patched/lib/a.c");
-	CHECK(r == 0 && file_is("cache/trees/patched/lib/b.c", orig), "0002 reverted");
-	CHECK(a1.tv_sec == a2.tv_sec && a1.tv_nsec == a2.tv_nsec, "the common prefix (0001) was not touched");
-	CHECK(file_is("cache/trees/patched/.vlalab/applied/series", "0001-a.patch\n"), "the record follows");
+	okf(r == 0 && file_is("cache/trees/patched/lib/b.c", orig), "0002 reverted");
+	okf(a1.tv_sec == a2.tv_sec && a1.tv_nsec == a2.tv_nsec, "the common prefix (0001) was not touched");
+	okf(file_is("cache/trees/patched/.vlalab/applied/series", "0001-a.patch\n"), "the record follows");
 
 	/* 4. A patch that does not apply: named, hunk shown, tree restored. */
 	r = prepare("6.1.192-3", "0001-a.patch\n0002-b.patch\n0003-bad.patch\n", &msg);
-	CHECK(r == -EINVAL, "a patch that does not apply fails (r=%d)", r);
-	CHECK(msg && strstr(msg, "patch '0003-bad.patch' (series line 3) does not apply"),
-	      "the message names the patch and its series line");
-	CHECK(msg && strstr(msg, "@@ -1,3 +1,3 @@") && strstr(msg, "+DOS"), "the rejected hunk is shown");
-	CHECK(msg && strstr(msg, "git: error: patch failed: lib/b.c:1"), "git's reason is shown");
+	okf(r == -EINVAL, "a patch that does not apply fails (r=%d)", r);
+	okf(msg && strstr(msg, "patch '0003-bad.patch' (series line 3) does not apply"),
+	    "the message names the patch and its series line");
+	okf(msg && strstr(msg, "@@ -1,3 +1,3 @@") && strstr(msg, "+DOS"), "the rejected hunk is shown");
+	okf(msg && strstr(msg, "git: error: patch failed: lib/b.c:1"), "git's reason is shown");
 	for (char *s = msg ? strtok(msg, "\n") : NULL; s; s = strtok(NULL, "\n"))
 		printf("# %s\n", s);
 	free(msg);
-	CHECK(file_is("cache/trees/patched/lib/b.c", orig), "0002 applied in the failed run was reverted");
-	CHECK(file_is("cache/trees/patched/.vlalab/applied/series", "0001-a.patch\n"),
-	      "the record is back at the common prefix");
+	okf(file_is("cache/trees/patched/lib/b.c", orig), "0002 applied in the failed run was reverted");
+	okf(file_is("cache/trees/patched/.vlalab/applied/series", "0001-a.patch\n"),
+	    "the record is back at the common prefix");
 	kb_path(path, sizeof(path), "%s/cache/trees/patched/lib/b.c.rej", tmp);
-	CHECK(access(path, F_OK) < 0, "no .rej left in the tree");
+	okf(access(path, F_OK) < 0, "no .rej left in the tree");
 
 	/* 5. A revert that fails (tree edited by hand) unpacks again. */
 	put("cache/trees/patched/lib/a.c", "edited\n");
 	r = prepare("6.1.192-3", "", &msg);
-	CHECK(r == 0 && msg && strstr(msg, "cannot revert '0001-a.patch'"), "a failed revert is reported");
+	okf(r == 0 && msg && strstr(msg, "cannot revert '0001-a.patch'"), "a failed revert is reported");
 	free(msg);
-	CHECK(file_is("cache/trees/patched/lib/a.c", orig), "the tree was unpacked again");
+	okf(file_is("cache/trees/patched/lib/a.c", orig), "the tree was unpacked again");
 	id2 = get("cache/trees/patched/.vlalab/tree-id");
-	CHECK(strcmp(id1, id2) != 0, "a new unpacking gets a new tree-id");
+	okf(strcmp(id1, id2) != 0, "a new unpacking gets a new tree-id");
 	free(id1);
 	id1 = id2;
 
@@ -239,9 +240,9 @@ int main(void)
 	r = prepare("6.1.192-4", "0001-a.patch\n", &msg);
 	free(msg);
 	id2 = get("cache/trees/patched/.vlalab/tree-id");
-	CHECK(r == 0 && strcmp(id1, id2) != 0 &&
-		      file_is("cache/trees/patched/.vlalab/source-version", "6.1.192-4"),
-	      "a new source version unpacks again");
+	okf(r == 0 && strcmp(id1, id2) != 0 &&
+		    file_is("cache/trees/patched/.vlalab/source-version", "6.1.192-4"),
+	    "a new source version unpacks again");
 	free(id1);
 	free(id2);
 
@@ -254,12 +255,12 @@ int main(void)
 		put("cache/trees/patched/lib/a.c", orig);
 	}
 	r = prepare("6.1.192-3", "0001-a.patch\n", &msg);
-	CHECK(r == 0 && msg && strstr(msg, "adopted"), "an unrecorded tree of the right version is adopted");
+	okf(r == 0 && msg && strstr(msg, "adopted"), "an unrecorded tree of the right version is adopted");
 	free(msg);
 	rec = get("cache/trees/patched/.vlalab/tree-id");
-	CHECK(!strcmp(rec, "adopted"), "its tree-id says so");
+	okf(!strcmp(rec, "adopted"), "its tree-id says so");
 	free(rec);
-	CHECK(file_is("cache/trees/patched/lib/a.c", "one\ntwo\nTHREE\nfour\nfive\n"), "and patched");
+	okf(file_is("cache/trees/patched/lib/a.c", "one\ntwo\nTHREE\nfour\nfive\n"), "and patched");
 
 	kb_rm_rf(tmp);
 	return tap_done();

@@ -3,6 +3,7 @@
 # sh, no guestd) answers each scenario with one kind of bad line. Every bad
 # line must end that VM with the scenario as `error`, the line saved in
 # protocol-error-vmN.txt, and the next scenario must run on a fresh VM. A
+# guest that claims pass without a step event gets `error` too. A
 # guest that stops answering is a host-side timeout; one that falls silent
 # (no heartbeat) hangs: a timeout too, with a hang incident and a bundle. A guest with another protocol version must
 # stop the run with a clear error.
@@ -12,7 +13,7 @@ busybox=$(command -v busybox || echo /bin/busybox)
 
 # Scenarios: one read step each; the fake guest only looks at the name.
 mkdir -p "$out/scenarios/hostile"
-for name in good mute silent too-long unknown-event wrong-type; do
+for name in claims-pass good mute silent too-long unknown-event wrong-type; do
 	# Short, so that silent hits the host's bound (1 s + 10 s + 0.5 s);
 	# long for mute, so that the silence bound (15 s) comes first.
 	timeout=1000
@@ -52,6 +53,9 @@ while read -r line <&3; do
 		echo '{"ev":"step_begin","t_us":5,"scenario":"hostile/good","step":0,"kind":"read"}' >&3
 		echo '{"ev":"step_end","t_us":6,"scenario":"hostile/good","step":0,"verdict":"pass","duration_us":1}' >&3
 		echo '{"ev":"scenario_end","t_us":7,"scenario":"hostile/good","verdict":"pass","duration_us":3}' >&3 ;;
+	*'"hostile/claims-pass"'*)
+		echo '{"ev":"scenario_begin","t_us":4,"scenario":"hostile/claims-pass","nsteps":1}' >&3
+		echo '{"ev":"scenario_end","t_us":5,"scenario":"hostile/claims-pass","verdict":"pass","duration_us":1}' >&3 ;;
 	*'"hostile/mute"'*)
 		kill $hb ;;
 	*'"hostile/silent"'*)
@@ -104,6 +108,10 @@ for f in sorted(os.listdir(os.path.join(out, "run"))):
 for text in ("format_disk", '"nsteps":"1"', "aaaaaaaa"):
     if text not in saved:
         bad.append("no saved line with %r" % text)
+sc = by["hostile/claims-pass"]
+if sc["verdict"] != "error" or \
+   sc["reason"] != "the guest reported pass, but step 0 (read) never began":
+    bad.append("claims-pass: %s: %r" % (sc["verdict"], sc["reason"]))
 sc = by["hostile/mute"]
 if sc["verdict"] != "timeout" or "not even a heartbeat" not in sc["reason"]:
     bad.append("mute: %s: %r" % (sc["verdict"], sc["reason"]))
@@ -112,8 +120,9 @@ if not [i for i in sc.get("incidents", []) if i["kind"] == "hang" and i["bundle"
 sc = by["hostile/silent"]
 if sc["verdict"] != "timeout" or "no scenario_end within 11500 ms" not in sc["reason"]:
     bad.append("silent: %s: %r" % (sc["verdict"], sc["reason"]))
-# good and mute share vm1; every later scenario costs a VM: vm2..vm5.
-for n in (1, 2, 3, 4, 5):
+# claims-pass has vm1; good and mute share vm2; every later scenario
+# costs a VM: vm3..vm6.
+for n in (1, 2, 3, 4, 5, 6):
     if not os.path.exists(os.path.join(out, "run", "console-vm%d.log" % n)):
         bad.append("no console-vm%d.log" % n)
 
@@ -127,8 +136,8 @@ if first["verdict"] != "error" or \
 for sc in s["scenarios"][1:]:
     if sc["verdict"] != "error" or "protocol version" not in sc["reason"]:
         bad.append("version 2, later: %r" % sc)
-if len(s["scenarios"]) != 6:
-    bad.append("version 2: %d scenarios, want 6" % len(s["scenarios"]))
+if len(s["scenarios"]) != 7:
+    bad.append("version 2: %d scenarios, want 7" % len(s["scenarios"]))
 if os.path.exists(os.path.join(out, "run2", "console-vm2.log")):
     bad.append("version 2: booted again after the mismatch")
 for b in bad:

@@ -29,6 +29,8 @@ steps = {}
 for sc in s["scenarios"]:
     if sc["verdict"] != "pass":
         bad.append("%s: %s: %s" % (sc["name"], sc["verdict"], sc["reason"]))
+    if sc.get("cleanup_failed"):
+        bad.append("%s: cleanup failed: %s" % (sc["name"], sc["cleanup_reason"]))
     for st in sc["steps"]:
         steps[(sc["name"], st["name"])] = st
 for t in (4, 8):

@@ -26,6 +26,8 @@ for sc in s["scenarios"]:
         bad.append("%s: %s: %s" % (sc["name"], sc["verdict"], sc["reason"]))
     elif not sc["steps"]:
         bad.append("%s: passed without steps" % sc["name"])
+    if sc.get("cleanup_failed", True):
+        bad.append("%s: cleanup failed, or none: %s" % (sc["name"], sc.get("cleanup_reason")))
 for b in bad:
     print("# " + b)
 sys.exit(1 if bad else 0)

@@ -28,6 +28,8 @@ for sc in s["scenarios"]:
         bad.append("%s: %s: %s" % (sc["name"], sc["verdict"], sc["reason"]))
     if sc["verdict"] == "pass" and not sc["steps"]:
         bad.append("%s: passed without steps" % sc["name"])
+    if sc.get("cleanup_failed"):
+        bad.append("%s: cleanup failed: %s" % (sc["name"], sc["cleanup_reason"]))
 if s["accelerator"] not in ("kvm", "tcg"):
     bad.append("accelerator %r" % s["accelerator"])
 if not isinstance(s["kernel"], dict):

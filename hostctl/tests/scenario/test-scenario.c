@@ -111,7 +111,7 @@ static void test_bad_files(void)
 	BAD("comment", "line 1, column 1: not valid JSON: unexpected character");
 	BAD("not-object", "$: expected an object, got an array");
 	BAD("unknown-keys",
-	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, expect_incident, xfail, state_files, disk, boots, fresh_vm",
+	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, cleanup, cleanup_timeout_ms, expect_incident, xfail, state_files, disk, boots, fresh_vm",
 	    "$.requires.module: unknown key; requires takes: config, modules",
 	    "$.steps[0].valeu: unknown key; a 'write' step takes: kind, name, timeout_ms, path, value, append, expect_errno, repeat",
 	    "$.steps[0]: missing required key 'value'");
@@ -250,6 +250,20 @@ static void test_bad_files(void)
 	    "$.state_files[4]: expected a string, got an integer",
 	    "$.state_files[17]: bad state file '/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' (want an absolute path of under 256 bytes)",
 	    "$.state_files: 18 state files, at most 16");
+	BAD("cleanup",
+	    "$.cleanup_timeout_ms: 0 is out of range 1..3600000",
+	    "$.steps[1].if_exists: only a step of 'cleanup' takes 'if_exists': a main step that finds nothing to do should fail",
+	    "$.cleanup[0].if_exists: 'sys/module/m' is not an absolute path of at most 255 bytes",
+	    "$.cleanup[1].kind: unknown step kind 'exec'; kinds: write, ...",
+	    "$.cleanup[3].ms: 20000 is not below the step's timeout_ms 10000",
+	    "$.cleanup[4].if_exists: expected a string, got an integer",
+	    "$.cleanup[2].of: no earlier 'sample' step takes 'n' ('as') in the cleanup list (it runs in a process of its own, without the main steps' samples)",
+	    "$.cleanup[3].name: duplicate step name 'nap' (also in $.steps)");
+	BAD("cleanup-boots",
+	    "$.cleanup: not supported in a scenario with boots or a disk: its VMs are its own and destroyed after it, so no later scenario inherits its state; undo what must be undone in the last boot's steps",
+	    "$.cleanup_timeout_ms: not supported in a scenario with boots or a disk (it has no 'cleanup')");
+	BAD("cleanup-timeout-alone",
+	    "$.cleanup_timeout_ms: needs 'cleanup': it bounds the cleanup list");
 }
 
 static char *tmp_file(const char *text);
@@ -869,6 +883,50 @@ static void test_shipped(void)
 }
 
 /* What a multi-boot file fills in: slices, defaults, the VM parameters. */
+/* A cleanup list: its steps after the main ones, its JSON and bound. */
+static void test_cleanup_fill(void)
+{
+	struct scn_errors errs = { 0 };
+	struct scenario s;
+	char *line = NULL;
+	size_t len;
+	char *path = tmp_file(
+		"{\"description\": \"cleanup\", \"seed\": \"none\","
+		" \"step_timeout_ms\": 2000,"
+		" \"steps\": [{\"kind\": \"sleep\", \"ms\": 1},"
+		" {\"kind\": \"sleep\", \"ms\": 2}],"
+		" \"cleanup\": [{\"kind\": \"link_del\", \"name\": \"delete br0\","
+		" \"dev\": \"br0\", \"if_exists\": \"/sys/class/net/br0\"}]}");
+	int r;
+
+	r = scn_load_file(path, "a/cleanup", &s, &errs);
+	is_int(r, 0, "cleanup: loads");
+	for (size_t i = 0; i < errs.n; i++)
+		printf("# %s\n", errs.msgs[i]);
+	if (r < 0)
+		goto out;
+	ok(s.nsteps == 2 && s.ncleanup == 1, "cleanup: 2 steps and 1 cleanup step");
+	is_str(s.steps[2].kind, "link_del", "cleanup: its steps follow the main ones");
+	is_str(s.steps[2].name, "delete br0", "cleanup: with their names");
+	is_int(s.steps[2].timeout_ms, 2000, "cleanup: and step_timeout_ms");
+	is_int(s.cleanup_timeout_ms, SCN_CLEANUP_TIMEOUT_DEFAULT_MS,
+	       "cleanup: the default cleanup_timeout_ms");
+	is_str(s.cleanup_json,
+	       "[{\"kind\":\"link_del\",\"name\":\"delete br0\",\"dev\":\"br0\","
+	       "\"if_exists\":\"/sys/class/net/br0\",\"timeout_ms\":2000}]",
+	       "cleanup: cleanup_json");
+	is_int(scn_run_encode(&s, &line, &len), 0, "cleanup: the run request encodes");
+	ok(line && strstr(line, ",\"cleanup\":[{\"kind\":\"link_del\"") &&
+	   strstr(line, "\"cleanup_timeout_ms\":30000}"),
+	   "cleanup: the request carries the list and its bound");
+	free(line);
+	scn_free(&s);
+out:
+	scn_errors_free(&errs);
+	unlink(path);
+	free(path);
+}
+
 static void test_boots_fill(void)
 {
 	struct scn_errors errs = { 0 };
@@ -935,5 +993,6 @@ int main(int argc, char *argv[])
 	test_verb_list();
 	test_shipped();
 	test_boots_fill();
+	test_cleanup_fill();
 	return tap_done();
 }

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+
+#include "jsonutil.h"
+
+int jsonutil_add(struct json_object *obj, const char *key,
+		 struct json_object *val)
+{
+	if (!val)
+		return -ENOMEM;
+	if (json_object_object_add(obj, key, val) < 0) {
+		json_object_put(val);
+		return -ENOMEM;
+	}
+	return 0;
+}

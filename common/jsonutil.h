@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Small json-c helpers that every JSON writer in the tree needs.
+ */
+#ifndef VLALAB_JSONUTIL_H
+#define VLALAB_JSONUTIL_H
+
+#include <json-c/json.h>
+
+/*
+ * Add @val to @obj under @key, taking ownership of @val whatever happens:
+ * it is released when json-c refuses it. A NULL @val (a failed
+ * json_object_new_*()) is -ENOMEM. Returns 0 or -ENOMEM.
+ */
+int jsonutil_add(struct json_object *obj, const char *key,
+		 struct json_object *val);
+
+#endif

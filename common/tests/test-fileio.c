@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* fileio_read(): bounds, truncation, empty and large files, errors. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "tap.h"
+
+static char dir[256];
+
+static const char *write_file(const char *name, const char *text, size_t len)
+{
+	static char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "we");
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+		perror(path);
+		exit(99);
+	}
+	return path;
+}
+
+static void test_small(void)
+{
+	const char *path = write_file("small", "hello\n", 6);
+	bool truncated = true;
+	char *buf = NULL;
+	size_t len = 0;
+
+	is_int(fileio_read(path, FILEIO_ALL, &buf, &len, &truncated), 0,
+	       "a small file is read");
+	is_str(buf, "hello\n", "with its content");
+	is_int(len, 6, "and its length");
+	ok(!truncated, "not truncated");
+	free(buf);
+
+	is_int(fileio_read(path, 6, &buf, NULL, &truncated), 0,
+	       "a bound of exactly the size");
+	ok(!truncated, "does not truncate");
+	free(buf);
+
+	is_int(fileio_read(path, 5, &buf, &len, &truncated), 0,
+	       "a bound one short");
+	is_str(buf, "hello", "reads up to the bound, NUL-terminated");
+	ok(truncated && len == 5, "and says the file held more");
+	free(buf);
+
+	is_int(fileio_read(path, 0, &buf, &len, &truncated), 0, "a bound of 0");
+	ok(buf && buf[0] == '\0' && len == 0 && truncated,
+	   "gives an empty text, truncated");
+	free(buf);
+}
+
+static void test_empty(void)
+{
+	const char *path = write_file("empty", "", 0);
+	bool truncated = true;
+	char *buf = NULL;
+	size_t len = 1;
+
+	is_int(fileio_read(path, 64, &buf, &len, &truncated), 0,
+	       "an empty file is read");
+	ok(buf && buf[0] == '\0' && len == 0 && !truncated,
+	   "as an allocated empty text");
+	free(buf);
+}
+
+static void test_large(void)
+{
+	size_t n = 300000, len = 0;
+	char *text = malloc(n), *buf = NULL;
+	const char *path;
+	bool truncated = true;
+
+	if (!text)
+		exit(99);
+	for (size_t i = 0; i < n; i++)
+		text[i] = (char)('a' + i % 26);
+	path = write_file("large", text, n);
+	is_int(fileio_read(path, FILEIO_ALL, &buf, &len, &truncated), 0,
+	       "a file of many chunks is read whole");
+	ok(len == n && !memcmp(buf, text, n) && buf[n] == '\0' && !truncated,
+	   "byte for byte");
+	free(buf);
+
+	is_int(fileio_read(path, 100000, &buf, &len, &truncated), 0,
+	       "a bound between chunks");
+	ok(len == 100000 && !memcmp(buf, text, len) && buf[len] == '\0' &&
+		   truncated,
+	   "stops at the bound");
+	free(buf);
+	free(text);
+}
+
+static void test_errors(void)
+{
+	char path[512], mark, *buf = &mark;
+
+	snprintf(path, sizeof(path), "%s/missing", dir);
+	is_int(fileio_read(path, FILEIO_ALL, &buf, NULL, NULL), -ENOENT,
+	       "a missing file is -ENOENT");
+	is_int(fileio_read(dir, FILEIO_ALL, &buf, NULL, NULL), -EISDIR,
+	       "a directory is read(2)'s -EISDIR");
+	ok(buf == &mark, "and nothing is returned on an error");
+}
+
+int main(void)
+{
+	static const char *const names[] = { "small", "empty", "large" };
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char path[512];
+
+	snprintf(dir, sizeof(dir), "%s/fileio-test-XXXXXX", tmp);
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 99;
+	}
+	test_small();
+	test_empty();
+	test_large();
+	test_errors();
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+	return tap_done();
+}
