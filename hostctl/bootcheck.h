@@ -24,7 +24,7 @@ ssize_t boots_check_markers(struct res_scenario *sc);
  * @base followed by @args, space-separated, into @buf. Returns 0 or
  * -ENAMETOOLONG.
  */
-int boots_cmdline(const char *base, char *const *args, size_t nargs,
-		  char *buf, size_t len);
+int boots_cmdline(const char *base, char *const *args, size_t nargs, char *buf,
+		  size_t len);
 
 #endif

@@ -76,8 +76,8 @@ static void on_event(void *userdata, const struct proto_event *ev)
 }
 
 /* Keep the line that broke the protocol, for the user to look at. */
-static void save_offending(const struct guest *g, const char *line,
-			   size_t len, const char *reason)
+static void save_offending(const struct guest *g, const char *line, size_t len,
+			   const char *reason)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -205,8 +205,8 @@ int guest_wait_up(struct guest *g, uint64_t timeout_ms)
 	struct guest_stats *st = g->stats;
 	int r;
 
-	r = vm_wait(g->vm, g->sess.carry ? carry_decided : hello_seen,
-		    &g->sess, timeout_ms);
+	r = vm_wait(g->vm, g->sess.carry ? carry_decided : hello_seen, &g->sess,
+		    timeout_ms);
 	if (r == 0 && st && st->boots < 16) {
 		st->create_us[st->boots] = vm_create_us(g->vm);
 		st->hello_us[st->boots] = vm_hello_us(g->vm);

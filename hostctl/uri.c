@@ -17,8 +17,7 @@
 
 #define EMBED_PREFIX "qemu:///embed?root="
 
-int uri_default(const char *cache_dir, unsigned int slot, char *buf,
-		size_t len)
+int uri_default(const char *cache_dir, unsigned int slot, char *buf, size_t len)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t n = strlen(EMBED_PREFIX);
