@@ -36,6 +36,16 @@
 #define PROTO_DIGEST_MAX 65 /* hex digest of the kernel config */
 
 /*
+ * The run request's bounds and defaults: its timeouts (timeout_ms,
+ * step_timeout_ms and a step's own timeout_ms, in ms) and its steps.
+ */
+#define PROTO_TIMEOUT_DEFAULT_MS 60000
+#define PROTO_STEP_TIMEOUT_DEFAULT_MS 10000
+#define PROTO_TIMEOUT_MAX_MS 3600000
+#define PROTO_STEPS_MAX 256
+#define PROTO_CLEANUP_TIMEOUT_DEFAULT_MS 30000 /* the cleanup list's bound */
+
+/*
  * The fault step's search (fail_nth with "at"): the function name's bound,
  * NUL included, and how many calls it tries by default and at most.
  */

@@ -19,6 +19,7 @@
 
 #include "fileio.h"
 #include "proto.h"
+#include "stepspec.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -259,12 +260,9 @@ struct fault_state {
 
 /* ---- step-sample.c: numbers sampled from files, and their deltas ---- */
 
-#define SAMPLE_MAX 32
-#define SAMPLE_NAME_MAX 64
-
 /* A number a sample step read: where from, how, and what it was. */
 struct sample {
-	char name[SAMPLE_NAME_MAX];
+	char name[STEPSPEC_SAMPLE_NAME_MAX];
 	char *path;
 	char *match;
 	int64_t value;
@@ -272,7 +270,7 @@ struct sample {
 
 /* The samples of one scenario, by name. */
 struct sample_set {
-	struct sample v[SAMPLE_MAX];
+	struct sample v[STEPSPEC_SAMPLE_MAX];
 	size_t n;
 };
 
@@ -313,19 +311,12 @@ struct step_ctx {
 	struct sample_set *samples;     /* NULL: sample steps are an error */
 };
 
-/* KEY_INT is >= 0; KEY_SIGNED is any 64-bit integer. */
-enum step_key_type { KEY_STRING, KEY_BOOL, KEY_INT, KEY_STRINGS, KEY_SIGNED };
-
-/* A key a step kind accepts, besides kind, name and timeout_ms. */
-struct step_key {
-	const char *name;
-	enum step_key_type type;
-	bool required;
-};
-
+/*
+ * What a step kind does. Its keys are in its spec, stepspec_find(name)
+ * (common/stepspec.c), which step_check() checks a step against.
+ */
 struct step_ops {
 	const char *name;
-	const struct step_key *keys;    /* ends with { NULL } */
 	/*
 	 * Run the step, whose keys step_check() has type-checked, and fill
 	 * @res. Returns 0 with a verdict in @res, or -errno for a failure of
@@ -349,8 +340,6 @@ extern const struct step_ops step_mtd_read;
 extern const struct step_ops step_mtd_stats;
 extern const struct step_ops step_mtd_reads;
 extern const struct step_ops step_fork_write;
-/* The write step's keys, shared with fork_write. */
-extern const struct step_key step_write_keys[];
 extern const struct step_ops step_fault;
 
 /*
@@ -393,6 +382,7 @@ extern const struct step_ops step_delta;
 extern const struct step_ops step_swap;
 extern const struct step_ops step_marker;
 extern const struct step_ops step_resume;
+extern const struct step_ops step_readlink;
 
 /* ---- swap.c: block devices for swap and resume, pure where it can be ---- */
 
@@ -450,9 +440,6 @@ void step_msleep(uint64_t ms);
 /* ---- runner.c: the supervisor (parent side) ---- */
 
 #define RUNNER_QUEUE_MAX 64
-#define RUNNER_DEFAULT_TIMEOUT_MS 60000
-#define RUNNER_DEFAULT_STEP_TIMEOUT_MS 10000
-#define RUNNER_DEFAULT_CLEANUP_TIMEOUT_MS 30000
 /* How long a killed scenario child may take to be reaped before the
  * runner gives up waiting (it is stuck in the kernel) and goes on. */
 #define RUNNER_ABANDON_MS 5000

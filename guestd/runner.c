@@ -25,9 +25,6 @@
 
 #include "guestd.h"
 
-#define STEPS_MAX 256
-#define TIMEOUT_MAX_MS 3600000
-
 void runner_init(struct runner *r, const struct step_ops *const *table,
 		 const struct step_env *env, const struct runner_ops *ops,
 		 void *data)
@@ -164,9 +161,9 @@ static int get_timeout(struct json_object *obj, const char *key,
 	}
 	ms = json_object_get_int64(v);
 	if (!json_object_is_type(v, json_type_int) || ms < 1 ||
-	    ms > TIMEOUT_MAX_MS) {
+	    ms > PROTO_TIMEOUT_MAX_MS) {
 		snprintf(err, errlen, "'%s' must be an integer in 1..%d", key,
-			 TIMEOUT_MAX_MS);
+			 PROTO_TIMEOUT_MAX_MS);
 		return -EINVAL;
 	}
 	*ret = (uint64_t)ms;
@@ -182,7 +179,7 @@ static int check_cleanup(struct runner *r, struct json_object *req,
 	size_t n;
 
 	if (get_timeout(req, "cleanup_timeout_ms",
-			RUNNER_DEFAULT_CLEANUP_TIMEOUT_MS,
+			PROTO_CLEANUP_TIMEOUT_DEFAULT_MS,
 			&r->cleanup_timeout_ms, err, errlen) < 0)
 		return -EINVAL;
 	if (!json_object_object_get_ex(req, "cleanup", &steps)) {
@@ -229,9 +226,9 @@ static int check_request(struct runner *r, struct json_object *req,
 			 "bytes", PROTO_NAME_MAX - 1);
 		return -EINVAL;
 	}
-	if (get_timeout(req, "timeout_ms", RUNNER_DEFAULT_TIMEOUT_MS,
+	if (get_timeout(req, "timeout_ms", PROTO_TIMEOUT_DEFAULT_MS,
 			&r->timeout_ms, err, errlen) < 0 ||
-	    get_timeout(req, "step_timeout_ms", RUNNER_DEFAULT_STEP_TIMEOUT_MS,
+	    get_timeout(req, "step_timeout_ms", PROTO_STEP_TIMEOUT_DEFAULT_MS,
 			&r->step_timeout_ms, err, errlen) < 0)
 		return -EINVAL;
 	if (!json_object_object_get_ex(req, "steps", &steps) ||
@@ -240,9 +237,9 @@ static int check_request(struct runner *r, struct json_object *req,
 		return -EINVAL;
 	}
 	n = json_object_array_length(steps);
-	if (n < 1 || n > STEPS_MAX) {
+	if (n < 1 || n > PROTO_STEPS_MAX) {
 		snprintf(err, errlen, "'steps' must hold 1..%d steps, not %zu",
-			 STEPS_MAX, n);
+			 PROTO_STEPS_MAX, n);
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < n; i++) {

@@ -12,16 +12,6 @@
 #include "guestd.h"
 #include "nl.h"
 
-/* The same keys for both; the texts differ (brspec.h). */
-static const struct step_key expect_keys[] = {
-	{ "dev", KEY_STRING, true },
-	{ "has", KEY_STRINGS, false },
-	{ "lacks", KEY_STRINGS, false },
-	{ "exactly", KEY_STRINGS, false },
-	{ "within_ms", KEY_INT, false },
-	{ NULL },
-};
-
 /* mdb_expect's default wait: offload is asynchronous (see above). */
 #define MDB_EXPECT_WITHIN_MS 2000
 #define EXPECT_POLL_MS 20
@@ -122,12 +112,10 @@ static int mdb_expect_run(struct step_ctx *ctx, struct json_object *step,
 
 const struct step_ops step_vlan_expect = {
 	.name = "vlan_expect",
-	.keys = expect_keys,
 	.run = vlan_expect_run,
 };
 
 const struct step_ops step_mdb_expect = {
 	.name = "mdb_expect",
-	.keys = expect_keys,
 	.run = mdb_expect_run,
 };

@@ -22,12 +22,6 @@
 #define BRIDGE_OUTPUT_MAX (1024 * 1024)
 #define BRIDGE_STDERR_MAX 1024
 
-static const struct step_key bridge_check_keys[] = {
-	{ "vlan", KEY_BOOL, false },
-	{ "mdb", KEY_BOOL, false },
-	{ NULL },
-};
-
 /* Read what @fd has into @buf (up to @max, NUL-terminated); 0 at EOF. */
 static int drain(int fd, char *buf, size_t *len, size_t max, bool *full)
 {
@@ -218,6 +212,5 @@ static int bridge_check_run(struct step_ctx *ctx, struct json_object *step,
 
 const struct step_ops step_bridge_check = {
 	.name = "bridge_check",
-	.keys = bridge_check_keys,
 	.run = bridge_check_run,
 };

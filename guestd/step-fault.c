@@ -28,36 +28,6 @@
 
 #include "guestd.h"
 
-static const struct step_key fault_keys[] = {
-	{ "attr", KEY_STRING, true },
-	{ "probability", KEY_INT, false },
-	{ "interval", KEY_INT, false },
-	{ "times", KEY_INT, false },
-	{ "space", KEY_INT, false },
-	{ "verbose", KEY_INT, false },
-	{ "task_filter", KEY_BOOL, false },
-	{ "ignore_gfp_wait", KEY_BOOL, false },
-	{ "ignore_gfp_highmem", KEY_BOOL, false },
-	{ "min_order", KEY_INT, false },
-	{ "nth", KEY_INT, false },
-	{ "at", KEY_STRING, false },
-	{ "max_tries", KEY_INT, false },
-	{ "expect_injected", KEY_BOOL, false },
-	{ NULL },
-};
-
-/* Which keys go with which attr; the others are refused. */
-static const char *const fault_slab_keys[] = {
-	"probability", "interval", "times", "space", "verbose", "task_filter",
-	"ignore_gfp_wait", NULL
-};
-static const char *const fault_page_keys[] = {
-	"probability", "interval", "times", "space", "verbose", "task_filter",
-	"ignore_gfp_wait", "ignore_gfp_highmem", "min_order", NULL
-};
-static const char *const fault_nth_keys[] = { "nth", "at", "max_tries", NULL };
-static const char *const fault_off_keys[] = { "expect_injected", NULL };
-
 /*
  * The kernel's defaults (FAULT_ATTR_INITIALIZER, mm/failslab.c,
  * mm/page_alloc.c), which fault_reset() writes back: probability first,
@@ -82,13 +52,24 @@ static bool fault_key_in(const char *const *list, const char *key)
 	return false;
 }
 
-/* Append @key's value (or @def) as @file, refusing it outside min..max. */
+/* The bounds of fault's integer @key, as its spec has them. */
+static void fault_bounds(const char *key, int64_t *min, int64_t *max)
+{
+	const struct stepspec_key *k =
+		stepspec_key_find(stepspec_find("fault")->keys, key);
+
+	*min = k->min;
+	*max = k->max;
+}
+
+/* Append @key's value (or @def) as @file, refusing it outside its bounds. */
 static int fault_add_int(struct fault_plan *p, struct json_object *step,
 			 const char *key, const char *file, int64_t def,
-			 int64_t min, int64_t max, char *err, size_t errlen)
+			 char *err, size_t errlen)
 {
-	int64_t v = step_int(step, key, def);
+	int64_t v = step_int(step, key, def), min, max;
 
+	fault_bounds(key, &min, &max);
 	if (v < min || v > max) {
 		snprintf(err, errlen, "'%s' must be %lld..%lld, not %lld", key,
 			 (long long)min, (long long)max, (long long)v);
@@ -127,15 +108,8 @@ int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
 
 	if (!attr)
 		attr = "";
-	if (strcmp(attr, "failslab") == 0) {
-		allowed = fault_slab_keys;
-	} else if (strcmp(attr, "fail_page_alloc") == 0) {
-		allowed = fault_page_keys;
-	} else if (strcmp(attr, "fail_nth") == 0) {
-		allowed = fault_nth_keys;
-	} else if (strcmp(attr, "off") == 0) {
-		allowed = fault_off_keys;
-	} else {
+	allowed = stepspec_fault_keys(attr);
+	if (!allowed) {
 		snprintf(err, errlen, "unknown attr '%.64s' (want failslab, "
 			 "fail_page_alloc, fail_nth or off)", attr);
 		return -EINVAL;
@@ -163,7 +137,7 @@ int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
 	}
 	if (strcmp(attr, "fail_nth") == 0) {
 		const char *at = step_str(step, "at");
-		int64_t nth = step_int(step, "nth", 0);
+		int64_t nth = step_int(step, "nth", 0), min, max;
 		int64_t tries = step_int(step, "max_tries",
 					 PROTO_FAULT_TRIES_DEFAULT);
 
@@ -176,6 +150,7 @@ int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
 			snprintf(err, errlen, "'max_tries' goes with 'at'");
 			return -EINVAL;
 		}
+		fault_bounds("nth", &min, &max);
 		if (at) {
 			if (!fault_symbol_ok(at)) {
 				snprintf(err, errlen, "'at' must be a function "
@@ -190,9 +165,10 @@ int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
 			}
 			snprintf(p.at, sizeof(p.at), "%s", at);
 			p.max_tries = (unsigned int)tries;
-		} else if (nth < 1 || nth > 1000000) {
+		} else if (nth < min || nth > max) {
 			snprintf(err, errlen, "attr 'fail_nth' needs 'nth' "
-				 "1..1000000 or 'at'");
+				 "%lld..%lld or 'at'", (long long)min,
+				 (long long)max);
 			return -EINVAL;
 		} else {
 			p.nth = (unsigned int)nth;
@@ -212,13 +188,11 @@ int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
 	p.task = step_bool(step, "task_filter", true);
 	/* Disable first, configure, enable last. */
 	p.w[p.n++] = (struct fault_write){ "probability", 0 };
-	if (fault_add_int(&p, step, "interval", "interval", 1, 1, 1000000,
-			  err, errlen) < 0 ||
-	    fault_add_int(&p, step, "times", "times", 1, 1, 1000000, err,
+	if (fault_add_int(&p, step, "interval", "interval", 1, err,
 			  errlen) < 0 ||
-	    fault_add_int(&p, step, "space", "space", 0, 0, 1LL << 32, err,
-			  errlen) < 0 ||
-	    fault_add_int(&p, step, "verbose", "verbose", 2, 0, 2, err,
+	    fault_add_int(&p, step, "times", "times", 1, err, errlen) < 0 ||
+	    fault_add_int(&p, step, "space", "space", 0, err, errlen) < 0 ||
+	    fault_add_int(&p, step, "verbose", "verbose", 2, err,
 			  errlen) < 0)
 		return -EINVAL;
 	p.times = p.w[2].value;
@@ -226,13 +200,13 @@ int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
 	if (page) {
 		fault_add_bool(&p, step, "ignore_gfp_highmem",
 			       "ignore-gfp-highmem", false);
-		if (fault_add_int(&p, step, "min_order", "min-order", 0, 0, 10,
-				  err, errlen) < 0)
+		if (fault_add_int(&p, step, "min_order", "min-order", 0, err,
+				  errlen) < 0)
 			return -EINVAL;
 	}
 	p.w[p.n++] = (struct fault_write){ "task-filter", p.task };
-	if (fault_add_int(&p, step, "probability", "probability", 100, 0, 100,
-			  err, errlen) < 0)
+	if (fault_add_int(&p, step, "probability", "probability", 100, err,
+			  errlen) < 0)
 		return -EINVAL;
 	*ret = p;
 	return 0;
@@ -858,6 +832,5 @@ fail:
 
 const struct step_ops step_fault = {
 	.name = "fault",
-	.keys = fault_keys,
 	.run = fault_run,
 };

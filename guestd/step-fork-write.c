@@ -93,7 +93,5 @@ static int fork_write_run(struct step_ctx *ctx, struct json_object *step,
 
 const struct step_ops step_fork_write = {
 	.name = "fork_write",
-	/* The same keys as write: it is a write, from another pid. */
-	.keys = step_write_keys,
 	.run = fork_write_run,
 };

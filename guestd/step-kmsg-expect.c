@@ -17,14 +17,6 @@
 #define KMSG_POLL_MS 20
 #define KMSG_SHOW 1536
 
-static const struct step_key kmsg_expect_keys[] = {
-	{ "match", KEY_STRING, true },
-	{ "absent", KEY_BOOL, false },
-	{ "since", KEY_STRING, false },
-	{ "within_ms", KEY_INT, false },
-	{ NULL },
-};
-
 static void wait_a_little(struct kmsg_log *log, uint64_t ms)
 {
 	struct pollfd pfd = { .fd = log->rd.fd, .events = POLLIN };
@@ -185,6 +177,5 @@ out:
 
 const struct step_ops step_kmsg_expect = {
 	.name = "kmsg_expect",
-	.keys = kmsg_expect_keys,
 	.run = kmsg_expect_run,
 };

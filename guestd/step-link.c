@@ -10,32 +10,6 @@
 #include "guestd.h"
 #include "nl.h"
 
-static const struct step_key bridge_add_keys[] = {
-	{ "dev", KEY_STRING, true },
-	{ "vlan_filtering", KEY_BOOL, false },
-	{ "mcast_snooping", KEY_BOOL, false },
-	{ "expect_errno", KEY_STRING, false },
-	{ "expect_extack", KEY_STRING, false },
-	{ NULL },
-};
-
-static const struct step_key link_del_keys[] = {
-	{ "dev", KEY_STRING, true },
-	{ "expect_errno", KEY_STRING, false },
-	{ "expect_extack", KEY_STRING, false },
-	{ NULL },
-};
-
-static const struct step_key link_set_keys[] = {
-	{ "dev", KEY_STRING, true },
-	{ "master", KEY_STRING, false },
-	{ "nomaster", KEY_BOOL, false },
-	{ "up", KEY_BOOL, false },
-	{ "expect_errno", KEY_STRING, false },
-	{ "expect_extack", KEY_STRING, false },
-	{ NULL },
-};
-
 /* A boolean key as 1 or 0, or -1 when absent. */
 static int tristate(struct json_object *step, const char *key)
 {
@@ -108,18 +82,15 @@ static int link_set_run(struct step_ctx *ctx, struct json_object *step,
 
 const struct step_ops step_bridge_add = {
 	.name = "bridge_add",
-	.keys = bridge_add_keys,
 	.run = bridge_add_run,
 };
 
 const struct step_ops step_link_del = {
 	.name = "link_del",
-	.keys = link_del_keys,
 	.run = link_del_run,
 };
 
 const struct step_ops step_link_set = {
 	.name = "link_set",
-	.keys = link_set_keys,
 	.run = link_set_run,
 };

@@ -17,12 +17,6 @@
 
 #include "guestd.h"
 
-static const struct step_key marker_keys[] = {
-	{ "action", KEY_STRING, true },
-	{ "expect", KEY_STRING, false },
-	{ NULL },
-};
-
 static uint64_t mono_ms(void)
 {
 	struct timespec ts;
@@ -127,6 +121,5 @@ static int marker_run(struct step_ctx *ctx, struct json_object *step,
 
 const struct step_ops step_marker = {
 	.name = "marker",
-	.keys = marker_keys,
 	.run = marker_run,
 };

@@ -10,17 +10,6 @@
 #include "guestd.h"
 #include "nl.h"
 
-static const struct step_key mdb_keys[] = {
-	{ "dev", KEY_STRING, true },
-	{ "port", KEY_STRING, true },
-	{ "group", KEY_STRING, true },
-	{ "vid", KEY_INT, false },
-	{ "permanent", KEY_BOOL, false },
-	{ "expect_errno", KEY_STRING, false },
-	{ "expect_extack", KEY_STRING, false },
-	{ NULL },
-};
-
 static int mdb_run(struct json_object *step, struct step_result *res,
 		   bool add)
 {
@@ -72,12 +61,10 @@ static int mdb_del_run(struct step_ctx *ctx, struct json_object *step,
 
 const struct step_ops step_mdb_add = {
 	.name = "mdb_add",
-	.keys = mdb_keys,
 	.run = mdb_add_run,
 };
 
 const struct step_ops step_mdb_del = {
 	.name = "mdb_del",
-	.keys = mdb_keys,
 	.run = mdb_del_run,
 };

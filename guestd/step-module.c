@@ -13,19 +13,6 @@
 
 #define PARAMS_MAX 4096
 
-static const struct step_key modprobe_keys[] = {
-	{ "module", KEY_STRING, true },
-	{ "params", KEY_STRINGS, false },
-	{ "expect_errno", KEY_STRING, false },
-	{ NULL },
-};
-
-static const struct step_key rmmod_keys[] = {
-	{ "module", KEY_STRING, true },
-	{ "expect_errno", KEY_STRING, false },
-	{ NULL },
-};
-
 static const char *modules_dir(const struct step_env *env, char *buf,
 			       size_t size)
 {
@@ -130,12 +117,10 @@ static int rmmod_run(struct step_ctx *ctx, struct json_object *step,
 
 const struct step_ops step_modprobe = {
 	.name = "modprobe",
-	.keys = modprobe_keys,
 	.run = modprobe_run,
 };
 
 const struct step_ops step_rmmod = {
 	.name = "rmmod",
-	.keys = rmmod_keys,
 	.run = rmmod_run,
 };

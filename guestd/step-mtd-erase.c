@@ -5,13 +5,6 @@
 
 #include "guestd.h"
 
-static const struct step_key mtd_erase_keys[] = {
-	{ "device", KEY_STRING, true },
-	{ "block", KEY_INT, false },
-	{ "expect_errno", KEY_STRING, false },
-	{ NULL },
-};
-
 static int mtd_erase_run(struct step_ctx *ctx, struct json_object *step,
 			 struct step_result *res)
 {
@@ -48,6 +41,5 @@ out:
 
 const struct step_ops step_mtd_erase = {
 	.name = "mtd_erase",
-	.keys = mtd_erase_keys,
 	.run = mtd_erase_run,
 };

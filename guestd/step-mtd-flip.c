@@ -17,15 +17,6 @@
 
 #include "guestd.h"
 
-static const struct step_key mtd_flip_keys[] = {
-	{ "device", KEY_STRING, true },
-	{ "page", KEY_INT, true },
-	{ "bits", KEY_INT, true },
-	{ "ecc_step", KEY_INT, false },
-	{ "seed", KEY_INT, false },
-	{ NULL },
-};
-
 /* "bits 17, 230 and 4001" of the step, for the result text. */
 static void mtd_flip_list(char *buf, size_t size, const size_t *bits,
 			  unsigned int k, size_t base)
@@ -140,6 +131,5 @@ out:
 
 const struct step_ops step_mtd_flip = {
 	.name = "mtd_flip",
-	.keys = mtd_flip_keys,
 	.run = mtd_flip_run,
 };

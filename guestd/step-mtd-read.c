@@ -18,19 +18,6 @@
 
 #include "guestd.h"
 
-static const struct step_key mtd_read_keys[] = {
-	{ "device", KEY_STRING, true },
-	{ "page", KEY_INT, true },
-	{ "pages", KEY_INT, false },
-	{ "seed", KEY_INT, false },
-	{ "matches", KEY_BOOL, false },
-	{ "expect_errno", KEY_STRING, false },
-	{ "corrected", KEY_INT, false },
-	{ "max_bitflips", KEY_INT, false },
-	{ "uncorrectable", KEY_INT, false },
-	{ NULL },
-};
-
 /* Append ", " and a formatted item to @buf. */
 static void mtd_add(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -204,6 +191,5 @@ out:
 
 const struct step_ops step_mtd_read = {
 	.name = "mtd_read",
-	.keys = mtd_read_keys,
 	.run = mtd_read_run,
 };

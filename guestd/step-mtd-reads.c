@@ -18,17 +18,6 @@
 
 #include "guestd.h"
 
-static const struct step_key mtd_reads_keys[] = {
-	{ "device", KEY_STRING, true },
-	{ "page", KEY_INT, true },
-	{ "pages", KEY_INT, false },
-	{ "reads", KEY_INT, true },
-	{ "seed", KEY_INT, false },
-	{ "max_failed", KEY_INT, false },
-	{ "min_corrected", KEY_INT, false },
-	{ NULL },
-};
-
 struct mtd_reads_count {
 	uint64_t n[MTD_ERROR + 1];
 	uint64_t bits;                  /* bit flips corrected in all */
@@ -141,6 +130,5 @@ out:
 
 const struct step_ops step_mtd_reads = {
 	.name = "mtd_reads",
-	.keys = mtd_reads_keys,
 	.run = mtd_reads_run,
 };

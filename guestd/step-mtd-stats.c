@@ -18,17 +18,6 @@
 
 #include "guestd.h"
 
-static const struct step_key mtd_stats_keys[] = {
-	{ "device", KEY_STRING, true },
-	{ "corrected", KEY_INT, false },
-	{ "failed", KEY_INT, false },
-	{ "badblocks", KEY_INT, false },
-	{ "ecc_strength", KEY_INT, false },
-	{ "corrected_delta", KEY_INT, false },
-	{ "failed_delta", KEY_INT, false },
-	{ NULL },
-};
-
 /*
  * The previous sample of each device. A scenario runs in its own forked
  * child, so this starts empty in every scenario.
@@ -165,6 +154,5 @@ out:
 
 const struct step_ops step_mtd_stats = {
 	.name = "mtd_stats",
-	.keys = mtd_stats_keys,
 	.run = mtd_stats_run,
 };

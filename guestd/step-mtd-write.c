@@ -12,16 +12,6 @@
 
 #include "guestd.h"
 
-static const struct step_key mtd_write_keys[] = {
-	{ "device", KEY_STRING, true },
-	{ "page", KEY_INT, true },
-	{ "pages", KEY_INT, false },
-	{ "seed", KEY_INT, false },
-	{ "mode", KEY_STRING, false },
-	{ "expect_errno", KEY_STRING, false },
-	{ NULL },
-};
-
 static int mtd_write_mode(const char *name, uint8_t *ret)
 {
 	if (!name || strcmp(name, "auto") == 0)
@@ -89,6 +79,5 @@ out:
 
 const struct step_ops step_mtd_write = {
 	.name = "mtd_write",
-	.keys = mtd_write_keys,
 	.run = mtd_write_run,
 };

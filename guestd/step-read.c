@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * read: the whole file (up to READ_MAX), compared exactly (one trailing
- * newline ignored) and/or against a regex that must or must not match,
- * and/or its exact length in bytes.
+ * read: the whole file (up to STEPSPEC_READ_MAX), compared exactly (one
+ * trailing newline ignored) and/or against a regex that must or must not
+ * match, and/or its exact length in bytes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,18 +11,8 @@
 
 #include "guestd.h"
 
-#define READ_MAX (1024 * 1024)
 /* How much of a file a failure shows. */
 #define READ_SHOW 1536
-
-static const struct step_key read_keys[] = {
-	{ "path", KEY_STRING, true },
-	{ "equals", KEY_STRING, false },
-	{ "match", KEY_STRING, false },
-	{ "not_match", KEY_STRING, false },
-	{ "length", KEY_INT, false },
-	{ NULL },
-};
 
 static size_t strip_newline(const char *s, size_t len)
 {
@@ -108,7 +98,7 @@ static int read_run(struct step_ctx *ctx, struct json_object *step,
 		step_expected(res, "%lld bytes", (long long)length);
 	}
 
-	r = fileio_read(path, READ_MAX, &buf, &len, &truncated);
+	r = fileio_read(path, STEPSPEC_READ_MAX, &buf, &len, &truncated);
 	if (r < 0) {
 		step_got(res, "errno %s from reading '%s' (%s)",
 			 proto_errno_name(-r), path, strerror(-r));
@@ -150,6 +140,5 @@ out:
 
 const struct step_ops step_read = {
 	.name = "read",
-	.keys = read_keys,
 	.run = read_run,
 };

@@ -15,11 +15,6 @@
 
 #include "guestd.h"
 
-static const struct step_key resume_keys[] = {
-	{ "device", KEY_STRING, true },
-	{ NULL },
-};
-
 static int resume_run(struct step_ctx *ctx, struct json_object *step,
 		      struct step_result *res)
 {
@@ -65,6 +60,5 @@ static int resume_run(struct step_ctx *ctx, struct json_object *step,
 
 const struct step_ops step_resume = {
 	.name = "resume",
-	.keys = resume_keys,
 	.run = resume_run,
 };

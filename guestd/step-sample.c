@@ -19,22 +19,6 @@
 #define SAMPLE_POLL_MS 20
 #define SAMPLE_SHOW 512
 
-static const struct step_key sample_keys[] = {
-	{ "as", KEY_STRING, true },
-	{ "path", KEY_STRING, true },
-	{ "match", KEY_STRING, true },
-	{ NULL },
-};
-
-static const struct step_key delta_keys[] = {
-	{ "of", KEY_STRING, true },
-	{ "equals", KEY_SIGNED, false },
-	{ "at_least", KEY_SIGNED, false },
-	{ "at_most", KEY_SIGNED, false },
-	{ "within_ms", KEY_INT, false },
-	{ NULL },
-};
-
 int sample_parse(const char *buf, const char *pattern, int64_t *ret,
 		 char *err, size_t errlen)
 {
@@ -99,9 +83,9 @@ int sample_set_put(struct sample_set *set, const char *name,
 	struct sample *s = sample_find(set, name);
 	char *p, *m;
 
-	if (strlen(name) >= SAMPLE_NAME_MAX)
+	if (strlen(name) >= STEPSPEC_SAMPLE_NAME_MAX)
 		return -ENAMETOOLONG;
-	if (!s && set->n == SAMPLE_MAX)
+	if (!s && set->n == STEPSPEC_SAMPLE_MAX)
 		return -ENOSPC;
 	p = strdup(path);
 	m = strdup(match);
@@ -285,12 +269,10 @@ static int delta_run(struct step_ctx *ctx, struct json_object *step,
 
 const struct step_ops step_sample = {
 	.name = "sample",
-	.keys = sample_keys,
 	.run = sample_run,
 };
 
 const struct step_ops step_delta = {
 	.name = "delta",
-	.keys = delta_keys,
 	.run = delta_run,
 };

@@ -2,11 +2,6 @@
 /* sleep: pass after ms milliseconds. */
 #include "guestd.h"
 
-static const struct step_key sleep_keys[] = {
-	{ "ms", KEY_INT, true },
-	{ NULL },
-};
-
 static int sleep_run(struct step_ctx *ctx, struct json_object *step,
 		     struct step_result *res)
 {
@@ -17,6 +12,5 @@ static int sleep_run(struct step_ctx *ctx, struct json_object *step,
 
 const struct step_ops step_sleep = {
 	.name = "sleep",
-	.keys = sleep_keys,
 	.run = sleep_run,
 };

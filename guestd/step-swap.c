@@ -19,15 +19,6 @@
 
 #include "guestd.h"
 
-static const struct step_key swap_keys[] = {
-	{ "device", KEY_STRING, true },
-	{ "mkswap", KEY_BOOL, false },
-	{ "swapon", KEY_BOOL, false },
-	{ "signature", KEY_STRING, false },
-	{ "expect_errno", KEY_STRING, false },
-	{ NULL },
-};
-
 static void random_bytes(uint8_t *buf, size_t len)
 {
 	struct timespec ts;
@@ -163,6 +154,5 @@ static int swap_run(struct step_ctx *ctx, struct json_object *step,
 
 const struct step_ops step_swap = {
 	.name = "swap",
-	.keys = swap_keys,
 	.run = swap_run,
 };

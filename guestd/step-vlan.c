@@ -11,17 +11,6 @@
 #include "guestd.h"
 #include "nl.h"
 
-static const struct step_key vlan_keys[] = {
-	{ "dev", KEY_STRING, true },
-	{ "vid", KEY_INT, true },
-	{ "pvid", KEY_BOOL, false },
-	{ "untagged", KEY_BOOL, false },
-	{ "self", KEY_BOOL, false },
-	{ "expect_errno", KEY_STRING, false },
-	{ "expect_extack", KEY_STRING, false },
-	{ NULL },
-};
-
 static int vlan_run(struct json_object *step, struct step_result *res,
 		    bool add)
 {
@@ -66,12 +55,10 @@ static int vlan_del_run(struct step_ctx *ctx, struct json_object *step,
 
 const struct step_ops step_vlan_add = {
 	.name = "vlan_add",
-	.keys = vlan_keys,
 	.run = vlan_add_run,
 };
 
 const struct step_ops step_vlan_del = {
 	.name = "vlan_del",
-	.keys = vlan_keys,
 	.run = vlan_del_run,
 };

@@ -15,13 +15,6 @@
 #define WAIT_READ_MAX (1024 * 1024)
 #define WAIT_SHOW 1536
 
-static const struct step_key wait_for_keys[] = {
-	{ "path", KEY_STRING, true },
-	{ "match", KEY_STRING, false },
-	{ "within_ms", KEY_INT, true },
-	{ NULL },
-};
-
 static int wait_for_run(struct step_ctx *ctx, struct json_object *step,
 			struct step_result *res)
 {
@@ -92,6 +85,5 @@ out:
 
 const struct step_ops step_wait_for = {
 	.name = "wait_for",
-	.keys = wait_for_keys,
 	.run = wait_for_run,
 };

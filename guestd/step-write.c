@@ -12,16 +12,6 @@
 
 #include "guestd.h"
 
-/* fork_write takes the same keys. */
-const struct step_key step_write_keys[] = {
-	{ "path", KEY_STRING, true },
-	{ "value", KEY_STRING, true },
-	{ "append", KEY_BOOL, false },
-	{ "expect_errno", KEY_STRING, false },
-	{ "repeat", KEY_INT, false },
-	{ NULL },
-};
-
 /*
  * One open(), write() and close(): *ret_n is what write() returned, and
  * the errno and the call that failed, if one did.
@@ -107,6 +97,5 @@ static int write_run(struct step_ctx *ctx, struct json_object *step,
 
 const struct step_ops step_write = {
 	.name = "write",
-	.keys = step_write_keys,
 	.run = write_run,
 };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The table of step kinds, and what every kind shares: checking a step's
- * keys and types before anything runs, typed getters, and the result text.
+ * keys and types against its spec (common/stepspec.c) before anything
+ * runs, typed getters, and the result text.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -43,21 +44,8 @@ const struct step_ops *const step_table[] = {
 	&step_swap,
 	&step_marker,
 	&step_resume,
+	&step_readlink,
 	NULL,
-};
-
-/* Keys every step may have. */
-static const struct step_key common_keys[] = {
-	{ "kind", KEY_STRING, true },
-	{ "name", KEY_STRING, false },
-	{ "timeout_ms", KEY_INT, false },
-	{ NULL },
-};
-
-/* Keys only a cleanup step may have (docs/scenarios.md, "Cleanup"). */
-static const struct step_key cleanup_keys[] = {
-	{ "if_exists", KEY_STRING, false },
-	{ NULL },
 };
 
 const struct step_ops *step_find(const struct step_ops *const *table,
@@ -69,7 +57,43 @@ const struct step_ops *step_find(const struct step_ops *const *table,
 	return NULL;
 }
 
-static const char *key_type_name(enum step_key_type t)
+/*
+ * guestd checks a key's JSON type only, coarser than the spec's type: the
+ * host checked the rest before it sent the request.
+ */
+enum key_json { KEY_STRING, KEY_BOOL, KEY_INT, KEY_STRINGS, KEY_SIGNED };
+
+static enum key_json key_json(const struct stepspec_key *k)
+{
+	switch (k->type) {
+	case STEPSPEC_BOOL:
+		return KEY_BOOL;
+	case STEPSPEC_INT:
+		return k->min < 0 ? KEY_SIGNED : KEY_INT;
+	case STEPSPEC_PARAMS:
+	case STEPSPEC_VLANS:
+	case STEPSPEC_VIDS:
+	case STEPSPEC_MDBS:
+	case STEPSPEC_MDB_KEYS:
+		return KEY_STRINGS;
+	case STEPSPEC_STRING:
+	case STEPSPEC_TEXT:
+	case STEPSPEC_REGEX:
+	case STEPSPEC_REGEX1:
+	case STEPSPEC_ERRNO:
+	case STEPSPEC_CHOICE:
+	case STEPSPEC_MTDDEV:
+	case STEPSPEC_IFNAME:
+	case STEPSPEC_GROUP:
+	case STEPSPEC_DEVICE:
+	case STEPSPEC_ABSPATH:
+	case STEPSPEC__COUNT:
+		break;
+	}
+	return KEY_STRING;
+}
+
+static const char *key_type_name(enum key_json t)
 {
 	switch (t) {
 	case KEY_STRING:
@@ -86,7 +110,7 @@ static const char *key_type_name(enum step_key_type t)
 	return "?";
 }
 
-static bool key_type_ok(struct json_object *v, enum step_key_type t)
+static bool key_type_ok(struct json_object *v, enum key_json t)
 {
 	switch (t) {
 	case KEY_STRING:
@@ -110,43 +134,42 @@ static bool key_type_ok(struct json_object *v, enum step_key_type t)
 	return false;
 }
 
-static const struct step_key *key_find(const struct step_key *keys,
-				       const char *name)
-{
-	for (size_t i = 0; keys[i].name; i++)
-		if (strcmp(keys[i].name, name) == 0)
-			return &keys[i];
-	return NULL;
-}
-
-static int check_keys(const struct step_key *keys, struct json_object *step,
-		      const char *kind, char *err, size_t errlen)
+static int check_keys(const struct stepspec_key *keys,
+		      struct json_object *step, const char *kind, char *err,
+		      size_t errlen)
 {
 	struct json_object *v;
 
-	for (size_t i = 0; keys[i].name; i++) {
-		if (!json_object_object_get_ex(step, keys[i].name, &v)) {
+	for (size_t i = 0; keys && keys[i].key; i++) {
+		enum key_json t = key_json(&keys[i]);
+
+		if (!json_object_object_get_ex(step, keys[i].key, &v)) {
 			if (!keys[i].required)
 				continue;
 			snprintf(err, errlen, "step kind '%s' needs key '%s'",
-				 kind, keys[i].name);
+				 kind, keys[i].key);
 			return -EINVAL;
 		}
-		if (!key_type_ok(v, keys[i].type)) {
+		if (!key_type_ok(v, t)) {
 			snprintf(err, errlen, "key '%s' must be %s%s",
-				 keys[i].name, key_type_name(keys[i].type),
-				 keys[i].type == KEY_INT ? " >= 0" : "");
+				 keys[i].key, key_type_name(t),
+				 t == KEY_INT ? " >= 0" : "");
 			return -EINVAL;
 		}
 	}
 	return 0;
 }
 
+/*
+ * A kind of @table without a spec (a test's own) takes the common keys
+ * only; every kind of step_table has one (guestd/tests/test-steps.c).
+ */
 static int check_step(const struct step_ops *const *table,
 		      struct json_object *step, bool cleanup, char *err,
 		      size_t errlen)
 {
-	const struct step_ops *ops;
+	const struct stepspec_key *keys = NULL;
+	const struct stepspec *spec;
 	struct json_object *v;
 	const char *kind;
 	int r;
@@ -161,16 +184,18 @@ static int check_step(const struct step_ops *const *table,
 		return -EINVAL;
 	}
 	kind = json_object_get_string(v);
-	ops = step_find(table, kind);
-	if (!ops) {
+	if (!step_find(table, kind)) {
 		snprintf(err, errlen, "unknown step kind '%.64s'", kind);
 		return -EINVAL;
 	}
-	r = check_keys(common_keys, step, kind, err, errlen);
+	spec = stepspec_find(kind);
+	if (spec)
+		keys = spec->keys;
+	r = check_keys(stepspec_common_keys, step, kind, err, errlen);
 	if (r == 0)
-		r = check_keys(ops->keys, step, kind, err, errlen);
+		r = check_keys(keys, step, kind, err, errlen);
 	if (r == 0 && cleanup)
-		r = check_keys(cleanup_keys, step, kind, err, errlen);
+		r = check_keys(stepspec_cleanup_keys, step, kind, err, errlen);
 	if (r < 0)
 		return r;
 	if (json_object_object_get_ex(step, "name", &v) &&
@@ -188,8 +213,9 @@ static int check_step(const struct step_ops *const *table,
 	}
 	json_object_object_foreach(step, key, val) {
 		(void)val;
-		if (!key_find(common_keys, key) && !key_find(ops->keys, key) &&
-		    !(cleanup && key_find(cleanup_keys, key))) {
+		if (!stepspec_key_find(stepspec_common_keys, key) &&
+		    !stepspec_key_find(keys, key) &&
+		    !(cleanup && stepspec_key_find(stepspec_cleanup_keys, key))) {
 			snprintf(err, errlen,
 				 "step kind '%s' has no key '%.64s'", kind, key);
 			return -EINVAL;

@@ -4,8 +4,9 @@
  * by name or glob, and the requires check against a built kernel.
  *
  * Validation is driven by tables: one key table for the top level, one for
- * requires, and one entry per step kind in scn_kinds[]. Every problem is
- * collected as "file: $.json.path: reason", so a user fixes a file in one go.
+ * requires, and for the steps the table of step kinds both programs share
+ * (common/stepspec.c). Every problem is collected as
+ * "file: $.json.path: reason", so a user fixes a file in one go.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -27,15 +28,11 @@
 #include "jsonstrict.h"
 #include "proto.h"
 #include "scenario.h"
+#include "stepspec.h"
 
 #define SCN_FILE_MAX (1024 * 1024)
 #define SCN_PATH_MAX 256
 #define SCN_MODNAME_MAX 55 /* MODULE_NAME_LEN - 1 */
-#define SCN_REPEAT_MAX 1000000
-#define SCN_READ_MAX (1024 * 1024) /* guestd's READ_MAX */
-#define SCN_SAMPLE_NAME_MAX 63 /* guestd's SAMPLE_NAME_MAX - 1 */
-#define SCN_SAMPLE_MAX 32 /* guestd's SAMPLE_MAX */
-#define SCN_DELTA_MAX (INT64_C(1) << 62)
 
 enum scn_vtype {
 	SCN_V_STRING,     /* a non-empty string, at most max bytes if max > 0 */
@@ -51,12 +48,13 @@ enum scn_vtype {
 	SCN_V_CONFIGS,    /* an array of "CONFIG_X" names */
 	SCN_V_MODULES,    /* an array of module names */
 	SCN_V_REQUIRES,   /* an object, scn_requires_keys[] */
-	SCN_V_STEPS,      /* an array of step objects, scn_kinds[] */
-	SCN_V_CLEANUP,    /* the same, as cleanup steps (scn_cleanup_step_keys) */
+	SCN_V_STEPS,      /* an array of step objects, stepspec_table[] */
+	SCN_V_CLEANUP,    /* the same, as cleanup steps (stepspec_cleanup_keys[]) */
 	SCN_V_ABSPATH,    /* an absolute path the protocol carries */
 	SCN_V_MTDDEV,     /* "/dev/mtdN", N of 1..3 digits */
 	SCN_V_INCIDENT,   /* an object, scn_incident_keys[] */
 	SCN_V_STATE_FILES, /* an array of absolute paths, the audit's */
+	SCN_V_BITES,      /* checked as a whole by scn_check_bites() */
 	SCN_V_IFNAME,     /* a network interface name: 1..15 bytes, no '/' or blank */
 	SCN_V_GROUP,      /* an IPv4, IPv6 or MAC multicast group (brspec.h) */
 	SCN_V_VLANS,      /* an array of "VID [pvid] [untagged]" (brspec.h) */
@@ -79,26 +77,33 @@ struct scn_key {
 	const char *const *choices;
 };
 
-struct scn_ctx;
-
-struct scn_kind {
-	const char *kind;
-	const struct scn_key *keys;         /* ends with a NULL key */
-	const char *const *need_one;        /* at least one of these, or NULL */
-	const char *below_timeout;          /* a key whose value must be below
-					     * the step's timeout_ms, or NULL */
-	/* Rules between keys, after each key passed its own; or NULL. */
-	void (*check)(struct scn_ctx *ctx, const char *path,
-		      struct json_object *step);
+/* The step keys' types (common/stepspec.h) among ours. */
+static const enum scn_vtype scn_spec_types[STEPSPEC__COUNT] = {
+	[STEPSPEC_STRING] = SCN_V_STRING,
+	[STEPSPEC_TEXT] = SCN_V_TEXT,
+	[STEPSPEC_BOOL] = SCN_V_BOOL,
+	[STEPSPEC_INT] = SCN_V_INT,
+	[STEPSPEC_REGEX] = SCN_V_REGEX,
+	[STEPSPEC_REGEX1] = SCN_V_REGEX1,
+	[STEPSPEC_ERRNO] = SCN_V_ERRNO,
+	[STEPSPEC_CHOICE] = SCN_V_CHOICE,
+	[STEPSPEC_PARAMS] = SCN_V_PARAMS,
+	[STEPSPEC_MTDDEV] = SCN_V_MTDDEV,
+	[STEPSPEC_IFNAME] = SCN_V_IFNAME,
+	[STEPSPEC_GROUP] = SCN_V_GROUP,
+	[STEPSPEC_VLANS] = SCN_V_VLANS,
+	[STEPSPEC_VIDS] = SCN_V_VIDS,
+	[STEPSPEC_MDBS] = SCN_V_MDBS,
+	[STEPSPEC_MDB_KEYS] = SCN_V_MDB_KEYS,
+	[STEPSPEC_DEVICE] = SCN_V_DEVICE,
+	[STEPSPEC_ABSPATH] = SCN_V_ABSPATH,
 };
+
+/* Room for a step kind's keys and the ending NULL key. */
+#define SCN_SPEC_KEYS_MAX (STEPSPEC_KEYS_MAX + 1)
 
 static const char *const scn_seeds[] = { "001", "002", "003", "004", "005",
 					 "none", NULL };
-static const char *const scn_since[] = { "step", "scenario", "boot", NULL };
-static const char *const scn_read_conds[] = { "equals", "match",
-					      "not_match", "length", NULL };
-static const char *const scn_delta_conds[] = { "equals", "at_least",
-					       "at_most", NULL };
 
 /* The report kinds an expect_incident may name: report_kind_name()'s words. */
 static const char *const scn_incident_kinds[] = {
@@ -117,6 +122,7 @@ static const struct scn_key scn_top_keys[] = {
 	{ "cleanup", SCN_V_CLEANUP, false, 1, PROTO_CLEANUP_MAX, NULL },
 	{ "cleanup_timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "expect_incident", SCN_V_INCIDENT, false, 0, 0, NULL },
+	{ "bites", SCN_V_BITES, false, 1, SCN_BITES_MAX, NULL },
 	{ "xfail", SCN_V_LINE, false, 0, PROTO_TEXT_MAX - 1, NULL },
 	{ "state_files", SCN_V_STATE_FILES, false, 0, PROTO_AUDIT_FILES_MAX, NULL },
 	{ "disk", SCN_V_DISK, false, 0, 0, NULL },
@@ -170,339 +176,17 @@ static const struct scn_key scn_incident_keys[] = {
 	{ NULL },
 };
 
+/* One entry of "bites"; scn_check_bites() checks both values. */
+static const struct scn_key scn_bite_keys[] = {
+	{ "patch", SCN_V_BITES, true, 0, 0, NULL },
+	{ "steps", SCN_V_BITES, true, 0, 0, NULL },
+	{ NULL },
+};
+
 static const struct scn_key scn_requires_keys[] = {
 	{ "config", SCN_V_CONFIGS, false, 0, 0, NULL },
 	{ "modules", SCN_V_MODULES, false, 0, 0, NULL },
 	{ NULL },
-};
-
-/* Keys every step may have, whatever its kind. */
-static const struct scn_key scn_step_keys[] = {
-	{ "kind", SCN_V_STRING, true, 0, PROTO_KIND_MAX - 1, NULL },
-	{ "name", SCN_V_STRING, false, 0, PROTO_NAME_MAX - 1, NULL },
-	{ "timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
-	{ NULL },
-};
-
-/*
- * The same for a step of the cleanup list, which may also be guarded:
- * with "if_exists" it runs only when that path exists, so that undoing
- * what the main steps never did (they stopped early) is not a failure.
- */
-static const struct scn_key scn_cleanup_step_keys[] = {
-	{ "kind", SCN_V_STRING, true, 0, PROTO_KIND_MAX - 1, NULL },
-	{ "name", SCN_V_STRING, false, 0, PROTO_NAME_MAX - 1, NULL },
-	{ "timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
-	{ "if_exists", SCN_V_ABSPATH, false, 0, PROTO_PATH_MAX - 1, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_write_keys[] = {
-	{ "path", SCN_V_STRING, true, 0, 0, NULL },
-	{ "value", SCN_V_TEXT, true, 0, 0, NULL },
-	{ "append", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
-	{ "repeat", SCN_V_INT, false, 1, SCN_REPEAT_MAX, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_read_keys[] = {
-	{ "path", SCN_V_STRING, true, 0, 0, NULL },
-	{ "equals", SCN_V_TEXT, false, 0, 0, NULL },
-	{ "match", SCN_V_REGEX, false, 0, 0, NULL },
-	{ "not_match", SCN_V_REGEX, false, 0, 0, NULL },
-	{ "length", SCN_V_INT, false, 0, SCN_READ_MAX, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_modprobe_keys[] = {
-	{ "module", SCN_V_STRING, true, 0, 0, NULL },
-	{ "params", SCN_V_PARAMS, false, 0, 0, NULL },
-	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_rmmod_keys[] = {
-	{ "module", SCN_V_STRING, true, 0, 0, NULL },
-	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_wait_for_keys[] = {
-	{ "path", SCN_V_STRING, true, 0, 0, NULL },
-	{ "match", SCN_V_REGEX, false, 0, 0, NULL },
-	{ "within_ms", SCN_V_INT, true, 0, SCN_TIMEOUT_MAX_MS, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_kmsg_expect_keys[] = {
-	{ "match", SCN_V_REGEX, true, 0, 0, NULL },
-	{ "absent", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "since", SCN_V_CHOICE, false, 0, 0, scn_since },
-	{ "within_ms", SCN_V_INT, false, 0, SCN_TIMEOUT_MAX_MS, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_sleep_keys[] = {
-	{ "ms", SCN_V_INT, true, 0, SCN_TIMEOUT_MAX_MS, NULL },
-	{ NULL },
-};
-
-/* The MTD steps (guestd/step-mtd-*.c): pages and blocks of a /dev/mtdN. */
-#define SCN_MTD_PAGE_MAX (INT64_C(1) << 40)
-#define SCN_MTD_SEED_MAX INT64_C(4294967295)
-
-static const char *const scn_mtd_modes[] = { "auto", "place", "raw", NULL };
-
-static const struct scn_key scn_mtd_erase_keys[] = {
-	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
-	{ "block", SCN_V_INT, false, 0, SCN_MTD_PAGE_MAX, NULL },
-	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_mtd_write_keys[] = {
-	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
-	{ "page", SCN_V_INT, true, 0, SCN_MTD_PAGE_MAX, NULL },
-	{ "pages", SCN_V_INT, false, 1, 65536, NULL },
-	{ "seed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
-	{ "mode", SCN_V_CHOICE, false, 0, 0, scn_mtd_modes },
-	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_mtd_flip_keys[] = {
-	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
-	{ "page", SCN_V_INT, true, 0, SCN_MTD_PAGE_MAX, NULL },
-	{ "bits", SCN_V_INT, true, 1, 64, NULL },
-	{ "ecc_step", SCN_V_INT, false, 0, 255, NULL },
-	{ "seed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_mtd_read_keys[] = {
-	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
-	{ "page", SCN_V_INT, true, 0, SCN_MTD_PAGE_MAX, NULL },
-	{ "pages", SCN_V_INT, false, 1, 65536, NULL },
-	{ "seed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
-	{ "matches", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
-	{ "corrected", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
-	{ "max_bitflips", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
-	{ "uncorrectable", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_mtd_stats_keys[] = {
-	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
-	{ "corrected", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
-	{ "failed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
-	{ "badblocks", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
-	{ "ecc_strength", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
-	{ "corrected_delta", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
-	{ "failed_delta", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_mtd_reads_keys[] = {
-	{ "device", SCN_V_MTDDEV, true, 0, 0, NULL },
-	{ "page", SCN_V_INT, true, 0, SCN_MTD_PAGE_MAX, NULL },
-	{ "pages", SCN_V_INT, false, 1, 1024, NULL },
-	{ "reads", SCN_V_INT, true, 1, 1000000, NULL },
-	{ "seed", SCN_V_INT, false, 0, SCN_MTD_SEED_MAX, NULL },
-	{ "max_failed", SCN_V_INT, false, 0, 1000000, NULL },
-	{ "min_corrected", SCN_V_INT, false, 0, 1000000, NULL },
-	{ NULL },
-};
-
-static const char *const scn_marker_actions[] = { "set", "check", NULL };
-static const char *const scn_marker_expect[] = { "present", "absent", NULL };
-
-static const struct scn_key scn_swap_keys[] = {
-	{ "device", SCN_V_DEVICE, true, 0, 0, NULL },
-	{ "mkswap", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "swapon", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "signature", SCN_V_STRING, false, 0, 10, NULL },
-	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_marker_keys[] = {
-	{ "action", SCN_V_CHOICE, true, 0, 0, scn_marker_actions },
-	{ "expect", SCN_V_CHOICE, false, 0, 0, scn_marker_expect },
-	{ NULL },
-};
-
-static const struct scn_key scn_resume_keys[] = {
-	{ "device", SCN_V_DEVICE, true, 0, 0, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_bridge_add_keys[] = {
-	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
-	{ "vlan_filtering", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "mcast_snooping", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
-	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_link_del_keys[] = {
-	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
-	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
-	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
-	{ NULL },
-};
-
-static const char *const scn_link_set_one[] = { "master", "nomaster", "up",
-						NULL };
-
-static const struct scn_key scn_link_set_keys[] = {
-	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
-	{ "master", SCN_V_IFNAME, false, 0, 0, NULL },
-	{ "nomaster", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "up", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
-	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
-	{ NULL },
-};
-
-static void scn_check_link_set(struct scn_ctx *ctx, const char *path,
-			       struct json_object *step);
-static void scn_check_bridge_check(struct scn_ctx *ctx, const char *path,
-				   struct json_object *step);
-
-static const struct scn_key scn_vlan_keys[] = {
-	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
-	{ "vid", SCN_V_INT, true, 0, BRSPEC_VID_MAX, NULL },
-	{ "pvid", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "untagged", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "self", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
-	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_mdb_keys[] = {
-	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
-	{ "port", SCN_V_IFNAME, true, 0, 0, NULL },
-	{ "group", SCN_V_GROUP, true, 0, 0, NULL },
-	{ "vid", SCN_V_INT, false, 0, BRSPEC_VID_MAX, NULL },
-	{ "permanent", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "expect_errno", SCN_V_ERRNO, false, 0, 0, NULL },
-	{ "expect_extack", SCN_V_REGEX, false, 0, 0, NULL },
-	{ NULL },
-};
-
-static const char *const scn_fault_attrs[] = { "failslab", "fail_page_alloc",
-					       "fail_nth", "off", NULL };
-
-static const struct scn_key scn_fault_keys[] = {
-	{ "attr", SCN_V_CHOICE, true, 0, 0, scn_fault_attrs },
-	{ "probability", SCN_V_INT, false, 0, 100, NULL },
-	{ "interval", SCN_V_INT, false, 1, 1000000, NULL },
-	{ "times", SCN_V_INT, false, 1, 1000000, NULL },
-	{ "space", SCN_V_INT, false, 0, 1LL << 32, NULL },
-	{ "verbose", SCN_V_INT, false, 0, 2, NULL },
-	{ "task_filter", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "ignore_gfp_wait", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "ignore_gfp_highmem", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "min_order", SCN_V_INT, false, 0, 10, NULL },
-	{ "nth", SCN_V_INT, false, 1, 1000000, NULL },
-	{ "at", SCN_V_STRING, false, 0, PROTO_FAULT_AT_MAX - 1, NULL },
-	{ "max_tries", SCN_V_INT, false, 1, PROTO_FAULT_TRIES_MAX, NULL },
-	{ "expect_injected", SCN_V_BOOL, false, 0, 0, NULL },
-	{ NULL },
-};
-
-static void scn_check_fault(struct scn_ctx *ctx, const char *path,
-			    struct json_object *step);
-
-static const char *const scn_expect_one[] = { "has", "lacks", "exactly", NULL };
-
-static const struct scn_key scn_vlan_expect_keys[] = {
-	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
-	{ "has", SCN_V_VLANS, false, 0, 0, NULL },
-	{ "lacks", SCN_V_VIDS, false, 0, 0, NULL },
-	{ "exactly", SCN_V_VLANS, false, 0, 0, NULL },
-	{ "within_ms", SCN_V_INT, false, 0, SCN_TIMEOUT_MAX_MS, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_mdb_expect_keys[] = {
-	{ "dev", SCN_V_IFNAME, true, 0, 0, NULL },
-	{ "has", SCN_V_MDBS, false, 0, 0, NULL },
-	{ "lacks", SCN_V_MDB_KEYS, false, 0, 0, NULL },
-	{ "exactly", SCN_V_MDBS, false, 0, 0, NULL },
-	{ "within_ms", SCN_V_INT, false, 0, SCN_TIMEOUT_MAX_MS, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_bridge_check_keys[] = {
-	{ "vlan", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "mdb", SCN_V_BOOL, false, 0, 0, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_sample_keys[] = {
-	{ "as", SCN_V_STRING, true, 0, SCN_SAMPLE_NAME_MAX, NULL },
-	{ "path", SCN_V_STRING, true, 0, 0, NULL },
-	{ "match", SCN_V_REGEX1, true, 0, 0, NULL },
-	{ NULL },
-};
-
-static const struct scn_key scn_delta_keys[] = {
-	{ "of", SCN_V_STRING, true, 0, SCN_SAMPLE_NAME_MAX, NULL },
-	{ "equals", SCN_V_INT, false, -SCN_DELTA_MAX, SCN_DELTA_MAX, NULL },
-	{ "at_least", SCN_V_INT, false, -SCN_DELTA_MAX, SCN_DELTA_MAX, NULL },
-	{ "at_most", SCN_V_INT, false, -SCN_DELTA_MAX, SCN_DELTA_MAX, NULL },
-	{ "within_ms", SCN_V_INT, false, 0, SCN_TIMEOUT_MAX_MS, NULL },
-	{ NULL },
-};
-
-/* The step kinds guestd runs: docs/scenarios.md, "Steps". */
-static const struct scn_kind scn_kinds[] = {
-	{ "write", scn_write_keys, NULL, NULL, NULL },
-	{ "read", scn_read_keys, scn_read_conds, NULL, NULL },
-	{ "modprobe", scn_modprobe_keys, NULL, NULL, NULL },
-	{ "rmmod", scn_rmmod_keys, NULL, NULL, NULL },
-	{ "wait_for", scn_wait_for_keys, NULL, "within_ms", NULL },
-	{ "kmsg_expect", scn_kmsg_expect_keys, NULL, "within_ms", NULL },
-	{ "sleep", scn_sleep_keys, NULL, "ms", NULL },
-	{ "mtd_erase", scn_mtd_erase_keys, NULL, NULL, NULL },
-	{ "mtd_write", scn_mtd_write_keys, NULL, NULL, NULL },
-	{ "mtd_flip", scn_mtd_flip_keys, NULL, NULL, NULL },
-	{ "mtd_read", scn_mtd_read_keys, NULL, NULL, NULL },
-	{ "mtd_stats", scn_mtd_stats_keys, NULL, NULL, NULL },
-	{ "mtd_reads", scn_mtd_reads_keys, NULL, NULL, NULL },
-	{ "fork_write", scn_write_keys, NULL, NULL, NULL },
-	{ "bridge_add", scn_bridge_add_keys, NULL, NULL, NULL },
-	{ "link_del", scn_link_del_keys, NULL, NULL, NULL },
-	{ "link_set", scn_link_set_keys, scn_link_set_one, NULL,
-	  scn_check_link_set },
-	{ "vlan_add", scn_vlan_keys, NULL, NULL, NULL },
-	{ "vlan_del", scn_vlan_keys, NULL, NULL, NULL },
-	{ "mdb_add", scn_mdb_keys, NULL, NULL, NULL },
-	{ "mdb_del", scn_mdb_keys, NULL, NULL, NULL },
-	{ "fault", scn_fault_keys, NULL, NULL, scn_check_fault },
-	{ "vlan_expect", scn_vlan_expect_keys, scn_expect_one, "within_ms",
-	  NULL },
-	{ "mdb_expect", scn_mdb_expect_keys, scn_expect_one, "within_ms",
-	  NULL },
-	{ "bridge_check", scn_bridge_check_keys, NULL, NULL,
-	  scn_check_bridge_check },
-	{ "sample", scn_sample_keys, NULL, NULL, NULL },
-	{ "delta", scn_delta_keys, scn_delta_conds, "within_ms", NULL },
-	{ "swap", scn_swap_keys, NULL, NULL, NULL },
-	{ "marker", scn_marker_keys, NULL, NULL, NULL },
-	{ "resume", scn_resume_keys, NULL, NULL, NULL },
-};
-
-/* Keys that mean something only with another key of the same step. */
-static const struct scn_needs {
-	const char *kind, *key, *needs;
-} scn_needs[] = {
-	{ "mtd_read", "matches", "seed" },
 };
 
 /* What one file's validation collects into. */
@@ -730,12 +414,24 @@ static const struct scn_key *scn_find_key(const struct scn_key *keys,
 	return NULL;
 }
 
-static const struct scn_kind *scn_find_kind(const char *kind)
+/*
+ * The stepspec key tables @keys and @more (or NULL) as one of ours, into
+ * @out (SCN_SPEC_KEYS_MAX rows).
+ */
+static const struct scn_key *scn_spec_keys(const struct stepspec_key *keys,
+					   const struct stepspec_key *more,
+					   struct scn_key *out)
 {
-	for (size_t i = 0; i < sizeof(scn_kinds) / sizeof(scn_kinds[0]); i++)
-		if (strcmp(scn_kinds[i].kind, kind) == 0)
-			return &scn_kinds[i];
-	return NULL;
+	size_t n = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (const struct stepspec_key *k = pass ? more : keys;
+		     k && k->key && n + 1 < SCN_SPEC_KEYS_MAX; k++, n++)
+			out[n] = (struct scn_key){ k->key, scn_spec_types[k->type],
+						   k->required, k->min, k->max,
+						   k->choices };
+	out[n] = (struct scn_key){ NULL };
+	return out;
 }
 
 static void scn_check_value(struct scn_ctx *ctx, const char *path,
@@ -911,147 +607,31 @@ static void scn_check_object(struct scn_ctx *ctx, const char *path,
 					  k->key);
 }
 
-/* Which keys go with each fault attr (guestd/step-fault.c agrees). */
-static const struct {
-	const char *attr;
-	const char *const keys[10];
-} scn_fault_attr_keys[] = {
-	{ "failslab", { "probability", "interval", "times", "space", "verbose",
-			"task_filter", "ignore_gfp_wait" } },
-	{ "fail_page_alloc", { "probability", "interval", "times", "space",
-			       "verbose", "task_filter", "ignore_gfp_wait",
-			       "ignore_gfp_highmem", "min_order" } },
-	{ "fail_nth", { "nth", "at", "max_tries" } },
-	{ "off", { "expect_injected" } },
-};
-
-/*
- * fail_nth takes "at" (a function the failed call's stack must hold, found
- * by guestd's search) or a bare "nth", which is valid but fragile: the
- * order of a step's allocations moves with caches and timing.
- */
-static void scn_check_fail_nth(struct scn_ctx *ctx, const char *path,
-			       struct json_object *step)
-{
-	bool nth = json_object_object_get_ex(step, "nth", NULL);
-	struct json_object *at;
-	char p[SCN_PATH_MAX];
-
-	if (!json_object_object_get_ex(step, "at", &at)) {
-		if (!nth)
-			scn_error(ctx, path, "attr 'fail_nth' needs key 'at' "
-				  "(or 'nth')");
-		else
-			scn_warn(ctx, path, "a bare 'nth' fails whichever "
-				 "call comes nth, which moves with caches and "
-				 "timing; aim it with 'at' instead");
-		if (json_object_object_get_ex(step, "max_tries", NULL)) {
-			scn_path_key(p, path, "max_tries");
-			scn_error(ctx, p, "'max_tries' goes with 'at'");
-		}
-		return;
-	}
-	scn_path_key(p, path, "at");
-	if (nth)
-		scn_error(ctx, path, "'nth' and 'at' together");
-	if (json_object_is_type(at, json_type_string))
-		for (const char *c = json_object_get_string(at); *c; c++)
-			if (!isalnum((unsigned char)*c) && *c != '_' &&
-			    *c != '.') {
-				scn_error(ctx, p, "not a function name "
-					  "([A-Za-z0-9_.])");
-				break;
-			}
-}
-
-static void scn_check_fault(struct scn_ctx *ctx, const char *path,
-			    struct json_object *step)
-{
-	const char *const *keys = NULL;
-	struct json_object *v;
-	const char *attr;
-	char p[SCN_PATH_MAX];
-
-	if (!json_object_object_get_ex(step, "attr", &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return;
-	attr = json_object_get_string(v);
-	for (size_t i = 0; i < sizeof(scn_fault_attr_keys) /
-			       sizeof(scn_fault_attr_keys[0]); i++)
-		if (strcmp(scn_fault_attr_keys[i].attr, attr) == 0)
-			keys = scn_fault_attr_keys[i].keys;
-	if (!keys)
-		return;         /* the choice check reported it */
-	json_object_object_foreach(step, key, val) {
-		bool ok = !!scn_find_key(scn_step_keys, key) ||
-			  strcmp(key, "attr") == 0;
-
-		(void)val;
-		for (size_t i = 0; !ok && i < 10 && keys[i]; i++)
-			ok = strcmp(keys[i], key) == 0;
-		if (ok || !scn_find_key(scn_fault_keys, key))
-			continue;
-		scn_path_key(p, path, key);
-		scn_error(ctx, p, "'%s' does not go with attr '%s'", key, attr);
-	}
-	if (strcmp(attr, "fail_nth") == 0)
-		scn_check_fail_nth(ctx, path, step);
-}
-
-/* master enslaves, nomaster releases: one step can't do both. */
-static void scn_check_link_set(struct scn_ctx *ctx, const char *path,
-			       struct json_object *step)
-{
-	struct json_object *v;
-
-	if (json_object_object_get_ex(step, "master", NULL) &&
-	    json_object_object_get_ex(step, "nomaster", &v) &&
-	    json_object_is_type(v, json_type_boolean) &&
-	    json_object_get_boolean(v))
-		scn_error(ctx, path, "'master' and 'nomaster' together");
-}
-
-static bool scn_bool_false(struct json_object *step, const char *key)
-{
-	struct json_object *v;
-
-	return json_object_object_get_ex(step, key, &v) &&
-	       json_object_is_type(v, json_type_boolean) &&
-	       !json_object_get_boolean(v);
-}
-
-/* Both tables off would compare nothing and always pass. */
-static void scn_check_bridge_check(struct scn_ctx *ctx, const char *path,
-				   struct json_object *step)
-{
-	if (scn_bool_false(step, "vlan") && scn_bool_false(step, "mdb"))
-		scn_error(ctx, path, "'vlan' and 'mdb' both false: nothing to check");
-}
-
 static void scn_check_step(struct scn_ctx *ctx, const char *path,
 			   struct json_object *step)
 {
-	const struct scn_kind *kind = NULL;
+	struct scn_key step_keys[SCN_SPEC_KEYS_MAX], kind_keys[SCN_SPEC_KEYS_MAX];
+	const struct stepspec *kind = NULL;
+	struct stepspec_problems probs = { .n = 0 };
 	struct json_object *v;
 	char what[64], p[SCN_PATH_MAX];
-	uint64_t timeout = ctx->step_timeout_ms;
-	const struct scn_key *common = ctx->cleanup ? scn_cleanup_step_keys :
-						      scn_step_keys;
 
 	if (!scn_expect_type(ctx, path, step, json_type_object, "an object"))
 		return;
+	scn_spec_keys(stepspec_common_keys,
+		      ctx->cleanup ? stepspec_cleanup_keys : NULL, step_keys);
 	scn_path_key(p, path, "kind");
 	if (!json_object_object_get_ex(step, "kind", &v))
 		scn_error(ctx, path, "missing required key 'kind'");
 	else if (scn_expect_type(ctx, p, v, json_type_string, "a string")) {
-		kind = scn_find_kind(json_object_get_string(v));
+		kind = stepspec_find(json_object_get_string(v));
 		if (!kind) {
 			char list[512] = "";
 
-			for (size_t i = 0; i < sizeof(scn_kinds) / sizeof(scn_kinds[0]); i++) {
+			for (size_t i = 0; i < stepspec_count; i++) {
 				if (list[0])
 					strcat(list, ", ");
-				strncat(list, scn_kinds[i].kind,
+				strncat(list, stepspec_table[i].kind,
 					sizeof(list) - strlen(list) - 3);
 			}
 			scn_error(ctx, p, "unknown step kind '%s'; kinds: %s",
@@ -1061,7 +641,7 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 	if (!kind) {
 		/* Without a kind only the common keys can be checked. */
 		json_object_object_foreach(step, key, val) {
-			const struct scn_key *spec = scn_find_key(common, key);
+			const struct scn_key *spec = scn_find_key(step_keys, key);
 
 			if (spec && strcmp(key, "kind") != 0) {
 				scn_path_key(p, path, key);
@@ -1077,47 +657,22 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 		scn_error(ctx, p, "only a step of 'cleanup' takes 'if_exists': a main step that finds nothing to do should fail");
 		json_object_object_del(step, "if_exists");
 	}
-	scn_check_object(ctx, path, step, common, kind->keys, what);
+	scn_check_object(ctx, path, step, step_keys,
+			 scn_spec_keys(kind->keys, NULL, kind_keys), what);
 
-	if (kind->need_one) {
-		bool any = false;
-		char list[256] = "";
+	/* need_one, the kind's own rules, needs, below_timeout. */
+	stepspec_check_rules(kind, step, ctx->step_timeout_ms, &probs);
+	for (size_t i = 0; i < probs.n; i++) {
+		const struct stepspec_problem *pr = &probs.v[i];
 
-		for (const char *const *k = kind->need_one; *k; k++) {
-			any |= json_object_object_get_ex(step, *k, NULL);
-			if (list[0])
-				strcat(list, ", ");
-			strncat(list, *k, sizeof(list) - strlen(list) - 3);
-		}
-		if (!any)
-			scn_error(ctx, path, "%s needs at least one of: %s", what,
-				  list);
-	}
-	if (kind->check)
-		kind->check(ctx, path, step);
-
-	for (size_t i = 0; i < sizeof(scn_needs) / sizeof(scn_needs[0]); i++)
-		if (strcmp(scn_needs[i].kind, kind->kind) == 0 &&
-		    json_object_object_get_ex(step, scn_needs[i].key, NULL) &&
-		    !json_object_object_get_ex(step, scn_needs[i].needs, NULL)) {
-			scn_path_key(p, path, scn_needs[i].key);
-			scn_error(ctx, p, "needs key '%s' too",
-				  scn_needs[i].needs);
-		}
-
-	if (json_object_object_get_ex(step, "timeout_ms", &v) &&
-	    json_object_is_type(v, json_type_int) && json_object_get_int64(v) > 0)
-		timeout = json_object_get_int64(v);
-	if (kind->below_timeout &&
-	    json_object_object_get_ex(step, kind->below_timeout, &v) &&
-	    json_object_is_type(v, json_type_int) &&
-	    json_object_get_int64(v) >= 0 &&
-	    json_object_get_int64(v) <= SCN_TIMEOUT_MAX_MS &&
-	    (uint64_t)json_object_get_int64(v) >= timeout) {
-		scn_path_key(p, path, kind->below_timeout);
-		scn_error(ctx, p,
-			  "%" PRId64 " is not below the step's timeout_ms %" PRIu64,
-			  json_object_get_int64(v), timeout);
+		if (pr->key[0])
+			scn_path_key(p, path, pr->key);
+		else
+			snprintf(p, sizeof(p), "%s", path);
+		if (pr->warning)
+			scn_warn(ctx, p, "%s", pr->msg);
+		else
+			scn_error(ctx, p, "%s", pr->msg);
 	}
 }
 
@@ -1165,8 +720,8 @@ static bool scn_sample_before(struct json_object *steps, size_t i,
 
 /*
  * sample and delta across steps: a delta's 'of' names a sample taken by
- * an earlier step, a scenario keeps at most SCN_SAMPLE_MAX names (guestd's
- * store), and a delta's bounds can all hold at once.
+ * an earlier step, a scenario keeps at most STEPSPEC_SAMPLE_MAX names
+ * (guestd's store), and a delta's bounds can all hold at once.
  */
 static void scn_check_samples(struct scn_ctx *ctx, const char *path,
 			      struct json_object *steps, size_t n)
@@ -1183,10 +738,10 @@ static void scn_check_samples(struct scn_ctx *ctx, const char *path,
 
 		scn_path_index(p, path, i);
 		if (as && !scn_sample_before(steps, i, as) &&
-		    ++names == SCN_SAMPLE_MAX + 1) {
+		    ++names == STEPSPEC_SAMPLE_MAX + 1) {
 			scn_path_key(q, p, "as");
 			scn_error(ctx, q, "more than %d sample names in one scenario",
-				  SCN_SAMPLE_MAX);
+				  STEPSPEC_SAMPLE_MAX);
 		}
 		if (!of)
 			continue;
@@ -1509,6 +1064,8 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 			scn_error(ctx, path, "%zu state files, at most %lld",
 				  json_object_array_length(v),
 				  (long long)spec->max);
+		return;
+	case SCN_V_BITES:
 		return;
 	case SCN_V_INCIDENT:
 		if (scn_expect_type(ctx, path, v, json_type_object, "an object"))
@@ -1863,6 +1420,147 @@ static void scn_check_cleanup(struct scn_ctx *ctx, struct json_object *doc)
 	}
 }
 
+/* The number of steps of @doc, every boot's counted; 0 if malformed. */
+static size_t scn_count_steps(struct json_object *doc)
+{
+	struct json_object *v, *b;
+	size_t n = 0;
+
+	if (json_object_object_get_ex(doc, "steps", &v))
+		return json_object_is_type(v, json_type_array) ?
+			       json_object_array_length(v) : 0;
+	if (!json_object_object_get_ex(doc, "boots", &v) ||
+	    !json_object_is_type(v, json_type_array))
+		return 0;
+	for (size_t i = 0; i < json_object_array_length(v); i++)
+		if (json_object_object_get_ex(json_object_array_get_idx(v, i),
+					      "steps", &b) &&
+		    json_object_is_type(b, json_type_array))
+			n += json_object_array_length(b);
+	return n;
+}
+
+/*
+ * "bites": 1..SCN_BITES_MAX objects {patch, steps}. patch is a name or
+ * number prefix of a series patch (hostctl checks it against the series:
+ * the validator has no series), each patch once; steps are 1..N distinct
+ * step indices, N the scenario's step count (every boot's, in order).
+ */
+static void scn_check_bites(struct scn_ctx *ctx, struct json_object *doc)
+{
+	struct json_object *bites, *e, *patch, *steps, *o;
+	size_t nsteps = scn_count_steps(doc), n;
+	char p[SCN_PATH_MAX], q[SCN_PATH_MAX], r[SCN_PATH_MAX];
+
+	if (!json_object_object_get_ex(doc, "bites", &bites) ||
+	    !scn_expect_type(ctx, "$.bites", bites, json_type_array,
+			     "an array"))
+		return;
+	n = json_object_array_length(bites);
+	if (n < 1 || n > SCN_BITES_MAX) {
+		scn_error(ctx, "$.bites", "%zu entries, want 1..%d", n,
+			  SCN_BITES_MAX);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		e = json_object_array_get_idx(bites, i);
+		scn_path_index(p, "$.bites", i);
+		if (!scn_expect_type(ctx, p, e, json_type_object, "an object"))
+			continue;
+		scn_check_object(ctx, p, e, scn_bite_keys, NULL,
+				 "a bites entry");
+		scn_path_key(q, p, "patch");
+		if (json_object_object_get_ex(e, "patch", &patch) &&
+		    scn_expect_type(ctx, q, patch, json_type_string, "a string")) {
+			const char *s = json_object_get_string(patch);
+
+			if (!*s || strlen(s) > 255 || strchr(s, '/') ||
+			    strpbrk(s, " \t\n\r\v\f"))
+				scn_error(ctx, q,
+					  "bad patch name '%s' (want a series file name or its number, e.g. \"0003\")",
+					  s);
+			for (size_t j = 0; j < i; j++) {
+				o = json_object_array_get_idx(bites, j);
+				if (json_object_is_type(o, json_type_object) &&
+				    json_object_object_get_ex(o, "patch", &o) &&
+				    json_object_is_type(o, json_type_string) &&
+				    strcmp(json_object_get_string(o), s) == 0) {
+					scn_error(ctx, q,
+						  "patch '%s' is declared twice (also $.bites[%zu])",
+						  s, j);
+					break;
+				}
+			}
+		}
+		scn_path_key(q, p, "steps");
+		if (!json_object_object_get_ex(e, "steps", &steps) ||
+		    !scn_expect_type(ctx, q, steps, json_type_array, "an array"))
+			continue;
+		if (json_object_array_length(steps) < 1 ||
+		    json_object_array_length(steps) > nsteps) {
+			scn_error(ctx, q, "%zu steps, want 1..%zu",
+				  json_object_array_length(steps), nsteps);
+			continue;
+		}
+		for (size_t k = 0; k < json_object_array_length(steps); k++) {
+			int64_t x;
+
+			o = json_object_array_get_idx(steps, k);
+			scn_path_index(r, q, k);
+			if (!scn_expect_type(ctx, r, o, json_type_int,
+					     "an integer"))
+				continue;
+			x = json_object_get_int64(o);
+			if (x < 0 || (uint64_t)x >= nsteps) {
+				scn_error(ctx, r,
+					  "step %" PRId64 " is out of range 0..%zu (the scenario has %zu steps)",
+					  x, nsteps - 1, nsteps);
+				continue;
+			}
+			for (size_t j = 0; j < k; j++) {
+				struct json_object *d =
+					json_object_array_get_idx(steps, j);
+
+				if (json_object_is_type(d, json_type_int) &&
+				    json_object_get_int64(d) == x) {
+					scn_error(ctx, r,
+						  "step %" PRId64 " is listed twice (also %s[%zu])",
+						  x, q, j);
+					break;
+				}
+			}
+		}
+	}
+}
+
+/* Fill s->bites from a validated document. */
+static int scn_fill_bites(struct json_object *doc, struct scenario *s)
+{
+	struct json_object *bites, *e, *v;
+
+	if (!json_object_object_get_ex(doc, "bites", &bites))
+		return 0;
+	s->bites = calloc(json_object_array_length(bites), sizeof(*s->bites));
+	if (!s->bites)
+		return -ENOMEM;
+	for (size_t i = 0; i < json_object_array_length(bites); i++) {
+		struct scn_bite *b = &s->bites[s->nbites++];
+
+		e = json_object_array_get_idx(bites, i);
+		json_object_object_get_ex(e, "patch", &v);
+		b->patch = strdup(json_object_get_string(v));
+		json_object_object_get_ex(e, "steps", &v);
+		b->steps = calloc(json_object_array_length(v),
+				  sizeof(*b->steps));
+		if (!b->patch || !b->steps)
+			return -ENOMEM;
+		for (; b->nsteps < json_object_array_length(v); b->nsteps++)
+			b->steps[b->nsteps] = json_object_get_int64(
+				json_object_array_get_idx(v, b->nsteps));
+	}
+	return 0;
+}
+
 /* Fill s->expect and s->xfail from a validated document. */
 static int scn_fill_incident(struct json_object *doc, struct scenario *s)
 {
@@ -2045,6 +1743,11 @@ void scn_free(struct scenario *s)
 		return;
 	free(s->path);
 	free(s->description);
+	for (size_t i = 0; i < s->nbites; i++) {
+		free(s->bites[i].patch);
+		free(s->bites[i].steps);
+	}
+	free(s->bites);
 	for (size_t i = 0; i < s->n_req_config; i++)
 		free(s->req_config[i]);
 	free(s->req_config);
@@ -2128,6 +1831,7 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 			}
 	scn_check_cleanup(&ctx, doc);
 	scn_check_incident_step(&ctx, doc);
+	scn_check_bites(&ctx, doc);
 	jsonstrict_dup_keys(buf, len, scn_dup_key, &ctx);
 	if (ctx.nerr) {
 		r = -EINVAL;
@@ -2141,6 +1845,8 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 		goto out;
 	}
 	r = scn_fill(&ctx, doc, &s);
+	if (r == 0)
+		r = scn_fill_bites(doc, &s);
 	if (r < 0)
 		goto out;
 	*ret = s;

@@ -14,12 +14,12 @@
 
 #include "proto.h"
 
-/* Defaults and bounds, as docs/scenarios.md states them. */
-#define SCN_TIMEOUT_DEFAULT_MS 60000
-#define SCN_STEP_TIMEOUT_DEFAULT_MS 10000
-#define SCN_TIMEOUT_MAX_MS 3600000
-#define SCN_STEPS_MAX 256
-#define SCN_CLEANUP_TIMEOUT_DEFAULT_MS 30000
+/* Defaults and bounds, as docs/scenarios.md states them: the protocol's. */
+#define SCN_TIMEOUT_DEFAULT_MS PROTO_TIMEOUT_DEFAULT_MS
+#define SCN_STEP_TIMEOUT_DEFAULT_MS PROTO_STEP_TIMEOUT_DEFAULT_MS
+#define SCN_TIMEOUT_MAX_MS PROTO_TIMEOUT_MAX_MS
+#define SCN_STEPS_MAX PROTO_STEPS_MAX
+#define SCN_CLEANUP_TIMEOUT_DEFAULT_MS PROTO_CLEANUP_TIMEOUT_DEFAULT_MS
 
 struct scn_step {
 	char kind[PROTO_KIND_MAX];
@@ -39,6 +39,21 @@ struct scn_incident {
 	char *title;
 	bool survives;
 	int64_t step;
+};
+
+/*
+ * "bites": a patch of the series the scenario tests, and the steps (indices
+ * into the scenario's steps, every boot's in order) one of which must be
+ * the first to fail on a kernel built without it (docs/kernel.md, "Every
+ * test bites"). patch is as written, a series name or its number prefix;
+ * hostctl resolves it against kernel/patches/series (bites.h).
+ */
+#define SCN_BITES_MAX 16
+
+struct scn_bite {
+	char *patch;
+	size_t *steps;
+	size_t nsteps;
 };
 
 /* Multi-boot scenarios: docs/scenarios.md, "Several boots". */
@@ -79,6 +94,8 @@ struct scenario {
 	char *path;                         /* the file */
 	char *description;
 	char seed[8];                       /* "001".."005" or "none" */
+	struct scn_bite *bites;             /* "bites", in file order */
+	size_t nbites;
 	char **req_config;                  /* "CONFIG_X" */
 	size_t n_req_config;
 	char **req_modules;

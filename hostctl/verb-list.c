@@ -3,6 +3,8 @@
  * hostctl list: validate every scenario file and print each scenario with
  * its seed patch and description. A file that does not validate makes the
  * verb print every error and exit 2, as hostctl run would refuse to boot.
+ * With --bites, print the scenarios' declared bites instead, one line per
+ * scenario and patch, for scripts (hostctl/tests/integration/bites.sh).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -11,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bites.h"
+#include "kbuild.h"
 #include "scenario.h"
 #include "verbs.h"
 
@@ -21,12 +25,16 @@
 static void list_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: hostctl list [--scenarios DIR]\n"
+		"Usage: hostctl list [--scenarios DIR] [--bites PATCH|all]\n"
 		"\n"
 		"Validate the scenario files and list each scenario with its seed\n"
 		"patch and description.\n"
 		"\n"
 		"  --scenarios DIR  the scenario tree (default: %s/scenarios)\n"
+		"  --bites PATCH    list the scenarios that declare bites for PATCH\n"
+		"                   (a series file name or its number; 'all': every\n"
+		"                   patch), one line each: the patch's file name, the\n"
+		"                   scenario and the steps that must fail without it\n"
 		"  --help           show this help\n",
 		VLALAB_SRCDIR);
 }
@@ -35,10 +43,13 @@ int verb_list(int argc, char *argv[])
 {
 	static const struct option opts[] = {
 		{ "scenarios", required_argument, NULL, 's' },
+		{ "bites", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *dir = VLALAB_SRCDIR "/scenarios";
+	const char *bites = NULL;
+	char *patch = NULL;
 	struct scn_errors errs = { 0 };
 	struct scn_set set = { 0 };
 	size_t wname = 4, wseed = 4;
@@ -49,6 +60,9 @@ int verb_list(int argc, char *argv[])
 		switch (c) {
 		case 's':
 			dir = optarg;
+			break;
+		case 'b':
+			bites = optarg;
 			break;
 		case 'h':
 			list_usage(stdout);
@@ -65,7 +79,20 @@ int verb_list(int argc, char *argv[])
 		return EXIT_SETUP;
 	}
 
+	if (bites && strcmp(bites, "all") != 0) {
+		char err[1024];
+
+		r = kbuild_series_resolve(VLALAB_SRCDIR "/kernel", bites, &patch,
+					  err, sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "hostctl list: --bites: %s\n", err);
+			return EXIT_SETUP;
+		}
+	}
+
 	r = scn_load_dir(dir, &set, &errs);
+	if (r == 0)
+		r = bites_resolve(&set, VLALAB_SRCDIR "/kernel", &errs);
 	for (size_t i = 0; i < errs.n; i++)
 		fprintf(stderr, "%s\n", errs.msgs[i]);
 	for (size_t i = 0; i < errs.nwarns; i++)
@@ -79,8 +106,28 @@ int verb_list(int argc, char *argv[])
 			fprintf(stderr,
 				"hostctl list: cannot load the scenarios in '%s': %s\n",
 				dir, strerror(-r));
+		scn_set_free(&set);
 		scn_errors_free(&errs);
+		free(patch);
 		return EXIT_SETUP;
+	}
+
+	if (bites) {
+		for (size_t i = 0; i < set.n; i++)
+			for (size_t j = 0; j < set.v[i].nbites; j++) {
+				const struct scn_bite *b = &set.v[i].bites[j];
+
+				if (patch && strcmp(patch, b->patch) != 0)
+					continue;
+				printf("%s %s", b->patch, set.v[i].name);
+				for (size_t k = 0; k < b->nsteps; k++)
+					printf(" %zu", b->steps[k]);
+				printf("\n");
+			}
+		scn_set_free(&set);
+		scn_errors_free(&errs);
+		free(patch);
+		return EXIT_GREEN;
 	}
 
 	for (size_t i = 0; i < set.n; i++) {

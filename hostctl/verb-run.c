@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bites.h"
 #include "domain.h"
 #include "fsutil.h"
 #include "postmortem.h"
@@ -341,6 +342,8 @@ static int plan_run(const struct run_args *a, char *const *names, int nnames,
 	snprintf(scn_dir, sizeof(scn_dir), "%s",
 		 a->scenarios ? a->scenarios : VLALAB_SRCDIR "/scenarios");
 	r = scn_load_dir(scn_dir, &p->set, &p->errs);
+	if (r == 0)
+		r = bites_resolve(&p->set, VLALAB_SRCDIR "/kernel", &p->errs);
 	if (r < 0) {
 		for (size_t i = 0; i < p->errs.n; i++)
 			fprintf(stderr, "%s\n", p->errs.msgs[i]);

@@ -41,11 +41,10 @@ bool kbuild_flavour_valid(const char *flavour)
 	return !strcmp(flavour, "patched") || !strcmp(flavour, "vanilla");
 }
 
-int kbuild_without_check(const char *kernel_dir, const char *const *without, size_t n, char *err, size_t errlen)
+/* Reads and parses kernel_dir's series (none: an empty one) into *s. */
+static int read_series(const char *kernel_dir, struct kb_series *s, char **ret_text, char *err, size_t errlen)
 {
-	struct kb_series s = { 0 };
-	char path[PATH_MAX], *text = NULL, **removed = NULL;
-	size_t nremoved = 0;
+	char path[PATH_MAX], *text = NULL;
 	int r;
 
 	r = kb_path(path, sizeof(path), "%s/patches/series", kernel_dir);
@@ -60,12 +59,50 @@ int kbuild_without_check(const char *kernel_dir, const char *const *without, siz
 		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(-r));
 		return r;
 	}
-	r = kb_series_parse(path, text, &s, err, errlen);
+	r = kb_series_parse(path, text, s, err, errlen);
+	if (r < 0) {
+		free(text);
+		return r;
+	}
+	*ret_text = text;
+	return 0;
+}
+
+int kbuild_without_check(const char *kernel_dir, const char *const *without, size_t n, char *err, size_t errlen)
+{
+	struct kb_series s = { 0 };
+	char *text = NULL, **removed = NULL;
+	size_t nremoved = 0;
+	int r;
+
+	r = read_series(kernel_dir, &s, &text, err, errlen);
 	if (r == 0)
 		r = kb_series_without(&s, without, n, &removed, &nremoved, err, errlen);
 	kb_strv_free(removed, nremoved);
 	kb_series_free(&s);
 	free(text);
+	return r;
+}
+
+int kbuild_series_resolve(const char *kernel_dir, const char *name, char **ret_full, char *err, size_t errlen)
+{
+	struct kb_series s = { 0 };
+	char *text = NULL, **removed = NULL, *full = NULL;
+	size_t nremoved = 0;
+	int r;
+
+	r = read_series(kernel_dir, &s, &text, err, errlen);
+	if (r == 0)
+		r = kb_series_without(&s, &name, 1, &removed, &nremoved, err, errlen);
+	if (r == 0) {
+		full = strdup(removed[0]);
+		r = full ? 0 : -ENOMEM;
+	}
+	kb_strv_free(removed, nremoved);
+	kb_series_free(&s);
+	free(text);
+	if (r == 0)
+		*ret_full = full;
 	return r;
 }
 

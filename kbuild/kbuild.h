@@ -58,6 +58,12 @@ struct kbuild_opts {
  * (a usage error), or another -errno if the series cannot be read. */
 int kbuild_without_check(const char *kernel_dir, const char *const *without, size_t n, char *err, size_t errlen);
 
+/* The full file name of the series patch that name (a file name or a
+ * prefix of exactly one, as for without) means, malloc'd into *ret_full:
+ * 0, or -EINVAL with err saying why and listing the series, or another
+ * -errno if the series cannot be read. */
+int kbuild_series_resolve(const char *kernel_dir, const char *name, char **ret_full, char *err, size_t errlen);
+
 /* With config_only, dir is empty and config points into the object tree. */
 struct kbuild_result {
 	char dir[PATH_MAX];      /* builds/<key>/: bzImage, vmlinux, System.map, config, modules/ (INSTALL_MOD_PATH tree), manifest.json, build.log */

@@ -59,9 +59,8 @@ static int spawn_run(struct step_ctx *ctx, struct json_object *step,
 	return 0;
 }
 
-static const struct step_key no_keys[] = { { NULL } };
-static const struct step_ops step_crash = { "crash", no_keys, crash_run };
-static const struct step_ops step_spawn = { "spawn", no_keys, spawn_run };
+static const struct step_ops step_crash = { "crash", crash_run };
+static const struct step_ops step_spawn = { "spawn", spawn_run };
 
 static const struct step_ops *const table[] = {
 	&step_write, &step_read, &step_sleep, &step_kmsg_expect,

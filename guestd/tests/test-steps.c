@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The step kinds against temp files: each passes when it should, and each
- * failure says exactly what it expected and what it got.
+ * failure says exactly what it expected and what it got. And the table of
+ * step_ops against the table of specs (common/stepspec.c).
  */
 #include <errno.h>
 #include <signal.h>
@@ -108,6 +109,38 @@ static void test_check(void)
 		       "a negative bound is a good delta");
 		json_object_put(s);
 	}
+}
+
+/*
+ * Each step kind is declared once, in common/stepspec.c: every spec has a
+ * step_ops that runs it, and every step_ops of step_table has a spec.
+ */
+static void test_spec_table(void)
+{
+	char what[128];
+	size_t n = 0;
+
+	for (size_t i = 0; i < stepspec_count; i++) {
+		const char *kind = stepspec_table[i].kind;
+
+		snprintf(what, sizeof(what), "spec '%s' has a step_ops", kind);
+		ok(step_find(step_table, kind) != NULL, what);
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(stepspec_table[j].kind, kind) == 0) {
+				snprintf(what, sizeof(what),
+					 "spec '%s' is declared twice", kind);
+				ok(0, what);
+			}
+	}
+	for (; step_table[n]; n++) {
+		const char *kind = step_table[n]->name;
+
+		snprintf(what, sizeof(what), "step_ops '%s' has a spec", kind);
+		ok(stepspec_find(kind) != NULL, what);
+		snprintf(what, sizeof(what), "step_ops '%s' is listed once", kind);
+		ok(step_find(step_table, kind) == step_table[n], what);
+	}
+	is_int(n, stepspec_count, "as many step_ops as specs");
 }
 
 static void test_write(void)
@@ -262,6 +295,70 @@ static void test_read(void)
 	ok(strstr(res.got, "... (100000 bytes)'") != NULL,
 	   "saying how long it was");
 	ok(strstr(res.got, "\\x01") != NULL, "control bytes are escaped");
+}
+
+static void test_readlink(void)
+{
+	struct step_result res;
+	char f[512], l[512], err[256], want[1024];
+	struct json_object *s;
+
+	snprintf(f, sizeof(f), "%s/rl-file", dir);
+	tu_write(f, "x", O_TRUNC);
+	snprintf(l, sizeof(l), "%s/rl-link", dir);
+	ok(symlink("../br0", l) == 0, "readlink: a link to read");
+
+	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s\",\"equals\":\"../br0\"}",
+	    l);
+	is_int(res.verdict, VERDICT_PASS, "readlink: equals passes");
+	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s\","
+	    "\"match\":\"^\\\\.\\\\./br[0-9]$\"}", l);
+	is_int(res.verdict, VERDICT_PASS, "readlink: match passes");
+	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s\",\"equals\":\"../br0\","
+	    "\"match\":\"lan\"}", l);
+	is_int(res.verdict, VERDICT_FAIL, "readlink: every condition must hold");
+	is_str(res.expected, "a target matching 'lan'", "readlink: expected a match");
+	is_str(res.got, "target '../br0'", "readlink: got the target");
+	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s\",\"equals\":\"../lan1\"}",
+	    l);
+	is_int(res.verdict, VERDICT_FAIL, "readlink: equals fails on another target");
+	is_str(res.expected, "target '../lan1'", "readlink: expected the target");
+	is_str(res.got, "target '../br0'", "readlink: got the target");
+
+	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s\",\"equals\":\"x\"}", f);
+	is_int(res.verdict, VERDICT_FAIL, "readlink: a file is no link");
+	is_str(res.expected, "success", "readlink: expected success");
+	snprintf(want, sizeof(want),
+		 "errno EINVAL from readlink('%s') (Invalid argument)", f);
+	is_str(res.got, want, "readlink: got EINVAL");
+	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s\","
+	    "\"expect_errno\":\"EINVAL\"}", f);
+	is_int(res.verdict, VERDICT_PASS, "readlink: expecting EINVAL passes");
+	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s/none\","
+	    "\"expect_errno\":\"ENOENT\"}", dir);
+	is_int(res.verdict, VERDICT_PASS, "readlink: expecting ENOENT passes");
+	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s\","
+	    "\"expect_errno\":\"ENOENT\"}", l);
+	is_int(res.verdict, VERDICT_FAIL,
+	       "readlink: a link where an errno was expected");
+	is_str(res.expected, "errno ENOENT", "readlink: expected the errno");
+	is_str(res.got, "target '../br0'", "readlink: got the target");
+	run(&res, "{\"kind\":\"readlink\",\"path\":\"%s\",\"match\":\"(\"}", l);
+	is_int(res.verdict, VERDICT_ERROR, "readlink: a bad regex is an error");
+
+	s = json_tokener_parse("{\"kind\":\"readlink\",\"path\":\"/x\",\"equals\":1}");
+	is_int(step_check(step_table, s, err, sizeof(err)), -EINVAL,
+	       "readlink: step_check checks the spec's types");
+	is_str(err, "key 'equals' must be a string", "readlink: with the reason");
+	json_object_put(s);
+	s = json_tokener_parse("{\"kind\":\"readlink\",\"equals\":\"x\"}");
+	is_int(step_check(step_table, s, err, sizeof(err)), -EINVAL,
+	       "readlink: and its required keys");
+	is_str(err, "step kind 'readlink' needs key 'path'",
+	       "readlink: path is required");
+	json_object_put(s);
+	unlink(l);
+	unlink(f);
 }
 
 static void test_repeat_length(void)
@@ -569,9 +666,11 @@ int main(void)
 {
 	snprintf(dir, sizeof(dir), "%s", tu_tmpdir());
 	test_check();
+	test_spec_table();
 	test_write();
 	test_fork_write();
 	test_read();
+	test_readlink();
 	test_repeat_length();
 	test_sample_delta();
 	test_wait_for();

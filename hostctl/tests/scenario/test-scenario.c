@@ -18,6 +18,7 @@
 
 #include <json-c/json.h>
 
+#include "bites.h"
 #include "scenario.h"
 #include "tap.h"
 
@@ -111,7 +112,7 @@ static void test_bad_files(void)
 	BAD("comment", "line 1, column 1: not valid JSON: unexpected character");
 	BAD("not-object", "$: expected an object, got an array");
 	BAD("unknown-keys",
-	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, cleanup, cleanup_timeout_ms, expect_incident, xfail, state_files, disk, boots, fresh_vm",
+	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, cleanup, cleanup_timeout_ms, expect_incident, bites, xfail, state_files, disk, boots, fresh_vm",
 	    "$.requires.module: unknown key; requires takes: config, modules",
 	    "$.steps[0].valeu: unknown key; a 'write' step takes: kind, name, timeout_ms, path, value, append, expect_errno, repeat",
 	    "$.steps[0]: missing required key 'value'");
@@ -243,6 +244,19 @@ static void test_bad_files(void)
 	    "$.xfail: expected a string, got a boolean",
 	    "$.expect_incident: missing required key 'kind'",
 	    "$.expect_incident: missing required key 'survives'");
+	BAD("bites",
+	    "$.bites[0].steps[1]: step 3 is out of range 0..2 (the scenario has 3 steps)",
+	    "$.bites[0].steps[2]: step 0 is listed twice (also $.bites[0].steps[0])",
+	    "$.bites[1].patch: patch '0003' is declared twice (also $.bites[0])",
+	    "$.bites[2].patch: bad patch name 'a/b' (want a series file name or its number, e.g. \"0003\")",
+	    "$.bites[2].steps: 0 steps, want 1..3",
+	    "$.bites[3].why: unknown key; a bites entry takes: patch, steps",
+	    "$.bites[3].patch: expected a string, got an integer",
+	    "$.bites[3].steps[0]: step -1 is out of range 0..2 (the scenario has 3 steps)",
+	    "$.bites[3].steps[1]: expected an integer, got a string",
+	    "$.bites[4]: expected an object, got a string",
+	    "$.bites[5]: missing required key 'patch'");
+	BAD("bites-empty", "$.bites: 0 entries, want 1..16");
 	BAD("state-files",
 	    "$.state_files[0]: bad state file 'set_ftrace_filter' (want an absolute path of under 256 bytes)",
 	    "$.state_files[1]: bad state file '' (want an absolute path of under 256 bytes)",
@@ -300,6 +314,74 @@ static void test_incident_boots(struct scn_errors *errs)
 	}
 	unlink(path);
 	free(path);
+}
+
+/*
+ * bites: steps are numbered across the boots, and bites_resolve() maps
+ * each patch to its series file name (the repository's series), refusing
+ * an unknown one and a patch named twice in two spellings.
+ */
+static void test_bites(void)
+{
+	static const char text[] =
+		"{\"description\": \"d\", \"seed\": \"none\", "
+		"\"bites\": [{\"patch\": \"0020\", \"steps\": [2, 0]}, "
+		"{\"patch\": \"0003-net-dsa-loop-add-MDB-offload.patch\", "
+		"\"steps\": [1]}], \"boots\": ["
+		"{\"end\": \"poweroff\", \"steps\": [{\"kind\": \"sleep\", "
+		"\"ms\": 1}]}, {\"steps\": [{\"kind\": \"sleep\", \"ms\": 1}, "
+		"{\"kind\": \"sleep\", \"ms\": 1}]}]}";
+	static const char twice[] =
+		"{\"description\": \"d\", \"seed\": \"none\", "
+		"\"bites\": [{\"patch\": \"0003\", \"steps\": [0]}, "
+		"{\"patch\": \"0009\", \"steps\": [0]}, "
+		"{\"patch\": \"0003-net-dsa-loop-add-MDB-offload.patch\", "
+		"\"steps\": [0]}], \"steps\": [{\"kind\": \"sleep\", \"ms\": 1}]}";
+	struct scn_errors errs = { 0 };
+	struct scenario s[1];
+	struct scn_set set = { .v = s, .n = 1 };
+	char *path = tmp_file(text), *path2 = tmp_file(twice);
+	int r;
+
+	r = scn_load_file(path, "gen/bites", &s[0], &errs);
+	is_int(r, 0, "bites with boots: loads");
+	for (size_t i = 0; i < errs.n; i++)
+		printf("# %s\n", errs.msgs[i]);
+	if (r == 0) {
+		is_int(s[0].nbites, 2, "bites: two entries");
+		is_str(s[0].bites[0].patch, "0020", "bites: patch as written");
+		ok(s[0].bites[0].nsteps == 2 && s[0].bites[0].steps[0] == 2 &&
+			   s[0].bites[0].steps[1] == 0,
+		   "bites: steps in file order, numbered across the boots");
+		is_int(bites_resolve(&set, VLALAB_SRCDIR "/kernel", &errs), 0,
+		       "bites_resolve: both patches are in the series");
+		ok(strncmp(s[0].bites[0].patch, "0020-", 5) == 0 &&
+			   strstr(s[0].bites[0].patch, ".patch"),
+		   "bites_resolve: 0020 became its file name");
+		scn_free(&s[0]);
+	}
+	r = scn_load_file(path2, "gen/bites-twice", &s[0], &errs);
+	is_int(r, 0, "bites in two spellings: the validator cannot tell");
+	if (r == 0) {
+		char *want = xasprintf("%s: $.bites[1].patch: '0009' is not a patch of the series (series: ", path2);
+		char *want2 = xasprintf("%s: $.bites[2].patch: '0003-net-dsa-loop-add-MDB-offload.patch' is declared twice (also $.bites[0])", path2);
+
+		is_int(bites_resolve(&set, VLALAB_SRCDIR "/kernel", &errs),
+		       -EINVAL, "bites_resolve: refused");
+		is_int(errs.n, 2, "bites_resolve: two errors");
+		ok(errs.n == 2 && strncmp(errs.msgs[0], want, strlen(want)) == 0,
+		   "bites_resolve: an unknown patch names the file and path");
+		is_str(errs.n == 2 ? errs.msgs[1] : "", want2,
+		       "bites_resolve: the same patch twice");
+		free(want);
+		free(want2);
+		scn_free(&s[0]);
+	}
+	scn_errors_free(&errs);
+	unlink(path);
+	unlink(path2);
+	free(path);
+	free(path2);
 }
 
 /* A valid expect_incident and xfail fill struct scenario. */
@@ -790,6 +872,35 @@ static int run_list(char **argv, int argc, char **ret_out, char **ret_err)
 	return code;
 }
 
+/* hostctl list --bites against the repository's series. */
+static void test_verb_list_bites(void)
+{
+	char *dir = xasprintf("%s/bites", data_dir);
+	char *argv_all[] = { "list", "--scenarios", dir, "--bites", "all", NULL };
+	char *argv_one[] = { "list", "--scenarios", dir, "--bites", "0003", NULL };
+	char *argv_bad[] = { "list", "--scenarios", dir, "--bites", "0009", NULL };
+	char *out, *err;
+
+	is_int(run_list(argv_all, 5, &out, &err), 0, "list --bites all: exit 0");
+	is_str(out,
+	       "0020-PM-hibernate-Claim-the-resume-device-only-when-resuming-for-real.patch area/one 1 0\n"
+	       "0003-net-dsa-loop-add-MDB-offload.patch area/one 1\n",
+	       "list --bites all: patch file name, scenario, steps as declared");
+	free(out);
+	free(err);
+	is_int(run_list(argv_one, 5, &out, &err), 0, "list --bites 0003: exit 0");
+	is_str(out, "0003-net-dsa-loop-add-MDB-offload.patch area/one 1\n",
+	       "list --bites 0003: that patch only");
+	free(out);
+	free(err);
+	is_int(run_list(argv_bad, 5, &out, &err), 2, "list --bites 0009: exit 2");
+	ok(strncmp(err, "hostctl list: --bites: '0009' is not a patch of the series (series: ", 68) == 0,
+	   "list --bites 0009: says it is not in the series");
+	free(out);
+	free(err);
+	free(dir);
+}
+
 static void test_verb_list(void)
 {
 	char *good = xasprintf("%s/good", data_dir);
@@ -833,6 +944,7 @@ static void test_verb_list(void)
 	free(err);
 	free(good);
 	free(layout);
+	test_verb_list_bites();
 }
 
 /* Every file shipped in scenarios/ and the integration fixtures validates. */
@@ -985,6 +1097,7 @@ int main(int argc, char *argv[])
 	test_warnings();
 	test_generated();
 	test_incident();
+	test_bites();
 	test_name_length();
 	test_good_set();
 	test_layout();

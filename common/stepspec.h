@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The step kinds, declared once: per kind, its keys (type, required,
+ * bounds, choices), the keys of which it needs at least one, the keys that
+ * need another key, the key that must stay below the step's timeout, and
+ * its rules between keys. docs/scenarios.md ("Steps") says the same in
+ * prose.
+ *
+ * hostctl's scenario validator (hostctl/scenario.c) checks every step
+ * against this table, fully, before anything boots. guestd (guestd/steps.c)
+ * checks each run request's steps against the same table, but only the
+ * keys and their JSON types; its step_ops hold behaviour alone and find
+ * their spec by kind.
+ *
+ * Pure: json-c and libc, no logging. The rules report what they find in a
+ * struct stepspec_problems for the caller to word and print.
+ */
+#ifndef VLALAB_STEPSPEC_H
+#define VLALAB_STEPSPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+/* Bounds of what the steps do, which their keys' bounds follow. */
+#define STEPSPEC_READ_MAX (1024 * 1024) /* bytes a read step reads */
+#define STEPSPEC_SAMPLE_MAX 32 /* sample names one scenario keeps */
+#define STEPSPEC_SAMPLE_NAME_MAX 64 /* a sample's name, NUL included */
+
+/* What a key's value must be. */
+enum stepspec_type {
+	STEPSPEC_STRING, /* a non-empty string, at most max bytes if max > 0 */
+	STEPSPEC_TEXT, /* any string, empty included */
+	STEPSPEC_BOOL,
+	STEPSPEC_INT, /* an integer in min..max */
+	STEPSPEC_REGEX, /* a POSIX extended regex */
+	STEPSPEC_REGEX1, /* a POSIX extended regex with one capture group */
+	STEPSPEC_ERRNO, /* an errno name glibc knows */
+	STEPSPEC_CHOICE, /* one of choices[] */
+	STEPSPEC_PARAMS, /* an array of "key=value" strings */
+	STEPSPEC_MTDDEV, /* "/dev/mtdN", N of 1..3 digits */
+	STEPSPEC_IFNAME, /* a network interface name: 1..15 bytes, no '/' or blank */
+	STEPSPEC_GROUP, /* an IPv4, IPv6 or MAC multicast group (brspec.h) */
+	STEPSPEC_VLANS, /* an array of "VID [pvid] [untagged]" (brspec.h) */
+	STEPSPEC_VIDS, /* an array of "VID" */
+	STEPSPEC_MDBS, /* an array of MDB entry texts (brspec.h) */
+	STEPSPEC_MDB_KEYS, /* an array of "PORT GROUP [vid N]" */
+	STEPSPEC_DEVICE, /* a block device name, [a-z0-9]{1,31} */
+	STEPSPEC_ABSPATH, /* an absolute path of at most max bytes, one line */
+	STEPSPEC__COUNT,
+};
+
+/* The most keys one kind may have, the common keys not counted. */
+#define STEPSPEC_KEYS_MAX 24
+
+struct stepspec_key {
+	const char *key;
+	enum stepspec_type type;
+	bool required;
+	int64_t min, max;
+	const char *const *choices;
+};
+
+/* What a kind's rules found: a problem with the step, or with one key. */
+struct stepspec_problem {
+	char key[64]; /* the key it is about, or "" for the step */
+	bool warning; /* valid, but fragile */
+	char msg[256];
+};
+
+#define STEPSPEC_PROBLEMS_MAX 16
+
+/* Problems beyond STEPSPEC_PROBLEMS_MAX are dropped. */
+struct stepspec_problems {
+	struct stepspec_problem v[STEPSPEC_PROBLEMS_MAX];
+	size_t n;
+};
+
+struct stepspec {
+	const char *kind;
+	const struct stepspec_key *keys; /* ends with a NULL key */
+	const char *const *need_one; /* at least one of these, or NULL */
+	/*
+	 * Keys that mean something only with another key: pairs of a key
+	 * and the key it needs, ending with NULL; or NULL.
+	 */
+	const char *const *needs;
+	/* A key whose value must be below the step's timeout_ms, or NULL. */
+	const char *below_timeout;
+	/* Rules between keys, after each key passed its own; or NULL. */
+	void (*check)(struct json_object *step, struct stepspec_problems *out);
+};
+
+/* Every kind, in the order docs/scenarios.md lists them. */
+extern const struct stepspec stepspec_table[];
+extern const size_t stepspec_count;
+
+/* Keys every step may have, whatever its kind: kind, name, timeout_ms. */
+extern const struct stepspec_key stepspec_common_keys[];
+
+/*
+ * Keys only a step of a run request's cleanup list may have, whatever its
+ * kind: if_exists (docs/scenarios.md, "Cleanup").
+ */
+extern const struct stepspec_key stepspec_cleanup_keys[];
+
+/* The spec of @kind, or NULL. */
+const struct stepspec *stepspec_find(const char *kind);
+
+/* @key in @keys (which may be NULL), or NULL. */
+const struct stepspec_key *stepspec_key_find(const struct stepspec_key *keys,
+					     const char *key);
+
+/*
+ * The keys a fault step with @attr takes besides kind, name, timeout_ms
+ * and attr (NULL-terminated), or NULL for an unknown attr.
+ */
+const char *const *stepspec_fault_keys(const char *attr);
+
+/*
+ * Check the rules of @spec between the keys of @step, whose keys passed
+ * their own checks already: its need_one, its check, its needs, and its
+ * below_timeout against the step's timeout_ms (@step_timeout_ms when it
+ * has none), in that order. Returns 0 when nothing but warnings was found,
+ * else -EINVAL; either way the findings are added to @out.
+ */
+int stepspec_check_rules(const struct stepspec *spec, struct json_object *step,
+			 uint64_t step_timeout_ms,
+			 struct stepspec_problems *out);
+
+#endif

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The table of step kinds (common/stepspec.c) is well formed: each kind
+ * once, each key once and within STEPSPEC_KEYS_MAX, bounds in order,
+ * choices where a key needs them, and every key its rules name is one of
+ * its kind's. And the rules say what hostctl prints.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stepspec.h"
+#include "tap.h"
+
+static char what[256];
+
+static bool has_key(const struct stepspec *s, const char *key)
+{
+	return stepspec_key_find(s->keys, key) != NULL;
+}
+
+static void test_table(void)
+{
+	for (size_t i = 0; i < stepspec_count; i++) {
+		const struct stepspec *s = &stepspec_table[i];
+		size_t n = 0;
+		bool good = true;
+
+		snprintf(what, sizeof(what), "'%s' is found by its kind", s->kind);
+		ok(stepspec_find(s->kind) == s, what);
+		for (const struct stepspec_key *k = s->keys; k->key; k++, n++) {
+			good &= stepspec_key_find(s->keys, k->key) == k;
+			good &= !stepspec_key_find(stepspec_common_keys, k->key);
+			good &= k->min <= k->max;
+			good &= (k->type == STEPSPEC_CHOICE) == !!k->choices;
+			good &= k->type < STEPSPEC__COUNT;
+		}
+		snprintf(what, sizeof(what),
+			 "'%s': keys unique, none common, bounds and choices sane",
+			 s->kind);
+		ok(good, what);
+		snprintf(what, sizeof(what), "'%s': %zu keys, at most %d",
+			 s->kind, n, STEPSPEC_KEYS_MAX);
+		ok(n <= STEPSPEC_KEYS_MAX, what);
+		good = true;
+		for (const char *const *k = s->need_one; k && *k; k++)
+			good &= has_key(s, *k);
+		for (const char *const *k = s->needs; k && *k; k++)
+			good &= has_key(s, *k);
+		if (s->below_timeout)
+			good &= has_key(s, s->below_timeout);
+		snprintf(what, sizeof(what), "'%s': its rules name its own keys",
+			 s->kind);
+		ok(good, what);
+	}
+	{
+		static const char *const attrs[] = { "failslab", "fail_page_alloc",
+						     "fail_nth", "off" };
+		const struct stepspec *fault = stepspec_find("fault");
+		bool good = fault != NULL;
+
+		for (size_t i = 0; good && i < 4; i++) {
+			const char *const *k = stepspec_fault_keys(attrs[i]);
+
+			good &= k != NULL;
+			for (; good && *k; k++)
+				good &= has_key(fault, *k);
+		}
+		ok(good, "each fault attr's keys are fault keys");
+		ok(stepspec_fault_keys("slab") == NULL, "an unknown attr has none");
+	}
+	ok(stepspec_find("exec") == NULL, "an unknown kind has no spec");
+}
+
+/* Run @kind's rules on @json; the findings as "key: msg" lines. */
+static int rules(const char *kind, const char *json, uint64_t timeout,
+		 char *buf, size_t len)
+{
+	struct json_object *step = json_tokener_parse(json);
+	struct stepspec_problems probs = { .n = 0 };
+	size_t o = 0;
+	int r;
+
+	r = stepspec_check_rules(stepspec_find(kind), step, timeout, &probs);
+	buf[0] = '\0';
+	for (size_t i = 0; i < probs.n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s%s: %s",
+				      i ? "\n" : "", probs.v[i].warning ? "warn " : "",
+				      probs.v[i].key, probs.v[i].msg);
+	json_object_put(step);
+	return r;
+}
+
+static void test_rules(void)
+{
+	char buf[1024];
+
+	is_int(rules("read", "{\"path\":\"/x\"}", 10000, buf, sizeof(buf)),
+	       -EINVAL, "read without a condition is refused");
+	is_str(buf, ": a 'read' step needs at least one of: equals, match, "
+	       "not_match, length", "naming the conditions");
+	is_int(rules("read", "{\"path\":\"/x\",\"length\":3}", 10000, buf,
+		     sizeof(buf)), 0, "one condition is enough");
+	is_str(buf, "", "and nothing is said");
+	is_int(rules("mtd_read", "{\"matches\":false}", 10000, buf, sizeof(buf)),
+	       -EINVAL, "matches needs seed");
+	is_str(buf, "matches: needs key 'seed' too", "on the key");
+	is_int(rules("sleep", "{\"ms\":300,\"timeout_ms\":200}", 10000, buf,
+		     sizeof(buf)), -EINVAL, "sleep beyond its own timeout");
+	is_str(buf, "ms: 300 is not below the step's timeout_ms 200",
+	       "against the step's timeout_ms");
+	is_int(rules("sleep", "{\"ms\":300}", 250, buf, sizeof(buf)), -EINVAL,
+	       "sleep beyond the scenario's step timeout");
+	is_str(buf, "ms: 300 is not below the step's timeout_ms 250",
+	       "against the default it is given");
+	is_int(rules("fault", "{\"attr\":\"fail_nth\",\"nth\":3}", 10000, buf,
+		     sizeof(buf)), 0, "a bare nth is only a warning");
+	ok(strncmp(buf, "warn : a bare 'nth'", 19) == 0, "which says so");
+	is_int(rules("fault", "{\"attr\":\"failslab\",\"min_order\":1,"
+		     "\"nth\":2,\"name\":\"n\"}", 10000, buf, sizeof(buf)),
+	       -EINVAL, "keys of another attr");
+	is_str(buf, "min_order: 'min_order' does not go with attr 'failslab'\n"
+	       "nth: 'nth' does not go with attr 'failslab'",
+	       "each on its key, common keys allowed");
+	is_int(rules("link_set", "{\"dev\":\"a\",\"master\":\"b\",\"nomaster\":true}",
+		     10000, buf, sizeof(buf)), -EINVAL, "master and nomaster");
+	is_str(buf, ": 'master' and 'nomaster' together", "on the step");
+	is_int(rules("bridge_check", "{\"vlan\":false,\"mdb\":false}", 10000,
+		     buf, sizeof(buf)), -EINVAL, "bridge_check with nothing to check");
+}
+
+int main(void)
+{
+	test_table();
+	test_rules();
+	return tap_done();
+}
