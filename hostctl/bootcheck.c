@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "boots.h"
+#include "bootcheck.h"
 
 int boots_cmdline(const char *base, char *const *args, size_t nargs,
 		  char *buf, size_t len)

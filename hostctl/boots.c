@@ -15,9 +15,14 @@
  * happened is this boot's "resumed", checked against the file and
  * written to events.jsonl.
  *
- * Crashes (docs/crashes.md): the session's events feed an incident
- * timeline with the scenario's own step numbers, kept while a guest
- * resumes (its clocks go on) and begun anew at every hello. Before each
+ * Each VM is named, started, waited for and stopped through guest.c, as
+ * the runner's are; what is this file's is what spans the boots: the
+ * disks, the carried session, the views, the marker rule (bootcheck.c).
+ *
+ * Crashes (docs/crashes.md): the session's events feed the guest's
+ * incident timeline with the scenario's own step numbers (guest.whole),
+ * kept while a guest resumes (its clocks go on) and begun anew at every
+ * hello. Before each
  * boot's VM goes, judge_incidents() reads that boot's console; a guest
  * that powered off or reset as its boot's end says did not die. The
  * verdict rules (judge_verdict()) come once, after the last boot run.
@@ -35,8 +40,8 @@
 #include <json-c/json.h>
 
 #include "boots.h"
+#include "guest.h"
 #include "judge.h"
-#include "runner.h"
 #include "vm.h"
 
 extern char **environ;
@@ -44,7 +49,6 @@ extern char **environ;
 /* A guest writing its hibernation image sends nothing: allow for that. */
 #define BOOTS_SILENCE_MS 300000
 #define BOOTS_HELLO_MS 120000
-#define BOOTS_BYE_MS 2000
 /* From the channel's end to libvirt's lifecycle event. */
 #define BOOTS_STOP_EVENT_MS 5000
 
@@ -53,18 +57,14 @@ struct boots_ctx {
 	const struct scenario *s;
 	struct res_scenario *sc;
 	struct res_scenario views[SCN_BOOTS_MAX]; /* each boot's steps */
-	struct session sess;
-	struct vm *vm;
-	char label[32];
-	char console[PATH_MAX];
+	struct guest g; /* its session goes on across a resume */
 	char disk[PATH_MAX]; /* "" without one */
 	char extra[SCN_EXTRA_DISKS_MAX][PATH_MAX];
 	size_t nextra;
 	bool interrupted;
-	/* Crashes: the timeline, this boot's memory for the dump, whether
-	 * the VM stopped as its boot's end expects, a hang the host saw,
-	 * and whether the last boot judged left its guest alive. */
-	struct incident_timeline tl;
+	/* Crashes: this boot's memory for the dump, whether the VM stopped
+	 * as its boot's end expects, a hang the host saw, and whether the
+	 * last boot judged left its guest alive. */
 	struct pm_opts pm;
 	bool stopped;
 	const char *hang;
@@ -72,24 +72,9 @@ struct boots_ctx {
 	bool no_verdict; /* the guest broke the protocol: the host's error */
 };
 
-static bool hello_seen(void *arg)
-{
-	return ((struct session *)arg)->hello_seen;
-}
-
-static bool carry_decided(void *arg)
-{
-	return ((struct session *)arg)->carry != SESSION_CARRY_WAITING;
-}
-
 static bool scenario_done(void *arg)
 {
 	return session_idle(arg);
-}
-
-static bool bye_seen(void *arg)
-{
-	return ((struct session *)arg)->bye_seen;
 }
 
 static const char *end_name(enum scn_boot_end e)
@@ -115,18 +100,18 @@ static void note(struct boots_ctx *c, const char *what, size_t k,
 	if (c->sc->boots) {
 		struct res_boot *rb = &c->sc->boots[k];
 
-		snprintf(rb->vm, sizeof(rb->vm), "%s", c->label);
+		snprintf(rb->vm, sizeof(rb->vm), "%s", c->g.label);
 		if (ended)
 			snprintf(rb->ended, sizeof(rb->ended), "%s", ended);
 		rb->resumed = resumed;
 	}
 	o = json_object_new_object();
-	if (!o || !c->env->events)
+	if (!o || !c->env->genv->events)
 		goto out;
 	json_object_object_add(o, "host", json_object_new_string(what));
 	json_object_object_add(o, "scenario", json_object_new_string(c->s->name));
 	json_object_object_add(o, "boot", json_object_new_int64((int64_t)k));
-	json_object_object_add(o, "vm", json_object_new_string(c->label));
+	json_object_object_add(o, "vm", json_object_new_string(c->g.label));
 	if (!ended) {
 		json_object_object_add(o, "memory_mib",
 				       json_object_new_int64((int64_t)b->memory_mib));
@@ -143,8 +128,8 @@ static void note(struct boots_ctx *c, const char *what, size_t k,
 	line = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 						       JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (line) {
-		fprintf(c->env->events, "%s\n", line);
-		fflush(c->env->events);
+		fprintf(c->env->genv->events, "%s\n", line);
+		fflush(c->env->genv->events);
 	}
 out:
 	json_object_put(o);
@@ -186,7 +171,8 @@ static void disk_path(struct boots_ctx *c, char *buf, size_t len,
 	for (char *p = slug; *p; p++)
 		if (*p == '/')
 			*p = '-';
-	snprintf(buf, len, "%s/disk-%s%s.%s", c->env->run_dir, slug, suffix,
+	snprintf(buf, len, "%s/disk-%s%s.%s", c->env->genv->run_dir, slug,
+		 suffix,
 		 d->format == SCN_DISK_QCOW2 ? "qcow2" : "img");
 }
 
@@ -204,63 +190,41 @@ static void finish(struct boots_ctx *c, size_t k, enum proto_verdict v,
 	free(text);
 }
 
-/* finish() with the console tail and crash title, as the runner does. */
+/* finish() with the console tail and crash title (guest.c). */
 static void finish_console(struct boots_ctx *c, size_t k, enum proto_verdict v,
 			   const char *what)
 {
-	char *reason = c->env->console_reason ?
-			       c->env->console_reason(what, c->console) :
-			       NULL;
+	char *reason = guest_console_reason(what, c->g.console);
 
 	finish(c, k, v, reason ? reason : what);
 	free(reason);
-}
-
-/* The session's events, with each view's step numbers made the scenario's. */
-static void on_event(void *userdata, const struct proto_event *ev)
-{
-	struct boots_ctx *c = userdata;
-	struct proto_event e;
-
-	/* A fresh kernel: its printk clock starts again. */
-	if (ev->type == PROTO_EV_HELLO)
-		incident_timeline_free(&c->tl);
-	if (ev->type != PROTO_EV_STEP_BEGIN || !c->sess.cur) {
-		/* A failed feed only costs attribution. */
-		incident_timeline_feed(&c->tl, ev);
-		return;
-	}
-	e.type = ev->type;
-	e.t_us = ev->t_us;
-	e.u.step_begin = ev->u.step_begin;
-	e.u.step_begin.step += (uint32_t)(c->sess.cur->steps - c->sc->steps);
-	incident_timeline_feed(&c->tl, &e);
 }
 
 /*
  * Boot @k's console through the crash judge, while a VM that died or hung
  * still exists for the dump. The guest survived unless it died (other than
  * by the end its boot expects) or hung. A VM that stopped as expected is
- * gone already (c->vm NULL): it needs no dump.
+ * gone already (c->g.vm NULL): it needs no dump.
  */
 static void judge_boot(struct boots_ctx *c, size_t k)
 {
-	struct res_scenario *cur = c->sess.cur;
+	struct res_scenario *cur = c->g.sess.cur;
 	struct judge_in in = {
-		.pm = c->env->pm ? &c->pm : NULL, .vm = c->vm,
-		.label = c->label, .console = c->console, .tl = &c->tl,
+		.pm = c->env->pm ? &c->pm : NULL, .vm = c->g.vm,
+		.label = c->g.label, .console = c->g.console, .tl = &c->g.tl,
 		.bundles = c->env->bundles, .s = c->s, .sc = c->sc,
 		.hang = c->hang, .open_step = -1,
 	};
 
-	if (c->vm && vm_proto_error(c->vm))
+	if (c->g.vm && vm_proto_error(c->g.vm))
 		c->no_verdict = true;
-	if ((!c->vm && !c->stopped) || c->interrupted || c->no_verdict ||
+	if ((!c->g.vm && !c->stopped) || c->interrupted || c->no_verdict ||
 	    !c->env->bundles)
 		return;
-	if (cur && c->sess.open_step >= 0)
-		in.open_step = c->sess.open_step + (cur->steps - c->sc->steps);
-	in.survived = !c->hang && (c->stopped || !vm_dead(c->vm));
+	if (cur && c->g.sess.open_step >= 0)
+		in.open_step =
+			c->g.sess.open_step + (cur->steps - c->sc->steps);
+	in.survived = !c->hang && (c->stopped || !vm_dead(c->g.vm));
 	c->pm.memory_mib = c->s->boots[k].memory_mib;
 	judge_incidents(&in);
 	c->survived = in.survived;
@@ -282,17 +246,13 @@ static int start_vm(struct boots_ctx *c, size_t k)
 	const struct scn_boot *b = &c->s->boots[k];
 	struct domain_disk disks[1 + SCN_EXTRA_DISKS_MAX];
 	struct domain_config dc = { 0 };
-	struct vm_params p = { 0 };
-	char name[128], cmdline[2048], err[1024], what[1200];
+	char cmdline[2048], err[1024], what[1200];
+	char status[PROTO_NAME_MAX + 64];
+	const char *base;
 	char *xml;
 	int r;
 
-	(*c->env->vmno)++;
-	snprintf(c->label, sizeof(c->label), "vm%u", *c->env->vmno);
-	snprintf(name, sizeof(name), "vlalab-%s-%u", c->env->run_id,
-		 *c->env->vmno);
-	snprintf(c->console, sizeof(c->console), "%s/console-%s.log",
-		 c->env->run_dir, c->label);
+	guest_name(&c->g);
 	if (*c->disk) {
 		disks[dc.ndisks].path = c->disk;
 		disks[dc.ndisks++].format =
@@ -319,49 +279,37 @@ static int start_vm(struct boots_ctx *c, size_t k)
 			b->extra_disks[i].format == SCN_DISK_QCOW2 ? "qcow2" :
 								      "raw";
 	}
-	r = boots_cmdline(c->env->cmdline ? c->env->cmdline :
-					    domain_default_cmdline,
+	base = c->env->genv->cmdline;
+	r = boots_cmdline(base ? base : domain_default_cmdline,
 			  b->kernel_args, b->n_kernel_args, cmdline,
 			  sizeof(cmdline));
 	if (r < 0) {
 		finish(c, k, VERDICT_ERROR, "the kernel command line is too long");
 		return r;
 	}
-	dc.name = name;
-	dc.accel = c->env->accel;
+	guest_domain(&c->g, &dc);
 	dc.memory_mib = b->memory_mib;
 	dc.machine = b->machine;
-	dc.kernel = c->env->kernel;
-	dc.initrd = c->env->initrd;
 	dc.cmdline = cmdline;
-	dc.console_log = c->console;
-	dc.firmware = c->env->firmware;
 	dc.disks = disks;
 	r = domain_xml(&dc, &xml);
 	if (r < 0) {
 		finish(c, k, VERDICT_ERROR, "generating the domain XML failed");
 		return r;
 	}
-	p.xml = xml;
-	p.label = c->label;
-	p.run_dir = c->env->run_dir;
-	p.console_log = c->console;
-	p.events = c->env->events;
-	p.session = &c->sess;
 	c->stopped = false;
 	c->hang = NULL;
 	note(c, "boot", k, NULL, -1);
-	progress_status(c->env->progress, "[%s %s] %s: boot %zu of %zu",
-			c->label, domain_accel_name(c->env->accel), c->s->name,
-			k + 1, c->s->nboots);
-	r = vm_start(c->env->host, &p, &c->vm, err, sizeof(err));
+	snprintf(status, sizeof(status), "%s: boot %zu of %zu", c->s->name,
+		 k + 1, c->s->nboots);
+	r = guest_start(&c->g, xml, status, err, sizeof(err));
 	free(xml);
 	if (r < 0) {
 		finish(c, k, VERDICT_ERROR, err);
 		return r;
 	}
 	if (b->end != SCN_END_RUNNING)
-		vm_set_silence_ms(c->vm, BOOTS_SILENCE_MS);
+		vm_set_silence_ms(c->g.vm, BOOTS_SILENCE_MS);
 	return 0;
 }
 
@@ -371,22 +319,13 @@ static int start_vm(struct boots_ctx *c, size_t k)
  */
 static void stop_vm(struct boots_ctx *c, size_t k)
 {
-	size_t len;
-	char *line;
-
-	if (!c->vm)
+	if (!c->g.vm)
 		return;
 	if (c->sc->boots && !*c->sc->boots[k].ended)
 		snprintf(c->sc->boots[k].ended, sizeof(c->sc->boots[k].ended),
-			 "%s", vm_dead(c->vm) ? "died" : "running");
-	if (!vm_dead(c->vm) && c->sess.hello_seen && !c->sess.cur &&
-	    proto_shutdown_encode(&line, &len) == 0) {
-		if (vm_send(c->vm, line, len) == 0)
-			vm_wait(c->vm, bye_seen, &c->sess, BOOTS_BYE_MS);
-		free(line);
-	}
-	vm_destroy(c->vm);
-	c->vm = NULL;
+			 "%s", vm_dead(c->g.vm) ? "died" : "running");
+	/* Only a guest between run requests can say bye. */
+	guest_stop(&c->g, c->g.sess.hello_seen && !c->g.sess.cur);
 	for (size_t i = 0; i < c->nextra; i++)
 		if (!c->env->keep)
 			unlink(c->extra[i]);
@@ -412,20 +351,20 @@ static int on_vm_end(struct boots_ctx *c, size_t k, struct res_scenario *v,
 	if (r == -ETIMEDOUT) {
 		snprintf(what, sizeof(what),
 			 "no scenario_end within the host's bound; %s was replaced",
-			 c->label);
+			 c->g.label);
 		c->hang = "no scenario_end within the host's bound";
 		finish_console(c, k, VERDICT_TIMEOUT, what);
 		return 0;
 	}
-	if (vm_proto_error(c->vm)) {
-		snprintf(what, sizeof(what), "%s: %s", c->label,
-			 vm_dead_reason(c->vm));
+	if (vm_proto_error(c->g.vm)) {
+		snprintf(what, sizeof(what), "%s: %s", c->g.label,
+			 vm_dead_reason(c->g.vm));
 		finish(c, k, VERDICT_ERROR, what);
 		return 0;
 	}
-	if (b->end != SCN_END_RUNNING && vm_guest_stopped(c->vm, BOOTS_STOP_EVENT_MS)) {
-		if (v && c->sess.cur == v && c->sess.open_step >= 0) {
-			struct res_step *st = &v->steps[c->sess.open_step];
+	if (b->end != SCN_END_RUNNING && vm_guest_stopped(c->g.vm, BOOTS_STOP_EVENT_MS)) {
+		if (v && c->g.sess.cur == v && c->g.sess.open_step >= 0) {
+			struct res_step *st = &v->steps[c->g.sess.open_step];
 
 			snprintf(what, sizeof(what),
 				 "the guest %s during this step, as boot %zu's end '%s' expects",
@@ -437,40 +376,30 @@ static int on_vm_end(struct boots_ctx *c, size_t k, struct res_scenario *v,
 		c->stopped = true;
 		return 1;
 	}
-	if (vm_silent(c->vm)) {
+	if (vm_silent(c->g.vm)) {
 		/* No heartbeat: the guest hangs rather than died. */
 		c->hang = "the guest went silent (no heartbeat)";
-		if (v && c->sess.cur == v && c->sess.open_step >= 0) {
-			struct res_step *st = &v->steps[c->sess.open_step];
+		if (v && c->g.sess.cur == v && c->g.sess.open_step >= 0) {
+			struct res_step *st = &v->steps[c->g.sess.open_step];
 
 			st->verdict = VERDICT_TIMEOUT;
 			res_set_str(&st->reason, c->hang);
 		}
-		snprintf(what, sizeof(what), "%s hangs: %s", c->label,
-			 vm_dead_reason(c->vm));
+		snprintf(what, sizeof(what), "%s hangs: %s", c->g.label,
+			 vm_dead_reason(c->g.vm));
 		finish_console(c, k, VERDICT_TIMEOUT, what);
 		return 0;
 	}
-	snprintf(what, sizeof(what), "%s died: %s", c->label,
-		 vm_dead_reason(c->vm));
-	if (v && c->sess.cur == v && c->sess.open_step >= 0) {
-		struct res_step *st = &v->steps[c->sess.open_step];
+	snprintf(what, sizeof(what), "%s died: %s", c->g.label,
+		 vm_dead_reason(c->g.vm));
+	if (v && c->g.sess.cur == v && c->g.sess.open_step >= 0) {
+		struct res_step *st = &v->steps[c->g.sess.open_step];
 
 		st->verdict = VERDICT_CRASH;
 		res_set_str(&st->reason, "the VM went away during this step");
 	}
 	finish_console(c, k, VERDICT_CRASH, what);
 	return 0;
-}
-
-/* The host's bound for a run request with the guest's @timeout_ms. */
-static uint64_t run_bound(const struct boots_ctx *c, uint64_t timeout_ms)
-{
-	uint64_t bound = timeout_ms + 10000;
-
-	if (c->env->accel == DOMAIN_ACCEL_TCG)
-		bound += timeout_ms / 2;
-	return bound;
 }
 
 /*
@@ -481,8 +410,8 @@ static uint64_t run_bound(const struct boots_ctx *c, uint64_t timeout_ms)
 static int wait_view(struct boots_ctx *c, size_t k, size_t vk,
 		     struct res_scenario *v)
 {
-	int r = vm_wait(c->vm, scenario_done, &c->sess,
-			run_bound(c, c->s->boots[vk].timeout_ms));
+	int r = vm_wait(c->g.vm, scenario_done, &c->g.sess,
+			guest_host_bound(&c->g, c->s->boots[vk].timeout_ms));
 
 	if (r < 0)
 		return on_vm_end(c, k, v, r) ? 2 : 0;
@@ -500,14 +429,14 @@ static int send_run(struct boots_ctx *c, size_t k)
 	size_t len;
 	int r;
 
-	r = session_expect(&c->sess, &c->views[k]);
+	r = session_expect(&c->g.sess, &c->views[k]);
 	if (r == 0)
 		r = proto_run_encode(c->s->name, b->timeout_ms,
 				     c->s->step_timeout_ms, b->steps_json,
 				     &line, &len);
 	if (r < 0)
 		return r;
-	r = vm_send(c->vm, line, len);
+	r = vm_send(c->g.vm, line, len);
 	free(line);
 	return r;
 }
@@ -525,34 +454,30 @@ static int run_boot(struct boots_ctx *c, size_t k, bool *carry)
 	char what[512];
 	int resumed = -1, r;
 
-	if (*carry) {
-		session_carry(&c->sess);
-	} else {
-		session_init(&c->sess);
-		c->sess.on_event = on_event;
-		c->sess.userdata = c;
-	}
+	if (*carry)
+		guest_carry(&c->g);
+	else
+		guest_fresh(&c->g);
 	*carry = false;
 	if (start_vm(c, k) < 0)
 		return 0;
-	r = vm_wait(c->vm, c->sess.carry ? carry_decided : hello_seen,
-		    &c->sess, BOOTS_HELLO_MS);
+	r = guest_wait_up(&c->g, BOOTS_HELLO_MS);
 	if (r < 0) {
 		if (r == -ETIMEDOUT) {
 			c->hang = "nothing from the guest after its start";
 			snprintf(what, sizeof(what),
 				 "nothing from %s within %d s of its start",
-				 c->label, BOOTS_HELLO_MS / 1000);
+				 c->g.label, BOOTS_HELLO_MS / 1000);
 			finish_console(c, k, VERDICT_ERROR, what);
 			return 0;
 		}
 		return on_vm_end(c, k, NULL, r);
 	}
-	if (c->sess.carry != SESSION_CARRY_NONE) {
+	if (c->g.sess.carry != SESSION_CARRY_NONE) {
 		struct res_scenario *prev = &c->views[k - 1];
 
-		resumed = c->sess.carry == SESSION_CARRY_RESUMED;
-		if (resumed && c->sess.cur == prev) {
+		resumed = c->g.sess.carry == SESSION_CARRY_RESUMED;
+		if (resumed && c->g.sess.cur == prev) {
 			r = wait_view(c, k, k - 1, prev);
 			if (r != 1)
 				return r == 2 ? (*carry = true, 1) : 0;
@@ -589,14 +514,14 @@ static int run_boot(struct boots_ctx *c, size_t k, bool *carry)
 	}
 	if (b->end != SCN_END_RUNNING) {
 		/* Its steps are done: the power-off must come within its bound. */
-		r = vm_wait(c->vm, NULL, NULL, b->timeout_ms);
-		if (r != -EPIPE || !vm_guest_stopped(c->vm, BOOTS_STOP_EVENT_MS)) {
+		r = vm_wait(c->g.vm, NULL, NULL, b->timeout_ms);
+		if (r != -EPIPE || !vm_guest_stopped(c->g.vm, BOOTS_STOP_EVENT_MS)) {
 			snprintf(what, sizeof(what),
 				 "expected the guest to %s after its steps; %s",
 				 b->end == SCN_END_POWEROFF ? "power off" :
 							      "reboot",
 				 r == -ETIMEDOUT ? "it kept running" :
-						   vm_dead_reason(c->vm));
+						   vm_dead_reason(c->g.vm));
 			finish_console(c, k, VERDICT_FAIL, what);
 			return 0;
 		}
@@ -654,6 +579,10 @@ int boots_run(const struct boots_env *env, const struct scenario *s,
 	c->env = env;
 	c->s = s;
 	c->sc = sc;
+	guest_init(&c->g, env->genv);
+	/* The session runs one view per boot: the timeline counts the
+	 * scenario's steps. */
+	c->g.whole = sc;
 	c->survived = true;
 	if (env->pm)
 		c->pm = *env->pm;
@@ -714,7 +643,7 @@ out:
 	if (*c->disk && !env->keep)
 		unlink(c->disk);
 	r = c->interrupted ? -EINTR : 0;
-	incident_timeline_free(&c->tl);
+	guest_fini(&c->g);
 	free(c);
 	return r;
 }

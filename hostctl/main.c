@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * hostctl: the vlalab host controller. Dispatches to the verb table below;
- * each verb parses its own options.
+ * each verb parses its own options. help is here too, since it is the
+ * table's own listing: hostctl help [VERB] prints the table, or runs one
+ * verb's --help.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -9,39 +11,52 @@
 
 #include "verbs.h"
 
-const struct verb verbs[] = {
-	{ "run", 1, VERB_ANY, verb_run, "[OPTIONS] all | NAME | GLOB...",
-	  "boot the kernel and run scenarios" },
-	{ "list", 0, 0, verb_list, "[--scenarios DIR]",
-	  "validate and list the scenarios" },
-	{ "build", 0, 0, verb_build, "[OPTIONS]",
-	  "build the kernel and the guest image" },
-	{ "bench", 0, 0, verb_bench, "[OPTIONS]",
-	  "measure boot, step and teardown times" },
-	{ "help", 0, 1, verb_help, "[VERB]", "show help" },
-	{ "report", 0, 1, verb_report, "[RUN]",
-	  "print a run's crashes and hangs with their bundles" },
+static int verb_help(int argc, char *argv[]);
+
+static const struct verb verb_help_def = {
+	.name = "help",
+	.min_args = 0,
+	.max_args = 1,
+	.fn = verb_help,
+	.usage = "[VERB]",
+	.summary = "show help",
 };
 
-const size_t n_verbs = sizeof(verbs) / sizeof(verbs[0]);
+static const struct verb *const verbs[] = {
+	&verb_run_def,	 &verb_list_def, &verb_build_def,
+	&verb_bench_def, &verb_help_def, &verb_report_def,
+};
 
-int verb_check_nargs(const char *name, int n)
+#define N_VERBS (sizeof(verbs) / sizeof(verbs[0]))
+
+static int verb_help(int argc, char *argv[])
 {
-	for (size_t i = 0; i < n_verbs; i++) {
-		const struct verb *v = &verbs[i];
+	if (argc > 1) {
+		for (size_t i = 0; i < N_VERBS; i++) {
+			if (strcmp(argv[1], verbs[i]->name) == 0 &&
+			    verbs[i]->fn != verb_help) {
+				char *args[] = { argv[1], "--help", NULL };
 
-		if (strcmp(v->name, name) != 0)
-			continue;
-		if (n >= v->min_args &&
-		    (v->max_args == VERB_ANY || n <= v->max_args))
-			return 0;
-		fprintf(stderr,
-			"hostctl %s: %s arguments; usage: hostctl %s %s\n",
-			v->name, n < v->min_args ? "too few" : "too many",
-			v->name, v->usage);
-		return EXIT_SETUP;
+				return verbs[i]->fn(2, args);
+			}
+		}
+		if (strcmp(argv[1], "help") != 0) {
+			fprintf(stderr, "hostctl help: unknown verb '%s'\n",
+				argv[1]);
+			return EXIT_SETUP;
+		}
 	}
-	return 0;
+	printf("Usage: hostctl VERB [OPTIONS] [ARGS]\n\n"
+	       "vlalab's host controller: builds the patched kernel, boots it\n"
+	       "through libvirt and runs the scenarios in the guest.\n\n"
+	       "Verbs:\n");
+	for (size_t i = 0; i < N_VERBS; i++)
+		printf("  %-6s %-32s %s\n", verbs[i]->name, verbs[i]->usage,
+		       verbs[i]->summary);
+	printf("\n'hostctl help VERB' or 'hostctl VERB --help' shows a verb's options.\n"
+	       "Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error/xpass,\n"
+	       "2 usage or set-up error.\n");
+	return EXIT_GREEN;
 }
 
 int main(int argc, char *argv[])
@@ -54,9 +69,9 @@ int main(int argc, char *argv[])
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
 		return verb_help(1, (char *[]){ "help", NULL });
-	for (size_t i = 0; i < n_verbs; i++)
-		if (strcmp(argv[1], verbs[i].name) == 0)
-			v = &verbs[i];
+	for (size_t i = 0; i < N_VERBS; i++)
+		if (strcmp(argv[1], verbs[i]->name) == 0)
+			v = verbs[i];
 	if (!v) {
 		fprintf(stderr,
 			"hostctl: unknown verb '%s'; try 'hostctl help'\n",

@@ -819,3 +819,32 @@ ssize_t report_parse(const char *log, size_t len, struct report **ret)
 	*ret = p.reps;
 	return (ssize_t)p.n;
 }
+
+char *report_console_tail(const char *log, size_t len, unsigned int nlines)
+{
+	char *buf, *start;
+	size_t n = len, j = 0;
+
+	buf = malloc(len + 1);
+	if (!buf)
+		return NULL;
+	while (n > 0 && (log[n - 1] == '\n' || log[n - 1] == '\r'))
+		n--;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = log[i];
+
+		if (c == '\r')
+			continue;
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			c = '?';
+		buf[j++] = c;
+	}
+	buf[j] = '\0';
+	start = buf + j;
+	for (unsigned int lines = 0; start > buf; start--) {
+		if (start[-1] == '\n' && ++lines == nlines)
+			break;
+	}
+	memmove(buf, start, strlen(start) + 1);
+	return buf;
+}

@@ -53,6 +53,14 @@ struct report {
  */
 ssize_t report_parse(const char *log, size_t len, struct report **ret);
 
+/*
+ * The last @nlines lines of the console text @log (@len bytes), in a
+ * malloc'd string for a reason or a terminal: trailing line ends dropped,
+ * CRs removed, other control bytes but tab and newline shown as '?'.
+ * NULL on ENOMEM.
+ */
+char *report_console_tail(const char *log, size_t len, unsigned int nlines);
+
 /* "panic", "oops", "bug", "warning", "ubsan", ... or "unknown". */
 const char *report_kind_name(enum report_kind k);
 

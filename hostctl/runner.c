@@ -9,96 +9,46 @@
  * post-mortem bundle for a dead or hung guest and applies expect_incident
  * and xfail. Two boots in a row that fail, or a guest with another
  * protocol version, end the run: every scenario left is then an error
- * naming the cause.
+ * naming the cause. Each VM is booted and stopped through guest.c; a
+ * scenario with VMs of its own goes to boots.c.
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "boots.h"
 #include "domain.h"
+#include "guest.h"
 #include "judge.h"
-#include "report.h"
+#include "progress.h"
 #include "runner.h"
+#include "uri.h"
 #include "vm.h"
 
 /* Why a run stops booting VMs. */
 #define STOP_VERSION "the guest speaks another protocol version"
 #define STOP_SIGNAL "interrupted by a signal"
 
-/* How long to wait for bye after shutdown before destroying anyway. */
-#define RUNNER_BYE_MS 2000
-
 struct run_ctx {
 	const struct runner_opts *o;
 	struct scenario *const *scn;
 	struct res_run *run;
-	struct runner_stats *stats;
-	struct vm_host *host;
-	struct session sess;
-	enum domain_accel accel;
+	struct guest_stats *stats;
+	struct guest_env env; /* env.accel: the accelerator now */
+	struct guest g; /* the VM scenarios share (guest.c) */
 	bool probing; /* the verdict is not cached yet */
 	char host_key[1024];
-	unsigned int vmno;
-	char label[32];
-	char console[PATH_MAX]; /* the current VM's console log */
 	const char *stop; /* why no more VMs boot, or NULL */
-	/* Crashes and hangs (judge.c): the VM's step timeline, when the
-	 * open step began on the host's clock, the bundles written. */
-	struct incident_timeline tl;
+	/* Crashes and hangs (judge.c): post-mortem options, bundles written. */
 	struct pm_opts pm;
-	uint64_t step_t0_us;
 	unsigned int bundles;
 	const char *hang; /* a hang the host saw in this scenario, or NULL */
 	char hang_buf[256];
 	char fresh[PROTO_NAME_MAX + 128]; /* why the next VM is a fresh one */
 };
-
-void progress_status(struct progress *p, const char *fmt, ...)
-{
-	struct winsize ws;
-	char line[512];
-	int cols = 80;
-	va_list ap;
-
-	if (!p || !p->f || !p->live || !fmt)
-		return;
-	if (ioctl(fileno(p->f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
-		cols = ws.ws_col;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	/* One screen line, or it wraps and \r no longer rewrites it. */
-	if (cols - 1 < (int)sizeof(line))
-		line[cols - 1] = '\0';
-	fputs("\r\033[K", p->f);
-	fputs(line, p->f);
-	fflush(p->f);
-	p->line_shown = true;
-}
-
-void progress_clear(struct progress *p)
-{
-	if (!p || !p->f || !p->line_shown)
-		return;
-	fputs("\r\033[K", p->f);
-	fflush(p->f);
-	p->line_shown = false;
-}
-
-void progress_result(struct progress *p, const struct res_scenario *sc)
-{
-	if (!p || !p->f || !p->results)
-		return;
-	progress_clear(p);
-	res_text_scenario(sc, p->f);
-	fflush(p->f);
-}
 
 int runner_result_init(const struct scenario *s, struct res_scenario *ret)
 {
@@ -124,34 +74,6 @@ int runner_result_init(const struct scenario *s, struct res_scenario *ret)
 	return 0;
 }
 
-static void on_event(void *userdata, const struct proto_event *ev)
-{
-	struct run_ctx *c = userdata;
-	const struct res_scenario *sc = c->sess.cur;
-
-	/* A failed feed only costs attribution: the report still counts. */
-	incident_timeline_feed(&c->tl, ev);
-	if (ev->type == PROTO_EV_STEP_BEGIN)
-		c->step_t0_us = vm_now_us();
-
-	if (ev->type == PROTO_EV_STEP_BEGIN && sc)
-		progress_status(c->o->progress,
-				"[%s %s] %s: %s %u/%zu %s%s%s%s", c->label,
-				domain_accel_name(c->accel), sc->name,
-				sc->steps[ev->u.step_begin.step].cleanup ?
-					"cleanup step" : "step",
-				ev->u.step_begin.step + 1, sc->nsteps,
-				ev->u.step_begin.kind,
-				*ev->u.step_begin.name ? " '" : "",
-				ev->u.step_begin.name,
-				*ev->u.step_begin.name ? "'" : "");
-}
-
-static bool hello_seen(void *arg)
-{
-	return ((struct session *)arg)->hello_seen;
-}
-
 /*
  * The scenario ended, or its open step overran its timeout by the host's
  * slack: guestd enforces step timeouts itself, so the guest is hung.
@@ -161,25 +83,19 @@ struct run_wait {
 	const struct scenario *s;
 };
 
-static uint64_t host_slack_ms(const struct run_ctx *c, uint64_t ms)
-{
-	return 10000 + (c->accel == DOMAIN_ACCEL_TCG ? ms / 2 : 0);
-}
-
 static bool scenario_done(void *arg)
 {
 	struct run_wait *w = arg;
 	struct run_ctx *c = w->c;
-	int64_t st = c->sess.open_step;
+	int64_t st = c->g.sess.open_step;
 	uint64_t limit;
 
-	if (session_idle(&c->sess))
+	if (session_idle(&c->g.sess))
 		return true;
 	if (st < 0 || (size_t)st >= w->s->nsteps + w->s->ncleanup)
 		return false;
-	limit = w->s->steps[st].timeout_ms;
-	limit += host_slack_ms(c, limit);
-	if (vm_now_us() - c->step_t0_us < limit * 1000)
+	limit = guest_host_bound(&c->g, w->s->steps[st].timeout_ms);
+	if (vm_now_us() - c->g.step_t0_us < limit * 1000)
 		return false;
 	snprintf(c->hang_buf, sizeof(c->hang_buf),
 		 "step %" PRId64 " ran past its timeout_ms %" PRIu64
@@ -189,63 +105,10 @@ static bool scenario_done(void *arg)
 	return true;
 }
 
-static bool bye_seen(void *arg)
+/* qboot when it is installed, else SeaBIOS (NULL). */
+static const char *firmware(void)
 {
-	return ((struct session *)arg)->bye_seen;
-}
-
-/*
- * The kernel's own title for a crash: the first line of the console tail
- * that starts a panic, BUG or oops report, without its timestamp.
- */
-/*
- * The title of the incident that took the guest down, as the console
- * classifier (report.c) names it: the first fatal incident in @tail, or
- * else the last one; "" when the tail holds none.
- */
-static void crash_title(const char *tail, char *buf, size_t len)
-{
-	struct report *reps = NULL;
-	const struct report *pick = NULL;
-	ssize_t n;
-
-	buf[0] = '\0';
-	n = report_parse(tail, strlen(tail), &reps);
-	for (ssize_t i = 0; i < n && !pick; i++)
-		if (reps[i].fatal)
-			pick = &reps[i];
-	if (!pick && n > 0)
-		pick = &reps[n - 1];
-	if (pick) {
-		static const char cut[] = " (report cut off)";
-
-		snprintf(buf, len, "%s", pick->title);
-		if (pick->corrupted && strlen(buf) + sizeof(cut) <= len)
-			strcat(buf, cut);
-	}
-	free(reps);
-}
-
-/*
- * "@what[: <crash title>]\nconsole (last N lines of FILE):\n<tail>" in a
- * malloc'd string, or NULL on ENOMEM.
- */
-static char *with_console(const char *what, const char *console)
-{
-	char *wide = vm_console_tail(console, 200);
-	char *tail = vm_console_tail(console, RUNNER_CONSOLE_TAIL);
-	char title[256] = "";
-	char *s;
-
-	if (wide)
-		crash_title(wide, title, sizeof(title));
-	if (asprintf(&s, "%s%s%s\nconsole (last %d lines of %s):\n%s", what,
-		     *title ? ": " : "", title, RUNNER_CONSOLE_TAIL, console,
-		     tail && *tail ? tail : "(empty)") < 0)
-		s = NULL;
-	free(wide);
-	free(tail);
-	return s;
+	return access(DOMAIN_QBOOT_PATH, R_OK) == 0 ? DOMAIN_QBOOT_PATH : NULL;
 }
 
 static void cache_verdict(struct run_ctx *c)
@@ -253,7 +116,7 @@ static void cache_verdict(struct run_ctx *c)
 	if (!c->probing)
 		return;
 	/* A failed write only costs a probe next time. */
-	accel_cache_write(c->o->cache_dir, c->host_key, c->accel);
+	accel_cache_write(c->o->cache_dir, c->host_key, c->env.accel);
 	c->probing = false;
 }
 
@@ -261,56 +124,32 @@ static void cache_verdict(struct run_ctx *c)
  * Boot a fresh VM and wait for its hello. On failure, returns a negative
  * errno with a malloc'd reason in *why.
  */
-static int boot(struct run_ctx *c, struct vm **ret, char **why)
+static int boot(struct run_ctx *c, char **why)
 {
-	char name[128], err[1024], what[1200];
-	char *console = c->console;
+	struct guest *g = &c->g;
+	char err[1024], what[1200];
 	struct domain_config dc = { 0 };
-	struct vm_params p = { 0 };
 	struct vm *vm;
 	uint64_t bound;
 	char *xml;
 	int r;
 
 	for (;;) {
-		c->vmno++;
-		snprintf(c->label, sizeof(c->label), "vm%u", c->vmno);
-		snprintf(name, sizeof(name), "vlalab-%s-%u", c->o->run_id,
-			 c->vmno);
-		snprintf(console, sizeof(c->console), "%s/console-%s.log",
-			 c->o->run_dir, c->label);
-		dc.name = name;
-		dc.accel = c->accel;
-		dc.kernel = c->o->kernel;
-		dc.initrd = c->o->initrd;
-		dc.cmdline = c->o->cmdline;
-		dc.console_log = console;
-		dc.firmware = access(DOMAIN_QBOOT_PATH, R_OK) == 0 ?
-				      DOMAIN_QBOOT_PATH :
-				      NULL;
+		c->env.firmware = firmware();
+		guest_name(g);
+		guest_domain(g, &dc);
 		r = domain_xml(&dc, &xml);
 		if (r < 0) {
 			*why = strdup("generating the domain XML failed");
 			return r;
 		}
-		session_init(&c->sess);
-		incident_timeline_free(&c->tl);
-		c->sess.on_event = on_event;
-		c->sess.userdata = c;
-		p.xml = xml;
-		p.label = c->label;
-		p.run_dir = c->o->run_dir;
-		p.console_log = console;
-		p.events = c->o->events;
-		p.session = &c->sess;
-		progress_status(c->o->progress, "[%s %s] booting", c->label,
-				domain_accel_name(c->accel));
-		r = vm_start(c->host, &p, &vm, err, sizeof(err));
+		guest_fresh(g);
+		r = guest_start(g, xml, "booting", err, sizeof(err));
 		free(xml);
-		if (r < 0 && c->accel == DOMAIN_ACCEL_KVM &&
+		if (r < 0 && c->env.accel == DOMAIN_ACCEL_KVM &&
 		    c->o->accel == ACCEL_AUTO) {
 			/* QEMU under nested KVM can die at once, too. */
-			c->accel = DOMAIN_ACCEL_TCG;
+			c->env.accel = DOMAIN_ACCEL_TCG;
 			c->probing = true;
 			cache_verdict(c);
 			continue;
@@ -319,52 +158,45 @@ static int boot(struct run_ctx *c, struct vm **ret, char **why)
 			*why = strdup(err);
 			return r;
 		}
-		bound = c->accel == DOMAIN_ACCEL_KVM ? RUNNER_HELLO_KVM_MS :
-						       RUNNER_HELLO_TCG_MS;
-		r = vm_wait(vm, hello_seen, &c->sess, bound);
+		bound = c->env.accel == DOMAIN_ACCEL_KVM ? RUNNER_HELLO_KVM_MS :
+							   RUNNER_HELLO_TCG_MS;
+		r = guest_wait_up(g, bound);
 		if (r == 0) {
 			cache_verdict(c);
-			if (c->stats && c->stats->boots < 16) {
-				c->stats->create_us[c->stats->boots] =
-					vm_create_us(vm);
-				c->stats->hello_us[c->stats->boots] =
-					vm_hello_us(vm);
-				c->stats->boots++;
-			}
-			*ret = vm;
 			return 0;
 		}
-		if (r == -ETIMEDOUT && c->accel == DOMAIN_ACCEL_KVM &&
+		if (r == -ETIMEDOUT && c->env.accel == DOMAIN_ACCEL_KVM &&
 		    c->o->accel == ACCEL_AUTO) {
 			/* Nested KVM that hangs after the firmware: use TCG. */
-			vm_destroy(vm);
-			c->accel = DOMAIN_ACCEL_TCG;
+			guest_destroy(g);
+			c->env.accel = DOMAIN_ACCEL_TCG;
 			c->probing = true;
 			cache_verdict(c);
 			continue;
 		}
+		vm = g->vm;
 		if (r == -ETIMEDOUT)
 			snprintf(what, sizeof(what),
 				 "no hello from %s (%s) within %" PRIu64 " s",
-				 c->label, domain_accel_name(c->accel),
+				 g->label, domain_accel_name(c->env.accel),
 				 bound / 1000);
 		else
 			snprintf(what, sizeof(what), "%s died before hello: %s",
-				 c->label, vm_dead_reason(vm));
+				 g->label, vm_dead_reason(vm));
 		if (vm_proto_error(vm) == -EPROTONOSUPPORT)
 			c->stop = STOP_VERSION;
 		if (r == -EINTR) {
 			c->stop = STOP_SIGNAL;
-			snprintf(what, sizeof(what), "%s: %s", c->label,
+			snprintf(what, sizeof(what), "%s: %s", g->label,
 				 STOP_SIGNAL);
 		}
 		if (vm_proto_error(vm))
-			snprintf(what, sizeof(what), "%s: %s", c->label,
+			snprintf(what, sizeof(what), "%s: %s", g->label,
 				 vm_dead_reason(vm));
 		*why = vm_proto_error(vm) || r == -EINTR ?
 			       strdup(what) :
-			       with_console(what, console);
-		vm_destroy(vm);
+			       guest_console_reason(what, g->console);
+		guest_destroy(g);
 		return r == -ETIMEDOUT ? r : -EIO;
 	}
 }
@@ -373,8 +205,8 @@ static int boot(struct run_ctx *c, struct vm **ret, char **why)
 static void close_open_step(struct run_ctx *c, struct res_scenario *sc,
 			    enum proto_verdict v, const char *reason)
 {
-	if (c->sess.cur == sc && c->sess.open_step >= 0) {
-		struct res_step *st = &sc->steps[c->sess.open_step];
+	if (c->g.sess.cur == sc && c->g.sess.open_step >= 0) {
+		struct res_step *st = &sc->steps[c->g.sess.open_step];
 
 		st->verdict = v;
 		res_set_str(&st->reason, reason);
@@ -396,17 +228,17 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 	size_t len;
 	int r;
 
-	progress_status(c->o->progress, "[%s %s] %s: starting", c->label,
-			domain_accel_name(c->accel), sc->name);
+	progress_status(c->o->progress, "[%s %s] %s: starting", c->g.label,
+			domain_accel_name(c->env.accel), sc->name);
 	sc->incident_expected = s->expect.set;
-	r = session_expect(&c->sess, sc);
+	r = session_expect(&c->g.sess, sc);
 	if (r == 0)
 		r = scn_run_encode(s, &line, &len);
 	if (r < 0) {
 		snprintf(what, sizeof(what), "cannot send the scenario: %s",
 			 strerror(-r));
 		res_scenario_finish(sc, VERDICT_ERROR, what);
-		c->sess.cur = NULL;
+		c->g.sess.cur = NULL;
 		return 0;
 	}
 	t0 = vm_now_us();
@@ -414,16 +246,17 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 	free(line);
 	/* The guest bounds the scenario and its cleanup; the host allows
 	 * slack on top. */
-	bound = s->timeout_ms + (s->ncleanup ? s->cleanup_timeout_ms : 0);
-	bound += host_slack_ms(c, bound);
+	bound = guest_host_bound(&c->g, s->timeout_ms + (s->ncleanup ?
+							  s->cleanup_timeout_ms :
+							  0));
 	c->hang = NULL;
 	if (r == 0)
 		r = vm_wait(vm, scenario_done, &w, bound);
 	if (r == 0 && c->hang) {
 		close_open_step(c, sc, VERDICT_TIMEOUT, c->hang);
 		snprintf(what, sizeof(what), "%s hangs: %s; it was replaced",
-			 c->label, c->hang);
-		reason = with_console(what, c->console);
+			 c->g.label, c->hang);
+		reason = guest_console_reason(what, c->g.console);
 		res_scenario_finish(sc, VERDICT_TIMEOUT,
 				    reason ? reason : what);
 		free(reason);
@@ -444,8 +277,8 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 		snprintf(what, sizeof(what),
 			 "no scenario_end within %" PRIu64
 			 " ms (the host's bound); %s was replaced",
-			 bound, c->label);
-		reason = with_console(what, c->console);
+			 bound, c->g.label);
+		reason = guest_console_reason(what, c->g.console);
 		res_scenario_finish(sc, VERDICT_TIMEOUT,
 				    reason ? reason : what);
 		free(reason);
@@ -461,7 +294,7 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 		close_open_step(
 			c, sc, VERDICT_ERROR,
 			"the guest broke the protocol during this step");
-		snprintf(what, sizeof(what), "%s: %s", c->label,
+		snprintf(what, sizeof(what), "%s: %s", c->g.label,
 			 vm_dead_reason(vm));
 		res_scenario_finish(sc, VERDICT_ERROR, what);
 		if (vm_proto_error(vm) == -EPROTONOSUPPORT)
@@ -474,9 +307,9 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 			 "no heartbeat for %d s", VM_SILENCE_MS / 1000);
 		c->hang = c->hang_buf;
 		close_open_step(c, sc, VERDICT_TIMEOUT, c->hang);
-		snprintf(what, sizeof(what), "%s hangs: %s", c->label,
+		snprintf(what, sizeof(what), "%s hangs: %s", c->g.label,
 			 vm_dead_reason(vm));
-		reason = with_console(what, c->console);
+		reason = guest_console_reason(what, c->g.console);
 		res_scenario_finish(sc, VERDICT_TIMEOUT,
 				    reason ? reason : what);
 		free(reason);
@@ -484,9 +317,9 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 	}
 	close_open_step(c, sc, VERDICT_CRASH,
 			"the VM went away during this step");
-	snprintf(what, sizeof(what), "%s died: %s", c->label,
+	snprintf(what, sizeof(what), "%s died: %s", c->g.label,
 		 vm_dead_reason(vm));
-	reason = with_console(what, c->console);
+	reason = guest_console_reason(what, c->g.console);
 	res_scenario_finish(sc, VERDICT_CRASH, reason ? reason : what);
 	free(reason);
 	return 1;
@@ -503,10 +336,10 @@ static int after_one(struct run_ctx *c, struct vm *vm, size_t i, int replace)
 {
 	struct res_scenario *sc = &c->run->v[i];
 	const struct scenario *s = c->scn[i];
-	int64_t open = c->sess.open_step;
+	int64_t open = c->g.sess.open_step;
 	struct judge_in in = {
-		.pm = &c->pm, .vm = vm, .label = c->label,
-		.console = c->console, .tl = &c->tl, .bundles = &c->bundles,
+		.pm = &c->pm, .vm = vm, .label = c->g.label,
+		.console = c->g.console, .tl = &c->g.tl, .bundles = &c->bundles,
 		.s = s, .sc = sc, .run = c->run,
 	};
 
@@ -557,23 +390,6 @@ static bool vm_reusable(const struct res_scenario *sc, char *why,
 	return false;
 }
 
-/* Ask for shutdown, give bye a moment, then destroy and time it. */
-static void teardown(struct run_ctx *c, struct vm *vm)
-{
-	uint64_t t0 = vm_now_us();
-	size_t len;
-	char *line;
-
-	if (!vm_dead(vm) && proto_shutdown_encode(&line, &len) == 0) {
-		if (vm_send(vm, line, len) == 0)
-			vm_wait(vm, bye_seen, &c->sess, RUNNER_BYE_MS);
-		free(line);
-	}
-	vm_destroy(vm);
-	if (c->stats && c->stats->boots > 0 && c->stats->boots <= 16)
-		c->stats->teardown_us[c->stats->boots - 1] = vm_now_us() - t0;
-}
-
 static size_t next_pending(const struct res_run *run, size_t i)
 {
 	while (i < run->n && run->v[i].done)
@@ -595,36 +411,19 @@ static size_t finish_rest(struct run_ctx *c, size_t i)
 	return i;
 }
 
-char *runner_console_reason(const char *what, const char *console)
-{
-	return with_console(what, console);
-}
-
 /* Scenario @i has VMs of its own (boots.c). */
 static void run_boots(struct run_ctx *c, size_t i)
 {
 	struct boots_env env = {
-		.host = c->host,
-		.accel = c->accel,
-		.run_dir = c->o->run_dir,
-		.run_id = c->o->run_id,
-		.kernel = c->o->kernel,
-		.initrd = c->o->initrd,
-		.cmdline = c->o->cmdline,
-		.firmware = access(DOMAIN_QBOOT_PATH, R_OK) == 0 ?
-				    DOMAIN_QBOOT_PATH :
-				    NULL,
-		.events = c->o->events,
-		.progress = c->o->progress,
+		.genv = &c->env,
 		.keep = c->o->keep,
-		.vmno = &c->vmno,
-		.console_reason = runner_console_reason,
 		.pm = &c->pm,
 		.bundles = &c->bundles,
 	};
 
+	c->env.firmware = firmware();
 	snprintf(c->run->accelerator, sizeof(c->run->accelerator), "%s",
-		 domain_accel_name(c->accel));
+		 domain_accel_name(c->env.accel));
 	if (boots_run(&env, c->scn[i], &c->run->v[i]) == -EINTR)
 		c->stop = STOP_SIGNAL;
 	progress_result(c->o->progress, &c->run->v[i]);
@@ -638,29 +437,29 @@ static void choose_accel(struct run_ctx *c)
 
 	c->probing = false;
 	if (c->o->accel == ACCEL_TCG) {
-		c->accel = DOMAIN_ACCEL_TCG;
+		c->env.accel = DOMAIN_ACCEL_TCG;
 		return;
 	}
 	if (c->o->accel == ACCEL_KVM) {
-		c->accel = DOMAIN_ACCEL_KVM;
+		c->env.accel = DOMAIN_ACCEL_KVM;
 		return;
 	}
 	if (!accel_kvm_usable()) {
-		c->accel = DOMAIN_ACCEL_TCG;
+		c->env.accel = DOMAIN_ACCEL_TCG;
 		return;
 	}
-	vm_host_hv_version(c->host, hv, sizeof(hv));
+	vm_host_hv_version(c->env.host, hv, sizeof(hv));
 	if (accel_host_key(hv, c->host_key, sizeof(c->host_key)) == 0 &&
 	    accel_cache_read(c->o->cache_dir, c->host_key, &cached) == 0) {
-		c->accel = cached;
+		c->env.accel = cached;
 		return;
 	}
-	c->accel = DOMAIN_ACCEL_KVM;
+	c->env.accel = DOMAIN_ACCEL_KVM;
 	c->probing = true;
 }
 
 int runner_run(const struct runner_opts *o, struct scenario *const *scn,
-	       struct res_run *run, struct runner_stats *stats, char *err,
+	       struct res_run *run, struct guest_stats *stats, char *err,
 	       size_t errlen)
 {
 	struct run_ctx c = { .o = o, .scn = scn, .run = run, .stats = stats };
@@ -672,13 +471,23 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	if (i == run->n)
 		return 0;
 	/* Measured here: 161 s under load, once per root; say so up front. */
-	if (vm_embed_first_use(o->uri))
+	if (uri_embed_first_use(o->uri))
 		fprintf(stderr, "hostctl: first use of this libvirt root: libvirt "
 				"probes QEMU's capabilities once, which can take "
 				"minutes without KVM\n");
-	r = vm_host_open(o->uri, &c.host, err, errlen);
+	r = vm_host_open(o->uri, &c.env.host, err, errlen);
 	if (r < 0)
 		return r;
+	c.env.run_dir = o->run_dir;
+	c.env.run_id = o->run_id;
+	c.env.kernel = o->kernel;
+	c.env.initrd = o->initrd;
+	c.env.cmdline = o->cmdline;
+	c.env.events = o->events;
+	c.env.progress = o->progress;
+	guest_init(&c.g, &c.env);
+	c.g.show_steps = true;
+	c.g.stats = stats;
 	choose_accel(&c);
 	c.pm.run_dir = o->run_dir;
 	c.pm.vmlinux = o->vmlinux;
@@ -702,10 +511,11 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 				i = finish_rest(&c, i);
 			continue;
 		}
-		r = boot(&c, &vm, &reason);
+		r = boot(&c, &reason);
+		vm = c.g.vm;
 		/* The accelerator that ran, even if the guest then died. */
 		snprintf(run->accelerator, sizeof(run->accelerator), "%s",
-			 domain_accel_name(c.accel));
+			 domain_accel_name(c.env.accel));
 		if (r < 0) {
 			res_scenario_finish(&run->v[i], VERDICT_ERROR,
 					    reason ? reason : "boot failed");
@@ -729,7 +539,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 					 scn[i]->name);
 				break;
 			}
-			snprintf(sc->vm, sizeof(sc->vm), "%s", c.label);
+			snprintf(sc->vm, sizeof(sc->vm), "%s", c.g.label);
 			res_set_str(&sc->fresh_vm, c.fresh);
 			c.fresh[0] = '\0';
 			r = run_one(&c, vm, i);
@@ -741,12 +551,12 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 			if (r)
 				break;
 		}
-		teardown(&c, vm);
+		guest_stop(&c.g, true);
 		if (c.stop)
 			i = finish_rest(&c, i);
 	}
 	progress_clear(o->progress);
-	incident_timeline_free(&c.tl);
-	vm_host_close(c.host);
+	guest_fini(&c.g);
+	vm_host_close(c.env.host);
 	return 0;
 }

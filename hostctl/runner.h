@@ -22,20 +22,9 @@
 /* How long a guest that ran an expect_incident scenario gets for its
  * console to catch up and to die of a late panic, in ms. */
 #define RUNNER_SETTLE_MS 1000
-/* Lines of console attached to a crash's reason. */
-#define RUNNER_CONSOLE_TAIL 25
 
-struct progress {
-	FILE *f; /* where progress goes, or NULL for none */
-	bool live; /* f is a TTY: keep one updating line */
-	bool results; /* print a result line per scenario */
-	bool line_shown; /* a live line is on screen */
-};
-
-void progress_status(struct progress *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void progress_result(struct progress *p, const struct res_scenario *sc);
-void progress_clear(struct progress *p);
+struct progress;
+struct guest_stats;
 
 struct runner_opts {
 	const char *uri;
@@ -57,29 +46,16 @@ struct runner_opts {
 	bool keep; /* keep scenario disk images (boots.c) */
 };
 
-/* What a run measured, for the benchmark. */
-struct runner_stats {
-	unsigned int boots;
-	uint64_t create_us[16], hello_us[16], teardown_us[16];
-	/* Host time from sending the first scenario's run to its scenario_end. */
-	uint64_t run_us[16];
-};
-
 /*
  * Run every scenario of @run that is not done yet; @scn[i] is the scenario
  * file behind run->v[i]. Sets run->accelerator. Returns 0 when the run
  * happened (its verdicts say how it went), or a negative errno with @err
- * set when nothing could start (connecting to libvirt failed).
+ * set when nothing could start (connecting to libvirt failed). @stats,
+ * when not NULL, gets the numbers of the first 16 boots (guest.h).
  */
 int runner_run(const struct runner_opts *o, struct scenario *const *scn,
-	       struct res_run *run, struct runner_stats *stats, char *err,
+	       struct res_run *run, struct guest_stats *stats, char *err,
 	       size_t errlen);
-
-/*
- * "@what[: <crash title>]\nconsole (last N lines of @console):\n<tail>"
- * in a malloc'd string, or NULL on ENOMEM: a dead VM's reason.
- */
-char *runner_console_reason(const char *what, const char *console);
 
 /* A res_scenario for @s with its steps' kinds and names; 0 or -ENOMEM. */
 int runner_result_init(const struct scenario *s, struct res_scenario *ret);

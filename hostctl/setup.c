@@ -15,7 +15,7 @@
 
 #include "fsutil.h"
 #include "setup.h"
-#include "vm.h"
+#include "uri.h"
 
 /* Embedded-driver roots, <cache>/libvirt and libvirt-1.., to choose from. */
 #define SETUP_EMBED_SLOTS 4
@@ -69,17 +69,17 @@ static int default_uri(const char *cache_dir, char *buf, size_t len)
 	int r;
 
 	for (unsigned int slot = 0; slot < SETUP_EMBED_SLOTS; slot++) {
-		r = vm_default_uri(cache_dir, slot, buf, len);
+		r = uri_default(cache_dir, slot, buf, len);
 		if (r < 0)
 			return r;
-		if (vm_embed_busy(buf))
+		if (uri_embed_busy(buf))
 			continue;
 		r = claim_slot(cache_dir, slot);
 		if (r != 0)
 			return r < 0 ? r : 0;
 	}
 	/* All busy: use the first; connecting will say it is busy. */
-	return vm_default_uri(cache_dir, 0, buf, len);
+	return uri_default(cache_dir, 0, buf, len);
 }
 
 const struct kbuild_image_program setup_image_programs[] = {
@@ -189,7 +189,7 @@ int setup_prepare_without(const char *cache, const char *uri,
 	else
 		r = default_uri(s.cache_dir, s.uri, sizeof(s.uri));
 	if (r == 0)
-		r = vm_prepare_uri(s.uri);
+		r = uri_prepare(s.uri);
 	if (r < 0) {
 		fprintf(stderr, "hostctl: preparing libvirt URI '%s': %s\n",
 			s.uri, strerror(-r));

@@ -14,12 +14,11 @@
 
 #include "kbuild.h"
 #include "setup.h"
+#include "verbs.h"
 
 #ifndef VLALAB_SRCDIR
 #error "VLALAB_SRCDIR (the repository root) must be defined by the build"
 #endif
-
-int verb_build(int argc, char *argv[]);
 
 #define BUILD_WITHOUT_MAX 32
 
@@ -209,3 +208,13 @@ int verb_build(int argc, char *argv[])
 	printf("image: %s (%.1f MiB%s)\n", ir.path, ir.size / 1048576.0, ir.cache_hit ? ", cache hit" : "");
 	return 0;
 }
+
+/* Its row in the verb table (main.c). */
+const struct verb verb_build_def = {
+	.name = "build",
+	.min_args = 0,
+	.max_args = 0,
+	.fn = verb_build,
+	.usage = "[OPTIONS]",
+	.summary = "build the kernel and the guest image",
+};

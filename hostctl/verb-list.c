@@ -146,3 +146,13 @@ int verb_list(int argc, char *argv[])
 	scn_errors_free(&errs);
 	return EXIT_GREEN;
 }
+
+/* Its row in the verb table (main.c). */
+const struct verb verb_list_def = {
+	.name = "list",
+	.min_args = 0,
+	.max_args = 0,
+	.fn = verb_list,
+	.usage = "[--scenarios DIR]",
+	.summary = "validate and list the scenarios",
+};

@@ -162,9 +162,19 @@ int verb_report(int argc, char *argv[])
 		report_usage(stderr);
 		return EXIT_SETUP;
 	}
-	r = verb_check_nargs("report", argc - optind);
+	r = verb_check_nargs(&verb_report_def, argc - optind);
 	if (r)
 		return r;
 	return report_dir(optind < argc ? argv[optind] : REPORT_DEFAULT_RUN,
 			  true);
 }
+
+/* Its row in the verb table (main.c). */
+const struct verb verb_report_def = {
+	.name = "report",
+	.min_args = 0,
+	.max_args = 1,
+	.fn = verb_report,
+	.usage = "[RUN]",
+	.summary = "print a run's crashes and hangs with their bundles",
+};

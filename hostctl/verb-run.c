@@ -19,6 +19,7 @@
 #include "domain.h"
 #include "fsutil.h"
 #include "postmortem.h"
+#include "progress.h"
 #include "repeat.h"
 #include "results.h"
 #include "runner.h"
@@ -665,7 +666,7 @@ int verb_run(int argc, char *argv[])
 	r = parse_args(argc, argv, &a);
 	if (r != 0)
 		return r > 0 ? EXIT_GREEN : EXIT_SETUP;
-	r = verb_check_nargs("run", argc - optind);
+	r = verb_check_nargs(&verb_run_def, argc - optind);
 	if (r)
 		return r;
 	if (!a.format_set)
@@ -673,3 +674,13 @@ int verb_run(int argc, char *argv[])
 						   RES_FORMAT_KTAP;
 	return do_run(&a, argv + optind, argc - optind);
 }
+
+/* Its row in the verb table (main.c). */
+const struct verb verb_run_def = {
+	.name = "run",
+	.min_args = 1,
+	.max_args = VERB_ANY,
+	.fn = verb_run,
+	.usage = "[OPTIONS] all | NAME | GLOB...",
+	.summary = "boot the kernel and run scenarios",
+};

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * hostctl's verbs: one verb-<name>.c each, listed in one table (main.c).
+ * hostctl's verbs: one verb-<name>.c each, which exports its row, listed
+ * in one table (main.c, which also answers help). A verb calls nothing
+ * back in main.c: what it needs of its row it has itself.
  * A verb gets argv starting at its own name and returns the exit code:
  * 0 all green, 1 a scenario went wrong, 2 usage or set-up error.
  */
@@ -24,20 +26,24 @@ struct verb {
 
 #define VERB_ANY (-1)
 
-extern const struct verb verbs[];
-extern const size_t n_verbs;
-
 /*
  * For a verb that has parsed its options: check its @n positional
- * arguments against the table. 0, or EXIT_SETUP after printing the usage.
+ * arguments against its row @v. 0, or EXIT_SETUP after printing the
+ * usage (verbs.c).
  */
-int verb_check_nargs(const char *name, int n);
+int verb_check_nargs(const struct verb *v, int n);
+
+/* Each verb's row, defined in its verb-<name>.c; main.c lists them. */
+extern const struct verb verb_run_def;
+extern const struct verb verb_list_def;
+extern const struct verb verb_build_def;
+extern const struct verb verb_bench_def;
+extern const struct verb verb_report_def;
 
 int verb_run(int argc, char *argv[]);
 int verb_list(int argc, char *argv[]);
 int verb_build(int argc, char *argv[]);
 int verb_bench(int argc, char *argv[]);
-int verb_help(int argc, char *argv[]);
 int verb_report(int argc, char *argv[]);
 
 #endif

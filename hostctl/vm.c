@@ -26,11 +26,11 @@
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
 
-#include "fsutil.h"
+#include "proto.h"
+#include "uri.h"
 #include "vm.h"
 
 #define VM_TICK_MS 100
-#define EMBED_PREFIX "qemu:///embed?root="
 
 struct vm_host {
 	virConnectPtr conn;
@@ -49,10 +49,13 @@ struct vm {
 	bool st_eof; /* the stream ended: QEMU closed the channel */
 	struct proto_linebuf lb;
 	char name[128];
-	char label[32];
-	char run_dir[PATH_MAX];
-	FILE *events;
-	struct session *session;
+	/* The owner's line hooks (vm_params). */
+	int (*on_line)(void *userdata, const char *line, size_t len, char *why,
+		       size_t whylen);
+	void (*on_bad_line)(void *userdata, const char *start, size_t len,
+			    const char *reason, char *why, size_t whylen);
+	void *userdata;
+	bool up; /* the guest is up: the silence bound applies */
 	bool dead;
 	bool panicked, silent;
 	char dead_reason[PROTO_TEXT_MAX];
@@ -153,158 +156,6 @@ static void quiet_errors(void *userdata, virErrorPtr e)
 {
 }
 
-int vm_default_uri(const char *cache_dir, unsigned int slot, char *buf,
-		   size_t len)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	size_t n = strlen(EMBED_PREFIX);
-	char root_tail[32] = "/libvirt";
-
-	if (slot)
-		snprintf(root_tail, sizeof(root_tail), "/libvirt-%u", slot);
-
-	if (n >= len)
-		return -ENAMETOOLONG;
-	memcpy(buf, EMBED_PREFIX, n);
-	for (int pass = 0; pass < 2; pass++) {
-		const char *p = pass == 0 ? cache_dir : root_tail;
-
-		for (; *p; p++) {
-			unsigned char c = *p;
-			bool plain = (c >= 'a' && c <= 'z') ||
-				     (c >= 'A' && c <= 'Z') ||
-				     (c >= '0' && c <= '9') || c == '/' ||
-				     c == '-' || c == '_' || c == '.' ||
-				     c == '~';
-
-			if (n + 4 > len)
-				return -ENAMETOOLONG;
-			if (plain) {
-				buf[n++] = c;
-			} else {
-				buf[n++] = '%';
-				buf[n++] = hex[c >> 4];
-				buf[n++] = hex[c & 15];
-			}
-		}
-	}
-	buf[n] = '\0';
-	return 0;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-static int unescape(const char *s, size_t slen, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < slen; i++) {
-		unsigned int c = (unsigned char)s[i];
-
-		if (c == '%' && i + 2 < slen && hexval(s[i + 1]) >= 0 &&
-		    hexval(s[i + 2]) >= 0) {
-			c = hexval(s[i + 1]) * 16 + hexval(s[i + 2]);
-			i += 2;
-		}
-		if (n + 1 >= len)
-			return -ENAMETOOLONG;
-		buf[n++] = (char)c;
-	}
-	buf[n] = '\0';
-	return 0;
-}
-
-/* The root directory of an embedded-driver URI into @buf; -EINVAL if none. */
-static int embed_root(const char *uri, char *buf, size_t len)
-{
-	const char *p;
-
-	if (strncmp(uri, EMBED_PREFIX, strlen(EMBED_PREFIX)) != 0)
-		return -EINVAL;
-	p = uri + strlen(EMBED_PREFIX);
-	return unescape(p, strcspn(p, "&"), buf, len);
-}
-
-bool vm_embed_busy(const char *uri)
-{
-	char root[PATH_MAX], path[PATH_MAX + 32];
-	struct flock fl = { .l_type = F_WRLCK,
-			    .l_whence = SEEK_SET,
-			    .l_start = 0,
-			    .l_len = 1 };
-	int fd;
-
-	if (embed_root(uri, root, sizeof(root)) < 0 ||
-	    snprintf(path, sizeof(path), "%s/run/qemu/driver.pid", root) >=
-		    (int)sizeof(path))
-		return false;
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	/* libvirt write-locks the pid file's first byte while it runs. */
-	if (fcntl(fd, F_GETLK, &fl) < 0)
-		fl.l_type = F_UNLCK;
-	close(fd);
-	return fl.l_type != F_UNLCK;
-}
-
-bool vm_embed_first_use(const char *uri)
-{
-	char root[PATH_MAX], path[PATH_MAX + 32];
-
-	if (embed_root(uri, root, sizeof(root)) < 0 ||
-	    snprintf(path, sizeof(path), "%s/cache/qemu/capabilities", root) >=
-		    (int)sizeof(path))
-		return false;
-	return access(path, F_OK) < 0;
-}
-
-int vm_prepare_uri(const char *uri)
-{
-	static const char conf[] =
-		"# Written by hostctl for its embedded libvirt driver.\n"
-		"user = \"root\"\n"
-		"group = \"root\"\n"
-		"stdio_handler = \"file\"\n"
-		"security_driver = \"none\"\n"
-		"dynamic_ownership = 0\n"
-		"remember_owner = 0\n"
-		"namespaces = []\n"
-		"cgroup_controllers = []\n";
-	char root[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
-	FILE *f;
-	int r;
-
-	if (strncmp(uri, EMBED_PREFIX, strlen(EMBED_PREFIX)) != 0)
-		return 0;
-	r = embed_root(uri, root, sizeof(root));
-	if (r < 0)
-		return r;
-	if (snprintf(dir, sizeof(dir), "%s/etc", root) >= (int)sizeof(dir) ||
-	    snprintf(path, sizeof(path), "%s/qemu.conf", dir) >=
-		    (int)sizeof(path))
-		return -ENAMETOOLONG;
-	r = fs_mkdir_p(dir);
-	if (r < 0)
-		return r;
-	f = fopen(path, "we");
-	if (!f)
-		return -errno;
-	fputs(conf, f);
-	if (fclose(f) != 0)
-		return -errno;
-	return 0;
-}
-
 static void vm_die(struct vm *vm, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void vm_die(struct vm *vm, const char *fmt, ...)
@@ -395,7 +246,7 @@ int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 	if (!h)
 		return -ENOMEM;
 	h->lifecycle_id = -1;
-	if (embed_root(uri, h->embed_root, sizeof(h->embed_root)) < 0)
+	if (uri_embed_root(uri, h->embed_root, sizeof(h->embed_root)) < 0)
 		h->embed_root[0] = '\0';
 	else
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -448,47 +299,22 @@ int vm_host_hv_version(struct vm_host *h, char *buf, size_t len)
 	return 0;
 }
 
-/* Keep the line that broke the protocol, for the user to look at. */
-static void save_offending(struct vm *vm, const char *line, size_t len,
-			   const char *reason)
-{
-	char path[PATH_MAX];
-	FILE *f;
-
-	if (snprintf(path, sizeof(path), "%s/protocol-error-%s.txt",
-		     vm->run_dir, vm->label) >= (int)sizeof(path))
-		return;
-	f = fopen(path, "we");
-	if (!f)
-		return;
-	fprintf(f, "reason: %s\nline (%zu bytes%s):\n", reason, len,
-		len >= PROTO_LINE_MAX - 1 ? ", cut at the limit" : "");
-	fwrite(line, 1, len, f);
-	fputc('\n', f);
-	fclose(f);
-}
-
 static int line_cb(const char *line, size_t len, void *userdata)
 {
 	struct vm *vm = userdata;
-	bool had_hello = vm->session->hello_seen;
+	char why[PROTO_TEXT_MAX];
 	int r;
 
-	r = session_feed(vm->session, line, len);
+	why[0] = '\0';
+	r = vm->on_line(vm->userdata, line, len, why, sizeof(why));
 	if (r < 0) {
-		save_offending(vm, line, len, vm->session->err);
 		vm->proto_error = r;
-		vm_die(vm,
-		       "protocol error: %s (line saved in protocol-error-%s.txt)",
-		       vm->session->err, vm->label);
+		vm_die(vm, "protocol error: %s", why);
 		return r;
 	}
-	if (!had_hello && vm->session->hello_seen)
+	if (r > 0 && !vm->up) {
+		vm->up = true;
 		vm->t_hello_us = vm_now_us();
-	if (vm->events) {
-		fwrite(line, 1, len, vm->events);
-		fputc('\n', vm->events);
-		fflush(vm->events);
 	}
 	return 0;
 }
@@ -552,16 +378,18 @@ static void stream_cb(virStreamPtr st, int events, void *opaque)
 		vm->last_rx_us = vm_now_us();
 		r = proto_linebuf_feed(&vm->lb, buf, n, line_cb, vm);
 		if (r == -E2BIG) {
-			char reason[128];
+			char reason[128], why[PROTO_TEXT_MAX];
 
 			snprintf(reason, sizeof(reason),
 				 "a line longer than %d bytes",
 				 PROTO_LINE_MAX - 1);
-			save_offending(vm, vm->lb.buf, vm->lb.len, reason);
+			snprintf(why, sizeof(why), "%s", reason);
+			if (vm->on_bad_line)
+				vm->on_bad_line(vm->userdata, vm->lb.buf,
+						vm->lb.len, reason, why,
+						sizeof(why));
 			vm->proto_error = r;
-			vm_die(vm,
-			       "protocol error: %s (its start is saved in protocol-error-%s.txt)",
-			       reason, vm->label);
+			vm_die(vm, "protocol error: %s", why);
 		}
 		if (r < 0)
 			return;
@@ -588,10 +416,9 @@ int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 	vm->host = h;
 	vm->qemu_pidfd = -1;
 	vm->silence_ms = VM_SILENCE_MS;
-	vm->events = p->events;
-	vm->session = p->session;
-	snprintf(vm->label, sizeof(vm->label), "%s", p->label);
-	snprintf(vm->run_dir, sizeof(vm->run_dir), "%s", p->run_dir);
+	vm->on_line = p->on_line;
+	vm->on_bad_line = p->on_bad_line;
+	vm->userdata = p->userdata;
 	vm->next = h->vms;
 	h->vms = vm;
 
@@ -667,7 +494,7 @@ int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 		if (interrupted)
 			return -EINTR;
 		now = vm_now_us();
-		if (vm->session->hello_seen &&
+		if (vm->up &&
 		    now - vm->last_rx_us > vm->silence_ms * 1000) {
 			vm->silent = !vm->dead;
 			vm_die(vm,
@@ -796,56 +623,4 @@ void vm_destroy(struct vm *vm)
 	proto_linebuf_free(&vm->lb);
 	free(vm->out);
 	free(vm);
-}
-
-char *vm_console_tail(const char *path, unsigned int nlines)
-{
-	enum { TAIL_BYTES = 16384 };
-	char *buf, *start;
-	ssize_t n;
-	off_t size;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	size = lseek(fd, 0, SEEK_END);
-	buf = malloc(TAIL_BYTES + 1);
-	if (size < 0 || !buf ||
-	    lseek(fd, size > TAIL_BYTES ? size - TAIL_BYTES : 0, SEEK_SET) <
-		    0) {
-		close(fd);
-		free(buf);
-		return NULL;
-	}
-	n = read(fd, buf, TAIL_BYTES);
-	close(fd);
-	if (n < 0) {
-		free(buf);
-		return NULL;
-	}
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-		n--;
-	{
-		ssize_t j = 0;
-
-		for (ssize_t i = 0; i < n; i++) {
-			unsigned char c = buf[i];
-
-			if (c == '\r')
-				continue;
-			if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
-				c = '?';
-			buf[j++] = c;
-		}
-		n = j;
-		buf[n] = '\0';
-	}
-	start = buf + n;
-	for (unsigned int lines = 0; start > buf; start--) {
-		if (start[-1] == '\n' && ++lines == nlines)
-			break;
-	}
-	memmove(buf, start, strlen(start) + 1);
-	return buf;
 }

@@ -3,7 +3,9 @@
  * The libvirt layer: one connection with libvirt's default event loop, and
  * guests whose virtio-serial channel is read through a non-blocking
  * virStream. All I/O happens in callbacks on that loop; vm_wait() runs the
- * loop until a condition holds, the VM dies, or a deadline passes.
+ * loop until a condition holds, the VM dies, or a deadline passes. The
+ * guest's lines go to the owner's on_line hook (guest.c): what they mean
+ * and which files they go to is not this layer's business.
  */
 #ifndef VLALAB_VM_H
 #define VLALAB_VM_H
@@ -14,8 +16,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "session.h"
-
 /* A guest that sent nothing for this long after hello is dead. */
 #define VM_SILENCE_MS 15000
 
@@ -24,33 +24,6 @@ struct vm;
 
 /* Monotonic clock in microseconds. */
 uint64_t vm_now_us(void);
-
-/*
- * The default URI, qemu:///embed?root=<cache>/libvirt (percent-escaped),
- * into @buf; slot N > 0 gives root <cache>/libvirt-N instead, for a run
- * that finds the first root locked by another hostctl. 0 or -ENAMETOOLONG.
- */
-int vm_default_uri(const char *cache_dir, unsigned int slot, char *buf,
-		   size_t len);
-
-/*
- * True when another process holds the embedded driver rooted where @uri
- * says (its pid file is locked). libvirt allows one process per root, and
- * one embedded root per process.
- */
-bool vm_embed_busy(const char *uri);
-/*
- * True when @uri is an embedded-driver URI whose root has no QEMU
- * capabilities cache yet: connecting will make libvirt probe QEMU first.
- */
-bool vm_embed_first_use(const char *uri);
-
-/*
- * For an embedded-driver URI (qemu:///embed?root=DIR), write DIR/etc/qemu.conf
- * so that the driver runs QEMU as root and logs its stdio to files (no
- * virtlogd). Other URIs are left alone. 0 or -errno.
- */
-int vm_prepare_uri(const char *uri);
 
 /*
  * Register libvirt's default event loop (once per process) and connect.
@@ -65,11 +38,25 @@ int vm_host_hv_version(struct vm_host *h, char *buf, size_t len);
 
 struct vm_params {
 	const char *xml; /* from domain_xml() */
-	const char *label; /* "vm1": names files in the run dir */
-	const char *run_dir; /* where protocol-error-<label>.txt goes */
-	const char *console_log; /* the console file in the XML */
-	FILE *events; /* events.jsonl: accepted lines appended */
-	struct session *session; /* fed every line */
+	/*
+	 * Required: each line from the guest, without its '\n'. Returns 0
+	 * when the line is accepted, 1 when it is accepted and the guest is
+	 * up from now on (its hello, or the first event of a resumed guest:
+	 * the silence bound counts from then), or a negative errno with a
+	 * one-line reason in @why: the VM then ends with a protocol error
+	 * (vm_proto_error()).
+	 */
+	int (*on_line)(void *userdata, const char *line, size_t len, char *why,
+		       size_t whylen);
+	/*
+	 * The start of a line longer than PROTO_LINE_MAX - 1 bytes, which
+	 * ends the VM with a protocol error: @reason says so, and @why
+	 * (@reason unless the hook changes it) becomes the error's text.
+	 * May be NULL.
+	 */
+	void (*on_bad_line)(void *userdata, const char *start, size_t len,
+			    const char *reason, char *why, size_t whylen);
+	void *userdata;
 };
 
 /*
@@ -109,7 +96,8 @@ void vm_set_silence_ms(struct vm *vm, uint64_t ms);
 bool vm_guest_stopped(struct vm *vm, uint64_t timeout_ms);
 /* Why the VM died; "" while it lives. */
 const char *vm_dead_reason(const struct vm *vm);
-/* The session's error when the VM ended on a protocol error, else 0. */
+/* The on_line hook's error (-E2BIG for a line too long) when the VM
+ * ended on a protocol error, else 0. */
 int vm_proto_error(const struct vm *vm);
 /* Microseconds from virDomainCreateXML() returning to hello; 0 before. */
 uint64_t vm_create_us(const struct vm *vm);
@@ -132,11 +120,5 @@ int vm_dump(struct vm *vm, const char *path, int format, char *err,
 
 /* Destroy the domain (if still running) and free everything. NULL is fine. */
 void vm_destroy(struct vm *vm);
-
-/*
- * The last @nlines lines of a console log, in a malloc'd string with
- * unprintable bytes replaced by '?'. Returns NULL if unreadable.
- */
-char *vm_console_tail(const char *path, unsigned int nlines);
 
 #endif

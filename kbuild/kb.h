@@ -23,7 +23,6 @@ int kb_mkdir_p(const char *path, mode_t mode);
 int kb_copy_file(const char *src, const char *dst);
 /* snprintf into buf; -ENAMETOOLONG when it does not fit. */
 int kb_path(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-int kb_rm_rf(const char *path);
 double kb_now(void);
 /* Sorted names of the regular files in dir whose name ends with suffix. */
 int kb_list_dir(const char *dir, const char *suffix, char ***ret_names, size_t *ret_n);
@@ -286,6 +285,8 @@ int kb_run_output(char *const argv[], const char *cwd, char *buf, size_t len);
 int kb_spawn(char *const argv[], const char *cwd, int in_fd, int out_fd, int err_fd, pid_t *ret_pid);
 /* Waits for pid; 0 when it exited 0, -EIO otherwise (*ret_status set). */
 int kb_wait(pid_t pid, int *ret_status);
+/* rm -rf -- path, through kb_spawn(): 0 or a negative errno. */
+int kb_rm_rf(const char *path);
 /* Prints the last n lines of a file to out, each indented. */
 void kb_print_tail(FILE *out, const char *path, unsigned n);
 

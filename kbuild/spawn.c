@@ -12,12 +12,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "fileio.h"
 #include "kb.h"
+#include "ttyline.h"
 
 #define PLAIN_INTERVAL 15.0
 #define TTY_INTERVAL 0.2
@@ -114,6 +114,18 @@ int kb_wait(pid_t pid, int *ret_status)
 	return -EIO;
 }
 
+int kb_rm_rf(const char *path)
+{
+	char *argv[] = { "rm", "-rf", "--", (char *)path, NULL };
+	pid_t pid;
+	int r;
+
+	r = kb_spawn(argv, NULL, -1, -1, -1, &pid);
+	if (r < 0)
+		return r;
+	return kb_wait(pid, NULL);
+}
+
 /* ---- progress ---- */
 
 void kb_progress_init(struct kb_progress *p, FILE *out, bool enabled)
@@ -123,15 +135,6 @@ void kb_progress_init(struct kb_progress *p, FILE *out, bool enabled)
 	p->enabled = enabled;
 	p->tty = isatty(fileno(p->out));
 	p->start = kb_now();
-}
-
-static unsigned term_width(struct kb_progress *p)
-{
-	struct winsize ws;
-
-	if (ioctl(fileno(p->out), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
-		return ws.ws_col;
-	return 80;
 }
 
 static void progress_print(struct kb_progress *p, bool force)
@@ -150,11 +153,8 @@ static void progress_print(struct kb_progress *p, bool force)
 	if (n < 0)
 		return;
 	if (p->tty) {
-		unsigned w = term_width(p) - 1;
-
-		if (strlen(line) > w)
-			line[w] = '\0';
-		fprintf(p->out, "\r\033[K%s", line);
+		/* Terminals under 20 columns count as 80. */
+		ttyline_show(p->out, line, 20);
 		p->line_open = true;
 	} else {
 		fprintf(p->out, "%s\n", line);

@@ -148,18 +148,6 @@ out:
 	return r;
 }
 
-int kb_rm_rf(const char *path)
-{
-	char *argv[] = { "rm", "-rf", "--", (char *)path, NULL };
-	pid_t pid;
-	int r;
-
-	r = kb_spawn(argv, NULL, -1, -1, -1, &pid);
-	if (r < 0)
-		return r;
-	return kb_wait(pid, NULL);
-}
-
 double kb_now(void)
 {
 	struct timespec ts;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boots.h"
+#include "bootcheck.h"
 #include "tap.h"
 
 static void test_cmdline(void)

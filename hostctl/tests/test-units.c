@@ -12,9 +12,11 @@
 
 #include "accel.h"
 #include "domain.h"
+#include "fsutil.h"
+#include "report.h"
 #include "results.h"
 #include "tap.h"
-#include "vm.h"
+#include "uri.h"
 
 static char tmpdir[] = "/tmp/hostctl-test-XXXXXX";
 
@@ -83,20 +85,20 @@ static void test_uri(void)
 	FILE *f;
 	char buf[256] = "";
 
-	is_int(vm_default_uri("/root/.cache/vlalab", 0, uri, sizeof(uri)), 0,
+	is_int(uri_default("/root/.cache/vlalab", 0, uri, sizeof(uri)), 0,
 	       "default uri");
 	is_str(uri, "qemu:///embed?root=/root/.cache/vlalab/libvirt",
 	       "default uri text");
-	is_int(vm_default_uri("/a b&c", 0, uri, sizeof(uri)), 0, "uri escaped");
+	is_int(uri_default("/a b&c", 0, uri, sizeof(uri)), 0, "uri escaped");
 	is_str(uri, "qemu:///embed?root=/a%20b%26c/libvirt",
 	       "space and & escaped");
-	is_int(vm_default_uri("/x", 0, uri, 10), -ENAMETOOLONG, "uri too long");
+	is_int(uri_default("/x", 0, uri, 10), -ENAMETOOLONG, "uri too long");
 
 	snprintf(cache, sizeof(cache), "%s/c d", tmpdir);
-	is_int(vm_default_uri("/c", 2, uri, sizeof(uri)), 0, "slot 2");
+	is_int(uri_default("/c", 2, uri, sizeof(uri)), 0, "slot 2");
 	is_str(uri, "qemu:///embed?root=/c/libvirt-2", "slot 2 root");
-	vm_default_uri(cache, 0, uri, sizeof(uri));
-	is_int(vm_prepare_uri(uri), 0, "qemu.conf written");
+	uri_default(cache, 0, uri, sizeof(uri));
+	is_int(uri_prepare(uri), 0, "qemu.conf written");
 	snprintf(path, sizeof(path), "%s/c d/libvirt/etc/qemu.conf", tmpdir);
 	f = fopen(path, "r");
 	ok(f != NULL, "qemu.conf under the unescaped root");
@@ -109,7 +111,20 @@ static void test_uri(void)
 	ok(strstr(buf, "user = \"root\"") &&
 		   strstr(buf, "stdio_handler = \"file\""),
 	   "qemu.conf content");
-	is_int(vm_prepare_uri("qemu:///system"), 0, "other URIs untouched");
+	is_int(uri_prepare("qemu:///system"), 0, "other URIs untouched");
+}
+
+/* A console log's tail as hostctl reads it for a reason. */
+static char *console_tail(const char *path, unsigned int nlines)
+{
+	size_t len;
+	char *log, *tail;
+
+	if (fs_read_tail(path, 16384, &log, &len) < 0)
+		return NULL;
+	tail = report_console_tail(log, len, nlines);
+	free(log);
+	return tail;
 }
 
 static void test_console_tail(void)
@@ -123,10 +138,10 @@ static void test_console_tail(void)
 		fprintf(f, "line %d\r\n", i);
 	fputs("bell\a\n", f);
 	fclose(f);
-	tail = vm_console_tail(path, 3);
+	tail = console_tail(path, 3);
 	is_str(tail, "line 29\nline 30\nbell?", "last 3 lines, cleaned");
 	free(tail);
-	ok(vm_console_tail("/nonexistent/x", 3) == NULL, "missing file");
+	ok(console_tail("/nonexistent/x", 3) == NULL, "missing file");
 }
 
 static void test_ktap(void)

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The pure parts of scenarios with several boots (bootcheck.c): a boot's
+ * kernel command line, and the marker rule that ties boots together.
+ * No libvirt, no I/O: the unit tests link it alone.
+ */
+#ifndef VLALAB_BOOTCHECK_H
+#define VLALAB_BOOTCHECK_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "results.h"
+
+/*
+ * The marker rule across boots: every marker check that found a token
+ * must find the one the latest marker set before it reported. A check
+ * that saw another token is turned into a fail. Returns the index of the
+ * first such step, or -1. Pure: reads and writes @sc only.
+ */
+ssize_t boots_check_markers(struct res_scenario *sc);
+
+/*
+ * @base followed by @args, space-separated, into @buf. Returns 0 or
+ * -ENAMETOOLONG.
+ */
+int boots_cmdline(const char *base, char *const *args, size_t nargs, char *buf,
+		  size_t len);
+
+#endif

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The guest lifecycle (guest.h): naming, start, hello, shutdown and bye,
+ * destroy, and the session's side of the channel. vm.c hands each line
+ * from the guest to on_line() here, which feeds the session, appends the
+ * accepted line to events.jsonl, and keeps a line that broke the protocol
+ * in protocol-error-<label>.txt for the user to look at.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsutil.h"
+#include "guest.h"
+#include "progress.h"
+#include "report.h"
+#include "vm.h"
+
+/* How much of a console log the reason reads: the crash title's search. */
+#define GUEST_CONSOLE_READ 16384
+#define GUEST_TITLE_LINES 200
+
+static bool hello_seen(void *arg)
+{
+	return ((struct session *)arg)->hello_seen;
+}
+
+static bool carry_decided(void *arg)
+{
+	return ((struct session *)arg)->carry != SESSION_CARRY_WAITING;
+}
+
+static bool bye_seen(void *arg)
+{
+	return ((struct session *)arg)->bye_seen;
+}
+
+/*
+ * Each accepted event: the crash timeline (with the whole scenario's step
+ * numbers), the open step's start, and the progress line.
+ */
+static void on_event(void *userdata, const struct proto_event *ev)
+{
+	struct guest *g = userdata;
+	const struct res_scenario *cur = g->sess.cur;
+	struct proto_event e;
+
+	/* A fresh kernel: its printk clock starts again. */
+	if (ev->type == PROTO_EV_HELLO)
+		incident_timeline_free(&g->tl);
+	if (ev->type == PROTO_EV_STEP_BEGIN)
+		g->step_t0_us = vm_now_us();
+	/* A failed feed only costs attribution: the report still counts. */
+	if (ev->type == PROTO_EV_STEP_BEGIN && cur && g->whole) {
+		e.type = ev->type;
+		e.t_us = ev->t_us;
+		e.u.step_begin = ev->u.step_begin;
+		e.u.step_begin.step += (uint32_t)(cur->steps - g->whole->steps);
+		incident_timeline_feed(&g->tl, &e);
+	} else {
+		incident_timeline_feed(&g->tl, ev);
+	}
+	if (ev->type == PROTO_EV_STEP_BEGIN && cur && g->show_steps)
+		progress_status(g->env->progress,
+				"[%s %s] %s: %s %u/%zu %s%s%s%s", g->label,
+				domain_accel_name(g->env->accel), cur->name,
+				cur->steps[ev->u.step_begin.step].cleanup ?
+					"cleanup step" :
+					"step",
+				ev->u.step_begin.step + 1, cur->nsteps,
+				ev->u.step_begin.kind,
+				*ev->u.step_begin.name ? " '" : "",
+				ev->u.step_begin.name,
+				*ev->u.step_begin.name ? "'" : "");
+}
+
+/* Keep the line that broke the protocol, for the user to look at. */
+static void save_offending(const struct guest *g, const char *line, size_t len,
+			   const char *reason)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/protocol-error-%s.txt",
+		     g->env->run_dir, g->label) >= (int)sizeof(path))
+		return;
+	f = fopen(path, "we");
+	if (!f)
+		return;
+	fprintf(f, "reason: %s\nline (%zu bytes%s):\n", reason, len,
+		len >= PROTO_LINE_MAX - 1 ? ", cut at the limit" : "");
+	fwrite(line, 1, len, f);
+	fputc('\n', f);
+	fclose(f);
+}
+
+/* vm.c's on_line: the session decides, the accepted line is logged. */
+static int on_line(void *userdata, const char *line, size_t len, char *why,
+		   size_t whylen)
+{
+	struct guest *g = userdata;
+	bool had_hello = g->sess.hello_seen;
+	FILE *events = g->env->events;
+	int r;
+
+	r = session_feed(&g->sess, line, len);
+	if (r < 0) {
+		save_offending(g, line, len, g->sess.err);
+		snprintf(why, whylen,
+			 "%s (line saved in protocol-error-%s.txt)",
+			 g->sess.err, g->label);
+		return r;
+	}
+	if (events) {
+		fwrite(line, 1, len, events);
+		fputc('\n', events);
+		fflush(events);
+	}
+	return !had_hello && g->sess.hello_seen;
+}
+
+/* vm.c's on_bad_line: a line too long to take. */
+static void on_bad_line(void *userdata, const char *start, size_t len,
+			const char *reason, char *why, size_t whylen)
+{
+	struct guest *g = userdata;
+
+	save_offending(g, start, len, reason);
+	snprintf(why, whylen,
+		 "%s (its start is saved in protocol-error-%s.txt)", reason,
+		 g->label);
+}
+
+void guest_init(struct guest *g, struct guest_env *env)
+{
+	memset(g, 0, sizeof(*g));
+	g->env = env;
+	incident_timeline_init(&g->tl);
+	guest_fresh(g);
+}
+
+void guest_fini(struct guest *g)
+{
+	incident_timeline_free(&g->tl);
+}
+
+void guest_fresh(struct guest *g)
+{
+	session_init(&g->sess);
+	g->sess.on_event = on_event;
+	g->sess.userdata = g;
+}
+
+void guest_carry(struct guest *g)
+{
+	session_carry(&g->sess);
+}
+
+void guest_name(struct guest *g)
+{
+	struct guest_env *env = g->env;
+
+	env->vmno++;
+	snprintf(g->label, sizeof(g->label), "vm%u", env->vmno);
+	snprintf(g->name, sizeof(g->name), "vlalab-%s-%u", env->run_id,
+		 env->vmno);
+	snprintf(g->console, sizeof(g->console), "%s/console-%s.log",
+		 env->run_dir, g->label);
+}
+
+void guest_domain(const struct guest *g, struct domain_config *dc)
+{
+	dc->name = g->name;
+	dc->accel = g->env->accel;
+	dc->kernel = g->env->kernel;
+	dc->initrd = g->env->initrd;
+	dc->cmdline = g->env->cmdline;
+	dc->console_log = g->console;
+	dc->firmware = g->env->firmware;
+}
+
+int guest_start(struct guest *g, const char *xml, const char *what, char *err,
+		size_t errlen)
+{
+	struct vm_params p = {
+		.xml = xml,
+		.on_line = on_line,
+		.on_bad_line = on_bad_line,
+		.userdata = g,
+	};
+
+	struct vm *vm;
+	int r;
+
+	progress_status(g->env->progress, "[%s %s] %s", g->label,
+			domain_accel_name(g->env->accel), what);
+	r = vm_start(g->env->host, &p, &vm, err, errlen);
+	g->vm = r < 0 ? NULL : vm;
+	return r;
+}
+
+int guest_wait_up(struct guest *g, uint64_t timeout_ms)
+{
+	struct guest_stats *st = g->stats;
+	int r;
+
+	r = vm_wait(g->vm, g->sess.carry ? carry_decided : hello_seen, &g->sess,
+		    timeout_ms);
+	if (r == 0 && st && st->boots < 16) {
+		st->create_us[st->boots] = vm_create_us(g->vm);
+		st->hello_us[st->boots] = vm_hello_us(g->vm);
+		st->boots++;
+	}
+	return r;
+}
+
+void guest_stop(struct guest *g, bool ask)
+{
+	struct guest_stats *st = g->stats;
+	uint64_t t0 = vm_now_us();
+	size_t len;
+	char *line;
+
+	if (!g->vm)
+		return;
+	if (ask && !vm_dead(g->vm) && proto_shutdown_encode(&line, &len) == 0) {
+		if (vm_send(g->vm, line, len) == 0)
+			vm_wait(g->vm, bye_seen, &g->sess, GUEST_BYE_MS);
+		free(line);
+	}
+	guest_destroy(g);
+	if (st && st->boots > 0 && st->boots <= 16)
+		st->teardown_us[st->boots - 1] = vm_now_us() - t0;
+}
+
+void guest_destroy(struct guest *g)
+{
+	vm_destroy(g->vm);
+	g->vm = NULL;
+}
+
+uint64_t guest_host_bound(const struct guest *g, uint64_t ms)
+{
+	uint64_t bound = ms + GUEST_SLACK_MS;
+
+	if (g->env->accel == DOMAIN_ACCEL_TCG)
+		bound += ms / 2;
+	return bound;
+}
+
+/*
+ * The last @nlines lines of the console log @path, cleaned for a reason
+ * (report_console_tail()), or NULL when it cannot be read.
+ */
+static char *console_tail(const char *path, unsigned int nlines)
+{
+	size_t len;
+	char *log, *tail;
+
+	if (fs_read_tail(path, GUEST_CONSOLE_READ, &log, &len) < 0)
+		return NULL;
+	tail = report_console_tail(log, len, nlines);
+	free(log);
+	return tail;
+}
+
+/*
+ * The title of the incident that took the guest down, as the console
+ * classifier (report.c) names it: the first fatal incident in @tail, or
+ * else the last one; "" when the tail holds none.
+ */
+static void crash_title(const char *tail, char *buf, size_t len)
+{
+	struct report *reps = NULL;
+	const struct report *pick = NULL;
+	ssize_t n;
+
+	buf[0] = '\0';
+	n = report_parse(tail, strlen(tail), &reps);
+	for (ssize_t i = 0; i < n && !pick; i++)
+		if (reps[i].fatal)
+			pick = &reps[i];
+	if (!pick && n > 0)
+		pick = &reps[n - 1];
+	if (pick) {
+		static const char cut[] = " (report cut off)";
+
+		snprintf(buf, len, "%s", pick->title);
+		if (pick->corrupted && strlen(buf) + sizeof(cut) <= len)
+			strcat(buf, cut);
+	}
+	free(reps);
+}
+
+char *guest_console_reason(const char *what, const char *console)
+{
+	char *wide = console_tail(console, GUEST_TITLE_LINES);
+	char *tail = console_tail(console, GUEST_CONSOLE_TAIL);
+	char title[256] = "";
+	char *s;
+
+	if (wide)
+		crash_title(wide, title, sizeof(title));
+	if (asprintf(&s, "%s%s%s\nconsole (last %d lines of %s):\n%s", what,
+		     *title ? ": " : "", title, GUEST_CONSOLE_TAIL, console,
+		     tail && *tail ? tail : "(empty)") < 0)
+		s = NULL;
+	free(wide);
+	free(tail);
+	return s;
+}

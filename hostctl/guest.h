@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * One guest's life, the same for every scenario: a label and a console
+ * log per VM ("vm3", console-vm3.log), its domain, its start, the wait for
+ * hello (or for a resumed guestd's first event), shutdown, bye and
+ * destroy, and the boot's numbers. A guest owns its session with guestd
+ * and the files that session writes: every accepted line in events.jsonl,
+ * and a line that broke the protocol in protocol-error-<label>.txt.
+ *
+ * Which scenario runs on which VM, and KVM or TCG, is runner.c's; what
+ * spans several VMs of one scenario (its disks, a carried session, the
+ * marker rule) is boots.c's. Both run their guests through this file.
+ */
+#ifndef VLALAB_GUEST_H
+#define VLALAB_GUEST_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "domain.h"
+#include "incident.h"
+#include "results.h"
+#include "session.h"
+
+/* How long to wait for bye after shutdown before destroying anyway. */
+#define GUEST_BYE_MS 2000
+/* The host's slack on top of a bound the guest keeps itself. */
+#define GUEST_SLACK_MS 10000
+/* Lines of console attached to a dead guest's reason. */
+#define GUEST_CONSOLE_TAIL 25
+
+struct vm;
+struct vm_host;
+struct progress;
+
+/* What a run measured, for the benchmark: the first 16 boots. */
+struct guest_stats {
+	unsigned int boots;
+	uint64_t create_us[16], hello_us[16], teardown_us[16];
+	/* Host time from sending a VM's first scenario to its scenario_end. */
+	uint64_t run_us[16];
+};
+
+/* What every guest of a run shares. */
+struct guest_env {
+	struct vm_host *host;
+	enum domain_accel accel; /* the runner may fall back to TCG */
+	const char *run_dir;
+	const char *run_id;
+	const char *kernel, *initrd;
+	const char *cmdline; /* NULL: domain_default_cmdline */
+	const char *firmware; /* or NULL */
+	FILE *events; /* events.jsonl, or NULL */
+	struct progress *progress;
+	unsigned int vmno; /* VMs named so far: labels are vm1, vm2, ... */
+};
+
+struct guest {
+	struct guest_env *env;
+	struct vm *vm; /* NULL between VMs */
+	struct session sess;
+	/* Crashes (judge.h): this guest's step timeline, and when the open
+	 * step began on the host's clock. */
+	struct incident_timeline tl;
+	uint64_t step_t0_us;
+	/*
+	 * When the session runs slices of one scenario's steps (boots.c),
+	 * that scenario: the timeline then gets its step numbers rather than
+	 * the slice's. NULL: the session's scenarios are whole.
+	 */
+	const struct res_scenario *whole;
+	bool show_steps; /* each step_begin on the progress line */
+	struct guest_stats *stats; /* NULL: not measured */
+	char label[32]; /* "vm3" */
+	char name[128]; /* the domain's, unique per run */
+	char console[PATH_MAX];
+};
+
+/* @g with no VM yet, in @env. */
+void guest_init(struct guest *g, struct guest_env *env);
+/* Free what @g holds; its VM must be gone (guest_stop()). */
+void guest_fini(struct guest *g);
+
+/*
+ * A new session for the next VM: nothing carried over. The timeline
+ * starts anew at the new guest's hello.
+ */
+void guest_fresh(struct guest *g);
+/*
+ * Keep the session (session_carry()) and the timeline for the next VM,
+ * which may resume the guest that just powered itself off.
+ */
+void guest_carry(struct guest *g);
+
+/* Name the next VM: the run's next label, domain name and console log. */
+void guest_name(struct guest *g);
+/*
+ * Fill what every guest's domain shares: name, accelerator, kernel,
+ * initrd, command line, console log and firmware. The caller adds memory,
+ * machine and disks, or another command line.
+ */
+void guest_domain(const struct guest *g, struct domain_config *dc);
+
+/*
+ * Start the VM named last with the domain @xml, after showing
+ * "[label accel] @what" on the progress line. Returns 0, or a negative
+ * errno with libvirt's message in @err.
+ */
+int guest_start(struct guest *g, const char *xml, const char *what, char *err,
+		size_t errlen);
+
+/*
+ * Wait up to @timeout_ms for the guest to be up: its hello, or for a
+ * carried session the first event, which says whether it resumed.
+ * Counts the boot in @g->stats. vm_wait()'s return.
+ */
+int guest_wait_up(struct guest *g, uint64_t timeout_ms);
+
+/*
+ * End the VM: with @ask, a guest that is not dead is asked to shut down
+ * and gets GUEST_BYE_MS for its bye; then the domain is destroyed, and
+ * the time that took goes into @g->stats. No VM is fine.
+ */
+void guest_stop(struct guest *g, bool ask);
+/* Destroy the VM without asking (it failed to come up). */
+void guest_destroy(struct guest *g);
+
+/*
+ * The host's bound for something the guest bounds by @ms itself (a run
+ * request's timeout_ms, a step's): @ms plus GUEST_SLACK_MS, plus half
+ * of @ms again under TCG.
+ */
+uint64_t guest_host_bound(const struct guest *g, uint64_t ms);
+
+/*
+ * "@what[: <crash title>]\nconsole (last N lines of @console):\n<tail>"
+ * in a malloc'd string, or NULL on ENOMEM: a dead or hung guest's reason,
+ * with the title the console classifier (report.c) gives its crash.
+ */
+char *guest_console_reason(const char *what, const char *console);
+
+#endif

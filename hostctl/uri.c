@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libvirt URIs for hostctl (uri.h): percent-escaping of the embedded
+ * driver's root, the checks on that root, and the qemu.conf hostctl
+ * writes into it. libc only: the libvirt calls are vm.c's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "uri.h"
+
+#define EMBED_PREFIX "qemu:///embed?root="
+
+int uri_default(const char *cache_dir, unsigned int slot, char *buf, size_t len)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = strlen(EMBED_PREFIX);
+	char root_tail[32] = "/libvirt";
+
+	if (slot)
+		snprintf(root_tail, sizeof(root_tail), "/libvirt-%u", slot);
+
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, EMBED_PREFIX, n);
+	for (int pass = 0; pass < 2; pass++) {
+		const char *p = pass == 0 ? cache_dir : root_tail;
+
+		for (; *p; p++) {
+			unsigned char c = *p;
+			bool plain = (c >= 'a' && c <= 'z') ||
+				     (c >= 'A' && c <= 'Z') ||
+				     (c >= '0' && c <= '9') || c == '/' ||
+				     c == '-' || c == '_' || c == '.' ||
+				     c == '~';
+
+			if (n + 4 > len)
+				return -ENAMETOOLONG;
+			if (plain) {
+				buf[n++] = c;
+			} else {
+				buf[n++] = '%';
+				buf[n++] = hex[c >> 4];
+				buf[n++] = hex[c & 15];
+			}
+		}
+	}
+	buf[n] = '\0';
+	return 0;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int unescape(const char *s, size_t slen, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < slen; i++) {
+		unsigned int c = (unsigned char)s[i];
+
+		if (c == '%' && i + 2 < slen && hexval(s[i + 1]) >= 0 &&
+		    hexval(s[i + 2]) >= 0) {
+			c = hexval(s[i + 1]) * 16 + hexval(s[i + 2]);
+			i += 2;
+		}
+		if (n + 1 >= len)
+			return -ENAMETOOLONG;
+		buf[n++] = (char)c;
+	}
+	buf[n] = '\0';
+	return 0;
+}
+
+int uri_embed_root(const char *uri, char *buf, size_t len)
+{
+	const char *p;
+
+	if (strncmp(uri, EMBED_PREFIX, strlen(EMBED_PREFIX)) != 0)
+		return -EINVAL;
+	p = uri + strlen(EMBED_PREFIX);
+	return unescape(p, strcspn(p, "&"), buf, len);
+}
+
+bool uri_embed_busy(const char *uri)
+{
+	char root[PATH_MAX], path[PATH_MAX + 32];
+	struct flock fl = { .l_type = F_WRLCK,
+			    .l_whence = SEEK_SET,
+			    .l_start = 0,
+			    .l_len = 1 };
+	int fd;
+
+	if (uri_embed_root(uri, root, sizeof(root)) < 0 ||
+	    snprintf(path, sizeof(path), "%s/run/qemu/driver.pid", root) >=
+		    (int)sizeof(path))
+		return false;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	/* libvirt write-locks the pid file's first byte while it runs. */
+	if (fcntl(fd, F_GETLK, &fl) < 0)
+		fl.l_type = F_UNLCK;
+	close(fd);
+	return fl.l_type != F_UNLCK;
+}
+
+bool uri_embed_first_use(const char *uri)
+{
+	char root[PATH_MAX], path[PATH_MAX + 32];
+
+	if (uri_embed_root(uri, root, sizeof(root)) < 0 ||
+	    snprintf(path, sizeof(path), "%s/cache/qemu/capabilities", root) >=
+		    (int)sizeof(path))
+		return false;
+	return access(path, F_OK) < 0;
+}
+
+int uri_prepare(const char *uri)
+{
+	static const char conf[] =
+		"# Written by hostctl for its embedded libvirt driver.\n"
+		"user = \"root\"\n"
+		"group = \"root\"\n"
+		"stdio_handler = \"file\"\n"
+		"security_driver = \"none\"\n"
+		"dynamic_ownership = 0\n"
+		"remember_owner = 0\n"
+		"namespaces = []\n"
+		"cgroup_controllers = []\n";
+	char root[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
+	FILE *f;
+	int r;
+
+	if (strncmp(uri, EMBED_PREFIX, strlen(EMBED_PREFIX)) != 0)
+		return 0;
+	r = uri_embed_root(uri, root, sizeof(root));
+	if (r < 0)
+		return r;
+	if (snprintf(dir, sizeof(dir), "%s/etc", root) >= (int)sizeof(dir) ||
+	    snprintf(path, sizeof(path), "%s/qemu.conf", dir) >=
+		    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	r = fs_mkdir_p(dir);
+	if (r < 0)
+		return r;
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	fputs(conf, f);
+	if (fclose(f) != 0)
+		return -errno;
+	return 0;
+}

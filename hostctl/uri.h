@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The libvirt URI hostctl connects to: by default libvirt's embedded
+ * driver, rooted in the cache (qemu:///embed?root=DIR, DIR
+ * percent-escaped), with the qemu.conf that lets it run without a daemon.
+ * Pure of libvirt.
+ */
+#ifndef VLALAB_URI_H
+#define VLALAB_URI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * The default URI, qemu:///embed?root=<cache>/libvirt (percent-escaped),
+ * into @buf; slot N > 0 gives root <cache>/libvirt-N instead, for a run
+ * that finds the first root locked by another hostctl. 0 or -ENAMETOOLONG.
+ */
+int uri_default(const char *cache_dir, unsigned int slot, char *buf,
+		size_t len);
+
+/*
+ * True when another process holds the embedded driver rooted where @uri
+ * says (its pid file is locked). libvirt allows one process per root, and
+ * one embedded root per process.
+ */
+bool uri_embed_busy(const char *uri);
+/*
+ * True when @uri is an embedded-driver URI whose root has no QEMU
+ * capabilities cache yet: connecting will make libvirt probe QEMU first.
+ */
+bool uri_embed_first_use(const char *uri);
+
+/* The root directory of an embedded-driver URI into @buf; -EINVAL if none. */
+int uri_embed_root(const char *uri, char *buf, size_t len);
+
+/*
+ * For an embedded-driver URI (qemu:///embed?root=DIR), write DIR/etc/qemu.conf
+ * so that the driver runs QEMU as root and logs its stdio to files (no
+ * virtlogd). Other URIs are left alone. 0 or -errno.
+ */
+int uri_prepare(const char *uri);
+
+#endif
