@@ -51,8 +51,7 @@ int jsonstrict_parse(const char *buf, size_t len, struct json_object **ret,
 	return -EINVAL;
 }
 
-/* JSON paths: "$", "$.steps", "$.steps[2].match". Long ones are cut. */
-static void path_key(char *dst, const char *base, const char *key)
+void jsonstrict_path_key(char *dst, const char *base, const char *key)
 {
 	int r = snprintf(dst, JSONSTRICT_PATH_MAX, "%s.%s", base, key);
 
@@ -60,7 +59,7 @@ static void path_key(char *dst, const char *base, const char *key)
 		strcpy(dst + JSONSTRICT_PATH_MAX - 4, "...");
 }
 
-static void path_index(char *dst, const char *base, size_t i)
+void jsonstrict_path_index(char *dst, const char *base, size_t i)
 {
 	int r = snprintf(dst, JSONSTRICT_PATH_MAX, "%s[%zu]", base, i);
 
@@ -118,7 +117,7 @@ static void scan_value(struct dup_scan *d, const char *path)
 			skip_string(d, &start, &n);
 			snprintf(key, sizeof(key), "%.*s", (int)n,
 				 d->s + start);
-			path_key(p, path, key);
+			jsonstrict_path_key(p, path, key);
 			for (size_t j = 0; j < nkeys; j++)
 				if (keys[2 * j + 1] == n &&
 				    memcmp(d->s + keys[2 * j], d->s + start,
@@ -153,7 +152,7 @@ static void scan_value(struct dup_scan *d, const char *path)
 				d->i++;
 				continue;
 			}
-			path_index(p, path, idx++);
+			jsonstrict_path_index(p, path, idx++);
 			scan_value(d, p);
 		}
 		d->i++;

@@ -40,4 +40,11 @@ int jsonstrict_parse(const char *buf, size_t len, struct json_object **ret,
 void jsonstrict_dup_keys(const char *buf, size_t len,
 			 void (*fn)(const char *path, void *data), void *data);
 
+/*
+ * JSON paths into @dst (JSONSTRICT_PATH_MAX bytes): "$" with ".key" or
+ * "[i]" appended to @base; a path too long ends in "...".
+ */
+void jsonstrict_path_key(char *dst, const char *base, const char *key);
+void jsonstrict_path_index(char *dst, const char *base, size_t i);
+
 #endif

@@ -31,7 +31,7 @@
 #include "stepspec.h"
 
 #define SCN_FILE_MAX (1024 * 1024)
-#define SCN_PATH_MAX 256
+#define SCN_PATH_MAX JSONSTRICT_PATH_MAX
 #define SCN_MODNAME_MAX 55 /* MODULE_NAME_LEN - 1 */
 
 enum scn_vtype {
@@ -273,22 +273,6 @@ static void scn_warn(struct scn_ctx *ctx, const char *path, const char *fmt,
 		free(msg);
 }
 
-/* JSON paths: "$", "$.steps", "$.steps[2].match". Long ones are cut. */
-static void scn_path_key(char *dst, const char *base, const char *key)
-{
-	int r = snprintf(dst, SCN_PATH_MAX, "%s.%s", base, key);
-
-	if (r >= SCN_PATH_MAX)
-		strcpy(dst + SCN_PATH_MAX - 4, "...");
-}
-
-static void scn_path_index(char *dst, const char *base, size_t i)
-{
-	int r = snprintf(dst, SCN_PATH_MAX, "%s[%zu]", base, i);
-
-	if (r >= SCN_PATH_MAX)
-		strcpy(dst + SCN_PATH_MAX - 4, "...");
-}
 
 static const char *scn_type_name(struct json_object *v)
 {
@@ -453,7 +437,7 @@ static void scn_check_string_list(struct scn_ctx *ctx, const char *path,
 		struct json_object *e = json_object_array_get_idx(v, i);
 		const char *s;
 
-		scn_path_index(p, path, i);
+		jsonstrict_path_index(p, path, i);
 		if (!scn_expect_type(ctx, p, e, json_type_string, "a string"))
 			continue;
 		s = json_object_get_string(e);
@@ -545,7 +529,7 @@ static void scn_check_entries(struct scn_ctx *ctx, const char *path,
 		const char *s;
 		int r;
 
-		scn_path_index(p, path, i);
+		jsonstrict_path_index(p, path, i);
 		if (!scn_expect_type(ctx, p, e, json_type_string, "a string"))
 			continue;
 		s = json_object_get_string(e);
@@ -576,7 +560,7 @@ static void scn_check_object(struct scn_ctx *ctx, const char *path,
 
 		if (!spec)
 			spec = scn_find_key(more, key);
-		scn_path_key(p, path, key);
+		jsonstrict_path_key(p, path, key);
 		if (!spec) {
 			char known[512] = "";
 			size_t len = 0;
@@ -620,7 +604,7 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 		return;
 	scn_spec_keys(stepspec_common_keys,
 		      ctx->cleanup ? stepspec_cleanup_keys : NULL, step_keys);
-	scn_path_key(p, path, "kind");
+	jsonstrict_path_key(p, path, "kind");
 	if (!json_object_object_get_ex(step, "kind", &v))
 		scn_error(ctx, path, "missing required key 'kind'");
 	else if (scn_expect_type(ctx, p, v, json_type_string, "a string")) {
@@ -644,7 +628,7 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 			const struct scn_key *spec = scn_find_key(step_keys, key);
 
 			if (spec && strcmp(key, "kind") != 0) {
-				scn_path_key(p, path, key);
+				jsonstrict_path_key(p, path, key);
 				scn_check_value(ctx, p, spec, val);
 			}
 		}
@@ -653,7 +637,7 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 	snprintf(what, sizeof(what), "a '%s' step", kind->kind);
 	if (!ctx->cleanup && json_object_object_get_ex(step, "if_exists", NULL)) {
 		/* Said plainly, rather than as an unknown key. */
-		scn_path_key(p, path, "if_exists");
+		jsonstrict_path_key(p, path, "if_exists");
 		scn_error(ctx, p, "only a step of 'cleanup' takes 'if_exists': a main step that finds nothing to do should fail");
 		json_object_object_del(step, "if_exists");
 	}
@@ -666,7 +650,7 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 		const struct stepspec_problem *pr = &probs.v[i];
 
 		if (pr->key[0])
-			scn_path_key(p, path, pr->key);
+			jsonstrict_path_key(p, path, pr->key);
 		else
 			snprintf(p, sizeof(p), "%s", path);
 		if (pr->warning)
@@ -736,16 +720,16 @@ static void scn_check_samples(struct scn_ctx *ctx, const char *path,
 		int64_t eq = 0, lo = 0, hi = 0;
 		bool has_eq, has_lo, has_hi;
 
-		scn_path_index(p, path, i);
+		jsonstrict_path_index(p, path, i);
 		if (as && !scn_sample_before(steps, i, as) &&
 		    ++names == STEPSPEC_SAMPLE_MAX + 1) {
-			scn_path_key(q, p, "as");
+			jsonstrict_path_key(q, p, "as");
 			scn_error(ctx, q, "more than %d sample names in one scenario",
 				  STEPSPEC_SAMPLE_MAX);
 		}
 		if (!of)
 			continue;
-		scn_path_key(q, p, "of");
+		jsonstrict_path_key(q, p, "of");
 		if (!scn_sample_before(steps, i, of))
 			scn_error(ctx, q, "no earlier 'sample' step takes '%s' ('as')%s",
 				  of, ctx->cleanup ? " in the cleanup list (it runs in a process of its own, without the main steps' samples)" : "");
@@ -778,7 +762,7 @@ static void scn_check_steps(struct scn_ctx *ctx, const char *path,
 		struct json_object *step = json_object_array_get_idx(v, i);
 		struct json_object *name;
 
-		scn_path_index(p, path, i);
+		jsonstrict_path_index(p, path, i);
 		scn_check_step(ctx, p, step);
 		if (!json_object_is_type(step, json_type_object) ||
 		    !json_object_object_get_ex(step, "name", &name) ||
@@ -795,8 +779,8 @@ static void scn_check_steps(struct scn_ctx *ctx, const char *path,
 			    strcmp(json_object_get_string(oname),
 				   json_object_get_string(name)) != 0)
 				continue;
-			scn_path_key(np, p, "name");
-			scn_path_index(q, path, j);
+			jsonstrict_path_key(np, p, "name");
+			jsonstrict_path_index(q, path, j);
 			scn_error(ctx, np, "duplicate step name '%s' (also %s)",
 				  json_object_get_string(name), q);
 			break;
@@ -819,7 +803,7 @@ static void scn_check_boots(struct scn_ctx *ctx, const char *path,
 
 		if (!json_object_is_type(b, json_type_object))
 			return;
-		scn_path_index(p, path, i);
+		jsonstrict_path_index(p, path, i);
 		if (json_object_object_get_ex(b, "steps", &e) &&
 		    json_object_is_type(e, json_type_array))
 			total += json_object_array_length(e);
@@ -828,7 +812,7 @@ static void scn_check_boots(struct scn_ctx *ctx, const char *path,
 			end = json_object_get_string(e);
 		if (json_object_object_get_ex(b, "resumed", &e) &&
 		    json_object_is_type(e, json_type_boolean)) {
-			scn_path_key(q, p, "resumed");
+			jsonstrict_path_key(q, p, "resumed");
 			if (i == 0)
 				scn_error(ctx, q,
 					  "the first boot has no earlier boot to resume");
@@ -838,7 +822,7 @@ static void scn_check_boots(struct scn_ctx *ctx, const char *path,
 					  "cannot resume: the boot before it ends 'running', so it never hibernates");
 		}
 		if (i + 1 == n && strcmp(end, "running") != 0) {
-			scn_path_key(q, p, "end");
+			jsonstrict_path_key(q, p, "end");
 			scn_error(ctx, q,
 				  "the last boot must end 'running' (nothing boots after it)");
 		}
@@ -875,10 +859,10 @@ static void scn_check_boots(struct scn_ctx *ctx, const char *path,
 					    strcmp(json_object_get_string(a),
 						   json_object_get_string(b)) != 0)
 						continue;
-					scn_path_index(p, path, i);
-					scn_path_key(q, p, "steps");
-					scn_path_index(p, q, x);
-					scn_path_key(q, p, "name");
+					jsonstrict_path_index(p, path, i);
+					jsonstrict_path_key(q, p, "steps");
+					jsonstrict_path_index(p, q, x);
+					jsonstrict_path_key(q, p, "name");
 					scn_error(ctx, q,
 						  "duplicate step name '%s' (also in $.boots[%zu])",
 						  json_object_get_string(a), j);
@@ -908,7 +892,7 @@ static void scn_check_array(struct scn_ctx *ctx, const char *path,
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(v, i);
 
-		scn_path_index(p, path, i);
+		jsonstrict_path_index(p, path, i);
 		if (!scn_expect_type(ctx, p, e, json_type_object, "an object"))
 			continue;
 		scn_check_object(ctx, p, e, boots ? scn_boot_keys : scn_disk_keys,
@@ -1464,12 +1448,12 @@ static void scn_check_bites(struct scn_ctx *ctx, struct json_object *doc)
 	}
 	for (size_t i = 0; i < n; i++) {
 		e = json_object_array_get_idx(bites, i);
-		scn_path_index(p, "$.bites", i);
+		jsonstrict_path_index(p, "$.bites", i);
 		if (!scn_expect_type(ctx, p, e, json_type_object, "an object"))
 			continue;
 		scn_check_object(ctx, p, e, scn_bite_keys, NULL,
 				 "a bites entry");
-		scn_path_key(q, p, "patch");
+		jsonstrict_path_key(q, p, "patch");
 		if (json_object_object_get_ex(e, "patch", &patch) &&
 		    scn_expect_type(ctx, q, patch, json_type_string, "a string")) {
 			const char *s = json_object_get_string(patch);
@@ -1492,7 +1476,7 @@ static void scn_check_bites(struct scn_ctx *ctx, struct json_object *doc)
 				}
 			}
 		}
-		scn_path_key(q, p, "steps");
+		jsonstrict_path_key(q, p, "steps");
 		if (!json_object_object_get_ex(e, "steps", &steps) ||
 		    !scn_expect_type(ctx, q, steps, json_type_array, "an array"))
 			continue;
@@ -1506,7 +1490,7 @@ static void scn_check_bites(struct scn_ctx *ctx, struct json_object *doc)
 			int64_t x;
 
 			o = json_object_array_get_idx(steps, k);
-			scn_path_index(r, q, k);
+			jsonstrict_path_index(r, q, k);
 			if (!scn_expect_type(ctx, r, o, json_type_int,
 					     "an integer"))
 				continue;
@@ -1826,7 +1810,7 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 			if (json_object_object_get_ex(doc, scn_own_vm_refuses[i].key, NULL)) {
 				char p[SCN_PATH_MAX];
 
-				scn_path_key(p, "$", scn_own_vm_refuses[i].key);
+				jsonstrict_path_key(p, "$", scn_own_vm_refuses[i].key);
 				scn_error(&ctx, p, "%s", scn_own_vm_refuses[i].why);
 			}
 	scn_check_cleanup(&ctx, doc);
