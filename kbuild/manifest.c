@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "jsonutil.h"
 #include "kb.h"
 
 #define MANIFEST_FORMAT 1
@@ -36,26 +37,7 @@ void kb_manifest_free(struct kb_manifest *m)
 
 static int add_str(struct json_object *o, const char *key, const char *val)
 {
-	struct json_object *s = json_object_new_string(val ? val : "");
-
-	if (!s)
-		return -ENOMEM;
-	if (json_object_object_add(o, key, s) < 0) {
-		json_object_put(s);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static int add_obj(struct json_object *o, const char *key, struct json_object *v)
-{
-	if (!v)
-		return -ENOMEM;
-	if (json_object_object_add(o, key, v) < 0) {
-		json_object_put(v);
-		return -ENOMEM;
-	}
-	return 0;
+	return jsonutil_add(o, key, json_object_new_string(val ? val : ""));
 }
 
 static struct json_object *names_to_json(char *const *v, size_t n)
@@ -140,26 +122,26 @@ int kb_manifest_to_json(const struct kb_manifest *m, char **ret)
 
 	if (!o)
 		return -ENOMEM;
-	if (add_obj(o, "format", json_object_new_int(MANIFEST_FORMAT)) < 0 ||
+	if (jsonutil_add(o, "format", json_object_new_int(MANIFEST_FORMAT)) < 0 ||
 	    add_str(o, "source_version", m->source_version) < 0 || add_str(o, "compiler", m->compiler) < 0 ||
 	    add_str(o, "flavour", m->flavour) < 0 || add_str(o, "key", m->key) < 0 ||
 	    add_str(o, "release", m->release) < 0 ||
-	    add_obj(o, "patches", items_to_json(m->patches, m->npatches)) < 0 ||
-	    add_obj(o, "fragments", items_to_json(m->fragments, m->nfragments)) < 0 ||
-	    add_obj(o, "without", names_to_json(m->without, m->nwithout)) < 0 ||
-	    add_obj(o, "build_seconds", seconds_json(m->build_seconds)) < 0 ||
-	    add_obj(o, "timestamp", json_object_new_int64(m->timestamp)) < 0 ||
-	    add_obj(o, "incremental", json_object_new_boolean(m->incremental)) < 0)
+	    jsonutil_add(o, "patches", items_to_json(m->patches, m->npatches)) < 0 ||
+	    jsonutil_add(o, "fragments", items_to_json(m->fragments, m->nfragments)) < 0 ||
+	    jsonutil_add(o, "without", names_to_json(m->without, m->nwithout)) < 0 ||
+	    jsonutil_add(o, "build_seconds", seconds_json(m->build_seconds)) < 0 ||
+	    jsonutil_add(o, "timestamp", json_object_new_int64(m->timestamp)) < 0 ||
+	    jsonutil_add(o, "incremental", json_object_new_boolean(m->incremental)) < 0)
 		goto out;
 	w = json_object_new_object();
-	if (add_obj(o, "warnings", w) < 0 || add_obj(w, "Wvla", json_object_new_int64(m->warn_vla)) < 0 ||
-	    add_obj(w, "Wframe-larger-than", json_object_new_int64(m->warn_frame)) < 0 ||
-	    add_obj(w, "complete", json_object_new_boolean(m->warn_complete)) < 0)
+	if (jsonutil_add(o, "warnings", w) < 0 || jsonutil_add(w, "Wvla", json_object_new_int64(m->warn_vla)) < 0 ||
+	    jsonutil_add(w, "Wframe-larger-than", json_object_new_int64(m->warn_frame)) < 0 ||
+	    jsonutil_add(w, "complete", json_object_new_boolean(m->warn_complete)) < 0)
 		goto out;
 	w = json_object_new_object();
-	if (add_obj(o, "warnings_this_build", w) < 0 ||
-	    add_obj(w, "Wvla", json_object_new_int64(m->log_vla)) < 0 ||
-	    add_obj(w, "Wframe-larger-than", json_object_new_int64(m->log_frame)) < 0)
+	if (jsonutil_add(o, "warnings_this_build", w) < 0 ||
+	    jsonutil_add(w, "Wvla", json_object_new_int64(m->log_vla)) < 0 ||
+	    jsonutil_add(w, "Wframe-larger-than", json_object_new_int64(m->log_frame)) < 0)
 		goto out;
 	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!s)
