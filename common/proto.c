@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Encoding and checked decoding of the guestd <-> hostctl protocol.
- * Events are described by one table of fields per event type, so the
- * encoder and the decoder cannot disagree on a name or a type.
+ * Events are described by one table of fields per event type, and the run
+ * request by one of its own, so the encoder and the decoder cannot
+ * disagree on a name, a type or a bound.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -444,13 +445,18 @@ static int decode_object(struct json_object *obj, struct proto_event *ret,
 	return 0;
 }
 
-int proto_event_decode(const char *line, size_t len, struct proto_event *ret,
-		       char *err, size_t errlen)
+/*
+ * Parse one protocol line (without its '\n'): bounded, no NUL byte, one
+ * JSON value and nothing after it. Returns 0 and a new reference in
+ * *ret_obj, or a negative errno with the reason in @err.
+ */
+static int parse_line(const char *line, size_t len,
+		      struct json_object **ret_obj, char *err, size_t errlen)
 {
 	struct json_tokener *tok;
 	struct json_object *obj;
 	enum json_tokener_error jerr;
-	int r;
+	int r = 0;
 
 	if (len >= PROTO_LINE_MAX)
 		return fail(err, errlen, -E2BIG, "line of %zu bytes, limit %d",
@@ -463,79 +469,173 @@ int proto_event_decode(const char *line, size_t len, struct proto_event *ret,
 		return -ENOMEM;
 	obj = json_tokener_parse_ex(tok, line, (int)len);
 	jerr = json_tokener_get_error(tok);
-	if (jerr == json_tokener_continue) {
+	if (jerr == json_tokener_continue)
 		r = fail(err, errlen, -EBADMSG, "truncated JSON");
-		goto out;
-	}
-	if (jerr != json_tokener_success) {
+	else if (jerr != json_tokener_success)
 		r = fail(err, errlen, -EBADMSG, "bad JSON at byte %zu: %s",
 			 json_tokener_get_parse_end(tok),
 			 json_tokener_error_desc(jerr));
-		goto out;
-	}
-	if (json_tokener_get_parse_end(tok) != len) {
+	else if (json_tokener_get_parse_end(tok) != len)
 		r = fail(err, errlen, -EBADMSG,
 			 "trailing bytes after the JSON object");
-		goto out;
-	}
-	r = decode_object(obj, ret, err, errlen);
-out:
-	json_object_put(obj);
 	json_tokener_free(tok);
+	if (r < 0) {
+		json_object_put(obj);
+		return r;
+	}
+	*ret_obj = obj;
+	return 0;
+}
+
+int proto_event_decode(const char *line, size_t len, struct proto_event *ret,
+		       char *err, size_t errlen)
+{
+	struct json_object *obj;
+	int r;
+
+	r = parse_line(line, len, &obj, err, errlen);
+	if (r < 0)
+		return r;
+	r = decode_object(obj, ret, err, errlen);
+	json_object_put(obj);
 	return r;
 }
 
-int proto_run_encode(const char *scenario, uint64_t timeout_ms,
-		     uint64_t step_timeout_ms, const char *steps_json,
-		     char **ret_line, size_t *ret_len)
-{
-	return proto_run_encode_audit(scenario, timeout_ms, step_timeout_ms,
-				      steps_json, NULL, ret_line, ret_len);
-}
+static const char *const request_names[] = {
+	[PROTO_REQ_RUN] = "run",
+	[PROTO_REQ_SHUTDOWN] = "shutdown",
+};
 
-/* Parse @json as an array: a new reference, or NULL. */
-static struct json_object *parse_array(const char *json)
+int proto_request_decode(const char *line, size_t len,
+			 enum proto_request_type *ret_type,
+			 struct json_object **ret_obj, char *err, size_t errlen)
 {
-	struct json_object *a = json_tokener_parse(json);
+	struct json_object *obj, *v;
+	const char *name;
+	int r;
 
-	if (a && !json_object_is_type(a, json_type_array)) {
-		json_object_put(a);
-		return NULL;
+	r = parse_line(line, len, &obj, err, errlen);
+	if (r < 0)
+		return r;
+	if (!json_object_is_type(obj, json_type_object) ||
+	    !json_object_object_get_ex(obj, "req", &v) ||
+	    !json_object_is_type(v, json_type_string)) {
+		json_object_put(obj);
+		return fail(err, errlen, -EBADMSG,
+			    "not a JSON object with a string 'req'");
 	}
-	return a;
+	name = json_object_get_string(v);
+	for (size_t t = 0; t < ARRAY_SIZE(request_names); t++) {
+		if (strcmp(name, request_names[t]) == 0) {
+			*ret_type = t;
+			*ret_obj = obj;
+			return 0;
+		}
+	}
+	r = fail(err, errlen, -EPROTO, "unknown request '%.64s'", name);
+	json_object_put(obj);
+	return r;
 }
 
-int proto_run_encode_audit(const char *scenario, uint64_t timeout_ms,
-			   uint64_t step_timeout_ms, const char *steps_json,
-			   const char *state_files_json, char **ret_line,
-			   size_t *ret_len)
+/*
+ * One field of the run request: its JSON name, its type, where it lives
+ * in struct proto_run, and its bounds. "req" comes before them all.
+ */
+enum run_type {
+	R_NAME, /* const char *, min..max bytes */
+	R_MS, /* uint64_t, min..max, def when absent */
+	R_STEPS, /* a JSON array of min..max steps */
+	R_PATHS, /* a JSON array of at most max absolute paths */
+};
+
+struct run_field {
+	const char *name;
+	enum run_type type;
+	size_t offset;
+	bool required;
+	uint64_t min, max;
+	uint64_t def; /* R_MS: the value when absent */
+	const char *with; /* only together with this list */
+};
+
+/* clang-format off */
+#define RUN_OFF(m) offsetof(struct proto_run, m)
+#define RUN_NAME(n, m, max) { n, R_NAME, RUN_OFF(m), true, 1, (max) - 1, 0, NULL }
+#define RUN_MS(n, m, def, with) { n, R_MS, RUN_OFF(m), false, 1, PROTO_TIMEOUT_MAX_MS, def, with }
+#define RUN_STEPS(n, m, req, max) { n, R_STEPS, RUN_OFF(m), req, 1, max, 0, NULL }
+#define RUN_PATHS(n, m, max) { n, R_PATHS, RUN_OFF(m), false, 0, max, 0, NULL }
+/* clang-format on */
+
+/* In the order they go out. */
+static const struct run_field run_fields[] = {
+	RUN_NAME("scenario", scenario, PROTO_NAME_MAX),
+	RUN_MS("timeout_ms", timeout_ms, PROTO_TIMEOUT_DEFAULT_MS, NULL),
+	RUN_MS("step_timeout_ms", step_timeout_ms,
+	       PROTO_STEP_TIMEOUT_DEFAULT_MS, NULL),
+	RUN_STEPS("steps", steps, true, PROTO_STEPS_MAX),
+	RUN_PATHS("state_files", state_files, PROTO_AUDIT_FILES_MAX),
+	RUN_STEPS("cleanup", cleanup, false, PROTO_CLEANUP_MAX),
+	RUN_MS("cleanup_timeout_ms", cleanup_timeout_ms,
+	       PROTO_CLEANUP_TIMEOUT_DEFAULT_MS, "cleanup"),
+};
+
+static const struct run_field *run_field_find(const char *name)
 {
-	const struct proto_run run = {
-		.scenario = scenario,
-		.timeout_ms = timeout_ms,
-		.step_timeout_ms = step_timeout_ms,
-		.steps_json = steps_json,
-		.state_files_json = state_files_json,
-	};
-
-	return proto_run_encode_req(&run, ret_line, ret_len);
+	for (size_t i = 0; i < ARRAY_SIZE(run_fields); i++)
+		if (strcmp(run_fields[i].name, name) == 0)
+			return &run_fields[i];
+	return NULL;
 }
 
-/* Add the JSON array @json under @key; NULL @json adds nothing. */
-static int add_array(struct json_object *obj, const char *key, const char *json)
+/* The list a field points to; for a field of another type, NULL. */
+static struct json_object *run_list(const struct proto_run *run,
+				    const struct run_field *f)
 {
-	struct json_object *a;
-
-	if (!json)
-		return 0;
-	a = parse_array(json);
-	if (!a)
-		return -EINVAL;
-	return jsonutil_add(obj, key, a);
+	if (f->type != R_STEPS && f->type != R_PATHS)
+		return NULL;
+	return *(struct json_object *const *)((const char *)run + f->offset);
 }
 
-int proto_run_encode_req(const struct proto_run *run, char **ret_line,
-			 size_t *ret_len)
+/* Whether @f goes with a list that @run lacks. */
+static bool run_without(const struct proto_run *run, const struct run_field *f)
+{
+	return f->with && !run_list(run, run_field_find(f->with));
+}
+
+static int encode_run_field(struct json_object *obj,
+			    const struct proto_run *run,
+			    const struct run_field *f)
+{
+	const char *p = (const char *)run + f->offset;
+	struct json_object *list;
+
+	switch (f->type) {
+	case R_NAME:
+		if (!*(const char *const *)p)
+			return -EINVAL;
+		return jsonutil_add(
+			obj, f->name,
+			json_object_new_string(*(const char *const *)p));
+	case R_MS:
+		if (run_without(run, f))
+			return 0;
+		return jsonutil_add(
+			obj, f->name,
+			json_object_new_uint64(*(const uint64_t *)p));
+	case R_STEPS:
+	case R_PATHS:
+		list = run_list(run, f);
+		if (!list)
+			return f->required ? -EINVAL : 0;
+		if (!json_object_is_type(list, json_type_array))
+			return -EINVAL;
+		return jsonutil_add(obj, f->name, json_object_get(list));
+	}
+	return -EINVAL;
+}
+
+int proto_run_encode(const struct proto_run *run, char **ret_line,
+		     size_t *ret_len)
 {
 	struct json_object *obj;
 	int r;
@@ -543,27 +643,10 @@ int proto_run_encode_req(const struct proto_run *run, char **ret_line,
 	obj = json_object_new_object();
 	if (!obj)
 		return -ENOMEM;
-	r = jsonutil_add(obj, "req", json_object_new_string("run"));
-	if (r == 0)
-		r = jsonutil_add(obj, "scenario",
-				 json_object_new_string(run->scenario));
-	if (r == 0)
-		r = jsonutil_add(obj, "timeout_ms",
-				 json_object_new_uint64(run->timeout_ms));
-	if (r == 0)
-		r = jsonutil_add(obj, "step_timeout_ms",
-				 json_object_new_uint64(run->step_timeout_ms));
-	if (r == 0)
-		r = run->steps_json ? add_array(obj, "steps", run->steps_json) :
-				      -EINVAL;
-	if (r == 0)
-		r = add_array(obj, "state_files", run->state_files_json);
-	if (r == 0)
-		r = add_array(obj, "cleanup", run->cleanup_json);
-	if (r == 0 && run->cleanup_json)
-		r = jsonutil_add(
-			obj, "cleanup_timeout_ms",
-			json_object_new_uint64(run->cleanup_timeout_ms));
+	r = jsonutil_add(obj, "req",
+			 json_object_new_string(request_names[PROTO_REQ_RUN]));
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(run_fields); i++)
+		r = encode_run_field(obj, run, &run_fields[i]);
 	if (r == 0)
 		r = to_line(obj, ret_line, ret_len);
 	if (r == 0 && *ret_len > PROTO_LINE_MAX) {
@@ -574,6 +657,134 @@ int proto_run_encode_req(const struct proto_run *run, char **ret_line,
 	return r;
 }
 
+/*
+ * An absolute path of 2..PROTO_PATH_MAX - 1 bytes: 0, -E2BIG for a longer
+ * one, -EPROTO for anything else.
+ */
+static int run_path_check(struct json_object *v)
+{
+	if (!json_object_is_type(v, json_type_string) ||
+	    json_object_get_string_len(v) < 2 ||
+	    json_object_get_string(v)[0] != '/')
+		return -EPROTO;
+	return json_object_get_string_len(v) < PROTO_PATH_MAX ? 0 : -E2BIG;
+}
+
+static int decode_run_list(struct json_object *v, const struct run_field *f,
+			   struct json_object **ret, char *err, size_t errlen)
+{
+	size_t n = json_object_is_type(v, json_type_array) ?
+			   json_object_array_length(v) :
+			   0;
+	int r;
+
+	if (f->type == R_PATHS) {
+		if (!json_object_is_type(v, json_type_array) || n > f->max)
+			return fail(err, errlen, n > f->max ? -E2BIG : -EPROTO,
+				    "'%s' must be an array of at most %" PRIu64
+				    " paths",
+				    f->name, f->max);
+		for (size_t i = 0; i < n; i++) {
+			r = run_path_check(json_object_array_get_idx(v, i));
+			if (r < 0)
+				return fail(err, errlen, r,
+					    "%s[%zu] must be an absolute path "
+					    "of under %d bytes",
+					    f->name, i, PROTO_PATH_MAX);
+		}
+	} else {
+		if (!json_object_is_type(v, json_type_array))
+			return fail(err, errlen, -EPROTO,
+				    "'%s' must be an array", f->name);
+		if (n < f->min || n > f->max)
+			return fail(err, errlen, n > f->max ? -E2BIG : -EPROTO,
+				    "'%s' must hold %" PRIu64 "..%" PRIu64
+				    " steps, not %zu",
+				    f->name, f->min, f->max, n);
+	}
+	*ret = v;
+	return 0;
+}
+
+static int decode_run_field(struct json_object *req, struct proto_run *run,
+			    const struct run_field *f, char *err, size_t errlen)
+{
+	char *p = (char *)run + f->offset;
+	struct json_object *v;
+	bool present;
+	uint64_t u;
+	size_t len;
+
+	present = json_object_object_get_ex(req, f->name, &v);
+	if (!present && !f->required) {
+		if (f->type == R_MS)
+			*(uint64_t *)p = f->def;
+		return 0;
+	}
+	switch (f->type) {
+	case R_NAME:
+		len = present && json_object_is_type(v, json_type_string) ?
+			      (size_t)json_object_get_string_len(v) :
+			      0;
+		if (len < f->min || len > f->max ||
+		    memchr(json_object_get_string(v), '\0', len))
+			return fail(err, errlen,
+				    len > f->max ? -E2BIG : -EPROTO,
+				    "'%s' must be a string of %" PRIu64
+				    "..%" PRIu64 " bytes",
+				    f->name, f->min, f->max);
+		*(const char **)p = json_object_get_string(v);
+		return 0;
+	case R_MS:
+		if (get_uint(v, f->max, &u) < 0 || u < f->min)
+			return fail(err, errlen, -EPROTO,
+				    "'%s' must be an integer in %" PRIu64
+				    "..%" PRIu64,
+				    f->name, f->min, f->max);
+		if (run_without(run, f))
+			return fail(err, errlen, -EPROTO, "'%s' without '%s'",
+				    f->name, f->with);
+		*(uint64_t *)p = u;
+		return 0;
+	case R_STEPS:
+	case R_PATHS:
+		if (!present)
+			return fail(err, errlen, -EPROTO,
+				    "'%s' must be an array", f->name);
+		return decode_run_list(v, f, (struct json_object **)p, err,
+				       errlen);
+	}
+	return -EINVAL;
+}
+
+int proto_run_decode(struct json_object *req, struct proto_run *ret, char *err,
+		     size_t errlen)
+{
+	struct json_object *v;
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	if (!json_object_is_type(req, json_type_object))
+		return fail(err, errlen, -EBADMSG, "not a JSON object");
+	if (!json_object_object_get_ex(req, "req", &v) ||
+	    !json_object_is_type(v, json_type_string) ||
+	    strcmp(json_object_get_string(v), request_names[PROTO_REQ_RUN]))
+		return fail(err, errlen, -EPROTO, "'req' must be \"%s\"",
+			    request_names[PROTO_REQ_RUN]);
+	for (size_t i = 0; i < ARRAY_SIZE(run_fields); i++) {
+		r = decode_run_field(req, ret, &run_fields[i], err, errlen);
+		if (r < 0)
+			return r;
+	}
+	json_object_object_foreach(req, key, val) {
+		(void)val;
+		if (strcmp(key, "req") && !run_field_find(key))
+			return fail(err, errlen, -EPROTO, "unknown key '%.64s'",
+				    key);
+	}
+	return 0;
+}
+
 int proto_shutdown_encode(char **ret_line, size_t *ret_len)
 {
 	struct json_object *obj;
@@ -582,7 +793,9 @@ int proto_shutdown_encode(char **ret_line, size_t *ret_len)
 	obj = json_object_new_object();
 	if (!obj)
 		return -ENOMEM;
-	r = jsonutil_add(obj, "req", json_object_new_string("shutdown"));
+	r = jsonutil_add(
+		obj, "req",
+		json_object_new_string(request_names[PROTO_REQ_SHUTDOWN]));
 	if (r == 0)
 		r = to_line(obj, ret_line, ret_len);
 	json_object_put(obj);

@@ -215,48 +215,70 @@ int proto_event_encode(const struct proto_event *ev, char **ret_line,
 int proto_event_decode(const char *line, size_t len, struct proto_event *ret,
 		       char *err, size_t errlen);
 
+struct json_object;
+
 enum proto_request_type {
 	PROTO_REQ_RUN,
 	PROTO_REQ_SHUTDOWN,
 };
 
 /*
- * Encode a "run" request: {"req":"run","scenario":NAME,"timeout_ms":N,
- * "step_timeout_ms":N,"steps":[...]}. @steps_json is a JSON array, already
- * validated by the host, that goes out as it is. Returns 0, -EINVAL when
- * @steps_json is not a JSON array, -E2BIG when the line would exceed
- * PROTO_LINE_MAX, or -ENOMEM.
+ * Parse one line (without its '\n') from the host as a request: a JSON
+ * object whose string "req" names a known request. Returns 0 with its type
+ * in *ret_type and the object in *ret_obj (the caller's reference: a run
+ * request then goes through proto_run_decode()), or a negative errno with
+ * a one-line reason in @err: -E2BIG (line too long), -EBADMSG (not a JSON
+ * object with a string "req"), -EPROTO (an unknown request).
  */
-int proto_run_encode(const char *scenario, uint64_t timeout_ms,
-		     uint64_t step_timeout_ms, const char *steps_json,
-		     char **ret_line, size_t *ret_len);
-int proto_shutdown_encode(char **ret_line, size_t *ret_len);
-/*
- * proto_run_encode() with "state_files": @state_files_json, a JSON array
- * of paths already validated by the host, or NULL for none.
- */
-int proto_run_encode_audit(const char *scenario, uint64_t timeout_ms,
-			   uint64_t step_timeout_ms, const char *steps_json,
-			   const char *state_files_json, char **ret_line,
-			   size_t *ret_len);
+int proto_request_decode(const char *line, size_t len,
+			 enum proto_request_type *ret_type,
+			 struct json_object **ret_obj, char *err,
+			 size_t errlen);
 
-/* Everything a "run" request carries; the JSON texts are host-validated. */
+/*
+ * The "run" request, {"req":"run","scenario":...}, both ways:
+ * proto_run_encode() writes it and proto_run_decode() reads it, from one
+ * table of its fields (proto.c). Its lists are json-c arrays: encoding
+ * takes a reference to each, decoding points into the request it read.
+ * The protocol checks the lists' lengths and state_files' paths; a step's
+ * own keys are its kind's business (common/stepspec.h).
+ */
 struct proto_run {
-	const char *scenario;
+	const char *scenario; /* 1..PROTO_NAME_MAX - 1 bytes */
 	uint64_t timeout_ms; /* the main steps' bound */
-	uint64_t step_timeout_ms;
-	const char *steps_json; /* a JSON array */
-	const char *state_files_json; /* a JSON array, or NULL */
-	const char *cleanup_json; /* a JSON array, or NULL: none */
+	uint64_t step_timeout_ms; /* a step's, unless it has its own */
+	struct json_object *steps; /* 1..PROTO_STEPS_MAX step objects */
+	/* 0..PROTO_AUDIT_FILES_MAX absolute paths, or NULL: none */
+	struct json_object *state_files;
+	/* 1..PROTO_CLEANUP_MAX step objects, or NULL: none */
+	struct json_object *cleanup;
 	uint64_t cleanup_timeout_ms; /* the cleanup list's bound */
 };
 
 /*
- * Encode @run; "cleanup" and "cleanup_timeout_ms" go out only with
- * @run->cleanup_json. Returns as proto_run_encode().
+ * Encode @run as one line, '\n' included, in a malloc'd string. The
+ * timeouts go out as they are, and cleanup_timeout_ms only with a cleanup
+ * list; NULL lists are left out. Returns 0, -EINVAL when @run has no
+ * scenario or no steps, or a list that is not a JSON array, -E2BIG when
+ * the line would exceed PROTO_LINE_MAX, or -ENOMEM.
  */
-int proto_run_encode_req(const struct proto_run *run, char **ret_line,
-			 size_t *ret_len);
+int proto_run_encode(const struct proto_run *run, char **ret_line,
+		     size_t *ret_len);
+
+/*
+ * Decode run request @req (a JSON object, "req" included), strictly: every
+ * field typed and bounded, absent timeouts their PROTO_*_DEFAULT_MS, no
+ * unknown keys. The strings and lists of *@ret point into @req. Returns 0,
+ * or a negative errno with a one-line reason in @err: -E2BIG (a string or
+ * a list over its bound), -EBADMSG (not a JSON object), -EPROTO (a field
+ * missing, mistyped or out of range, an unknown key). *@ret is filled in
+ * the fields' order, so a failure leaves the fields before it decoded (the
+ * scenario's name, for the refusal's report).
+ */
+int proto_run_decode(struct json_object *req, struct proto_run *ret, char *err,
+		     size_t errlen);
+
+int proto_shutdown_encode(char **ret_line, size_t *ret_len);
 
 /*
  * A line splitter with a bound, for both ends of the port. Feed it bytes;

@@ -425,15 +425,19 @@ static int wait_view(struct boots_ctx *c, size_t k, size_t vk,
 static int send_run(struct boots_ctx *c, size_t k)
 {
 	const struct scn_boot *b = &c->s->boots[k];
+	struct proto_run run = { .scenario = c->s->name,
+				 .timeout_ms = b->timeout_ms,
+				 .step_timeout_ms = c->s->step_timeout_ms };
 	char *line;
 	size_t len;
 	int r;
 
 	r = session_expect(&c->g.sess, &c->views[k]);
-	if (r == 0)
-		r = proto_run_encode(c->s->name, b->timeout_ms,
-				     c->s->step_timeout_ms, b->steps_json,
-				     &line, &len);
+	if (r == 0) {
+		run.steps = json_tokener_parse(b->steps_json);
+		r = proto_run_encode(&run, &line, &len);
+		json_object_put(run.steps);
+	}
 	if (r < 0)
 		return r;
 	r = vm_send(c->g.vm, line, len);

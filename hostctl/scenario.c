@@ -1204,6 +1204,10 @@ static int scn_fill_steps(struct scn_ctx *ctx, struct scenario *s,
 			  char **ret_json)
 {
 	size_t n = json_object_array_length(steps);
+	const struct proto_run run = { .scenario = s->name,
+				       .timeout_ms = timeout_ms,
+				       .step_timeout_ms = s->step_timeout_ms,
+				       .steps = steps };
 	struct json_object *v;
 	const char *json;
 	char *line = NULL;
@@ -1235,8 +1239,7 @@ static int scn_fill_steps(struct scn_ctx *ctx, struct scenario *s,
 		return -ENOMEM;
 	if (n == 0)
 		return 0;
-	r = proto_run_encode(s->name, timeout_ms, s->step_timeout_ms,
-			     *ret_json, &line, &line_len);
+	r = proto_run_encode(&run, &line, &line_len);
 	if (r == -E2BIG) {
 		scn_error(ctx, errpath,
 			  "the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
@@ -1594,17 +1597,28 @@ static int scn_fill_one_boot(struct scenario *s)
 
 int scn_run_encode(const struct scenario *s, char **ret_line, size_t *ret_len)
 {
-	const struct proto_run run = {
+	struct proto_run run = {
 		.scenario = s->name,
 		.timeout_ms = s->timeout_ms,
 		.step_timeout_ms = s->step_timeout_ms,
-		.steps_json = s->steps_json,
-		.state_files_json = s->state_files_json,
-		.cleanup_json = s->cleanup_json,
 		.cleanup_timeout_ms = s->cleanup_timeout_ms,
 	};
+	int r = -EINVAL;
 
-	return proto_run_encode_req(&run, ret_line, ret_len);
+	/* The texts are json-c's own: they parse back, memory permitting. */
+	if (s->steps_json)
+		run.steps = json_tokener_parse(s->steps_json);
+	if (s->state_files_json)
+		run.state_files = json_tokener_parse(s->state_files_json);
+	if (s->cleanup_json)
+		run.cleanup = json_tokener_parse(s->cleanup_json);
+	if (!s->state_files_json == !run.state_files &&
+	    !s->cleanup_json == !run.cleanup)
+		r = proto_run_encode(&run, ret_line, ret_len);
+	json_object_put(run.steps);
+	json_object_put(run.state_files);
+	json_object_put(run.cleanup);
+	return r;
 }
 
 /*

@@ -195,7 +195,7 @@ int scn_check_requires(const struct scenario *s, const char *config_path,
 
 /*
  * The scenario's "run" request (steps, state_files, cleanup) as one
- * protocol line: proto_run_encode_req()'s returns.
+ * protocol line: proto_run_encode()'s returns.
  */
 int scn_run_encode(const struct scenario *s, char **ret_line, size_t *ret_len);
 

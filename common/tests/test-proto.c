@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "proto.h"
 #include "tap.h"
 
@@ -166,21 +168,36 @@ static void test_linebuf(void)
 	proto_linebuf_free(&lb);
 }
 
+/* A run request's JSON list, for struct proto_run; put it when done. */
+static struct json_object *list(const char *json)
+{
+	return json_tokener_parse(json);
+}
+
 static void test_requests_and_helpers(void)
 {
+	struct proto_run run = {
+		.scenario = "ftrace/x", .timeout_ms = 60000,
+		.step_timeout_ms = 10000,
+		.steps = list("[{\"kind\":\"sleep\",\"ms\":1}]"),
+	};
 	char *line;
 	size_t len;
 	int e;
 
-	ok(proto_run_encode("ftrace/x", 60000, 10000,
-			    "[{\"kind\":\"sleep\",\"ms\":1}]", &line, &len) == 0,
-	   "encode run");
+	ok(proto_run_encode(&run, &line, &len) == 0, "encode run");
 	is_str(line, "{\"req\":\"run\",\"scenario\":\"ftrace/x\",\"timeout_ms\":60000,"
 	       "\"step_timeout_ms\":10000,\"steps\":[{\"kind\":\"sleep\",\"ms\":1}]}\n",
 	       "run request text");
 	free(line);
-	is_int(proto_run_encode("x", 1, 1, "{}", &line, &len), -EINVAL,
+	json_object_put(run.steps);
+	run.steps = list("{}");
+	is_int(proto_run_encode(&run, &line, &len), -EINVAL,
 	       "steps must be an array");
+	json_object_put(run.steps);
+	run.steps = NULL;
+	is_int(proto_run_encode(&run, &line, &len), -EINVAL,
+	       "steps are required");
 	ok(proto_shutdown_encode(&line, &len) == 0, "encode shutdown");
 	is_str(line, "{\"req\":\"shutdown\"}\n", "shutdown text");
 	free(line);
@@ -201,6 +218,7 @@ static void test_requests_and_helpers(void)
 static void test_audit(void)
 {
 	struct proto_event ev = { .type = PROTO_EV_AUDIT_FILE, .t_us = 9 };
+	struct proto_run run = { 0 };
 	struct proto_event back;
 	char *line, big[128];
 	size_t len;
@@ -245,17 +263,24 @@ static void test_audit(void)
 		is_int(decode(l, &back), -E2BIG, "an overlong phase is refused");
 	}
 
-	ok(proto_run_encode_audit("ftrace/x", 60000, 10000,
-				  "[{\"kind\":\"sleep\",\"ms\":1}]",
-				  "[\"/proc/modules\"]", &line, &len) == 0,
+	run.scenario = "ftrace/x";
+	run.timeout_ms = 60000;
+	run.step_timeout_ms = 10000;
+	run.steps = list("[{\"kind\":\"sleep\",\"ms\":1}]");
+	run.state_files = list("[\"/proc/modules\"]");
+	ok(proto_run_encode(&run, &line, &len) == 0,
 	   "encode run with state_files");
 	is_str(line, "{\"req\":\"run\",\"scenario\":\"ftrace/x\",\"timeout_ms\":60000,"
 	       "\"step_timeout_ms\":10000,\"steps\":[{\"kind\":\"sleep\",\"ms\":1}],"
 	       "\"state_files\":[\"/proc/modules\"]}\n",
 	       "state_files follows the steps, slashes unescaped");
 	free(line);
-	is_int(proto_run_encode_audit("x", 1, 1, "[]", "{}", &line, &len),
-	       -EINVAL, "state_files must be an array");
+	json_object_put(run.state_files);
+	run.state_files = list("{}");
+	is_int(proto_run_encode(&run, &line, &len), -EINVAL,
+	       "state_files must be an array");
+	json_object_put(run.state_files);
+	json_object_put(run.steps);
 }
 
 /* The cleanup list: its request keys and scenario_begin's ncleanup. */
@@ -264,20 +289,20 @@ static void test_cleanup(void)
 	struct proto_run run = {
 		.scenario = "dsa/x", .timeout_ms = 60000,
 		.step_timeout_ms = 10000,
-		.steps_json = "[{\"kind\":\"sleep\",\"ms\":1}]",
+		.steps = list("[{\"kind\":\"sleep\",\"ms\":1}]"),
 	};
 	struct proto_event ev = { .type = PROTO_EV_SCENARIO_BEGIN, .t_us = 2 };
 	struct proto_event back;
 	char *line;
 	size_t len;
 
-	ok(proto_run_encode_req(&run, &line, &len) == 0,
+	run.cleanup_timeout_ms = 30000;
+	ok(proto_run_encode(&run, &line, &len) == 0,
 	   "encode run without cleanup");
 	ok(!strstr(line, "cleanup"), "no cleanup keys without a list");
 	free(line);
-	run.cleanup_json = "[{\"kind\":\"rmmod\",\"module\":\"m\"}]";
-	run.cleanup_timeout_ms = 30000;
-	ok(proto_run_encode_req(&run, &line, &len) == 0,
+	run.cleanup = list("[{\"kind\":\"rmmod\",\"module\":\"m\"}]");
+	ok(proto_run_encode(&run, &line, &len) == 0,
 	   "encode run with cleanup");
 	is_str(line, "{\"req\":\"run\",\"scenario\":\"dsa/x\",\"timeout_ms\":60000,"
 	       "\"step_timeout_ms\":10000,\"steps\":[{\"kind\":\"sleep\",\"ms\":1}],"
@@ -285,9 +310,12 @@ static void test_cleanup(void)
 	       "\"cleanup_timeout_ms\":30000}\n",
 	       "cleanup and its bound follow the steps");
 	free(line);
-	run.cleanup_json = "{}";
-	is_int(proto_run_encode_req(&run, &line, &len), -EINVAL,
+	json_object_put(run.cleanup);
+	run.cleanup = list("{}");
+	is_int(proto_run_encode(&run, &line, &len), -EINVAL,
 	       "cleanup must be an array");
+	json_object_put(run.cleanup);
+	json_object_put(run.steps);
 
 	strcpy(ev.u.scenario_begin.scenario, "dsa/x");
 	ev.u.scenario_begin.nsteps = 3;
@@ -314,6 +342,294 @@ static void test_cleanup(void)
 		      &back), -EPROTO, "a negative ncleanup is refused");
 }
 
+/* proto_run_decode() of @json; err says why it refused. */
+static int run_decode(const char *json, struct proto_run *run,
+		      struct json_object **ret_obj)
+{
+	struct json_object *obj = json_tokener_parse(json);
+	int r;
+
+	err[0] = '\0';
+	r = proto_run_decode(obj, run, err, sizeof(err));
+	*ret_obj = obj;
+	return r;
+}
+
+/* A JSON array of @n copies of @item, in @buf. */
+static const char *repeat(char *buf, size_t size, const char *item, size_t n)
+{
+	size_t o = 0;
+
+	o += (size_t)snprintf(buf + o, size - o, "[");
+	for (size_t i = 0; i < n && o < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? "," : "",
+				      item);
+	if (o < size)
+		snprintf(buf + o, size - o, "]");
+	return buf;
+}
+
+static bool same_json(struct json_object *a, struct json_object *b)
+{
+	return a && b &&
+	       strcmp(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN),
+		      json_object_to_json_string_ext(
+			      b, JSON_C_TO_STRING_PLAIN)) == 0;
+}
+
+/* Every field of a run request, there and back. */
+static void test_run_roundtrip(void)
+{
+	struct proto_run run = {
+		.scenario = "dsa/vlan-x",
+		.timeout_ms = 12345,
+		.step_timeout_ms = 678,
+		.steps = list("[{\"kind\":\"sleep\",\"ms\":1,\"timeout_ms\":9},"
+			      "{\"kind\":\"read\",\"path\":\"/proc/x\"}]"),
+		.state_files = list("[\"/proc/modules\",\"/sys/a/b\"]"),
+		.cleanup = list("[{\"kind\":\"rmmod\",\"module\":\"m\","
+				"\"if_exists\":\"/sys/module/m\"}]"),
+		.cleanup_timeout_ms = 4321,
+	};
+	enum proto_request_type type = PROTO_REQ_SHUTDOWN;
+	struct json_object *obj = NULL;
+	struct proto_run back;
+	char *line;
+	size_t len;
+
+	ok(proto_run_encode(&run, &line, &len) == 0, "encode a full run");
+	is_int(proto_request_decode(line, len - 1, &type, &obj, err,
+				    sizeof(err)),
+	       0, "it parses as a request");
+	is_int(type, PROTO_REQ_RUN, "a run request");
+	is_int(proto_run_decode(obj, &back, err, sizeof(err)), 0,
+	       "and decodes");
+	is_str(back.scenario, "dsa/vlan-x", "scenario survives");
+	is_int((long long)back.timeout_ms, 12345, "timeout_ms survives");
+	is_int((long long)back.step_timeout_ms, 678,
+	       "step_timeout_ms survives");
+	ok(same_json(back.steps, run.steps), "steps survive");
+	ok(same_json(back.state_files, run.state_files),
+	   "state_files survive");
+	ok(same_json(back.cleanup, run.cleanup), "cleanup survives");
+	is_int((long long)back.cleanup_timeout_ms, 4321,
+	       "cleanup_timeout_ms survives");
+	json_object_put(obj);
+	free(line);
+	json_object_put(run.steps);
+	json_object_put(run.state_files);
+	json_object_put(run.cleanup);
+
+	is_int(run_decode("{\"req\":\"run\",\"scenario\":\"a/b\",\"steps\":"
+			  "[{\"kind\":\"sleep\",\"ms\":1}]}",
+			  &back, &obj),
+	       0, "a minimal run decodes");
+	ok(back.timeout_ms == PROTO_TIMEOUT_DEFAULT_MS &&
+	   back.step_timeout_ms == PROTO_STEP_TIMEOUT_DEFAULT_MS &&
+	   back.cleanup_timeout_ms == PROTO_CLEANUP_TIMEOUT_DEFAULT_MS,
+	   "absent timeouts take their defaults");
+	ok(!back.state_files && !back.cleanup, "absent lists are NULL");
+	json_object_put(obj);
+}
+
+static void test_request_decode(void)
+{
+	static const struct {
+		const char *line;
+		int r;
+		const char *err;
+	} bad[] = {
+		{ "not json", -EBADMSG, NULL },
+		{ "[1]", -EBADMSG, "not a JSON object with a string 'req'" },
+		{ "{\"req\":5}", -EBADMSG,
+		  "not a JSON object with a string 'req'" },
+		{ "{\"steps\":[]}", -EBADMSG,
+		  "not a JSON object with a string 'req'" },
+		{ "{\"req\":\"dance\"}", -EPROTO, "unknown request 'dance'" },
+		{ "{\"req\":\"run\"} {}", -EBADMSG,
+		  "trailing bytes after the JSON object" },
+		{ "{\"req\":\"run\"", -EBADMSG, "truncated JSON" },
+	};
+	enum proto_request_type type;
+	struct json_object *obj;
+	char *big;
+
+	is_int(proto_request_decode("{\"req\":\"shutdown\"}", 18, &type, &obj,
+				    err, sizeof(err)),
+	       0, "shutdown parses");
+	is_int(type, PROTO_REQ_SHUTDOWN, "as shutdown");
+	json_object_put(obj);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		obj = NULL;
+		is_int(proto_request_decode(bad[i].line, strlen(bad[i].line),
+					    &type, &obj, err, sizeof(err)),
+		       bad[i].r, bad[i].line);
+		ok(!obj, "and hands back no object");
+		if (bad[i].err)
+			is_str(err, bad[i].err, "with the reason");
+	}
+	big = malloc(PROTO_LINE_MAX + 1);
+	memset(big, ' ', PROTO_LINE_MAX);
+	is_int(proto_request_decode(big, PROTO_LINE_MAX, &type, &obj, err,
+				    sizeof(err)),
+	       -E2BIG, "a line over PROTO_LINE_MAX is refused");
+	free(big);
+}
+
+/* A request with one field changed: the rest is good. */
+#define RUN_PRE "{\"req\":\"run\",\"scenario\":\"a/b\","
+#define RUN_STEPS "\"steps\":[{\"kind\":\"sleep\",\"ms\":1}]"
+
+static void test_run_refused(void)
+{
+	static const struct {
+		const char *json;
+		int r;
+		const char *err;
+	} bad[] = {
+		{ "[]", -EBADMSG, "not a JSON object" },
+		{ "{\"scenario\":\"a/b\"," RUN_STEPS "}", -EPROTO,
+		  "'req' must be \"run\"" },
+		{ "{\"req\":\"shutdown\",\"scenario\":\"a/b\"," RUN_STEPS "}",
+		  -EPROTO, "'req' must be \"run\"" },
+		{ "{\"req\":\"run\"," RUN_STEPS "}", -EPROTO,
+		  "'scenario' must be a string of 1..127 bytes" },
+		{ "{\"req\":\"run\",\"scenario\":\"\"," RUN_STEPS "}", -EPROTO,
+		  "'scenario' must be a string of 1..127 bytes" },
+		{ "{\"req\":\"run\",\"scenario\":5," RUN_STEPS "}", -EPROTO,
+		  "'scenario' must be a string of 1..127 bytes" },
+		{ "{\"req\":\"run\",\"scenario\":\"a\\u0000b\"," RUN_STEPS "}",
+		  -EPROTO, "'scenario' must be a string of 1..127 bytes" },
+		{ RUN_PRE "\"timeout_ms\":\"5\"," RUN_STEPS "}", -EPROTO,
+		  "'timeout_ms' must be an integer in 1..3600000" },
+		{ RUN_PRE "\"timeout_ms\":0," RUN_STEPS "}", -EPROTO,
+		  "'timeout_ms' must be an integer in 1..3600000" },
+		{ RUN_PRE "\"timeout_ms\":3600001," RUN_STEPS "}", -EPROTO,
+		  "'timeout_ms' must be an integer in 1..3600000" },
+		{ RUN_PRE "\"timeout_ms\":-1," RUN_STEPS "}", -EPROTO,
+		  "'timeout_ms' must be an integer in 1..3600000" },
+		{ RUN_PRE "\"timeout_ms\":1.5," RUN_STEPS "}", -EPROTO,
+		  "'timeout_ms' must be an integer in 1..3600000" },
+		{ RUN_PRE "\"timeout_ms\":18446744073709551615," RUN_STEPS "}",
+		  -EPROTO, "'timeout_ms' must be an integer in 1..3600000" },
+		{ RUN_PRE "\"step_timeout_ms\":null," RUN_STEPS "}", -EPROTO,
+		  "'step_timeout_ms' must be an integer in 1..3600000" },
+		{ RUN_PRE "\"timeout_ms\":1}", -EPROTO,
+		  "'steps' must be an array" },
+		{ RUN_PRE "\"steps\":{}}", -EPROTO, "'steps' must be an array" },
+		{ RUN_PRE "\"steps\":[]}", -EPROTO,
+		  "'steps' must hold 1..256 steps, not 0" },
+		{ RUN_PRE RUN_STEPS ",\"state_files\":\"/x\"}", -EPROTO,
+		  "'state_files' must be an array of at most 16 paths" },
+		{ RUN_PRE RUN_STEPS ",\"state_files\":[\"relative\"]}", -EPROTO,
+		  "state_files[0] must be an absolute path of under 256 bytes" },
+		{ RUN_PRE RUN_STEPS ",\"state_files\":[\"/a\",\"/\"]}", -EPROTO,
+		  "state_files[1] must be an absolute path of under 256 bytes" },
+		{ RUN_PRE RUN_STEPS ",\"state_files\":[7]}", -EPROTO,
+		  "state_files[0] must be an absolute path of under 256 bytes" },
+		{ RUN_PRE RUN_STEPS ",\"cleanup\":{}}", -EPROTO,
+		  "'cleanup' must be an array" },
+		{ RUN_PRE RUN_STEPS ",\"cleanup\":[]}", -EPROTO,
+		  "'cleanup' must hold 1..64 steps, not 0" },
+		{ RUN_PRE RUN_STEPS ",\"cleanup_timeout_ms\":5}", -EPROTO,
+		  "'cleanup_timeout_ms' without 'cleanup'" },
+		{ RUN_PRE RUN_STEPS ",\"cleanup\":[{}],\"cleanup_timeout_ms\":0}",
+		  -EPROTO,
+		  "'cleanup_timeout_ms' must be an integer in 1..3600000" },
+		{ RUN_PRE "\"extra\":1," RUN_STEPS "}", -EPROTO,
+		  "unknown key 'extra'" },
+	};
+	struct json_object *obj;
+	struct proto_run run;
+	char *json = malloc(PROTO_LINE_MAX), *items = malloc(PROTO_LINE_MAX);
+	char name[PROTO_NAME_MAX + 1], path[PROTO_PATH_MAX + 8];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		is_int(run_decode(bad[i].json, &run, &obj), bad[i].r,
+		       bad[i].json);
+		is_str(err, bad[i].err, "with the reason");
+		json_object_put(obj);
+	}
+
+	/* The bounds, from proto.h, on both sides. */
+	memset(name, 'n', sizeof(name));
+	name[PROTO_NAME_MAX - 1] = '\0';
+	snprintf(json, PROTO_LINE_MAX,
+		 "{\"req\":\"run\",\"scenario\":\"%s\"," RUN_STEPS "}", name);
+	is_int(run_decode(json, &run, &obj), 0,
+	       "a scenario of PROTO_NAME_MAX - 1 bytes decodes");
+	json_object_put(obj);
+	name[PROTO_NAME_MAX - 1] = 'n';
+	name[PROTO_NAME_MAX] = '\0';
+	snprintf(json, PROTO_LINE_MAX,
+		 "{\"req\":\"run\",\"scenario\":\"%s\"," RUN_STEPS "}", name);
+	is_int(run_decode(json, &run, &obj), -E2BIG,
+	       "one byte more is refused");
+	json_object_put(obj);
+
+	repeat(items, PROTO_LINE_MAX, "{}", PROTO_STEPS_MAX);
+	snprintf(json, PROTO_LINE_MAX, RUN_PRE "\"steps\":%s}", items);
+	is_int(run_decode(json, &run, &obj), 0, "PROTO_STEPS_MAX steps decode");
+	is_int((long long)json_object_array_length(run.steps),
+	       PROTO_STEPS_MAX, "all of them");
+	json_object_put(obj);
+	repeat(items, PROTO_LINE_MAX, "{}", PROTO_STEPS_MAX + 1);
+	snprintf(json, PROTO_LINE_MAX, RUN_PRE "\"steps\":%s}", items);
+	is_int(run_decode(json, &run, &obj), -E2BIG, "one more is refused");
+	is_str(err, "'steps' must hold 1..256 steps, not 257", "and named");
+	json_object_put(obj);
+
+	repeat(items, PROTO_LINE_MAX, "{}", PROTO_CLEANUP_MAX);
+	snprintf(json, PROTO_LINE_MAX, RUN_PRE RUN_STEPS ",\"cleanup\":%s}",
+		 items);
+	is_int(run_decode(json, &run, &obj), 0,
+	       "PROTO_CLEANUP_MAX cleanup steps decode");
+	json_object_put(obj);
+	repeat(items, PROTO_LINE_MAX, "{}", PROTO_CLEANUP_MAX + 1);
+	snprintf(json, PROTO_LINE_MAX, RUN_PRE RUN_STEPS ",\"cleanup\":%s}",
+		 items);
+	is_int(run_decode(json, &run, &obj), -E2BIG, "one more is refused");
+	json_object_put(obj);
+
+	repeat(items, PROTO_LINE_MAX, "\"/x\"", PROTO_AUDIT_FILES_MAX);
+	snprintf(json, PROTO_LINE_MAX,
+		 RUN_PRE RUN_STEPS ",\"state_files\":%s}", items);
+	is_int(run_decode(json, &run, &obj), 0,
+	       "PROTO_AUDIT_FILES_MAX state files decode");
+	json_object_put(obj);
+	repeat(items, PROTO_LINE_MAX, "\"/x\"", PROTO_AUDIT_FILES_MAX + 1);
+	snprintf(json, PROTO_LINE_MAX,
+		 RUN_PRE RUN_STEPS ",\"state_files\":%s}", items);
+	is_int(run_decode(json, &run, &obj), -E2BIG, "one more is refused");
+	json_object_put(obj);
+
+	memset(path, 'p', sizeof(path));
+	path[0] = '/';
+	path[PROTO_PATH_MAX - 1] = '\0';
+	snprintf(json, PROTO_LINE_MAX,
+		 RUN_PRE RUN_STEPS ",\"state_files\":[\"%s\"]}", path);
+	is_int(run_decode(json, &run, &obj), 0,
+	       "a path of PROTO_PATH_MAX - 1 bytes decodes");
+	json_object_put(obj);
+	path[PROTO_PATH_MAX - 1] = 'p';
+	path[PROTO_PATH_MAX] = '\0';
+	snprintf(json, PROTO_LINE_MAX,
+		 RUN_PRE RUN_STEPS ",\"state_files\":[\"%s\"]}", path);
+	is_int(run_decode(json, &run, &obj), -E2BIG,
+	       "one byte more is refused");
+	json_object_put(obj);
+
+	snprintf(json, PROTO_LINE_MAX, "%s",
+		 RUN_PRE "\"timeout_ms\":3600000,\"steps\":[]}");
+	ok(run_decode(json, &run, &obj) < 0 && run.scenario &&
+	   strcmp(run.scenario, "a/b") == 0 && run.timeout_ms == 3600000,
+	   "a refused request keeps the fields before the bad one");
+	json_object_put(obj);
+	free(items);
+	free(json);
+}
+
 int main(void)
 {
 	test_cleanup();
@@ -323,5 +639,8 @@ int main(void)
 	test_linebuf();
 	test_requests_and_helpers();
 	test_audit();
+	test_run_roundtrip();
+	test_request_decode();
+	test_run_refused();
 	return tap_done();
 }
