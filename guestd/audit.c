@@ -201,33 +201,3 @@ void audit_snapshot(struct audit *a, const char *scenario, const char *phase,
 		emit(&ev, data);
 	}
 }
-
-int audit_check_request(struct json_object *req, char *err, size_t errlen)
-{
-	struct json_object *files, *v;
-	size_t n;
-
-	if (!json_object_object_get_ex(req, "state_files", &files))
-		return 0;
-	if (!json_object_is_type(files, json_type_array) ||
-	    json_object_array_length(files) > PROTO_AUDIT_FILES_MAX) {
-		snprintf(err, errlen,
-			 "'state_files' must be an array of at most %d paths",
-			 PROTO_AUDIT_FILES_MAX);
-		return -EINVAL;
-	}
-	n = json_object_array_length(files);
-	for (size_t i = 0; i < n; i++) {
-		v = json_object_array_get_idx(files, i);
-		if (!json_object_is_type(v, json_type_string) ||
-		    json_object_get_string_len(v) < 2 ||
-		    json_object_get_string_len(v) >= PROTO_PATH_MAX ||
-		    json_object_get_string(v)[0] != '/') {
-			snprintf(err, errlen,
-				 "state_files[%zu] must be an absolute path of under %d bytes",
-				 i, PROTO_PATH_MAX);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}

@@ -467,19 +467,20 @@ struct runner {
 	struct json_object *queue[RUNNER_QUEUE_MAX];
 	size_t nqueued;
 
-	/* The running scenario; pid 0 when idle. */
+	/*
+	 * The running scenario: its request and what proto_run_decode()
+	 * read from it (which points into it); pid 0 when idle.
+	 */
 	struct json_object *req;
+	struct proto_run run;
 	pid_t pid;
 	int fd;                         /* the child's events */
 	int ack_fd;                     /* one byte per step_begin */
 	struct proto_linebuf lb;
 	bool lb_skip;                   /* dropping the rest of a long line */
-	char scenario[PROTO_NAME_MAX];
 	uint32_t nsteps;
 	uint64_t begin_us;
 	uint64_t deadline_us;
-	uint64_t timeout_ms;
-	uint64_t step_timeout_ms;
 	int64_t step;                   /* the open step, or -1 */
 	char step_kind[PROTO_KIND_MAX];
 	uint64_t step_begin_us;
@@ -497,7 +498,6 @@ struct runner {
 	 * is held until that one is gone too.
 	 */
 	uint32_t ncleanup;              /* 0: the request has none */
-	uint64_t cleanup_timeout_ms;
 	bool in_cleanup;                /* the child is the cleanup child */
 	uint64_t phase_begin_us;        /* when the running child started */
 	bool held;                      /* a scenario_end waits below */
@@ -514,9 +514,10 @@ void runner_abort(struct runner *r, const char *why);
 void runner_free(struct runner *r);
 
 /*
- * Take a parsed "run" request (the runner takes the reference). It runs
- * now or after the scenarios before it; a bad request is reported as a
- * scenario with verdict error.
+ * Take a "run" request, as proto_request_decode() gave it (the runner
+ * takes the reference). It runs now or after the scenarios before it,
+ * decoded when its turn comes; a bad request is reported as a scenario
+ * with verdict error.
  */
 void runner_submit(struct runner *r, struct json_object *req);
 bool runner_busy(const struct runner *r);
@@ -567,8 +568,6 @@ typedef void (*audit_emit_fn)(struct proto_event *ev, void *data);
  */
 void audit_snapshot(struct audit *a, const char *scenario, const char *phase,
 		    struct json_object *files, audit_emit_fn emit, void *data);
-/* Check a run request's optional "state_files". 0 or -EINVAL and @err. */
-int audit_check_request(struct json_object *req, char *err, size_t errlen);
 
 /* ---- scenario.c: the scenario child ---- */
 
@@ -576,14 +575,14 @@ int audit_check_request(struct json_object *req, char *err, size_t errlen);
  * Run the steps of a checked request in order, writing step_begin,
  * step_end and scenario_end lines to @out_fd and waiting for one byte on
  * @ack_fd after each step_begin; the first step that does not pass ends
- * them. With @cleanup, run the request's "cleanup" list instead, numbered
+ * them. With @cleanup, run the request's cleanup list instead, numbered
  * after its steps, every step whatever the others did (a cleanup step
  * whose "if_exists" path is missing is skip); its scenario_end carries
  * the first cleanup failure. Never returns.
  */
 __attribute__((noreturn)) void scenario_child(const struct step_ops *const *table,
 					      const struct step_env *env,
-					      struct json_object *req,
+					      const struct proto_run *run,
 					      bool cleanup, int out_fd,
 					      int ack_fd);
 

@@ -340,37 +340,21 @@ static __attribute__((noreturn)) void shutdown_now(const char *why)
 
 static int on_request(const char *line, size_t len, void *data)
 {
-	struct json_tokener *tok;
-	struct json_object *obj, *v;
-	const char *req;
+	enum proto_request_type type;
+	struct json_object *obj;
+	char err[256];
 
-	tok = json_tokener_new();
-	if (!tok)
-		return 0;
-	obj = json_tokener_parse_ex(tok, line, (int)len);
-	if (!obj || json_tokener_get_error(tok) != json_tokener_success ||
-	    json_tokener_get_parse_end(tok) != len ||
-	    !json_object_is_type(obj, json_type_object) ||
-	    !json_object_object_get_ex(obj, "req", &v) ||
-	    !json_object_is_type(v, json_type_string)) {
-		gd_log(3, "ignoring a request that is not a JSON object with "
-		       "a string 'req': '%.120s'", line);
-		json_object_put(obj);
-		json_tokener_free(tok);
+	if (proto_request_decode(line, len, &type, &obj, err, sizeof(err)) <
+	    0) {
+		gd_log(3, "ignoring a request: %s: '%.120s'", err, line);
 		return 0;
 	}
-	json_tokener_free(tok);
-	req = json_object_get_string(v);
-	if (strcmp(req, "run") == 0) {
+	if (type == PROTO_REQ_RUN) {
 		runner_submit(&gd.runner, obj);
 		return 0;
 	}
-	if (strcmp(req, "shutdown") == 0) {
-		json_object_put(obj);
-		shutdown_now("the host asked");
-	}
-	gd_log(3, "ignoring unknown request '%.64s'", req);
 	json_object_put(obj);
+	shutdown_now("the host asked");
 	return 0;
 }
 

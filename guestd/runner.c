@@ -74,12 +74,10 @@ static void audit_emit(struct proto_event *ev, void *data)
  */
 static void audit_phase(struct runner *r, const char *phase)
 {
-	struct json_object *files = NULL;
-
 	if (!r->audit || !r->req)
 		return;
-	json_object_object_get_ex(r->req, "state_files", &files);
-	audit_snapshot(r->audit, r->scenario, phase, files, audit_emit, r);
+	audit_snapshot(r->audit, r->run.scenario, phase, r->run.state_files,
+		       audit_emit, r);
 }
 
 static void emit_scenario_end(struct runner *r, const char *scenario,
@@ -102,7 +100,7 @@ static void finish(struct runner *r, enum proto_verdict verdict,
 		   uint64_t duration_us, const char *reason)
 {
 	audit_phase(r, "after");
-	emit_scenario_end(r, r->scenario, verdict, duration_us, reason);
+	emit_scenario_end(r, r->run.scenario, verdict, duration_us, reason);
 }
 
 /*
@@ -137,7 +135,7 @@ static void emit_step_end(struct runner *r, enum proto_verdict verdict,
 		return;
 	memset(&ev, 0, sizeof(ev));
 	ev.type = PROTO_EV_STEP_END;
-	snprintf(ev.u.step_end.scenario, PROTO_NAME_MAX, "%s", r->scenario);
+	snprintf(ev.u.step_end.scenario, PROTO_NAME_MAX, "%s", r->run.scenario);
 	ev.u.step_end.step = (uint32_t)r->step;
 	ev.u.step_end.verdict = verdict;
 	ev.u.step_end.duration_us = guestd_now_us() - r->step_begin_us;
@@ -149,122 +147,57 @@ static void emit_step_end(struct runner *r, enum proto_verdict verdict,
 	r->step_deadline_us = 0;
 }
 
-static int get_timeout(struct json_object *obj, const char *key,
-		       uint64_t def, uint64_t *ret, char *err, size_t errlen)
+/* Check each step of @steps, a list of the request, against its kind. */
+static int check_steps(struct runner *r, struct json_object *steps,
+		       bool cleanup, char *err, size_t errlen)
 {
-	struct json_object *v;
-	int64_t ms;
-
-	if (!json_object_object_get_ex(obj, key, &v)) {
-		*ret = def;
-		return 0;
-	}
-	ms = json_object_get_int64(v);
-	if (!json_object_is_type(v, json_type_int) || ms < 1 ||
-	    ms > PROTO_TIMEOUT_MAX_MS) {
-		snprintf(err, errlen, "'%s' must be an integer in 1..%d", key,
-			 PROTO_TIMEOUT_MAX_MS);
-		return -EINVAL;
-	}
-	*ret = (uint64_t)ms;
-	return 0;
-}
-
-/* The request's optional cleanup list and its bound. */
-static int check_cleanup(struct runner *r, struct json_object *req,
-			 char *err, size_t errlen)
-{
-	struct json_object *steps;
+	size_t n = steps ? json_object_array_length(steps) : 0;
 	char serr[256];
-	size_t n;
+	int ret;
 
-	if (get_timeout(req, "cleanup_timeout_ms",
-			PROTO_CLEANUP_TIMEOUT_DEFAULT_MS,
-			&r->cleanup_timeout_ms, err, errlen) < 0)
-		return -EINVAL;
-	if (!json_object_object_get_ex(req, "cleanup", &steps)) {
-		if (!json_object_object_get_ex(req, "cleanup_timeout_ms", NULL))
-			return 0;
-		snprintf(err, errlen, "'cleanup_timeout_ms' without 'cleanup'");
-		return -EINVAL;
-	}
-	if (!json_object_is_type(steps, json_type_array)) {
-		snprintf(err, errlen, "'cleanup' must be an array");
-		return -EINVAL;
-	}
-	n = json_object_array_length(steps);
-	if (n < 1 || n > PROTO_CLEANUP_MAX) {
-		snprintf(err, errlen, "'cleanup' must hold 1..%d steps, not %zu",
-			 PROTO_CLEANUP_MAX, n);
-		return -EINVAL;
-	}
 	for (size_t i = 0; i < n; i++) {
-		if (step_check_cleanup(r->table,
-				       json_object_array_get_idx(steps, i),
-				       serr, sizeof(serr)) < 0) {
-			snprintf(err, errlen, "cleanup[%zu]: %s", i, serr);
+		struct json_object *step = json_object_array_get_idx(steps, i);
+
+		if (cleanup)
+			ret = step_check_cleanup(r->table, step, serr,
+						 sizeof(serr));
+		else
+			ret = step_check(r->table, step, serr, sizeof(serr));
+		if (ret < 0) {
+			snprintf(err, errlen, "%s[%zu]: %s",
+				 cleanup ? "cleanup" : "steps", i, serr);
 			return -EINVAL;
 		}
 	}
-	r->ncleanup = (uint32_t)n;
 	return 0;
 }
 
-/* Type-check a run request; the host checked it too, but trust nothing. */
+/*
+ * Decode a run request into r->run and check its steps; the host checked
+ * them too, but trust nothing. On failure r->run.scenario is the
+ * request's name when that much of it was good.
+ */
 static int check_request(struct runner *r, struct json_object *req,
 			 char *err, size_t errlen)
 {
-	struct json_object *v, *steps;
-	char serr[256];
-	size_t n;
-
-	if (!json_object_object_get_ex(req, "scenario", &v) ||
-	    !json_object_is_type(v, json_type_string) ||
-	    json_object_get_string_len(v) < 1 ||
-	    json_object_get_string_len(v) >= PROTO_NAME_MAX) {
-		snprintf(err, errlen, "'scenario' must be a string of 1..%d "
-			 "bytes", PROTO_NAME_MAX - 1);
+	if (proto_run_decode(req, &r->run, err, errlen) < 0 ||
+	    check_steps(r, r->run.steps, false, err, errlen) < 0 ||
+	    check_steps(r, r->run.cleanup, true, err, errlen) < 0)
 		return -EINVAL;
-	}
-	if (get_timeout(req, "timeout_ms", PROTO_TIMEOUT_DEFAULT_MS,
-			&r->timeout_ms, err, errlen) < 0 ||
-	    get_timeout(req, "step_timeout_ms", PROTO_STEP_TIMEOUT_DEFAULT_MS,
-			&r->step_timeout_ms, err, errlen) < 0)
-		return -EINVAL;
-	if (!json_object_object_get_ex(req, "steps", &steps) ||
-	    !json_object_is_type(steps, json_type_array)) {
-		snprintf(err, errlen, "'steps' must be an array");
-		return -EINVAL;
-	}
-	n = json_object_array_length(steps);
-	if (n < 1 || n > PROTO_STEPS_MAX) {
-		snprintf(err, errlen, "'steps' must hold 1..%d steps, not %zu",
-			 PROTO_STEPS_MAX, n);
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (step_check(r->table, json_object_array_get_idx(steps, i),
-			       serr, sizeof(serr)) < 0) {
-			snprintf(err, errlen, "steps[%zu]: %s", i, serr);
-			return -EINVAL;
-		}
-	}
-	json_object_object_foreach(req, key, val) {
-		(void)val;
-		if (strcmp(key, "req") && strcmp(key, "scenario") &&
-		    strcmp(key, "timeout_ms") && strcmp(key, "step_timeout_ms") &&
-		    strcmp(key, "steps") && strcmp(key, "state_files") &&
-		    strcmp(key, "cleanup") &&
-		    strcmp(key, "cleanup_timeout_ms")) {
-			snprintf(err, errlen, "unknown key '%.64s'", key);
-			return -EINVAL;
-		}
-	}
-	if (audit_check_request(req, err, errlen) < 0 ||
-	    check_cleanup(r, req, err, errlen) < 0)
-		return -EINVAL;
-	r->nsteps = (uint32_t)n;
+	r->nsteps = (uint32_t)json_object_array_length(r->run.steps);
+	if (r->run.cleanup)
+		r->ncleanup =
+			(uint32_t)json_object_array_length(r->run.cleanup);
 	return 0;
+}
+
+/* The name of a queued request, for its refusal: "" when it has none. */
+static const char *request_name(struct json_object *req)
+{
+	struct proto_run run;
+
+	proto_run_decode(req, &run, NULL, 0);
+	return run.scenario ? run.scenario : "";
 }
 
 /* The child's side of fork(): never returns. */
@@ -281,7 +214,8 @@ static void child_start(struct runner *r, int out_fd, int ack_fd)
 	sigprocmask(SIG_UNBLOCK, &all, NULL);
 	if (r->ops->child_init)
 		r->ops->child_init(r->data);
-	scenario_child(r->table, r->env, r->req, r->in_cleanup, out_fd, ack_fd);
+	scenario_child(r->table, r->env, &r->run, r->in_cleanup, out_fd,
+		       ack_fd);
 }
 
 /*
@@ -328,7 +262,7 @@ static int spawn(struct runner *r, char *err, size_t errlen)
 	r->ack_fd = ackp[1];
 	r->lb_skip = false;
 	r->phase_begin_us = guestd_now_us();
-	limit = r->in_cleanup ? r->cleanup_timeout_ms : r->timeout_ms;
+	limit = r->in_cleanup ? r->run.cleanup_timeout_ms : r->run.timeout_ms;
 	r->deadline_us = r->phase_begin_us + limit * 1000;
 	r->step = -1;
 	r->step_deadline_us = 0;
@@ -351,12 +285,8 @@ out_close_ev:
  */
 static bool start(struct runner *r, struct json_object *req)
 {
-	char err[512], name[PROTO_NAME_MAX] = "";
-	struct json_object *v;
+	char err[512];
 
-	if (json_object_object_get_ex(req, "scenario", &v) &&
-	    json_object_is_type(v, json_type_string))
-		snprintf(name, sizeof(name), "%s", json_object_get_string(v));
 	r->nsteps = 0;
 	r->ncleanup = 0;
 	r->in_cleanup = false;
@@ -365,19 +295,21 @@ static bool start(struct runner *r, struct json_object *req)
 		char reason[sizeof(err) + 32];
 
 		snprintf(reason, sizeof(reason), "bad run request: %s", err);
-		emit_scenario_end(r, name, VERDICT_ERROR, 0, reason);
+		emit_scenario_end(r, r->run.scenario ? r->run.scenario : "",
+				  VERDICT_ERROR, 0, reason);
 		json_object_put(req);
+		memset(&r->run, 0, sizeof(r->run));
 		return false;
 	}
-	snprintf(r->scenario, sizeof(r->scenario), "%s", name);
-	emit_scenario_begin(r, name);
+	emit_scenario_begin(r, r->run.scenario);
 	r->req = req;
 	audit_phase(r, "before");
 	r->begin_us = guestd_now_us();
 	if (spawn(r, err, sizeof(err)) < 0) {
-		emit_scenario_end(r, name, VERDICT_ERROR, 0, err);
+		emit_scenario_end(r, r->run.scenario, VERDICT_ERROR, 0, err);
 		json_object_put(req);
 		r->req = NULL;
+		memset(&r->run, 0, sizeof(r->run));
 		return false;
 	}
 	return true;
@@ -397,16 +329,11 @@ static void start_next(struct runner *r)
 void runner_submit(struct runner *r, struct json_object *req)
 {
 	if (r->nqueued == RUNNER_QUEUE_MAX) {
-		struct json_object *v;
-		const char *name = "";
 		char why[128];
 
-		if (json_object_object_get_ex(req, "scenario", &v) &&
-		    json_object_is_type(v, json_type_string))
-			name = json_object_get_string(v);
 		snprintf(why, sizeof(why), "more than %d run requests queued",
 			 RUNNER_QUEUE_MAX);
-		emit_scenario_end(r, name, VERDICT_ERROR, 0, why);
+		emit_scenario_end(r, request_name(req), VERDICT_ERROR, 0, why);
 		json_object_put(req);
 		return;
 	}
@@ -437,7 +364,7 @@ uint64_t runner_deadline(const struct runner *r)
 
 const char *runner_scenario(const struct runner *r)
 {
-	return r->pid && !r->ended ? r->scenario : "";
+	return r->pid && !r->ended ? r->run.scenario : "";
 }
 
 int64_t runner_step(const struct runner *r)
@@ -466,16 +393,14 @@ static void step_range(const struct runner *r, uint32_t *lo, uint32_t *hi)
 
 static uint64_t step_limit_ms(struct runner *r, uint32_t step)
 {
-	struct json_object *steps, *s;
+	struct json_object *s;
 
-	if (step < r->nsteps) {
-		json_object_object_get_ex(r->req, "steps", &steps);
-	} else {
-		json_object_object_get_ex(r->req, "cleanup", &steps);
-		step -= r->nsteps;
-	}
-	s = json_object_array_get_idx(steps, step);
-	return (uint64_t)step_int(s, "timeout_ms", (int64_t)r->step_timeout_ms);
+	if (step < r->nsteps)
+		s = json_object_array_get_idx(r->run.steps, step);
+	else
+		s = json_object_array_get_idx(r->run.cleanup, step - r->nsteps);
+	return (uint64_t)step_int(s, "timeout_ms",
+				  (int64_t)r->run.step_timeout_ms);
 }
 
 static int on_line(const char *line, size_t len, void *data)
@@ -611,7 +536,8 @@ void runner_on_tick(struct runner *r, uint64_t now)
 			 (unsigned long long)r->step_limit_ms, (int)r->pid);
 	} else {
 		ms = (now - r->phase_begin_us) / 1000;
-		limit = r->in_cleanup ? r->cleanup_timeout_ms : r->timeout_ms;
+		limit = r->in_cleanup ? r->run.cleanup_timeout_ms :
+					r->run.timeout_ms;
 		snprintf(expected, sizeof(expected), "%s done within %llu ms",
 			 what, (unsigned long long)limit);
 		snprintf(got, sizeof(got), "still running after %llu ms",
@@ -646,7 +572,7 @@ static void fault_cleanup(struct runner *r)
 	err = fault_reset(r->env, what, sizeof(what));
 	if (err < 0 && r->ops->log) {
 		util_fmt(msg, sizeof(msg), "resetting fault injection after "
-			 "scenario '%s': %s: %s", r->scenario, what,
+			 "scenario '%s': %s: %s", r->run.scenario, what,
 			 util_errno_desc(-err));
 		r->ops->log(3, msg, r->data);
 	}
@@ -683,7 +609,7 @@ static bool start_cleanup(struct runner *r)
 		return true;
 	if (r->ops->log) {
 		util_fmt(msg, sizeof(msg), "cannot run the cleanup of "
-			 "scenario '%s': %s", r->scenario, err);
+			 "scenario '%s': %s", r->run.scenario, err);
 		r->ops->log(3, msg, r->data);
 	}
 	return false;
@@ -707,6 +633,7 @@ static void child_gone(struct runner *r)
 	r->ncleanup = 0;
 	json_object_put(r->req);
 	r->req = NULL;
+	memset(&r->run, 0, sizeof(r->run));
 	start_next(r);
 }
 
@@ -748,13 +675,8 @@ void runner_abort(struct runner *r, const char *why)
 		r->held = false;
 	}
 	for (size_t i = 0; i < r->nqueued; i++) {
-		struct json_object *v;
-		const char *name = "";
-
-		if (json_object_object_get_ex(r->queue[i], "scenario", &v) &&
-		    json_object_is_type(v, json_type_string))
-			name = json_object_get_string(v);
-		emit_scenario_end(r, name, VERDICT_ERROR, 0, why);
+		emit_scenario_end(r, request_name(r->queue[i]), VERDICT_ERROR,
+				  0, why);
 		json_object_put(r->queue[i]);
 	}
 	r->nqueued = 0;
@@ -769,6 +691,7 @@ void runner_free(struct runner *r)
 	}
 	json_object_put(r->req);
 	r->req = NULL;
+	memset(&r->run, 0, sizeof(r->run));
 	for (size_t i = 0; i < r->nqueued; i++)
 		json_object_put(r->queue[i]);
 	r->nqueued = 0;

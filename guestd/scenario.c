@@ -86,7 +86,7 @@ static void run_step(struct step_ctx *ctx, const struct step_ops *ops,
 }
 
 void scenario_child(const struct step_ops *const *table,
-		    const struct step_env *env, struct json_object *req,
+		    const struct step_env *env, const struct proto_run *run,
 		    bool cleanup, int out_fd, int ack_fd)
 {
 	static struct proto_event ev;
@@ -94,24 +94,18 @@ void scenario_child(const struct step_ops *const *table,
 	static struct sample_set samples;
 	static char reason[PROTO_TEXT_MAX];
 	struct step_ctx ctx = { .env = env, .samples = &samples };
-	struct json_object *steps, *v;
+	struct json_object *steps = cleanup ? run->cleanup : run->steps;
 	enum proto_verdict verdict = VERDICT_PASS;
-	const char *scenario;
+	const char *scenario = run->scenario;
 	struct kmsg_log log;
 	uint64_t begin, t0, mark = 0;
 	uint32_t first = 0;
-	size_t n;
+	size_t n = json_object_array_length(steps);
 
 	begin = guestd_now_us();
-	json_object_object_get_ex(req, "scenario", &v);
-	scenario = json_object_get_string(v);
-	json_object_object_get_ex(req, "steps", &steps);
 	/* Cleanup steps are numbered after the main steps. */
-	if (cleanup) {
-		first = (uint32_t)json_object_array_length(steps);
-		json_object_object_get_ex(req, "cleanup", &steps);
-	}
-	n = json_object_array_length(steps);
+	if (cleanup)
+		first = (uint32_t)json_object_array_length(run->steps);
 
 	if (kmsg_log_open(&log, env->kmsg_path ? env->kmsg_path
 					       : "/dev/kmsg") == 0) {

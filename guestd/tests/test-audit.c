@@ -91,7 +91,7 @@ static void test_file(void)
 static void test_snapshot(void)
 {
 	char kmsg[512], tainted[512], state[512], req[1024];
-	struct json_object *o, *files;
+	struct json_object *files;
 	struct audit a;
 
 	snprintf(kmsg, sizeof(kmsg), "%s/kmsg", dir);
@@ -130,20 +130,6 @@ static void test_snapshot(void)
 	audit_close(&a);
 	json_object_put(files);
 
-	o = json_tokener_parse("{\"state_files\":[\"relative\"]}");
-	ok(audit_check_request(o, req, sizeof(req)) == -EINVAL,
-	   "a relative path is refused");
-	is_str(req, "state_files[0] must be an absolute path of under 256 "
-	       "bytes", "and named");
-	json_object_put(o);
-	o = json_tokener_parse("{\"state_files\":\"/x\"}");
-	ok(audit_check_request(o, req, sizeof(req)) == -EINVAL,
-	   "a string instead of an array is refused");
-	json_object_put(o);
-	o = json_tokener_parse("{\"steps\":[]}");
-	is_int(audit_check_request(o, req, sizeof(req)), 0,
-	       "no state_files is fine");
-	json_object_put(o);
 }
 
 static const struct runner_ops ops = { .emit = capture };
@@ -240,6 +226,14 @@ static void test_runner(void)
 	ok(nevents == 1 && strstr(events[0].u.scenario_end.reason,
 				  "state_files[0] must be an absolute path"),
 	   "and says why");
+	drive(&r, "{\"req\":\"run\",\"scenario\":\"a/f\",\"state_files\":"
+	      "\"/x\",\"steps\":[{\"kind\":\"sleep\",\"ms\":1}]}");
+	ok(nevents == 1 && strcmp(events[0].u.scenario_end.reason,
+				  "bad run request: 'state_files' must be an "
+				  "array of at most 16 paths") == 0,
+	   "a string instead of an array is refused");
+	ok(nevents == 1 && strcmp(events[0].u.scenario_end.scenario, "a/f") == 0,
+	   "under the request's name");
 	runner_free(&r);
 	audit_close(&a);
 }
