@@ -324,6 +324,15 @@ struct step_ops {
 	 */
 	int (*run)(struct step_ctx *ctx, struct json_object *step,
 		   struct step_result *res);
+	/*
+	 * Optional: put back what a step of this kind may leave set in the
+	 * kernel when its scenario ends before it could (fault: an armed
+	 * attribute), so that the next scenario cannot inherit it. The
+	 * supervisor calls it once a child that began a step of this kind is
+	 * gone, however it ended. Returns 0, or -errno with @what naming what
+	 * failed (the runner logs it).
+	 */
+	int (*reset)(const struct step_env *env, char *what, size_t whatlen);
 };
 
 extern const struct step_ops step_write;
@@ -347,9 +356,9 @@ extern const struct step_ops step_fault;
  * makes (pure; -EINVAL with a message in @err). fault_before_step() and
  * fault_after_step() arm and disarm a fault around the step it was armed
  * for; a failure to arm or disarm makes that step an error. fault_reset()
- * puts failslab and fail_page_alloc back to the kernel's defaults (the
- * runner calls it after a scenario that ran a fault step); @what says
- * which write failed. Each returns 0 or -errno.
+ * puts failslab and fail_page_alloc back to the kernel's defaults: it is
+ * step_fault's reset hook; @what says which write failed. Each returns 0
+ * or -errno.
  */
 int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
 	       size_t errlen);
@@ -443,6 +452,8 @@ void step_msleep(uint64_t ms);
 /* How long a killed scenario child may take to be reaped before the
  * runner gives up waiting (it is stuck in the kernel) and goes on. */
 #define RUNNER_ABANDON_MS 5000
+/* Step kinds of one table that may have a reset hook (step_ops.reset). */
+#define RUNNER_RESETS_MAX 8
 
 struct runner;
 
@@ -491,7 +502,9 @@ struct runner {
 	uint64_t abandon_ms;            /* RUNNER_ABANDON_MS; tests lower it */
 	struct audit *audit;            /* NULL: no state-leak audit */
 	unsigned int abandoned;         /* children left unreaped */
-	bool fault_used;                /* the scenario began a fault step */
+	/* The kinds with a reset hook the running child began a step of. */
+	const struct step_ops *resets[RUNNER_RESETS_MAX];
+	size_t nresets;
 	/*
 	 * The cleanup list: after the main steps' child is gone, a second
 	 * child runs it under its own deadline; the main steps' scenario_end

@@ -391,6 +391,20 @@ static void step_range(const struct runner *r, uint32_t *lo, uint32_t *hi)
 	*hi = r->in_cleanup ? r->nsteps + r->ncleanup : r->nsteps;
 }
 
+/* A step of @kind began: its reset hook, if it has one, is due. */
+static void note_reset(struct runner *r, const char *kind)
+{
+	const struct step_ops *ops = step_find(r->table, kind);
+
+	if (!ops || !ops->reset)
+		return;
+	for (size_t i = 0; i < r->nresets; i++)
+		if (r->resets[i] == ops)
+			return;
+	if (r->nresets < RUNNER_RESETS_MAX)
+		r->resets[r->nresets++] = ops;
+}
+
 static uint64_t step_limit_ms(struct runner *r, uint32_t step)
 {
 	struct json_object *s;
@@ -429,8 +443,7 @@ static int on_line(const char *line, size_t len, void *data)
 		r->step = ev.u.step_begin.step;
 		snprintf(r->step_kind, sizeof(r->step_kind), "%s",
 			 ev.u.step_begin.kind);
-		if (strcmp(r->step_kind, "fault") == 0)
-			r->fault_used = true;
+		note_reset(r, r->step_kind);
 		r->step_begin_us = guestd_now_us();
 		r->step_limit_ms = step_limit_ms(r, (uint32_t)r->step);
 		r->step_deadline_us = r->step_begin_us + r->step_limit_ms * 1000;
@@ -558,24 +571,26 @@ void runner_on_tick(struct runner *r, uint64_t now)
 }
 
 /*
- * A scenario that armed fault injection may have ended before its "off"
- * step: put failslab and fail_page_alloc back so the next can't inherit.
+ * The child is gone, and may have ended before it put back what its steps
+ * set (an armed fault): call the reset hook of each kind it began a step
+ * of, so that the next child or scenario can't inherit it.
  */
-static void fault_cleanup(struct runner *r)
+static void run_resets(struct runner *r)
 {
 	char what[600], msg[PROTO_TEXT_MAX];
 	int err;
 
-	if (!r->fault_used)
-		return;
-	r->fault_used = false;
-	err = fault_reset(r->env, what, sizeof(what));
-	if (err < 0 && r->ops->log) {
-		util_fmt(msg, sizeof(msg), "resetting fault injection after "
-			 "scenario '%s': %s: %s", r->run.scenario, what,
-			 util_errno_desc(-err));
-		r->ops->log(3, msg, r->data);
+	for (size_t i = 0; i < r->nresets; i++) {
+		err = r->resets[i]->reset(r->env, what, sizeof(what));
+		if (err < 0 && r->ops->log) {
+			util_fmt(msg, sizeof(msg), "resetting what '%s' steps "
+				 "left after scenario '%s': %s: %s",
+				 r->resets[i]->name, r->run.scenario, what,
+				 util_errno_desc(-err));
+			r->ops->log(3, msg, r->data);
+		}
 	}
+	r->nresets = 0;
 }
 
 /* The child is reaped (or abandoned): drop what was its. */
@@ -583,7 +598,7 @@ static void release_child(struct runner *r)
 {
 	/* Anything the scenario left behind in its group goes too. */
 	kill(-r->pid, SIGKILL);
-	fault_cleanup(r);
+	run_resets(r);
 	if (r->fd >= 0)
 		close(r->fd);
 	if (r->ack_fd >= 0)

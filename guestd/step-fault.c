@@ -13,8 +13,9 @@
  * open make-it-fail or fail-nth file allocates nothing, so the disarm
  * cannot itself be failed by the fault it removes. And switching off must
  * not depend on the scenario getting that far: the task marks die with
- * the scenario process, and the runner calls fault_reset() after every
- * scenario that began a fault step, however it ended.
+ * the scenario process, and fault_reset() is the kind's reset hook, which
+ * the runner calls once a child that began a fault step is gone, however
+ * it ended.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -833,4 +834,5 @@ fail:
 const struct step_ops step_fault = {
 	.name = "fault",
 	.run = fault_run,
+	.reset = fault_reset,
 };

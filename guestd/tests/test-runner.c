@@ -31,9 +31,19 @@ static void capture(const struct proto_event *ev, void *data)
 		events[nevents++] = *ev;
 }
 
-static const struct runner_ops ops = { .emit = capture };
+static char logged[PROTO_TEXT_MAX];
 
-/* Test-only kinds: a step that crashes, and one that leaves a process. */
+static void capture_log(int prio, const char *msg, void *data)
+{
+	snprintf(logged, sizeof(logged), "%s", msg);
+}
+
+static const struct runner_ops ops = { .emit = capture, .log = capture_log };
+
+/*
+ * Test-only kinds: a step that crashes, one that leaves a process, and
+ * one with a reset hook, which counts its calls (in the supervisor).
+ */
 static int crash_run(struct step_ctx *ctx, struct json_object *step,
 		     struct step_result *res)
 {
@@ -59,12 +69,33 @@ static int spawn_run(struct step_ctx *ctx, struct json_object *step,
 	return 0;
 }
 
-static const struct step_ops step_crash = { "crash", crash_run };
-static const struct step_ops step_spawn = { "spawn", spawn_run };
+static int arm_run(struct step_ctx *ctx, struct json_object *step,
+		   struct step_result *res)
+{
+	res->verdict = VERDICT_PASS;
+	return 0;
+}
+
+static unsigned int nresets;
+static int reset_err;
+
+static int arm_reset(const struct step_env *e, char *what, size_t whatlen)
+{
+	nresets++;
+	snprintf(what, whatlen, "disarming");
+	return reset_err;
+}
+
+static const struct step_ops step_crash = { .name = "crash",
+					    .run = crash_run };
+static const struct step_ops step_spawn = { .name = "spawn",
+					    .run = spawn_run };
+static const struct step_ops step_arm = { .name = "arm", .run = arm_run,
+					  .reset = arm_reset };
 
 static const struct step_ops *const table[] = {
 	&step_write, &step_read, &step_sleep, &step_kmsg_expect,
-	&step_crash, &step_spawn, NULL,
+	&step_crash, &step_spawn, &step_arm, NULL,
 };
 
 static struct step_env env;
@@ -692,6 +723,62 @@ static void test_cleanup_bad_requests(struct runner *r)
 	}
 }
 
+/*
+ * A kind's reset hook runs in the supervisor once a child that began a
+ * step of that kind is gone, however it ended, once per child; never
+ * after a child that began none.
+ */
+static void test_reset_hook(struct runner *r)
+{
+	static const struct {
+		const char *req;
+		unsigned int calls;
+		const char *what;
+	} cases[] = {
+		{ "{\"req\":\"run\",\"scenario\":\"t/r\",\"steps\":["
+		  "{\"kind\":\"arm\"},{\"kind\":\"sleep\",\"ms\":1}]}",
+		  1, "after a pass" },
+		{ "{\"req\":\"run\",\"scenario\":\"t/r\",\"steps\":["
+		  "{\"kind\":\"sleep\",\"ms\":1}]}",
+		  0, "not without an arm step" },
+		{ "{\"req\":\"run\",\"scenario\":\"t/r\",\"steps\":["
+		  "{\"kind\":\"sleep\",\"ms\":1},{\"kind\":\"arm\"}]}",
+		  1, "after a scenario that reached its arm step" },
+		{ "{\"req\":\"run\",\"scenario\":\"t/r\",\"steps\":["
+		  "{\"kind\":\"sleep\",\"ms\":1,\"timeout_ms\":1000},"
+		  "{\"kind\":\"sleep\",\"ms\":5000,\"timeout_ms\":50},"
+		  "{\"kind\":\"arm\"}]}",
+		  0, "not when the arm step never began" },
+		{ "{\"req\":\"run\",\"scenario\":\"t/r\",\"steps\":["
+		  "{\"kind\":\"arm\"},{\"kind\":\"arm\"},"
+		  "{\"kind\":\"crash\"}]}",
+		  1, "once for two arm steps, after a crash" },
+		{ "{\"req\":\"run\",\"scenario\":\"t/r\",\"steps\":["
+		  "{\"kind\":\"arm\"},"
+		  "{\"kind\":\"sleep\",\"ms\":5000,\"timeout_ms\":50}],"
+		  "\"cleanup\":[{\"kind\":\"arm\"}]}",
+		  2, "after a timeout, and after the cleanup child" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *reqs[] = { cases[i].req };
+
+		nresets = 0;
+		run_all(r, reqs, 1);
+		is_int(nresets, cases[i].calls, cases[i].what);
+	}
+
+	reset_err = -EIO;
+	logged[0] = '\0';
+	nresets = 0;
+	run_all(r, (const char *[]){ cases[0].req }, 1);
+	is_int(nresets, 1, "a failing reset is called too");
+	is_str(logged, "resetting what 'arm' steps left after scenario 't/r': "
+	       "disarming: EIO (Input/output error)",
+	       "and its failure is logged with the kind and scenario");
+	reset_err = 0;
+}
+
 int main(void)
 {
 	struct runner r;
@@ -719,6 +806,7 @@ int main(void)
 	test_cleanup_times_out(&r);
 	test_cleanup_after_crash(&r);
 	test_cleanup_bad_requests(&r);
+	test_reset_hook(&r);
 	runner_free(&r);
 	tu_rmrf(dir);
 	return tap_done();

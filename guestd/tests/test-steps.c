@@ -143,6 +143,17 @@ static void test_spec_table(void)
 	is_int(n, stepspec_count, "as many step_ops as specs");
 }
 
+/* The runner keeps the reset hooks a child made due in a bounded set. */
+static void test_reset_hooks(void)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; step_table[i]; i++)
+		n += step_table[i]->reset != NULL;
+	ok(n <= RUNNER_RESETS_MAX, "at most RUNNER_RESETS_MAX kinds reset");
+	ok(step_fault.reset == fault_reset, "fault's reset is fault_reset()");
+}
+
 static void test_write(void)
 {
 	struct step_result res;
@@ -667,6 +678,7 @@ int main(void)
 	snprintf(dir, sizeof(dir), "%s", tu_tmpdir());
 	test_check();
 	test_spec_table();
+	test_reset_hooks();
 	test_write();
 	test_fork_write();
 	test_read();
