@@ -542,8 +542,6 @@ static void test_run_refused(void)
 	};
 	struct json_object *obj;
 	struct proto_run run;
-	char *json = malloc(PROTO_LINE_MAX), *items = malloc(PROTO_LINE_MAX);
-	char name[PROTO_NAME_MAX + 1], path[PROTO_PATH_MAX + 8];
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		is_int(run_decode(bad[i].json, &run, &obj), bad[i].r,
@@ -551,82 +549,62 @@ static void test_run_refused(void)
 		is_str(err, bad[i].err, "with the reason");
 		json_object_put(obj);
 	}
-
-	/* The bounds, from proto.h, on both sides. */
-	memset(name, 'n', sizeof(name));
-	name[PROTO_NAME_MAX - 1] = '\0';
-	snprintf(json, PROTO_LINE_MAX,
-		 "{\"req\":\"run\",\"scenario\":\"%s\"," RUN_STEPS "}", name);
-	is_int(run_decode(json, &run, &obj), 0,
-	       "a scenario of PROTO_NAME_MAX - 1 bytes decodes");
-	json_object_put(obj);
-	name[PROTO_NAME_MAX - 1] = 'n';
-	name[PROTO_NAME_MAX] = '\0';
-	snprintf(json, PROTO_LINE_MAX,
-		 "{\"req\":\"run\",\"scenario\":\"%s\"," RUN_STEPS "}", name);
-	is_int(run_decode(json, &run, &obj), -E2BIG,
-	       "one byte more is refused");
-	json_object_put(obj);
-
-	repeat(items, PROTO_LINE_MAX, "{}", PROTO_STEPS_MAX);
-	snprintf(json, PROTO_LINE_MAX, RUN_PRE "\"steps\":%s}", items);
-	is_int(run_decode(json, &run, &obj), 0, "PROTO_STEPS_MAX steps decode");
-	is_int((long long)json_object_array_length(run.steps),
-	       PROTO_STEPS_MAX, "all of them");
-	json_object_put(obj);
-	repeat(items, PROTO_LINE_MAX, "{}", PROTO_STEPS_MAX + 1);
-	snprintf(json, PROTO_LINE_MAX, RUN_PRE "\"steps\":%s}", items);
-	is_int(run_decode(json, &run, &obj), -E2BIG, "one more is refused");
-	is_str(err, "'steps' must hold 1..256 steps, not 257", "and named");
-	json_object_put(obj);
-
-	repeat(items, PROTO_LINE_MAX, "{}", PROTO_CLEANUP_MAX);
-	snprintf(json, PROTO_LINE_MAX, RUN_PRE RUN_STEPS ",\"cleanup\":%s}",
-		 items);
-	is_int(run_decode(json, &run, &obj), 0,
-	       "PROTO_CLEANUP_MAX cleanup steps decode");
-	json_object_put(obj);
-	repeat(items, PROTO_LINE_MAX, "{}", PROTO_CLEANUP_MAX + 1);
-	snprintf(json, PROTO_LINE_MAX, RUN_PRE RUN_STEPS ",\"cleanup\":%s}",
-		 items);
-	is_int(run_decode(json, &run, &obj), -E2BIG, "one more is refused");
-	json_object_put(obj);
-
-	repeat(items, PROTO_LINE_MAX, "\"/x\"", PROTO_AUDIT_FILES_MAX);
-	snprintf(json, PROTO_LINE_MAX,
-		 RUN_PRE RUN_STEPS ",\"state_files\":%s}", items);
-	is_int(run_decode(json, &run, &obj), 0,
-	       "PROTO_AUDIT_FILES_MAX state files decode");
-	json_object_put(obj);
-	repeat(items, PROTO_LINE_MAX, "\"/x\"", PROTO_AUDIT_FILES_MAX + 1);
-	snprintf(json, PROTO_LINE_MAX,
-		 RUN_PRE RUN_STEPS ",\"state_files\":%s}", items);
-	is_int(run_decode(json, &run, &obj), -E2BIG, "one more is refused");
-	json_object_put(obj);
-
-	memset(path, 'p', sizeof(path));
-	path[0] = '/';
-	path[PROTO_PATH_MAX - 1] = '\0';
-	snprintf(json, PROTO_LINE_MAX,
-		 RUN_PRE RUN_STEPS ",\"state_files\":[\"%s\"]}", path);
-	is_int(run_decode(json, &run, &obj), 0,
-	       "a path of PROTO_PATH_MAX - 1 bytes decodes");
-	json_object_put(obj);
-	path[PROTO_PATH_MAX - 1] = 'p';
-	path[PROTO_PATH_MAX] = '\0';
-	snprintf(json, PROTO_LINE_MAX,
-		 RUN_PRE RUN_STEPS ",\"state_files\":[\"%s\"]}", path);
-	is_int(run_decode(json, &run, &obj), -E2BIG,
-	       "one byte more is refused");
-	json_object_put(obj);
-
-	snprintf(json, PROTO_LINE_MAX, "%s",
-		 RUN_PRE "\"timeout_ms\":3600000,\"steps\":[]}");
-	ok(run_decode(json, &run, &obj) < 0 && run.scenario &&
-	   strcmp(run.scenario, "a/b") == 0 && run.timeout_ms == 3600000,
+	ok(run_decode(RUN_PRE "\"timeout_ms\":3600000,\"steps\":[]}", &run,
+		      &obj) < 0 &&
+	   run.scenario && strcmp(run.scenario, "a/b") == 0 &&
+	   run.timeout_ms == 3600000,
 	   "a refused request keeps the fields before the bad one");
 	json_object_put(obj);
-	free(items);
+}
+
+/*
+ * The bounds of proto.h, on both sides: a request whose string or list
+ * (between pre and post) is at its bound decodes; one more byte or entry
+ * is -E2BIG.
+ */
+static void test_run_bounds(void)
+{
+	static const struct {
+		const char *name, *pre, *post;
+		const char *item; /* a list's entry; NULL: a string */
+		size_t max;
+	} bounds[] = {
+		{ "scenario", "{\"req\":\"run\",\"scenario\":\"",
+		  "\"," RUN_STEPS "}", NULL, PROTO_NAME_MAX - 1 },
+		{ "a state file", RUN_PRE RUN_STEPS ",\"state_files\":[\"", "\"]}",
+		  NULL, PROTO_PATH_MAX - 1 },
+		{ "steps", RUN_PRE "\"steps\":", "}", "{}", PROTO_STEPS_MAX },
+		{ "cleanup", RUN_PRE RUN_STEPS ",\"cleanup\":", "}", "{}",
+		  PROTO_CLEANUP_MAX },
+		{ "state_files", RUN_PRE RUN_STEPS ",\"state_files\":", "}",
+		  "\"/x\"", PROTO_AUDIT_FILES_MAX },
+	};
+	char *json = malloc(PROTO_LINE_MAX), *mid = malloc(PROTO_LINE_MAX);
+	struct json_object *obj;
+	struct proto_run run;
+
+	for (size_t i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++) {
+		for (size_t n = bounds[i].max; n <= bounds[i].max + 1; n++) {
+			if (bounds[i].item) {
+				repeat(mid, PROTO_LINE_MAX, bounds[i].item, n);
+			} else {
+				memset(mid, 'x', n);
+				mid[0] = '/';
+				mid[n] = '\0';
+			}
+			snprintf(json, PROTO_LINE_MAX, "%s%s%s", bounds[i].pre,
+				 mid, bounds[i].post);
+			okf(run_decode(json, &run, &obj) ==
+				    (n > bounds[i].max ? -E2BIG : 0),
+			    "%s of %zu %s: %s", bounds[i].name, n,
+			    bounds[i].item ? "entries" : "bytes",
+			    n > bounds[i].max ? "refused" : "decodes");
+			json_object_put(obj);
+		}
+	}
+	is_str(err, "'state_files' must be an array of at most 16 paths",
+	       "the refusal names the bound");
+	free(mid);
 	free(json);
 }
 
@@ -642,5 +620,6 @@ int main(void)
 	test_run_roundtrip();
 	test_request_decode();
 	test_run_refused();
+	test_run_bounds();
 	return tap_done();
 }
