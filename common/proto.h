@@ -9,7 +9,8 @@
  *
  * The host treats everything the guest sends as hostile: lines are bounded
  * by PROTO_LINE_MAX, strings by the array sizes below, and every field is
- * type-checked by proto_event_decode().
+ * type-checked by proto_event_decode(). guestd reads requests as strictly,
+ * through proto_request_decode() and proto_run_decode().
  */
 #ifndef VLALAB_PROTO_H
 #define VLALAB_PROTO_H
