@@ -26,6 +26,7 @@
 #include "brspec.h"
 #include "fileio.h"
 #include "jsonstrict.h"
+#include "kbuild.h"
 #include "proto.h"
 #include "scenario.h"
 #include "stepspec.h"
@@ -374,21 +375,6 @@ static bool scn_is_module_name(const char *s)
 	return true;
 }
 
-/* Module names compare with '-' and '_' equal, as modprobe does. */
-static bool scn_module_eq(const char *a, size_t alen, const char *b)
-{
-	size_t i;
-
-	for (i = 0; i < alen && b[i]; i++) {
-		char x = a[i] == '-' ? '_' : a[i];
-		char y = b[i] == '-' ? '_' : b[i];
-
-		if (x != y)
-			return false;
-	}
-	return i == alen && !b[i];
-}
-
 static const struct scn_key *scn_find_key(const struct scn_key *keys,
 					  const char *key)
 {
@@ -452,7 +438,7 @@ static void scn_check_string_list(struct scn_ctx *ctx, const char *path,
 			if (!json_object_is_type(f, json_type_string))
 				continue;
 			t = json_object_get_string(f);
-			if (modules ? scn_module_eq(s, strlen(s), t) :
+			if (modules ? kbuild_module_name_eq(s, t) :
 				      strcmp(s, t) == 0) {
 				scn_error(ctx, p, "'%s' is listed twice", s);
 				break;
@@ -2093,185 +2079,42 @@ static void scn_reason_add(char *reason, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The value of @opt in a .config text, or NULL when it is not set. */
-static const char *scn_config_value(const char *config, const char *opt,
-				    size_t *ret_len)
-{
-	size_t olen = strlen(opt);
-
-	for (const char *l = config; l && *l;) {
-		const char *nl = strchr(l, '\n');
-
-		if (strncmp(l, opt, olen) == 0 && l[olen] == '=') {
-			*ret_len = (nl ? (size_t)(nl - l) : strlen(l)) - olen - 1;
-			return l + olen + 1;
-		}
-		l = nl ? nl + 1 : NULL;
-	}
-	return NULL;
-}
-
-/*
- * Whether the module list @text (modules.dep or modules.builtin: one
- * "dir/name.ko[.xz]" path at the start of each line) has @module.
- */
-static bool scn_modlist_has(const char *text, const char *module)
-{
-	for (const char *l = text; l && *l;) {
-		const char *nl = strchr(l, '\n');
-		const char *end = nl ? nl : l + strlen(l);
-		const char *colon = memchr(l, ':', end - l);
-		const char *base, *ko;
-
-		if (colon)
-			end = colon;
-		base = l;
-		for (const char *p = l; p < end; p++)
-			if (*p == '/')
-				base = p + 1;
-		ko = NULL;
-		for (const char *p = base; p + 3 <= end; p++)
-			if (strncmp(p, ".ko", 3) == 0)
-				ko = p;
-		if (ko && scn_module_eq(base, ko - base, module))
-			return true;
-		l = nl ? nl + 1 : NULL;
-	}
-	return false;
-}
-
-/* Append the names of the .ko files below @dir to *list, one a line. */
-static int scn_ko_walk(const char *dir, char **list, size_t *len, int depth)
-{
-	char **names = NULL;
-	size_t n = 0;
-	int r;
-
-	if (depth > 16)
-		return 0;
-	r = scn_list_dir(dir, &names, &n);
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < n && r == 0; i++) {
-		char *path = NULL, *p;
-		size_t nlen = strlen(names[i]);
-		struct stat st;
-
-		if (asprintf(&path, "%s/%s", dir, names[i]) < 0) {
-			r = -ENOMEM;
-			break;
-		}
-		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			/* lstat: never into the build/ and source/ links. */
-			r = scn_ko_walk(path, list, len, depth + 1);
-		} else if (strstr(names[i], ".ko")) {
-			p = realloc(*list, *len + nlen + 2);
-			if (!p) {
-				r = -ENOMEM;
-			} else {
-				*list = p;
-				memcpy(p + *len, names[i], nlen);
-				p[*len + nlen] = '\n';
-				*len += nlen + 1;
-				p[*len] = '\0';
-			}
-		}
-		free(path);
-	}
-	scn_free_names(names, n);
-	return r;
-}
-
-/* The built modules below @dir, as modules.dep text or a list of .ko files. */
-static int scn_modules_text(const char *dir, char **ret)
-{
-	char *path = NULL, *list = NULL;
-	size_t len = 0;
-	int r;
-
-	if (asprintf(&path, "%s/modules.dep", dir) < 0)
-		return -ENOMEM;
-	r = fileio_read(path, FILEIO_ALL, ret, NULL, NULL);
-	free(path);
-	if (r != -ENOENT)
-		return r;
-	r = scn_ko_walk(dir, &list, &len, 0);
-	if (r < 0) {
-		free(list);
-		return r;
-	}
-	*ret = list ? list : strdup("");
-	return *ret ? 0 : -ENOMEM;
-}
-
 int scn_check_requires(const struct scenario *s, const char *config_path,
 		       const char *modules_dir, char *reason, size_t len)
 {
-	char *config = NULL, *mods = NULL, *builtin = NULL, *path = NULL;
 	int r = 0;
 
 	if (reason && len)
 		reason[0] = '\0';
-	if (s->n_req_config) {
-		r = fileio_read(config_path, FILEIO_ALL, &config, NULL, NULL);
-		if (r < 0) {
-			if (reason && len)
-				snprintf(reason, len, "cannot read '%s': %s",
-					 config_path, strerror(-r));
-			goto out;
-		}
-	}
 	for (size_t i = 0; i < s->n_req_config; i++) {
-		const char *opt = s->req_config[i], *val;
-		size_t vlen = 0;
+		const char *opt = s->req_config[i];
+		char *val = NULL;
+		int has;
 
-		val = scn_config_value(config, opt, &vlen);
-		if (!val) {
+		/* On an I/O error, kbuild says which file in @reason. */
+		has = kbuild_has_config(config_path, opt, &val, reason, len);
+		if (has < 0)
+			return has;
+		if (!has && !val) {
 			scn_reason_add(reason, len, "%s is not set", opt);
 			r = 1;
-		} else if (!(vlen == 1 && (val[0] == 'y' || val[0] == 'm'))) {
-			scn_reason_add(reason, len, "%s=%.*s, not y or m", opt,
-				       (int)vlen, val);
+		} else if (!has) {
+			scn_reason_add(reason, len, "%s=%s, not y or m", opt,
+				       val);
 			r = 1;
 		}
-	}
-	if (s->n_req_modules) {
-		int rr = scn_modules_text(modules_dir, &mods);
-
-		if (rr < 0) {
-			if (reason && len)
-				snprintf(reason, len,
-					 "cannot read the modules in '%s': %s",
-					 modules_dir, strerror(-rr));
-			r = rr;
-			goto out;
-		}
-		if (asprintf(&path, "%s/modules.builtin", modules_dir) < 0) {
-			r = -ENOMEM;
-			goto out;
-		}
-		rr = fileio_read(path, FILEIO_ALL, &builtin, NULL, NULL);
-		if (rr < 0 && rr != -ENOENT) {
-			if (reason && len)
-				snprintf(reason, len, "cannot read '%s': %s",
-					 path, strerror(-rr));
-			r = rr;
-			goto out;
-		}
+		free(val);
 	}
 	for (size_t i = 0; i < s->n_req_modules; i++) {
 		const char *m = s->req_modules[i];
+		int has = kbuild_has_module(modules_dir, m, reason, len);
 
-		if (scn_modlist_has(mods, m) ||
-		    (builtin && scn_modlist_has(builtin, m)))
-			continue;
-		scn_reason_add(reason, len, "module '%s' not built", m);
-		r = 1;
+		if (has < 0)
+			return has;
+		if (!has) {
+			scn_reason_add(reason, len, "module '%s' not built", m);
+			r = 1;
+		}
 	}
-out:
-	free(config);
-	free(mods);
-	free(builtin);
-	free(path);
 	return r;
 }
