@@ -35,69 +35,34 @@
 #define SCN_PATH_MAX JSONSTRICT_PATH_MAX
 #define SCN_MODNAME_MAX 55 /* MODULE_NAME_LEN - 1 */
 
+/*
+ * What a value must be: a type of common/stepspec.h (enum stepspec_type),
+ * which the steps' keys have and the scenario's own keys use too, or one of
+ * the scenario file's own below, numbered after them.
+ */
 enum scn_vtype {
-	SCN_V_STRING,     /* a non-empty string, at most max bytes if max > 0 */
-	SCN_V_TEXT,       /* any string, empty included */
-	SCN_V_LINE,       /* a non-empty string without control characters */
-	SCN_V_BOOL,
-	SCN_V_INT,        /* an integer in min..max */
-	SCN_V_REGEX,      /* a POSIX extended regex */
-	SCN_V_ERRNO,      /* an errno name glibc knows */
-	SCN_V_CHOICE,     /* one of choices[] */
-	SCN_V_SEED,       /* "001".."005" or "none" */
-	SCN_V_PARAMS,     /* an array of "key=value" strings */
+	SCN_V_LINE = STEPSPEC__COUNT, /* a non-empty string without control characters */
 	SCN_V_CONFIGS,    /* an array of "CONFIG_X" names */
 	SCN_V_MODULES,    /* an array of module names */
 	SCN_V_REQUIRES,   /* an object, scn_requires_keys[] */
 	SCN_V_STEPS,      /* an array of step objects, stepspec_table[] */
 	SCN_V_CLEANUP,    /* the same, as cleanup steps (stepspec_cleanup_keys[]) */
-	SCN_V_ABSPATH,    /* an absolute path the protocol carries */
-	SCN_V_MTDDEV,     /* "/dev/mtdN", N of 1..3 digits */
 	SCN_V_INCIDENT,   /* an object, scn_incident_keys[] */
 	SCN_V_STATE_FILES, /* an array of absolute paths, the audit's */
 	SCN_V_BITES,      /* checked as a whole by scn_check_bites() */
-	SCN_V_IFNAME,     /* a network interface name: 1..15 bytes, no '/' or blank */
-	SCN_V_GROUP,      /* an IPv4, IPv6 or MAC multicast group (brspec.h) */
-	SCN_V_VLANS,      /* an array of "VID [pvid] [untagged]" (brspec.h) */
-	SCN_V_VIDS,       /* an array of "VID" */
-	SCN_V_MDBS,       /* an array of MDB entry texts (brspec.h) */
-	SCN_V_MDB_KEYS,   /* an array of "PORT GROUP [vid N]" */
-	SCN_V_REGEX1,     /* a POSIX extended regex with one capture group */
 	SCN_V_DISK,       /* an object, scn_disk_keys[] */
 	SCN_V_DISKS,      /* an array of those, at most max */
 	SCN_V_KARGS,      /* an array of kernel command-line words */
 	SCN_V_BOOTS,      /* an array of boot objects, scn_boot_keys[] */
-	SCN_V_DEVICE,     /* a block device name, [a-z0-9]{1,31} */
 };
 
+/* A key of an object: struct stepspec_key, with our types too. */
 struct scn_key {
 	const char *key;
-	enum scn_vtype type;
+	int type;                 /* an enum stepspec_type or enum scn_vtype */
 	bool required;
 	int64_t min, max;
 	const char *const *choices;
-};
-
-/* The step keys' types (common/stepspec.h) among ours. */
-static const enum scn_vtype scn_spec_types[STEPSPEC__COUNT] = {
-	[STEPSPEC_STRING] = SCN_V_STRING,
-	[STEPSPEC_TEXT] = SCN_V_TEXT,
-	[STEPSPEC_BOOL] = SCN_V_BOOL,
-	[STEPSPEC_INT] = SCN_V_INT,
-	[STEPSPEC_REGEX] = SCN_V_REGEX,
-	[STEPSPEC_REGEX1] = SCN_V_REGEX1,
-	[STEPSPEC_ERRNO] = SCN_V_ERRNO,
-	[STEPSPEC_CHOICE] = SCN_V_CHOICE,
-	[STEPSPEC_PARAMS] = SCN_V_PARAMS,
-	[STEPSPEC_MTDDEV] = SCN_V_MTDDEV,
-	[STEPSPEC_IFNAME] = SCN_V_IFNAME,
-	[STEPSPEC_GROUP] = SCN_V_GROUP,
-	[STEPSPEC_VLANS] = SCN_V_VLANS,
-	[STEPSPEC_VIDS] = SCN_V_VIDS,
-	[STEPSPEC_MDBS] = SCN_V_MDBS,
-	[STEPSPEC_MDB_KEYS] = SCN_V_MDB_KEYS,
-	[STEPSPEC_DEVICE] = SCN_V_DEVICE,
-	[STEPSPEC_ABSPATH] = SCN_V_ABSPATH,
 };
 
 /* Room for a step kind's keys and the ending NULL key. */
@@ -115,20 +80,20 @@ static const char *const scn_incident_kinds[] = {
 
 static const struct scn_key scn_top_keys[] = {
 	{ "description", SCN_V_LINE, true, 0, 0, NULL },
-	{ "seed", SCN_V_SEED, true, 0, 0, scn_seeds },
+	{ "seed", STEPSPEC_CHOICE, true, 0, 0, scn_seeds },
 	{ "requires", SCN_V_REQUIRES, false, 0, 0, NULL },
-	{ "timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
-	{ "step_timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
+	{ "timeout_ms", STEPSPEC_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
+	{ "step_timeout_ms", STEPSPEC_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "steps", SCN_V_STEPS, false, 1, SCN_STEPS_MAX, NULL },
 	{ "cleanup", SCN_V_CLEANUP, false, 1, PROTO_CLEANUP_MAX, NULL },
-	{ "cleanup_timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
+	{ "cleanup_timeout_ms", STEPSPEC_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "expect_incident", SCN_V_INCIDENT, false, 0, 0, NULL },
 	{ "bites", SCN_V_BITES, false, 1, SCN_BITES_MAX, NULL },
 	{ "xfail", SCN_V_LINE, false, 0, PROTO_TEXT_MAX - 1, NULL },
 	{ "state_files", SCN_V_STATE_FILES, false, 0, PROTO_AUDIT_FILES_MAX, NULL },
 	{ "disk", SCN_V_DISK, false, 0, 0, NULL },
 	{ "boots", SCN_V_BOOTS, false, 1, SCN_BOOTS_MAX, NULL },
-	{ "fresh_vm", SCN_V_BOOL, false, 0, 0, NULL },
+	{ "fresh_vm", STEPSPEC_BOOL, false, 0, 0, NULL },
 	{ NULL },
 };
 
@@ -152,28 +117,28 @@ static const char *const scn_ends[] = { "running", "poweroff", "reboot",
 					NULL };
 
 static const struct scn_key scn_disk_keys[] = {
-	{ "size_mib", SCN_V_INT, true, 16, 65536, NULL },
-	{ "format", SCN_V_CHOICE, false, 0, 0, scn_disk_formats },
+	{ "size_mib", STEPSPEC_INT, true, 16, 65536, NULL },
+	{ "format", STEPSPEC_CHOICE, false, 0, 0, scn_disk_formats },
 	{ NULL },
 };
 
 static const struct scn_key scn_boot_keys[] = {
-	{ "memory_mib", SCN_V_INT, false, 128, 16384, NULL },
-	{ "machine", SCN_V_CHOICE, false, 0, 0, scn_machines },
+	{ "memory_mib", STEPSPEC_INT, false, 128, 16384, NULL },
+	{ "machine", STEPSPEC_CHOICE, false, 0, 0, scn_machines },
 	{ "kernel_args", SCN_V_KARGS, false, 0, SCN_KERNEL_ARGS_MAX, NULL },
 	{ "extra_disks", SCN_V_DISKS, false, 0, SCN_EXTRA_DISKS_MAX, NULL },
 	{ "steps", SCN_V_STEPS, false, 0, SCN_STEPS_MAX, NULL },
-	{ "end", SCN_V_CHOICE, false, 0, 0, scn_ends },
-	{ "resumed", SCN_V_BOOL, false, 0, 0, NULL },
-	{ "timeout_ms", SCN_V_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
+	{ "end", STEPSPEC_CHOICE, false, 0, 0, scn_ends },
+	{ "resumed", STEPSPEC_BOOL, false, 0, 0, NULL },
+	{ "timeout_ms", STEPSPEC_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ NULL },
 };
 
 static const struct scn_key scn_incident_keys[] = {
-	{ "kind", SCN_V_CHOICE, true, 0, 0, scn_incident_kinds },
-	{ "title", SCN_V_REGEX, false, 0, 0, NULL },
-	{ "survives", SCN_V_BOOL, true, 0, 0, NULL },
-	{ "step", SCN_V_STRING, false, 0, PROTO_NAME_MAX - 1, NULL },
+	{ "kind", STEPSPEC_CHOICE, true, 0, 0, scn_incident_kinds },
+	{ "title", STEPSPEC_REGEX, false, 0, 0, NULL },
+	{ "survives", STEPSPEC_BOOL, true, 0, 0, NULL },
+	{ "step", STEPSPEC_STRING, false, 0, PROTO_NAME_MAX - 1, NULL },
 	{ NULL },
 };
 
@@ -397,7 +362,7 @@ static const struct scn_key *scn_spec_keys(const struct stepspec_key *keys,
 	for (int pass = 0; pass < 2; pass++)
 		for (const struct stepspec_key *k = pass ? more : keys;
 		     k && k->key && n + 1 < SCN_SPEC_KEYS_MAX; k++, n++)
-			out[n] = (struct scn_key){ k->key, scn_spec_types[k->type],
+			out[n] = (struct scn_key){ k->key, k->type,
 						   k->required, k->min, k->max,
 						   k->choices };
 	out[n] = (struct scn_key){ NULL };
@@ -502,7 +467,7 @@ static bool scn_is_ifname(const char *s)
 
 /* An array of brspec.h texts, each of them parsing. */
 static void scn_check_entries(struct scn_ctx *ctx, const char *path,
-			      enum scn_vtype type, struct json_object *v)
+			      enum stepspec_type type, struct json_object *v)
 {
 	char p[SCN_PATH_MAX], err[256];
 
@@ -519,11 +484,11 @@ static void scn_check_entries(struct scn_ctx *ctx, const char *path,
 		if (!scn_expect_type(ctx, p, e, json_type_string, "a string"))
 			continue;
 		s = json_object_get_string(e);
-		if (type == SCN_V_VLANS || type == SCN_V_VIDS)
-			r = brspec_vlan_parse(s, type == SCN_V_VIDS, &vl, err,
+		if (type == STEPSPEC_VLANS || type == STEPSPEC_VIDS)
+			r = brspec_vlan_parse(s, type == STEPSPEC_VIDS, &vl, err,
 					      sizeof(err));
 		else
-			r = brspec_mdb_parse(s, type == SCN_V_MDB_KEYS, &m, err,
+			r = brspec_mdb_parse(s, type == STEPSPEC_MDB_KEYS, &m, err,
 					     sizeof(err));
 		if (r < 0)
 			scn_error(ctx, p, "%s", err);
@@ -888,40 +853,50 @@ static void scn_check_array(struct scn_ctx *ctx, const char *path,
 		scn_check_boots(ctx, path, v);
 }
 
-static void scn_check_value(struct scn_ctx *ctx, const char *path,
-			    const struct scn_key *spec, struct json_object *v)
+/* A string: STEPSPEC_STRING, STEPSPEC_TEXT or SCN_V_LINE. */
+static void scn_check_string(struct scn_ctx *ctx, const char *path,
+			     const struct scn_key *spec, struct json_object *v)
+{
+	const char *s;
+
+	if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+		return;
+	s = json_object_get_string(v);
+	if (spec->type != STEPSPEC_TEXT && !*s) {
+		scn_error(ctx, path, "must not be empty");
+		return;
+	}
+	if (spec->max > 0 && strlen(s) > (size_t)spec->max)
+		scn_error(ctx, path, "%zu bytes long, at most %" PRId64,
+			  strlen(s), spec->max);
+	if (spec->type == SCN_V_LINE)
+		for (; *s; s++)
+			if (iscntrl((unsigned char)*s)) {
+				scn_error(ctx, path,
+					  "must be one line, without control characters");
+				break;
+			}
+}
+
+/* A value of one of common/stepspec.h's types. */
+static void scn_check_spec_value(struct scn_ctx *ctx, const char *path,
+				 const struct scn_key *spec,
+				 struct json_object *v)
 {
 	const char *s;
 	int64_t i;
 	regex_t re;
 	int r, e;
 
-	switch (spec->type) {
-	case SCN_V_STRING:
-	case SCN_V_TEXT:
-	case SCN_V_LINE:
-		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
-			return;
-		s = json_object_get_string(v);
-		if (spec->type != SCN_V_TEXT && !*s) {
-			scn_error(ctx, path, "must not be empty");
-			return;
-		}
-		if (spec->max > 0 && strlen(s) > (size_t)spec->max)
-			scn_error(ctx, path, "%zu bytes long, at most %" PRId64,
-				  strlen(s), spec->max);
-		if (spec->type == SCN_V_LINE)
-			for (; *s; s++)
-				if (iscntrl((unsigned char)*s)) {
-					scn_error(ctx, path,
-						  "must be one line, without control characters");
-					break;
-				}
+	switch ((enum stepspec_type)spec->type) {
+	case STEPSPEC_STRING:
+	case STEPSPEC_TEXT:
+		scn_check_string(ctx, path, spec, v);
 		return;
-	case SCN_V_BOOL:
+	case STEPSPEC_BOOL:
 		scn_expect_type(ctx, path, v, json_type_boolean, "a boolean");
 		return;
-	case SCN_V_INT:
+	case STEPSPEC_INT:
 		if (!scn_expect_type(ctx, path, v, json_type_int, "an integer"))
 			return;
 		i = json_object_get_int64(v);
@@ -934,13 +909,13 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 				  json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN),
 				  spec->min, spec->max);
 		return;
-	case SCN_V_REGEX:
-	case SCN_V_REGEX1:
+	case STEPSPEC_REGEX:
+	case STEPSPEC_REGEX1:
 		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
 			return;
 		s = json_object_get_string(v);
 		r = regcomp(&re, s, REG_EXTENDED | REG_NEWLINE |
-			    (spec->type == SCN_V_REGEX ? REG_NOSUB : 0));
+			    (spec->type == STEPSPEC_REGEX ? REG_NOSUB : 0));
 		if (r) {
 			char buf[256];
 
@@ -948,21 +923,20 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 			scn_error(ctx, path, "bad regex '%s': %s", s, buf);
 			return;
 		}
-		if (spec->type == SCN_V_REGEX1 && re.re_nsub != 1)
+		if (spec->type == STEPSPEC_REGEX1 && re.re_nsub != 1)
 			scn_error(ctx, path,
 				  "regex '%s' has %zu capture groups; it needs exactly one, around the number",
 				  s, re.re_nsub);
 		regfree(&re);
 		return;
-	case SCN_V_ERRNO:
+	case STEPSPEC_ERRNO:
 		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
 			return;
 		s = json_object_get_string(v);
 		if (proto_errno_parse(s, &e) < 0)
 			scn_error(ctx, path, "unknown errno name '%s'", s);
 		return;
-	case SCN_V_CHOICE:
-	case SCN_V_SEED:
+	case STEPSPEC_CHOICE:
 		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
 			return;
 		s = json_object_get_string(v);
@@ -980,9 +954,78 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 			scn_error(ctx, path, "'%s' is not one of: %s", s, list);
 		}
 		return;
-	case SCN_V_PARAMS:
+	case STEPSPEC_PARAMS:
 		scn_check_string_list(ctx, path, v, scn_is_param,
 				      "module parameter", "key=value", false);
+		return;
+	case STEPSPEC_ABSPATH:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (s[0] != '/' || strlen(s) > (size_t)spec->max ||
+		    strpbrk(s, "\n\r"))
+			scn_error(ctx, path, "'%s' is not an absolute path of at most %" PRId64 " bytes",
+				  s, spec->max);
+		return;
+	case STEPSPEC_MTDDEV:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (strncmp(s, "/dev/mtd", 8) != 0 || !s[8] || strlen(s + 8) > 3 ||
+		    strspn(s + 8, "0123456789") != strlen(s + 8))
+			scn_error(ctx, path, "bad MTD device '%s' (want /dev/mtdN)",
+				  s);
+		return;
+	case STEPSPEC_IFNAME:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (!scn_is_ifname(s))
+			scn_error(ctx, path,
+				  "bad interface name '%s' (want 1..15 bytes, no '/', ':' or blank)",
+				  s);
+		return;
+	case STEPSPEC_GROUP: {
+		struct brspec_group g;
+
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		s = json_object_get_string(v);
+		if (brspec_group_parse(s, &g) < 0)
+			scn_error(ctx, path,
+				  "'%s' is no IPv4, IPv6 or MAC group address", s);
+		return;
+	}
+	case STEPSPEC_VLANS:
+	case STEPSPEC_VIDS:
+	case STEPSPEC_MDBS:
+	case STEPSPEC_MDB_KEYS:
+		scn_check_entries(ctx, path, spec->type, v);
+		return;
+	case STEPSPEC_DEVICE:
+		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
+			return;
+		if (!scn_is_device_name(json_object_get_string(v)))
+			scn_error(ctx, path,
+				  "bad block device name '%s' (want [a-z0-9]{1,31}, e.g. vda)",
+				  json_object_get_string(v));
+		return;
+	case STEPSPEC__COUNT:
+		return;
+	}
+}
+
+/* A value of @spec's type: common/stepspec.h's, or ours. */
+static void scn_check_value(struct scn_ctx *ctx, const char *path,
+			    const struct scn_key *spec, struct json_object *v)
+{
+	if (spec->type < STEPSPEC__COUNT) {
+		scn_check_spec_value(ctx, path, spec, v);
+		return;
+	}
+	switch ((enum scn_vtype)spec->type) {
+	case SCN_V_LINE:
+		scn_check_string(ctx, path, spec, v);
 		return;
 	case SCN_V_CONFIGS:
 		scn_check_string_list(ctx, path, v, scn_is_config_name,
@@ -1007,24 +1050,6 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 		scn_check_steps(ctx, path, spec, v);
 		ctx->cleanup = false;
 		return;
-	case SCN_V_ABSPATH:
-		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
-			return;
-		s = json_object_get_string(v);
-		if (s[0] != '/' || strlen(s) > (size_t)spec->max ||
-		    strpbrk(s, "\n\r"))
-			scn_error(ctx, path, "'%s' is not an absolute path of at most %" PRId64 " bytes",
-				  s, spec->max);
-		return;
-	case SCN_V_MTDDEV:
-		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
-			return;
-		s = json_object_get_string(v);
-		if (strncmp(s, "/dev/mtd", 8) != 0 || !s[8] || strlen(s + 8) > 3 ||
-		    strspn(s + 8, "0123456789") != strlen(s + 8))
-			scn_error(ctx, path, "bad MTD device '%s' (want /dev/mtdN)",
-				  s);
-		return;
 	case SCN_V_STATE_FILES:
 		scn_check_string_list(ctx, path, v, scn_is_state_path,
 				      "state file",
@@ -1041,40 +1066,6 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 		if (scn_expect_type(ctx, path, v, json_type_object, "an object"))
 			scn_check_object(ctx, path, v, scn_incident_keys, NULL,
 					 "expect_incident");
-		return;
-	case SCN_V_IFNAME:
-		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
-			return;
-		s = json_object_get_string(v);
-		if (!scn_is_ifname(s))
-			scn_error(ctx, path,
-				  "bad interface name '%s' (want 1..15 bytes, no '/', ':' or blank)",
-				  s);
-		return;
-	case SCN_V_GROUP: {
-		struct brspec_group g;
-
-		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
-			return;
-		s = json_object_get_string(v);
-		if (brspec_group_parse(s, &g) < 0)
-			scn_error(ctx, path,
-				  "'%s' is no IPv4, IPv6 or MAC group address", s);
-		return;
-	}
-	case SCN_V_VLANS:
-	case SCN_V_VIDS:
-	case SCN_V_MDBS:
-	case SCN_V_MDB_KEYS:
-		scn_check_entries(ctx, path, spec->type, v);
-		return;
-	case SCN_V_DEVICE:
-		if (!scn_expect_type(ctx, path, v, json_type_string, "a string"))
-			return;
-		if (!scn_is_device_name(json_object_get_string(v)))
-			scn_error(ctx, path,
-				  "bad block device name '%s' (want [a-z0-9]{1,31}, e.g. vda)",
-				  json_object_get_string(v));
 		return;
 	case SCN_V_DISK:
 		if (scn_expect_type(ctx, path, v, json_type_object, "an object"))
