@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Scenario files: loading, validation against docs/scenarios.md, and the
- * requires check against a built kernel. Selection by name or glob is
- * scenario-select.c's.
+ * Scenario files: loading and validation against docs/scenarios.md.
+ * Selection by name or glob is scenario-select.c's, the requires check
+ * against a built kernel scenario-requires.c's.
  *
  * Validation is driven by tables: one key table for the top level, one for
  * requires, and for the steps the table of step kinds both programs share
@@ -2049,63 +2049,4 @@ void scn_errors_free(struct scn_errors *errs)
 	free(errs->warns);
 	errs->warns = NULL;
 	errs->nwarns = 0;
-}
-
-/* Append "; " and a reason to @reason. */
-__attribute__((format(printf, 3, 4)))
-static void scn_reason_add(char *reason, size_t len, const char *fmt, ...)
-{
-	size_t used;
-	va_list ap;
-
-	if (!reason || !len)
-		return;
-	used = strlen(reason);
-	if (used && used + 2 < len) {
-		strcpy(reason + used, "; ");
-		used += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(reason + used, len - used, fmt, ap);
-	va_end(ap);
-}
-
-int scn_check_requires(const struct scenario *s, const char *config_path,
-		       const char *modules_dir, char *reason, size_t len)
-{
-	int r = 0;
-
-	if (reason && len)
-		reason[0] = '\0';
-	for (size_t i = 0; i < s->n_req_config; i++) {
-		const char *opt = s->req_config[i];
-		char *val = NULL;
-		int has;
-
-		/* On an I/O error, kbuild says which file in @reason. */
-		has = kbuild_has_config(config_path, opt, &val, reason, len);
-		if (has < 0)
-			return has;
-		if (!has && !val) {
-			scn_reason_add(reason, len, "%s is not set", opt);
-			r = 1;
-		} else if (!has) {
-			scn_reason_add(reason, len, "%s=%s, not y or m", opt,
-				       val);
-			r = 1;
-		}
-		free(val);
-	}
-	for (size_t i = 0; i < s->n_req_modules; i++) {
-		const char *m = s->req_modules[i];
-		int has = kbuild_has_module(modules_dir, m, reason, len);
-
-		if (has < 0)
-			return has;
-		if (!has) {
-			scn_reason_add(reason, len, "module '%s' not built", m);
-			r = 1;
-		}
-	}
-	return r;
 }
