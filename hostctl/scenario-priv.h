@@ -2,7 +2,8 @@
 /*
  * What the files that load and validate a scenario file share, and no
  * other file of hostctl includes (they use scenario.h): scenario.c loads,
- * scenario-errors.c collects what the checks find.
+ * scenario-values.c checks one value, scenario-errors.c collects what the
+ * checks find.
  */
 #ifndef VLALAB_SCENARIO_PRIV_H
 #define VLALAB_SCENARIO_PRIV_H
@@ -15,6 +16,7 @@
 
 #include "jsonstrict.h"
 #include "scenario.h"
+#include "stepspec.h"
 
 /* Room for a JSON path in messages ("$.steps[3].expect"). */
 #define SCN_PATH_MAX JSONSTRICT_PATH_MAX
@@ -26,6 +28,36 @@ struct scn_ctx {
 	size_t nerr;
 	uint64_t step_timeout_ms;
 	bool cleanup; /* checking the cleanup list's steps */
+};
+
+/*
+ * What a value must be: a type of common/stepspec.h (enum stepspec_type),
+ * which the steps' keys have and the scenario's own keys use too, or one of
+ * the scenario file's own below, numbered after them.
+ */
+enum scn_vtype {
+	SCN_V_LINE = STEPSPEC__COUNT, /* a non-empty line, no control chars */
+	SCN_V_CONFIGS, /* an array of "CONFIG_X" names */
+	SCN_V_MODULES, /* an array of module names */
+	SCN_V_REQUIRES, /* an object, scn_requires_keys[] */
+	SCN_V_STEPS, /* an array of step objects, stepspec_table[] */
+	SCN_V_CLEANUP, /* the same, as cleanup steps (stepspec_cleanup_keys[]) */
+	SCN_V_INCIDENT, /* an object, scn_incident_keys[] */
+	SCN_V_STATE_FILES, /* an array of absolute paths, the audit's */
+	SCN_V_BITES, /* checked as a whole by scn_check_bites() */
+	SCN_V_DISK, /* an object, scn_disk_keys[] */
+	SCN_V_DISKS, /* an array of those, at most max */
+	SCN_V_KARGS, /* an array of kernel command-line words */
+	SCN_V_BOOTS, /* an array of boot objects, scn_boot_keys[] */
+};
+
+/* A key of an object: struct stepspec_key, with our types too. */
+struct scn_key {
+	const char *key;
+	int type; /* an enum stepspec_type or enum scn_vtype */
+	bool required;
+	int64_t min, max;
+	const char *const *choices;
 };
 
 /* ---- scenario-errors.c ---- */
@@ -51,5 +83,24 @@ bool scn_expect_type(struct scn_ctx *ctx, const char *path,
 
 /* Drop the errors after the first @n (@errs may be NULL). */
 void scn_errors_truncate(struct scn_errors *errs, size_t n);
+
+/* ---- scenario-values.c ---- */
+
+/* A value of one of common/stepspec.h's types, as @spec bounds it. */
+void scn_check_spec_value(struct scn_ctx *ctx, const char *path,
+			  const struct scn_key *spec, struct json_object *v);
+
+/* A string: STEPSPEC_STRING, STEPSPEC_TEXT or SCN_V_LINE. */
+void scn_check_string(struct scn_ctx *ctx, const char *path,
+		      const struct scn_key *spec, struct json_object *v);
+
+/*
+ * An array of strings, each passing @ok, with no two alike (module names
+ * alike as kbuild_module_name_eq() says, if @modules). @what and @want
+ * word the error for one that does not pass.
+ */
+void scn_check_string_list(struct scn_ctx *ctx, const char *path,
+			   struct json_object *v, bool (*ok)(const char *),
+			   const char *what, const char *want, bool modules);
 
 #endif
