@@ -2,6 +2,7 @@
 /*
  * What the files that load and validate a scenario file share, and no
  * other file of hostctl includes (they use scenario.h): scenario.c loads,
+ * scenario-schema.c checks each key against the schema,
  * scenario-values.c checks one value, scenario-errors.c collects what the
  * checks find.
  */
@@ -83,6 +84,23 @@ bool scn_expect_type(struct scn_ctx *ctx, const char *path,
 
 /* Drop the errors after the first @n (@errs may be NULL). */
 void scn_errors_truncate(struct scn_errors *errs, size_t n);
+
+/* ---- scenario-schema.c ---- */
+
+/*
+ * Check every key of the scenario document @doc, an object: against the
+ * key tables, each value of its type, the steps against their kinds.
+ */
+void scn_check_keys(struct scn_ctx *ctx, struct json_object *doc);
+
+/*
+ * Check the keys of @obj against @keys and @more (either may be NULL): no
+ * unknown key, every required key present, each value of its type. @what
+ * names the object in messages ("a scenario", "a 'read' step").
+ */
+void scn_check_object(struct scn_ctx *ctx, const char *path,
+		      struct json_object *obj, const struct scn_key *keys,
+		      const struct scn_key *more, const char *what);
 
 /* ---- scenario-values.c ---- */
 
