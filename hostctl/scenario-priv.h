@@ -2,6 +2,7 @@
 /*
  * What the files that load and validate a scenario file share, and no
  * other file of hostctl includes (they use scenario.h): scenario.c loads,
+ * scenario-rules.c checks the rules across a file's parts,
  * scenario-schema.c checks each key against the schema,
  * scenario-values.c checks one value, scenario-errors.c collects what the
  * checks find.
@@ -84,6 +85,15 @@ bool scn_expect_type(struct scn_ctx *ctx, const char *path,
 
 /* Drop the errors after the first @n (@errs may be NULL). */
 void scn_errors_truncate(struct scn_errors *errs, size_t n);
+
+/* ---- scenario-rules.c ---- */
+
+/*
+ * Check the rules between the parts of the scenario document @doc, whose
+ * keys scn_check_keys() checked: steps or boots, no audit or cleanup list
+ * with VMs of its own, cleanup step names, expect_incident.step, bites.
+ */
+void scn_check_rules(struct scn_ctx *ctx, struct json_object *doc);
 
 /* ---- scenario-schema.c ---- */
 
