@@ -112,6 +112,9 @@ void scn_check_object(struct scn_ctx *ctx, const char *path,
 		      struct json_object *obj, const struct scn_key *keys,
 		      const struct scn_key *more, const char *what);
 
+/* The name of @step, a string, or NULL: it has none, or is no object. */
+const char *scn_step_name(struct json_object *step);
+
 /* ---- scenario-values.c ---- */
 
 /* A value of one of common/stepspec.h's types, as @spec bounds it. */

@@ -43,12 +43,10 @@ static bool scn_has_step(struct json_object *steps, const char *want)
 		return false;
 	n = json_object_array_length(steps);
 	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(steps, i), *nm;
+		const char *nm =
+			scn_step_name(json_object_array_get_idx(steps, i));
 
-		if (json_object_is_type(o, json_type_object) &&
-		    json_object_object_get_ex(o, "name", &nm) &&
-		    json_object_is_type(nm, json_type_string) &&
-		    strcmp(json_object_get_string(nm), want) == 0)
+		if (nm && strcmp(nm, want) == 0)
 			return true;
 	}
 	return false;
@@ -99,7 +97,8 @@ static void scn_check_incident_step(struct scn_ctx *ctx, struct json_object *doc
  */
 static void scn_check_cleanup(struct scn_ctx *ctx, struct json_object *doc)
 {
-	struct json_object *cl, *steps, *st, *nm;
+	struct json_object *cl, *steps;
+	const char *nm;
 	char p[SCN_PATH_MAX];
 	size_t n;
 
@@ -116,15 +115,12 @@ static void scn_check_cleanup(struct scn_ctx *ctx, struct json_object *doc)
 		return;
 	n = json_object_array_length(cl);
 	for (size_t i = 0; i < n; i++) {
-		st = json_object_array_get_idx(cl, i);
-		if (!json_object_is_type(st, json_type_object) ||
-		    !json_object_object_get_ex(st, "name", &nm) ||
-		    !json_object_is_type(nm, json_type_string) ||
-		    !scn_has_step(steps, json_object_get_string(nm)))
+		nm = scn_step_name(json_object_array_get_idx(cl, i));
+		if (!nm || !scn_has_step(steps, nm))
 			continue;
 		snprintf(p, sizeof(p), "$.cleanup[%zu].name", i);
 		scn_error(ctx, p, "duplicate step name '%s' (also in $.steps)",
-			  json_object_get_string(nm));
+			  nm);
 	}
 }
 

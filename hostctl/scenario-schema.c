@@ -271,6 +271,17 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 	}
 }
 
+const char *scn_step_name(struct json_object *step)
+{
+	struct json_object *v;
+
+	if (!json_object_is_type(step, json_type_object) ||
+	    !json_object_object_get_ex(step, "name", &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
 /* A string key of a step of kind @kind, or NULL. */
 static const char *scn_step_str(struct json_object *step, const char *kind,
 				const char *key)
@@ -371,33 +382,65 @@ static void scn_check_steps(struct scn_ctx *ctx, const char *path,
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *step = json_object_array_get_idx(v, i);
-		struct json_object *name;
+		const char *name;
 
 		jsonstrict_path_index(p, path, i);
 		scn_check_step(ctx, p, step);
-		if (!json_object_is_type(step, json_type_object) ||
-		    !json_object_object_get_ex(step, "name", &name) ||
-		    !json_object_is_type(name, json_type_string))
-			continue;
-		for (size_t j = 0; j < i; j++) {
-			struct json_object *o = json_object_array_get_idx(v, j);
-			struct json_object *oname;
+		name = scn_step_name(step);
+		for (size_t j = 0; name && j < i; j++) {
+			const char *other =
+				scn_step_name(json_object_array_get_idx(v, j));
 			char q[SCN_PATH_MAX], np[SCN_PATH_MAX];
 
-			if (!json_object_is_type(o, json_type_object) ||
-			    !json_object_object_get_ex(o, "name", &oname) ||
-			    !json_object_is_type(oname, json_type_string) ||
-			    strcmp(json_object_get_string(oname),
-				   json_object_get_string(name)) != 0)
+			if (!other || strcmp(other, name) != 0)
 				continue;
 			jsonstrict_path_key(np, p, "name");
 			jsonstrict_path_index(q, path, j);
 			scn_error(ctx, np, "duplicate step name '%s' (also %s)",
-				  json_object_get_string(name), q);
+				  name, q);
 			break;
 		}
 	}
 	scn_check_samples(ctx, path, v, n);
+}
+
+/* The steps array of boot @i of the boots @v, or NULL. */
+static struct json_object *scn_boot_steps(struct json_object *v, size_t i)
+{
+	struct json_object *steps;
+
+	if (!json_object_object_get_ex(json_object_array_get_idx(v, i), "steps",
+				       &steps) ||
+	    !json_object_is_type(steps, json_type_array))
+		return NULL;
+	return steps;
+}
+
+/* The steps @si of boot @i take no name of the steps @sj of boot @j. */
+static void scn_check_boot_names(struct scn_ctx *ctx, const char *path,
+				 struct json_object *si, size_t i,
+				 struct json_object *sj, size_t j)
+{
+	char p[SCN_PATH_MAX], q[SCN_PATH_MAX];
+
+	for (size_t x = 0; sj && x < json_object_array_length(si); x++) {
+		const char *a = scn_step_name(json_object_array_get_idx(si, x));
+
+		for (size_t y = 0; a && y < json_object_array_length(sj); y++) {
+			const char *b =
+				scn_step_name(json_object_array_get_idx(sj, y));
+
+			if (!b || strcmp(a, b) != 0)
+				continue;
+			jsonstrict_path_index(p, path, i);
+			jsonstrict_path_key(q, p, "steps");
+			jsonstrict_path_index(p, q, x);
+			jsonstrict_path_key(q, p, "name");
+			scn_error(ctx, q,
+				  "duplicate step name '%s' (also in $.boots[%zu])",
+				  a, j);
+		}
+	}
 }
 
 /* The rules that tie the boots together; each boot is checked already. */
@@ -444,42 +487,11 @@ static void scn_check_boots(struct scn_ctx *ctx, const char *path,
 			  SCN_STEPS_MAX);
 	/* Results list every boot's steps together: names stay unique. */
 	for (size_t i = 0; i < n; i++) {
-		struct json_object *si, *sj, *a, *b;
+		struct json_object *si = scn_boot_steps(v, i);
 
-		if (!json_object_object_get_ex(json_object_array_get_idx(v, i),
-					       "steps", &si) ||
-		    !json_object_is_type(si, json_type_array))
-			continue;
-		for (size_t j = 0; j < i; j++) {
-			if (!json_object_object_get_ex(
-				    json_object_array_get_idx(v, j), "steps",
-				    &sj) ||
-			    !json_object_is_type(sj, json_type_array))
-				continue;
-			for (size_t x = 0; x < json_object_array_length(si); x++) {
-				a = json_object_array_get_idx(si, x);
-				if (!json_object_is_type(a, json_type_object) ||
-				    !json_object_object_get_ex(a, "name", &a) ||
-				    !json_object_is_type(a, json_type_string))
-					continue;
-				for (size_t y = 0; y < json_object_array_length(sj); y++) {
-					b = json_object_array_get_idx(sj, y);
-					if (!json_object_is_type(b, json_type_object) ||
-					    !json_object_object_get_ex(b, "name", &b) ||
-					    !json_object_is_type(b, json_type_string) ||
-					    strcmp(json_object_get_string(a),
-						   json_object_get_string(b)) != 0)
-						continue;
-					jsonstrict_path_index(p, path, i);
-					jsonstrict_path_key(q, p, "steps");
-					jsonstrict_path_index(p, q, x);
-					jsonstrict_path_key(q, p, "name");
-					scn_error(ctx, q,
-						  "duplicate step name '%s' (also in $.boots[%zu])",
-						  json_object_get_string(a), j);
-				}
-			}
-		}
+		for (size_t j = 0; si && j < i; j++)
+			scn_check_boot_names(ctx, path, si, i,
+					     scn_boot_steps(v, j), j);
 	}
 }
 
