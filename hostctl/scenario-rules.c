@@ -19,6 +19,7 @@
  * longer that guest. A cleanup list protects the next scenario in the same
  * VM, and such a scenario's VMs are destroyed after it.
  */
+/* clang-format off */
 static const struct {
 	const char *key, *why;
 } scn_own_vm_refuses[] = {
@@ -33,6 +34,7 @@ static const struct scn_key scn_bite_keys[] = {
 	{ "steps", SCN_V_BITES, true, 0, 0, NULL },
 	{ NULL },
 };
+/* clang-format on */
 
 /* True when the array @steps (or anything else) has a step named @want. */
 static bool scn_has_step(struct json_object *steps, const char *want)
@@ -57,7 +59,8 @@ static bool scn_has_step(struct json_object *steps, const char *want)
  * its boots): an attribution to a step that does not exist could never
  * match.
  */
-static void scn_check_incident_step(struct scn_ctx *ctx, struct json_object *doc)
+static void scn_check_incident_step(struct scn_ctx *ctx,
+				    struct json_object *doc)
 {
 	struct json_object *inc, *step, *steps, *boots;
 	const char *want;
@@ -76,7 +79,8 @@ static void scn_check_incident_step(struct scn_ctx *ctx, struct json_object *doc
 	    json_object_is_type(boots, json_type_array)) {
 		n = json_object_array_length(boots);
 		for (size_t i = 0; i < n; i++) {
-			struct json_object *b = json_object_array_get_idx(boots, i);
+			struct json_object *b =
+				json_object_array_get_idx(boots, i);
 
 			if (json_object_is_type(b, json_type_object) &&
 			    json_object_object_get_ex(b, "steps", &steps) &&
@@ -87,8 +91,7 @@ static void scn_check_incident_step(struct scn_ctx *ctx, struct json_object *doc
 	if (!json_object_object_get_ex(doc, "steps", NULL) &&
 	    !json_object_object_get_ex(doc, "boots", NULL))
 		return;
-	scn_error(ctx, "$.expect_incident.step",
-		  "no step is named '%s'", want);
+	scn_error(ctx, "$.expect_incident.step", "no step is named '%s'", want);
 }
 
 /*
@@ -103,11 +106,13 @@ static void scn_check_cleanup(struct scn_ctx *ctx, struct json_object *doc)
 	size_t n;
 
 	if (!json_object_object_get_ex(doc, "cleanup", &cl)) {
-		if (json_object_object_get_ex(doc, "cleanup_timeout_ms", NULL) &&
+		if (json_object_object_get_ex(doc, "cleanup_timeout_ms",
+					      NULL) &&
 		    !json_object_object_get_ex(doc, "boots", NULL) &&
 		    !json_object_object_get_ex(doc, "disk", NULL))
-			scn_error(ctx, "$.cleanup_timeout_ms",
-				  "needs 'cleanup': it bounds the cleanup list");
+			scn_error(
+				ctx, "$.cleanup_timeout_ms",
+				"needs 'cleanup': it bounds the cleanup list");
 		return;
 	}
 	if (!json_object_is_type(cl, json_type_array) ||
@@ -132,7 +137,8 @@ static size_t scn_count_steps(struct json_object *doc)
 
 	if (json_object_object_get_ex(doc, "steps", &v))
 		return json_object_is_type(v, json_type_array) ?
-			       json_object_array_length(v) : 0;
+			       json_object_array_length(v) :
+			       0;
 	if (!json_object_object_get_ex(doc, "boots", &v) ||
 	    !json_object_is_type(v, json_type_array))
 		return 0;
@@ -175,30 +181,34 @@ static void scn_check_bites(struct scn_ctx *ctx, struct json_object *doc)
 				 "a bites entry");
 		jsonstrict_path_key(q, p, "patch");
 		if (json_object_object_get_ex(e, "patch", &patch) &&
-		    scn_expect_type(ctx, q, patch, json_type_string, "a string")) {
+		    scn_expect_type(ctx, q, patch, json_type_string,
+				    "a string")) {
 			const char *s = json_object_get_string(patch);
 
 			if (!*s || strlen(s) > 255 || strchr(s, '/') ||
 			    strpbrk(s, " \t\n\r\v\f"))
-				scn_error(ctx, q,
-					  "bad patch name '%s' (want a series file name or its number, e.g. \"0003\")",
-					  s);
+				scn_error(
+					ctx, q,
+					"bad patch name '%s' (want a series file name or its number, e.g. \"0003\")",
+					s);
 			for (size_t j = 0; j < i; j++) {
 				o = json_object_array_get_idx(bites, j);
 				if (json_object_is_type(o, json_type_object) &&
 				    json_object_object_get_ex(o, "patch", &o) &&
 				    json_object_is_type(o, json_type_string) &&
 				    strcmp(json_object_get_string(o), s) == 0) {
-					scn_error(ctx, q,
-						  "patch '%s' is declared twice (also $.bites[%zu])",
-						  s, j);
+					scn_error(
+						ctx, q,
+						"patch '%s' is declared twice (also $.bites[%zu])",
+						s, j);
 					break;
 				}
 			}
 		}
 		jsonstrict_path_key(q, p, "steps");
 		if (!json_object_object_get_ex(e, "steps", &steps) ||
-		    !scn_expect_type(ctx, q, steps, json_type_array, "an array"))
+		    !scn_expect_type(ctx, q, steps, json_type_array,
+				     "an array"))
 			continue;
 		if (json_object_array_length(steps) < 1 ||
 		    json_object_array_length(steps) > nsteps) {
@@ -216,9 +226,11 @@ static void scn_check_bites(struct scn_ctx *ctx, struct json_object *doc)
 				continue;
 			x = json_object_get_int64(o);
 			if (x < 0 || (uint64_t)x >= nsteps) {
-				scn_error(ctx, r,
-					  "step %" PRId64 " is out of range 0..%zu (the scenario has %zu steps)",
-					  x, nsteps - 1, nsteps);
+				scn_error(
+					ctx, r,
+					"step %" PRId64
+					" is out of range 0..%zu (the scenario has %zu steps)",
+					x, nsteps - 1, nsteps);
 				continue;
 			}
 			for (size_t j = 0; j < k; j++) {
@@ -227,9 +239,11 @@ static void scn_check_bites(struct scn_ctx *ctx, struct json_object *doc)
 
 				if (json_object_is_type(d, json_type_int) &&
 				    json_object_get_int64(d) == x) {
-					scn_error(ctx, r,
-						  "step %" PRId64 " is listed twice (also %s[%zu])",
-						  x, q, j);
+					scn_error(
+						ctx, r,
+						"step %" PRId64
+						" is listed twice (also %s[%zu])",
+						x, q, j);
 					break;
 				}
 			}
@@ -241,17 +255,23 @@ void scn_check_rules(struct scn_ctx *ctx, struct json_object *doc)
 {
 	if (json_object_object_get_ex(doc, "steps", NULL) ==
 	    json_object_object_get_ex(doc, "boots", NULL))
-		scn_error(ctx, "$",
-			  "a scenario has either 'steps' (one boot) or 'boots', exactly one of them");
+		scn_error(
+			ctx, "$",
+			"a scenario has either 'steps' (one boot) or 'boots', exactly one of them");
 	/* boots.c has no state-leak audit and no cleanup list. */
 	if (json_object_object_get_ex(doc, "boots", NULL) ||
 	    json_object_object_get_ex(doc, "disk", NULL))
-		for (size_t i = 0; i < sizeof(scn_own_vm_refuses) / sizeof(scn_own_vm_refuses[0]); i++)
-			if (json_object_object_get_ex(doc, scn_own_vm_refuses[i].key, NULL)) {
+		for (size_t i = 0; i < sizeof(scn_own_vm_refuses) /
+					       sizeof(scn_own_vm_refuses[0]);
+		     i++)
+			if (json_object_object_get_ex(
+				    doc, scn_own_vm_refuses[i].key, NULL)) {
 				char p[SCN_PATH_MAX];
 
-				jsonstrict_path_key(p, "$", scn_own_vm_refuses[i].key);
-				scn_error(ctx, p, "%s", scn_own_vm_refuses[i].why);
+				jsonstrict_path_key(p, "$",
+						    scn_own_vm_refuses[i].key);
+				scn_error(ctx, p, "%s",
+					  scn_own_vm_refuses[i].why);
 			}
 	scn_check_cleanup(ctx, doc);
 	scn_check_incident_step(ctx, doc);

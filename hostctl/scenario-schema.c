@@ -22,6 +22,7 @@
 /* Room for a step kind's keys and the ending NULL key. */
 #define SCN_SPEC_KEYS_MAX (STEPSPEC_KEYS_MAX + 1)
 
+/* clang-format off */
 static const char *const scn_seeds[] = { "001", "002", "003", "004", "005",
 					 "none", NULL };
 
@@ -87,14 +88,15 @@ static const struct scn_key scn_requires_keys[] = {
 	{ "modules", SCN_V_MODULES, false, 0, 0, NULL },
 	{ NULL },
 };
+/* clang-format on */
 
 static bool scn_is_config_name(const char *s)
 {
 	if (strncmp(s, "CONFIG_", 7) != 0 || !s[7])
 		return false;
 	for (s += 7; *s; s++)
-		if (!isupper((unsigned char)*s) && !isdigit((unsigned char)*s) &&
-		    *s != '_')
+		if (!isupper((unsigned char)*s) &&
+		    !isdigit((unsigned char)*s) && *s != '_')
 			return false;
 	return true;
 }
@@ -133,9 +135,14 @@ static const struct scn_key *scn_spec_keys(const struct stepspec_key *keys,
 	for (int pass = 0; pass < 2; pass++)
 		for (const struct stepspec_key *k = pass ? more : keys;
 		     k && k->key && n + 1 < SCN_SPEC_KEYS_MAX; k++, n++)
-			out[n] = (struct scn_key){ k->key, k->type,
-						   k->required, k->min, k->max,
-						   k->choices };
+			out[n] = (struct scn_key){
+				.key = k->key,
+				.type = k->type,
+				.required = k->required,
+				.min = k->min,
+				.max = k->max,
+				.choices = k->choices,
+			};
 	out[n] = (struct scn_key){ NULL };
 	return out;
 }
@@ -161,8 +168,8 @@ static bool scn_is_state_path(const char *s)
 }
 
 void scn_check_object(struct scn_ctx *ctx, const char *path,
-			     struct json_object *obj, const struct scn_key *keys,
-			     const struct scn_key *more, const char *what)
+		      struct json_object *obj, const struct scn_key *keys,
+		      const struct scn_key *more, const char *what)
 {
 	char p[SCN_PATH_MAX];
 
@@ -177,14 +184,17 @@ void scn_check_object(struct scn_ctx *ctx, const char *path,
 			size_t len = 0;
 
 			for (int pass = 0; pass < 2; pass++)
-				for (const struct scn_key *k = pass ? more : keys;
+				for (const struct scn_key *k = pass ? more :
+								      keys;
 				     k && k->key; k++) {
 					int r = snprintf(known + len,
 							 sizeof(known) - len,
-							 "%s%s", len ? ", " : "",
+							 "%s%s",
+							 len ? ", " : "",
 							 k->key);
 
-					if (r > 0 && (size_t)r < sizeof(known) - len)
+					if (r > 0 &&
+					    (size_t)r < sizeof(known) - len)
 						len += r;
 				}
 			scn_error(ctx, p, "unknown key; %s takes: %s", what,
@@ -198,14 +208,15 @@ void scn_check_object(struct scn_ctx *ctx, const char *path,
 		     k++)
 			if (k->required &&
 			    !json_object_object_get_ex(obj, k->key, NULL))
-				scn_error(ctx, path, "missing required key '%s'",
-					  k->key);
+				scn_error(ctx, path,
+					  "missing required key '%s'", k->key);
 }
 
 static void scn_check_step(struct scn_ctx *ctx, const char *path,
 			   struct json_object *step)
 {
-	struct scn_key step_keys[SCN_SPEC_KEYS_MAX], kind_keys[SCN_SPEC_KEYS_MAX];
+	struct scn_key step_keys[SCN_SPEC_KEYS_MAX],
+		kind_keys[SCN_SPEC_KEYS_MAX];
 	const struct stepspec *kind = NULL;
 	struct stepspec_problems probs = { .n = 0 };
 	struct json_object *v;
@@ -236,7 +247,8 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 	if (!kind) {
 		/* Without a kind only the common keys can be checked. */
 		json_object_object_foreach(step, key, val) {
-			const struct scn_key *spec = scn_find_key(step_keys, key);
+			const struct scn_key *spec =
+				scn_find_key(step_keys, key);
 
 			if (spec && strcmp(key, "kind") != 0) {
 				jsonstrict_path_key(p, path, key);
@@ -246,10 +258,13 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 		return;
 	}
 	snprintf(what, sizeof(what), "a '%s' step", kind->kind);
-	if (!ctx->cleanup && json_object_object_get_ex(step, "if_exists", NULL)) {
+	if (!ctx->cleanup &&
+	    json_object_object_get_ex(step, "if_exists", NULL)) {
 		/* Said plainly, rather than as an unknown key. */
 		jsonstrict_path_key(p, path, "if_exists");
-		scn_error(ctx, p, "only a step of 'cleanup' takes 'if_exists': a main step that finds nothing to do should fail");
+		scn_error(
+			ctx, p,
+			"only a step of 'cleanup' takes 'if_exists': a main step that finds nothing to do should fail");
 		json_object_object_del(step, "if_exists");
 	}
 	scn_check_object(ctx, path, step, step_keys,
@@ -315,8 +330,8 @@ static bool scn_sample_before(struct json_object *steps, size_t i,
 			      const char *name)
 {
 	for (size_t j = 0; j < i; j++) {
-		const char *as = scn_step_str(json_object_array_get_idx(steps, j),
-					      "sample", "as");
+		const char *as = scn_step_str(
+			json_object_array_get_idx(steps, j), "sample", "as");
 
 		if (as && strcmp(as, name) == 0)
 			return true;
@@ -346,22 +361,30 @@ static void scn_check_samples(struct scn_ctx *ctx, const char *path,
 		if (as && !scn_sample_before(steps, i, as) &&
 		    ++names == STEPSPEC_SAMPLE_MAX + 1) {
 			jsonstrict_path_key(q, p, "as");
-			scn_error(ctx, q, "more than %d sample names in one scenario",
+			scn_error(ctx, q,
+				  "more than %d sample names in one scenario",
 				  STEPSPEC_SAMPLE_MAX);
 		}
 		if (!of)
 			continue;
 		jsonstrict_path_key(q, p, "of");
 		if (!scn_sample_before(steps, i, of))
-			scn_error(ctx, q, "no earlier 'sample' step takes '%s' ('as')%s",
-				  of, ctx->cleanup ? " in the cleanup list (it runs in a process of its own, without the main steps' samples)" : "");
+			scn_error(
+				ctx, q,
+				"no earlier 'sample' step takes '%s' ('as')%s",
+				of,
+				ctx->cleanup ?
+					" in the cleanup list (it runs in a process of its own, without the main steps' samples)" :
+					"");
 		has_eq = scn_step_int(step, "equals", &eq);
 		has_lo = scn_step_int(step, "at_least", &lo);
 		has_hi = scn_step_int(step, "at_most", &hi);
 		if ((has_lo && has_hi && lo > hi) ||
 		    (has_eq && has_lo && eq < lo) ||
 		    (has_eq && has_hi && eq > hi))
-			scn_error(ctx, p, "the bounds of this 'delta' can never all hold");
+			scn_error(
+				ctx, p,
+				"the bounds of this 'delta' can never all hold");
 	}
 }
 
@@ -436,9 +459,10 @@ static void scn_check_boot_names(struct scn_ctx *ctx, const char *path,
 			jsonstrict_path_key(q, p, "steps");
 			jsonstrict_path_index(p, q, x);
 			jsonstrict_path_key(q, p, "name");
-			scn_error(ctx, q,
-				  "duplicate step name '%s' (also in $.boots[%zu])",
-				  a, j);
+			scn_error(
+				ctx, q,
+				"duplicate step name '%s' (also in $.boots[%zu])",
+				a, j);
 		}
 	}
 }
@@ -468,23 +492,26 @@ static void scn_check_boots(struct scn_ctx *ctx, const char *path,
 		    json_object_is_type(e, json_type_boolean)) {
 			jsonstrict_path_key(q, p, "resumed");
 			if (i == 0)
-				scn_error(ctx, q,
-					  "the first boot has no earlier boot to resume");
+				scn_error(
+					ctx, q,
+					"the first boot has no earlier boot to resume");
 			else if (json_object_get_boolean(e) &&
 				 strcmp(prev_end, "running") == 0)
-				scn_error(ctx, q,
-					  "cannot resume: the boot before it ends 'running', so it never hibernates");
+				scn_error(
+					ctx, q,
+					"cannot resume: the boot before it ends 'running', so it never hibernates");
 		}
 		if (i + 1 == n && strcmp(end, "running") != 0) {
 			jsonstrict_path_key(q, p, "end");
-			scn_error(ctx, q,
-				  "the last boot must end 'running' (nothing boots after it)");
+			scn_error(
+				ctx, q,
+				"the last boot must end 'running' (nothing boots after it)");
 		}
 		prev_end = end;
 	}
 	if (total == 0 || total > SCN_STEPS_MAX)
-		scn_error(ctx, path, "%zu steps in all boots, want 1..%d", total,
-			  SCN_STEPS_MAX);
+		scn_error(ctx, path, "%zu steps in all boots, want 1..%d",
+			  total, SCN_STEPS_MAX);
 	/* Results list every boot's steps together: names stay unique. */
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *si = scn_boot_steps(v, i);
@@ -518,8 +545,9 @@ static void scn_check_array(struct scn_ctx *ctx, const char *path,
 		jsonstrict_path_index(p, path, i);
 		if (!scn_expect_type(ctx, p, e, json_type_object, "an object"))
 			continue;
-		scn_check_object(ctx, p, e, boots ? scn_boot_keys : scn_disk_keys,
-				 NULL, boots ? "a boot" : "a disk");
+		scn_check_object(ctx, p, e,
+				 boots ? scn_boot_keys : scn_disk_keys, NULL,
+				 boots ? "a boot" : "a disk");
 	}
 	if (boots)
 		scn_check_boots(ctx, path, v);
@@ -544,11 +572,13 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 		return;
 	case SCN_V_MODULES:
 		scn_check_string_list(ctx, path, v, scn_is_module_name,
-				      "module name", "[A-Za-z0-9_-]+, at most 55 characters",
+				      "module name",
+				      "[A-Za-z0-9_-]+, at most 55 characters",
 				      true);
 		return;
 	case SCN_V_REQUIRES:
-		if (scn_expect_type(ctx, path, v, json_type_object, "an object"))
+		if (scn_expect_type(ctx, path, v, json_type_object,
+				    "an object"))
 			scn_check_object(ctx, path, v, scn_requires_keys, NULL,
 					 "requires");
 		return;
@@ -563,7 +593,8 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 	case SCN_V_STATE_FILES:
 		scn_check_string_list(ctx, path, v, scn_is_state_path,
 				      "state file",
-				      "an absolute path of under 256 bytes", false);
+				      "an absolute path of under 256 bytes",
+				      false);
 		if (json_object_is_type(v, json_type_array) &&
 		    json_object_array_length(v) > (size_t)spec->max)
 			scn_error(ctx, path, "%zu state files, at most %lld",
@@ -573,12 +604,14 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 	case SCN_V_BITES:
 		return;
 	case SCN_V_INCIDENT:
-		if (scn_expect_type(ctx, path, v, json_type_object, "an object"))
+		if (scn_expect_type(ctx, path, v, json_type_object,
+				    "an object"))
 			scn_check_object(ctx, path, v, scn_incident_keys, NULL,
 					 "expect_incident");
 		return;
 	case SCN_V_DISK:
-		if (scn_expect_type(ctx, path, v, json_type_object, "an object"))
+		if (scn_expect_type(ctx, path, v, json_type_object,
+				    "an object"))
 			scn_check_object(ctx, path, v, scn_disk_keys, NULL,
 					 "a disk");
 		return;
@@ -587,7 +620,8 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 		scn_check_array(ctx, path, spec, v);
 		return;
 	case SCN_V_KARGS:
-		if (scn_expect_type(ctx, path, v, json_type_array, "an array") &&
+		if (scn_expect_type(ctx, path, v, json_type_array,
+				    "an array") &&
 		    json_object_array_length(v) > (size_t)spec->max)
 			scn_error(ctx, path, "%zu entries, at most %" PRId64,
 				  json_object_array_length(v), spec->max);
