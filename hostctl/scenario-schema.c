@@ -212,6 +212,38 @@ void scn_check_object(struct scn_ctx *ctx, const char *path,
 					  "missing required key '%s'", k->key);
 }
 
+/*
+ * An array of @spec->min..@spec->max @what: false when it is no array, or
+ * too long to look into; else true, with its length in *@ret_n.
+ */
+static bool scn_check_length(struct scn_ctx *ctx, const char *path,
+			     const struct scn_key *spec, struct json_object *v,
+			     const char *what, size_t *ret_n)
+{
+	size_t n;
+
+	if (!scn_expect_type(ctx, path, v, json_type_array, "an array"))
+		return false;
+	n = json_object_array_length(v);
+	if (n < (size_t)spec->min || n > (size_t)spec->max) {
+		scn_error(ctx, path, "%zu %s, want %" PRId64 "..%" PRId64, n,
+			  what, spec->min, spec->max);
+		if (n > (size_t)spec->max)
+			return false;
+	}
+	*ret_n = n;
+	return true;
+}
+
+/* An object whose keys are @keys; @what names it in messages. */
+static void scn_check_nested(struct scn_ctx *ctx, const char *path,
+			     struct json_object *v, const struct scn_key *keys,
+			     const char *what)
+{
+	if (scn_expect_type(ctx, path, v, json_type_object, "an object"))
+		scn_check_object(ctx, path, v, keys, NULL, what);
+}
+
 static void scn_check_step(struct scn_ctx *ctx, const char *path,
 			   struct json_object *step)
 {
@@ -394,15 +426,8 @@ static void scn_check_steps(struct scn_ctx *ctx, const char *path,
 	char p[SCN_PATH_MAX];
 	size_t n;
 
-	if (!scn_expect_type(ctx, path, v, json_type_array, "an array"))
+	if (!scn_check_length(ctx, path, spec, v, "steps", &n))
 		return;
-	n = json_object_array_length(v);
-	if (n < (size_t)spec->min || n > (size_t)spec->max) {
-		scn_error(ctx, path, "%zu steps, want %" PRId64 "..%" PRId64, n,
-			  spec->min, spec->max);
-		if (n > (size_t)spec->max)
-			return;
-	}
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *step = json_object_array_get_idx(v, i);
 		const char *name;
@@ -530,23 +555,12 @@ static void scn_check_array(struct scn_ctx *ctx, const char *path,
 	char p[SCN_PATH_MAX];
 	size_t n;
 
-	if (!scn_expect_type(ctx, path, v, json_type_array, "an array"))
+	if (!scn_check_length(ctx, path, spec, v, "entries", &n))
 		return;
-	n = json_object_array_length(v);
-	if (n < (size_t)spec->min || n > (size_t)spec->max) {
-		scn_error(ctx, path, "%zu entries, want %" PRId64 "..%" PRId64,
-			  n, spec->min, spec->max);
-		if (n > (size_t)spec->max)
-			return;
-	}
 	for (size_t i = 0; i < n; i++) {
-		struct json_object *e = json_object_array_get_idx(v, i);
-
 		jsonstrict_path_index(p, path, i);
-		if (!scn_expect_type(ctx, p, e, json_type_object, "an object"))
-			continue;
-		scn_check_object(ctx, p, e,
-				 boots ? scn_boot_keys : scn_disk_keys, NULL,
+		scn_check_nested(ctx, p, json_object_array_get_idx(v, i),
+				 boots ? scn_boot_keys : scn_disk_keys,
 				 boots ? "a boot" : "a disk");
 	}
 	if (boots)
@@ -577,10 +591,7 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 				      true);
 		return;
 	case SCN_V_REQUIRES:
-		if (scn_expect_type(ctx, path, v, json_type_object,
-				    "an object"))
-			scn_check_object(ctx, path, v, scn_requires_keys, NULL,
-					 "requires");
+		scn_check_nested(ctx, path, v, scn_requires_keys, "requires");
 		return;
 	case SCN_V_STEPS:
 		scn_check_steps(ctx, path, spec, v);
@@ -604,16 +615,11 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 	case SCN_V_BITES:
 		return;
 	case SCN_V_INCIDENT:
-		if (scn_expect_type(ctx, path, v, json_type_object,
-				    "an object"))
-			scn_check_object(ctx, path, v, scn_incident_keys, NULL,
-					 "expect_incident");
+		scn_check_nested(ctx, path, v, scn_incident_keys,
+				 "expect_incident");
 		return;
 	case SCN_V_DISK:
-		if (scn_expect_type(ctx, path, v, json_type_object,
-				    "an object"))
-			scn_check_object(ctx, path, v, scn_disk_keys, NULL,
-					 "a disk");
+		scn_check_nested(ctx, path, v, scn_disk_keys, "a disk");
 		return;
 	case SCN_V_DISKS:
 	case SCN_V_BOOTS:
