@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Scenario files: scenarios/<area>/<name>.json, validated against the format
- * in docs/scenarios.md before anything boots. Pure code: json-c and libc,
- * no logging; every problem becomes one "file: $.json.path: reason" line in
- * a struct scn_errors for the caller to print.
+ * in docs/scenarios.md before anything boots. No logging: every problem
+ * becomes one "file: $.json.path: reason" line in a struct scn_errors for
+ * the caller to print.
+ *
+ * Loading is scenario.c's (checking: scenario-schema.c, scenario-rules.c,
+ * scenario-values.c, and scenario-errors.c with scn_errors_free()),
+ * selection scenario-select.c's, the requires check scenario-requires.c's
+ * (docs/architecture.md, "Inside hostctl/").
  */
 #ifndef VLALAB_SCENARIO_H
 #define VLALAB_SCENARIO_H

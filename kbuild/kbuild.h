@@ -64,6 +64,25 @@ int kbuild_without_check(const char *kernel_dir, const char *const *without, siz
  * -errno if the series cannot be read. */
 int kbuild_series_resolve(const char *kernel_dir, const char *name, char **ret_full, char *err, size_t errlen);
 
+/* What a build has, for a scenario's requires (docs/scenarios.md). Both
+ * read the build's files on each call; when one cannot be read they return
+ * its -errno and, if err is not NULL, say which in it ("cannot read '<path>':
+ * <reason>"). */
+
+/* Whether the .config at config_path sets opt ("CONFIG_FOO") to y or m: 1 or
+ * 0. *ret_value, when ret_value is not NULL, is then the option's value as
+ * written (malloc'd), or NULL when it is not set. */
+int kbuild_has_config(const char *config_path, const char *opt, char **ret_value, char *err, size_t errlen);
+
+/* Whether the build whose staged lib/modules/<release> is modules_dir has the
+ * module name: 1 or 0. Built as a module per modules.dep (without one, a .ko
+ * file below modules_dir), or built in per modules.builtin if there is one;
+ * names compare as kbuild_module_name_eq() says. */
+int kbuild_has_module(const char *modules_dir, const char *name, char *err, size_t errlen);
+
+/* Whether two module names are one: '-' and '_' compare equal, as in modprobe. */
+bool kbuild_module_name_eq(const char *a, const char *b);
+
 /* With config_only, dir is empty and config points into the object tree. */
 struct kbuild_result {
 	char dir[PATH_MAX];      /* builds/<key>/: bzImage, vmlinux, System.map, config, modules/ (INSTALL_MOD_PATH tree), manifest.json, build.log */

@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The build manifest: JSON round trip and warning counts from a log. */
+/*
+ * The build manifest: JSON round trip and warning counts from a log; what
+ * a build has (kbuild_has_config(), kbuild_has_module()) in a scratch tree.
+ */
+#include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "kb.h"
 #include "tap.h"
@@ -57,6 +64,104 @@ static void test_ledger(void)
 	kb_ledger_free(&back);
 }
 
+static char tmp[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+
+	if (kb_path(path, sizeof(path), "%s/%s", tmp, rel) < 0)
+		exit(1);
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	if (kb_mkdir_p(dir, 0755) < 0 || kb_write_file_atomic(path, text, strlen(text)) < 0) {
+		printf("Bail out! cannot write %s\n", path);
+		exit(1);
+	}
+}
+
+/* kbuild_has_config() on one option of tmp's .config: its return and value. */
+static void has_config(const char *opt, int want, const char *want_value, const char *what)
+{
+	char path[PATH_MAX], *val = (char *)"unset", err[256] = "";
+	int r;
+
+	snprintf(path, sizeof(path), "%s/config", tmp);
+	r = kbuild_has_config(path, opt, &val, err, sizeof(err));
+	okf(r == want && (want_value ? val && !strcmp(val, want_value) : !val) && !err[0],
+	    "has_config %s: %s (got %d, '%s')", opt, what, r, val ? val : "(null)");
+	if (r >= 0)
+		free(val);
+}
+
+static void has_module(const char *dir, const char *name, int want, const char *what)
+{
+	char path[PATH_MAX], err[256] = "";
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s", tmp, dir);
+	r = kbuild_has_module(path, name, err, sizeof(err));
+	okf(r == want && !err[0], "has_module %s in %s: %s (got %d)", name, dir, what, r);
+}
+
+static void test_has(void)
+{
+	char path[PATH_MAX], err[256] = "", want[PATH_MAX + 64], *val = NULL;
+
+	snprintf(tmp, sizeof(tmp), "/tmp/kbuild-test-manifest-XXXXXX");
+	if (!mkdtemp(tmp)) {
+		printf("Bail out! mkdtemp: %s\n", strerror(errno));
+		exit(1);
+	}
+	put("config", "CONFIG_FTRACE=y\n"
+		      "CONFIG_MODULES=y\n"
+		      "CONFIG_SAMPLE_TRACE_PRINTK=m\n"
+		      "# CONFIG_KALLSYMS_ALL is not set\n"
+		      "CONFIG_NR_CPUS=64\n"
+		      "CONFIG_FTRACE_EXTRA=y\n"
+		      "CONFIG_EMPTY=\n"
+		      "CONFIG_LAST=m");
+	has_config("CONFIG_FTRACE", 1, "y", "built in");
+	has_config("CONFIG_SAMPLE_TRACE_PRINTK", 1, "m", "a module");
+	has_config("CONFIG_LAST", 1, "m", "the last line, without a newline");
+	has_config("CONFIG_KALLSYMS_ALL", 0, NULL, "'is not set' is not set");
+	has_config("CONFIG_NOT_THERE", 0, NULL, "an absent option is not set");
+	has_config("CONFIG_FTRACE_E", 0, NULL, "a prefix of an option is not that option");
+	has_config("CONFIG_NR_CPUS", 0, "64", "a value other than y or m, as written");
+	has_config("CONFIG_EMPTY", 0, "", "an empty value");
+	snprintf(path, sizeof(path), "%s/config", tmp);
+	okf(kbuild_has_config(path, "CONFIG_FTRACE", NULL, NULL, 0) == 1, "has_config: value and err may be NULL");
+	snprintf(path, sizeof(path), "%s/nope", tmp);
+	snprintf(want, sizeof(want), "cannot read '%s': No such file or directory", path);
+	okf(kbuild_has_config(path, "CONFIG_FTRACE", &val, err, sizeof(err)) == -ENOENT && !strcmp(err, want),
+	    "has_config: a missing .config is -ENOENT, and err names it (%s)", err);
+
+	put("mods/modules.dep", "kernel/samples/trace_printk/trace-printk.ko:\n"
+				"kernel/drivers/net/dsa/dsa_loop.ko.xz: kernel/net/dsa/dsa_core.ko\n");
+	put("mods/modules.builtin", "kernel/drivers/virtio/virtio_pci.ko\n");
+	has_module("mods", "trace_printk", 1, "in modules.dep, '-' and '_' alike");
+	has_module("mods", "dsa-loop", 1, "a compressed module, '_' and '-' alike");
+	has_module("mods", "virtio_pci", 1, "built in");
+	has_module("mods", "dsa_core", 0, "a dependency is not a module line");
+	has_module("mods", "trace", 0, "a prefix of a module is not that module");
+	put("nodep/kernel/misc/foo-bar.ko.xz", "");
+	put("nodep/kernel/samples/trace_printk/trace-printk.ko", "");
+	put("nodep/kernel/misc/notes.txt", "");
+	has_module("nodep", "foo_bar", 1, "no modules.dep: the .ko files are walked");
+	has_module("nodep", "trace_printk", 1, "no modules.dep: a deeper .ko file");
+	has_module("nodep", "notes", 0, "no modules.dep: only .ko files count");
+	has_module("nodep", "virtio_pci", 0, "no modules.builtin: only .ko files");
+	snprintf(path, sizeof(path), "%s/nope", tmp);
+	snprintf(want, sizeof(want), "cannot read the modules in '%s': No such file or directory", path);
+	err[0] = '\0';
+	okf(kbuild_has_module(path, "foo", err, sizeof(err)) == -ENOENT && !strcmp(err, want),
+	    "has_module: a missing modules directory is -ENOENT, and err names it (%s)", err);
+	okf(kbuild_module_name_eq("dsa-loop", "dsa_loop") && kbuild_module_name_eq("a_b", "a-b") &&
+		    !kbuild_module_name_eq("dsa_loop", "dsa_loo") && !kbuild_module_name_eq("dsa", "dsa_loop"),
+	    "module names: '-' and '_' alike, nothing else");
+	kb_rm_rf(tmp);
+}
+
 int main(void)
 {
 	struct kb_manifest_item patches[] = { { .name = "0001-x.patch", .sha256 = "ab" } };
@@ -88,6 +193,7 @@ int main(void)
 	char *json = NULL;
 
 	test_ledger();
+	test_has();
 
 	kb_count_warnings(log_text, strlen(log_text), &vla, &frame);
 	okf(vla == 2, "two -Wvla warnings (got %u)", vla);

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A scenario's requires against a built kernel: kbuild says what the build
+ * has (kbuild_has_config(), kbuild_has_module()), and this file words why a
+ * scenario must be skipped, every missing option and module in one reason.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kbuild.h"
+#include "scenario.h"
+
+static void scn_reason_add(char *reason, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Append "; " and a reason to @reason. */
+static void scn_reason_add(char *reason, size_t len, const char *fmt, ...)
+{
+	size_t used;
+	va_list ap;
+
+	if (!reason || !len)
+		return;
+	used = strlen(reason);
+	if (used && used + 2 < len) {
+		strcpy(reason + used, "; ");
+		used += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(reason + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+int scn_check_requires(const struct scenario *s, const char *config_path,
+		       const char *modules_dir, char *reason, size_t len)
+{
+	int r = 0;
+
+	if (reason && len)
+		reason[0] = '\0';
+	for (size_t i = 0; i < s->n_req_config; i++) {
+		const char *opt = s->req_config[i];
+		char *val = NULL;
+		int has;
+
+		/* On an I/O error, kbuild says which file in @reason. */
+		has = kbuild_has_config(config_path, opt, &val, reason, len);
+		if (has < 0)
+			return has;
+		if (!has && !val) {
+			scn_reason_add(reason, len, "%s is not set", opt);
+			r = 1;
+		} else if (!has) {
+			scn_reason_add(reason, len, "%s=%s, not y or m", opt,
+				       val);
+			r = 1;
+		}
+		free(val);
+	}
+	for (size_t i = 0; i < s->n_req_modules; i++) {
+		const char *m = s->req_modules[i];
+		int has = kbuild_has_module(modules_dir, m, reason, len);
+
+		if (has < 0)
+			return has;
+		if (!has) {
+			scn_reason_add(reason, len, "module '%s' not built", m);
+			r = 1;
+		}
+	}
+	return r;
+}
