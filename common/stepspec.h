@@ -6,8 +6,8 @@
  * its rules between keys. docs/scenarios.md ("Steps") says the same in
  * prose.
  *
- * hostctl's scenario validator (hostctl/scenario.c) checks every step
- * against this table, fully, before anything boots. guestd (guestd/steps.c)
+ * hostctl's scenario validator (hostctl/scenario-schema.c) checks every
+ * step against this table, fully, before anything boots. guestd (guestd/steps.c)
  * checks each run request's steps against the same table, but only the
  * keys and their JSON types; its step_ops hold behaviour alone and find
  * their spec by kind.

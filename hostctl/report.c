@@ -18,7 +18,12 @@
 #define REPORT_LINE_MAX 512
 #define REPORT_FN_MAX 128
 
-static const char *const report_kind_names[] = {
+/*
+ * The name of each kind, in enum order. A scenario's expect_incident may
+ * name any kind but unknown, so the list ends there: report_kind_choices
+ * is the validator's NULL-terminated choice list too.
+ */
+const char *const report_kind_choices[] = {
 	[REPORT_PANIC] = "panic",
 	[REPORT_OOPS] = "oops",
 	[REPORT_BUG] = "bug",
@@ -31,15 +36,14 @@ static const char *const report_kind_names[] = {
 	[REPORT_STACK_GUARD] = "stack-guard",
 	[REPORT_FORTIFY] = "fortify",
 	[REPORT_USERCOPY] = "usercopy",
-	[REPORT_UNKNOWN] = "unknown",
+	[REPORT_UNKNOWN] = NULL,
 };
 
 const char *report_kind_name(enum report_kind k)
 {
-	if ((unsigned int)k >=
-	    sizeof(report_kind_names) / sizeof(report_kind_names[0]))
+	if ((unsigned int)k >= REPORT_UNKNOWN)
 		return "unknown";
-	return report_kind_names[k];
+	return report_kind_choices[k];
 }
 
 /*

@@ -62,6 +62,9 @@ ssize_t report_parse(const char *log, size_t len, struct report **ret);
 char *report_console_tail(const char *log, size_t len, unsigned int nlines);
 
 /* "panic", "oops", "bug", "warning", "ubsan", ... or "unknown". */
+/* Every kind's name but unknown's, in enum order, then NULL. */
+extern const char *const report_kind_choices[];
+
 const char *report_kind_name(enum report_kind k);
 
 #endif

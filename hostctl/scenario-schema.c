@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "proto.h"
+#include "report.h"
 #include "scenario-priv.h"
 
 #define SCN_MODNAME_MAX 55 /* MODULE_NAME_LEN - 1 */
@@ -27,12 +28,6 @@ static const char *const scn_seeds[] = { "001", "002", "003", "004", "005",
 					 "none", NULL };
 
 /* The report kinds an expect_incident may name: report_kind_name()'s words. */
-static const char *const scn_incident_kinds[] = {
-	"panic", "oops", "bug", "warning", "ubsan", "kasan", "soft-lockup",
-	"hung-task", "double-fault", "stack-guard", "fortify", "usercopy",
-	NULL,
-};
-
 static const struct scn_key scn_top_keys[] = {
 	{ "description", SCN_V_LINE, true, 0, 0, NULL },
 	{ "seed", STEPSPEC_CHOICE, true, 0, 0, scn_seeds },
@@ -76,7 +71,7 @@ static const struct scn_key scn_boot_keys[] = {
 };
 
 static const struct scn_key scn_incident_keys[] = {
-	{ "kind", STEPSPEC_CHOICE, true, 0, 0, scn_incident_kinds },
+	{ "kind", STEPSPEC_CHOICE, true, 0, 0, report_kind_choices },
 	{ "title", STEPSPEC_REGEX, false, 0, 0, NULL },
 	{ "survives", STEPSPEC_BOOL, true, 0, 0, NULL },
 	{ "step", STEPSPEC_STRING, false, 0, PROTO_NAME_MAX - 1, NULL },
