@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * summary.json, written and read back. Its shape is fixed by issue 3.
+ * Each of its objects (the run, a scenario, a step, a boot, an incident)
+ * is one table of fields, which drives both the writer and the reader, as
+ * common/proto.c's tables do for the protocol: the two cannot disagree on
+ * a name, a type, an order or when a field is there.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,222 +16,333 @@
 #include "jsonutil.h"
 #include "results.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define JSON_FLAGS_PRETTY                                    \
 	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | \
 	 JSON_C_TO_STRING_NOSLASHESCAPE)
 
-static struct json_object *str_or_empty(const char *s)
-{
-	return json_object_new_string(s ? s : "");
-}
-
-static struct json_object *boot_object(const struct res_boot *b)
-{
-	struct json_object *o = json_object_new_object();
-	int r;
-
-	if (!o)
-		return NULL;
-	r = jsonutil_add(o, "index", json_object_new_int64(b->index));
-	if (r == 0)
-		r = jsonutil_add(o, "vm", json_object_new_string(b->vm));
-	if (r == 0)
-		r = jsonutil_add(o, "memory_mib", json_object_new_uint64(b->memory_mib));
-	if (r == 0)
-		r = jsonutil_add(o, "machine", json_object_new_string(b->machine));
-	if (r == 0)
-		r = jsonutil_add(o, "expected_end",
-			json_object_new_string(b->expected_end));
-	if (r == 0)
-		r = jsonutil_add(o, "ended", json_object_new_string(b->ended));
-	if (r == 0 && b->resumed >= 0)
-		r = jsonutil_add(o, "resumed", json_object_new_boolean(b->resumed));
-	if (r < 0) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
-}
-
-static struct json_object *step_object(const struct res_step *st,
-				       bool boots)
-{
-	struct json_object *o = json_object_new_object();
-	int r = 0;
-
-	if (!o)
-		return NULL;
-	r = jsonutil_add(o, "index", json_object_new_int64(st->index));
-	if (r == 0)
-		r = jsonutil_add(o, "kind", json_object_new_string(st->kind));
-	if (r == 0)
-		r = jsonutil_add(o, "name", json_object_new_string(st->name));
-	if (r == 0)
-		r = jsonutil_add(o, "verdict",
-			json_object_new_string(
-				proto_verdict_name(st->verdict)));
-	if (r == 0)
-		r = jsonutil_add(o, "duration_us",
-			json_object_new_uint64(st->duration_us));
-	if (r == 0)
-		r = jsonutil_add(o, "expected", str_or_empty(st->expected));
-	if (r == 0)
-		r = jsonutil_add(o, "got", str_or_empty(st->got));
-	if (r == 0)
-		r = jsonutil_add(o, "reason", str_or_empty(st->reason));
-	if (r == 0 && boots)
-		r = jsonutil_add(o, "boot", json_object_new_int64(st->boot));
-	if (r == 0 && st->cleanup)
-		r = jsonutil_add(o, "cleanup", json_object_new_boolean(true));
-	if (r < 0) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
-}
-
-static struct json_object *incident_object(const struct res_incident *inc)
-{
-	struct json_object *o = json_object_new_object();
-	int r = 0;
-
-	if (!o)
-		return NULL;
-	r = jsonutil_add(o, "kind", json_object_new_string(inc->kind));
-	if (r == 0)
-		r = jsonutil_add(o, "title", json_object_new_string(inc->title));
-	if (r == 0)
-		r = jsonutil_add(o, "guilty", json_object_new_string(inc->guilty));
-	if (r == 0)
-		r = jsonutil_add(o, "corrupted", json_object_new_boolean(inc->corrupted));
-	if (r == 0)
-		r = jsonutil_add(o, "fatal", json_object_new_boolean(inc->fatal));
-	if (r == 0) {
-		char ts[32];
-
-		/* Microseconds, as the kernel prints them, not %.17g noise. */
-		snprintf(ts, sizeof(ts), "%.6f", inc->ts);
-		r = jsonutil_add(o, "ts", json_object_new_double_s(inc->ts, ts));
-	}
-	if (r == 0)
-		r = jsonutil_add(o, "step", json_object_new_int64(inc->step));
-	if (r == 0)
-		r = jsonutil_add(o, "after_step", json_object_new_boolean(inc->after_step));
-	if (r == 0)
-		r = jsonutil_add(o, "summary", json_object_new_string(inc->summary));
-	if (r == 0)
-		r = jsonutil_add(o, "bundle", str_or_empty(inc->bundle));
-	if (r < 0) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
-}
+/* How a field's member is written, and checked when read. */
+enum ftype {
+	F_STR, /* char[]: read back within its size */
+	F_TEXT, /* char *: NULL is written "", and "" read back as NULL */
+	F_TEXT_NULL, /* char *: NULL is written null, and read back from it */
+	F_U32, /* uint32_t */
+	F_U64, /* uint64_t */
+	F_INDEX, /* int64_t: a step's index, -1 for none */
+	F_BOOL, /* bool */
+	F_TRI, /* int: 1 or 0 as a boolean, -1 not written */
+	F_VERDICT, /* enum proto_verdict, by its name */
+	F_TS, /* double: kernel seconds, written to the microsecond */
+	F_JSON, /* struct json_object *, any JSON; NULL is null */
+	F_LIST, /* an array of @elem records: a pointer, @count elements */
+	F_STRS, /* char **: an array of @count strings */
+};
 
 /*
- * @key: an array of @n elements, make(@sc, i) each. The callers add
- * "incidents", "leaks" and "boots" only to a scenario that has them, so
- * summaries without them keep their shape.
+ * When a field is written. The reader takes a field that is not there as
+ * the value that is not written: "", false, -1, no list.
  */
-static int add_list(struct json_object *o, const char *key, size_t n,
-		    struct json_object *(*make)(const struct res_scenario *,
-						size_t),
-		    const struct res_scenario *sc)
+enum fwhen {
+	ALWAYS, /* always; the reader requires it */
+	IF_SET, /* when not empty ("", false, -1, no elements) */
+	IF_EXISTS, /* F_LIST: when the pointer is set, even to no elements */
+	IF_FLAG, /* when the bool member @cond (read before it) is true;
+		  * the reader reads it then only, and requires it then */
+	SETS_FLAG, /* when the bool member @cond is true; being there sets it */
+	IF_FILLED, /* when the char[] member @cond is not "" */
+	IF_UP_LIST, /* when the enclosing record's list member @cond is set */
+};
+
+struct record;
+
+struct field {
+	const char *name;
+	enum ftype type;
+	size_t off; /* the member */
+	size_t size; /* the member's size: F_STR's bound */
+	enum fwhen when;
+	size_t cond; /* the member @when tests */
+	size_t count; /* F_LIST, F_STRS: the size_t member that counts it */
+	const struct record *elem; /* F_LIST: its elements */
+};
+
+/* One JSON object: its fields, in the order they are written. */
+struct record {
+	const struct field *fields;
+	size_t n;
+	size_t size;
+	/*
+	 * A bool member (or NO_MEMBER): as a list's element, only records
+	 * with it set are written, and the reader sets it on each it reads.
+	 */
+	size_t only;
+	/* What the reader derives once a record is read, or NULL. */
+	void (*read_done)(void *rec);
+};
+
+#define NO_MEMBER SIZE_MAX
+
+/* One row per line: clang-format would spread each over several. */
+/* clang-format off */
+#define FIELD(t, n, ty, m, ...) \
+	{ .name = n, .type = ty, .off = offsetof(t, m), .size = sizeof(((t *)0)->m), __VA_ARGS__ }
+#define RUN(n, ty, m, ...) FIELD(struct res_run, n, ty, m, __VA_ARGS__)
+#define SCN(n, ty, m, ...) FIELD(struct res_scenario, n, ty, m, __VA_ARGS__)
+#define STEP(n, ty, m, ...) FIELD(struct res_step, n, ty, m, __VA_ARGS__)
+#define BOOT(n, ty, m, ...) FIELD(struct res_boot, n, ty, m, __VA_ARGS__)
+#define INC(n, ty, m, ...) FIELD(struct res_incident, n, ty, m, __VA_ARGS__)
+#define SCN_AT(m) offsetof(struct res_scenario, m)
+#define RECORD(t, f, only_, done_) \
+	{ .fields = f, .n = ARRAY_SIZE(f), .size = sizeof(t), .only = only_, .read_done = done_ }
+
+static const struct field step_fields[] = {
+	STEP("index", F_U32, index),
+	STEP("kind", F_STR, kind),
+	STEP("name", F_STR, name),
+	STEP("verdict", F_VERDICT, verdict),
+	STEP("duration_us", F_U64, duration_us),
+	STEP("expected", F_TEXT, expected),
+	STEP("got", F_TEXT, got),
+	STEP("reason", F_TEXT, reason),
+	/* In a scenario with boots, the boot it ran in. */
+	STEP("boot", F_U32, boot, .when = IF_UP_LIST, .cond = SCN_AT(boots)),
+	STEP("cleanup", F_BOOL, cleanup, .when = IF_SET),
+};
+
+/* Steps that never began are left out. */
+static const struct record step_record = RECORD(struct res_step, step_fields,
+	offsetof(struct res_step, ran), NULL);
+
+static const struct field boot_fields[] = {
+	BOOT("index", F_U32, index),
+	BOOT("vm", F_STR, vm),
+	BOOT("memory_mib", F_U64, memory_mib),
+	BOOT("machine", F_STR, machine),
+	BOOT("expected_end", F_STR, expected_end),
+	BOOT("ended", F_STR, ended),
+	/* Only for a boot after a power-off. */
+	BOOT("resumed", F_TRI, resumed, .when = IF_SET),
+};
+
+static const struct record boot_record =
+	RECORD(struct res_boot, boot_fields, NO_MEMBER, NULL);
+
+static const struct field incident_fields[] = {
+	INC("kind", F_STR, kind),
+	INC("title", F_STR, title),
+	INC("guilty", F_STR, guilty),
+	INC("corrupted", F_BOOL, corrupted),
+	INC("fatal", F_BOOL, fatal),
+	INC("ts", F_TS, ts),
+	INC("step", F_INDEX, step),
+	INC("after_step", F_BOOL, after_step),
+	INC("summary", F_STR, summary),
+	INC("bundle", F_TEXT, bundle),
+};
+
+static const struct record incident_record =
+	RECORD(struct res_incident, incident_fields, NO_MEMBER, NULL);
+
+static const struct field scenario_fields[] = {
+	SCN("name", F_STR, name),
+	SCN("verdict", F_VERDICT, verdict),
+	SCN("duration_ms", F_U64, duration_ms),
+	SCN("reason", F_TEXT, reason),
+	SCN("steps", F_LIST, steps, .count = SCN_AT(nsteps), .elem = &step_record),
+	/* Only a scenario with a cleanup list says how it went. */
+	SCN("cleanup_failed", F_BOOL, cleanup_failed, .when = SETS_FLAG, .cond = SCN_AT(has_cleanup)),
+	SCN("cleanup_step", F_INDEX, cleanup_step, .when = IF_FLAG, .cond = SCN_AT(cleanup_failed)),
+	SCN("cleanup_reason", F_TEXT, cleanup_reason, .when = IF_FLAG, .cond = SCN_AT(cleanup_failed)),
+	SCN("incidents", F_LIST, incidents, .when = IF_SET, .count = SCN_AT(nincidents), .elem = &incident_record),
+	SCN("leaks", F_STRS, leaks, .when = IF_SET, .count = SCN_AT(nleaks)),
+	/* A scenario with boots has "boots", even before its first boot. */
+	SCN("boots", F_LIST, boots, .when = IF_EXISTS, .count = SCN_AT(nboots), .elem = &boot_record),
+	/* Only runs name VMs: older summaries and fixtures have neither. */
+	SCN("vm", F_STR, vm, .when = IF_SET),
+	SCN("fresh_vm", F_TEXT_NULL, fresh_vm, .when = IF_FILLED, .cond = SCN_AT(vm)),
+};
+/* clang-format on */
+
+/*
+ * A read scenario is done, and its cleanup steps are the ones marked so
+ * (they come last).
+ */
+static void scenario_read_done(void *rec)
 {
-	struct json_object *list = json_object_new_array();
+	struct res_scenario *sc = rec;
 
-	if (!list)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *e = make(sc, i);
+	sc->done = true;
+	for (size_t i = 0; i < sc->nsteps; i++)
+		sc->ncleanup += sc->steps[i].cleanup;
+}
 
-		if (!e || json_object_array_add(list, e) < 0) {
-			json_object_put(e);
-			json_object_put(list);
-			return -ENOMEM;
+static const struct record scenario_record = RECORD(
+	struct res_scenario, scenario_fields, NO_MEMBER, scenario_read_done);
+
+static const struct field run_fields[] = {
+	RUN("run_id", F_STR, run_id),
+	RUN("accelerator", F_STR, accelerator),
+	RUN("kernel", F_JSON, kernel),
+	RUN("scenarios", F_LIST, v, .count = offsetof(struct res_run, n),
+	    .elem = &scenario_record),
+};
+
+static const struct record run_record =
+	RECORD(struct res_run, run_fields, NO_MEMBER, NULL);
+
+#define MEMBER(rec, off, type) (*(type *)((char *)(rec) + (off)))
+#define CMEMBER(rec, off, type) (*(type const *)((const char *)(rec) + (off)))
+
+/* ---- writing ---- */
+
+static bool is_set(const struct field *f, const void *rec)
+{
+	switch (f->type) {
+	case F_STR:
+		return *((const char *)rec + f->off) != '\0';
+	case F_BOOL:
+		return CMEMBER(rec, f->off, bool);
+	case F_TRI:
+		return CMEMBER(rec, f->off, int) >= 0;
+	case F_LIST:
+	case F_STRS:
+		return CMEMBER(rec, f->count, size_t) > 0;
+	default:
+		return true;
+	}
+}
+
+/* @up: the record whose list holds @rec, or NULL. */
+static bool written(const struct field *f, const void *rec, const void *up)
+{
+	switch (f->when) {
+	case ALWAYS:
+		return true;
+	case IF_SET:
+		return is_set(f, rec);
+	case IF_EXISTS:
+		return CMEMBER(rec, f->off, void *) != NULL;
+	case IF_FLAG:
+	case SETS_FLAG:
+		return CMEMBER(rec, f->cond, bool);
+	case IF_FILLED:
+		return *((const char *)rec + f->cond) != '\0';
+	case IF_UP_LIST:
+		return up && CMEMBER(up, f->cond, void *) != NULL;
+	}
+	return false;
+}
+
+static int add_null(struct json_object *o, const char *key)
+{
+	return json_object_object_add(o, key, NULL) < 0 ? -ENOMEM : 0;
+}
+
+static struct json_object *record_object(const struct record *rt,
+					 const void *rec, const void *up);
+
+static struct json_object *list_array(const struct field *f, const void *rec)
+{
+	struct json_object *a = json_object_new_array();
+	size_t n = CMEMBER(rec, f->count, size_t);
+	const struct record *rt = f->elem;
+	int r = a ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < n && r == 0; i++) {
+		const char *e;
+		struct json_object *o;
+
+		if (f->type == F_STRS) {
+			o = json_object_new_string(
+				CMEMBER(rec, f->off, char **)[i]);
+		} else {
+			e = CMEMBER(rec, f->off, char *) + i * rt->size;
+			if (rt->only != NO_MEMBER &&
+			    !CMEMBER(e, rt->only, bool))
+				continue;
+			o = record_object(rt, e, rec);
 		}
-	}
-	return jsonutil_add(o, key, list);
-}
-
-static struct json_object *incident_elem(const struct res_scenario *sc,
-					 size_t i)
-{
-	return incident_object(&sc->incidents[i]);
-}
-
-static struct json_object *leak_elem(const struct res_scenario *sc, size_t i)
-{
-	return json_object_new_string(sc->leaks[i]);
-}
-
-static struct json_object *boot_elem(const struct res_scenario *sc, size_t i)
-{
-	return boot_object(&sc->boots[i]);
-}
-
-static struct json_object *scenario_object(const struct res_scenario *sc)
-{
-	struct json_object *o = json_object_new_object();
-	struct json_object *steps = json_object_new_array();
-	int r = 0;
-
-	if (!o || !steps) {
-		json_object_put(o);
-		json_object_put(steps);
-		return NULL;
-	}
-	for (size_t i = 0; i < sc->nsteps && r == 0; i++) {
-		struct json_object *st;
-
-		if (!sc->steps[i].ran)
-			continue;
-		st = step_object(&sc->steps[i], sc->boots != NULL);
-		if (!st || json_object_array_add(steps, st) < 0) {
-			json_object_put(st);
+		if (!o || json_object_array_add(a, o) < 0) {
+			json_object_put(o);
 			r = -ENOMEM;
 		}
 	}
-	if (r == 0)
-		r = jsonutil_add(o, "name", json_object_new_string(sc->name));
-	if (r == 0)
-		r = jsonutil_add(o, "verdict",
-			json_object_new_string(
-				proto_verdict_name(sc->verdict)));
-	if (r == 0)
-		r = jsonutil_add(o, "duration_ms",
-			json_object_new_uint64(sc->duration_ms));
-	if (r == 0)
-		r = jsonutil_add(o, "reason", str_or_empty(sc->reason));
-	if (r == 0)
-		r = jsonutil_add(o, "steps", steps);
-	else
-		json_object_put(steps);
-	/* Only a scenario with a cleanup list says how it went. */
-	if (r == 0 && sc->has_cleanup)
-		r = jsonutil_add(o, "cleanup_failed",
-			json_object_new_boolean(sc->cleanup_failed));
-	if (r == 0 && sc->cleanup_failed)
-		r = jsonutil_add(o, "cleanup_step",
-			json_object_new_int64(sc->cleanup_step));
-	if (r == 0 && sc->cleanup_failed)
-		r = jsonutil_add(o, "cleanup_reason",
-				 str_or_empty(sc->cleanup_reason));
-	if (r == 0 && sc->nincidents)
-		r = add_list(o, "incidents", sc->nincidents, incident_elem, sc);
-	if (r == 0 && sc->nleaks)
-		r = add_list(o, "leaks", sc->nleaks, leak_elem, sc);
-	/* A scenario with boots has "boots", even before its first boot. */
-	if (r == 0 && sc->boots)
-		r = add_list(o, "boots", sc->nboots, boot_elem, sc);
-	/* Only runs name VMs: older summaries and fixtures have neither. */
-	if (r == 0 && sc->vm[0])
-		r = jsonutil_add(o, "vm", json_object_new_string(sc->vm));
-	if (r == 0 && sc->vm[0] && sc->fresh_vm)
-		r = jsonutil_add(o, "fresh_vm", json_object_new_string(sc->fresh_vm));
-	else if (r == 0 && sc->vm[0] &&
-		 json_object_object_add(o, "fresh_vm", NULL) < 0)
-		r = -ENOMEM;
+	if (r < 0) {
+		json_object_put(a);
+		return NULL;
+	}
+	return a;
+}
+
+static int write_field(struct json_object *o, const struct field *f,
+		       const void *rec)
+{
+	const char *p = (const char *)rec + f->off, *s;
+	struct json_object *v;
+	char ts[32];
+
+	switch (f->type) {
+	case F_STR:
+		v = json_object_new_string(p);
+		break;
+	case F_TEXT:
+		s = *(char *const *)p;
+		v = json_object_new_string(s ? s : "");
+		break;
+	case F_TEXT_NULL:
+		s = *(char *const *)p;
+		if (!s)
+			return add_null(o, f->name);
+		v = json_object_new_string(s);
+		break;
+	case F_U32:
+		v = json_object_new_int64(*(const uint32_t *)p);
+		break;
+	case F_U64:
+		v = json_object_new_uint64(*(const uint64_t *)p);
+		break;
+	case F_INDEX:
+		v = json_object_new_int64(*(const int64_t *)p);
+		break;
+	case F_BOOL:
+		v = json_object_new_boolean(*(const bool *)p);
+		break;
+	case F_TRI:
+		v = json_object_new_boolean(*(const int *)p);
+		break;
+	case F_VERDICT:
+		v = json_object_new_string(
+			proto_verdict_name(*(const enum proto_verdict *)p));
+		break;
+	case F_TS:
+		/* Microseconds, as the kernel prints them, not %.17g noise. */
+		snprintf(ts, sizeof(ts), "%.6f", *(const double *)p);
+		v = json_object_new_double_s(*(const double *)p, ts);
+		break;
+	case F_JSON:
+		if (!*(struct json_object *const *)p)
+			return add_null(o, f->name);
+		v = json_object_get(*(struct json_object *const *)p);
+		break;
+	case F_LIST:
+	case F_STRS:
+		v = list_array(f, rec);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return jsonutil_add(o, f->name, v);
+}
+
+static struct json_object *record_object(const struct record *rt,
+					 const void *rec, const void *up)
+{
+	struct json_object *o = json_object_new_object();
+	int r = o ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < rt->n && r == 0; i++)
+		if (written(&rt->fields[i], rec, up))
+			r = write_field(o, &rt->fields[i], rec);
 	if (r < 0) {
 		json_object_put(o);
 		return NULL;
@@ -236,45 +352,7 @@ static struct json_object *scenario_object(const struct res_scenario *sc)
 
 struct json_object *res_summary_object(const struct res_run *run)
 {
-	struct json_object *o = json_object_new_object();
-	struct json_object *list = json_object_new_array();
-	int r = 0;
-
-	if (!o || !list) {
-		json_object_put(o);
-		json_object_put(list);
-		return NULL;
-	}
-	for (size_t i = 0; i < run->n && r == 0; i++) {
-		struct json_object *sc = scenario_object(&run->v[i]);
-
-		if (!sc || json_object_array_add(list, sc) < 0) {
-			json_object_put(sc);
-			r = -ENOMEM;
-		}
-	}
-	if (r == 0)
-		r = jsonutil_add(o, "run_id", json_object_new_string(run->run_id));
-	if (r == 0)
-		r = jsonutil_add(o, "accelerator",
-			json_object_new_string(run->accelerator));
-	if (r == 0) {
-		if (run->kernel)
-			r = jsonutil_add(o, "kernel", json_object_get(run->kernel));
-		else
-			r = json_object_object_add(o, "kernel", NULL) < 0 ?
-				    -ENOMEM :
-				    0;
-	}
-	if (r == 0)
-		r = jsonutil_add(o, "scenarios", list);
-	else
-		json_object_put(list);
-	if (r < 0) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
+	return record_object(&run_record, run, NULL);
 }
 
 int res_summary_json(const struct res_run *run, char **ret)
@@ -295,6 +373,8 @@ int res_summary_json(const struct res_run *run, char **ret)
 	return 0;
 }
 
+/* ---- reading ---- */
+
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -307,370 +387,222 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* Fetch @key of type @type from @o; absent or mistyped is an error. */
-static int get(struct json_object *o, const char *key, enum json_type type,
-	       struct json_object **ret, const char *where, char *err,
-	       size_t errlen)
+/* The JSON type a field's value must have, for the reader's message. */
+static const char *type_name(enum ftype t)
 {
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, type))
-		return fail(err, errlen, "%s.%s: missing or not a %s", where,
-			    key, json_type_to_name(type));
-	*ret = v;
-	return 0;
-}
-
-static int get_str(struct json_object *o, const char *key, char *buf,
-		   size_t len, const char *where, char *err, size_t errlen)
-{
-	struct json_object *v;
-	int r = get(o, key, json_type_string, &v, where, err, errlen);
-
-	if (r < 0)
-		return r;
-	if ((size_t)json_object_get_string_len(v) >= len)
-		return fail(err, errlen, "%s.%s: too long", where, key);
-	memcpy(buf, json_object_get_string(v),
-	       json_object_get_string_len(v) + 1);
-	return 0;
-}
-
-static int get_dup(struct json_object *o, const char *key, char **ret,
-		   const char *where, char *err, size_t errlen)
-{
-	struct json_object *v;
-	int r = get(o, key, json_type_string, &v, where, err, errlen);
-
-	if (r < 0)
-		return r;
-	return res_set_str(ret, json_object_get_string(v));
-}
-
-static int get_u64(struct json_object *o, const char *key, uint64_t *ret,
-		   const char *where, char *err, size_t errlen)
-{
-	struct json_object *v;
-	int r = get(o, key, json_type_int, &v, where, err, errlen);
-
-	if (r < 0)
-		return r;
-	if (json_object_get_int64(v) < 0)
-		return fail(err, errlen, "%s.%s: negative", where, key);
-	*ret = json_object_get_uint64(v);
-	return 0;
-}
-
-static int get_verdict(struct json_object *o, enum proto_verdict *ret,
-		       const char *where, char *err, size_t errlen)
-{
-	struct json_object *v;
-	int r = get(o, "verdict", json_type_string, &v, where, err, errlen);
-
-	if (r < 0)
-		return r;
-	if (proto_verdict_parse(json_object_get_string(v), ret) < 0)
-		return fail(err, errlen, "%s.verdict: unknown verdict '%s'",
-			    where, json_object_get_string(v));
-	return 0;
-}
-
-static int get_bool(struct json_object *o, const char *key, bool *ret,
-		    const char *where, char *err, size_t errlen)
-{
-	struct json_object *v;
-	int r = get(o, key, json_type_boolean, &v, where, err, errlen);
-
-	if (r == 0)
-		*ret = json_object_get_boolean(v);
-	return r;
-}
-
-static int parse_step(struct json_object *o, struct res_step *st,
-		      const char *where, char *err, size_t errlen)
-{
-	uint64_t index;
-	int r;
-
-	if (!json_object_is_type(o, json_type_object))
-		return fail(err, errlen, "%s: not an object", where);
-	r = get_u64(o, "index", &index, where, err, errlen);
-	if (r == 0 && index > UINT32_MAX)
-		r = fail(err, errlen, "%s.index: out of range", where);
-	st->index = (uint32_t)index;
-	st->ran = true;
-	if (r == 0)
-		r = get_str(o, "kind", st->kind, sizeof(st->kind), where, err,
-			    errlen);
-	if (r == 0)
-		r = get_str(o, "name", st->name, sizeof(st->name), where, err,
-			    errlen);
-	if (r == 0)
-		r = get_verdict(o, &st->verdict, where, err, errlen);
-	if (r == 0)
-		r = get_u64(o, "duration_us", &st->duration_us, where, err,
-			    errlen);
-	if (r == 0)
-		r = get_dup(o, "expected", &st->expected, where, err, errlen);
-	if (r == 0)
-		r = get_dup(o, "got", &st->got, where, err, errlen);
-	if (r == 0)
-		r = get_dup(o, "reason", &st->reason, where, err, errlen);
-	if (r == 0 && json_object_object_get_ex(o, "boot", NULL)) {
-		uint64_t boot;
-
-		r = get_u64(o, "boot", &boot, where, err, errlen);
-		if (r == 0 && boot > UINT32_MAX)
-			r = fail(err, errlen, "%s.boot: out of range", where);
-		st->boot = (uint32_t)boot;
+	switch (t) {
+	case F_STR:
+	case F_TEXT:
+	case F_TEXT_NULL:
+	case F_VERDICT:
+		return "string";
+	case F_U32:
+	case F_U64:
+	case F_INDEX:
+		return "int";
+	case F_BOOL:
+	case F_TRI:
+		return "boolean";
+	case F_TS:
+		return "number";
+	case F_LIST:
+	case F_STRS:
+		return "array";
+	case F_JSON:
+		break;
 	}
-	if (r == 0 && json_object_object_get_ex(o, "cleanup", NULL))
-		r = get_bool(o, "cleanup", &st->cleanup, where, err, errlen);
-	return r;
+	return "value";
 }
 
-static int parse_boot(struct json_object *o, struct res_boot *b,
-		      const char *where, char *err, size_t errlen)
+static bool type_ok(enum ftype t, struct json_object *v)
 {
-	struct json_object *v;
-	uint64_t index = 0;
-	int r;
-
-	if (!json_object_is_type(o, json_type_object))
-		return fail(err, errlen, "%s: not an object", where);
-	r = get_u64(o, "index", &index, where, err, errlen);
-	if (r == 0 && index > UINT32_MAX)
-		r = fail(err, errlen, "%s.index: out of range", where);
-	b->index = (uint32_t)index;
-	if (r == 0)
-		r = get_str(o, "vm", b->vm, sizeof(b->vm), where, err, errlen);
-	if (r == 0)
-		r = get_u64(o, "memory_mib", &b->memory_mib, where, err,
-			    errlen);
-	if (r == 0)
-		r = get_str(o, "machine", b->machine, sizeof(b->machine), where,
-			    err, errlen);
-	if (r == 0)
-		r = get_str(o, "expected_end", b->expected_end,
-			    sizeof(b->expected_end), where, err, errlen);
-	if (r == 0)
-		r = get_str(o, "ended", b->ended, sizeof(b->ended), where, err,
-			    errlen);
-	b->resumed = -1;
-	if (r == 0 && json_object_object_get_ex(o, "resumed", NULL)) {
-		r = get(o, "resumed", json_type_boolean, &v, where, err,
-			errlen);
-		if (r == 0)
-			b->resumed = json_object_get_boolean(v);
+	switch (t) {
+	case F_STR:
+	case F_TEXT:
+	case F_VERDICT:
+		return json_object_is_type(v, json_type_string);
+	case F_TEXT_NULL:
+		return !v || json_object_is_type(v, json_type_string);
+	case F_U32:
+	case F_U64:
+	case F_INDEX:
+		return json_object_is_type(v, json_type_int);
+	case F_BOOL:
+	case F_TRI:
+		return json_object_is_type(v, json_type_boolean);
+	case F_TS:
+		return json_object_is_type(v, json_type_double) ||
+		       json_object_is_type(v, json_type_int);
+	case F_LIST:
+	case F_STRS:
+		return json_object_is_type(v, json_type_array);
+	case F_JSON:
+		return true;
 	}
-	return r;
+	return false;
 }
 
-static int parse_boots(struct json_object *o, struct res_scenario *sc,
-		       const char *where, char *err, size_t errlen)
+static int read_record(struct json_object *o, const struct record *rt,
+		       void *rec, const char *where, char *err, size_t errlen);
+
+/* Allocate the list @f of @rec for @a's elements, and read them. */
+static int read_list(struct json_object *a, const struct field *f, void *rec,
+		     const char *where, char *err, size_t errlen)
 {
-	struct json_object *a;
-	char sub[96];
-	int r;
-
-	if (!json_object_object_get_ex(o, "boots", NULL))
-		return 0;
-	r = get(o, "boots", json_type_array, &a, where, err, errlen);
-	if (r < 0)
-		return r;
-	sc->nboots = json_object_array_length(a);
-	sc->boots = calloc(sc->nboots ? sc->nboots : 1, sizeof(*sc->boots));
-	if (!sc->boots) {
-		sc->nboots = 0;
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < sc->nboots && r == 0; i++) {
-		snprintf(sub, sizeof(sub), "%s.boots[%zu]", where, i);
-		r = parse_boot(json_object_array_get_idx(a, i), &sc->boots[i],
-			       sub, err, errlen);
-	}
-	return r;
-}
-
-static int parse_incident(struct json_object *o, struct res_incident *inc,
-			  const char *where, char *err, size_t errlen)
-{
-	struct json_object *v;
-	int r;
-
-	if (!json_object_is_type(o, json_type_object))
-		return fail(err, errlen, "%s: not an object", where);
-	r = get_str(o, "kind", inc->kind, sizeof(inc->kind), where, err,
-		    errlen);
-	if (r == 0)
-		r = get_str(o, "title", inc->title, sizeof(inc->title), where,
-			    err, errlen);
-	if (r == 0)
-		r = get_str(o, "guilty", inc->guilty, sizeof(inc->guilty),
-			    where, err, errlen);
-	if (r == 0)
-		r = get_bool(o, "corrupted", &inc->corrupted, where, err,
-			     errlen);
-	if (r == 0)
-		r = get_bool(o, "fatal", &inc->fatal, where, err, errlen);
-	if (r == 0 && (!json_object_object_get_ex(o, "ts", &v) ||
-		       (!json_object_is_type(v, json_type_double) &&
-			!json_object_is_type(v, json_type_int))))
-		r = fail(err, errlen, "%s.ts: missing or not a number", where);
-	if (r == 0)
-		inc->ts = json_object_get_double(v);
-	if (r == 0)
-		r = get(o, "step", json_type_int, &v, where, err, errlen);
-	if (r == 0)
-		inc->step = json_object_get_int64(v);
-	if (r == 0)
-		r = get_bool(o, "after_step", &inc->after_step, where, err,
-			     errlen);
-	if (r == 0)
-		r = get_str(o, "summary", inc->summary, sizeof(inc->summary),
-			    where, err, errlen);
-	if (r == 0)
-		r = get_dup(o, "bundle", &inc->bundle, where, err, errlen);
-	return r;
-}
-
-static int parse_incidents(struct json_object *o, struct res_scenario *sc,
-			   const char *where, char *err, size_t errlen)
-{
-	struct json_object *list;
-	char sub[128];
-	size_t n;
+	size_t n = json_object_array_length(a);
+	size_t size = f->type == F_STRS ? sizeof(char *) : f->elem->size;
+	char sub[160], *v;
 	int r = 0;
 
-	if (!json_object_object_get_ex(o, "incidents", &list))
-		return 0;
-	if (!json_object_is_type(list, json_type_array))
-		return fail(err, errlen, "%s.incidents: not an array", where);
-	n = json_object_array_length(list);
+	v = calloc(n ? n : 1, size);
+	if (!v)
+		return -ENOMEM;
+	MEMBER(rec, f->off, char *) = v;
+	MEMBER(rec, f->count, size_t) = n;
 	for (size_t i = 0; i < n && r == 0; i++) {
-		struct res_incident inc = { 0 };
+		struct json_object *e = json_object_array_get_idx(a, i);
 
-		snprintf(sub, sizeof(sub), "%s.incidents[%zu]", where, i);
-		r = parse_incident(json_object_array_get_idx(list, i), &inc,
-				   sub, err, errlen);
-		if (r == 0)
-			r = res_incident_add(sc, &inc);
-		free(inc.bundle);
+		snprintf(sub, sizeof(sub), "%s.%s[%zu]", where, f->name, i);
+		if (f->type == F_LIST) {
+			r = read_record(e, f->elem, v + i * size, sub, err,
+					errlen);
+			continue;
+		}
+		if (!json_object_is_type(e, json_type_string))
+			return fail(err, errlen, "%s: not a string", sub);
+		((char **)v)[i] = strdup(json_object_get_string(e));
+		if (!((char **)v)[i])
+			return -ENOMEM;
 	}
 	return r;
 }
 
-/* summary.json's "leaks", back (see res_leaks_free()). */
-static int parse_leaks(struct json_object *o, struct res_scenario *sc,
-		       const char *where, char *err, size_t errlen)
+/* @v: the value of @f, of the right type. */
+static int read_field(struct json_object *v, const struct field *f, void *rec,
+		      const char *where, char *err, size_t errlen)
 {
-	struct json_object *list, *e;
-	size_t n;
+	char *p = (char *)rec + f->off;
+	size_t len;
+	int64_t i;
 
-	if (!json_object_object_get_ex(o, "leaks", &list))
+	switch (f->type) {
+	case F_STR:
+		len = (size_t)json_object_get_string_len(v);
+		if (len >= f->size)
+			return fail(err, errlen, "%s.%s: too long", where,
+				    f->name);
+		memcpy(p, json_object_get_string(v), len + 1);
 		return 0;
-	if (!json_object_is_type(list, json_type_array))
-		return fail(err, errlen, "%s.leaks: not an array", where);
-	n = json_object_array_length(list);
-	sc->leaks = calloc(n ? n : 1, sizeof(*sc->leaks));
-	if (!sc->leaks)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		e = json_object_array_get_idx(list, i);
-		if (!json_object_is_type(e, json_type_string))
-			return fail(err, errlen, "%s.leaks[%zu]: not a string",
-				    where, i);
-		sc->leaks[i] = strdup(json_object_get_string(e));
-		if (!sc->leaks[i])
-			return -ENOMEM;
-		sc->nleaks = i + 1;
+	case F_TEXT:
+	case F_TEXT_NULL:
+		return v ? res_set_str((char **)p, json_object_get_string(v)) :
+			   0;
+	case F_U32:
+	case F_U64:
+		if (json_object_get_int64(v) < 0)
+			return fail(err, errlen, "%s.%s: negative", where,
+				    f->name);
+		if (f->type == F_U64) {
+			*(uint64_t *)p = json_object_get_uint64(v);
+			return 0;
+		}
+		i = json_object_get_int64(v);
+		if (i > UINT32_MAX)
+			return fail(err, errlen, "%s.%s: out of range", where,
+				    f->name);
+		*(uint32_t *)p = (uint32_t)i;
+		return 0;
+	case F_INDEX:
+		*(int64_t *)p = json_object_get_int64(v);
+		return 0;
+	case F_BOOL:
+		*(bool *)p = json_object_get_boolean(v);
+		return 0;
+	case F_TRI:
+		*(int *)p = json_object_get_boolean(v);
+		return 0;
+	case F_VERDICT:
+		if (proto_verdict_parse(json_object_get_string(v),
+					(enum proto_verdict *)p) < 0)
+			return fail(err, errlen, "%s.%s: unknown verdict '%s'",
+				    where, f->name, json_object_get_string(v));
+		return 0;
+	case F_TS:
+		*(double *)p = json_object_get_double(v);
+		return 0;
+	case F_JSON:
+		*(struct json_object **)p = json_object_get(v);
+		return 0;
+	case F_LIST:
+	case F_STRS:
+		return read_list(v, f, rec, where, err, errlen);
 	}
-	return 0;
+	return -EINVAL;
 }
 
-/* summary.json's cleanup_failed, cleanup_step and cleanup_reason, back. */
-static int parse_cleanup(struct json_object *o, struct res_scenario *sc,
-			 const char *where, char *err, size_t errlen)
+/* The value a field that is not there stands for. */
+static void read_absent(const struct field *f, void *rec)
 {
-	struct json_object *v;
-	int r;
-
-	sc->cleanup_step = -1;
-	if (!json_object_object_get_ex(o, "cleanup_failed", NULL))
-		return 0;
-	sc->has_cleanup = true;
-	r = get_bool(o, "cleanup_failed", &sc->cleanup_failed, where, err,
-		     errlen);
-	if (r < 0 || !sc->cleanup_failed)
-		return r;
-	r = get(o, "cleanup_step", json_type_int, &v, where, err, errlen);
-	if (r < 0)
-		return r;
-	sc->cleanup_step = json_object_get_int64(v);
-	return get_dup(o, "cleanup_reason", &sc->cleanup_reason, where, err,
-		       errlen);
+	if (f->type == F_TRI)
+		MEMBER(rec, f->off, int) = -1;
+	else if (f->type == F_INDEX)
+		MEMBER(rec, f->off, int64_t) = -1;
 }
 
-static int parse_scenario(struct json_object *o, struct res_scenario *sc,
-			  const char *where, char *err, size_t errlen)
+/*
+ * Whether the reader reads @f, which is @there or not: a field written
+ * always must be there, an IF_FLAG one must be when its flag is set and
+ * is not read otherwise, and the others are read when they are there.
+ */
+static bool wanted(const struct field *f, const void *rec, bool there)
 {
-	struct json_object *steps;
-	char sub[96];
+	if (f->when == ALWAYS)
+		return true;
+	if (f->when == IF_FLAG)
+		return CMEMBER(rec, f->cond, bool);
+	return there;
+}
+
+static int read_record(struct json_object *o, const struct record *rt,
+		       void *rec, const char *where, char *err, size_t errlen)
+{
 	int r;
 
 	if (!json_object_is_type(o, json_type_object))
 		return fail(err, errlen, "%s: not an object", where);
-	r = get_str(o, "name", sc->name, sizeof(sc->name), where, err, errlen);
-	if (r == 0)
-		r = get_verdict(o, &sc->verdict, where, err, errlen);
-	if (r == 0)
-		r = get_u64(o, "duration_ms", &sc->duration_ms, where, err,
-			    errlen);
-	if (r == 0)
-		r = get_dup(o, "reason", &sc->reason, where, err, errlen);
-	if (r == 0)
-		r = get(o, "steps", json_type_array, &steps, where, err,
-			errlen);
-	if (r == 0)
-		r = parse_boots(o, sc, where, err, errlen);
-	if (r < 0)
-		return r;
-	sc->done = true;
-	sc->nsteps = json_object_array_length(steps);
-	sc->steps = calloc(sc->nsteps ? sc->nsteps : 1, sizeof(*sc->steps));
-	if (!sc->steps) {
-		sc->nsteps = 0;
-		return -ENOMEM;
+	for (size_t i = 0; i < rt->n; i++) {
+		const struct field *f = &rt->fields[i];
+		struct json_object *v = NULL;
+		bool there = json_object_object_get_ex(o, f->name, &v);
+
+		if (!wanted(f, rec, there)) {
+			read_absent(f, rec);
+			continue;
+		}
+		if (f->when == SETS_FLAG)
+			MEMBER(rec, f->cond, bool) = true;
+		if (!there && f->type == F_JSON)
+			return fail(err, errlen, "%s.%s: missing", where,
+				    f->name);
+		if (!there || !type_ok(f->type, v))
+			return fail(err, errlen, "%s.%s: missing or not a %s",
+				    where, f->name, type_name(f->type));
+		r = read_field(v, f, rec, where, err, errlen);
+		if (r < 0)
+			return r;
 	}
-	for (size_t i = 0; i < sc->nsteps && r == 0; i++) {
-		snprintf(sub, sizeof(sub), "%s.steps[%zu]", where, i);
-		r = parse_step(json_object_array_get_idx(steps, i),
-			       &sc->steps[i], sub, err, errlen);
-	}
-	for (size_t i = 0; i < sc->nsteps; i++)
-		sc->ncleanup += sc->steps[i].cleanup;
-	if (r == 0)
-		r = parse_cleanup(o, sc, where, err, errlen);
-	if (r == 0)
-		r = parse_incidents(o, sc, where, err, errlen);
-	if (r == 0)
-		r = parse_leaks(o, sc, where, err, errlen);
-	if (r == 0 && json_object_object_get_ex(o, "vm", NULL))
-		r = get_str(o, "vm", sc->vm, sizeof(sc->vm), where, err,
-			    errlen);
-	if (r == 0 && json_object_object_get_ex(o, "fresh_vm", &steps) &&
-	    !json_object_is_type(steps, json_type_null))
-		r = get_dup(o, "fresh_vm", &sc->fresh_vm, where, err, errlen);
-	return r;
+	if (rt->only != NO_MEMBER)
+		MEMBER(rec, rt->only, bool) = true;
+	if (rt->read_done)
+		rt->read_done(rec);
+	return 0;
 }
 
 int res_run_from_json(const char *text, struct res_run *ret, char *err,
 		      size_t errlen)
 {
 	struct res_run run = { 0 };
-	struct json_object *root, *v, *list;
-	char where[64];
+	struct json_object *root;
 	int r;
 
 	root = json_tokener_parse(text);
@@ -678,33 +610,7 @@ int res_run_from_json(const char *text, struct res_run *ret, char *err,
 		json_object_put(root);
 		return fail(err, errlen, "$: not a JSON object");
 	}
-	r = get_str(root, "run_id", run.run_id, sizeof(run.run_id), "$", err,
-		    errlen);
-	if (r == 0)
-		r = get_str(root, "accelerator", run.accelerator,
-			    sizeof(run.accelerator), "$", err, errlen);
-	if (r == 0) {
-		if (!json_object_object_get_ex(root, "kernel", &v))
-			r = fail(err, errlen, "$.kernel: missing");
-		else
-			run.kernel = json_object_get(v);
-	}
-	if (r == 0)
-		r = get(root, "scenarios", json_type_array, &list, "$", err,
-			errlen);
-	if (r == 0) {
-		run.n = json_object_array_length(list);
-		run.v = calloc(run.n ? run.n : 1, sizeof(*run.v));
-		if (!run.v) {
-			run.n = 0;
-			r = -ENOMEM;
-		}
-	}
-	for (size_t i = 0; i < run.n && r == 0; i++) {
-		snprintf(where, sizeof(where), "$.scenarios[%zu]", i);
-		r = parse_scenario(json_object_array_get_idx(list, i),
-				   &run.v[i], where, err, errlen);
-	}
+	r = read_record(root, &run_record, &run, "$", err, errlen);
 	json_object_put(root);
 	if (r < 0) {
 		res_run_free(&run);
