@@ -23,32 +23,37 @@ int res_format_parse(const char *s, enum res_format *ret)
 	return 0;
 }
 
-static void text_leaks(const struct res_scenario *sc, FILE *f)
-{
-	for (size_t i = 0; i < sc->nleaks; i++)
-		fprintf(f, "        %s\n", sc->leaks[i]);
-}
-
 /*
- * Print @text as KTAP diagnostic lines ("# " prefixed), one per line of
- * text, with @indent before each.
+ * Print @text line by line, each after @head: the first line after
+ * @label, the others after @more. NULL or "" prints nothing, or, when
+ * @always, one line of @label alone.
  */
-static void ktap_diag(FILE *f, const char *indent, const char *label,
-		      const char *text)
+static void print_lines(FILE *f, const char *head, const char *label,
+			const char *more, const char *text, bool always)
 {
-	const char *p = text;
+	const char *p = text ? text : "";
 
-	if (!text || !*text)
+	if (!*p && !always)
 		return;
-	while (*p) {
+	do {
 		size_t n = strcspn(p, "\n");
 
-		fprintf(f, "%s# %s%.*s\n", indent, label, (int)n, p);
-		label = "  ";
+		fprintf(f, "%s%s%.*s\n", head, label, (int)n, p);
+		label = more;
 		p += n;
 		if (*p == '\n')
 			p++;
-	}
+	} while (*p);
+}
+
+/* @text as KTAP diagnostic lines ("# " prefixed), with @indent before each. */
+static void ktap_diag(FILE *f, const char *indent, const char *label,
+		      const char *text)
+{
+	char head[16];
+
+	snprintf(head, sizeof(head), "%s# ", indent);
+	print_lines(f, head, label, "  ", text, false);
 }
 
 /* The first line of @s, for a directive (which must fit on one line). */
@@ -159,13 +164,16 @@ void res_ktap(const struct res_run *run, FILE *f)
 				    st->reason);
 		}
 		for (size_t j = 0; j < sc->nincidents; j++) {
-			ktap_diag(f, "", "incident: ", sc->incidents[j].summary);
-			ktap_diag(f, "", "  bundle: ", sc->incidents[j].bundle);
+			const struct res_incident *inc = &sc->incidents[j];
+
+			ktap_diag(f, "", "incident: ", inc->summary);
+			ktap_diag(f, "", "  bundle: ", inc->bundle);
 		}
 		for (size_t j = 0; j < sc->nleaks; j++)
 			ktap_diag(f, "", "", sc->leaks[j]);
 		if (sc->cleanup_failed)
-			ktap_diag(f, "", "cleanup failed: ", sc->cleanup_reason);
+			ktap_diag(f, "",
+				  "cleanup failed: ", sc->cleanup_reason);
 		if (reason_needs_diag(sc->verdict, sc->reason))
 			ktap_diag(f, "", "reason: ", sc->reason);
 		ktap_result(f, "", i + 1, sc->name, sc->verdict, sc->reason);
@@ -184,37 +192,23 @@ static const char *upper_verdict(enum proto_verdict v)
 	return (unsigned int)v < VERDICT__COUNT ? names[v] : "ERROR";
 }
 
+/* A step's expected, got or reason under its line. */
 static void text_block(FILE *f, const char *label, const char *text)
 {
-	const char *p = text;
-
-	if (!text || !*text)
-		return;
-	while (*p) {
-		size_t n = strcspn(p, "\n");
-
-		fprintf(f, "          %s%.*s\n", label, (int)n, p);
-		label = "  ";
-		p += n;
-		if (*p == '\n')
-			p++;
-	}
+	print_lines(f, "          ", label, "  ", text, false);
 }
 
 /* A note under the scenario's line, as the leak notes are. */
 static void text_note(FILE *f, const char *label, const char *text)
 {
-	const char *p = text ? text : "";
+	print_lines(f, "        ", label, "  ", text, true);
+}
 
-	do {
-		size_t n = strcspn(p, "\n");
-
-		fprintf(f, "        %s%.*s\n", label, (int)n, p);
-		label = "  ";
-		p += n;
-		if (*p == '\n')
-			p++;
-	} while (*p);
+/* The state-leak audit's notes, one line each. */
+static void text_leaks(const struct res_scenario *sc, FILE *f)
+{
+	for (size_t i = 0; i < sc->nleaks; i++)
+		fprintf(f, "        %s\n", sc->leaks[i]);
 }
 
 void res_text_scenario(const struct res_scenario *sc, FILE *f)
@@ -246,18 +240,7 @@ void res_text_scenario(const struct res_scenario *sc, FILE *f)
 		text_block(f, "got:      ", st->got);
 		text_block(f, "reason:   ", st->reason);
 	}
-	if (sc->reason) {
-		const char *p = sc->reason;
-
-		while (*p) {
-			size_t n = strcspn(p, "\n");
-
-			fprintf(f, "        %.*s\n", (int)n, p);
-			p += n;
-			if (*p == '\n')
-				p++;
-		}
-	}
+	print_lines(f, "        ", "", "", sc->reason, false);
 }
 
 void res_text_totals(const struct res_run *run, FILE *f)
