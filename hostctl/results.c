@@ -48,7 +48,8 @@ static int judge_cleanup(struct res_scenario *sc)
 	sc->cleanup_step = -1;
 	for (size_t i = 0; i < sc->nsteps; i++)
 		began |= sc->steps[i].ran;
-	for (size_t i = sc->nsteps - sc->ncleanup; i < sc->nsteps && !bad; i++) {
+	for (size_t i = sc->nsteps - sc->ncleanup; i < sc->nsteps && !bad;
+	     i++) {
 		const struct res_step *st = &sc->steps[i];
 
 		if (st->ran ? st->verdict != VERDICT_PASS &&
