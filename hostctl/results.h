@@ -3,6 +3,10 @@
  * The results of a run, and their pure formatters: summary.json, KTAP and
  * the text report. Nothing here does I/O other than to the FILE it is given,
  * so the golden tests can drive every output from a summary.json.
+ *
+ * One header, three files: the records and their verdicts (results.c),
+ * summary.json both ways (results-json.c), the text report and KTAP
+ * (results-text.c).
  */
 #ifndef VLALAB_RESULTS_H
 #define VLALAB_RESULTS_H
@@ -103,10 +107,7 @@ struct res_run {
 	size_t n;
 };
 
-enum res_format { RES_FORMAT_TEXT, RES_FORMAT_KTAP, RES_FORMAT_JSON };
-
-/* "text", "ktap", "json" -> *ret; -EINVAL otherwise. */
-int res_format_parse(const char *s, enum res_format *ret);
+/* ---- results.c: the records ---- */
 
 /* Replace a string field (NULL or "" clears it). 0 or -ENOMEM. */
 int res_set_str(char **field, const char *value);
@@ -125,6 +126,11 @@ void res_leaks_free(struct res_scenario *sc);
 int res_incident_add(struct res_scenario *sc, const struct res_incident *inc);
 void res_run_free(struct res_run *run);
 
+/* True when every scenario is pass, skip or xfail. */
+bool res_run_ok(const struct res_run *run);
+
+/* ---- results-json.c: summary.json ---- */
+
 /* summary.json as a json-c object (new reference) or NULL on ENOMEM. */
 struct json_object *res_summary_object(const struct res_run *run);
 /* The same, as a pretty-printed string ending in '\n'. 0 or -ENOMEM. */
@@ -137,8 +143,12 @@ int res_summary_json(const struct res_run *run, char **ret);
 int res_run_from_json(const char *text, struct res_run *ret, char *err,
 		      size_t errlen);
 
-/* True when every scenario is pass, skip or xfail. */
-bool res_run_ok(const struct res_run *run);
+/* ---- results-text.c: the text report and KTAP ---- */
+
+enum res_format { RES_FORMAT_TEXT, RES_FORMAT_KTAP, RES_FORMAT_JSON };
+
+/* "text", "ktap", "json" -> *ret; -EINVAL otherwise. */
+int res_format_parse(const char *s, enum res_format *ret);
 
 /* KTAP version 1, one test per scenario with its steps as subtests. */
 void res_ktap(const struct res_run *run, FILE *f);
