@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The pure parts of multi-boot scenarios: the kernel command line of a
- * boot, and the marker rule that ties boots together (the token a guest
- * reads back after a resume must be the one it set before hibernating).
+ * The pure parts of a scenario's boots: the run request and kernel
+ * command line of a boot, and the marker rule that ties boots together
+ * (the token a guest reads back after a resume must be the one it set
+ * before hibernating).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +11,22 @@
 #include <sys/types.h>
 
 #include "bootcheck.h"
+
+void boots_request(const struct scenario *s, size_t k, struct proto_run *ret)
+{
+	const struct scn_boot *b = s->nboots ? &s->boots[k] : NULL;
+
+	/* A scenario with boots has no state_files or cleanup (scenario.c). */
+	*ret = (struct proto_run){
+		.scenario = s->name,
+		.timeout_ms = b ? b->timeout_ms : s->timeout_ms,
+		.step_timeout_ms = s->step_timeout_ms,
+		.steps_json = b ? b->steps_json : s->steps_json,
+		.state_files_json = s->state_files_json,
+		.cleanup_json = s->cleanup_json,
+		.cleanup_timeout_ms = s->cleanup_timeout_ms,
+	};
+}
 
 int boots_cmdline(const char *base, char *const *args, size_t nargs,
 		  char *buf, size_t len)

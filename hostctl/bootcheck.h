@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The pure parts of scenarios with several boots (bootcheck.c): a boot's
- * kernel command line, and the marker rule that ties boots together.
- * No libvirt, no I/O: the unit tests link it alone.
+ * The pure parts of a scenario's boots (bootcheck.c): a boot's run
+ * request and kernel command line, and the marker rule that ties boots
+ * together. Every scenario is a list of boots: one without `boots` is one
+ * implicit boot. No libvirt, no I/O: the unit tests link it alone.
  */
 #ifndef VLALAB_BOOTCHECK_H
 #define VLALAB_BOOTCHECK_H
@@ -10,7 +11,16 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "proto.h"
 #include "results.h"
+#include "scenario.h"
+
+/*
+ * The run request of boot @k of @s: that boot's steps and bound, or for a
+ * scenario without boots (@k 0) all its steps, state_files and cleanup
+ * list. The texts are @s's own, not copies.
+ */
+void boots_request(const struct scenario *s, size_t k, struct proto_run *ret);
 
 /*
  * The marker rule across boots: every marker check that found a token

@@ -422,25 +422,6 @@ static int wait_view(struct boots_ctx *c, size_t k, size_t vk,
 	return 1;
 }
 
-static int send_run(struct boots_ctx *c, size_t k)
-{
-	const struct scn_boot *b = &c->s->boots[k];
-	char *line;
-	size_t len;
-	int r;
-
-	r = session_expect(&c->g.sess, &c->views[k]);
-	if (r == 0)
-		r = proto_run_encode(c->s->name, b->timeout_ms,
-				     c->s->step_timeout_ms, b->steps_json,
-				     &line, &len);
-	if (r < 0)
-		return r;
-	r = vm_send(c->g.vm, line, len);
-	free(line);
-	return r;
-}
-
 /*
  * Boot @k: start it, settle a resume of boot @k - 1 if there is one, run
  * its steps, and see it end as it should. Returns 1 to go on with the
@@ -496,7 +477,10 @@ static int run_boot(struct boots_ctx *c, size_t k, bool *carry)
 		}
 	}
 	if (b->nsteps) {
-		r = send_run(c, k);
+		struct proto_run req;
+
+		boots_request(c->s, k, &req);
+		r = guest_send_run(&c->g, &req, v);
 		if (r < 0) {
 			snprintf(what, sizeof(what),
 				 "cannot send the steps: %s", strerror(-r));

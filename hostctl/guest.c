@@ -215,6 +215,23 @@ int guest_wait_up(struct guest *g, uint64_t timeout_ms)
 	return r;
 }
 
+int guest_send_run(struct guest *g, const struct proto_run *req,
+		   struct res_scenario *view)
+{
+	char *line;
+	size_t len;
+	int r;
+
+	r = proto_run_encode_req(req, &line, &len);
+	if (r < 0)
+		return r;
+	r = session_expect(&g->sess, view);
+	if (r == 0)
+		r = vm_send(g->vm, line, len);
+	free(line);
+	return r;
+}
+
 void guest_stop(struct guest *g, bool ask)
 {
 	struct guest_stats *st = g->stats;

@@ -119,6 +119,14 @@ int guest_start(struct guest *g, const char *xml, const char *what, char *err,
 int guest_wait_up(struct guest *g, uint64_t timeout_ms);
 
 /*
+ * Send the run request @req and expect its events into @view
+ * (session_expect()). Returns 0, or a negative errno: from encoding it
+ * (the session is then as it was) or from sending it.
+ */
+int guest_send_run(struct guest *g, const struct proto_run *req,
+		   struct res_scenario *view);
+
+/*
  * End the VM: with @ask, a guest that is not dead is asked to shut down
  * and gets GUEST_BYE_MS for its bye; then the domain is destroyed, and
  * the time that took goes into @g->stats. No VM is fine.

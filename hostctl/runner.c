@@ -223,27 +223,23 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 	const struct scenario *s = c->scn[i];
 	struct run_wait w = { .c = c, .s = s };
 	char what[PROTO_TEXT_MAX + 256];
+	struct proto_run req;
 	uint64_t t0, bound;
-	char *line, *reason;
-	size_t len;
+	char *reason;
 	int r;
 
 	progress_status(c->o->progress, "[%s %s] %s: starting", c->g.label,
 			domain_accel_name(c->env.accel), sc->name);
 	sc->incident_expected = s->expect.set;
-	r = session_expect(&c->g.sess, sc);
-	if (r == 0)
-		r = scn_run_encode(s, &line, &len);
-	if (r < 0) {
+	boots_request(s, 0, &req);
+	t0 = vm_now_us();
+	r = guest_send_run(&c->g, &req, sc);
+	if (r < 0 && c->g.sess.cur != sc) {
 		snprintf(what, sizeof(what), "cannot send the scenario: %s",
 			 strerror(-r));
 		res_scenario_finish(sc, VERDICT_ERROR, what);
-		c->g.sess.cur = NULL;
 		return 0;
 	}
-	t0 = vm_now_us();
-	r = vm_send(vm, line, len);
-	free(line);
 	/* The guest bounds the scenario and its cleanup; the host allows
 	 * slack on top. */
 	bound = guest_host_bound(&c->g, s->timeout_ms + (s->ncleanup ?
