@@ -28,6 +28,18 @@ void boots_request(const struct scenario *s, size_t k, struct proto_run *ret)
 	};
 }
 
+const char *boots_end_name(enum scn_boot_end e)
+{
+	switch (e) {
+	case SCN_END_POWEROFF:
+		return "poweroff";
+	case SCN_END_REBOOT:
+		return "reboot";
+	default:
+		return "running";
+	}
+}
+
 int boots_cmdline(const char *base, char *const *args, size_t nargs,
 		  char *buf, size_t len)
 {

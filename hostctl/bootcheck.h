@@ -22,6 +22,9 @@
  */
 void boots_request(const struct scenario *s, size_t k, struct proto_run *ret);
 
+/* "running", "poweroff" or "reboot": how a boot is expected to end. */
+const char *boots_end_name(enum scn_boot_end e);
+
 /*
  * The marker rule across boots: every marker check that found a token
  * must find the one the latest marker set before it reported. A check

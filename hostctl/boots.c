@@ -46,11 +46,7 @@
 
 extern char **environ;
 
-/* A guest writing its hibernation image sends nothing: allow for that. */
-#define BOOTS_SILENCE_MS 300000
 #define BOOTS_HELLO_MS 120000
-/* From the channel's end to libvirt's lifecycle event. */
-#define BOOTS_STOP_EVENT_MS 5000
 
 struct boots_ctx {
 	const struct boots_env *env;
@@ -67,27 +63,9 @@ struct boots_ctx {
 	 * last boot judged left its guest alive. */
 	struct pm_opts pm;
 	bool stopped;
-	const char *hang;
 	bool survived;
 	bool no_verdict; /* the guest broke the protocol: the host's error */
 };
-
-static bool scenario_done(void *arg)
-{
-	return session_idle(arg);
-}
-
-static const char *end_name(enum scn_boot_end e)
-{
-	switch (e) {
-	case SCN_END_POWEROFF:
-		return "poweroff";
-	case SCN_END_REBOOT:
-		return "reboot";
-	default:
-		return "running";
-	}
-}
 
 /* One host line in events.jsonl, so a reader can tell the boots apart. */
 static void note(struct boots_ctx *c, const char *what, size_t k,
@@ -118,7 +96,7 @@ static void note(struct boots_ctx *c, const char *what, size_t k,
 		json_object_object_add(o, "machine",
 				       json_object_new_string(b->machine));
 		json_object_object_add(o, "expected_end",
-				       json_object_new_string(end_name(b->end)));
+				       json_object_new_string(boots_end_name(b->end)));
 	} else {
 		json_object_object_add(o, "ended", json_object_new_string(ended));
 		json_object_object_add(o, "resumed",
@@ -213,7 +191,7 @@ static void judge_boot(struct boots_ctx *c, size_t k)
 		.pm = c->env->pm ? &c->pm : NULL, .vm = c->g.vm,
 		.label = c->g.label, .console = c->g.console, .tl = &c->g.tl,
 		.bundles = c->env->bundles, .s = c->s, .sc = c->sc,
-		.hang = c->hang, .open_step = -1,
+		.hang = c->g.hang, .open_step = -1,
 	};
 
 	if (c->g.vm && vm_proto_error(c->g.vm))
@@ -224,7 +202,7 @@ static void judge_boot(struct boots_ctx *c, size_t k)
 	if (cur && c->g.sess.open_step >= 0)
 		in.open_step =
 			c->g.sess.open_step + (cur->steps - c->sc->steps);
-	in.survived = !c->hang && (c->stopped || !vm_dead(c->g.vm));
+	in.survived = !c->g.hang && (c->stopped || !vm_dead(c->g.vm));
 	c->pm.memory_mib = c->s->boots[k].memory_mib;
 	judge_incidents(&in);
 	c->survived = in.survived;
@@ -298,18 +276,15 @@ static int start_vm(struct boots_ctx *c, size_t k)
 		return r;
 	}
 	c->stopped = false;
-	c->hang = NULL;
 	note(c, "boot", k, NULL, -1);
 	snprintf(status, sizeof(status), "%s: boot %zu of %zu", c->s->name,
 		 k + 1, c->s->nboots);
-	r = guest_start(&c->g, xml, status, err, sizeof(err));
+	r = guest_start(&c->g, xml, b->end, status, err, sizeof(err));
 	free(xml);
 	if (r < 0) {
 		finish(c, k, VERDICT_ERROR, err);
 		return r;
 	}
-	if (b->end != SCN_END_RUNNING)
-		vm_set_silence_ms(c->g.vm, BOOTS_SILENCE_MS);
 	return 0;
 }
 
@@ -333,72 +308,25 @@ static void stop_vm(struct boots_ctx *c, size_t k)
 }
 
 /*
- * The VM ended while boot @k's view @v was running. A guest that powered
- * itself off as the boot's end expects leaves the open step provisionally
- * passed (1: carry on); anything else finishes the scenario (0).
+ * The VM ended while boot @k's view @v was running (guest_ended()). A
+ * guest that powered itself off as the boot's end expects leaves the open
+ * step provisionally passed (1: carry on); anything else finishes the
+ * scenario (0).
  */
 static int on_vm_end(struct boots_ctx *c, size_t k, struct res_scenario *v,
 		     int r)
 {
-	const struct scn_boot *b = &c->s->boots[k];
-	char what[PROTO_TEXT_MAX + 256];
+	struct guest_end end;
 
-	if (r == -EINTR) {
-		c->interrupted = true;
-		finish(c, k, VERDICT_ERROR, "interrupted by a signal");
-		return 0;
-	}
-	if (r == -ETIMEDOUT) {
-		snprintf(what, sizeof(what),
-			 "no scenario_end within the host's bound; %s was replaced",
-			 c->g.label);
-		c->hang = "no scenario_end within the host's bound";
-		finish_console(c, k, VERDICT_TIMEOUT, what);
-		return 0;
-	}
-	if (vm_proto_error(c->g.vm)) {
-		snprintf(what, sizeof(what), "%s: %s", c->g.label,
-			 vm_dead_reason(c->g.vm));
-		finish(c, k, VERDICT_ERROR, what);
-		return 0;
-	}
-	if (b->end != SCN_END_RUNNING && vm_guest_stopped(c->g.vm, BOOTS_STOP_EVENT_MS)) {
-		if (v && c->g.sess.cur == v && c->g.sess.open_step >= 0) {
-			struct res_step *st = &v->steps[c->g.sess.open_step];
-
-			snprintf(what, sizeof(what),
-				 "the guest %s during this step, as boot %zu's end '%s' expects",
-				 b->end == SCN_END_REBOOT ? "reset" : "powered off",
-				 k, end_name(b->end));
-			st->verdict = VERDICT_PASS;
-			res_set_str(&st->reason, what);
-		}
+	guest_ended(&c->g, r, k, v, &end);
+	if (end.stopped) {
 		c->stopped = true;
 		return 1;
 	}
-	if (vm_silent(c->g.vm)) {
-		/* No heartbeat: the guest hangs rather than died. */
-		c->hang = "the guest went silent (no heartbeat)";
-		if (v && c->g.sess.cur == v && c->g.sess.open_step >= 0) {
-			struct res_step *st = &v->steps[c->g.sess.open_step];
-
-			st->verdict = VERDICT_TIMEOUT;
-			res_set_str(&st->reason, c->hang);
-		}
-		snprintf(what, sizeof(what), "%s hangs: %s", c->g.label,
-			 vm_dead_reason(c->g.vm));
-		finish_console(c, k, VERDICT_TIMEOUT, what);
-		return 0;
-	}
-	snprintf(what, sizeof(what), "%s died: %s", c->g.label,
-		 vm_dead_reason(c->g.vm));
-	if (v && c->g.sess.cur == v && c->g.sess.open_step >= 0) {
-		struct res_step *st = &v->steps[c->g.sess.open_step];
-
-		st->verdict = VERDICT_CRASH;
-		res_set_str(&st->reason, "the VM went away during this step");
-	}
-	finish_console(c, k, VERDICT_CRASH, what);
+	if (r == -EINTR)
+		c->interrupted = true;
+	finish(c, k, end.verdict, end.reason ? end.reason : end.what);
+	free(end.reason);
 	return 0;
 }
 
@@ -410,10 +338,11 @@ static int on_vm_end(struct boots_ctx *c, size_t k, struct res_scenario *v,
 static int wait_view(struct boots_ctx *c, size_t k, size_t vk,
 		     struct res_scenario *v)
 {
-	int r = vm_wait(c->g.vm, scenario_done, &c->g.sess,
-			guest_host_bound(&c->g, c->s->boots[vk].timeout_ms));
+	const struct scn_boot *b = &c->s->boots[vk];
+	int r = guest_wait_run(&c->g, c->s->steps + b->first_step,
+			       guest_host_bound(&c->g, b->timeout_ms));
 
-	if (r < 0)
+	if (r < 0 || c->g.hang)
 		return on_vm_end(c, k, v, r) ? 2 : 0;
 	if (v->verdict != VERDICT_PASS) {
 		finish(c, vk, v->verdict, v->reason ? v->reason : "failed");
@@ -445,7 +374,7 @@ static int run_boot(struct boots_ctx *c, size_t k, bool *carry)
 	r = guest_wait_up(&c->g, BOOTS_HELLO_MS);
 	if (r < 0) {
 		if (r == -ETIMEDOUT) {
-			c->hang = "nothing from the guest after its start";
+			c->g.hang = "nothing from the guest after its start";
 			snprintf(what, sizeof(what),
 				 "nothing from %s within %d s of its start",
 				 c->g.label, BOOTS_HELLO_MS / 1000);
@@ -491,7 +420,7 @@ static int run_boot(struct boots_ctx *c, size_t k, bool *carry)
 		if (r == 0)
 			return 0;
 		if (r == 2) {
-			note(c, "boot_end", k, end_name(b->end), resumed);
+			note(c, "boot_end", k, boots_end_name(b->end), resumed);
 			*carry = true;
 			return 1;
 		}
@@ -499,7 +428,7 @@ static int run_boot(struct boots_ctx *c, size_t k, bool *carry)
 	if (b->end != SCN_END_RUNNING) {
 		/* Its steps are done: the power-off must come within its bound. */
 		r = vm_wait(c->g.vm, NULL, NULL, b->timeout_ms);
-		if (r != -EPIPE || !vm_guest_stopped(c->g.vm, BOOTS_STOP_EVENT_MS)) {
+		if (r != -EPIPE || !vm_guest_stopped(c->g.vm, GUEST_STOP_EVENT_MS)) {
 			snprintf(what, sizeof(what),
 				 "expected the guest to %s after its steps; %s",
 				 b->end == SCN_END_POWEROFF ? "power off" :
@@ -512,7 +441,7 @@ static int run_boot(struct boots_ctx *c, size_t k, bool *carry)
 		c->stopped = true;
 		*carry = true;
 	}
-	note(c, "boot_end", k, end_name(b->end), resumed);
+	note(c, "boot_end", k, boots_end_name(b->end), resumed);
 	return 1;
 }
 
@@ -535,7 +464,7 @@ static void init_views(struct boots_ctx *c)
 			snprintf(rb->machine, sizeof(rb->machine), "%s",
 				 b->machine);
 			snprintf(rb->expected_end, sizeof(rb->expected_end),
-				 "%s", end_name(b->end));
+				 "%s", boots_end_name(b->end));
 			rb->resumed = -1;
 		}
 

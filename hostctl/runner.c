@@ -29,8 +29,8 @@
 #include "vm.h"
 
 /* Why a run stops booting VMs. */
-#define STOP_VERSION "the guest speaks another protocol version"
-#define STOP_SIGNAL "interrupted by a signal"
+#define STOP_VERSION GUEST_WHY_VERSION
+#define STOP_SIGNAL GUEST_WHY_SIGNAL
 
 struct run_ctx {
 	const struct runner_opts *o;
@@ -45,8 +45,6 @@ struct run_ctx {
 	/* Crashes and hangs (judge.c): post-mortem options, bundles written. */
 	struct pm_opts pm;
 	unsigned int bundles;
-	const char *hang; /* a hang the host saw in this scenario, or NULL */
-	char hang_buf[256];
 	char fresh[PROTO_NAME_MAX + 128]; /* why the next VM is a fresh one */
 };
 
@@ -72,37 +70,6 @@ int runner_result_init(const struct scenario *s, struct res_scenario *ret)
 	}
 	*ret = sc;
 	return 0;
-}
-
-/*
- * The scenario ended, or its open step overran its timeout by the host's
- * slack: guestd enforces step timeouts itself, so the guest is hung.
- */
-struct run_wait {
-	struct run_ctx *c;
-	const struct scenario *s;
-};
-
-static bool scenario_done(void *arg)
-{
-	struct run_wait *w = arg;
-	struct run_ctx *c = w->c;
-	int64_t st = c->g.sess.open_step;
-	uint64_t limit;
-
-	if (session_idle(&c->g.sess))
-		return true;
-	if (st < 0 || (size_t)st >= w->s->nsteps + w->s->ncleanup)
-		return false;
-	limit = guest_host_bound(&c->g, w->s->steps[st].timeout_ms);
-	if (vm_now_us() - c->g.step_t0_us < limit * 1000)
-		return false;
-	snprintf(c->hang_buf, sizeof(c->hang_buf),
-		 "step %" PRId64 " ran past its timeout_ms %" PRIu64
-		 " and the host's slack without a step_end",
-		 st, w->s->steps[st].timeout_ms);
-	c->hang = c->hang_buf;
-	return true;
 }
 
 /* qboot when it is installed, else SeaBIOS (NULL). */
@@ -144,7 +111,8 @@ static int boot(struct run_ctx *c, char **why)
 			return r;
 		}
 		guest_fresh(g);
-		r = guest_start(g, xml, "booting", err, sizeof(err));
+		r = guest_start(g, xml, SCN_END_RUNNING, "booting", err,
+				sizeof(err));
 		free(xml);
 		if (r < 0 && c->env.accel == DOMAIN_ACCEL_KVM &&
 		    c->o->accel == ACCEL_AUTO) {
@@ -201,31 +169,18 @@ static int boot(struct run_ctx *c, char **why)
 	}
 }
 
-/* The step that was open when the scenario ended shares its fate. */
-static void close_open_step(struct run_ctx *c, struct res_scenario *sc,
-			    enum proto_verdict v, const char *reason)
-{
-	if (c->g.sess.cur == sc && c->g.sess.open_step >= 0) {
-		struct res_step *st = &sc->steps[c->g.sess.open_step];
-
-		st->verdict = v;
-		res_set_str(&st->reason, reason);
-	}
-}
-
 /*
- * Run scenario @i on @vm. Returns 0 when the VM can take the next one, 1
- * when it must be replaced.
+ * Run scenario @i on the shared VM. Returns 0 when the VM can take the
+ * next one, 1 when it must be replaced.
  */
-static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
+static int run_one(struct run_ctx *c, size_t i)
 {
 	struct res_scenario *sc = &c->run->v[i];
 	const struct scenario *s = c->scn[i];
-	struct run_wait w = { .c = c, .s = s };
 	char what[PROTO_TEXT_MAX + 256];
+	struct guest_end end;
 	struct proto_run req;
-	uint64_t t0, bound;
-	char *reason;
+	uint64_t t0;
 	int r;
 
 	progress_status(c->o->progress, "[%s %s] %s: starting", c->g.label,
@@ -242,82 +197,26 @@ static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
 	}
 	/* The guest bounds the scenario and its cleanup; the host allows
 	 * slack on top. */
-	bound = guest_host_bound(&c->g, s->timeout_ms + (s->ncleanup ?
-							  s->cleanup_timeout_ms :
-							  0));
-	c->hang = NULL;
+	c->g.hang = NULL;
 	if (r == 0)
-		r = vm_wait(vm, scenario_done, &w, bound);
-	if (r == 0 && c->hang) {
-		close_open_step(c, sc, VERDICT_TIMEOUT, c->hang);
-		snprintf(what, sizeof(what), "%s hangs: %s; it was replaced",
-			 c->g.label, c->hang);
-		reason = guest_console_reason(what, c->g.console);
-		res_scenario_finish(sc, VERDICT_TIMEOUT,
-				    reason ? reason : what);
-		free(reason);
-		return 1;
-	}
-	if (r == 0) {
+		r = guest_wait_run(&c->g, s->steps,
+				   guest_host_bound(&c->g, s->timeout_ms +
+						    (s->ncleanup ?
+							     s->cleanup_timeout_ms :
+							     0)));
+	if (!guest_ended(&c->g, r, 0, sc, &end)) {
 		if (c->stats && c->stats->boots > 0 && c->stats->boots <= 16 &&
 		    !c->stats->run_us[c->stats->boots - 1])
 			c->stats->run_us[c->stats->boots - 1] =
 				vm_now_us() - t0;
 		return 0;
 	}
-	sc->duration_ms = (vm_now_us() - t0) / 1000;
-	if (r == -ETIMEDOUT) {
-		c->hang = "no scenario_end within the host's bound";
-		close_open_step(c, sc, VERDICT_TIMEOUT,
-				"the scenario timed out during this step");
-		snprintf(what, sizeof(what),
-			 "no scenario_end within %" PRIu64
-			 " ms (the host's bound); %s was replaced",
-			 bound, c->g.label);
-		reason = guest_console_reason(what, c->g.console);
-		res_scenario_finish(sc, VERDICT_TIMEOUT,
-				    reason ? reason : what);
-		free(reason);
-		return 1;
-	}
-	if (r == -EINTR) {
-		close_open_step(c, sc, VERDICT_ERROR, STOP_SIGNAL);
-		res_scenario_finish(sc, VERDICT_ERROR, STOP_SIGNAL);
-		c->stop = STOP_SIGNAL;
-		return 1;
-	}
-	if (vm_proto_error(vm)) {
-		close_open_step(
-			c, sc, VERDICT_ERROR,
-			"the guest broke the protocol during this step");
-		snprintf(what, sizeof(what), "%s: %s", c->g.label,
-			 vm_dead_reason(vm));
-		res_scenario_finish(sc, VERDICT_ERROR, what);
-		if (vm_proto_error(vm) == -EPROTONOSUPPORT)
-			c->stop = STOP_VERSION;
-		return 1;
-	}
-	if (vm_silent(vm)) {
-		/* No heartbeat: the guest hangs rather than died. */
-		snprintf(c->hang_buf, sizeof(c->hang_buf),
-			 "no heartbeat for %d s", VM_SILENCE_MS / 1000);
-		c->hang = c->hang_buf;
-		close_open_step(c, sc, VERDICT_TIMEOUT, c->hang);
-		snprintf(what, sizeof(what), "%s hangs: %s", c->g.label,
-			 vm_dead_reason(vm));
-		reason = guest_console_reason(what, c->g.console);
-		res_scenario_finish(sc, VERDICT_TIMEOUT,
-				    reason ? reason : what);
-		free(reason);
-		return 1;
-	}
-	close_open_step(c, sc, VERDICT_CRASH,
-			"the VM went away during this step");
-	snprintf(what, sizeof(what), "%s died: %s", c->g.label,
-		 vm_dead_reason(vm));
-	reason = guest_console_reason(what, c->g.console);
-	res_scenario_finish(sc, VERDICT_CRASH, reason ? reason : what);
-	free(reason);
+	if (r < 0)
+		sc->duration_ms = (vm_now_us() - t0) / 1000;
+	res_scenario_finish(sc, end.verdict, end.reason ? end.reason : end.what);
+	free(end.reason);
+	if (end.stop)
+		c->stop = end.stop;
 	return 1;
 }
 
@@ -347,7 +246,7 @@ static int after_one(struct run_ctx *c, struct vm *vm, size_t i, int replace)
 	    vm_wait(vm, NULL, NULL, RUNNER_SETTLE_MS) == -EPIPE)
 		replace = 1;
 	in.survived = !replace && !vm_dead(vm);
-	in.hang = replace ? c->hang : NULL;
+	in.hang = replace ? c->g.hang : NULL;
 	in.open_step = open;
 	judge_scenario(&in);
 	/*
@@ -538,7 +437,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 			snprintf(sc->vm, sizeof(sc->vm), "%s", c.g.label);
 			res_set_str(&sc->fresh_vm, c.fresh);
 			c.fresh[0] = '\0';
-			r = run_one(&c, vm, i);
+			r = run_one(&c, i);
 			r = after_one(&c, vm, i, r);
 			if (!vm_reusable(sc, c.fresh, sizeof(c.fresh)))
 				r = 1;
