@@ -6,13 +6,13 @@
  * wait for its end, what the VM's end means for the scenario (one
  * decision for every boot: hang, timeout, signal, protocol error, an
  * expected power-off, silence, death), shutdown, bye and destroy, and
- * the boot's numbers. A guest owns its session with guestd
- * and the files that session writes: every accepted line in events.jsonl,
- * and a line that broke the protocol in protocol-error-<label>.txt.
+ * the boot's numbers. A guest owns its session with guestd and the files
+ * that session writes: every accepted line in events.jsonl, and a line
+ * that broke the protocol in protocol-error-<label>.txt.
  *
- * Which scenario runs on which VM, and KVM or TCG, is runner.c's; what
- * spans several VMs of one scenario (its disks, a carried session, the
- * marker rule) is boots.c's. Both run their guests through this file.
+ * Which boot runs on which VM, and KVM or TCG, is runner.c's, which runs
+ * every guest through this file; what spans several VMs of one scenario
+ * (its disks, a carried session, the marker rule) is boots.c's.
  */
 #ifndef VLALAB_GUEST_H
 #define VLALAB_GUEST_H
@@ -81,8 +81,8 @@ struct guest {
 	struct incident_timeline tl;
 	uint64_t step_t0_us;
 	/*
-	 * When the session runs slices of one scenario's steps (boots.c),
-	 * that scenario: the timeline then gets its step numbers rather than
+	 * When the session runs slices of one scenario's steps (a scenario
+	 * with boots, one view per boot), that scenario: the timeline then gets its step numbers rather than
 	 * the slice's. NULL: the session's scenarios are whole.
 	 */
 	const struct res_scenario *whole;
