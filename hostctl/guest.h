@@ -82,12 +82,13 @@ struct guest {
 	uint64_t step_t0_us;
 	/*
 	 * When the session runs slices of one scenario's steps (a scenario
-	 * with boots, one view per boot), that scenario: the timeline then gets its step numbers rather than
-	 * the slice's. NULL: the session's scenarios are whole.
+	 * with boots, one view per boot), that scenario: the timeline then
+	 * gets its step numbers rather than the slice's. NULL: the session's
+	 * scenarios are whole.
 	 */
 	const struct res_scenario *whole;
 	bool show_steps; /* each step_begin on the progress line */
-	/* How this VM's boot is to end, and its silence bound (guest_start()). */
+	/* How this VM's boot is to end, its silence bound (guest_start()). */
 	enum scn_boot_end end;
 	uint64_t silence_ms;
 	/*

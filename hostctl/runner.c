@@ -347,7 +347,8 @@ static int wait_view(struct run_ctx *c, struct scn_run *r, size_t k,
 			v->duration_ms = (vm_now_us() - r->t0_us) / 1000;
 		return on_end(c, r, k, &end, e);
 	}
-	if (st && st->boots > 0 && st->boots <= 16 && !st->run_us[st->boots - 1])
+	if (st && st->boots > 0 && st->boots <= 16 &&
+	    !st->run_us[st->boots - 1])
 		st->run_us[st->boots - 1] = vm_now_us() - r->t0_us;
 	if (v->verdict != VERDICT_PASS) {
 		finish(r, vk, v->verdict, v->reason ? v->reason : "failed");
@@ -385,15 +386,16 @@ static int run_boot(struct run_ctx *c, struct scn_run *r, size_t k)
 			return 0;
 	}
 	if (v->nsteps) {
-		progress_status(c->o->progress, "[%s %s] %s: starting", g->label,
-				domain_accel_name(c->env.accel), r->sc->name);
+		progress_status(c->o->progress, "[%s %s] %s: starting",
+				g->label, domain_accel_name(c->env.accel),
+				r->sc->name);
 		boots_request(r->s, k, &req);
 		r->t0_us = vm_now_us();
 		e = guest_send_run(g, &req, v);
 		if (e < 0 && g->sess.cur != v) {
 			/* Nothing went out. */
-			snprintf(what, sizeof(what), "cannot send the steps: %s",
-				 strerror(-e));
+			snprintf(what, sizeof(what),
+				 "cannot send the steps: %s", strerror(-e));
 			finish(r, k, VERDICT_ERROR, what);
 			return 0;
 		}
@@ -406,9 +408,10 @@ static int run_boot(struct run_ctx *c, struct scn_run *r, size_t k)
 		}
 	}
 	if (g->end != SCN_END_RUNNING) {
-		/* Its steps are done: the power-off must come within its bound. */
+		/* Its steps are done: the power-off must come in its bound. */
 		e = vm_wait(g->vm, NULL, NULL, r->s->boots[k].timeout_ms);
-		if (e != -EPIPE || !vm_guest_stopped(g->vm, GUEST_STOP_EVENT_MS)) {
+		if (e != -EPIPE ||
+		    !vm_guest_stopped(g->vm, GUEST_STOP_EVENT_MS)) {
 			snprintf(what, sizeof(what),
 				 "expected the guest to %s after its steps; %s",
 				 g->end == SCN_END_POWEROFF ? "power off" :
@@ -622,7 +625,8 @@ static void run_scenario(struct run_ctx *c, size_t i)
 			 domain_accel_name(c->env.accel));
 		r.bs = calloc(1, sizeof(*r.bs));
 		if (!r.bs) {
-			res_scenario_finish(r.sc, VERDICT_ERROR, "out of memory");
+			res_scenario_finish(r.sc, VERDICT_ERROR,
+					    "out of memory");
 			return;
 		}
 		/* The session runs one view per boot: the timeline counts the

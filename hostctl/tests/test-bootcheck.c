@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The pure parts of a scenario's boots: a boot's run request and kernel
- * command line, and the marker rule across boots (a check must read back the token the
- * latest set reported, or the step becomes a fail).
+ * command line, and the marker rule across boots (a check must read back
+ * the token the latest set reported, or the step becomes a fail).
  */
 #include <errno.h>
 #include <stdlib.h>
