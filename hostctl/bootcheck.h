@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The pure parts of scenarios with several boots (bootcheck.c): a boot's
- * kernel command line, and the marker rule that ties boots together.
- * No libvirt, no I/O: the unit tests link it alone.
+ * The pure parts of a scenario's boots (bootcheck.c): a boot's run
+ * request and kernel command line, and the marker rule that ties boots
+ * together. Every scenario is a list of boots: one without `boots` is one
+ * implicit boot. No libvirt, no I/O: the unit tests link it alone.
  */
 #ifndef VLALAB_BOOTCHECK_H
 #define VLALAB_BOOTCHECK_H
@@ -10,7 +11,27 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "proto.h"
 #include "results.h"
+#include "scenario.h"
+
+/*
+ * The run request of boot @k of @s, as one protocol line in a malloc'd
+ * string: that boot's steps and bound, or for a scenario without boots
+ * (@k 0) all its steps, state_files and cleanup list. Returns 0, or as
+ * proto_run_encode() (-E2BIG: over the line limit), or -ENOMEM.
+ */
+int boots_run_encode(const struct scenario *s, size_t k, char **ret_line,
+		     size_t *ret_len);
+
+/*
+ * How long guestd itself may take over that request: the boot's bound, or
+ * the scenario's plus its cleanup list's. The host adds its slack on top.
+ */
+uint64_t boots_bound_ms(const struct scenario *s, size_t k);
+
+/* "running", "poweroff" or "reboot": how a boot is expected to end. */
+const char *boots_end_name(enum scn_boot_end e);
 
 /*
  * The marker rule across boots: every marker check that found a token

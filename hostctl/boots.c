@@ -1,31 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The multi-boot driver. A scenario with boots (or a disk) gets VMs of its
- * own, one per boot, all in the run directory, with its persistent disk
- * created once (qemu-img) and attached to every boot as vda.
+ * What spans the boots of a scenario with VMs of its own (boots.h). Its
+ * persistent disk is created once (qemu-img) and attached to every boot
+ * as vda, each boot's extra disks after it; all live in the run
+ * directory and go after the run unless kept.
  *
  * Each boot's steps go to guestd as one run request named after the
- * scenario; the session records them into that boot's slice of the
- * scenario's steps. A boot whose guest powers itself off while a step is
- * open, as the boot's end says it should (a hibernation), leaves that
+ * scenario; the session records them into that boot's view, a slice of
+ * the scenario's steps. A boot whose guest powers itself off while a step
+ * is open, as the boot's end says it should (a hibernation), leaves that
  * step provisionally passed and the session open. The next boot then
  * either resumes the image, and guestd goes on where it stopped (the step
  * ends for real, the rest of that boot's steps follow, then the next
  * boot's own steps), or boots afresh with a hello. Which of the two
- * happened is this boot's "resumed", checked against the file and
- * written to events.jsonl.
+ * happened is this boot's "resumed", checked against the file here
+ * (boots_carried()) and written to events.jsonl.
  *
- * Each VM is named, started, waited for and stopped through guest.c, as
- * the runner's are; what is this file's is what spans the boots: the
- * disks, the carried session, the views, the marker rule (bootcheck.c).
- *
- * Crashes (docs/crashes.md): the session's events feed the guest's
- * incident timeline with the scenario's own step numbers (guest.whole),
- * kept while a guest resumes (its clocks go on) and begun anew at every
- * hello. Before each
- * boot's VM goes, judge_incidents() reads that boot's console; a guest
- * that powered off or reset as its boot's end says did not die. The
- * verdict rules (judge_verdict()) come once, after the last boot run.
+ * runner.c runs the boots, as it runs every scenario (one boot on a VM,
+ * its end decided by guest.c); crashes are judged there too: each boot's
+ * console before its VM goes, the verdict rules once after the last boot
+ * (docs/crashes.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,85 +34,38 @@
 #include <json-c/json.h>
 
 #include "boots.h"
-#include "guest.h"
-#include "judge.h"
-#include "vm.h"
 
 extern char **environ;
 
-/* A guest writing its hibernation image sends nothing: allow for that. */
-#define BOOTS_SILENCE_MS 300000
-#define BOOTS_HELLO_MS 120000
-/* From the channel's end to libvirt's lifecycle event. */
-#define BOOTS_STOP_EVENT_MS 5000
-
-struct boots_ctx {
-	const struct boots_env *env;
-	const struct scenario *s;
-	struct res_scenario *sc;
-	struct res_scenario views[SCN_BOOTS_MAX]; /* each boot's steps */
-	struct guest g; /* its session goes on across a resume */
-	char disk[PATH_MAX]; /* "" without one */
-	char extra[SCN_EXTRA_DISKS_MAX][PATH_MAX];
-	size_t nextra;
-	bool interrupted;
-	/* Crashes: this boot's memory for the dump, whether the VM stopped
-	 * as its boot's end expects, a hang the host saw, and whether the
-	 * last boot judged left its guest alive. */
-	struct pm_opts pm;
-	bool stopped;
-	const char *hang;
-	bool survived;
-	bool no_verdict; /* the guest broke the protocol: the host's error */
-};
-
-static bool scenario_done(void *arg)
+void boots_note(struct boots *b, const char *what, size_t k, const char *label,
+		const char *ended, int resumed)
 {
-	return session_idle(arg);
-}
-
-static const char *end_name(enum scn_boot_end e)
-{
-	switch (e) {
-	case SCN_END_POWEROFF:
-		return "poweroff";
-	case SCN_END_REBOOT:
-		return "reboot";
-	default:
-		return "running";
-	}
-}
-
-/* One host line in events.jsonl, so a reader can tell the boots apart. */
-static void note(struct boots_ctx *c, const char *what, size_t k,
-		 const char *ended, int resumed)
-{
-	const struct scn_boot *b = &c->s->boots[k];
+	const struct scn_boot *sb = &b->s->boots[k];
 	struct json_object *o;
 	const char *line;
 
-	if (c->sc->boots) {
-		struct res_boot *rb = &c->sc->boots[k];
+	if (b->sc->boots) {
+		struct res_boot *rb = &b->sc->boots[k];
 
-		snprintf(rb->vm, sizeof(rb->vm), "%s", c->g.label);
+		snprintf(rb->vm, sizeof(rb->vm), "%s", label);
 		if (ended)
 			snprintf(rb->ended, sizeof(rb->ended), "%s", ended);
 		rb->resumed = resumed;
 	}
 	o = json_object_new_object();
-	if (!o || !c->env->genv->events)
+	if (!o || !b->events)
 		goto out;
 	json_object_object_add(o, "host", json_object_new_string(what));
-	json_object_object_add(o, "scenario", json_object_new_string(c->s->name));
+	json_object_object_add(o, "scenario", json_object_new_string(b->s->name));
 	json_object_object_add(o, "boot", json_object_new_int64((int64_t)k));
-	json_object_object_add(o, "vm", json_object_new_string(c->g.label));
+	json_object_object_add(o, "vm", json_object_new_string(label));
 	if (!ended) {
 		json_object_object_add(o, "memory_mib",
-				       json_object_new_int64((int64_t)b->memory_mib));
+				       json_object_new_int64((int64_t)sb->memory_mib));
 		json_object_object_add(o, "machine",
-				       json_object_new_string(b->machine));
+				       json_object_new_string(sb->machine));
 		json_object_object_add(o, "expected_end",
-				       json_object_new_string(end_name(b->end)));
+				       json_object_new_string(boots_end_name(sb->end)));
 	} else {
 		json_object_object_add(o, "ended", json_object_new_string(ended));
 		json_object_object_add(o, "resumed",
@@ -128,8 +75,8 @@ static void note(struct boots_ctx *c, const char *what, size_t k,
 	line = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 						       JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (line) {
-		fprintf(c->env->genv->events, "%s\n", line);
-		fflush(c->env->genv->events);
+		fprintf(b->events, "%s\n", line);
+		fflush(b->events);
 	}
 out:
 	json_object_put(o);
@@ -161,493 +108,201 @@ static int disk_create(const struct scn_disk *d, const char *path)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
 }
 
-static void disk_path(struct boots_ctx *c, char *buf, size_t len,
+static void disk_path(struct boots *b, char *buf, size_t len,
 		      const char *suffix, const struct scn_disk *d)
 {
 	char slug[PROTO_NAME_MAX];
 
 	/* Scenario names are [a-z0-9-]+/[a-z0-9-]+: one '/' to replace. */
-	snprintf(slug, sizeof(slug), "%s", c->s->name);
+	snprintf(slug, sizeof(slug), "%s", b->s->name);
 	for (char *p = slug; *p; p++)
 		if (*p == '/')
 			*p = '-';
-	snprintf(buf, len, "%s/disk-%s%s.%s", c->env->genv->run_dir, slug,
-		 suffix,
+	snprintf(buf, len, "%s/disk-%s%s.%s", b->run_dir, slug, suffix,
 		 d->format == SCN_DISK_QCOW2 ? "qcow2" : "img");
 }
 
-/* The scenario's verdict from boot @k: "boot K: why". */
-static void finish(struct boots_ctx *c, size_t k, enum proto_verdict v,
-		   const char *why)
+void boots_finish(struct boots *b, size_t k, enum proto_verdict v,
+		  const char *why)
 {
 	char *text;
 
-	if (c->sc->done)
+	if (b->sc->done)
 		return;
 	if (asprintf(&text, "boot %zu: %s", k, why) < 0)
 		text = NULL;
-	res_scenario_finish(c->sc, v, text ? text : why);
+	res_scenario_finish(b->sc, v, text ? text : why);
 	free(text);
 }
 
-/* finish() with the console tail and crash title (guest.c). */
-static void finish_console(struct boots_ctx *c, size_t k, enum proto_verdict v,
-			   const char *what)
+int boots_domain(struct boots *b, size_t k, const char *base,
+		 struct domain_config *dc)
 {
-	char *reason = guest_console_reason(what, c->g.console);
-
-	finish(c, k, v, reason ? reason : what);
-	free(reason);
-}
-
-/*
- * Boot @k's console through the crash judge, while a VM that died or hung
- * still exists for the dump. The guest survived unless it died (other than
- * by the end its boot expects) or hung. A VM that stopped as expected is
- * gone already (c->g.vm NULL): it needs no dump.
- */
-static void judge_boot(struct boots_ctx *c, size_t k)
-{
-	struct res_scenario *cur = c->g.sess.cur;
-	struct judge_in in = {
-		.pm = c->env->pm ? &c->pm : NULL, .vm = c->g.vm,
-		.label = c->g.label, .console = c->g.console, .tl = &c->g.tl,
-		.bundles = c->env->bundles, .s = c->s, .sc = c->sc,
-		.hang = c->hang, .open_step = -1,
-	};
-
-	if (c->g.vm && vm_proto_error(c->g.vm))
-		c->no_verdict = true;
-	if ((!c->g.vm && !c->stopped) || c->interrupted || c->no_verdict ||
-	    !c->env->bundles)
-		return;
-	if (cur && c->g.sess.open_step >= 0)
-		in.open_step =
-			c->g.sess.open_step + (cur->steps - c->sc->steps);
-	in.survived = !c->hang && (c->stopped || !vm_dead(c->g.vm));
-	c->pm.memory_mib = c->s->boots[k].memory_mib;
-	judge_incidents(&in);
-	c->survived = in.survived;
-}
-
-/* expect_incident and xfail, once the scenario's boots are done. */
-static void judge_end(struct boots_ctx *c)
-{
-	struct judge_in in = { .s = c->s, .sc = c->sc,
-			       .survived = c->survived, .open_step = -1 };
-
-	/* A protocol error or a signal is the host's business, not a crash. */
-	if (!c->interrupted && !c->no_verdict && c->env->bundles)
-		judge_verdict(&in);
-}
-
-static int start_vm(struct boots_ctx *c, size_t k)
-{
-	const struct scn_boot *b = &c->s->boots[k];
-	struct domain_disk disks[1 + SCN_EXTRA_DISKS_MAX];
-	struct domain_config dc = { 0 };
-	char cmdline[2048], err[1024], what[1200];
-	char status[PROTO_NAME_MAX + 64];
-	const char *base;
-	char *xml;
+	const struct scn_boot *sb = &b->s->boots[k];
+	char what[PATH_MAX + 128];
 	int r;
 
-	guest_name(&c->g);
-	if (*c->disk) {
-		disks[dc.ndisks].path = c->disk;
-		disks[dc.ndisks++].format =
-			c->s->disk.format == SCN_DISK_QCOW2 ? "qcow2" : "raw";
+	dc->ndisks = 0;
+	if (*b->disk) {
+		b->disks[dc->ndisks].path = b->disk;
+		b->disks[dc->ndisks++].format =
+			b->s->disk.format == SCN_DISK_QCOW2 ? "qcow2" : "raw";
 	}
-	c->nextra = 0;
-	for (size_t i = 0; i < b->n_extra_disks; i++) {
+	b->nextra = 0;
+	for (size_t i = 0; i < sb->n_extra_disks; i++) {
 		char suffix[48];
 
 		snprintf(suffix, sizeof(suffix), "-b%zu-%zu", k, i);
-		disk_path(c, c->extra[i], sizeof(c->extra[i]), suffix,
-			  &b->extra_disks[i]);
-		r = disk_create(&b->extra_disks[i], c->extra[i]);
+		disk_path(b, b->extra[i], sizeof(b->extra[i]), suffix,
+			  &sb->extra_disks[i]);
+		r = disk_create(&sb->extra_disks[i], b->extra[i]);
 		if (r < 0) {
 			snprintf(what, sizeof(what),
 				 "qemu-img could not create '%s': %s",
-				 c->extra[i], strerror(-r));
-			finish(c, k, VERDICT_ERROR, what);
+				 b->extra[i], strerror(-r));
+			boots_finish(b, k, VERDICT_ERROR, what);
 			return r;
 		}
-		c->nextra++;
-		disks[dc.ndisks].path = c->extra[i];
-		disks[dc.ndisks++].format =
-			b->extra_disks[i].format == SCN_DISK_QCOW2 ? "qcow2" :
-								      "raw";
+		b->nextra++;
+		b->disks[dc->ndisks].path = b->extra[i];
+		b->disks[dc->ndisks++].format =
+			sb->extra_disks[i].format == SCN_DISK_QCOW2 ? "qcow2" :
+								       "raw";
 	}
-	base = c->env->genv->cmdline;
 	r = boots_cmdline(base ? base : domain_default_cmdline,
-			  b->kernel_args, b->n_kernel_args, cmdline,
-			  sizeof(cmdline));
+			  sb->kernel_args, sb->n_kernel_args, b->cmdline,
+			  sizeof(b->cmdline));
 	if (r < 0) {
-		finish(c, k, VERDICT_ERROR, "the kernel command line is too long");
+		boots_finish(b, k, VERDICT_ERROR,
+			     "the kernel command line is too long");
 		return r;
 	}
-	guest_domain(&c->g, &dc);
-	dc.memory_mib = b->memory_mib;
-	dc.machine = b->machine;
-	dc.cmdline = cmdline;
-	dc.disks = disks;
-	r = domain_xml(&dc, &xml);
-	if (r < 0) {
-		finish(c, k, VERDICT_ERROR, "generating the domain XML failed");
-		return r;
-	}
-	c->stopped = false;
-	c->hang = NULL;
-	note(c, "boot", k, NULL, -1);
-	snprintf(status, sizeof(status), "%s: boot %zu of %zu", c->s->name,
-		 k + 1, c->s->nboots);
-	r = guest_start(&c->g, xml, status, err, sizeof(err));
-	free(xml);
-	if (r < 0) {
-		finish(c, k, VERDICT_ERROR, err);
-		return r;
-	}
-	if (b->end != SCN_END_RUNNING)
-		vm_set_silence_ms(c->g.vm, BOOTS_SILENCE_MS);
+	dc->memory_mib = sb->memory_mib;
+	dc->machine = sb->machine;
+	dc->cmdline = b->cmdline;
+	dc->disks = b->disks;
 	return 0;
 }
 
-/*
- * Ask guestd to shut down, then destroy the VM either way. A boot whose
- * end was not recorded yet (it failed) ends "died" or "running".
- */
-static void stop_vm(struct boots_ctx *c, size_t k)
+int boots_carried(struct boots *b, size_t k, bool resumed)
 {
-	if (!c->g.vm)
-		return;
-	if (c->sc->boots && !*c->sc->boots[k].ended)
-		snprintf(c->sc->boots[k].ended, sizeof(c->sc->boots[k].ended),
-			 "%s", vm_dead(c->g.vm) ? "died" : "running");
-	/* Only a guest between run requests can say bye. */
-	guest_stop(&c->g, c->g.sess.hello_seen && !c->g.sess.cur);
-	for (size_t i = 0; i < c->nextra; i++)
-		if (!c->env->keep)
-			unlink(c->extra[i]);
-	c->nextra = 0;
-}
+	const struct scn_boot *sb = &b->s->boots[k];
+	struct res_scenario *prev = &b->views[k - 1];
 
-/*
- * The VM ended while boot @k's view @v was running. A guest that powered
- * itself off as the boot's end expects leaves the open step provisionally
- * passed (1: carry on); anything else finishes the scenario (0).
- */
-static int on_vm_end(struct boots_ctx *c, size_t k, struct res_scenario *v,
-		     int r)
-{
-	const struct scn_boot *b = &c->s->boots[k];
-	char what[PROTO_TEXT_MAX + 256];
-
-	if (r == -EINTR) {
-		c->interrupted = true;
-		finish(c, k, VERDICT_ERROR, "interrupted by a signal");
-		return 0;
+	if (!resumed && !prev->done)
+		res_scenario_finish(prev, VERDICT_PASS, NULL);
+	if (sb->resumed == SCN_RESUMED_YES && !resumed) {
+		boots_finish(b, k, VERDICT_FAIL,
+			     "expected to resume the previous boot's image, but the guest booted afresh (hello)");
+		return -EINVAL;
 	}
-	if (r == -ETIMEDOUT) {
-		snprintf(what, sizeof(what),
-			 "no scenario_end within the host's bound; %s was replaced",
-			 c->g.label);
-		c->hang = "no scenario_end within the host's bound";
-		finish_console(c, k, VERDICT_TIMEOUT, what);
-		return 0;
+	if (sb->resumed == SCN_RESUMED_NO && resumed) {
+		boots_finish(b, k, VERDICT_FAIL,
+			     "expected a fresh boot, but the guest resumed the previous boot's image");
+		return -EINVAL;
 	}
-	if (vm_proto_error(c->g.vm)) {
-		snprintf(what, sizeof(what), "%s: %s", c->g.label,
-			 vm_dead_reason(c->g.vm));
-		finish(c, k, VERDICT_ERROR, what);
-		return 0;
-	}
-	if (b->end != SCN_END_RUNNING && vm_guest_stopped(c->g.vm, BOOTS_STOP_EVENT_MS)) {
-		if (v && c->g.sess.cur == v && c->g.sess.open_step >= 0) {
-			struct res_step *st = &v->steps[c->g.sess.open_step];
-
-			snprintf(what, sizeof(what),
-				 "the guest %s during this step, as boot %zu's end '%s' expects",
-				 b->end == SCN_END_REBOOT ? "reset" : "powered off",
-				 k, end_name(b->end));
-			st->verdict = VERDICT_PASS;
-			res_set_str(&st->reason, what);
-		}
-		c->stopped = true;
-		return 1;
-	}
-	if (vm_silent(c->g.vm)) {
-		/* No heartbeat: the guest hangs rather than died. */
-		c->hang = "the guest went silent (no heartbeat)";
-		if (v && c->g.sess.cur == v && c->g.sess.open_step >= 0) {
-			struct res_step *st = &v->steps[c->g.sess.open_step];
-
-			st->verdict = VERDICT_TIMEOUT;
-			res_set_str(&st->reason, c->hang);
-		}
-		snprintf(what, sizeof(what), "%s hangs: %s", c->g.label,
-			 vm_dead_reason(c->g.vm));
-		finish_console(c, k, VERDICT_TIMEOUT, what);
-		return 0;
-	}
-	snprintf(what, sizeof(what), "%s died: %s", c->g.label,
-		 vm_dead_reason(c->g.vm));
-	if (v && c->g.sess.cur == v && c->g.sess.open_step >= 0) {
-		struct res_step *st = &v->steps[c->g.sess.open_step];
-
-		st->verdict = VERDICT_CRASH;
-		res_set_str(&st->reason, "the VM went away during this step");
-	}
-	finish_console(c, k, VERDICT_CRASH, what);
 	return 0;
 }
 
-/*
- * Wait for the running view @v of boot @vk to end (its scenario_end).
- * Returns 1 when it ended and passed, 0 when the scenario is finished
- * (failed), 2 when the guest powered off as boot @k expects.
- */
-static int wait_view(struct boots_ctx *c, size_t k, size_t vk,
-		     struct res_scenario *v)
+void boots_vm_gone(struct boots *b, size_t k, bool died)
 {
-	int r = vm_wait(c->g.vm, scenario_done, &c->g.sess,
-			guest_host_bound(&c->g, c->s->boots[vk].timeout_ms));
+	struct res_boot *rb = b->sc->boots ? &b->sc->boots[k] : NULL;
 
-	if (r < 0)
-		return on_vm_end(c, k, v, r) ? 2 : 0;
-	if (v->verdict != VERDICT_PASS) {
-		finish(c, vk, v->verdict, v->reason ? v->reason : "failed");
-		return 0;
-	}
-	return 1;
+	if (rb && !*rb->ended)
+		snprintf(rb->ended, sizeof(rb->ended), "%s",
+			 died ? "died" : "running");
+	for (size_t i = 0; i < b->nextra; i++)
+		if (!b->keep)
+			unlink(b->extra[i]);
+	b->nextra = 0;
 }
 
-static int send_run(struct boots_ctx *c, size_t k)
+static void init_views(struct boots *b)
 {
-	const struct scn_boot *b = &c->s->boots[k];
-	struct proto_run run = { .scenario = c->s->name,
-				 .timeout_ms = b->timeout_ms,
-				 .step_timeout_ms = c->s->step_timeout_ms };
-	char *line;
-	size_t len;
-	int r;
+	struct res_scenario *sc = b->sc;
 
-	r = session_expect(&c->g.sess, &c->views[k]);
-	if (r == 0) {
-		run.steps = json_tokener_parse(b->steps_json);
-		r = proto_run_encode(&run, &line, &len);
-		json_object_put(run.steps);
-	}
-	if (r < 0)
-		return r;
-	r = vm_send(c->g.vm, line, len);
-	free(line);
-	return r;
-}
+	sc->boots = calloc(b->s->nboots, sizeof(*sc->boots));
+	if (sc->boots)
+		sc->nboots = b->s->nboots;
+	for (size_t k = 0; k < b->s->nboots; k++) {
+		const struct scn_boot *sb = &b->s->boots[k];
+		struct res_scenario *v = &b->views[k];
 
-/*
- * Boot @k: start it, settle a resume of boot @k - 1 if there is one, run
- * its steps, and see it end as it should. Returns 1 to go on with the
- * next boot (*carry says whether it may resume this one), 0 when the
- * scenario is finished.
- */
-static int run_boot(struct boots_ctx *c, size_t k, bool *carry)
-{
-	const struct scn_boot *b = &c->s->boots[k];
-	struct res_scenario *v = &c->views[k];
-	char what[512];
-	int resumed = -1, r;
-
-	if (*carry)
-		guest_carry(&c->g);
-	else
-		guest_fresh(&c->g);
-	*carry = false;
-	if (start_vm(c, k) < 0)
-		return 0;
-	r = guest_wait_up(&c->g, BOOTS_HELLO_MS);
-	if (r < 0) {
-		if (r == -ETIMEDOUT) {
-			c->hang = "nothing from the guest after its start";
-			snprintf(what, sizeof(what),
-				 "nothing from %s within %d s of its start",
-				 c->g.label, BOOTS_HELLO_MS / 1000);
-			finish_console(c, k, VERDICT_ERROR, what);
-			return 0;
-		}
-		return on_vm_end(c, k, NULL, r);
-	}
-	if (c->g.sess.carry != SESSION_CARRY_NONE) {
-		struct res_scenario *prev = &c->views[k - 1];
-
-		resumed = c->g.sess.carry == SESSION_CARRY_RESUMED;
-		if (resumed && c->g.sess.cur == prev) {
-			r = wait_view(c, k, k - 1, prev);
-			if (r != 1)
-				return r == 2 ? (*carry = true, 1) : 0;
-		} else if (!resumed && !prev->done) {
-			res_scenario_finish(prev, VERDICT_PASS, NULL);
-		}
-		if (b->resumed == SCN_RESUMED_YES && !resumed) {
-			finish(c, k, VERDICT_FAIL,
-			       "expected to resume the previous boot's image, but the guest booted afresh (hello)");
-			return 0;
-		}
-		if (b->resumed == SCN_RESUMED_NO && resumed) {
-			finish(c, k, VERDICT_FAIL,
-			       "expected a fresh boot, but the guest resumed the previous boot's image");
-			return 0;
-		}
-	}
-	if (b->nsteps) {
-		r = send_run(c, k);
-		if (r < 0) {
-			snprintf(what, sizeof(what),
-				 "cannot send the steps: %s", strerror(-r));
-			finish(c, k, VERDICT_ERROR, what);
-			return 0;
-		}
-		r = wait_view(c, k, k, v);
-		if (r == 0)
-			return 0;
-		if (r == 2) {
-			note(c, "boot_end", k, end_name(b->end), resumed);
-			*carry = true;
-			return 1;
-		}
-	}
-	if (b->end != SCN_END_RUNNING) {
-		/* Its steps are done: the power-off must come within its bound. */
-		r = vm_wait(c->g.vm, NULL, NULL, b->timeout_ms);
-		if (r != -EPIPE || !vm_guest_stopped(c->g.vm, BOOTS_STOP_EVENT_MS)) {
-			snprintf(what, sizeof(what),
-				 "expected the guest to %s after its steps; %s",
-				 b->end == SCN_END_POWEROFF ? "power off" :
-							      "reboot",
-				 r == -ETIMEDOUT ? "it kept running" :
-						   vm_dead_reason(c->g.vm));
-			finish_console(c, k, VERDICT_FAIL, what);
-			return 0;
-		}
-		c->stopped = true;
-		*carry = true;
-	}
-	note(c, "boot_end", k, end_name(b->end), resumed);
-	return 1;
-}
-
-static void init_views(struct boots_ctx *c)
-{
-	c->sc->boots = calloc(c->s->nboots, sizeof(*c->sc->boots));
-	if (c->sc->boots)
-		c->sc->nboots = c->s->nboots;
-	for (size_t k = 0; k < c->s->nboots; k++) {
-		const struct scn_boot *b = &c->s->boots[k];
-		struct res_scenario *v = &c->views[k];
-
-		for (size_t i = 0; i < b->nsteps; i++)
-			c->sc->steps[b->first_step + i].boot = (uint32_t)k;
-		if (c->sc->boots) {
-			struct res_boot *rb = &c->sc->boots[k];
+		for (size_t i = 0; i < sb->nsteps; i++)
+			sc->steps[sb->first_step + i].boot = (uint32_t)k;
+		if (sc->boots) {
+			struct res_boot *rb = &sc->boots[k];
 
 			rb->index = (uint32_t)k;
-			rb->memory_mib = b->memory_mib;
+			rb->memory_mib = sb->memory_mib;
 			snprintf(rb->machine, sizeof(rb->machine), "%s",
-				 b->machine);
+				 sb->machine);
 			snprintf(rb->expected_end, sizeof(rb->expected_end),
-				 "%s", end_name(b->end));
+				 "%s", boots_end_name(sb->end));
 			rb->resumed = -1;
 		}
 
-		snprintf(v->name, sizeof(v->name), "%s", c->s->name);
-		v->steps = c->sc->steps + c->s->boots[k].first_step;
-		v->nsteps = c->s->boots[k].nsteps;
+		snprintf(v->name, sizeof(v->name), "%s", b->s->name);
+		v->steps = sc->steps + sb->first_step;
+		v->nsteps = sb->nsteps;
 	}
 }
 
-int boots_run(const struct boots_env *env, const struct scenario *s,
-	      struct res_scenario *sc)
+int boots_begin(struct boots *b, const struct scenario *s,
+		struct res_scenario *sc, const char *run_dir, FILE *events,
+		bool keep)
 {
-	struct boots_ctx *c;
-	uint64_t t0 = vm_now_us();
-	bool carry = false;
 	char what[PATH_MAX + 128];
-	size_t k = 0;
-	int r = 0;
+	int r;
 
-	c = calloc(1, sizeof(*c));
-	if (!c) {
-		res_scenario_finish(sc, VERDICT_ERROR, "out of memory");
+	b->s = s;
+	b->sc = sc;
+	b->run_dir = run_dir;
+	b->events = events;
+	b->keep = keep;
+	init_views(b);
+	if (!s->has_disk)
 		return 0;
+	disk_path(b, b->disk, sizeof(b->disk), "", &s->disk);
+	r = disk_create(&s->disk, b->disk);
+	if (r < 0) {
+		snprintf(what, sizeof(what),
+			 "qemu-img could not create '%s': %s", b->disk,
+			 strerror(-r));
+		res_scenario_finish(sc, VERDICT_ERROR, what);
+		b->disk[0] = '\0';
 	}
-	c->env = env;
-	c->s = s;
-	c->sc = sc;
-	guest_init(&c->g, env->genv);
-	/* The session runs one view per boot: the timeline counts the
-	 * scenario's steps. */
-	c->g.whole = sc;
-	c->survived = true;
-	if (env->pm)
-		c->pm = *env->pm;
-	sc->incident_expected = s->expect.set;
-	init_views(c);
-	if (s->has_disk) {
-		disk_path(c, c->disk, sizeof(c->disk), "", &s->disk);
-		r = disk_create(&s->disk, c->disk);
-		if (r < 0) {
-			snprintf(what, sizeof(what),
-				 "qemu-img could not create '%s': %s", c->disk,
-				 strerror(-r));
-			res_scenario_finish(sc, VERDICT_ERROR, what);
-			c->disk[0] = '\0';
-			goto out;
-		}
-	}
-	for (k = 0; k < s->nboots; k++) {
-		bool more = run_boot(c, k, &carry);
+	return r;
+}
 
-		/*
-		 * A VM that may be resumed is gone already; stop the others. A
-		 * guest that stopped as expected needs no dump, so its VM goes
-		 * first; any other is judged while it still exists. (The
-		 * libvirt deadlock this order once dodged is avoided in
-		 * vm_destroy() itself now.)
-		 */
-		if (c->stopped) {
-			stop_vm(c, k);
-			judge_boot(c, k);
-		} else {
-			judge_boot(c, k);
-			stop_vm(c, k);
-		}
-		if (!more)
-			break;
-	}
-	if (!sc->done) {
-		ssize_t bad = boots_check_markers(sc);
+void boots_verdict(struct boots *b)
+{
+	struct res_scenario *sc = b->sc;
+	ssize_t bad;
+	char what[128];
 
-		if (bad >= 0) {
-			snprintf(what, sizeof(what),
-				 "step %zd (marker): the marker read back is not the one set",
-				 bad);
-			res_scenario_finish(sc, VERDICT_FAIL, what);
-		} else {
-			res_scenario_finish(sc, VERDICT_PASS, NULL);
-		}
+	if (sc->done)
+		return;
+	bad = boots_check_markers(sc);
+	if (bad >= 0) {
+		snprintf(what, sizeof(what),
+			 "step %zd (marker): the marker read back is not the one set",
+			 bad);
+		res_scenario_finish(sc, VERDICT_FAIL, what);
+	} else {
+		res_scenario_finish(sc, VERDICT_PASS, NULL);
 	}
-	judge_end(c);
-out:
+}
+
+void boots_end(struct boots *b)
+{
+	struct res_scenario *sc = b->sc;
+
 	/* The session numbered each boot's steps from 0. */
 	for (size_t i = 0; i < sc->nsteps; i++)
 		sc->steps[i].index = (uint32_t)i;
-	for (size_t i = 0; i < s->nboots; i++)
-		free(c->views[i].reason);
-	sc->duration_ms = (vm_now_us() - t0) / 1000;
-	if (*c->disk && !env->keep)
-		unlink(c->disk);
-	r = c->interrupted ? -EINTR : 0;
-	guest_fini(&c->g);
-	free(c);
-	return r;
+	for (size_t k = 0; k < b->s->nboots; k++)
+		free(b->views[k].reason);
+	if (*b->disk && !b->keep)
+		unlink(b->disk);
 }

@@ -1,45 +1,100 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Scenarios with VMs of their own: a persistent disk attached to every
- * boot, and ordered boots, each with its memory, machine, kernel
- * arguments, extra disks, steps and expected end. A boot that ends with
- * the guest powering itself off may be resumed by the next one: the
- * guest's guestd then carries on with the same session (docs/scenarios.md,
- * "Several boots").
+ * What spans the boots of a scenario with VMs of its own (it has `boots`
+ * or a `disk`): its persistent disk and each boot's extra ones, each
+ * boot's domain (memory, machine, kernel arguments, disks), the view of
+ * each boot's steps the session records into, the host lines that tell
+ * the boots apart in events.jsonl, the settling of a session carried over
+ * a guest's power-off (resumed or not, as the boot expects), and the
+ * marker rule at the end (docs/scenarios.md, "Several boots").
+ *
+ * Running the boots is runner.c's, as for every scenario: it starts each
+ * boot's VM, runs its steps and decides how it ended (guest.c), and calls
+ * these hooks on the way. Nothing here waits for a guest.
  */
 #ifndef VLALAB_BOOTS_H
 #define VLALAB_BOOTS_H
 
+#include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "bootcheck.h"
-#include "postmortem.h"
+#include "domain.h"
 #include "results.h"
 #include "scenario.h"
 
-struct guest_env;
-
-struct boots_env {
-	/* The run's guests (guest.h): host, accelerator, files, progress and
-	 * the VM counter that keeps labels unique. */
-	struct guest_env *genv;
+struct boots {
+	const struct scenario *s;
+	struct res_scenario *sc;
+	struct res_scenario views[SCN_BOOTS_MAX]; /* each boot's steps */
+	const char *run_dir;
+	FILE *events; /* events.jsonl, or NULL */
 	bool keep; /* keep the disk images after the run */
-	/* Post-mortem bundles (judge.c): the runner's options (the memory is
-	 * each boot's own) and its count of bundles written; NULL: none. */
-	const struct pm_opts *pm;
-	unsigned int *bundles;
+	char disk[PATH_MAX]; /* "" without one */
+	char extra[SCN_EXTRA_DISKS_MAX][PATH_MAX]; /* the boot's own */
+	size_t nextra;
+	struct domain_disk disks[1 + SCN_EXTRA_DISKS_MAX];
+	char cmdline[2048];
 };
 
 /*
- * Run scenario @s, which has boots (s->nboots > 0), on fresh VMs, and
- * record its verdict in @sc (from runner_result_init()). Each boot's
- * console goes through the crash judge before its VM goes (incidents, a
- * bundle for a guest that died or hung), and expect_incident and xfail
- * apply once the last boot is done or a boot ended the scenario (judge.h).
- * Returns 0, or
- * -EINTR when a signal interrupted it (@sc is then error).
+ * Begin scenario @s (s->nboots > 0), whose result is @sc (from
+ * runner_result_init()): each boot's view and result, and the persistent
+ * disk (qemu-img). Returns 0, or a negative errno with @sc finished as
+ * error; boots_end() is due either way.
  */
-int boots_run(const struct boots_env *env, const struct scenario *s,
-	      struct res_scenario *sc);
+int boots_begin(struct boots *b, const struct scenario *s,
+		struct res_scenario *sc, const char *run_dir, FILE *events,
+		bool keep);
+
+/*
+ * Boot @k's domain on top of what every guest shares (@dc, from
+ * guest_domain()): its memory, machine, kernel arguments after @base (the
+ * run's command line, NULL: the default) and disks, its extra disks
+ * created. Returns 0, or a negative errno with the scenario finished as
+ * error. @dc points into @b until the next boot.
+ */
+int boots_domain(struct boots *b, size_t k, const char *base,
+		 struct domain_config *dc);
+
+/*
+ * The host line in events.jsonl for boot @k on the VM @label: "boot" as
+ * it starts, "boot_end" with how it @ended and whether it @resumed (-1:
+ * it did not follow a power-off). "boot_end" records both in the result.
+ */
+void boots_note(struct boots *b, const char *what, size_t k, const char *label,
+		const char *ended, int resumed);
+
+/*
+ * Boot @k's guest is up after boot @k - 1 powered off: it @resumed that
+ * boot's image or booted afresh. A fresh boot passes the previous boot's
+ * view, still open at its power-off. Returns 0, or -EINVAL with the
+ * scenario failed when the boot expects the other.
+ */
+int boots_carried(struct boots *b, size_t k, bool resumed);
+
+/* The scenario's verdict from boot @k: "boot K: why". Once. */
+void boots_finish(struct boots *b, size_t k, enum proto_verdict v,
+		  const char *why);
+
+/*
+ * Boot @k's VM goes (@died: it was dead): a boot whose end was not
+ * recorded ends "died" or "running"; its extra disks go unless kept.
+ */
+void boots_vm_gone(struct boots *b, size_t k, bool died);
+
+/*
+ * After the last boot run: a scenario not finished yet passes, or fails
+ * by the marker rule (bootcheck.c).
+ */
+void boots_verdict(struct boots *b);
+
+/*
+ * The scenario is judged: its steps get the scenario's numbers (the
+ * session gave each boot's its own), and the persistent disk goes unless
+ * kept.
+ */
+void boots_end(struct boots *b);
 
 #endif

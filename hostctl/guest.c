@@ -7,10 +7,12 @@
  * in protocol-error-<label>.txt for the user to look at.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bootcheck.h"
 #include "fsutil.h"
 #include "guest.h"
 #include "progress.h"
@@ -180,8 +182,8 @@ void guest_domain(const struct guest *g, struct domain_config *dc)
 	dc->firmware = g->env->firmware;
 }
 
-int guest_start(struct guest *g, const char *xml, const char *what, char *err,
-		size_t errlen)
+int guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
+		const char *what, char *err, size_t errlen)
 {
 	struct vm_params p = {
 		.xml = xml,
@@ -195,8 +197,15 @@ int guest_start(struct guest *g, const char *xml, const char *what, char *err,
 
 	progress_status(g->env->progress, "[%s %s] %s", g->label,
 			domain_accel_name(g->env->accel), what);
+	g->end = end;
+	g->silence_ms = VM_SILENCE_MS;
+	g->hang = NULL;
 	r = vm_start(g->env->host, &p, &vm, err, errlen);
 	g->vm = r < 0 ? NULL : vm;
+	if (g->vm && end != SCN_END_RUNNING) {
+		g->silence_ms = GUEST_SILENCE_STOPPING_MS;
+		vm_set_silence_ms(g->vm, g->silence_ms);
+	}
 	return r;
 }
 
@@ -207,12 +216,159 @@ int guest_wait_up(struct guest *g, uint64_t timeout_ms)
 
 	r = vm_wait(g->vm, g->sess.carry ? carry_decided : hello_seen, &g->sess,
 		    timeout_ms);
+	/* A step open across a resume began for this guest at its resume:
+	 * its clocks stood still while it was off. */
+	if (r == 0 && g->sess.carry == SESSION_CARRY_RESUMED)
+		g->step_t0_us = vm_now_us();
 	if (r == 0 && st && st->boots < 16) {
 		st->create_us[st->boots] = vm_create_us(g->vm);
 		st->hello_us[st->boots] = vm_hello_us(g->vm);
 		st->boots++;
 	}
 	return r;
+}
+
+int guest_send_run(struct guest *g, const struct scenario *s, size_t k,
+		   struct res_scenario *view)
+{
+	char *line;
+	size_t len;
+	int r;
+
+	r = boots_run_encode(s, k, &line, &len);
+	if (r < 0)
+		return r;
+	r = session_expect(&g->sess, view);
+	if (r == 0)
+		r = vm_send(g->vm, line, len);
+	free(line);
+	return r;
+}
+
+struct run_wait {
+	struct guest *g;
+	const struct scn_step *steps;
+};
+
+/*
+ * The view ended, or its open step overran its timeout by the host's
+ * slack: guestd enforces step timeouts itself, so the guest is hung.
+ */
+static bool view_done(void *arg)
+{
+	struct run_wait *w = arg;
+	struct guest *g = w->g;
+	const struct res_scenario *cur = g->sess.cur;
+	int64_t st = g->sess.open_step;
+	uint64_t limit;
+
+	if (session_idle(&g->sess))
+		return true;
+	if (st < 0 || (size_t)st >= cur->nsteps)
+		return false;
+	limit = guest_host_bound(g, w->steps[st].timeout_ms);
+	if (vm_now_us() - g->step_t0_us < limit * 1000)
+		return false;
+	snprintf(g->hang_buf, sizeof(g->hang_buf),
+		 "step %" PRId64 " ran past its timeout_ms %" PRIu64
+		 " and the host's slack without a step_end",
+		 st + (g->whole ? cur->steps - g->whole->steps : 0),
+		 w->steps[st].timeout_ms);
+	g->hang = g->hang_buf;
+	return true;
+}
+
+int guest_wait_run(struct guest *g, const struct scn_step *steps,
+		   uint64_t bound_ms)
+{
+	struct run_wait w = { .g = g, .steps = steps };
+
+	g->hang = NULL;
+	g->wait_ms = bound_ms;
+	return vm_wait(g->vm, view_done, &w, bound_ms);
+}
+
+/* The step open in @view when its guest ended shares that end's fate. */
+static void close_open_step(struct guest *g, struct res_scenario *view,
+			    enum proto_verdict v, const char *reason)
+{
+	struct res_step *st;
+
+	if (!view || g->sess.cur != view || g->sess.open_step < 0)
+		return;
+	st = &view->steps[g->sess.open_step];
+	st->verdict = v;
+	res_set_str(&st->reason, reason);
+}
+
+bool guest_ended(struct guest *g, int r, size_t boot,
+		 struct res_scenario *view, struct guest_end *ret)
+{
+	char *what = ret->what;
+	size_t len = sizeof(ret->what);
+	bool console = true;
+
+	ret->stopped = false;
+	ret->reason = NULL;
+	ret->stop = NULL;
+	if (r == 0 && !g->hang)
+		return false;
+	ret->verdict = VERDICT_TIMEOUT;
+	if (r == 0) {
+		close_open_step(g, view, VERDICT_TIMEOUT, g->hang);
+		snprintf(what, len, "%s hangs: %s; it was replaced", g->label,
+			 g->hang);
+	} else if (r == -ETIMEDOUT) {
+		g->hang = "no scenario_end within the host's bound";
+		close_open_step(g, view, VERDICT_TIMEOUT,
+				"the scenario timed out during this step");
+		snprintf(what, len,
+			 "no scenario_end within %" PRIu64
+			 " ms (the host's bound); %s was replaced",
+			 g->wait_ms, g->label);
+	} else if (r == -EINTR) {
+		close_open_step(g, view, VERDICT_ERROR, GUEST_WHY_SIGNAL);
+		ret->verdict = VERDICT_ERROR;
+		ret->stop = GUEST_WHY_SIGNAL;
+		snprintf(what, len, "%s", GUEST_WHY_SIGNAL);
+		console = false;
+	} else if (vm_proto_error(g->vm)) {
+		close_open_step(
+			g, view, VERDICT_ERROR,
+			"the guest broke the protocol during this step");
+		ret->verdict = VERDICT_ERROR;
+		if (vm_proto_error(g->vm) == -EPROTONOSUPPORT)
+			ret->stop = GUEST_WHY_VERSION;
+		snprintf(what, len, "%s: %s", g->label, vm_dead_reason(g->vm));
+		console = false;
+	} else if (g->end != SCN_END_RUNNING &&
+		   vm_guest_stopped(g->vm, GUEST_STOP_EVENT_MS)) {
+		snprintf(what, len,
+			 "the guest %s during this step, as boot %zu's end '%s' expects",
+			 g->end == SCN_END_REBOOT ? "reset" : "powered off",
+			 boot, boots_end_name(g->end));
+		close_open_step(g, view, VERDICT_PASS, what);
+		ret->stopped = true;
+		return true;
+	} else if (vm_silent(g->vm)) {
+		/* No heartbeat: the guest hangs rather than died. */
+		snprintf(g->hang_buf, sizeof(g->hang_buf),
+			 "no heartbeat for %" PRIu64 " s",
+			 g->silence_ms / 1000);
+		g->hang = g->hang_buf;
+		close_open_step(g, view, VERDICT_TIMEOUT, g->hang);
+		snprintf(what, len, "%s hangs: %s", g->label,
+			 vm_dead_reason(g->vm));
+	} else {
+		close_open_step(g, view, VERDICT_CRASH,
+				"the VM went away during this step");
+		ret->verdict = VERDICT_CRASH;
+		snprintf(what, len, "%s died: %s", g->label,
+			 vm_dead_reason(g->vm));
+	}
+	if (console)
+		ret->reason = guest_console_reason(what, g->console);
+	return true;
 }
 
 void guest_stop(struct guest *g, bool ask)

@@ -2,14 +2,17 @@
 /*
  * One guest's life, the same for every scenario: a label and a console
  * log per VM ("vm3", console-vm3.log), its domain, its start, the wait for
- * hello (or for a resumed guestd's first event), shutdown, bye and
- * destroy, and the boot's numbers. A guest owns its session with guestd
- * and the files that session writes: every accepted line in events.jsonl,
- * and a line that broke the protocol in protocol-error-<label>.txt.
+ * hello (or for a resumed guestd's first event), a run request and the
+ * wait for its end, what the VM's end means for the scenario (one
+ * decision for every boot: hang, timeout, signal, protocol error, an
+ * expected power-off, silence, death), shutdown, bye and destroy, and
+ * the boot's numbers. A guest owns its session with guestd and the files
+ * that session writes: every accepted line in events.jsonl, and a line
+ * that broke the protocol in protocol-error-<label>.txt.
  *
- * Which scenario runs on which VM, and KVM or TCG, is runner.c's; what
- * spans several VMs of one scenario (its disks, a carried session, the
- * marker rule) is boots.c's. Both run their guests through this file.
+ * Which boot runs on which VM, and KVM or TCG, is runner.c's, which runs
+ * every guest through this file; what spans several VMs of one scenario
+ * (its disks, a carried session, the marker rule) is boots.c's.
  */
 #ifndef VLALAB_GUEST_H
 #define VLALAB_GUEST_H
@@ -22,14 +25,26 @@
 #include "domain.h"
 #include "incident.h"
 #include "results.h"
+#include "scenario.h"
 #include "session.h"
 
 /* How long to wait for bye after shutdown before destroying anyway. */
 #define GUEST_BYE_MS 2000
+/*
+ * The silence bound of a guest that is to power itself off or reset: it
+ * may be writing a hibernation image, and sends nothing meanwhile.
+ */
+#define GUEST_SILENCE_STOPPING_MS 300000
+/* From the channel's end to libvirt's lifecycle event. */
+#define GUEST_STOP_EVENT_MS 5000
 /* The host's slack on top of a bound the guest keeps itself. */
 #define GUEST_SLACK_MS 10000
 /* Lines of console attached to a dead guest's reason. */
 #define GUEST_CONSOLE_TAIL 25
+
+/* Why a run boots no more VMs after a guest's end. */
+#define GUEST_WHY_SIGNAL "interrupted by a signal"
+#define GUEST_WHY_VERSION "the guest speaks another protocol version"
 
 struct vm;
 struct vm_host;
@@ -66,12 +81,23 @@ struct guest {
 	struct incident_timeline tl;
 	uint64_t step_t0_us;
 	/*
-	 * When the session runs slices of one scenario's steps (boots.c),
-	 * that scenario: the timeline then gets its step numbers rather than
-	 * the slice's. NULL: the session's scenarios are whole.
+	 * When the session runs slices of one scenario's steps (a scenario
+	 * with boots, one view per boot), that scenario: the timeline then
+	 * gets its step numbers rather than the slice's. NULL: the session's
+	 * scenarios are whole.
 	 */
 	const struct res_scenario *whole;
 	bool show_steps; /* each step_begin on the progress line */
+	/* How this VM's boot is to end, its silence bound (guest_start()). */
+	enum scn_boot_end end;
+	uint64_t silence_ms;
+	/*
+	 * A hang the host saw in the last wait (guest_wait_run(),
+	 * guest_ended()), or NULL; and that wait's bound.
+	 */
+	const char *hang;
+	char hang_buf[256];
+	uint64_t wait_ms;
 	struct guest_stats *stats; /* NULL: not measured */
 	char label[32]; /* "vm3" */
 	char name[128]; /* the domain's, unique per run */
@@ -104,12 +130,12 @@ void guest_name(struct guest *g);
 void guest_domain(const struct guest *g, struct domain_config *dc);
 
 /*
- * Start the VM named last with the domain @xml, after showing
- * "[label accel] @what" on the progress line. Returns 0, or a negative
- * errno with libvirt's message in @err.
+ * Start the VM named last with the domain @xml, its boot expected to end
+ * as @end says, after showing "[label accel] @what" on the progress
+ * line. Returns 0, or a negative errno with libvirt's message in @err.
  */
-int guest_start(struct guest *g, const char *xml, const char *what, char *err,
-		size_t errlen);
+int guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
+		const char *what, char *err, size_t errlen);
 
 /*
  * Wait up to @timeout_ms for the guest to be up: its hello, or for a
@@ -117,6 +143,50 @@ int guest_start(struct guest *g, const char *xml, const char *what, char *err,
  * Counts the boot in @g->stats. vm_wait()'s return.
  */
 int guest_wait_up(struct guest *g, uint64_t timeout_ms);
+
+/*
+ * Send the run request of boot @k of @s (boots_run_encode()) and expect
+ * its events into @view (session_expect()). Returns 0, or a negative
+ * errno: from encoding it (the session is then as it was) or from sending
+ * it.
+ */
+int guest_send_run(struct guest *g, const struct scenario *s, size_t k,
+		   struct res_scenario *view);
+
+/*
+ * Wait up to @bound_ms for the view sent last (guest_send_run()) to end.
+ * guestd bounds each step itself, so a step open past its timeout_ms
+ * (@steps: the view's steps as the scenario declares them) and the host's
+ * slack means the guest hangs: the wait then returns 0 with g->hang set
+ * and the view still running. Otherwise vm_wait()'s return.
+ */
+int guest_wait_run(struct guest *g, const struct scn_step *steps,
+		   uint64_t bound_ms);
+
+/* What the end of a guest's VM means for the view it ran (guest_ended()). */
+struct guest_end {
+	/* It powered off or reset as its boot's end expects: go on. */
+	bool stopped;
+	enum proto_verdict verdict;
+	/* The reason: @reason (malloc'd, with the console tail where it
+	 * helps), or @what when that could not be allocated. */
+	char what[PROTO_TEXT_MAX + 256];
+	char *reason;
+	/* Why the run can boot no more VMs (GUEST_WHY_*), or NULL. */
+	const char *stop;
+};
+
+/*
+ * The one decision on how a wait for @view ended: @r is the return of
+ * guest_wait_run() or of guest_wait_up() (@view NULL: none was sent).
+ * Returns false when @view simply ended (0 and no hang). Otherwise the
+ * VM ended or must: a hang, the host's bound, a signal, a protocol error,
+ * the stop boot @boot expects, silence, or death. The step open in @view
+ * takes that end's verdict, and @ret says the scenario's (unless
+ * ret->stopped); free ret->reason.
+ */
+bool guest_ended(struct guest *g, int r, size_t boot,
+		 struct res_scenario *view, struct guest_end *ret);
 
 /*
  * End the VM: with @ask, a guest that is not dead is asked to shut down

@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Boot, run, replace: the loop that turns selected scenarios into verdicts.
- * One VM serves scenarios in order as long as each passes cleanly; the
- * scenario it died in gets crash (with the console tail), timeout or error,
- * and after any scenario that did not pass the next one starts on a fresh
- * VM (vm_reusable()). After each scenario the crash hook
- * (after_one(), judge.c) attributes the console's reports, writes a
- * post-mortem bundle for a dead or hung guest and applies expect_incident
- * and xfail. Two boots in a row that fail, or a guest with another
- * protocol version, end the run: every scenario left is then an error
- * naming the cause. Each VM is booted and stopped through guest.c; a
- * scenario with VMs of its own goes to boots.c.
+ * Every scenario is a list of boots, and every boot runs the same way
+ * (run_boot()): its run request, the wait for its end, and what that end
+ * means (guest_ended()); the scheduler here gives each boot its VM. A
+ * scenario without boots is one implicit boot on the VM the scenarios
+ * share: one VM serves them in order as long as each passes cleanly, and
+ * after any that did not the next starts on a fresh VM (vm_reusable()).
+ * A scenario with boots or a disk gets a VM of its own for each boot;
+ * what spans its boots (disks, a session carried over a power-off, the
+ * marker rule) is boots.c's.
+ *
+ * After each boot the crash hook (judge_boot(), judge.c) attributes the
+ * console's reports and writes a post-mortem bundle for a dead or hung
+ * guest; after the last, expect_incident and xfail apply. Two shared VMs
+ * in a row that do not come up, or a guest with another protocol
+ * version, end the run: every scenario left is then an error naming the
+ * cause. Each VM is booted and stopped through guest.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -29,8 +35,8 @@
 #include "vm.h"
 
 /* Why a run stops booting VMs. */
-#define STOP_VERSION "the guest speaks another protocol version"
-#define STOP_SIGNAL "interrupted by a signal"
+#define STOP_VERSION GUEST_WHY_VERSION
+#define STOP_SIGNAL GUEST_WHY_SIGNAL
 
 struct run_ctx {
 	const struct runner_opts *o;
@@ -38,16 +44,30 @@ struct run_ctx {
 	struct res_run *run;
 	struct guest_stats *stats;
 	struct guest_env env; /* env.accel: the accelerator now */
-	struct guest g; /* the VM scenarios share (guest.c) */
+	struct guest g; /* the VM running now, shared or a scenario's own */
+	unsigned int ran; /* scenarios the shared VM ran */
+	unsigned int boot_failures; /* shared VMs in a row that did not boot */
 	bool probing; /* the verdict is not cached yet */
 	char host_key[1024];
 	const char *stop; /* why no more VMs boot, or NULL */
 	/* Crashes and hangs (judge.c): post-mortem options, bundles written. */
 	struct pm_opts pm;
 	unsigned int bundles;
-	const char *hang; /* a hang the host saw in this scenario, or NULL */
-	char hang_buf[256];
 	char fresh[PROTO_NAME_MAX + 128]; /* why the next VM is a fresh one */
+};
+
+/* One scenario while its boots run. */
+struct scn_run {
+	const struct scenario *s;
+	struct res_scenario *sc;
+	struct boots *bs; /* its VMs of its own (boots.c), or NULL: shared */
+	uint64_t t0_us; /* when the last run request went out */
+	int resumed; /* this boot resumed the last one's guest; -1: no carry */
+	bool carry; /* the next boot may resume this one's guest */
+	bool stopped; /* this boot's guest stopped as its end expects */
+	bool ended; /* this boot's VM ended otherwise, or must go */
+	bool survived; /* the last boot judged left its guest alive */
+	bool no_verdict; /* a protocol error or a signal: the host's business */
 };
 
 int runner_result_init(const struct scenario *s, struct res_scenario *ret)
@@ -74,37 +94,6 @@ int runner_result_init(const struct scenario *s, struct res_scenario *ret)
 	return 0;
 }
 
-/*
- * The scenario ended, or its open step overran its timeout by the host's
- * slack: guestd enforces step timeouts itself, so the guest is hung.
- */
-struct run_wait {
-	struct run_ctx *c;
-	const struct scenario *s;
-};
-
-static bool scenario_done(void *arg)
-{
-	struct run_wait *w = arg;
-	struct run_ctx *c = w->c;
-	int64_t st = c->g.sess.open_step;
-	uint64_t limit;
-
-	if (session_idle(&c->g.sess))
-		return true;
-	if (st < 0 || (size_t)st >= w->s->nsteps + w->s->ncleanup)
-		return false;
-	limit = guest_host_bound(&c->g, w->s->steps[st].timeout_ms);
-	if (vm_now_us() - c->g.step_t0_us < limit * 1000)
-		return false;
-	snprintf(c->hang_buf, sizeof(c->hang_buf),
-		 "step %" PRId64 " ran past its timeout_ms %" PRIu64
-		 " and the host's slack without a step_end",
-		 st, w->s->steps[st].timeout_ms);
-	c->hang = c->hang_buf;
-	return true;
-}
-
 /* qboot when it is installed, else SeaBIOS (NULL). */
 static const char *firmware(void)
 {
@@ -121,10 +110,11 @@ static void cache_verdict(struct run_ctx *c)
 }
 
 /*
- * Boot a fresh VM and wait for its hello. On failure, returns a negative
+ * Boot a fresh shared VM and wait for its hello, falling back from KVM
+ * to TCG when KVM turns out unusable. On failure, returns a negative
  * errno with a malloc'd reason in *why.
  */
-static int boot(struct run_ctx *c, char **why)
+static int boot_shared(struct run_ctx *c, char **why)
 {
 	struct guest *g = &c->g;
 	char err[1024], what[1200];
@@ -144,7 +134,8 @@ static int boot(struct run_ctx *c, char **why)
 			return r;
 		}
 		guest_fresh(g);
-		r = guest_start(g, xml, "booting", err, sizeof(err));
+		r = guest_start(g, xml, SCN_END_RUNNING, "booting", err,
+				sizeof(err));
 		free(xml);
 		if (r < 0 && c->env.accel == DOMAIN_ACCEL_KVM &&
 		    c->o->accel == ACCEL_AUTO) {
@@ -201,169 +192,6 @@ static int boot(struct run_ctx *c, char **why)
 	}
 }
 
-/* The step that was open when the scenario ended shares its fate. */
-static void close_open_step(struct run_ctx *c, struct res_scenario *sc,
-			    enum proto_verdict v, const char *reason)
-{
-	if (c->g.sess.cur == sc && c->g.sess.open_step >= 0) {
-		struct res_step *st = &sc->steps[c->g.sess.open_step];
-
-		st->verdict = v;
-		res_set_str(&st->reason, reason);
-	}
-}
-
-/*
- * Run scenario @i on @vm. Returns 0 when the VM can take the next one, 1
- * when it must be replaced.
- */
-static int run_one(struct run_ctx *c, struct vm *vm, size_t i)
-{
-	struct res_scenario *sc = &c->run->v[i];
-	const struct scenario *s = c->scn[i];
-	struct run_wait w = { .c = c, .s = s };
-	char what[PROTO_TEXT_MAX + 256];
-	uint64_t t0, bound;
-	char *line, *reason;
-	size_t len;
-	int r;
-
-	progress_status(c->o->progress, "[%s %s] %s: starting", c->g.label,
-			domain_accel_name(c->env.accel), sc->name);
-	sc->incident_expected = s->expect.set;
-	r = session_expect(&c->g.sess, sc);
-	if (r == 0)
-		r = scn_run_encode(s, &line, &len);
-	if (r < 0) {
-		snprintf(what, sizeof(what), "cannot send the scenario: %s",
-			 strerror(-r));
-		res_scenario_finish(sc, VERDICT_ERROR, what);
-		c->g.sess.cur = NULL;
-		return 0;
-	}
-	t0 = vm_now_us();
-	r = vm_send(vm, line, len);
-	free(line);
-	/* The guest bounds the scenario and its cleanup; the host allows
-	 * slack on top. */
-	bound = guest_host_bound(&c->g, s->timeout_ms + (s->ncleanup ?
-							  s->cleanup_timeout_ms :
-							  0));
-	c->hang = NULL;
-	if (r == 0)
-		r = vm_wait(vm, scenario_done, &w, bound);
-	if (r == 0 && c->hang) {
-		close_open_step(c, sc, VERDICT_TIMEOUT, c->hang);
-		snprintf(what, sizeof(what), "%s hangs: %s; it was replaced",
-			 c->g.label, c->hang);
-		reason = guest_console_reason(what, c->g.console);
-		res_scenario_finish(sc, VERDICT_TIMEOUT,
-				    reason ? reason : what);
-		free(reason);
-		return 1;
-	}
-	if (r == 0) {
-		if (c->stats && c->stats->boots > 0 && c->stats->boots <= 16 &&
-		    !c->stats->run_us[c->stats->boots - 1])
-			c->stats->run_us[c->stats->boots - 1] =
-				vm_now_us() - t0;
-		return 0;
-	}
-	sc->duration_ms = (vm_now_us() - t0) / 1000;
-	if (r == -ETIMEDOUT) {
-		c->hang = "no scenario_end within the host's bound";
-		close_open_step(c, sc, VERDICT_TIMEOUT,
-				"the scenario timed out during this step");
-		snprintf(what, sizeof(what),
-			 "no scenario_end within %" PRIu64
-			 " ms (the host's bound); %s was replaced",
-			 bound, c->g.label);
-		reason = guest_console_reason(what, c->g.console);
-		res_scenario_finish(sc, VERDICT_TIMEOUT,
-				    reason ? reason : what);
-		free(reason);
-		return 1;
-	}
-	if (r == -EINTR) {
-		close_open_step(c, sc, VERDICT_ERROR, STOP_SIGNAL);
-		res_scenario_finish(sc, VERDICT_ERROR, STOP_SIGNAL);
-		c->stop = STOP_SIGNAL;
-		return 1;
-	}
-	if (vm_proto_error(vm)) {
-		close_open_step(
-			c, sc, VERDICT_ERROR,
-			"the guest broke the protocol during this step");
-		snprintf(what, sizeof(what), "%s: %s", c->g.label,
-			 vm_dead_reason(vm));
-		res_scenario_finish(sc, VERDICT_ERROR, what);
-		if (vm_proto_error(vm) == -EPROTONOSUPPORT)
-			c->stop = STOP_VERSION;
-		return 1;
-	}
-	if (vm_silent(vm)) {
-		/* No heartbeat: the guest hangs rather than died. */
-		snprintf(c->hang_buf, sizeof(c->hang_buf),
-			 "no heartbeat for %d s", VM_SILENCE_MS / 1000);
-		c->hang = c->hang_buf;
-		close_open_step(c, sc, VERDICT_TIMEOUT, c->hang);
-		snprintf(what, sizeof(what), "%s hangs: %s", c->g.label,
-			 vm_dead_reason(vm));
-		reason = guest_console_reason(what, c->g.console);
-		res_scenario_finish(sc, VERDICT_TIMEOUT,
-				    reason ? reason : what);
-		free(reason);
-		return 1;
-	}
-	close_open_step(c, sc, VERDICT_CRASH,
-			"the VM went away during this step");
-	snprintf(what, sizeof(what), "%s died: %s", c->g.label,
-		 vm_dead_reason(vm));
-	reason = guest_console_reason(what, c->g.console);
-	res_scenario_finish(sc, VERDICT_CRASH, reason ? reason : what);
-	free(reason);
-	return 1;
-}
-
-/*
- * The crash hook: incidents, bundle and the expect_incident/xfail verdict
- * (judge.c). A guest that passed a scenario expecting an incident gets a
- * moment for the console to catch up, and must still be alive after it.
- * Returns 1 when the VM must be replaced: it died, hung, or had an
- * incident.
- */
-static int after_one(struct run_ctx *c, struct vm *vm, size_t i, int replace)
-{
-	struct res_scenario *sc = &c->run->v[i];
-	const struct scenario *s = c->scn[i];
-	int64_t open = c->g.sess.open_step;
-	struct judge_in in = {
-		.pm = &c->pm, .vm = vm, .label = c->g.label,
-		.console = c->g.console, .tl = &c->g.tl, .bundles = &c->bundles,
-		.s = s, .sc = sc, .run = c->run,
-	};
-
-	/* A protocol error or a signal is the host's business, not a crash. */
-	if (!sc->done || vm_proto_error(vm) || c->stop ||
-	    (sc->verdict == VERDICT_ERROR && !replace && !s->expect.set))
-		return replace;
-	if (!replace && s->expect.set &&
-	    vm_wait(vm, NULL, NULL, RUNNER_SETTLE_MS) == -EPIPE)
-		replace = 1;
-	in.survived = !replace && !vm_dead(vm);
-	in.hang = replace ? c->hang : NULL;
-	in.open_step = open;
-	judge_scenario(&in);
-	/*
-	 * A guest that survived an oops or a WARNING is tainted, and may hold
-	 * a lock or a leaked object the incident left: the next scenario gets
-	 * a fresh VM rather than that kernel.
-	 */
-	if (sc->nincidents)
-		replace = 1;
-	return replace;
-}
-
 /*
  * Whether the VM that ran @sc may run the next scenario: only after a
  * clean pass. A scenario that failed, timed out, crashed, errored or was
@@ -411,24 +239,6 @@ static size_t finish_rest(struct run_ctx *c, size_t i)
 	return i;
 }
 
-/* Scenario @i has VMs of its own (boots.c). */
-static void run_boots(struct run_ctx *c, size_t i)
-{
-	struct boots_env env = {
-		.genv = &c->env,
-		.keep = c->o->keep,
-		.pm = &c->pm,
-		.bundles = &c->bundles,
-	};
-
-	c->env.firmware = firmware();
-	snprintf(c->run->accelerator, sizeof(c->run->accelerator), "%s",
-		 domain_accel_name(c->env.accel));
-	if (boots_run(&env, c->scn[i], &c->run->v[i]) == -EINTR)
-		c->stop = STOP_SIGNAL;
-	progress_result(c->o->progress, &c->run->v[i]);
-}
-
 /* Decide where to start: the cached verdict, or a KVM probe. */
 static void choose_accel(struct run_ctx *c)
 {
@@ -458,12 +268,412 @@ static void choose_accel(struct run_ctx *c)
 	c->probing = true;
 }
 
+
+/*
+ * The scenario's verdict from boot @k: "boot K: why" for a scenario with
+ * boots, @why for the implicit boot. Once.
+ */
+static void finish(struct scn_run *r, size_t k, enum proto_verdict v,
+		   const char *why)
+{
+	if (r->bs)
+		boots_finish(r->bs, k, v, why);
+	else if (!r->sc->done)
+		res_scenario_finish(r->sc, v, why);
+}
+
+/* finish() with the console tail and crash title (guest.c). */
+static void finish_console(struct run_ctx *c, struct scn_run *r, size_t k,
+			   enum proto_verdict v, const char *what)
+{
+	char *reason = guest_console_reason(what, c->g.console);
+
+	finish(r, k, v, reason ? reason : what);
+	free(reason);
+}
+
+/*
+ * Boot @k's VM ended, or must (guest_ended()'s @end, for the wait that
+ * returned @e). Returns 2 when its guest stopped as the boot expects,
+ * else 0: the scenario is finished.
+ */
+static int on_end(struct run_ctx *c, struct scn_run *r, size_t k,
+		  struct guest_end *end, int e)
+{
+	if (end->stopped) {
+		r->stopped = true;
+		return 2;
+	}
+	r->ended = true;
+	if (e == -EINTR)
+		r->no_verdict = true;
+	if (end->stop)
+		c->stop = end->stop;
+	finish(r, k, end->verdict, end->reason ? end->reason : end->what);
+	free(end->reason);
+	return 0;
+}
+
+/*
+ * Wait for the view @v of boot @vk, which the guest of boot @k runs, to
+ * end; @e is the send's error, if any (the wait is then over). Returns 1
+ * when the view ended and passed, 0 when the scenario is finished, 2 when
+ * the guest stopped as boot @k expects.
+ */
+static int wait_view(struct run_ctx *c, struct scn_run *r, size_t k,
+		     size_t vk, struct res_scenario *v, int e)
+{
+	const struct scenario *s = r->s;
+	struct guest_stats *st = c->stats;
+	struct guest *g = &c->g;
+	struct guest_end end;
+
+	/* The guest bounds the steps and the cleanup list; the host allows
+	 * slack on top. */
+	g->hang = NULL;
+	if (e == 0)
+		e = guest_wait_run(g,
+				   s->steps + (s->nboots ?
+						       s->boots[vk].first_step :
+						       0),
+				   guest_host_bound(g, boots_bound_ms(s, vk)));
+	if (guest_ended(g, e, k, v, &end)) {
+		if (e < 0)
+			v->duration_ms = (vm_now_us() - r->t0_us) / 1000;
+		return on_end(c, r, k, &end, e);
+	}
+	if (st && st->boots > 0 && st->boots <= 16 &&
+	    !st->run_us[st->boots - 1])
+		st->run_us[st->boots - 1] = vm_now_us() - r->t0_us;
+	if (v->verdict != VERDICT_PASS) {
+		finish(r, vk, v->verdict, v->reason ? v->reason : "failed");
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * The one way a boot runs, for every scenario: boot @k on the guest's VM,
+ * which is up. Settle a resume of boot @k - 1, send the boot's steps,
+ * wait for their end and see the VM end as the boot expects. Returns 1 to
+ * go on with the next boot (r->carry: it may resume this one's guest), 0
+ * when the scenario is finished; r->ended says whether the VM ended, or
+ * must go.
+ */
+static int run_boot(struct run_ctx *c, struct scn_run *r, size_t k)
+{
+	struct res_scenario *v = r->bs ? &r->bs->views[k] : r->sc;
+	struct guest *g = &c->g;
+	char what[PROTO_TEXT_MAX + 256];
+	int e, w;
+
+	if (g->sess.carry != SESSION_CARRY_NONE) {
+		struct res_scenario *prev = &r->bs->views[k - 1];
+
+		r->resumed = g->sess.carry == SESSION_CARRY_RESUMED;
+		if (r->resumed && g->sess.cur == prev) {
+			w = wait_view(c, r, k, k - 1, prev, 0);
+			if (w != 1)
+				return w == 2 ? (r->carry = true, 1) : 0;
+		}
+		if (boots_carried(r->bs, k, r->resumed) < 0)
+			return 0;
+	}
+	if (v->nsteps) {
+		progress_status(c->o->progress, "[%s %s] %s: starting",
+				g->label, domain_accel_name(c->env.accel),
+				r->sc->name);
+		r->t0_us = vm_now_us();
+		e = guest_send_run(g, r->s, k, v);
+		if (e < 0 && g->sess.cur != v) {
+			/* Nothing went out. */
+			snprintf(what, sizeof(what),
+				 "cannot send the steps: %s", strerror(-e));
+			finish(r, k, VERDICT_ERROR, what);
+			return 0;
+		}
+		w = wait_view(c, r, k, k, v, e);
+		if (w == 0)
+			return 0;
+		if (w == 2) {
+			r->carry = true;
+			goto end;
+		}
+	}
+	if (g->end != SCN_END_RUNNING) {
+		/* Its steps are done: the power-off must come in its bound. */
+		e = vm_wait(g->vm, NULL, NULL, r->s->boots[k].timeout_ms);
+		if (e != -EPIPE ||
+		    !vm_guest_stopped(g->vm, GUEST_STOP_EVENT_MS)) {
+			snprintf(what, sizeof(what),
+				 "expected the guest to %s after its steps; %s",
+				 g->end == SCN_END_POWEROFF ? "power off" :
+							      "reboot",
+				 e == -ETIMEDOUT ? "it kept running" :
+						   vm_dead_reason(g->vm));
+			finish_console(c, r, k, VERDICT_FAIL, what);
+			return 0;
+		}
+		r->stopped = true;
+		r->carry = true;
+	}
+end:
+	if (r->bs)
+		boots_note(r->bs, "boot_end", k, g->label,
+			   boots_end_name(g->end), r->resumed);
+	return 1;
+}
+
+/*
+ * A VM for the implicit boot of scenario @i: the shared one while it may
+ * go on, else a fresh one. Returns 0, or a negative errno with the
+ * scenario finished as error.
+ */
+static int shared_vm(struct run_ctx *c, size_t i)
+{
+	const struct scenario *s = c->scn[i];
+	struct res_scenario *sc = &c->run->v[i];
+	char *reason = NULL;
+	int r;
+
+	if (c->g.vm && c->ran && s->fresh_vm) {
+		snprintf(c->fresh, sizeof(c->fresh), "%s asks for a fresh VM",
+			 s->name);
+		guest_stop(&c->g, true);
+	}
+	if (!c->g.vm) {
+		r = boot_shared(c, &reason);
+		/* The accelerator that ran, even if the guest then died. */
+		snprintf(c->run->accelerator, sizeof(c->run->accelerator), "%s",
+			 domain_accel_name(c->env.accel));
+		if (r < 0) {
+			res_scenario_finish(sc, VERDICT_ERROR,
+					    reason ? reason : "boot failed");
+			free(reason);
+			if (!c->stop && ++c->boot_failures >= 2)
+				c->stop = "two boots in a row failed";
+			return r;
+		}
+		c->boot_failures = 0;
+		c->ran = 0;
+	}
+	c->ran++;
+	snprintf(sc->vm, sizeof(sc->vm), "%s", c->g.label);
+	res_set_str(&sc->fresh_vm, c->fresh);
+	c->fresh[0] = '\0';
+	return 0;
+}
+
+/*
+ * Start boot @k's VM, of the scenario's own, and wait until its guest is
+ * up. Returns 1 when it is, 0 when the scenario is finished, 2 when the
+ * guest stopped as its boot expects before it was up (the next boot
+ * starts afresh).
+ */
+static int own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
+{
+	const struct scn_boot *b = &r->s->boots[k];
+	char err[1024], what[1200], status[PROTO_NAME_MAX + 64];
+	struct domain_config dc = { 0 };
+	struct guest *g = &c->g;
+	struct guest_end end;
+	char *xml;
+	int e;
+
+	if (r->carry)
+		guest_carry(g);
+	else
+		guest_fresh(g);
+	r->carry = false;
+	guest_name(g);
+	guest_domain(g, &dc);
+	if (boots_domain(r->bs, k, c->env.cmdline, &dc) < 0)
+		return 0;
+	if (domain_xml(&dc, &xml) < 0) {
+		finish(r, k, VERDICT_ERROR, "generating the domain XML failed");
+		return 0;
+	}
+	boots_note(r->bs, "boot", k, g->label, NULL, -1);
+	snprintf(status, sizeof(status), "%s: boot %zu of %zu", r->s->name,
+		 k + 1, r->s->nboots);
+	e = guest_start(g, xml, b->end, status, err, sizeof(err));
+	free(xml);
+	if (e < 0) {
+		finish(r, k, VERDICT_ERROR, err);
+		return 0;
+	}
+	e = guest_wait_up(g, RUNNER_HELLO_BOOT_MS);
+	if (e == 0)
+		return 1;
+	if (e == -ETIMEDOUT) {
+		g->hang = "nothing from the guest after its start";
+		snprintf(what, sizeof(what),
+			 "nothing from %s within %d s of its start", g->label,
+			 RUNNER_HELLO_BOOT_MS / 1000);
+		finish_console(c, r, k, VERDICT_ERROR, what);
+		return 0;
+	}
+	guest_ended(g, e, k, NULL, &end);
+	return on_end(c, r, k, &end, e);
+}
+
+/*
+ * Boot @k's own VM goes, asked to shut down first only if its guest is
+ * between run requests: a scenario's VM is never reused, and its guest
+ * may be hung or mid-step.
+ */
+static void own_vm_gone(struct run_ctx *c, struct scn_run *r, size_t k)
+{
+	bool died;
+
+	if (!c->g.vm)
+		return;
+	died = vm_dead(c->g.vm);
+	guest_stop(&c->g, c->g.sess.hello_seen && !c->g.sess.cur);
+	boots_vm_gone(r->bs, k, died);
+}
+
+/*
+ * The crash hook after boot @k, the scenario's last to run when @last:
+ * its console through the crash judge while a VM that died or hung still
+ * exists (incidents, a bundle; judge.c). A guest that powered off or
+ * reset as its boot's end says did not die; its VM is gone already, and
+ * needs no dump.
+ */
+static void judge_boot(struct run_ctx *c, struct scn_run *r, size_t k,
+		       bool last)
+{
+	struct guest *g = &c->g;
+	const struct res_scenario *cur = g->sess.cur;
+	struct judge_in in = {
+		.pm = &c->pm, .vm = g->vm, .label = g->label,
+		.console = g->console, .tl = &g->tl, .bundles = &c->bundles,
+		.s = r->s, .sc = r->sc, .run = c->run, .hang = g->hang,
+		.open_step = -1,
+	};
+
+	/* A protocol error or a signal is the host's business, not a crash. */
+	if (g->vm && vm_proto_error(g->vm))
+		r->no_verdict = true;
+	/* A VM that never started has nothing to judge. */
+	if (r->no_verdict || (!g->vm && !r->stopped))
+		return;
+	/*
+	 * An error on the shared VM that left its guest running is the
+	 * guest's or the host's own: it stays an error, unjudged.
+	 */
+	if (!r->bs && r->sc->verdict == VERDICT_ERROR && !r->ended &&
+	    !r->s->expect.set) {
+		r->no_verdict = true;
+		return;
+	}
+	/*
+	 * A guest that ran a scenario expecting an incident gets a moment for
+	 * the console to catch up, and must still be alive after it.
+	 */
+	if (last && !r->ended && !r->stopped && r->s->expect.set &&
+	    vm_wait(g->vm, NULL, NULL, RUNNER_SETTLE_MS) == -EPIPE)
+		r->ended = true;
+	if (cur && g->sess.open_step >= 0)
+		in.open_step = g->sess.open_step + (cur->steps - r->sc->steps);
+	in.survived = !g->hang &&
+		      (r->stopped || (!r->ended && !vm_dead(g->vm)));
+	r->survived = in.survived;
+	c->pm.memory_mib = r->bs ? r->s->boots[k].memory_mib :
+				   DOMAIN_MEMORY_MIB_DEFAULT;
+	judge_incidents(&in);
+}
+
+/* expect_incident and xfail, once the scenario's boots are done. */
+static void judge_end(const struct scn_run *r)
+{
+	struct judge_in in = { .s = r->s, .sc = r->sc,
+			       .survived = r->survived, .open_step = -1 };
+
+	if (!r->no_verdict)
+		judge_verdict(&in);
+}
+
+/*
+ * Run scenario @i, boot by boot: its implicit boot on the shared VM, or
+ * each of its boots on a VM of its own.
+ */
+static void run_scenario(struct run_ctx *c, size_t i)
+{
+	struct scn_run r = {
+		.s = c->scn[i], .sc = &c->run->v[i], .survived = true,
+	};
+	size_t nboots = r.s->nboots ? r.s->nboots : 1;
+	uint64_t t0 = vm_now_us();
+
+	r.sc->incident_expected = r.s->expect.set;
+	c->g.whole = NULL;
+	if (r.s->nboots) {
+		/* Its VMs are its own: the shared one goes. */
+		guest_stop(&c->g, true);
+		snprintf(c->fresh, sizeof(c->fresh),
+			 "after %s, which runs on VMs of its own", r.s->name);
+		c->env.firmware = firmware();
+		snprintf(c->run->accelerator, sizeof(c->run->accelerator), "%s",
+			 domain_accel_name(c->env.accel));
+		r.bs = calloc(1, sizeof(*r.bs));
+		if (!r.bs) {
+			res_scenario_finish(r.sc, VERDICT_ERROR,
+					    "out of memory");
+			return;
+		}
+		/* The session runs one view per boot: the timeline counts the
+		 * scenario's steps. */
+		c->g.whole = r.sc;
+		if (boots_begin(r.bs, r.s, r.sc, c->o->run_dir, c->o->events,
+				c->o->keep) < 0)
+			goto out;
+	}
+	for (size_t k = 0; k < nboots; k++) {
+		bool last;
+		int more;
+
+		r.stopped = r.ended = false;
+		r.resumed = -1;
+		if (!r.bs && shared_vm(c, i) < 0)
+			return;
+		more = r.bs ? own_vm(c, &r, k) : 1;
+		if (more == 1)
+			more = run_boot(c, &r, k);
+		last = !more || k + 1 == nboots;
+		/*
+		 * A guest that stopped as expected needs no dump, so its VM
+		 * goes first; any other is judged while it still exists.
+		 */
+		if (r.bs && r.stopped)
+			own_vm_gone(c, &r, k);
+		judge_boot(c, &r, k, last);
+		if (r.bs)
+			own_vm_gone(c, &r, k);
+		if (!more)
+			break;
+	}
+	if (r.bs)
+		boots_verdict(r.bs);
+	judge_end(&r);
+	/* The shared VM goes on only after a clean pass. */
+	if (!r.bs &&
+	    (!vm_reusable(r.sc, c->fresh, sizeof(c->fresh)) || r.ended))
+		guest_stop(&c->g, true);
+out:
+	if (r.bs) {
+		r.sc->duration_ms = (vm_now_us() - t0) / 1000;
+		boots_end(r.bs);
+		free(r.bs);
+	}
+	c->g.whole = NULL;
+}
+
 int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	       struct res_run *run, struct guest_stats *stats, char *err,
 	       size_t errlen)
 {
 	struct run_ctx c = { .o = o, .scn = scn, .run = run, .stats = stats };
-	unsigned int boot_failures = 0;
 	size_t i;
 	int r;
 
@@ -494,67 +704,17 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	c.pm.tree = o->tree;
 	c.pm.dump_max_mb = o->dump_max_mb;
 	c.pm.dump_format = o->dump_format;
-	/* boot() leaves the memory at its default. */
-	c.pm.memory_mib = DOMAIN_MEMORY_MIB_DEFAULT;
 	snprintf(c.fresh, sizeof(c.fresh), "the run's first VM");
-	while (i < run->n) {
-		struct vm *vm;
-		char *reason = NULL;
-
-		if (scn[i]->nboots) {
-			snprintf(c.fresh, sizeof(c.fresh),
-				 "after %s, which runs on VMs of its own",
-				 scn[i]->name);
-			run_boots(&c, i);
-			i = next_pending(run, i + 1);
-			if (c.stop)
-				i = finish_rest(&c, i);
-			continue;
+	for (; i < run->n; i = next_pending(run, i + 1)) {
+		run_scenario(&c, i);
+		progress_result(o->progress, &run->v[i]);
+		if (c.stop) {
+			guest_stop(&c.g, true);
+			finish_rest(&c, i + 1);
+			break;
 		}
-		r = boot(&c, &reason);
-		vm = c.g.vm;
-		/* The accelerator that ran, even if the guest then died. */
-		snprintf(run->accelerator, sizeof(run->accelerator), "%s",
-			 domain_accel_name(c.env.accel));
-		if (r < 0) {
-			res_scenario_finish(&run->v[i], VERDICT_ERROR,
-					    reason ? reason : "boot failed");
-			progress_result(o->progress, &run->v[i]);
-			i = next_pending(run, i + 1);
-			if (!c.stop && ++boot_failures >= 2)
-				c.stop = "two boots in a row failed";
-			if (c.stop)
-				i = finish_rest(&c, i);
-			free(reason);
-			continue;
-		}
-		boot_failures = 0;
-		for (unsigned int ran = 0; i < run->n && !scn[i]->nboots;
-		     ran++) {
-			struct res_scenario *sc = &run->v[i];
-
-			if (ran && scn[i]->fresh_vm) {
-				snprintf(c.fresh, sizeof(c.fresh),
-					 "%s asks for a fresh VM",
-					 scn[i]->name);
-				break;
-			}
-			snprintf(sc->vm, sizeof(sc->vm), "%s", c.g.label);
-			res_set_str(&sc->fresh_vm, c.fresh);
-			c.fresh[0] = '\0';
-			r = run_one(&c, vm, i);
-			r = after_one(&c, vm, i, r);
-			if (!vm_reusable(sc, c.fresh, sizeof(c.fresh)))
-				r = 1;
-			progress_result(o->progress, sc);
-			i = next_pending(run, i + 1);
-			if (r)
-				break;
-		}
-		guest_stop(&c.g, true);
-		if (c.stop)
-			i = finish_rest(&c, i);
 	}
+	guest_stop(&c.g, true);
 	progress_clear(o->progress);
 	guest_fini(&c.g);
 	vm_host_close(c.env.host);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The scheduler: boots guests and runs scenarios on them one after another.
- * Scenarios share a VM until one kills it (crash, timeout, protocol error);
- * the rest continue on a fresh VM. KVM that never says hello falls back to
- * TCG. Results go into the struct res_run the caller prepared.
+ * The scheduler: boots guests and runs scenarios on them one after another,
+ * each scenario a list of boots run the same way. Scenarios without boots
+ * share a VM while each passes cleanly; the rest continue on a fresh VM. A
+ * scenario with boots or a disk has a VM of its own per boot. KVM that
+ * never says hello falls back to TCG. Results go into the struct res_run
+ * the caller prepared.
  */
 #ifndef VLALAB_RUNNER_H
 #define VLALAB_RUNNER_H
@@ -19,6 +21,8 @@
 /* Bounds for the first hello, in ms: KVM is probed, TCG is slow. */
 #define RUNNER_HELLO_KVM_MS 10000
 #define RUNNER_HELLO_TCG_MS 120000
+/* The bound for a scenario's own boot to be up: a resume reads its image. */
+#define RUNNER_HELLO_BOOT_MS 120000
 /* How long a guest that ran an expect_incident scenario gets for its
  * console to catch up and to die of a late panic, in ms. */
 #define RUNNER_SETTLE_MS 1000

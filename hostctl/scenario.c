@@ -22,6 +22,7 @@
 
 #include <json-c/json.h>
 
+#include "bootcheck.h"
 #include "fileio.h"
 #include "jsonstrict.h"
 #include "proto.h"
@@ -345,32 +346,6 @@ static int scn_fill_one_boot(struct scenario *s)
 	return s->boots[0].steps_json ? 0 : -ENOMEM;
 }
 
-int scn_run_encode(const struct scenario *s, char **ret_line, size_t *ret_len)
-{
-	struct proto_run run = {
-		.scenario = s->name,
-		.timeout_ms = s->timeout_ms,
-		.step_timeout_ms = s->step_timeout_ms,
-		.cleanup_timeout_ms = s->cleanup_timeout_ms,
-	};
-	int r = -EINVAL;
-
-	/* The texts are json-c's own: they parse back, memory permitting. */
-	if (s->steps_json)
-		run.steps = json_tokener_parse(s->steps_json);
-	if (s->state_files_json)
-		run.state_files = json_tokener_parse(s->state_files_json);
-	if (s->cleanup_json)
-		run.cleanup = json_tokener_parse(s->cleanup_json);
-	if (!s->state_files_json == !run.state_files &&
-	    !s->cleanup_json == !run.cleanup)
-		r = proto_run_encode(&run, ret_line, ret_len);
-	json_object_put(run.steps);
-	json_object_put(run.state_files);
-	json_object_put(run.cleanup);
-	return r;
-}
-
 /*
  * expect_incident, xfail and state_files. The state files go with a
  * single run request (scenarios that share a VM); with the audit they must
@@ -395,7 +370,7 @@ static int scn_fill_audit(struct scn_ctx *ctx, struct json_object *doc,
 	}
 	if (!s->steps_json || (!s->state_files_json && !s->cleanup_json))
 		return 0;
-	r = scn_run_encode(s, &line, &line_len);
+	r = boots_run_encode(s, 0, &line, &line_len);
 	if (r == -E2BIG) {
 		scn_error(ctx, "$.steps",
 			  "the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",

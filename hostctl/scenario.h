@@ -198,12 +198,6 @@ int scn_select(const struct scn_set *set, char *const *args, size_t nargs,
 int scn_check_requires(const struct scenario *s, const char *config_path,
 		       const char *modules_dir, char *reason, size_t len);
 
-/*
- * The scenario's "run" request (steps, state_files, cleanup) as one
- * protocol line: proto_run_encode()'s returns.
- */
-int scn_run_encode(const struct scenario *s, char **ret_line, size_t *ret_len);
-
 void scn_set_free(struct scn_set *set);
 void scn_errors_free(struct scn_errors *errs);
 

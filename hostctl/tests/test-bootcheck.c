@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The pure parts of multi-boot scenarios: a boot's kernel command line,
- * and the marker rule across boots (a check must read back the token the
- * latest set reported, or the step becomes a fail).
+ * The pure parts of a scenario's boots: a boot's run request and kernel
+ * command line, and the marker rule across boots (a check must read back
+ * the token the latest set reported, or the step becomes a fail).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "bootcheck.h"
+#include "proto.h"
 #include "tap.h"
 
 static void test_cmdline(void)
@@ -25,6 +28,74 @@ static void test_cmdline(void)
 	is_str(buf, "console=ttyS0", "no arguments: the base alone");
 	is_int(boots_cmdline("console=ttyS0", args, 2, small, sizeof(small)),
 	       -ENAMETOOLONG, "too long is refused, never cut");
+}
+
+/* A scenario without boots is one implicit boot: all of it in one request. */
+static void test_request(void)
+{
+	struct scn_boot boots[2] = {
+		{ .timeout_ms = 1000, .steps_json = "[1]" },
+		{ .timeout_ms = 2000, .steps_json = "[2]" },
+	};
+	struct scenario s = {
+		.name = "a/b",
+		.timeout_ms = 5000,
+		.step_timeout_ms = 300,
+		.steps_json = "[0]",
+		.state_files_json = "[\"/proc/x\"]",
+		.cleanup_json = "[9]",
+		.cleanup_timeout_ms = 700,
+	};
+	struct json_object *obj = NULL;
+	enum proto_request_type type;
+	struct proto_run req;
+	char err[256], *line;
+	size_t len;
+
+	is_int(boots_run_encode(&s, 0, &line, &len), 0,
+	       "implicit boot: the request encodes");
+	ok(proto_request_decode(line, len - 1, &type, &obj, err,
+				sizeof(err)) == 0 &&
+	   type == PROTO_REQ_RUN &&
+	   proto_run_decode(obj, &req, err, sizeof(err)) == 0,
+	   "implicit boot: and decodes");
+	is_str(req.scenario, "a/b", "implicit boot: the scenario's name");
+	is_int(req.timeout_ms, 5000, "implicit boot: the scenario's bound");
+	is_int(req.step_timeout_ms, 300, "implicit boot: its step bound");
+	is_str(json_object_to_json_string(req.steps), "[ 0 ]",
+	       "implicit boot: all the steps");
+	is_str(json_object_to_json_string(req.state_files), "[ \"\\/proc\\/x\" ]",
+	       "implicit boot: the state files");
+	is_str(json_object_to_json_string(req.cleanup), "[ 9 ]",
+	       "implicit boot: the cleanup list");
+	is_int(req.cleanup_timeout_ms, 700, "implicit boot: its bound");
+	is_int(boots_bound_ms(&s, 0), 5700,
+	       "implicit boot: guestd's bound, cleanup included");
+	json_object_put(obj);
+	free(line);
+
+	s.steps_json = NULL;
+	s.state_files_json = NULL;
+	s.cleanup_json = NULL;
+	s.boots = boots;
+	s.nboots = 2;
+	obj = NULL;
+	is_int(boots_run_encode(&s, 1, &line, &len), 0,
+	       "boot 1: the request encodes");
+	ok(proto_request_decode(line, len - 1, &type, &obj, err,
+				sizeof(err)) == 0 &&
+	   proto_run_decode(obj, &req, err, sizeof(err)) == 0,
+	   "boot 1: and decodes");
+	is_str(req.scenario, "a/b", "boot 1: the scenario's name");
+	is_int(req.timeout_ms, 2000, "boot 1: its own bound");
+	is_int(req.step_timeout_ms, 300, "boot 1: the scenario's step bound");
+	is_str(json_object_to_json_string(req.steps), "[ 2 ]",
+	       "boot 1: its own steps");
+	ok(!req.state_files && !req.cleanup,
+	   "boot 1: no state files, no cleanup list");
+	is_int(boots_bound_ms(&s, 1), 2000, "boot 1: guestd's bound");
+	json_object_put(obj);
+	free(line);
 }
 
 static struct res_scenario sc;
@@ -87,6 +158,7 @@ static void test_markers(void)
 
 int main(void)
 {
+	test_request();
 	test_cmdline();
 	test_markers();
 	return tap_done();

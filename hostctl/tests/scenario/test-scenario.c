@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "bites.h"
+#include "bootcheck.h"
 #include "scenario.h"
 #include "tap.h"
 
@@ -1027,7 +1028,8 @@ static void test_cleanup_fill(void)
 	       "[{\"kind\":\"link_del\",\"name\":\"delete br0\",\"dev\":\"br0\","
 	       "\"if_exists\":\"/sys/class/net/br0\",\"timeout_ms\":2000}]",
 	       "cleanup: cleanup_json");
-	is_int(scn_run_encode(&s, &line, &len), 0, "cleanup: the run request encodes");
+	is_int(boots_run_encode(&s, 0, &line, &len), 0,
+	       "cleanup: the run request encodes");
 	ok(line && strstr(line, ",\"cleanup\":[{\"kind\":\"link_del\"") &&
 	   strstr(line, "\"cleanup_timeout_ms\":30000}"),
 	   "cleanup: the request carries the list and its bound");
