@@ -168,9 +168,3 @@ void judge_verdict(const struct judge_in *in)
 	res_scenario_finish(sc, sc->verdict, reason);
 	free(reason);
 }
-
-void judge_scenario(const struct judge_in *in)
-{
-	judge_incidents(in);
-	judge_verdict(in);
-}

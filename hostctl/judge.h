@@ -33,13 +33,11 @@ struct judge_in {
 	int64_t open_step; /* the step open when it died or hung, or -1 */
 };
 
-void judge_scenario(const struct judge_in *in);
-
 /*
- * judge_scenario() in two halves, for a scenario with several boots
- * (boots.c): judge_incidents() after each boot, on that boot's VM and
- * console (incidents and bundle), judge_verdict() once after the last,
- * with @in->survived saying whether the last boot's guest was alive.
+ * Judging a scenario, in two halves (runner.c): judge_incidents() after
+ * each boot, on that boot's VM and console (incidents and bundle),
+ * judge_verdict() once after the last, with @in->survived saying whether
+ * the last boot's guest was alive.
  */
 void judge_incidents(const struct judge_in *in);
 void judge_verdict(const struct judge_in *in);

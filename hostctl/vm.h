@@ -86,9 +86,9 @@ int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 
 bool vm_dead(const struct vm *vm);
 /*
- * Hooks for multi-boot scenarios (boots.c): a silence bound other than
- * VM_SILENCE_MS (a hibernating guest is frozen while it writes its
- * image), and whether the VM ended because the guest powered off or reset
+ * For boots that hibernate or power off (guest.c, runner.c): a silence
+ * bound other than VM_SILENCE_MS (a hibernating guest is frozen while it
+ * writes its image), and whether the VM ended because the guest powered off or reset
  * itself (libvirt's stopped/shutdown), rather than crashing or being
  * destroyed; it runs the event loop up to @timeout_ms for that event.
  */
