@@ -179,6 +179,7 @@ static const struct stepspec_key marker_keys[] = {
 
 static const struct stepspec_key resume_keys[] = {
 	{ "device", STEPSPEC_DEVICE, true, 0, 0, NULL },
+	{ "hold_snapshot", STEPSPEC_BOOL, false, 0, 0, NULL },
 	{ NULL },
 };
 

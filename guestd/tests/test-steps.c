@@ -666,6 +666,24 @@ static void test_hibernate_steps(void)
 	run(&res, "{\"kind\":\"resume\",\"device\":\"vdz\"}");
 	is_int(res.verdict, VERDICT_PASS, "resume: the write returned");
 	is_str(tu_read(f), "254:0", "resume: wrote MAJ:MIN");
+	run(&res, "{\"kind\":\"resume\",\"device\":\"vdz\","
+	    "\"hold_snapshot\":true}");
+	is_int(res.verdict, VERDICT_FAIL, "resume: hold_snapshot with no snapshot device");
+	is_str(res.got, "errno ENOENT from open (No such file or directory)",
+	       "resume: says why it could not hold it");
+	{
+		char snap[512];
+
+		snprintf(snap, sizeof(snap), "%s/snapshot", dir);
+		tu_write(snap, "", O_TRUNC);
+		tu_write(f, "", O_TRUNC);
+		run(&res, "{\"kind\":\"resume\",\"device\":\"vdz\","
+		    "\"hold_snapshot\":true}");
+		is_int(res.verdict, VERDICT_PASS, "resume: holding the snapshot device");
+		ok(strstr(res.got, " holding /dev/snapshot;") != NULL,
+		   "resume: says it held the snapshot device");
+		is_str(tu_read(f), "254:0", "resume: and wrote MAJ:MIN");
+	}
 	snprintf(f, sizeof(f), "%s/block/vdz/dev", dir);
 	tu_write(f, "254:0; rm -rf\n", O_TRUNC);
 	run(&res, "{\"kind\":\"resume\",\"device\":\"vdz\"}");

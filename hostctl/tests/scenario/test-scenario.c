@@ -327,16 +327,16 @@ static void test_bites(void)
 	static const char text[] =
 		"{\"description\": \"d\", \"seed\": \"none\", "
 		"\"bites\": [{\"patch\": \"0020\", \"steps\": [2, 0]}, "
-		"{\"patch\": \"0003-net-dsa-loop-add-MDB-offload.patch\", "
+		"{\"patch\": \"0005-net-dsa-loop-add-MDB-offload.patch\", "
 		"\"steps\": [1]}], \"boots\": ["
 		"{\"end\": \"poweroff\", \"steps\": [{\"kind\": \"sleep\", "
 		"\"ms\": 1}]}, {\"steps\": [{\"kind\": \"sleep\", \"ms\": 1}, "
 		"{\"kind\": \"sleep\", \"ms\": 1}]}]}";
 	static const char twice[] =
 		"{\"description\": \"d\", \"seed\": \"none\", "
-		"\"bites\": [{\"patch\": \"0003\", \"steps\": [0]}, "
+		"\"bites\": [{\"patch\": \"0005\", \"steps\": [0]}, "
 		"{\"patch\": \"0009\", \"steps\": [0]}, "
-		"{\"patch\": \"0003-net-dsa-loop-add-MDB-offload.patch\", "
+		"{\"patch\": \"0005-net-dsa-loop-add-MDB-offload.patch\", "
 		"\"steps\": [0]}], \"steps\": [{\"kind\": \"sleep\", \"ms\": 1}]}";
 	struct scn_errors errs = { 0 };
 	struct scenario s[1];
@@ -365,7 +365,7 @@ static void test_bites(void)
 	is_int(r, 0, "bites in two spellings: the validator cannot tell");
 	if (r == 0) {
 		char *want = xasprintf("%s: $.bites[1].patch: '0009' is not a patch of the series (series: ", path2);
-		char *want2 = xasprintf("%s: $.bites[2].patch: '0003-net-dsa-loop-add-MDB-offload.patch' is declared twice (also $.bites[0])", path2);
+		char *want2 = xasprintf("%s: $.bites[2].patch: '0005-net-dsa-loop-add-MDB-offload.patch' is declared twice (also $.bites[0])", path2);
 
 		is_int(bites_resolve(&set, VLALAB_SRCDIR "/kernel", &errs),
 		       -EINVAL, "bites_resolve: refused");
@@ -878,20 +878,20 @@ static void test_verb_list_bites(void)
 {
 	char *dir = xasprintf("%s/bites", data_dir);
 	char *argv_all[] = { "list", "--scenarios", dir, "--bites", "all", NULL };
-	char *argv_one[] = { "list", "--scenarios", dir, "--bites", "0003", NULL };
+	char *argv_one[] = { "list", "--scenarios", dir, "--bites", "0005", NULL };
 	char *argv_bad[] = { "list", "--scenarios", dir, "--bites", "0009", NULL };
 	char *out, *err;
 
 	is_int(run_list(argv_all, 5, &out, &err), 0, "list --bites all: exit 0");
 	is_str(out,
-	       "0020-PM-hibernate-Claim-the-resume-device-only-when-resuming-for-real.patch area/one 1 0\n"
-	       "0003-net-dsa-loop-add-MDB-offload.patch area/one 1\n",
+	       "0020-PM-hibernate-Fix-the-exclusive-get-block-device-in-test_resume-mode.patch area/one 1 0\n"
+	       "0005-net-dsa-loop-add-MDB-offload.patch area/one 1\n",
 	       "list --bites all: patch file name, scenario, steps as declared");
 	free(out);
 	free(err);
-	is_int(run_list(argv_one, 5, &out, &err), 0, "list --bites 0003: exit 0");
-	is_str(out, "0003-net-dsa-loop-add-MDB-offload.patch area/one 1\n",
-	       "list --bites 0003: that patch only");
+	is_int(run_list(argv_one, 5, &out, &err), 0, "list --bites 0005: exit 0");
+	is_str(out, "0005-net-dsa-loop-add-MDB-offload.patch area/one 1\n",
+	       "list --bites 0005: that patch only");
 	free(out);
 	free(err);
 	is_int(run_list(argv_bad, 5, &out, &err), 2, "list --bites 0009: exit 2");
