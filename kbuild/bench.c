@@ -30,23 +30,27 @@ static void fmt_time(double s, char *buf, size_t len)
 	if (s < 60)
 		snprintf(buf, len, "%.2fs", s);
 	else
-		snprintf(buf, len, "%dm%02ds (%.0fs)", (int)s / 60, (int)s % 60, s);
+		snprintf(buf, len, "%dm%02ds (%.0fs)", (int)s / 60, (int)s % 60,
+			 s);
 }
 
-static int step(const char *what, const struct kbuild_opts *o, struct kbuild_result *res, double *ret_s)
+static int step(const char *what, const struct kbuild_opts *o,
+		struct kbuild_result *res, double *ret_s)
 {
 	double t0 = kb_now();
 	int r = kbuild_run(o, res);
 
 	*ret_s = kb_now() - t0;
 	if (r < 0)
-		fprintf(stderr, "kbuild-bench: %s failed: %s\n", what, strerror(-r));
+		fprintf(stderr, "kbuild-bench: %s failed: %s\n", what,
+			strerror(-r));
 	return r;
 }
 
 int main(int argc, char *argv[])
 {
-	char scratch[PATH_MAX] = "/var/tmp/vlalab-bench-XXXXXX", kdir[PATH_MAX], frag[PATH_MAX];
+	char scratch[PATH_MAX] = "/var/tmp/vlalab-bench-XXXXXX", kdir[PATH_MAX],
+	     frag[PATH_MAX];
 	double cold, hit, rebuild, image_s, t0;
 	struct kbuild_result res, res2;
 	struct kbuild_image_result ir;
@@ -57,42 +61,53 @@ int main(int argc, char *argv[])
 	if (i < argc && !strcmp(argv[i], "--keep"))
 		keep = true, i++;
 	if (i < argc) {
-		if (kb_path(scratch, sizeof(scratch), "%s", argv[i]) < 0 || kb_mkdir_p(scratch, 0755) < 0) {
-			fprintf(stderr, "kbuild-bench: cannot use '%s'\n", argv[i]);
+		if (kb_path(scratch, sizeof(scratch), "%s", argv[i]) < 0 ||
+		    kb_mkdir_p(scratch, 0755) < 0) {
+			fprintf(stderr, "kbuild-bench: cannot use '%s'\n",
+				argv[i]);
 			return 2;
 		}
 	} else if (!mkdtemp(scratch)) {
-		fprintf(stderr, "kbuild-bench: cannot create '%s': %s\n", scratch, strerror(errno));
+		fprintf(stderr, "kbuild-bench: cannot create '%s': %s\n",
+			scratch, strerror(errno));
 		return 2;
 	}
 	if (kb_path(kdir, sizeof(kdir), "%s/kernel", scratch) < 0 ||
 	    kb_path(frag, sizeof(frag), "%s/configs/" BENCH_FRAGMENT, kdir) < 0)
 		return 2;
 	{
-		char *cp[] = { "cp", "-RL", VLALAB_SRCDIR "/kernel", kdir, NULL };
+		char *cp[] = { "cp", "-RL", VLALAB_SRCDIR "/kernel", kdir,
+			       NULL };
 		pid_t pid;
 
 		kb_rm_rf(kdir);
-		if (kb_spawn(cp, NULL, -1, -1, 2, &pid) < 0 || kb_wait(pid, NULL) < 0) {
-			fprintf(stderr, "kbuild-bench: cannot copy '%s/kernel'\n", VLALAB_SRCDIR);
+		if (kb_spawn(cp, NULL, -1, -1, 2, &pid) < 0 ||
+		    kb_wait(pid, NULL) < 0) {
+			fprintf(stderr,
+				"kbuild-bench: cannot copy '%s/kernel'\n",
+				VLALAB_SRCDIR);
 			return 2;
 		}
 	}
 	printf("kbuild-bench: scratch cache %s\n", scratch);
 	fflush(stdout);
 
-	struct kbuild_opts o = { .cache_dir = scratch, .kernel_dir = kdir, .progress = true };
+	struct kbuild_opts o = { .cache_dir = scratch,
+				 .kernel_dir = kdir,
+				 .progress = true };
 
 	r = step("the cold build", &o, &res, &cold);
 	if (r == 0)
 		r = step("the cache hit", &o, &res2, &hit);
 	if (r == 0 && !res2.cache_hit) {
-		fprintf(stderr, "kbuild-bench: the second run was not a cache hit\n");
+		fprintf(stderr,
+			"kbuild-bench: the second run was not a cache hit\n");
 		r = -EIO;
 	}
 	if (r == 0) {
 		fd = open(frag, O_WRONLY | O_APPEND | O_CLOEXEC);
-		if (fd < 0 || write(fd, BENCH_LINE, strlen(BENCH_LINE)) != (ssize_t)strlen(BENCH_LINE))
+		if (fd < 0 || write(fd, BENCH_LINE, strlen(BENCH_LINE)) !=
+				      (ssize_t)strlen(BENCH_LINE))
 			r = -EIO;
 		if (fd >= 0)
 			close(fd);
@@ -101,23 +116,30 @@ int main(int argc, char *argv[])
 		r = step("the fragment rebuild", &o, &res2, &rebuild);
 	if (r == 0) {
 		t0 = kb_now();
-		r = kbuild_image_build(&(struct kbuild_image_opts){ .cache_dir = scratch, .kernel = &res2 }, &ir);
+		r = kbuild_image_build(
+			&(struct kbuild_image_opts){ .cache_dir = scratch,
+						     .kernel = &res2 },
+			&ir);
 		image_s = kb_now() - t0;
 		if (r < 0)
-			fprintf(stderr, "kbuild-bench: the image build failed: %s\n", strerror(-r));
+			fprintf(stderr,
+				"kbuild-bench: the image build failed: %s\n",
+				strerror(-r));
 	}
 	if (r == 0) {
 		fmt_time(cold, a, sizeof(a));
 		fmt_time(hit, b, sizeof(b));
 		fmt_time(rebuild, c, sizeof(c));
 		fmt_time(image_s, d, sizeof(d));
-		printf("cold build:        %-18s target <= 8 min (unpacking included, -j%ld)\n", a,
-		       sysconf(_SC_NPROCESSORS_ONLN));
+		printf("cold build:        %-18s target <= 8 min (unpacking included, -j%ld)\n",
+		       a, sysconf(_SC_NPROCESSORS_ONLN));
 		printf("cache hit:         %-18s target <= 1 s\n", b);
-		printf("fragment rebuild:  %-18s target <= 90 s (%s += %.*s)\n", c, BENCH_FRAGMENT,
-		       (int)strlen(BENCH_LINE) - 1, BENCH_LINE);
+		printf("fragment rebuild:  %-18s target <= 90 s (%s += %.*s)\n",
+		       c, BENCH_FRAGMENT, (int)strlen(BENCH_LINE) - 1,
+		       BENCH_LINE);
 		printf("image build:       %-18s target <= 5 s\n", d);
-		printf("image size:        %-18.2f target <= 8 MiB (MiB, gzip, no guestd)\n", ir.size / 1048576.0);
+		printf("image size:        %-18.2f target <= 8 MiB (MiB, gzip, no guestd)\n",
+		       ir.size / 1048576.0);
 	}
 	if (!keep)
 		kb_rm_rf(scratch);

@@ -23,16 +23,17 @@
 
 /* Directories every image has; /etc/vlalab is reserved for scenario files. */
 static const char *const base_dirs[] = {
-	"/dev", "/proc", "/sys", "/tmp", "/run", "/bin", "/sbin", "/usr", "/usr/bin", "/usr/sbin",
-	"/lib", "/lib/modules", "/etc", "/etc/vlalab", "/root", "/mnt", "/var",
+	"/dev",	 "/proc",	"/sys",	    "/tmp",	 "/run", "/bin",
+	"/sbin", "/usr",	"/usr/bin", "/usr/sbin", "/lib", "/lib/modules",
+	"/etc",	 "/etc/vlalab", "/root",    "/mnt",	 "/var",
 };
 
 struct img_entry {
-	char *rel;      /* below the walked root, starting with '/' */
-	char type;      /* 'd', 'f' or 'l' */
+	char *rel; /* below the walked root, starting with '/' */
+	char type; /* 'd', 'f' or 'l' */
 	unsigned mode;
-	char *target;   /* symlink target */
-	char *src;      /* file on the host */
+	char *target; /* symlink target */
+	char *src; /* file on the host */
 };
 
 struct img_tree {
@@ -66,7 +67,8 @@ static bool bad_name(const char *s)
 	return false;
 }
 
-static int walk_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+static int walk_visit(const char *path, const struct stat *st, int type,
+		      struct FTW *ftw)
 {
 	struct img_entry e = { 0 }, *nv;
 	char target[PATH_MAX];
@@ -82,7 +84,8 @@ static int walk_visit(const char *path, const struct stat *st, int type, struct 
 		e.type = 'd';
 	} else if (type == FTW_SL) {
 		/* modules_install links build and source to host paths. */
-		if (walk_modules && (!strcmp(path + ftw->base, "build") || !strcmp(path + ftw->base, "source")))
+		if (walk_modules && (!strcmp(path + ftw->base, "build") ||
+				     !strcmp(path + ftw->base, "source")))
 			return 0;
 		n = readlink(path, target, sizeof(target) - 1);
 		if (n < 0) {
@@ -107,7 +110,8 @@ static int walk_visit(const char *path, const struct stat *st, int type, struct 
 	nv = realloc(walk_out->v, (walk_out->n + 1) * sizeof(*nv));
 	if (nv)
 		walk_out->v = nv;
-	if (!nv || !e.rel || (e.type == 'l' && !e.target) || (e.type == 'f' && !e.src)) {
+	if (!nv || !e.rel || (e.type == 'l' && !e.target) ||
+	    (e.type == 'f' && !e.src)) {
 		free(e.rel);
 		free(e.target);
 		free(e.src);
@@ -120,7 +124,8 @@ static int walk_visit(const char *path, const struct stat *st, int type, struct 
 
 static int cmp_entry(const void *a, const void *b)
 {
-	return strcmp(((const struct img_entry *)a)->rel, ((const struct img_entry *)b)->rel);
+	return strcmp(((const struct img_entry *)a)->rel,
+		      ((const struct img_entry *)b)->rel);
 }
 
 /* Lists root's contents sorted by path, so parents come before children and
@@ -155,7 +160,7 @@ static int img_tree_read(const char *root, bool modules, struct img_tree *ret)
 /* Host files in the image: programs and their libraries, by guest path. */
 struct img_hostfiles {
 	char **guest;
-	char **src;     /* the host file, symlinks resolved */
+	char **src; /* the host file, symlinks resolved */
 	size_t n;
 };
 
@@ -178,14 +183,16 @@ static int strv_push(char ***v, size_t n, const char *s)
 	return nv[n] ? 0 : -ENOMEM;
 }
 
-int kb_ldd_parse(const char *text, char ***ret_paths, size_t *ret_n, char *err, size_t errlen)
+int kb_ldd_parse(const char *text, char ***ret_paths, size_t *ret_n, char *err,
+		 size_t errlen)
 {
 	char **v = NULL, line[PATH_MAX + 256];
 	const char *p = text;
 	size_t n = 0;
 	int r = 0;
 
-	if (strstr(text, "not a dynamic executable") || strstr(text, "statically linked")) {
+	if (strstr(text, "not a dynamic executable") ||
+	    strstr(text, "statically linked")) {
 		*ret_paths = NULL;
 		*ret_n = 0;
 		return 0;
@@ -240,7 +247,8 @@ out:
 	return r;
 }
 
-int kb_program_libs(const char *program, char ***ret_paths, size_t *ret_n, char *err, size_t errlen)
+int kb_program_libs(const char *program, char ***ret_paths, size_t *ret_n,
+		    char *err, size_t errlen)
 {
 	char *out = calloc(1, LDD_OUTPUT_MAX);
 	int r;
@@ -248,9 +256,11 @@ int kb_program_libs(const char *program, char ***ret_paths, size_t *ret_n, char 
 	if (!out)
 		return -ENOMEM;
 	/* ldd has the loader resolve the libraries as it would at run time. */
-	r = kb_run_output((char *[]){ "ldd", (char *)program, NULL }, NULL, out, LDD_OUTPUT_MAX);
+	r = kb_run_output((char *[]){ "ldd", (char *)program, NULL }, NULL, out,
+			  LDD_OUTPUT_MAX);
 	if (r < 0 && !strstr(out, "not a dynamic executable"))
-		snprintf(err, errlen, "'ldd %s' failed: %s%s%s", program, strerror(-r), out[0] ? ": " : "", out);
+		snprintf(err, errlen, "'ldd %s' failed: %s%s%s", program,
+			 strerror(-r), out[0] ? ": " : "", out);
 	else
 		r = kb_ldd_parse(out, ret_paths, ret_n, err, errlen);
 	free(out);
@@ -265,7 +275,8 @@ static bool hostfiles_has(const struct img_hostfiles *h, const char *guest)
 	return false;
 }
 
-static int hostfiles_add(struct img_hostfiles *h, const char *guest, const char *host)
+static int hostfiles_add(struct img_hostfiles *h, const char *guest,
+			 const char *host)
 {
 	char real[PATH_MAX];
 	int r;
@@ -290,7 +301,8 @@ static int hostfiles_add(struct img_hostfiles *h, const char *guest, const char 
 
 /* The files ldd says @program loads, at the same path in the image as on
  * the host (the loader's own default search path). */
-static int hostfiles_add_libs(struct img_hostfiles *h, const char *program, char *err, size_t errlen)
+static int hostfiles_add_libs(struct img_hostfiles *h, const char *program,
+			      char *err, size_t errlen)
 {
 	char **libs = NULL;
 	size_t nlibs = 0;
@@ -299,12 +311,16 @@ static int hostfiles_add_libs(struct img_hostfiles *h, const char *program, char
 	r = kb_program_libs(program, &libs, &nlibs, err, errlen);
 	for (size_t j = 0; r == 0 && j < nlibs; j++) {
 		if (bad_name(libs[j])) {
-			snprintf(err, errlen, "library '%s' of '%s' has a blank in its name", libs[j], program);
+			snprintf(err, errlen,
+				 "library '%s' of '%s' has a blank in its name",
+				 libs[j], program);
 			r = -EINVAL;
 		} else {
 			r = hostfiles_add(h, libs[j], libs[j]);
 			if (r < 0)
-				snprintf(err, errlen, "library '%s' of '%s': %s", libs[j], program, strerror(-r));
+				snprintf(err, errlen,
+					 "library '%s' of '%s': %s", libs[j],
+					 program, strerror(-r));
 		}
 	}
 	kb_strv_free(libs, nlibs);
@@ -313,8 +329,9 @@ static int hostfiles_add_libs(struct img_hostfiles *h, const char *program, char
 
 /* Each program and its libraries, and guestd's libraries when @guestd is
  * set (guestd itself goes to /sbin/guestd in write_spec()). */
-static int hostfiles_read(const struct kbuild_image_program *v, size_t n, const char *guestd,
-			  struct img_hostfiles *ret, char *err, size_t errlen)
+static int hostfiles_read(const struct kbuild_image_program *v, size_t n,
+			  const char *guestd, struct img_hostfiles *ret,
+			  char *err, size_t errlen)
 {
 	struct img_hostfiles h = { 0 };
 	int r = 0;
@@ -322,16 +339,20 @@ static int hostfiles_read(const struct kbuild_image_program *v, size_t n, const 
 	if (guestd)
 		r = hostfiles_add_libs(&h, guestd, err, errlen);
 	for (size_t i = 0; r == 0 && i < n; i++) {
-		if (!v[i].host || !v[i].guest || v[i].guest[0] != '/' || bad_name(v[i].guest) ||
-		    strstr(v[i].guest, "..")) {
-			snprintf(err, errlen, "program '%s' wants an absolute guest path without blanks, not '%s'",
-				 v[i].host ? v[i].host : "(null)", v[i].guest ? v[i].guest : "(null)");
+		if (!v[i].host || !v[i].guest || v[i].guest[0] != '/' ||
+		    bad_name(v[i].guest) || strstr(v[i].guest, "..")) {
+			snprintf(
+				err, errlen,
+				"program '%s' wants an absolute guest path without blanks, not '%s'",
+				v[i].host ? v[i].host : "(null)",
+				v[i].guest ? v[i].guest : "(null)");
 			r = -EINVAL;
 			break;
 		}
 		r = hostfiles_add(&h, v[i].guest, v[i].host);
 		if (r < 0) {
-			snprintf(err, errlen, "program '%s': %s", v[i].host, strerror(-r));
+			snprintf(err, errlen, "program '%s': %s", v[i].host,
+				 strerror(-r));
 			break;
 		}
 		r = hostfiles_add_libs(&h, v[i].host, err, errlen);
@@ -363,7 +384,8 @@ static int spec_hostfiles(FILE *f, const struct img_hostfiles *h)
 		char dir[PATH_MAX];
 
 		snprintf(dir, sizeof(dir), "%s", h->guest[i]);
-		for (char *s = strchr(dir + 1, '/'); r == 0 && s; s = strchr(s + 1, '/')) {
+		for (char *s = strchr(dir + 1, '/'); r == 0 && s;
+		     s = strchr(s + 1, '/')) {
 			bool seen;
 
 			*s = '\0';
@@ -384,7 +406,8 @@ static int spec_hostfiles(FILE *f, const struct img_hostfiles *h)
 	return r;
 }
 
-static int hash_tree(struct kb_hash *h, const char *tag, const struct img_tree *t)
+static int hash_tree(struct kb_hash *h, const char *tag,
+		     const struct img_tree *t)
 {
 	int r = kb_hash_add_str(h, tag, "");
 
@@ -413,11 +436,14 @@ static void spec_tree(FILE *f, const char *prefix, const struct img_tree *t)
 		const struct img_entry *e = &t->v[i];
 
 		if (e->type == 'd')
-			fprintf(f, "dir %s%s %o 0 0\n", prefix, e->rel, e->mode);
+			fprintf(f, "dir %s%s %o 0 0\n", prefix, e->rel,
+				e->mode);
 		else if (e->type == 'l')
-			fprintf(f, "slink %s%s %s 777 0 0\n", prefix, e->rel, e->target);
+			fprintf(f, "slink %s%s %s 777 0 0\n", prefix, e->rel,
+				e->target);
 		else
-			fprintf(f, "file %s%s %s %o 0 0\n", prefix, e->rel, e->src, e->mode);
+			fprintf(f, "file %s%s %s %o 0 0\n", prefix, e->rel,
+				e->src, e->mode);
 	}
 }
 
@@ -431,14 +457,17 @@ static int file_hash(struct kb_hash *h, const char *tag, const char *path)
 
 /* Writes the gen_init_cpio spec. applets is `busybox --list-full`; a host
  * program at an applet's path replaces the applet. */
-static int write_spec(FILE *f, const char *busybox, char *applets, const char *init, const char *guestd,
-		      const struct img_hostfiles *hf, const struct img_tree *mods, const struct img_tree *extra)
+static int write_spec(FILE *f, const char *busybox, char *applets,
+		      const char *init, const char *guestd,
+		      const struct img_hostfiles *hf,
+		      const struct img_tree *mods, const struct img_tree *extra)
 {
 	char guest[PATH_MAX];
 	int r;
 
 	for (size_t i = 0; i < sizeof(base_dirs) / sizeof(base_dirs[0]); i++)
-		fprintf(f, "dir %s %o 0 0\n", base_dirs[i], !strcmp(base_dirs[i], "/tmp") ? 01777 : 0755);
+		fprintf(f, "dir %s %o 0 0\n", base_dirs[i],
+			!strcmp(base_dirs[i], "/tmp") ? 01777 : 0755);
 	fprintf(f, "nod /dev/console 600 0 0 c 5 1\n");
 	fprintf(f, "nod /dev/null 666 0 0 c 1 3\n");
 	fprintf(f, "file /bin/busybox %s 755 0 0\n", busybox);
@@ -494,12 +523,15 @@ static int pack(const char *gen, const char *spec, const char *out)
 	return r < 0 ? r : r2;
 }
 
-int kbuild_image_build(const struct kbuild_image_opts *opts, struct kbuild_image_result *ret)
+int kbuild_image_build(const struct kbuild_image_opts *opts,
+		       struct kbuild_image_result *ret)
 {
 	const char *busybox = opts->busybox ? opts->busybox : DEFAULT_BUSYBOX;
 	const struct kbuild_result *k = opts->kernel;
-	char cache[PATH_MAX], dir[PATH_MAX], out[PATH_MAX], tmp[PATH_MAX], spec[PATH_MAX];
-	char mods[PATH_MAX], gen[PATH_MAX], init_default[PATH_MAX], spec_tmp[PATH_MAX];
+	char cache[PATH_MAX], dir[PATH_MAX], out[PATH_MAX], tmp[PATH_MAX],
+		spec[PATH_MAX];
+	char mods[PATH_MAX], gen[PATH_MAX], init_default[PATH_MAX],
+		spec_tmp[PATH_MAX];
 	struct img_tree mtree = { 0 }, etree = { 0 };
 	struct img_hostfiles hf = { 0 };
 	struct kbuild_image_result res = { 0 };
@@ -517,7 +549,8 @@ int kbuild_image_build(const struct kbuild_image_opts *opts, struct kbuild_image
 		return -EINVAL;
 #ifdef VLALAB_SRCDIR
 	if (!init) {
-		r = kb_path(init_default, sizeof(init_default), "%s/images/init", VLALAB_SRCDIR);
+		r = kb_path(init_default, sizeof(init_default),
+			    "%s/images/init", VLALAB_SRCDIR);
 		if (r < 0)
 			return r;
 		init = init_default;
@@ -527,8 +560,9 @@ int kbuild_image_build(const struct kbuild_image_opts *opts, struct kbuild_image
 	if (!init)
 		return -EINVAL;
 #endif
-	r = opts->cache_dir ? kb_path(cache, sizeof(cache), "%s", opts->cache_dir) :
-			      kbuild_cache_dir(cache, sizeof(cache));
+	r = opts->cache_dir ?
+		    kb_path(cache, sizeof(cache), "%s", opts->cache_dir) :
+		    kbuild_cache_dir(cache, sizeof(cache));
 	if (r == 0)
 		r = kb_path(mods, sizeof(mods), "%s/modules", k->dir);
 	if (r == 0)
@@ -548,23 +582,28 @@ int kbuild_image_build(const struct kbuild_image_opts *opts, struct kbuild_image
 	if (r == 0) {
 		r = file_hash(h, "busybox", busybox);
 		if (r < 0)
-			kb_msg(&p, "image: cannot read busybox '%s': %s (install busybox-static)", busybox,
-			       strerror(-r));
+			kb_msg(&p,
+			       "image: cannot read busybox '%s': %s (install busybox-static)",
+			       busybox, strerror(-r));
 	}
 	if (r == 0) {
 		r = file_hash(h, "init", init);
 		if (r < 0)
-			kb_msg(&p, "image: cannot read the init script '%s': %s", init, strerror(-r));
+			kb_msg(&p,
+			       "image: cannot read the init script '%s': %s",
+			       init, strerror(-r));
 	}
 	if (r == 0 && opts->guestd) {
 		r = file_hash(h, "guestd", opts->guestd);
 		if (r < 0)
-			kb_msg(&p, "image: cannot read guestd '%s': %s", opts->guestd, strerror(-r));
+			kb_msg(&p, "image: cannot read guestd '%s': %s",
+			       opts->guestd, strerror(-r));
 	} else if (r == 0) {
 		r = kb_hash_add_str(h, "guestd", "none");
 	}
 	if (r == 0 && (opts->n_programs || opts->guestd)) {
-		r = hostfiles_read(opts->programs, opts->n_programs, opts->guestd, &hf, err, sizeof(err));
+		r = hostfiles_read(opts->programs, opts->n_programs,
+				   opts->guestd, &hf, err, sizeof(err));
 		if (r < 0)
 			kb_msg(&p, "image: %s", err);
 		if (r == 0)
@@ -574,14 +613,18 @@ int kbuild_image_build(const struct kbuild_image_opts *opts, struct kbuild_image
 			if (r == 0)
 				r = file_hash(h, "sha256", hf.src[i]);
 			if (r < 0)
-				kb_msg(&p, "image: cannot read '%s': %s", hf.src[i], strerror(-r));
+				kb_msg(&p, "image: cannot read '%s': %s",
+				       hf.src[i], strerror(-r));
 		}
 	}
 	if (r == 0 && opts->extra_dir) {
 		r = img_tree_read(opts->extra_dir, false, &etree);
 		if (r < 0)
-			kb_msg(&p, "image: cannot read extra files in '%s': %s%s", opts->extra_dir, strerror(-r),
-			       r == -EINVAL ? " (a name with whitespace?)" : "");
+			kb_msg(&p,
+			       "image: cannot read extra files in '%s': %s%s",
+			       opts->extra_dir, strerror(-r),
+			       r == -EINVAL ? " (a name with whitespace?)" :
+					      "");
 		if (r == 0)
 			r = hash_tree(h, "extra", &etree);
 	}
@@ -605,7 +648,9 @@ int kbuild_image_build(const struct kbuild_image_opts *opts, struct kbuild_image
 	if (stat(mods, &st) == 0) {
 		r = img_tree_read(mods, true, &mtree);
 		if (r < 0) {
-			kb_msg(&p, "image: cannot read the staged modules in '%s': %s", mods, strerror(-r));
+			kb_msg(&p,
+			       "image: cannot read the staged modules in '%s': %s",
+			       mods, strerror(-r));
 			goto out;
 		}
 	}
@@ -614,18 +659,22 @@ int kbuild_image_build(const struct kbuild_image_opts *opts, struct kbuild_image
 		r = -ENOMEM;
 		goto out;
 	}
-	r = kb_run_capture((char *[]){ (char *)busybox, "--list-full", NULL }, NULL, applets, 65536);
+	r = kb_run_capture((char *[]){ (char *)busybox, "--list-full", NULL },
+			   NULL, applets, 65536);
 	if (r < 0) {
-		kb_msg(&p, "image: '%s --list-full' failed: %s", busybox, strerror(-r));
+		kb_msg(&p, "image: '%s --list-full' failed: %s", busybox,
+		       strerror(-r));
 		goto out;
 	}
 	r = kb_mkdir_p(dir, 0755);
 	if (r == 0)
 		r = kb_path(spec, sizeof(spec), "%s/initramfs.list", dir);
 	if (r == 0)
-		r = kb_path(spec_tmp, sizeof(spec_tmp), "%s.tmp.%ld", spec, (long)getpid());
+		r = kb_path(spec_tmp, sizeof(spec_tmp), "%s.tmp.%ld", spec,
+			    (long)getpid());
 	if (r == 0)
-		r = kb_path(tmp, sizeof(tmp), "%s.tmp.%ld", out, (long)getpid());
+		r = kb_path(tmp, sizeof(tmp), "%s.tmp.%ld", out,
+			    (long)getpid());
 	if (r < 0)
 		goto out;
 	/* Private names until done: two builds of one image may race. */
@@ -634,7 +683,8 @@ int kbuild_image_build(const struct kbuild_image_opts *opts, struct kbuild_image
 		r = -errno;
 		goto out;
 	}
-	r = write_spec(f, busybox, applets, init, opts->guestd, &hf, &mtree, &etree);
+	r = write_spec(f, busybox, applets, init, opts->guestd, &hf, &mtree,
+		       &etree);
 	if (fclose(f) != 0 && r == 0)
 		r = -errno;
 	if (r < 0)
@@ -647,7 +697,8 @@ int kbuild_image_build(const struct kbuild_image_opts *opts, struct kbuild_image
 	if (r == 0 && rename(tmp, out) < 0)
 		r = -errno;
 	if (r < 0) {
-		kb_msg(&p, "image: '%s %s | gzip' failed: %s", gen, spec_tmp, strerror(-r));
+		kb_msg(&p, "image: '%s %s | gzip' failed: %s", gen, spec_tmp,
+		       strerror(-r));
 		unlink(tmp);
 		unlink(spec_tmp);
 		goto out;

@@ -22,10 +22,12 @@ int kb_write_file_atomic(const char *path, const void *buf, size_t len);
 int kb_mkdir_p(const char *path, mode_t mode);
 int kb_copy_file(const char *src, const char *dst);
 /* snprintf into buf; -ENAMETOOLONG when it does not fit. */
-int kb_path(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int kb_path(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 double kb_now(void);
 /* Sorted names of the regular files in dir whose name ends with suffix. */
-int kb_list_dir(const char *dir, const char *suffix, char ***ret_names, size_t *ret_n);
+int kb_list_dir(const char *dir, const char *suffix, char ***ret_names,
+		size_t *ret_n);
 void kb_strv_free(char **v, size_t n);
 
 /* ---- key.c ---- */
@@ -59,16 +61,17 @@ int kb_cache_key(const struct kb_key_input *in, char ret_hex[65]);
 /* An incremental hash for image keys. */
 struct kb_hash;
 int kb_hash_new(struct kb_hash **ret);
-int kb_hash_add(struct kb_hash *h, const char *tag, const void *data, size_t len);
+int kb_hash_add(struct kb_hash *h, const char *tag, const void *data,
+		size_t len);
 int kb_hash_add_str(struct kb_hash *h, const char *tag, const char *s);
 int kb_hash_final(struct kb_hash *h, char ret_hex[65]);
 void kb_hash_free(struct kb_hash *h);
 
 /* ---- kconfig.c: .config, fragments, Kconfig, verification ---- */
 enum kb_cfg_line {
-	KB_CFG_OTHER,   /* blank or a plain comment */
-	KB_CFG_SET,     /* CONFIG_X=v */
-	KB_CFG_UNSET,   /* # CONFIG_X is not set */
+	KB_CFG_OTHER, /* blank or a plain comment */
+	KB_CFG_SET, /* CONFIG_X=v */
+	KB_CFG_UNSET, /* # CONFIG_X is not set */
 };
 
 #define KB_SYM_MAX 128
@@ -77,7 +80,8 @@ enum kb_cfg_line {
 /* Classifies one line (no newline). For SET and UNSET, fills name (without
  * CONFIG_) and value ("n" for UNSET). -EINVAL for a line that looks like an
  * assignment but is malformed. */
-int kb_config_line(const char *line, char name[KB_SYM_MAX], char value[KB_VAL_MAX]);
+int kb_config_line(const char *line, char name[KB_SYM_MAX],
+		   char value[KB_VAL_MAX]);
 
 struct kb_config_entry {
 	char *name;
@@ -97,18 +101,19 @@ void kb_config_free(struct kb_config *c);
 
 struct kb_want {
 	char *name;
-	char *value;      /* "n" for "# CONFIG_X is not set" */
+	char *value; /* "n" for "# CONFIG_X is not set" */
 	unsigned line;
 };
 
 struct kb_fragment {
-	char *file;       /* as shown in messages: "configs/base.config" */
+	char *file; /* as shown in messages: "configs/base.config" */
 	struct kb_want *v;
 	size_t n;
 };
 
 /* Parses a fragment. A malformed line fails with -EINVAL and *ret_line. */
-int kb_fragment_parse(const char *file, const char *text, struct kb_fragment *ret, unsigned *ret_line);
+int kb_fragment_parse(const char *file, const char *text,
+		      struct kb_fragment *ret, unsigned *ret_line);
 void kb_fragment_free(struct kb_fragment *f);
 
 struct kb_mismatch {
@@ -116,23 +121,25 @@ struct kb_mismatch {
 	unsigned line;
 	const char *name;
 	const char *want;
-	const char *got;  /* "n" when not set, "(absent)" when not in .config at all */
+	const char *
+		got; /* "n" when not set, "(absent)" when not in .config at all */
 };
 
 /* Every wanted value against the final config; mismatches in fragment and
  * line order. *ret is NULL when all match. */
-int kb_config_verify(const struct kb_fragment *frags, size_t nfrags, const struct kb_config *cfg,
-		     struct kb_mismatch **ret, size_t *ret_n);
+int kb_config_verify(const struct kb_fragment *frags, size_t nfrags,
+		     const struct kb_config *cfg, struct kb_mismatch **ret,
+		     size_t *ret_n);
 
 struct kb_kdep {
 	char *file;
 	unsigned line;
-	char *kind;       /* "depends on", "if" (enclosing block), "menu depends on" */
+	char *kind; /* "depends on", "if" (enclosing block), "menu depends on" */
 	char *expr;
 };
 
 struct kb_ksym {
-	char *file;       /* where "config NAME" is */
+	char *file; /* where "config NAME" is */
 	unsigned line;
 	bool has_prompt;
 	struct kb_kdep *deps;
@@ -147,10 +154,12 @@ struct kb_ksyms {
 /* Finds every definition of `config name` (or menuconfig) in one Kconfig
  * file's text and appends it, with its depends-on lines and the enclosing
  * if/menu conditions, to ret. */
-int kb_kconfig_scan(const char *file, const char *text, const char *name, struct kb_ksyms *ret);
+int kb_kconfig_scan(const char *file, const char *text, const char *name,
+		    struct kb_ksyms *ret);
 void kb_ksyms_free(struct kb_ksyms *s);
 /* Writes "A=y B=n" for the symbols in a Kconfig expression, valued from cfg. */
-void kb_expr_values(const char *expr, const struct kb_config *cfg, char *buf, size_t len);
+void kb_expr_values(const char *expr, const struct kb_config *cfg, char *buf,
+		    size_t len);
 
 /* ---- image.c ---- */
 /* The files a dynamic program loads, from `ldd PROGRAM` output: the ELF
@@ -158,10 +167,12 @@ void kb_expr_values(const char *expr, const struct kb_config *cfg, char *buf, si
  * resolved, in ldd's order, without the vDSO. "not a dynamic executable"
  * (a static program) is an empty list; a library "not found" or a line of
  * another shape is -EINVAL with err saying which. */
-int kb_ldd_parse(const char *text, char ***ret_paths, size_t *ret_n, char *err, size_t errlen);
+int kb_ldd_parse(const char *text, char ***ret_paths, size_t *ret_n, char *err,
+		 size_t errlen);
 /* Runs ldd on a trusted host program (an argv array, no shell) and parses
  * its output as above. */
-int kb_program_libs(const char *program, char ***ret_paths, size_t *ret_n, char *err, size_t errlen);
+int kb_program_libs(const char *program, char ***ret_paths, size_t *ret_n,
+		    char *err, size_t errlen);
 
 /* ---- series.c ---- */
 struct kb_series_entry {
@@ -177,22 +188,26 @@ struct kb_series {
 /* One patch file name a line; '#' starts a comment line, blanks are
  * skipped. A name with '/' or whitespace, starting with '.', or listed
  * twice is an error: -EINVAL, with a message in err naming file:line. */
-int kb_series_parse(const char *file, const char *text, struct kb_series *ret, char *err, size_t errlen);
+int kb_series_parse(const char *file, const char *text, struct kb_series *ret,
+		    char *err, size_t errlen);
 /* Checks the series against the *.patch files present in the folder: a
  * listed file that is missing or an unlisted .patch file is -EINVAL. */
-int kb_series_check(const char *file, const struct kb_series *s, char *const *present, size_t npresent,
-		    char *err, size_t errlen);
+int kb_series_check(const char *file, const struct kb_series *s,
+		    char *const *present, size_t npresent, char *err,
+		    size_t errlen);
 void kb_series_free(struct kb_series *s);
 /* Leaves names out of s: each is a patch's file name or a prefix of exactly
  * one ("0001"); a repeat is harmless. The left-out names, in series order,
  * move to *ret_removed (an array the caller frees, with its strings). A
  * name that matches no patch or several is -EINVAL with err saying so and
  * listing the series; s is then unchanged. */
-int kb_series_without(struct kb_series *s, const char *const *names, size_t n, char ***ret_removed,
-		      size_t *ret_nremoved, char *err, size_t errlen);
+int kb_series_without(struct kb_series *s, const char *const *names, size_t n,
+		      char ***ret_removed, size_t *ret_nremoved, char *err,
+		      size_t errlen);
 /* Length of the common prefix of two applied lists (same names and sha256). */
-size_t kb_series_common_prefix(char *const *names_a, char *const *sums_a, size_t na,
-			       char *const *names_b, char *const *sums_b, size_t nb);
+size_t kb_series_common_prefix(char *const *names_a, char *const *sums_a,
+			       size_t na, char *const *names_b,
+			       char *const *sums_b, size_t nb);
 
 /* ---- manifest.c ---- */
 struct kb_manifest_item {
@@ -210,15 +225,15 @@ struct kb_manifest {
 	size_t npatches;
 	struct kb_manifest_item *fragments;
 	size_t nfragments;
-	char **without;        /* patches of the series left out of this build */
+	char **without; /* patches of the series left out of this build */
 	size_t nwithout;
 	double build_seconds;
-	int64_t timestamp;     /* Unix seconds, UTC */
-	bool incremental;      /* the object tree held an earlier build */
-	unsigned warn_vla;     /* -Wvla warnings of every object (the ledger) */
-	unsigned warn_frame;   /* -Wframe-larger-than warnings of every object */
-	bool warn_complete;    /* the ledger covers every object */
-	unsigned log_vla;      /* the same, in this build's log only */
+	int64_t timestamp; /* Unix seconds, UTC */
+	bool incremental; /* the object tree held an earlier build */
+	unsigned warn_vla; /* -Wvla warnings of every object (the ledger) */
+	unsigned warn_frame; /* -Wframe-larger-than warnings of every object */
+	bool warn_complete; /* the ledger covers every object */
+	unsigned log_vla; /* the same, in this build's log only */
 	unsigned log_frame;
 };
 
@@ -227,7 +242,8 @@ int kb_manifest_to_json(const struct kb_manifest *m, char **ret);
 int kb_manifest_parse(const char *text, struct kb_manifest *ret);
 void kb_manifest_free(struct kb_manifest *m);
 /* Counts compiler warning lines tagged [-Wvla] and [-Wframe-larger-than=]. */
-void kb_count_warnings(const char *log, size_t len, unsigned *ret_vla, unsigned *ret_frame);
+void kb_count_warnings(const char *log, size_t len, unsigned *ret_vla,
+		       unsigned *ret_frame);
 
 /* The warning ledger, obj/<flavour>/.vlalab-warnings: per object, the
  * -Wvla and -Wframe-larger-than warnings of its last compilation, so an
@@ -249,7 +265,8 @@ int kb_ledger_parse(const char *text, struct kb_ledger *ret);
 int kb_ledger_to_text(const struct kb_ledger *l, char **ret);
 /* Each object compiled in the log (make -Otarget output) gets this log's counts. */
 int kb_ledger_update(struct kb_ledger *l, const char *log, size_t len);
-void kb_ledger_totals(const struct kb_ledger *l, unsigned *ret_vla, unsigned *ret_frame);
+void kb_ledger_totals(const struct kb_ledger *l, unsigned *ret_vla,
+		      unsigned *ret_frame);
 void kb_ledger_free(struct kb_ledger *l);
 
 /* ---- spawn.c ---- */
@@ -257,7 +274,7 @@ struct kb_progress {
 	FILE *out;
 	bool enabled;
 	bool tty;
-	bool line_open;   /* a TTY line is showing and needs \n before other text */
+	bool line_open; /* a TTY line is showing and needs \n before other text */
 	double start;
 	double last;
 	char stage[64];
@@ -269,20 +286,23 @@ void kb_progress_stage(struct kb_progress *p, const char *stage);
 void kb_progress_action(struct kb_progress *p, const char *action);
 void kb_progress_done(struct kb_progress *p);
 /* Prints a message line to p->out, first ending any progress line. */
-void kb_msg(struct kb_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void kb_msg(struct kb_progress *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Runs argv in cwd with stdout and stderr appended to log_fd; when p is
  * given, make's "  CC  path" lines become progress actions. Returns 0, or
  * -EIO when the program exits non-zero (*ret_status then holds the wait
  * status), or another -errno when it cannot run. */
-int kb_run_logged(char *const argv[], const char *cwd, int log_fd, struct kb_progress *p, int *ret_status);
+int kb_run_logged(char *const argv[], const char *cwd, int log_fd,
+		  struct kb_progress *p, int *ret_status);
 /* Runs argv and captures its stdout (first len-1 bytes, trailing newline
  * trimmed); stderr goes to /dev/null. */
 int kb_run_capture(char *const argv[], const char *cwd, char *buf, size_t len);
 /* The same with stderr captured too. */
 int kb_run_output(char *const argv[], const char *cwd, char *buf, size_t len);
 /* Spawns argv with the given fds (-1: /dev/null) in cwd; LC_ALL=C. */
-int kb_spawn(char *const argv[], const char *cwd, int in_fd, int out_fd, int err_fd, pid_t *ret_pid);
+int kb_spawn(char *const argv[], const char *cwd, int in_fd, int out_fd,
+	     int err_fd, pid_t *ret_pid);
 /* Waits for pid; 0 when it exited 0, -EIO otherwise (*ret_status set). */
 int kb_wait(pid_t pid, int *ret_status);
 /* rm -rf -- path, through kb_spawn(): 0 or a negative errno. */
@@ -297,7 +317,7 @@ struct kb_tree_opts {
 	const char *tarball;
 	const char *source_version;
 	const char *patches_dir;
-	const struct kb_series *series;   /* what to apply, in order */
+	const struct kb_series *series; /* what to apply, in order */
 	int log_fd;
 	struct kb_progress *p;
 	FILE *msg;

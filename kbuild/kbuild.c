@@ -42,7 +42,8 @@ bool kbuild_flavour_valid(const char *flavour)
 }
 
 /* Reads and parses kernel_dir's series (none: an empty one) into *s. */
-static int read_series(const char *kernel_dir, struct kb_series *s, char **ret_text, char *err, size_t errlen)
+static int read_series(const char *kernel_dir, struct kb_series *s,
+		       char **ret_text, char *err, size_t errlen)
 {
 	char path[PATH_MAX], *text = NULL;
 	int r;
@@ -56,7 +57,8 @@ static int read_series(const char *kernel_dir, struct kb_series *s, char **ret_t
 		r = text ? 0 : -ENOMEM;
 	}
 	if (r < 0) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(-r));
+		snprintf(err, errlen, "cannot read '%s': %s", path,
+			 strerror(-r));
 		return r;
 	}
 	r = kb_series_parse(path, text, s, err, errlen);
@@ -68,7 +70,8 @@ static int read_series(const char *kernel_dir, struct kb_series *s, char **ret_t
 	return 0;
 }
 
-int kbuild_without_check(const char *kernel_dir, const char *const *without, size_t n, char *err, size_t errlen)
+int kbuild_without_check(const char *kernel_dir, const char *const *without,
+			 size_t n, char *err, size_t errlen)
 {
 	struct kb_series s = { 0 };
 	char *text = NULL, **removed = NULL;
@@ -77,14 +80,16 @@ int kbuild_without_check(const char *kernel_dir, const char *const *without, siz
 
 	r = read_series(kernel_dir, &s, &text, err, errlen);
 	if (r == 0)
-		r = kb_series_without(&s, without, n, &removed, &nremoved, err, errlen);
+		r = kb_series_without(&s, without, n, &removed, &nremoved, err,
+				      errlen);
 	kb_strv_free(removed, nremoved);
 	kb_series_free(&s);
 	free(text);
 	return r;
 }
 
-int kbuild_series_resolve(const char *kernel_dir, const char *name, char **ret_full, char *err, size_t errlen)
+int kbuild_series_resolve(const char *kernel_dir, const char *name,
+			  char **ret_full, char *err, size_t errlen)
 {
 	struct kb_series s = { 0 };
 	char *text = NULL, **removed = NULL, *full = NULL;
@@ -93,7 +98,8 @@ int kbuild_series_resolve(const char *kernel_dir, const char *name, char **ret_f
 
 	r = read_series(kernel_dir, &s, &text, err, errlen);
 	if (r == 0)
-		r = kb_series_without(&s, &name, 1, &removed, &nremoved, err, errlen);
+		r = kb_series_without(&s, &name, 1, &removed, &nremoved, err,
+				      errlen);
 	if (r == 0) {
 		full = strdup(removed[0]);
 		r = full ? 0 : -ENOMEM;
@@ -112,12 +118,12 @@ struct inputs {
 	char compiler[256];
 	char *series_text;
 	size_t series_len;
-	struct kb_series series;  /* without the left-out patches */
-	char **without;           /* the left-out patches' full names */
+	struct kb_series series; /* without the left-out patches */
+	char **without; /* the left-out patches' full names */
 	size_t nwithout;
 	char **patch_data;
 	size_t *patch_len;
-	char **frag_names;        /* base.config first, then by name */
+	char **frag_names; /* base.config first, then by name */
 	char **frag_data;
 	size_t *frag_len;
 	size_t nfrags;
@@ -144,9 +150,11 @@ static void inputs_free(struct inputs *in)
 	free(in->frags);
 }
 
-static int source_version(const char *tarball, bool is_default, char *buf, size_t len)
+static int source_version(const char *tarball, bool is_default, char *buf,
+			  size_t len)
 {
-	char *argv[] = { "dpkg-query", "-W", "-f=${Version}", "linux-source-6.1", NULL };
+	char *argv[] = { "dpkg-query", "-W", "-f=${Version}",
+			 "linux-source-6.1", NULL };
 	struct stat st;
 
 	if (is_default && kb_run_capture(argv, NULL, buf, len) == 0 && buf[0])
@@ -154,20 +162,24 @@ static int source_version(const char *tarball, bool is_default, char *buf, size_
 	/* Not the packaged tarball, or no dpkg: identify it by size and mtime. */
 	if (stat(tarball, &st) < 0)
 		return -errno;
-	return kb_path(buf, len, "tarball:%lld:%lld", (long long)st.st_size, (long long)st.st_mtime);
+	return kb_path(buf, len, "tarball:%lld:%lld", (long long)st.st_size,
+		       (long long)st.st_mtime);
 }
 
-static int read_inputs(const char *kernel_dir, bool with_patches, const struct kbuild_opts *opts, struct inputs *in,
+static int read_inputs(const char *kernel_dir, bool with_patches,
+		       const struct kbuild_opts *opts, struct inputs *in,
 		       struct kb_progress *p)
 {
-	char patches_dir[PATH_MAX], configs_dir[PATH_MAX], path[PATH_MAX], err[1024];
+	char patches_dir[PATH_MAX], configs_dir[PATH_MAX], path[PATH_MAX],
+		err[1024];
 	char **present = NULL;
 	size_t npresent = 0;
 	int r;
 
 	r = kb_path(patches_dir, sizeof(patches_dir), "%s/patches", kernel_dir);
 	if (r == 0)
-		r = kb_path(configs_dir, sizeof(configs_dir), "%s/configs", kernel_dir);
+		r = kb_path(configs_dir, sizeof(configs_dir), "%s/configs",
+			    kernel_dir);
 	if (r == 0)
 		r = kb_path(path, sizeof(path), "%s/series", patches_dir);
 	if (r < 0)
@@ -175,17 +187,20 @@ static int read_inputs(const char *kernel_dir, bool with_patches, const struct k
 
 	/* The series: a missing file is an empty series, unless patches exist. */
 	if (with_patches) {
-		r = fileio_read(path, FILEIO_ALL, &in->series_text, &in->series_len, NULL);
+		r = fileio_read(path, FILEIO_ALL, &in->series_text,
+				&in->series_len, NULL);
 		if (r == -ENOENT) {
 			in->series_text = strdup("");
 			in->series_len = 0;
 			r = in->series_text ? 0 : -ENOMEM;
 		}
 		if (r < 0) {
-			kb_msg(p, "kbuild: cannot read '%s': %s", path, strerror(-r));
+			kb_msg(p, "kbuild: cannot read '%s': %s", path,
+			       strerror(-r));
 			return r;
 		}
-		r = kb_series_parse(path, in->series_text, &in->series, err, sizeof(err));
+		r = kb_series_parse(path, in->series_text, &in->series, err,
+				    sizeof(err));
 		if (r == -EINVAL)
 			kb_msg(p, "kbuild: %s", err);
 		if (r < 0)
@@ -194,25 +209,33 @@ static int read_inputs(const char *kernel_dir, bool with_patches, const struct k
 		if (r == -ENOENT)
 			r = 0;
 		if (r == 0)
-			r = kb_series_check(path, &in->series, present, npresent, err, sizeof(err));
+			r = kb_series_check(path, &in->series, present,
+					    npresent, err, sizeof(err));
 		kb_strv_free(present, npresent);
 		if (r == 0)
-			r = kb_series_without(&in->series, opts->without, opts->n_without, &in->without,
+			r = kb_series_without(&in->series, opts->without,
+					      opts->n_without, &in->without,
 					      &in->nwithout, err, sizeof(err));
 		if (r == -EINVAL)
 			kb_msg(p, "kbuild: %s", err);
 		if (r < 0)
 			return r;
-		in->patch_data = calloc(in->series.n + 1, sizeof(*in->patch_data));
-		in->patch_len = calloc(in->series.n + 1, sizeof(*in->patch_len));
+		in->patch_data =
+			calloc(in->series.n + 1, sizeof(*in->patch_data));
+		in->patch_len =
+			calloc(in->series.n + 1, sizeof(*in->patch_len));
 		if (!in->patch_data || !in->patch_len)
 			return -ENOMEM;
 		for (size_t i = 0; i < in->series.n; i++) {
-			r = kb_path(path, sizeof(path), "%s/%s", patches_dir, in->series.v[i].name);
+			r = kb_path(path, sizeof(path), "%s/%s", patches_dir,
+				    in->series.v[i].name);
 			if (r == 0)
-				r = fileio_read(path, FILEIO_ALL, &in->patch_data[i], &in->patch_len[i], NULL);
+				r = fileio_read(path, FILEIO_ALL,
+						&in->patch_data[i],
+						&in->patch_len[i], NULL);
 			if (r < 0) {
-				kb_msg(p, "kbuild: cannot read '%s': %s", path, strerror(-r));
+				kb_msg(p, "kbuild: cannot read '%s': %s", path,
+				       strerror(-r));
 				return r;
 			}
 		}
@@ -225,19 +248,23 @@ static int read_inputs(const char *kernel_dir, bool with_patches, const struct k
 	/* Fragments: base.config first, the area fragments after it by name. */
 	r = kb_list_dir(configs_dir, ".config", &in->frag_names, &in->nfrags);
 	if (r < 0) {
-		kb_msg(p, "kbuild: cannot list the config fragments in '%s': %s", configs_dir, strerror(-r));
+		kb_msg(p,
+		       "kbuild: cannot list the config fragments in '%s': %s",
+		       configs_dir, strerror(-r));
 		return r;
 	}
 	for (size_t i = 0; i < in->nfrags; i++) {
 		if (!strcmp(in->frag_names[i], "base.config")) {
 			char *b = in->frag_names[i];
 
-			memmove(in->frag_names + 1, in->frag_names, i * sizeof(*in->frag_names));
+			memmove(in->frag_names + 1, in->frag_names,
+				i * sizeof(*in->frag_names));
 			in->frag_names[0] = b;
 		}
 	}
 	if (!in->nfrags) {
-		kb_msg(p, "kbuild: no config fragments (*.config) in '%s'", configs_dir);
+		kb_msg(p, "kbuild: no config fragments (*.config) in '%s'",
+		       configs_dir);
 		return -ENOENT;
 	}
 	in->frag_data = calloc(in->nfrags, sizeof(*in->frag_data));
@@ -249,25 +276,31 @@ static int read_inputs(const char *kernel_dir, bool with_patches, const struct k
 		char shown[PATH_MAX];
 		unsigned line = 0;
 
-		r = kb_path(path, sizeof(path), "%s/%s", configs_dir, in->frag_names[i]);
+		r = kb_path(path, sizeof(path), "%s/%s", configs_dir,
+			    in->frag_names[i]);
 		if (r == 0)
-			r = fileio_read(path, FILEIO_ALL, &in->frag_data[i], &in->frag_len[i], NULL);
+			r = fileio_read(path, FILEIO_ALL, &in->frag_data[i],
+					&in->frag_len[i], NULL);
 		if (r < 0) {
-			kb_msg(p, "kbuild: cannot read '%s': %s", path, strerror(-r));
+			kb_msg(p, "kbuild: cannot read '%s': %s", path,
+			       strerror(-r));
 			return r;
 		}
 		snprintf(shown, sizeof(shown), "configs/%s", in->frag_names[i]);
-		r = kb_fragment_parse(shown, in->frag_data[i], &in->frags[i], &line);
+		r = kb_fragment_parse(shown, in->frag_data[i], &in->frags[i],
+				      &line);
 		if (r == -EINVAL)
-			kb_msg(p, "kbuild: %s:%u: not an option line (CONFIG_X=v or '# CONFIG_X is not set')", path,
-			       line);
+			kb_msg(p,
+			       "kbuild: %s:%u: not an option line (CONFIG_X=v or '# CONFIG_X is not set')",
+			       path, line);
 		if (r < 0)
 			return r;
 	}
 	return 0;
 }
 
-static int compute_key(const struct inputs *in, const char *flavour, char key[65])
+static int compute_key(const struct inputs *in, const char *flavour,
+		       char key[65])
 {
 	struct kb_blob *patches, *frags;
 	struct kb_key_input ki;
@@ -281,9 +314,13 @@ static int compute_key(const struct inputs *in, const char *flavour, char key[65
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < in->series.n; i++)
-		patches[i] = (struct kb_blob){ in->series.v[i].name, in->patch_data[i], in->patch_len[i] };
+		patches[i] = (struct kb_blob){ in->series.v[i].name,
+					       in->patch_data[i],
+					       in->patch_len[i] };
 	for (size_t i = 0; i < in->nfrags; i++)
-		frags[i] = (struct kb_blob){ in->frag_names[i], in->frag_data[i], in->frag_len[i] };
+		frags[i] = (struct kb_blob){ in->frag_names[i],
+					     in->frag_data[i],
+					     in->frag_len[i] };
 	ki = (struct kb_key_input){
 		.source_version = in->source_version,
 		.compiler = in->compiler,
@@ -309,7 +346,8 @@ static bool cache_hit(const char *dir, struct kbuild_result *ret)
 	char path[PATH_MAX], *text = NULL;
 	bool hit = false;
 
-	if (kb_path(path, sizeof(path), "%s/manifest.json", dir) < 0 || fileio_read(path, FILEIO_ALL, &text, NULL, NULL) < 0)
+	if (kb_path(path, sizeof(path), "%s/manifest.json", dir) < 0 ||
+	    fileio_read(path, FILEIO_ALL, &text, NULL, NULL) < 0)
 		return false;
 	if (kb_manifest_parse(text, &m) == 0) {
 		snprintf(ret->release, sizeof(ret->release), "%s", m.release);
@@ -320,8 +358,8 @@ static bool cache_hit(const char *dir, struct kbuild_result *ret)
 	return hit;
 }
 
-static int make_target(const char *tree, const char *obj, int jobs, char *const *targets, int log_fd,
-		       struct kb_progress *p)
+static int make_target(const char *tree, const char *obj, int jobs,
+		       char *const *targets, int log_fd, struct kb_progress *p)
 {
 	char objarg[PATH_MAX + 4], jarg[32];
 	char *argv[16];
@@ -345,9 +383,11 @@ static int make_target(const char *tree, const char *obj, int jobs, char *const 
 	return kb_run_logged(argv, NULL, log_fd, p, NULL);
 }
 
-static void print_make_failure(struct kb_progress *p, const char *what, const char *log_path)
+static void print_make_failure(struct kb_progress *p, const char *what,
+			       const char *log_path)
 {
-	kb_msg(p, "kbuild: %s failed; full log: %s; last %d lines:", what, log_path, TAIL_LINES);
+	kb_msg(p, "kbuild: %s failed; full log: %s; last %d lines:", what,
+	       log_path, TAIL_LINES);
 	kb_print_tail(p->out, log_path, TAIL_LINES);
 	fflush(p->out);
 }
@@ -358,16 +398,19 @@ static const char *kc_tree;
 static const char *kc_name;
 static struct kb_ksyms *kc_out;
 
-static int kc_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+static int kc_visit(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
 {
 	const char *rel = path + strlen(kc_tree) + 1;
 	const char *base = path + ftw->base;
 	char *text = NULL;
 
 	if (type == FTW_D) {
-		if (!strncmp(rel, "arch/", 5) && ftw->level == 2 && strcmp(rel, "arch/x86"))
+		if (!strncmp(rel, "arch/", 5) && ftw->level == 2 &&
+		    strcmp(rel, "arch/x86"))
 			return FTW_SKIP_SUBTREE;
-		if (!strcmp(rel, ".vlalab") || !strcmp(rel, "Documentation") || !strcmp(rel, "tools"))
+		if (!strcmp(rel, ".vlalab") || !strcmp(rel, "Documentation") ||
+		    !strcmp(rel, "tools"))
 			return FTW_SKIP_SUBTREE;
 		return FTW_CONTINUE;
 	}
@@ -381,33 +424,42 @@ static int kc_visit(const char *path, const struct stat *st, int type, struct FT
 	return FTW_CONTINUE;
 }
 
-static void explain_mismatches(struct kb_progress *p, const char *tree, const struct kb_mismatch *mm, size_t n,
+static void explain_mismatches(struct kb_progress *p, const char *tree,
+			       const struct kb_mismatch *mm, size_t n,
 			       const struct kb_config *cfg)
 {
-	kb_msg(p, "kbuild: %zu requested config option%s did not survive olddefconfig:", n, n == 1 ? "" : "s");
+	kb_msg(p,
+	       "kbuild: %zu requested config option%s did not survive olddefconfig:",
+	       n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
 		struct kb_ksyms syms = { 0 };
 
-		kb_msg(p, "  %s:%u: CONFIG_%s: wanted %s, got %s", mm[i].file, mm[i].line, mm[i].name, mm[i].want,
-		       mm[i].got);
+		kb_msg(p, "  %s:%u: CONFIG_%s: wanted %s, got %s", mm[i].file,
+		       mm[i].line, mm[i].name, mm[i].want, mm[i].got);
 		kc_tree = tree;
 		kc_name = mm[i].name;
 		kc_out = &syms;
 		nftw(tree, kc_visit, 32, FTW_PHYS | FTW_ACTIONRETVAL);
 		if (!syms.n)
-			kb_msg(p, "    no 'config %s' in this tree's Kconfig files", mm[i].name);
+			kb_msg(p,
+			       "    no 'config %s' in this tree's Kconfig files",
+			       mm[i].name);
 		for (size_t j = 0; j < syms.n; j++) {
 			const struct kb_ksym *s = &syms.v[j];
 
 			kb_msg(p, "    defined at %s:%u%s", s->file, s->line,
-			       s->has_prompt ? "" : " (no prompt: only another option's select sets it)");
+			       s->has_prompt ?
+				       "" :
+				       " (no prompt: only another option's select sets it)");
 			if (!s->ndeps)
 				kb_msg(p, "    no depends on");
 			for (size_t k = 0; k < s->ndeps; k++) {
 				char vals[512];
 
-				kb_expr_values(s->deps[k].expr, cfg, vals, sizeof(vals));
-				kb_msg(p, "    %s %s  [%s]  (%s:%u)", s->deps[k].kind, s->deps[k].expr, vals,
+				kb_expr_values(s->deps[k].expr, cfg, vals,
+					       sizeof(vals));
+				kb_msg(p, "    %s %s  [%s]  (%s:%u)",
+				       s->deps[k].kind, s->deps[k].expr, vals,
 				       s->deps[k].file, s->deps[k].line);
 			}
 		}
@@ -417,8 +469,9 @@ static void explain_mismatches(struct kb_progress *p, const char *tree, const st
 
 /* allnoconfig, merge_config.sh -m with every fragment, olddefconfig, then
  * the check that each requested value made it. */
-static int configure(const char *tree, const char *obj, const char *configs_dir, const struct inputs *in,
-		     int jobs, int log_fd, const char *log_path, struct kb_progress *p)
+static int configure(const char *tree, const char *obj, const char *configs_dir,
+		     const struct inputs *in, int jobs, int log_fd,
+		     const char *log_path, struct kb_progress *p)
 {
 	char merge[PATH_MAX], dotconfig[PATH_MAX], *text = NULL;
 	struct kb_config cfg = { 0 };
@@ -428,12 +481,14 @@ static int configure(const char *tree, const char *obj, const char *configs_dir,
 	int r;
 
 	kb_progress_stage(p, "configuring");
-	r = make_target(tree, obj, jobs, (char *[]){ "allnoconfig", NULL }, log_fd, NULL);
+	r = make_target(tree, obj, jobs, (char *[]){ "allnoconfig", NULL },
+			log_fd, NULL);
 	if (r < 0) {
 		print_make_failure(p, "make allnoconfig", log_path);
 		goto out;
 	}
-	r = kb_path(merge, sizeof(merge), "%s/scripts/kconfig/merge_config.sh", tree);
+	r = kb_path(merge, sizeof(merge), "%s/scripts/kconfig/merge_config.sh",
+		    tree);
 	if (r == 0)
 		r = kb_path(dotconfig, sizeof(dotconfig), "%s/.config", obj);
 	if (r < 0)
@@ -451,7 +506,8 @@ static int configure(const char *tree, const char *obj, const char *configs_dir,
 	argv[4] = (char *)obj;
 	argv[5] = dotconfig;
 	for (size_t i = 0; i < in->nfrags; i++) {
-		if (asprintf(&paths[i], "%s/%s", configs_dir, in->frag_names[i]) < 0) {
+		if (asprintf(&paths[i], "%s/%s", configs_dir,
+			     in->frag_names[i]) < 0) {
 			paths[i] = NULL;
 			r = -ENOMEM;
 			goto out;
@@ -463,7 +519,8 @@ static int configure(const char *tree, const char *obj, const char *configs_dir,
 		print_make_failure(p, "merge_config.sh", log_path);
 		goto out;
 	}
-	r = make_target(tree, obj, jobs, (char *[]){ "olddefconfig", NULL }, log_fd, NULL);
+	r = make_target(tree, obj, jobs, (char *[]){ "olddefconfig", NULL },
+			log_fd, NULL);
 	if (r < 0) {
 		print_make_failure(p, "make olddefconfig", log_path);
 		goto out;
@@ -493,7 +550,8 @@ out:
 
 /* Wipes the object tree when it was built from another unpacking of the
  * source (tree.c: tree-id), then records the current id. */
-static int obj_sync_tree_id(const char *tree, const char *obj, struct kb_progress *p, bool *ret_incremental)
+static int obj_sync_tree_id(const char *tree, const char *obj,
+			    struct kb_progress *p, bool *ret_incremental)
 {
 	char tid_path[PATH_MAX], oid_path[PATH_MAX], cfg[PATH_MAX];
 	char *tid = NULL, *oid = NULL;
@@ -502,7 +560,8 @@ static int obj_sync_tree_id(const char *tree, const char *obj, struct kb_progres
 
 	r = kb_path(tid_path, sizeof(tid_path), "%s/.vlalab/tree-id", tree);
 	if (r == 0)
-		r = kb_path(oid_path, sizeof(oid_path), "%s/.vlalab-tree-id", obj);
+		r = kb_path(oid_path, sizeof(oid_path), "%s/.vlalab-tree-id",
+			    obj);
 	if (r == 0)
 		r = kb_path(cfg, sizeof(cfg), "%s/.config", obj);
 	if (r < 0)
@@ -510,8 +569,11 @@ static int obj_sync_tree_id(const char *tree, const char *obj, struct kb_progres
 	r = fileio_read(tid_path, FILEIO_ALL, &tid, NULL, NULL);
 	if (r < 0)
 		return r;
-	if (fileio_read(oid_path, FILEIO_ALL, &oid, NULL, NULL) == 0 && strcmp(oid, tid)) {
-		kb_progress_stage(p, "wiping the object tree (the source was unpacked again)");
+	if (fileio_read(oid_path, FILEIO_ALL, &oid, NULL, NULL) == 0 &&
+	    strcmp(oid, tid)) {
+		kb_progress_stage(
+			p,
+			"wiping the object tree (the source was unpacked again)");
 		r = kb_rm_rf(obj);
 		if (r < 0)
 			goto out;
@@ -538,10 +600,12 @@ static int copy_artefacts(const char *obj, const char *dir)
 	char src[PATH_MAX], dst[PATH_MAX];
 	int r = 0;
 
-	for (size_t i = 0; r == 0 && i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; r == 0 && i < sizeof(files) / sizeof(files[0]);
+	     i++) {
 		r = kb_path(src, sizeof(src), "%s/%s", obj, files[i][0]);
 		if (r == 0)
-			r = kb_path(dst, sizeof(dst), "%s/%s", dir, files[i][1]);
+			r = kb_path(dst, sizeof(dst), "%s/%s", dir,
+				    files[i][1]);
 		if (r == 0)
 			r = kb_copy_file(src, dst);
 	}
@@ -549,14 +613,15 @@ static int copy_artefacts(const char *obj, const char *dir)
 }
 
 struct warnings {
-	unsigned vla, frame;         /* every object, from the ledger */
+	unsigned vla, frame; /* every object, from the ledger */
 	bool complete;
 	unsigned log_vla, log_frame; /* this build's log */
 };
 
 /* Folds this build's log into obj/.vlalab-warnings, also after a failed
  * make: what it compiled will not be compiled again. */
-static int update_ledger(const char *obj, const char *log_path, bool incremental, struct warnings *ret)
+static int update_ledger(const char *obj, const char *log_path,
+			 bool incremental, struct warnings *ret)
 {
 	struct kb_ledger l = { .complete = !incremental };
 	char path[PATH_MAX], *text = NULL, *log = NULL, *out = NULL;
@@ -566,7 +631,8 @@ static int update_ledger(const char *obj, const char *log_path, bool incremental
 	r = kb_path(path, sizeof(path), "%s/.vlalab-warnings", obj);
 	if (r < 0)
 		return r;
-	if (fileio_read(path, FILEIO_ALL, &text, NULL, NULL) == 0 && kb_ledger_parse(text, &l) < 0)
+	if (fileio_read(path, FILEIO_ALL, &text, NULL, NULL) == 0 &&
+	    kb_ledger_parse(text, &l) < 0)
 		l = (struct kb_ledger){ .complete = false };
 	r = fileio_read(log_path, FILEIO_ALL, &log, &loglen, NULL);
 	if (r == 0)
@@ -587,8 +653,10 @@ static int update_ledger(const char *obj, const char *log_path, bool incremental
 	return r;
 }
 
-static int write_manifest(const char *dir, const char *flavour, const char *key, const char *release,
-			  const struct inputs *in, double secs, bool incremental, const struct warnings *w)
+static int write_manifest(const char *dir, const char *flavour, const char *key,
+			  const char *release, const struct inputs *in,
+			  double secs, bool incremental,
+			  const struct warnings *w)
 {
 	struct kb_manifest m = { 0 };
 	char path[PATH_MAX], *json = NULL;
@@ -608,14 +676,16 @@ static int write_manifest(const char *dir, const char *flavour, const char *key,
 	m.npatches = in->series.n;
 	for (size_t i = 0; r == 0 && i < in->series.n; i++) {
 		m.patches[i].name = in->series.v[i].name;
-		r = kb_sha256_hex(in->patch_data[i], in->patch_len[i], m.patches[i].sha256);
+		r = kb_sha256_hex(in->patch_data[i], in->patch_len[i],
+				  m.patches[i].sha256);
 	}
 	m.nfragments = in->nfrags;
 	m.without = in->without;
 	m.nwithout = in->nwithout;
 	for (size_t i = 0; r == 0 && i < in->nfrags; i++) {
 		m.fragments[i].name = in->frag_names[i];
-		r = kb_sha256_hex(in->frag_data[i], in->frag_len[i], m.fragments[i].sha256);
+		r = kb_sha256_hex(in->frag_data[i], in->frag_len[i],
+				  m.fragments[i].sha256);
 	}
 	if (r < 0)
 		goto out;
@@ -653,7 +723,8 @@ out:
 	return r;
 }
 
-static int lock_flavour(const char *cache, const char *flavour, struct kb_progress *p, int *ret_fd)
+static int lock_flavour(const char *cache, const char *flavour,
+			struct kb_progress *p, int *ret_fd)
 {
 	char path[PATH_MAX];
 	int fd, r;
@@ -662,14 +733,16 @@ static int lock_flavour(const char *cache, const char *flavour, struct kb_progre
 	if (r == 0)
 		r = kb_mkdir_p(path, 0755);
 	if (r == 0)
-		r = kb_path(path, sizeof(path), "%s/locks/%s.lock", cache, flavour);
+		r = kb_path(path, sizeof(path), "%s/locks/%s.lock", cache,
+			    flavour);
 	if (r < 0)
 		return r;
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		kb_progress_stage(p, "waiting for another build of this flavour");
+		kb_progress_stage(p,
+				  "waiting for another build of this flavour");
 		while (flock(fd, LOCK_EX) < 0) {
 			if (errno != EINTR) {
 				r = -errno;
@@ -684,9 +757,12 @@ static int lock_flavour(const char *cache, const char *flavour, struct kb_progre
 
 int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 {
-	const char *tarball = opts->tarball ? opts->tarball : KBUILD_DEFAULT_TARBALL;
-	const char *flavour = opts->flavour ? opts->flavour : KBUILD_DEFAULT_FLAVOUR;
-	char cache[PATH_MAX], tree[PATH_MAX], obj[PATH_MAX], dir[PATH_MAX], log_path[PATH_MAX];
+	const char *tarball = opts->tarball ? opts->tarball :
+					      KBUILD_DEFAULT_TARBALL;
+	const char *flavour = opts->flavour ? opts->flavour :
+					      KBUILD_DEFAULT_FLAVOUR;
+	char cache[PATH_MAX], tree[PATH_MAX], obj[PATH_MAX], dir[PATH_MAX],
+		log_path[PATH_MAX];
 	char patches_dir[PATH_MAX], configs_dir[PATH_MAX], path[PATH_MAX];
 	struct kbuild_result res = { 0 };
 	struct inputs in = { 0 };
@@ -702,7 +778,9 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	if (!opts->kernel_dir)
 		return -EINVAL;
 	if (!kbuild_flavour_valid(flavour)) {
-		kb_msg(&p, "kbuild: unknown flavour '%s' (known: patched, vanilla)", flavour);
+		kb_msg(&p,
+		       "kbuild: unknown flavour '%s' (known: patched, vanilla)",
+		       flavour);
 		return -EINVAL;
 	}
 	if (jobs <= 0) {
@@ -710,38 +788,48 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 
 		jobs = n > 0 ? (int)n : 1;
 	}
-	r = opts->cache_dir ? kb_path(cache, sizeof(cache), "%s", opts->cache_dir) :
-			      kbuild_cache_dir(cache, sizeof(cache));
+	r = opts->cache_dir ?
+		    kb_path(cache, sizeof(cache), "%s", opts->cache_dir) :
+		    kbuild_cache_dir(cache, sizeof(cache));
 	if (r < 0)
 		return r;
 	if (stat(tarball, &st) < 0) {
 		r = -errno;
-		kb_msg(&p, "kbuild: kernel source '%s': %s (install linux-source-6.1)", tarball, strerror(-r));
+		kb_msg(&p,
+		       "kbuild: kernel source '%s': %s (install linux-source-6.1)",
+		       tarball, strerror(-r));
 		return r;
 	}
-	r = kb_path(patches_dir, sizeof(patches_dir), "%s/patches", opts->kernel_dir);
+	r = kb_path(patches_dir, sizeof(patches_dir), "%s/patches",
+		    opts->kernel_dir);
 	if (r == 0)
-		r = kb_path(configs_dir, sizeof(configs_dir), "%s/configs", opts->kernel_dir);
+		r = kb_path(configs_dir, sizeof(configs_dir), "%s/configs",
+			    opts->kernel_dir);
 	if (r < 0)
 		return r;
 
 	/* The key, from the inputs alone. */
-	r = source_version(tarball, !strcmp(tarball, KBUILD_DEFAULT_TARBALL), in.source_version,
-			   sizeof(in.source_version));
+	r = source_version(tarball, !strcmp(tarball, KBUILD_DEFAULT_TARBALL),
+			   in.source_version, sizeof(in.source_version));
 	if (r < 0)
 		goto out;
-	r = kb_run_capture((char *[]){ "gcc", "--version", NULL }, NULL, in.compiler, sizeof(in.compiler));
+	r = kb_run_capture((char *[]){ "gcc", "--version", NULL }, NULL,
+			   in.compiler, sizeof(in.compiler));
 	if (r < 0) {
-		kb_msg(&p, "kbuild: cannot run 'gcc --version': %s", strerror(-r));
+		kb_msg(&p, "kbuild: cannot run 'gcc --version': %s",
+		       strerror(-r));
 		goto out;
 	}
 	*strchrnul(in.compiler, '\n') = '\0';
 	if (opts->n_without && strcmp(flavour, "patched")) {
-		kb_msg(&p, "kbuild: leaving patches out needs the patched flavour, not '%s'", flavour);
+		kb_msg(&p,
+		       "kbuild: leaving patches out needs the patched flavour, not '%s'",
+		       flavour);
 		r = -EINVAL;
 		goto out;
 	}
-	r = read_inputs(opts->kernel_dir, !strcmp(flavour, "patched"), opts, &in, &p);
+	r = read_inputs(opts->kernel_dir, !strcmp(flavour, "patched"), opts,
+			&in, &p);
 	if (r < 0)
 		goto out;
 	r = compute_key(&in, flavour, key);
@@ -787,21 +875,23 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (log_fd < 0) {
 		r = -errno;
-		kb_msg(&p, "kbuild: cannot create the log '%s': %s", log_path, strerror(-r));
+		kb_msg(&p, "kbuild: cannot create the log '%s': %s", log_path,
+		       strerror(-r));
 		goto out;
 	}
 
-	r = kb_tree_prepare(&(struct kb_tree_opts){
-				    .cache_dir = cache,
-				    .flavour = flavour,
-				    .tarball = tarball,
-				    .source_version = in.source_version,
-				    .patches_dir = patches_dir,
-				    .series = &in.series,
-				    .log_fd = log_fd,
-				    .p = &p,
-			    },
-			    tree, sizeof(tree));
+	r = kb_tree_prepare(
+		&(struct kb_tree_opts){
+			.cache_dir = cache,
+			.flavour = flavour,
+			.tarball = tarball,
+			.source_version = in.source_version,
+			.patches_dir = patches_dir,
+			.series = &in.series,
+			.log_fd = log_fd,
+			.p = &p,
+		},
+		tree, sizeof(tree));
 	if (r < 0)
 		goto out;
 	r = obj_sync_tree_id(tree, obj, &p, &incremental);
@@ -821,7 +911,8 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 
 	tbuild = kb_now();
 	kb_progress_stage(&p, "building bzImage and modules");
-	r = make_target(tree, obj, jobs, (char *[]){ "bzImage", "modules", NULL }, log_fd, &p);
+	r = make_target(tree, obj, jobs,
+			(char *[]){ "bzImage", "modules", NULL }, log_fd, &p);
 	r2 = update_ledger(obj, log_path, incremental, &warn);
 	if (r < 0) {
 		print_make_failure(&p, "make bzImage modules", log_path);
@@ -829,10 +920,13 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	}
 	if (r2 < 0) {
 		r = r2;
-		kb_msg(&p, "kbuild: cannot update the warning ledger in '%s': %s", obj, strerror(-r));
+		kb_msg(&p,
+		       "kbuild: cannot update the warning ledger in '%s': %s",
+		       obj, strerror(-r));
 		goto out;
 	}
-	r = kb_path(path, sizeof(path), "%s/include/config/kernel.release", obj);
+	r = kb_path(path, sizeof(path), "%s/include/config/kernel.release",
+		    obj);
 	if (r == 0)
 		r = fileio_read(path, FILEIO_ALL, &release, NULL, NULL);
 	if (r < 0)
@@ -854,19 +948,25 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 		r = kb_path(mp, sizeof(mp), "INSTALL_MOD_PATH=%s", path);
 		if (r == 0)
 			/* vmlinux keeps the debug info; the image needs none. */
-			r = make_target(tree, obj, jobs, (char *[]){ mp, "INSTALL_MOD_STRIP=1", "modules_install", NULL },
+			r = make_target(tree, obj, jobs,
+					(char *[]){ mp, "INSTALL_MOD_STRIP=1",
+						    "modules_install", NULL },
 					log_fd, NULL);
 		if (r < 0) {
-			print_make_failure(&p, "make modules_install", log_path);
+			print_make_failure(&p, "make modules_install",
+					   log_path);
 			goto out;
 		}
 	}
 	r = copy_artefacts(obj, dir);
 	if (r < 0) {
-		kb_msg(&p, "kbuild: cannot copy the build artefacts from '%s' to '%s': %s", obj, dir, strerror(-r));
+		kb_msg(&p,
+		       "kbuild: cannot copy the build artefacts from '%s' to '%s': %s",
+		       obj, dir, strerror(-r));
 		goto out;
 	}
-	r = write_manifest(dir, flavour, key, res.release, &in, kb_now() - tbuild, incremental, &warn);
+	r = write_manifest(dir, flavour, key, res.release, &in,
+			   kb_now() - tbuild, incremental, &warn);
 	if (r < 0)
 		goto out;
 	kb_progress_stage(&p, "done");

@@ -35,16 +35,18 @@ int kbuild_cache_dir(char *buf, size_t len);
 bool kbuild_flavour_valid(const char *flavour);
 
 struct kbuild_opts {
-	const char *cache_dir;   /* NULL: kbuild_cache_dir() */
-	const char *kernel_dir;  /* the repo's kernel/ folder (patches/, configs/) */
-	const char *tarball;     /* NULL: /usr/src/linux-source-6.1.tar.xz */
-	const char *flavour;     /* NULL: "patched" */
-	int jobs;                /* 0: nproc */
-	bool progress;           /* print progress to msg (TTY: one updating line; else plain lines) */
+	const char *cache_dir; /* NULL: kbuild_cache_dir() */
+	const char *
+		kernel_dir; /* the repo's kernel/ folder (patches/, configs/) */
+	const char *tarball; /* NULL: /usr/src/linux-source-6.1.tar.xz */
+	const char *flavour; /* NULL: "patched" */
+	int jobs; /* 0: nproc */
+	bool progress; /* print progress to msg (TTY: one updating line; else plain lines) */
 	/* Additions to the agreed interface: */
-	bool config_only;        /* stop after the verified .config; nothing cached in builds/ */
-	const char *obj_dir;     /* NULL: <cache>/obj/<flavour>; tests use a scratch one */
-	FILE *msg;               /* progress and failure details; NULL: stderr */
+	bool config_only; /* stop after the verified .config; nothing cached in builds/ */
+	const char *
+		obj_dir; /* NULL: <cache>/obj/<flavour>; tests use a scratch one */
+	FILE *msg; /* progress and failure details; NULL: stderr */
 	/* Patches of the series to leave out (patched flavour only): each a
 	 * file name or a prefix of exactly one ("0001"). A different key and
 	 * manifest.json's "without"; trees/ and obj/ move as for a series
@@ -56,13 +58,15 @@ struct kbuild_opts {
 /* Checks opts-style without names against kernel_dir's series before a
  * build: 0, or -EINVAL with err naming the bad one and listing the series
  * (a usage error), or another -errno if the series cannot be read. */
-int kbuild_without_check(const char *kernel_dir, const char *const *without, size_t n, char *err, size_t errlen);
+int kbuild_without_check(const char *kernel_dir, const char *const *without,
+			 size_t n, char *err, size_t errlen);
 
 /* The full file name of the series patch that name (a file name or a
  * prefix of exactly one, as for without) means, malloc'd into *ret_full:
  * 0, or -EINVAL with err saying why and listing the series, or another
  * -errno if the series cannot be read. */
-int kbuild_series_resolve(const char *kernel_dir, const char *name, char **ret_full, char *err, size_t errlen);
+int kbuild_series_resolve(const char *kernel_dir, const char *name,
+			  char **ret_full, char *err, size_t errlen);
 
 /* What a build has, for a scenario's requires (docs/scenarios.md). Both
  * read the build's files on each call; when one cannot be read they return
@@ -72,26 +76,28 @@ int kbuild_series_resolve(const char *kernel_dir, const char *name, char **ret_f
 /* Whether the .config at config_path sets opt ("CONFIG_FOO") to y or m: 1 or
  * 0. *ret_value, when ret_value is not NULL, is then the option's value as
  * written (malloc'd), or NULL when it is not set. */
-int kbuild_has_config(const char *config_path, const char *opt, char **ret_value, char *err, size_t errlen);
+int kbuild_has_config(const char *config_path, const char *opt,
+		      char **ret_value, char *err, size_t errlen);
 
 /* Whether the build whose staged lib/modules/<release> is modules_dir has the
  * module name: 1 or 0. Built as a module per modules.dep (without one, a .ko
  * file below modules_dir), or built in per modules.builtin if there is one;
  * names compare as kbuild_module_name_eq() says. */
-int kbuild_has_module(const char *modules_dir, const char *name, char *err, size_t errlen);
+int kbuild_has_module(const char *modules_dir, const char *name, char *err,
+		      size_t errlen);
 
 /* Whether two module names are one: '-' and '_' compare equal, as in modprobe. */
 bool kbuild_module_name_eq(const char *a, const char *b);
 
 /* With config_only, dir is empty and config points into the object tree. */
 struct kbuild_result {
-	char dir[PATH_MAX];      /* builds/<key>/: bzImage, vmlinux, System.map, config, modules/ (INSTALL_MOD_PATH tree), manifest.json, build.log */
-	char key[65];            /* hex sha256 cache key */
-	char release[65];        /* kernel release, as uname -r will say */
+	char dir[PATH_MAX]; /* builds/<key>/: bzImage, vmlinux, System.map, config, modules/ (INSTALL_MOD_PATH tree), manifest.json, build.log */
+	char key[65]; /* hex sha256 cache key */
+	char release[65]; /* kernel release, as uname -r will say */
 	bool cache_hit;
 	/* Additions: */
-	char config[PATH_MAX];   /* the verified .config (builds/<key>/config, or obj's with config_only) */
-	double seconds;          /* wall time of this call */
+	char config[PATH_MAX]; /* the verified .config (builds/<key>/config, or obj's with config_only) */
+	double seconds; /* wall time of this call */
 };
 
 int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret);
@@ -105,21 +111,29 @@ struct kbuild_image_program {
 };
 
 struct kbuild_image_opts {
-	const char *cache_dir;                 /* NULL: kbuild_cache_dir() */
+	const char *cache_dir; /* NULL: kbuild_cache_dir() */
 	const struct kbuild_result *kernel;
-	const char *guestd;                    /* guestd binary for /sbin/guestd (with its libraries), or NULL */
-	const char *extra_dir;                 /* files copied under / in the image, or NULL */
+	const char *
+		guestd; /* guestd binary for /sbin/guestd (with its libraries), or NULL */
+	const char *extra_dir; /* files copied under / in the image, or NULL */
 	bool progress;
 	/* Additions: */
-	const char *init;                      /* NULL: VLALAB_SRCDIR "/images/init" */
-	const char *busybox;                   /* NULL: /bin/busybox (busybox-static) */
-	FILE *msg;                             /* NULL: stderr */
-	const struct kbuild_image_program *programs; /* host programs and their libraries, or NULL */
+	const char *init; /* NULL: VLALAB_SRCDIR "/images/init" */
+	const char *busybox; /* NULL: /bin/busybox (busybox-static) */
+	FILE *msg; /* NULL: stderr */
+	const struct kbuild_image_program
+		*programs; /* host programs and their libraries, or NULL */
 	size_t n_programs;
 };
 
-struct kbuild_image_result { char path[PATH_MAX]; char key[65]; bool cache_hit; uint64_t size; };
+struct kbuild_image_result {
+	char path[PATH_MAX];
+	char key[65];
+	bool cache_hit;
+	uint64_t size;
+};
 
-int kbuild_image_build(const struct kbuild_image_opts *opts, struct kbuild_image_result *ret);
+int kbuild_image_build(const struct kbuild_image_opts *opts,
+		       struct kbuild_image_result *ret);
 
 #endif

@@ -26,7 +26,8 @@ static int copy_span(char *dst, size_t cap, const char *s, size_t n)
 	return 0;
 }
 
-int kb_config_line(const char *line, char name[KB_SYM_MAX], char value[KB_VAL_MAX])
+int kb_config_line(const char *line, char name[KB_SYM_MAX],
+		   char value[KB_VAL_MAX])
 {
 	const char *s = line, *e;
 	size_t n;
@@ -75,7 +76,8 @@ int kb_config_line(const char *line, char name[KB_SYM_MAX], char value[KB_VAL_MA
 
 /* Iterates over the lines of text: copies each into line[cap] (truncated
  * lines are reported as too long through *ret_long). */
-static const char *next_line(const char *text, char *line, size_t cap, bool *ret_long)
+static const char *next_line(const char *text, char *line, size_t cap,
+			     bool *ret_long)
 {
 	const char *e = strchr(text, '\n');
 	size_t n = e ? (size_t)(e - text) : strlen(text);
@@ -142,7 +144,8 @@ int kb_config_parse(const char *text, struct kb_config *ret)
 		if (k <= KB_CFG_OTHER || too_long)
 			continue; /* kconfig writes only well-formed lines */
 		if (c.n == cap) {
-			struct kb_config_entry *nv = realloc(c.v, (cap * 2 + 64) * sizeof(*nv));
+			struct kb_config_entry *nv =
+				realloc(c.v, (cap * 2 + 64) * sizeof(*nv));
 
 			if (!nv)
 				goto nomem;
@@ -166,7 +169,8 @@ int kb_config_parse(const char *text, struct kb_config *ret)
 			tmp[i] = (struct seq_entry){ c.v[i], i };
 		qsort(tmp, c.n, sizeof(*tmp), cmp_seq);
 		for (size_t i = 0; i < c.n; i++) {
-			if (i + 1 < c.n && !strcmp(tmp[i].e.name, tmp[i + 1].e.name)) {
+			if (i + 1 < c.n &&
+			    !strcmp(tmp[i].e.name, tmp[i + 1].e.name)) {
 				free(tmp[i].e.name);
 				free(tmp[i].e.value);
 				continue;
@@ -207,7 +211,8 @@ void kb_fragment_free(struct kb_fragment *f)
 	memset(f, 0, sizeof(*f));
 }
 
-int kb_fragment_parse(const char *file, const char *text, struct kb_fragment *ret, unsigned *ret_line)
+int kb_fragment_parse(const char *file, const char *text,
+		      struct kb_fragment *ret, unsigned *ret_line)
 {
 	struct kb_fragment f = { 0 };
 	char line[KB_SYM_MAX + KB_VAL_MAX + 16];
@@ -257,8 +262,9 @@ out:
 	return r;
 }
 
-int kb_config_verify(const struct kb_fragment *frags, size_t nfrags, const struct kb_config *cfg,
-		     struct kb_mismatch **ret, size_t *ret_n)
+int kb_config_verify(const struct kb_fragment *frags, size_t nfrags,
+		     const struct kb_config *cfg, struct kb_mismatch **ret,
+		     size_t *ret_n)
 {
 	struct kb_mismatch *v = NULL;
 	size_t n = 0;
@@ -320,12 +326,13 @@ void kb_ksyms_free(struct kb_ksyms *s)
 struct kc_block {
 	bool is_menu;
 	unsigned line;
-	char *expr;           /* "if" expression or the menu's depends on (joined) */
+	char *expr; /* "if" expression or the menu's depends on (joined) */
 };
 
 #define KC_DEPTH 64
 
-static int add_dep(struct kb_ksym *s, const char *file, unsigned line, const char *kind, const char *expr)
+static int add_dep(struct kb_ksym *s, const char *file, unsigned line,
+		   const char *kind, const char *expr)
 {
 	struct kb_kdep *nv = realloc(s->deps, (s->ndeps + 1) * sizeof(*nv));
 
@@ -339,7 +346,8 @@ static int add_dep(struct kb_ksym *s, const char *file, unsigned line, const cha
 		.expr = strdup(expr),
 	};
 	s->ndeps++;
-	if (!nv[s->ndeps - 1].file || !nv[s->ndeps - 1].kind || !nv[s->ndeps - 1].expr)
+	if (!nv[s->ndeps - 1].file || !nv[s->ndeps - 1].kind ||
+	    !nv[s->ndeps - 1].expr)
 		return -ENOMEM;
 	return 0;
 }
@@ -386,16 +394,18 @@ static char *strip_dup(const char *s)
 	return strndup(s, n);
 }
 
-int kb_kconfig_scan(const char *file, const char *text, const char *name, struct kb_ksyms *ret)
+int kb_kconfig_scan(const char *file, const char *text, const char *name,
+		    struct kb_ksyms *ret)
 {
 	static const char *const entry_kw[] = {
-		"config", "menuconfig", "choice", "endchoice", "menu", "endmenu", "if", "endif",
-		"source", "rsource", "osource", "orsource", "comment", "mainmenu",
+		"config",  "menuconfig", "choice",  "endchoice", "menu",
+		"endmenu", "if",	 "endif",   "source",	 "rsource",
+		"osource", "orsource",	 "comment", "mainmenu",
 	};
 	struct kc_block blocks[KC_DEPTH];
 	unsigned depth = 0, lineno = 0, help_indent = 0;
-	struct kb_ksym *cur = NULL;   /* the matching entry being read */
-	bool in_menu_head = false;    /* depends on lines now belong to the menu */
+	struct kb_ksym *cur = NULL; /* the matching entry being read */
+	bool in_menu_head = false; /* depends on lines now belong to the menu */
 	bool in_help = false;
 	char *joined = NULL;
 	const char *p = text;
@@ -417,7 +427,8 @@ int kb_kconfig_scan(const char *file, const char *text, const char *name, struct
 		}
 		lineno++;
 		p = e ? e + 1 : p + n;
-		while (strlen(joined) && joined[strlen(joined) - 1] == '\\' && *p) {
+		while (strlen(joined) && joined[strlen(joined) - 1] == '\\' &&
+		       *p) {
 			const char *e2 = strchr(p, '\n');
 			size_t n2 = e2 ? (size_t)(e2 - p) : strlen(p);
 			size_t jl = strlen(joined) - 1;
@@ -448,20 +459,23 @@ int kb_kconfig_scan(const char *file, const char *text, const char *name, struct
 		}
 		if (*s == '\0' || *s == '#')
 			continue;
-		for (size_t i = 0; i < sizeof(entry_kw) / sizeof(entry_kw[0]); i++)
+		for (size_t i = 0; i < sizeof(entry_kw) / sizeof(entry_kw[0]);
+		     i++)
 			if (keyword(s, entry_kw[i]))
 				is_entry = true;
 		if (is_entry) {
 			cur = NULL;
 			in_menu_head = false;
 		}
-		if ((rest = keyword(s, "config")) || (rest = keyword(s, "menuconfig"))) {
+		if ((rest = keyword(s, "config")) ||
+		    (rest = keyword(s, "menuconfig"))) {
 			size_t len = 0;
 
 			while (sym_char(rest[len]))
 				len++;
 			if (len == strlen(name) && !strncmp(rest, name, len)) {
-				struct kb_ksym *nv = realloc(ret->v, (ret->n + 1) * sizeof(*nv));
+				struct kb_ksym *nv = realloc(
+					ret->v, (ret->n + 1) * sizeof(*nv));
 
 				if (!nv) {
 					r = -ENOMEM;
@@ -469,7 +483,8 @@ int kb_kconfig_scan(const char *file, const char *text, const char *name, struct
 				}
 				ret->v = nv;
 				cur = &nv[ret->n++];
-				*cur = (struct kb_ksym){ .file = strdup(file), .line = first };
+				*cur = (struct kb_ksym){ .file = strdup(file),
+							 .line = first };
 				if (!cur->file) {
 					r = -ENOMEM;
 					goto out;
@@ -478,17 +493,24 @@ int kb_kconfig_scan(const char *file, const char *text, const char *name, struct
 					if (!blocks[i].expr)
 						continue;
 					r = add_dep(cur, file, blocks[i].line,
-						    blocks[i].is_menu ? "menu depends on" : "if", blocks[i].expr);
+						    blocks[i].is_menu ?
+							    "menu depends on" :
+							    "if",
+						    blocks[i].expr);
 					if (r < 0)
 						goto out;
 				}
 			}
 		} else if ((rest = keyword(s, "if"))) {
 			if (depth < KC_DEPTH)
-				blocks[depth++] = (struct kc_block){ .line = first, .expr = strip_dup(rest) };
+				blocks[depth++] = (struct kc_block){
+					.line = first, .expr = strip_dup(rest)
+				};
 		} else if ((rest = keyword(s, "menu"))) {
 			if (depth < KC_DEPTH)
-				blocks[depth++] = (struct kc_block){ .is_menu = true, .line = first };
+				blocks[depth++] =
+					(struct kc_block){ .is_menu = true,
+							   .line = first };
 			in_menu_head = true;
 		} else if (keyword(s, "endif") || keyword(s, "endmenu")) {
 			if (depth) {
@@ -503,11 +525,14 @@ int kb_kconfig_scan(const char *file, const char *text, const char *name, struct
 			if (cur) {
 				char *x = strip_dup(expr);
 
-				r = x ? add_dep(cur, file, first, "depends on", x) : -ENOMEM;
+				r = x ? add_dep(cur, file, first, "depends on",
+						x) :
+					-ENOMEM;
 				free(x);
 				if (r < 0)
 					goto out;
-			} else if (in_menu_head && depth && blocks[depth - 1].is_menu) {
+			} else if (in_menu_head && depth &&
+				   blocks[depth - 1].is_menu) {
 				struct kc_block *b = &blocks[depth - 1];
 				char *x = strip_dup(expr);
 
@@ -518,7 +543,8 @@ int kb_kconfig_scan(const char *file, const char *text, const char *name, struct
 				if (b->expr) {
 					char *j = NULL;
 
-					if (asprintf(&j, "(%s) && (%s)", b->expr, x) < 0)
+					if (asprintf(&j, "(%s) && (%s)",
+						     b->expr, x) < 0)
 						j = NULL;
 					free(x);
 					free(b->expr);
@@ -531,12 +557,16 @@ int kb_kconfig_scan(const char *file, const char *text, const char *name, struct
 		} else if (keyword(s, "help") || keyword(s, "---help---")) {
 			in_help = true;
 			help_indent = 0;
-		} else if (cur && (keyword(s, "bool") || keyword(s, "tristate") || keyword(s, "string") ||
-				   keyword(s, "int") || keyword(s, "hex") || keyword(s, "prompt") ||
-				   keyword(s, "def_bool") || keyword(s, "def_tristate"))) {
+		} else if (cur &&
+			   (keyword(s, "bool") || keyword(s, "tristate") ||
+			    keyword(s, "string") || keyword(s, "int") ||
+			    keyword(s, "hex") || keyword(s, "prompt") ||
+			    keyword(s, "def_bool") ||
+			    keyword(s, "def_tristate"))) {
 			/* A type with a quoted string, or "prompt", is a prompt. */
 			if (keyword(s, "prompt") ||
-			    (!keyword(s, "def_bool") && !keyword(s, "def_tristate") && strchr(s, '"')))
+			    (!keyword(s, "def_bool") &&
+			     !keyword(s, "def_tristate") && strchr(s, '"')))
 				cur->has_prompt = true;
 		}
 	}
@@ -547,7 +577,8 @@ out:
 	return r;
 }
 
-void kb_expr_values(const char *expr, const struct kb_config *cfg, char *buf, size_t len)
+void kb_expr_values(const char *expr, const struct kb_config *cfg, char *buf,
+		    size_t len)
 {
 	size_t used = 0;
 
@@ -584,11 +615,13 @@ void kb_expr_values(const char *expr, const struct kb_config *cfg, char *buf, si
 		if (!val)
 			val = "n";
 		if (used + 1 < len) {
-			int w = snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", sym, val);
+			int w = snprintf(buf + used, len - used, "%s%s=%s",
+					 used ? " " : "", sym, val);
 
 			if (w < 0)
 				break;
-			used += (size_t)w < len - used ? (size_t)w : len - used - 1;
+			used += (size_t)w < len - used ? (size_t)w :
+							 len - used - 1;
 		}
 	}
 }

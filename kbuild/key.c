@@ -46,7 +46,8 @@ static int hash_raw(struct kb_hash *h, const void *data, size_t len)
 	return EVP_DigestUpdate(h->ctx, data, len) == 1 ? 0 : -EIO;
 }
 
-int kb_hash_add(struct kb_hash *h, const char *tag, const void *data, size_t len)
+int kb_hash_add(struct kb_hash *h, const char *tag, const void *data,
+		size_t len)
 {
 	unsigned char lenbuf[8];
 	uint64_t l = len;
@@ -167,7 +168,8 @@ int kb_cache_key(const struct kb_key_input *in, char ret_hex[65])
 	for (size_t i = 0; r == 0 && i < in->npatches; i++) {
 		r = kb_hash_add_str(h, "patch-name", in->patches[i].name);
 		if (r == 0)
-			r = kb_hash_add(h, "patch", in->patches[i].data, in->patches[i].len);
+			r = kb_hash_add(h, "patch", in->patches[i].data,
+					in->patches[i].len);
 	}
 	snprintf(count, sizeof(count), "%zu", in->nfragments);
 	if (r == 0)
@@ -175,7 +177,8 @@ int kb_cache_key(const struct kb_key_input *in, char ret_hex[65])
 	for (size_t i = 0; r == 0 && i < in->nfragments; i++) {
 		r = kb_hash_add_str(h, "fragment-name", in->fragments[i].name);
 		if (r == 0)
-			r = kb_hash_add(h, "fragment", in->fragments[i].data, in->fragments[i].len);
+			r = kb_hash_add(h, "fragment", in->fragments[i].data,
+					in->fragments[i].len);
 	}
 	if (in->nwithout) {
 		snprintf(count, sizeof(count), "%zu", in->nwithout);

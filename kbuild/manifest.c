@@ -92,14 +92,16 @@ bad:
 	return -EBADMSG;
 }
 
-static struct json_object *items_to_json(const struct kb_manifest_item *v, size_t n)
+static struct json_object *items_to_json(const struct kb_manifest_item *v,
+					 size_t n)
 {
 	struct json_object *a = json_object_new_array();
 
 	for (size_t i = 0; a && i < n; i++) {
 		struct json_object *o = json_object_new_object();
 
-		if (!o || add_str(o, "name", v[i].name) < 0 || add_str(o, "sha256", v[i].sha256) < 0 ||
+		if (!o || add_str(o, "name", v[i].name) < 0 ||
+		    add_str(o, "sha256", v[i].sha256) < 0 ||
 		    json_object_array_add(a, o) < 0) {
 			json_object_put(o);
 			json_object_put(a);
@@ -127,28 +129,42 @@ int kb_manifest_to_json(const struct kb_manifest *m, char **ret)
 
 	if (!o)
 		return -ENOMEM;
-	if (jsonutil_add(o, "format", json_object_new_int(MANIFEST_FORMAT)) < 0 ||
-	    add_str(o, "source_version", m->source_version) < 0 || add_str(o, "compiler", m->compiler) < 0 ||
-	    add_str(o, "flavour", m->flavour) < 0 || add_str(o, "key", m->key) < 0 ||
+	if (jsonutil_add(o, "format", json_object_new_int(MANIFEST_FORMAT)) <
+		    0 ||
+	    add_str(o, "source_version", m->source_version) < 0 ||
+	    add_str(o, "compiler", m->compiler) < 0 ||
+	    add_str(o, "flavour", m->flavour) < 0 ||
+	    add_str(o, "key", m->key) < 0 ||
 	    add_str(o, "release", m->release) < 0 ||
-	    jsonutil_add(o, "patches", items_to_json(m->patches, m->npatches)) < 0 ||
-	    jsonutil_add(o, "fragments", items_to_json(m->fragments, m->nfragments)) < 0 ||
-	    jsonutil_add(o, "without", names_to_json(m->without, m->nwithout)) < 0 ||
-	    jsonutil_add(o, "build_seconds", seconds_json(m->build_seconds)) < 0 ||
-	    jsonutil_add(o, "timestamp", json_object_new_int64(m->timestamp)) < 0 ||
-	    jsonutil_add(o, "incremental", json_object_new_boolean(m->incremental)) < 0)
+	    jsonutil_add(o, "patches", items_to_json(m->patches, m->npatches)) <
+		    0 ||
+	    jsonutil_add(o, "fragments",
+			 items_to_json(m->fragments, m->nfragments)) < 0 ||
+	    jsonutil_add(o, "without", names_to_json(m->without, m->nwithout)) <
+		    0 ||
+	    jsonutil_add(o, "build_seconds", seconds_json(m->build_seconds)) <
+		    0 ||
+	    jsonutil_add(o, "timestamp", json_object_new_int64(m->timestamp)) <
+		    0 ||
+	    jsonutil_add(o, "incremental",
+			 json_object_new_boolean(m->incremental)) < 0)
 		goto out;
 	w = json_object_new_object();
-	if (jsonutil_add(o, "warnings", w) < 0 || jsonutil_add(w, "Wvla", json_object_new_int64(m->warn_vla)) < 0 ||
-	    jsonutil_add(w, "Wframe-larger-than", json_object_new_int64(m->warn_frame)) < 0 ||
-	    jsonutil_add(w, "complete", json_object_new_boolean(m->warn_complete)) < 0)
+	if (jsonutil_add(o, "warnings", w) < 0 ||
+	    jsonutil_add(w, "Wvla", json_object_new_int64(m->warn_vla)) < 0 ||
+	    jsonutil_add(w, "Wframe-larger-than",
+			 json_object_new_int64(m->warn_frame)) < 0 ||
+	    jsonutil_add(w, "complete",
+			 json_object_new_boolean(m->warn_complete)) < 0)
 		goto out;
 	w = json_object_new_object();
 	if (jsonutil_add(o, "warnings_this_build", w) < 0 ||
 	    jsonutil_add(w, "Wvla", json_object_new_int64(m->log_vla)) < 0 ||
-	    jsonutil_add(w, "Wframe-larger-than", json_object_new_int64(m->log_frame)) < 0)
+	    jsonutil_add(w, "Wframe-larger-than",
+			 json_object_new_int64(m->log_frame)) < 0)
 		goto out;
-	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	s = json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!s)
 		goto out;
 	*ret = strdup(s);
@@ -162,7 +178,8 @@ static int get_str(struct json_object *o, const char *key, char **ret)
 {
 	struct json_object *v;
 
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
 		return -EBADMSG;
 	*ret = strdup(json_object_get_string(v));
 	return *ret ? 0 : -ENOMEM;
@@ -173,7 +190,8 @@ static int get_hex(struct json_object *o, const char *key, char ret[65])
 	struct json_object *v;
 	const char *s;
 
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
 		return -EBADMSG;
 	s = json_object_get_string(v);
 	if (strlen(s) > 64)
@@ -182,12 +200,14 @@ static int get_hex(struct json_object *o, const char *key, char ret[65])
 	return 0;
 }
 
-static int get_items(struct json_object *o, const char *key, struct kb_manifest_item **ret, size_t *ret_n)
+static int get_items(struct json_object *o, const char *key,
+		     struct kb_manifest_item **ret, size_t *ret_n)
 {
 	struct json_object *a;
 	size_t n;
 
-	if (!json_object_object_get_ex(o, key, &a) || !json_object_is_type(a, json_type_array))
+	if (!json_object_object_get_ex(o, key, &a) ||
+	    !json_object_is_type(a, json_type_array))
 		return -EBADMSG;
 	n = json_object_array_length(a);
 	*ret = calloc(n ? n : 1, sizeof(**ret));
@@ -270,7 +290,8 @@ int kb_manifest_parse(const char *text, struct kb_manifest *ret)
 	return 0;
 }
 
-void kb_count_warnings(const char *log, size_t len, unsigned *ret_vla, unsigned *ret_frame)
+void kb_count_warnings(const char *log, size_t len, unsigned *ret_vla,
+		       unsigned *ret_frame)
 {
 	unsigned vla = 0, frame = 0;
 	const char *p = log, *end;
@@ -284,7 +305,8 @@ void kb_count_warnings(const char *log, size_t len, unsigned *ret_vla, unsigned 
 		size_t n = e ? (size_t)(e - p) : (size_t)(end - p);
 
 		if (memmem(p, n, "warning:", 8)) {
-			if (memmem(p, n, "[-Wvla]", 7) || memmem(p, n, "[-Wvla-larger-than=]", 20))
+			if (memmem(p, n, "[-Wvla]", 7) ||
+			    memmem(p, n, "[-Wvla-larger-than=]", 20))
 				vla++;
 			if (memmem(p, n, "[-Wframe-larger-than", 20))
 				frame++;
@@ -306,12 +328,14 @@ void kb_ledger_free(struct kb_ledger *l)
 	l->n = 0;
 }
 
-static int ledger_set(struct kb_ledger *l, const char *obj, size_t objlen, unsigned vla, unsigned frame)
+static int ledger_set(struct kb_ledger *l, const char *obj, size_t objlen,
+		      unsigned vla, unsigned frame)
 {
 	struct kb_ledger_entry *nv;
 
 	for (size_t i = 0; i < l->n; i++) {
-		if (strlen(l->v[i].obj) == objlen && !strncmp(l->v[i].obj, obj, objlen)) {
+		if (strlen(l->v[i].obj) == objlen &&
+		    !strncmp(l->v[i].obj, obj, objlen)) {
 			l->v[i].vla = vla;
 			l->v[i].frame = frame;
 			return 0;
@@ -372,10 +396,12 @@ int kb_ledger_to_text(const struct kb_ledger *l, char **ret)
 
 	if (!f)
 		return -ENOMEM;
-	fprintf(f, "vlalab-warnings 1 %s\n", l->complete ? "complete" : "partial");
+	fprintf(f, "vlalab-warnings 1 %s\n",
+		l->complete ? "complete" : "partial");
 	for (size_t i = 0; i < l->n; i++)
 		if (l->v[i].vla || l->v[i].frame)
-			fprintf(f, "%s\t%u\t%u\n", l->v[i].obj, l->v[i].vla, l->v[i].frame);
+			fprintf(f, "%s\t%u\t%u\n", l->v[i].obj, l->v[i].vla,
+				l->v[i].frame);
 	if (fclose(f) != 0) {
 		free(*ret);
 		return -ENOMEM;
@@ -426,7 +452,8 @@ int kb_ledger_update(struct kb_ledger *l, const char *log, size_t len)
 			curlen = objlen;
 			vla = frame = 0;
 		} else if (memmem(p, n, "warning:", 8)) {
-			if (memmem(p, n, "[-Wvla]", 7) || memmem(p, n, "[-Wvla-larger-than=]", 20))
+			if (memmem(p, n, "[-Wvla]", 7) ||
+			    memmem(p, n, "[-Wvla-larger-than=]", 20))
 				vla++;
 			if (memmem(p, n, "[-Wframe-larger-than", 20))
 				frame++;
@@ -438,7 +465,8 @@ int kb_ledger_update(struct kb_ledger *l, const char *log, size_t len)
 	return r;
 }
 
-void kb_ledger_totals(const struct kb_ledger *l, unsigned *ret_vla, unsigned *ret_frame)
+void kb_ledger_totals(const struct kb_ledger *l, unsigned *ret_vla,
+		      unsigned *ret_frame)
 {
 	unsigned vla = 0, frame = 0;
 
@@ -452,7 +480,8 @@ void kb_ledger_totals(const struct kb_ledger *l, unsigned *ret_vla, unsigned *re
 
 /* ---- what a build has: its .config options and its modules ---- */
 
-int kbuild_has_config(const char *config_path, const char *opt, char **ret_value, char *err, size_t errlen)
+int kbuild_has_config(const char *config_path, const char *opt,
+		      char **ret_value, char *err, size_t errlen)
 {
 	size_t olen = strlen(opt), vlen = 0;
 	const char *val = NULL;
@@ -462,7 +491,8 @@ int kbuild_has_config(const char *config_path, const char *opt, char **ret_value
 	r = fileio_read(config_path, FILEIO_ALL, &config, NULL, NULL);
 	if (r < 0) {
 		if (err && errlen)
-			snprintf(err, errlen, "cannot read '%s': %s", config_path, strerror(-r));
+			snprintf(err, errlen, "cannot read '%s': %s",
+				 config_path, strerror(-r));
 		return r;
 	}
 	for (const char *l = config; l && *l;) {
@@ -582,7 +612,8 @@ static int ko_walk(const char *dir, const char *module, bool *found, int depth)
 	return r;
 }
 
-int kbuild_has_module(const char *modules_dir, const char *name, char *err, size_t errlen)
+int kbuild_has_module(const char *modules_dir, const char *name, char *err,
+		      size_t errlen)
 {
 	char *path = NULL, *text = NULL;
 	bool found = false;
@@ -603,7 +634,9 @@ int kbuild_has_module(const char *modules_dir, const char *name, char *err, size
 	free(text);
 	if (r < 0) {
 		if (err && errlen)
-			snprintf(err, errlen, "cannot read the modules in '%s': %s", modules_dir, strerror(-r));
+			snprintf(err, errlen,
+				 "cannot read the modules in '%s': %s",
+				 modules_dir, strerror(-r));
 		return r;
 	}
 	/* And those built in, when the build lists them. */
@@ -613,7 +646,8 @@ int kbuild_has_module(const char *modules_dir, const char *name, char *err, size
 	r = fileio_read(path, FILEIO_ALL, &text, NULL, NULL);
 	if (r < 0 && r != -ENOENT) {
 		if (err && errlen)
-			snprintf(err, errlen, "cannot read '%s': %s", path, strerror(-r));
+			snprintf(err, errlen, "cannot read '%s': %s", path,
+				 strerror(-r));
 		free(path);
 		return r;
 	}

@@ -18,7 +18,8 @@ void kb_series_free(struct kb_series *s)
 	s->n = 0;
 }
 
-int kb_series_parse(const char *file, const char *text, struct kb_series *ret, char *err, size_t errlen)
+int kb_series_parse(const char *file, const char *text, struct kb_series *ret,
+		    char *err, size_t errlen)
 {
 	struct kb_series s = { 0 };
 	const char *p = text;
@@ -41,21 +42,27 @@ int kb_series_parse(const char *file, const char *text, struct kb_series *ret, c
 			continue;
 		for (size_t i = 0; i < n; i++) {
 			if (isspace((unsigned char)b[i]) || b[i] == '/') {
-				snprintf(err, errlen, "%s:%u: '%.*s' is not a plain file name", file, lineno,
-					 (int)n, b);
+				snprintf(
+					err, errlen,
+					"%s:%u: '%.*s' is not a plain file name",
+					file, lineno, (int)n, b);
 				r = -EINVAL;
 				goto out;
 			}
 		}
 		if (*b == '.') {
-			snprintf(err, errlen, "%s:%u: '%.*s' starts with a dot", file, lineno, (int)n, b);
+			snprintf(err, errlen, "%s:%u: '%.*s' starts with a dot",
+				 file, lineno, (int)n, b);
 			r = -EINVAL;
 			goto out;
 		}
 		for (size_t i = 0; i < s.n; i++) {
-			if (strlen(s.v[i].name) == n && !strncmp(s.v[i].name, b, n)) {
-				snprintf(err, errlen, "%s:%u: '%s' is already listed on line %u", file, lineno,
-					 s.v[i].name, s.v[i].line);
+			if (strlen(s.v[i].name) == n &&
+			    !strncmp(s.v[i].name, b, n)) {
+				snprintf(
+					err, errlen,
+					"%s:%u: '%s' is already listed on line %u",
+					file, lineno, s.v[i].name, s.v[i].line);
 				r = -EINVAL;
 				goto out;
 			}
@@ -80,8 +87,9 @@ out:
 	return r;
 }
 
-int kb_series_check(const char *file, const struct kb_series *s, char *const *present, size_t npresent,
-		    char *err, size_t errlen)
+int kb_series_check(const char *file, const struct kb_series *s,
+		    char *const *present, size_t npresent, char *err,
+		    size_t errlen)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		bool found = false;
@@ -89,8 +97,9 @@ int kb_series_check(const char *file, const struct kb_series *s, char *const *pr
 		for (size_t j = 0; j < npresent && !found; j++)
 			found = !strcmp(s->v[i].name, present[j]);
 		if (!found) {
-			snprintf(err, errlen, "%s:%u: patch '%s' is listed but missing", file, s->v[i].line,
-				 s->v[i].name);
+			snprintf(err, errlen,
+				 "%s:%u: patch '%s' is listed but missing",
+				 file, s->v[i].line, s->v[i].name);
 			return -EINVAL;
 		}
 	}
@@ -103,19 +112,23 @@ int kb_series_check(const char *file, const struct kb_series *s, char *const *pr
 		for (size_t i = 0; i < s->n && !listed; i++)
 			listed = !strcmp(s->v[i].name, present[j]);
 		if (!listed) {
-			snprintf(err, errlen, "%s: patch '%s' is not listed in the series", file, present[j]);
+			snprintf(err, errlen,
+				 "%s: patch '%s' is not listed in the series",
+				 file, present[j]);
 			return -EINVAL;
 		}
 	}
 	return 0;
 }
 
-size_t kb_series_common_prefix(char *const *names_a, char *const *sums_a, size_t na,
-			       char *const *names_b, char *const *sums_b, size_t nb)
+size_t kb_series_common_prefix(char *const *names_a, char *const *sums_a,
+			       size_t na, char *const *names_b,
+			       char *const *sums_b, size_t nb)
 {
 	size_t i = 0;
 
-	while (i < na && i < nb && !strcmp(names_a[i], names_b[i]) && !strcmp(sums_a[i], sums_b[i]))
+	while (i < na && i < nb && !strcmp(names_a[i], names_b[i]) &&
+	       !strcmp(sums_a[i], sums_b[i]))
 		i++;
 	return i;
 }
@@ -126,15 +139,18 @@ static void list_names(const struct kb_series *s, char *err, size_t errlen)
 	size_t len = strlen(err);
 
 	for (size_t i = 0; i < s->n && len < errlen; i++) {
-		snprintf(err + len, errlen - len, "%s%s", i ? ", " : "", s->v[i].name);
+		snprintf(err + len, errlen - len, "%s%s", i ? ", " : "",
+			 s->v[i].name);
 		len += strlen(err + len);
 	}
 	if (len < errlen)
-		snprintf(err + len, errlen - len, "%s", s->n ? ")" : "none, it is empty)");
+		snprintf(err + len, errlen - len, "%s",
+			 s->n ? ")" : "none, it is empty)");
 }
 
-int kb_series_without(struct kb_series *s, const char *const *names, size_t n, char ***ret_removed,
-		      size_t *ret_nremoved, char *err, size_t errlen)
+int kb_series_without(struct kb_series *s, const char *const *names, size_t n,
+		      char ***ret_removed, size_t *ret_nremoved, char *err,
+		      size_t errlen)
 {
 	bool *drop = NULL;
 	char **removed = NULL;
@@ -165,7 +181,8 @@ int kb_series_without(struct kb_series *s, const char *const *names, size_t n, c
 		}
 		if (count != 1) {
 			snprintf(err, errlen, "'%s' %s (series: ", names[j],
-				 count ? "matches more than one patch" : "is not a patch of the series");
+				 count ? "matches more than one patch" :
+					 "is not a patch of the series");
 			list_names(s, err, errlen);
 			r = -EINVAL;
 			goto out;

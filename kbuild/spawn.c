@@ -39,14 +39,16 @@ static char **child_env(const char *cwd, char **ret_ceiling)
 	if (!env)
 		return NULL;
 	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], "LC_ALL=", 7) && strncmp(environ[i], "GIT_DIR=", 8) &&
+		if (strncmp(environ[i], "LC_ALL=", 7) &&
+		    strncmp(environ[i], "GIT_DIR=", 8) &&
 		    strncmp(environ[i], "GIT_CEILING_DIRECTORIES=", 24))
 			env[k++] = environ[i];
 	env[k++] = "LC_ALL=C";
 	if (cwd && cwd[0] == '/') {
 		const char *slash = strrchr(cwd, '/');
 
-		if (asprintf(ret_ceiling, "GIT_CEILING_DIRECTORIES=%.*s", (int)(slash - cwd), cwd) < 0) {
+		if (asprintf(ret_ceiling, "GIT_CEILING_DIRECTORIES=%.*s",
+			     (int)(slash - cwd), cwd) < 0) {
 			free(env);
 			return NULL;
 		}
@@ -56,7 +58,8 @@ static char **child_env(const char *cwd, char **ret_ceiling)
 	return env;
 }
 
-int kb_spawn(char *const argv[], const char *cwd, int in_fd, int out_fd, int err_fd, pid_t *ret_pid)
+int kb_spawn(char *const argv[], const char *cwd, int in_fd, int out_fd,
+	     int err_fd, pid_t *ret_pid)
 {
 	posix_spawn_file_actions_t fa;
 	char **env, *ceiling;
@@ -75,15 +78,18 @@ int kb_spawn(char *const argv[], const char *cwd, int in_fd, int out_fd, int err
 	if (in_fd >= 0)
 		r = posix_spawn_file_actions_adddup2(&fa, in_fd, 0);
 	else
-		r = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+		r = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
+						     O_RDONLY, 0);
 	if (!r && out_fd >= 0)
 		r = posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
 	else if (!r)
-		r = posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+		r = posix_spawn_file_actions_addopen(&fa, 1, "/dev/null",
+						     O_WRONLY, 0);
 	if (!r && err_fd >= 0)
 		r = posix_spawn_file_actions_adddup2(&fa, err_fd, 2);
 	else if (!r)
-		r = posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+		r = posix_spawn_file_actions_addopen(&fa, 2, "/dev/null",
+						     O_WRONLY, 0);
 	if (!r && cwd)
 		r = posix_spawn_file_actions_addchdir_np(&fa, cwd);
 	if (!r)
@@ -148,7 +154,8 @@ static void progress_print(struct kb_progress *p, bool force)
 	if (!force && now - p->last < (p->tty ? TTY_INTERVAL : PLAIN_INTERVAL))
 		return;
 	p->last = now;
-	n = snprintf(line, sizeof(line), "vlalab: [%3d:%02d] %s%s%s", (int)el / 60, (int)el % 60, p->stage,
+	n = snprintf(line, sizeof(line), "vlalab: [%3d:%02d] %s%s%s",
+		     (int)el / 60, (int)el % 60, p->stage,
 		     p->action[0] ? ": " : "", p->action);
 	if (n < 0)
 		return;
@@ -206,7 +213,9 @@ static void make_action(struct kb_progress *p, const char *line)
 	if (s[0] != ' ' || s[1] != ' ')
 		return;
 	s += 2;
-	for (w = s; isupper((unsigned char)*w) || isdigit((unsigned char)*w) || *w == '_' || *w == '-'; w++)
+	for (w = s; isupper((unsigned char)*w) || isdigit((unsigned char)*w) ||
+		    *w == '_' || *w == '-';
+	     w++)
 		;
 	if (w == s || *w != ' ')
 		return;
@@ -219,7 +228,8 @@ static void make_action(struct kb_progress *p, const char *line)
 	kb_progress_action(p, buf);
 }
 
-int kb_run_logged(char *const argv[], const char *cwd, int log_fd, struct kb_progress *p, int *ret_status)
+int kb_run_logged(char *const argv[], const char *cwd, int log_fd,
+		  struct kb_progress *p, int *ret_status)
 {
 	char buf[65536], line[512];
 	size_t linelen = 0;
@@ -276,7 +286,8 @@ int kb_run_logged(char *const argv[], const char *cwd, int log_fd, struct kb_pro
 	return kb_wait(pid, ret_status);
 }
 
-static int run_capture(char *const argv[], const char *cwd, char *buf, size_t len, bool with_stderr)
+static int run_capture(char *const argv[], const char *cwd, char *buf,
+		       size_t len, bool with_stderr)
 {
 	size_t used = 0;
 	int pipefd[2], r;
@@ -284,7 +295,8 @@ static int run_capture(char *const argv[], const char *cwd, char *buf, size_t le
 
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return -errno;
-	r = kb_spawn(argv, cwd, -1, pipefd[1], with_stderr ? pipefd[1] : -1, &pid);
+	r = kb_spawn(argv, cwd, -1, pipefd[1], with_stderr ? pipefd[1] : -1,
+		     &pid);
 	close(pipefd[1]);
 	if (r < 0) {
 		close(pipefd[0]);

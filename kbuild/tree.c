@@ -28,7 +28,8 @@ int kb_tree_makefile_version(const char *tree, char *buf, size_t len)
 {
 	char path[PATH_MAX], *text = NULL;
 	long v[3] = { -1, -1, -1 };
-	static const char *const keys[] = { "VERSION = ", "PATCHLEVEL = ", "SUBLEVEL = " };
+	static const char *const keys[] = { "VERSION = ", "PATCHLEVEL = ",
+					    "SUBLEVEL = " };
 	int r;
 
 	r = kb_path(path, sizeof(path), "%s/Makefile", tree);
@@ -38,7 +39,8 @@ int kb_tree_makefile_version(const char *tree, char *buf, size_t len)
 	if (r < 0)
 		return r;
 	for (int i = 0; i < 3; i++) {
-		for (const char *s = text; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL) {
+		for (const char *s = text; s && *s;
+		     s = strchr(s, '\n'), s = s ? s + 1 : NULL) {
 			if (!strncmp(s, keys[i], strlen(keys[i]))) {
 				v[i] = strtol(s + strlen(keys[i]), NULL, 10);
 				break;
@@ -48,7 +50,9 @@ int kb_tree_makefile_version(const char *tree, char *buf, size_t len)
 	free(text);
 	if (v[0] < 0 || v[1] < 0 || v[2] < 0)
 		return -EBADMSG;
-	return snprintf(buf, len, "%ld.%ld.%ld", v[0], v[1], v[2]) < (int)len ? 0 : -ENAMETOOLONG;
+	return snprintf(buf, len, "%ld.%ld.%ld", v[0], v[1], v[2]) < (int)len ?
+		       0 :
+		       -ENAMETOOLONG;
 }
 
 /* "6.1.192-3" -> "6.1.192". */
@@ -72,7 +76,8 @@ static int write_tree_id(const char *tree, bool adopted)
 	if (adopted)
 		snprintf(id, sizeof(id), "adopted");
 	else
-		snprintf(id, sizeof(id), "%lld.%09ld.%ld", (long long)ts.tv_sec, ts.tv_nsec, (long)getpid());
+		snprintf(id, sizeof(id), "%lld.%09ld.%ld", (long long)ts.tv_sec,
+			 ts.tv_nsec, (long)getpid());
 	r = kb_path(path, sizeof(path), "%s/.vlalab/tree-id", tree);
 	if (r == 0)
 		r = kb_write_file_atomic(path, id, strlen(id));
@@ -92,11 +97,15 @@ static int unpack(const struct kb_tree_opts *o, const char *tree)
 	if (r == 0)
 		r = kb_mkdir_p(tmp, 0755);
 	if (r == 0) {
-		char *argv[] = { "tar", "-xf", (char *)o->tarball, "-C", tmp, "--strip-components=1", NULL };
+		char *argv[] = { "tar", "-xf", (char *)o->tarball,
+				 "-C",	tmp,   "--strip-components=1",
+				 NULL };
 
 		r = kb_run_logged(argv, NULL, o->log_fd, NULL, NULL);
 		if (r < 0)
-			kb_msg(o->p, "kbuild: cannot unpack '%s' into '%s' (see the build log)", o->tarball, tmp);
+			kb_msg(o->p,
+			       "kbuild: cannot unpack '%s' into '%s' (see the build log)",
+			       o->tarball, tmp);
 	}
 	if (r == 0)
 		r = kb_rm_rf(tree);
@@ -107,16 +116,19 @@ static int unpack(const struct kb_tree_opts *o, const char *tree)
 	if (r == 0)
 		r = kb_mkdir_p(stamp, 0755);
 	if (r == 0)
-		r = kb_path(stamp, sizeof(stamp), "%s/.vlalab/source-version", tree);
+		r = kb_path(stamp, sizeof(stamp), "%s/.vlalab/source-version",
+			    tree);
 	if (r == 0)
-		r = kb_write_file_atomic(stamp, o->source_version, strlen(o->source_version));
+		r = kb_write_file_atomic(stamp, o->source_version,
+					 strlen(o->source_version));
 	if (r == 0)
 		r = write_tree_id(tree, false);
 	return r;
 }
 
 /* Reads applied/series: the names of the applied patches, in order. */
-static int read_applied(const char *tree, char ***ret_names, char ***ret_sums, size_t *ret_n)
+static int read_applied(const char *tree, char ***ret_names, char ***ret_sums,
+			size_t *ret_n)
 {
 	char path[PATH_MAX], *text = NULL;
 	char **names = NULL, **sums = NULL;
@@ -162,7 +174,8 @@ static int read_applied(const char *tree, char ***ret_names, char ***ret_sums, s
 			r = -ENOMEM;
 			goto out;
 		}
-		r = kb_path(path, sizeof(path), "%s/.vlalab/applied/%s", tree, s);
+		r = kb_path(path, sizeof(path), "%s/.vlalab/applied/%s", tree,
+			    s);
 		if (r == 0)
 			r = kb_sha256_file_hex(path, sums[n - 1]);
 		if (r < 0)
@@ -205,10 +218,13 @@ static int write_applied(const char *tree, char *const *names, size_t n)
 	return r;
 }
 
-static int git_apply(const char *tree, const char *patch, bool reverse, int log_fd)
+static int git_apply(const char *tree, const char *patch, bool reverse,
+		     int log_fd)
 {
-	char *fwd[] = { "git", "apply", "--whitespace=nowarn", (char *)patch, NULL };
-	char *rev[] = { "git", "apply", "-R", "--whitespace=nowarn", (char *)patch, NULL };
+	char *fwd[] = { "git", "apply", "--whitespace=nowarn", (char *)patch,
+			NULL };
+	char *rev[] = { "git",	       "apply", "-R", "--whitespace=nowarn",
+			(char *)patch, NULL };
 
 	return kb_run_logged(reverse ? rev : fwd, tree, log_fd, NULL, NULL);
 }
@@ -216,7 +232,8 @@ static int git_apply(const char *tree, const char *patch, bool reverse, int log_
 static FILE *rej_out;
 static unsigned rej_count;
 
-static int print_rej(const char *path, const struct stat *st, int type, struct FTW *ftw)
+static int print_rej(const char *path, const struct stat *st, int type,
+		     struct FTW *ftw)
 {
 	size_t len = strlen(path);
 	char *text = NULL;
@@ -243,11 +260,16 @@ static int print_rej(const char *path, const struct stat *st, int type, struct F
 /* Shows why a patch does not apply: git's own message, then the rejected
  * hunks, from `git apply --reject` run on a scratch copy of the files the
  * patch touches (the tree itself is left as it was). */
-static void show_rejects(const struct kb_tree_opts *o, const char *tree, const char *patch)
+static void show_rejects(const struct kb_tree_opts *o, const char *tree,
+			 const char *patch)
 {
 	char scratch[PATH_MAX], *text = NULL, out[4096];
-	char *check[] = { "git", "apply", "--check", "--whitespace=nowarn", (char *)patch, NULL };
-	char *rej[] = { "git", "apply", "--reject", "--whitespace=nowarn", (char *)patch, NULL };
+	char *check[] = { "git",	 "apply",
+			  "--check",	 "--whitespace=nowarn",
+			  (char *)patch, NULL };
+	char *rej[] = { "git",	       "apply",
+			"--reject",    "--whitespace=nowarn",
+			(char *)patch, NULL };
 
 	kb_run_output(check, tree, out, sizeof(out));
 	for (char *s = out; *s;) {
@@ -258,8 +280,9 @@ static void show_rejects(const struct kb_tree_opts *o, const char *tree, const c
 		kb_msg(o->p, "  git: %s", s);
 		s = e ? e + 1 : s + strlen(s);
 	}
-	if (kb_path(scratch, sizeof(scratch), "%s.reject", tree) < 0 || kb_rm_rf(scratch) < 0 ||
-	    kb_mkdir_p(scratch, 0755) < 0 || fileio_read(patch, FILEIO_ALL, &text, NULL, NULL) < 0)
+	if (kb_path(scratch, sizeof(scratch), "%s.reject", tree) < 0 ||
+	    kb_rm_rf(scratch) < 0 || kb_mkdir_p(scratch, 0755) < 0 ||
+	    fileio_read(patch, FILEIO_ALL, &text, NULL, NULL) < 0)
 		goto out;
 	for (char *s = text; *s;) {
 		char *e = strchr(s, '\n');
@@ -285,7 +308,8 @@ static void show_rejects(const struct kb_tree_opts *o, const char *tree, const c
 	rej_count = 0;
 	nftw(scratch, print_rej, 16, FTW_PHYS);
 	if (!rej_count)
-		kb_msg(o->p, "  (no hunk applies: the files it patches are missing or the patch is malformed)");
+		kb_msg(o->p,
+		       "  (no hunk applies: the files it patches are missing or the patch is malformed)");
 	fflush(o->p->out);
 out:
 	free(text);
@@ -294,7 +318,8 @@ out:
 
 int kb_tree_prepare(const struct kb_tree_opts *o, char *tree, size_t treelen)
 {
-	char **old_names = NULL, **old_sums = NULL, **new_sums = NULL, **new_names = NULL;
+	char **old_names = NULL, **old_sums = NULL, **new_sums = NULL,
+	     **new_names = NULL;
 	size_t nold = 0, nold_alloc = 0, nnew = o->series->n, prefix, applied;
 	char path[PATH_MAX], *stamp = NULL;
 	bool fresh = false, need_unpack = false;
@@ -319,20 +344,26 @@ int kb_tree_prepare(const struct kb_tree_opts *o, char *tree, size_t treelen)
 		r = kb_path(meta, sizeof(meta), "%s/.vlalab", tree);
 		if (r < 0)
 			return r;
-		if (stat(meta, &st) == 0 || kb_tree_makefile_version(tree, have, sizeof(have)) < 0 ||
+		if (stat(meta, &st) == 0 ||
+		    kb_tree_makefile_version(tree, have, sizeof(have)) < 0 ||
 		    strcmp(have, want)) {
 			need_unpack = true;
 		} else {
-			r = kb_path(meta, sizeof(meta), "%s/.vlalab/applied", tree);
+			r = kb_path(meta, sizeof(meta), "%s/.vlalab/applied",
+				    tree);
 			if (r == 0)
 				r = kb_mkdir_p(meta, 0755);
 			if (r == 0)
-				r = kb_write_file_atomic(path, o->source_version, strlen(o->source_version));
+				r = kb_write_file_atomic(
+					path, o->source_version,
+					strlen(o->source_version));
 			if (r == 0)
 				r = write_tree_id(tree, true);
 			if (r < 0)
 				return r;
-			kb_msg(o->p, "kbuild: adopted the unpacked tree '%s' (linux %s)", tree, have);
+			kb_msg(o->p,
+			       "kbuild: adopted the unpacked tree '%s' (linux %s)",
+			       tree, have);
 		}
 	} else if (strcmp(stamp, o->source_version)) {
 		need_unpack = true;
@@ -362,24 +393,28 @@ int kb_tree_prepare(const struct kb_tree_opts *o, char *tree, size_t treelen)
 			r = -ENOMEM;
 			goto out;
 		}
-		r = kb_path(path, sizeof(path), "%s/%s", o->patches_dir, new_names[i]);
+		r = kb_path(path, sizeof(path), "%s/%s", o->patches_dir,
+			    new_names[i]);
 		if (r == 0)
 			r = kb_sha256_file_hex(path, new_sums[i]);
 		if (r < 0)
 			goto out;
 	}
-	prefix = kb_series_common_prefix(old_names, old_sums, nold, new_names, new_sums, nnew);
+	prefix = kb_series_common_prefix(old_names, old_sums, nold, new_names,
+					 new_sums, nnew);
 
 	if (nold > prefix)
 		kb_progress_stage(o->p, "reverting patches");
 	while (nold > prefix) {
-		r = kb_path(path, sizeof(path), "%s/.vlalab/applied/%s", tree, old_names[nold - 1]);
+		r = kb_path(path, sizeof(path), "%s/.vlalab/applied/%s", tree,
+			    old_names[nold - 1]);
 		if (r < 0)
 			goto out;
 		r = git_apply(tree, path, true, o->log_fd);
 		if (r < 0) {
-			kb_msg(o->p, "kbuild: cannot revert '%s' in '%s': unpacking the tree again", old_names[nold - 1],
-			       tree);
+			kb_msg(o->p,
+			       "kbuild: cannot revert '%s' in '%s': unpacking the tree again",
+			       old_names[nold - 1], tree);
 			r = unpack(o, tree);
 			if (r < 0)
 				goto out;
@@ -401,17 +436,21 @@ int kb_tree_prepare(const struct kb_tree_opts *o, char *tree, size_t treelen)
 	for (applied = prefix; applied < nnew; applied++) {
 		char src[PATH_MAX];
 
-		r = kb_path(src, sizeof(src), "%s/%s", o->patches_dir, new_names[applied]);
+		r = kb_path(src, sizeof(src), "%s/%s", o->patches_dir,
+			    new_names[applied]);
 		if (r < 0)
 			goto out;
 		r = git_apply(tree, src, false, o->log_fd);
 		if (r < 0) {
-			kb_msg(o->p, "kbuild: patch '%s' (series line %u) does not apply to linux-source %s:",
-			       new_names[applied], o->series->v[applied].line, o->source_version);
+			kb_msg(o->p,
+			       "kbuild: patch '%s' (series line %u) does not apply to linux-source %s:",
+			       new_names[applied], o->series->v[applied].line,
+			       o->source_version);
 			show_rejects(o, tree, src);
 			break;
 		}
-		r = kb_path(path, sizeof(path), "%s/.vlalab/applied/%s", tree, new_names[applied]);
+		r = kb_path(path, sizeof(path), "%s/.vlalab/applied/%s", tree,
+			    new_names[applied]);
 		if (r == 0)
 			r = kb_copy_file(src, path);
 		if (r == 0)
@@ -426,7 +465,9 @@ int kb_tree_prepare(const struct kb_tree_opts *o, char *tree, size_t treelen)
 		 * tree agree and nothing half-applied stays behind. */
 		while (applied > prefix && r2 == 0) {
 			applied--;
-			r2 = kb_path(path, sizeof(path), "%s/.vlalab/applied/%s", tree, new_names[applied]);
+			r2 = kb_path(path, sizeof(path),
+				     "%s/.vlalab/applied/%s", tree,
+				     new_names[applied]);
 			if (r2 == 0)
 				r2 = git_apply(tree, path, true, o->log_fd);
 			if (r2 == 0) {

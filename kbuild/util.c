@@ -105,7 +105,8 @@ int kb_copy_file(const char *src, const char *dst)
 		r = -errno;
 		goto out;
 	}
-	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, st.st_mode & 0777);
+	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		   st.st_mode & 0777);
 	if (out < 0) {
 		r = -errno;
 		goto out;
@@ -113,7 +114,8 @@ int kb_copy_file(const char *src, const char *dst)
 	for (;;) {
 		ssize_t n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0);
 
-		if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL)) {
+		if (n < 0 &&
+		    (errno == EXDEV || errno == ENOSYS || errno == EINVAL)) {
 			char buf[65536];
 
 			n = read(in, buf, sizeof(buf));
@@ -170,7 +172,8 @@ void kb_strv_free(char **v, size_t n)
 	free(v);
 }
 
-int kb_list_dir(const char *dir, const char *suffix, char ***ret_names, size_t *ret_n)
+int kb_list_dir(const char *dir, const char *suffix, char ***ret_names,
+		size_t *ret_n)
 {
 	size_t slen = strlen(suffix), n = 0;
 	char **names = NULL;
@@ -186,9 +189,11 @@ int kb_list_dir(const char *dir, const char *suffix, char ***ret_names, size_t *
 		struct stat st;
 		char **nv;
 
-		if (de->d_name[0] == '.' || len < slen || strcmp(de->d_name + len - slen, suffix))
+		if (de->d_name[0] == '.' || len < slen ||
+		    strcmp(de->d_name + len - slen, suffix))
 			continue;
-		if (fstatat(dirfd(d), de->d_name, &st, 0) < 0 || !S_ISREG(st.st_mode))
+		if (fstatat(dirfd(d), de->d_name, &st, 0) < 0 ||
+		    !S_ISREG(st.st_mode))
 			continue;
 		nv = realloc(names, (n + 1) * sizeof(*names));
 		if (!nv) {
