@@ -27,8 +27,13 @@
 enum audit_line audit_classify(const char *msg, size_t len)
 {
 	static const char *const bugs[] = {
-		"BUG: ", "kernel BUG at ", "Oops: ", "general protection fault",
-		"Kernel panic - not syncing", "UBSAN: ", "usercopy: ",
+		"BUG: ",
+		"kernel BUG at ",
+		"Oops: ",
+		"general protection fault",
+		"Kernel panic - not syncing",
+		"UBSAN: ",
+		"usercopy: ",
 		"detected buffer overflow",
 	};
 
@@ -43,8 +48,7 @@ enum audit_line audit_classify(const char *msg, size_t len)
 	return AUDIT_LINE_OTHER;
 }
 
-int audit_open(struct audit *a, const char *kmsg_path,
-	       const char *tainted_path)
+int audit_open(struct audit *a, const char *kmsg_path, const char *tainted_path)
 {
 	int r;
 
@@ -189,8 +193,8 @@ void audit_snapshot(struct audit *a, const char *scenario, const char *phase,
 	emit(&ev, data);
 
 	for (size_t i = 0; i < n; i++) {
-		const char *path =
-			json_object_get_string(json_object_array_get_idx(files, i));
+		const char *path = json_object_get_string(
+			json_object_array_get_idx(files, i));
 
 		memset(&ev, 0, sizeof(ev));
 		ev.type = PROTO_EV_AUDIT_FILE;

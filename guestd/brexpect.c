@@ -12,8 +12,8 @@
 #include "nl.h"
 
 /* Append to a bounded text; what does not fit is dropped with "...". */
-__attribute__((format(printf, 3, 4)))
-static void cat(char *buf, size_t size, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void cat(char *buf, size_t size,
+						      const char *fmt, ...)
 {
 	size_t len = strlen(buf);
 	va_list ap;
@@ -140,7 +140,8 @@ int br_vlans_expect(const struct nl_vlans *dump, const char *dev,
 		for (size_t i = 0; i < dump->n; i++)
 			n += !strcmp(dump->v[i].ifname, dev);
 		for (size_t i = 0; i < strs_len(exactly); i++) {
-			brspec_vlan_parse(strs_get(exactly, i), false, &v, NULL, 0);
+			brspec_vlan_parse(strs_get(exactly, i), false, &v, NULL,
+					  0);
 			e = vlan_find(dump, dev, v.vid);
 			if (e && e->pvid == v.pvid && e->untagged == v.untagged)
 				matched++;
@@ -249,14 +250,16 @@ int br_mdbs_expect(const struct nl_mdbs *dump, const char *dev,
 		 * the bridge as port: they come and go with the stack.
 		 */
 		for (size_t i = 0; i < strs_len(exactly); i++) {
-			brspec_mdb_parse(strs_get(exactly, i), false, &m, NULL, 0);
+			brspec_mdb_parse(strs_get(exactly, i), false, &m, NULL,
+					 0);
 			host |= !strcmp(m.port, dev);
 		}
 		for (size_t i = 0; i < dump->n; i++)
 			n += !strcmp(dump->v[i].bridge_name, dev) &&
 			     (host || strcmp(dump->v[i].port_name, dev));
 		for (size_t i = 0; i < strs_len(exactly); i++) {
-			brspec_mdb_parse(strs_get(exactly, i), false, &m, NULL, 0);
+			brspec_mdb_parse(strs_get(exactly, i), false, &m, NULL,
+					 0);
 			e = mdb_find(dump, dev, &m);
 			if (e && mdb_flags_ok(e, &m))
 				matched++;
@@ -296,15 +299,17 @@ int br_vlans_diff(const struct nl_vlans *a, const struct nl_vlans *b,
 	size_t i = 0, j = 0;
 
 	while (i < a->n || j < b->n) {
-		int c = i == a->n ? 1 : j == b->n ? -1 :
-			vlan_cmp(&a->v[i], &b->v[j]);
+		int c = i == a->n ? 1 :
+			j == b->n ? -1 :
+				    vlan_cmp(&a->v[i], &b->v[j]);
 
 		if (c == 0) {
 			i++;
 			j++;
 			continue;
 		}
-		if (i < a->n && j < b->n && !nl_vlan_key_cmp(&a->v[i], &b->v[j])) {
+		if (i < a->n && j < b->n &&
+		    !nl_vlan_key_cmp(&a->v[i], &b->v[j])) {
 			nl_vlan_fmt(&a->v[i], x, sizeof(x));
 			nl_vlan_fmt(&b->v[j], y, sizeof(y));
 			snprintf(diff, size, "%s has '%s', %s has '%s'", a_name,
@@ -331,8 +336,9 @@ int br_mdbs_diff(const struct nl_mdbs *a, const struct nl_mdbs *b,
 	size_t i = 0, j = 0;
 
 	while (i < a->n || j < b->n) {
-		int c = i == a->n ? 1 : j == b->n ? -1 :
-			nl_mdb_key_cmp(&a->v[i], &b->v[j]);
+		int c = i == a->n ? 1 :
+			j == b->n ? -1 :
+				    nl_mdb_key_cmp(&a->v[i], &b->v[j]);
 
 		if (c == 0 && a->v[i].permanent == b->v[j].permanent &&
 		    a->v[i].offload == b->v[j].offload) {

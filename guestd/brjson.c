@@ -86,14 +86,15 @@ static int vlans_of(struct json_object *port, struct nl_vlans *l, char *err,
 		int64_t first, last;
 
 		if (!vid) {
-			snprintf(err, errlen, "%s: a VLAN without \"vlan\"", e.ifname);
+			snprintf(err, errlen, "%s: a VLAN without \"vlan\"",
+				 e.ifname);
 			return -EINVAL;
 		}
 		first = json_object_get_int64(vid);
 		last = end ? json_object_get_int64(end) : first;
 		if (first < 0 || last > 0xffff || last < first) {
-			snprintf(err, errlen, "%s: bad VLAN %lld-%lld", e.ifname,
-				 (long long)first, (long long)last);
+			snprintf(err, errlen, "%s: bad VLAN %lld-%lld",
+				 e.ifname, (long long)first, (long long)last);
 			return -EINVAL;
 		}
 		e.pvid = has_flag(v, "PVID");
@@ -121,7 +122,8 @@ int brjson_vlans(const char *text, struct nl_vlans *ret, char *err,
 	if (!doc)
 		return -EINVAL;
 	for (size_t i = 0; r == 0 && i < json_object_array_length(doc); i++)
-		r = vlans_of(json_object_array_get_idx(doc, i), &l, err, errlen);
+		r = vlans_of(json_object_array_get_idx(doc, i), &l, err,
+			     errlen);
 	json_object_put(doc);
 	if (r < 0) {
 		nl_vlans_free(&l);
@@ -143,7 +145,8 @@ static int mdb_of(struct json_object *o, struct nl_mdbs *l, char *err,
 	    !get_name(o, "port", e.port_name, sizeof(e.port_name)) ||
 	    !get_name(o, "grp", grp, sizeof(grp)) ||
 	    !get_name(o, "state", state, sizeof(state))) {
-		snprintf(err, errlen, "an MDB entry without dev, port, grp or state");
+		snprintf(err, errlen,
+			 "an MDB entry without dev, port, grp or state");
 		return -EINVAL;
 	}
 	if (brspec_group_parse(grp, &e.group) < 0) {
@@ -165,8 +168,7 @@ static int mdb_of(struct json_object *o, struct nl_mdbs *l, char *err,
 	return 0;
 }
 
-int brjson_mdbs(const char *text, struct nl_mdbs *ret, char *err,
-		size_t errlen)
+int brjson_mdbs(const char *text, struct nl_mdbs *ret, char *err, size_t errlen)
 {
 	struct json_object *doc = parse_array(text, err, errlen);
 	struct nl_mdbs l = { 0 };
@@ -178,8 +180,8 @@ int brjson_mdbs(const char *text, struct nl_mdbs *ret, char *err,
 		struct json_object *mdb = get(json_object_array_get_idx(doc, i),
 					      "mdb", json_type_array);
 
-		for (size_t j = 0; r == 0 && mdb &&
-				   j < json_object_array_length(mdb); j++)
+		for (size_t j = 0;
+		     r == 0 && mdb && j < json_object_array_length(mdb); j++)
 			r = mdb_of(json_object_array_get_idx(mdb, j), &l, err,
 				   errlen);
 	}

@@ -61,7 +61,7 @@ int util_feed_lines(struct proto_linebuf *lb, bool *skip, const char *data,
 struct kmsg_record {
 	uint64_t seq;
 	uint64_t ts_us;
-	uint32_t prio;          /* syslog level, 0..7 */
+	uint32_t prio; /* syslog level, 0..7 */
 	const char *msg;
 	size_t msg_len;
 };
@@ -78,11 +78,11 @@ int kmsg_parse(const char *line, size_t len, struct kmsg_record *ret);
  */
 struct kmsg_reader {
 	int fd;
-	bool is_chr;            /* a character device: poll() works on it */
+	bool is_chr; /* a character device: poll() works on it */
 	char *buf;
-	size_t len;             /* bytes buffered */
-	size_t off;             /* bytes already consumed */
-	uint64_t lost;          /* records the kernel overwrote (EPIPE) */
+	size_t len; /* bytes buffered */
+	size_t off; /* bytes already consumed */
+	uint64_t lost; /* records the kernel overwrote (EPIPE) */
 };
 
 /* @from_end: skip the records already there. Returns 0 or -errno. */
@@ -105,12 +105,12 @@ struct kmsg_entry {
 
 struct kmsg_log {
 	struct kmsg_reader rd;
-	struct kmsg_entry *ring;        /* KMSG_LOG_RECORDS entries */
-	size_t head;                    /* index of the oldest */
+	struct kmsg_entry *ring; /* KMSG_LOG_RECORDS entries */
+	size_t head; /* index of the oldest */
 	size_t count;
-	bool seen;                      /* a record has been read */
-	uint64_t last_seq;              /* seq of the newest, when seen */
-	uint64_t dropped;               /* entries pushed out of the ring */
+	bool seen; /* a record has been read */
+	uint64_t last_seq; /* seq of the newest, when seen */
+	uint64_t dropped; /* entries pushed out of the ring */
 };
 
 /* Open @path from its end: only records logged from now on count. */
@@ -201,16 +201,16 @@ void step_error(struct step_result *res, const char *fmt, ...)
 
 /* What a step runs against: the guest's files, overridable for tests. */
 struct step_env {
-	const char *kmsg_path;          /* default "/dev/kmsg" */
-	const char *modules_dir;        /* NULL: /lib/modules/$(uname -r) */
-	const struct mod_sys *mod_sys;  /* NULL: mod_sys_real */
-	const char *debugfs_dir;        /* NULL: /sys/kernel/debug */
-	const char *proc_dir;           /* NULL: /proc */
-	const char *bridge_path;        /* NULL: /usr/sbin/bridge (bridge_check) */
-	const char *dev_dir;            /* NULL: "/dev" (swap, resume) */
-	const char *sys_dir;            /* NULL: "/sys" (swap, resume) */
-	const char *run_dir;            /* NULL: "/run" (marker) */
-	bool no_swapon;                 /* tests: never call swapon(2) */
+	const char *kmsg_path; /* default "/dev/kmsg" */
+	const char *modules_dir; /* NULL: /lib/modules/$(uname -r) */
+	const struct mod_sys *mod_sys; /* NULL: mod_sys_real */
+	const char *debugfs_dir; /* NULL: /sys/kernel/debug */
+	const char *proc_dir; /* NULL: /proc */
+	const char *bridge_path; /* NULL: /usr/sbin/bridge (bridge_check) */
+	const char *dev_dir; /* NULL: "/dev" (swap, resume) */
+	const char *sys_dir; /* NULL: "/sys" (swap, resume) */
+	const char *run_dir; /* NULL: "/run" (marker) */
+	bool no_swapon; /* tests: never call swapon(2) */
 };
 
 /* ---- step-fault.c: fault injection armed for one step ---- */
@@ -228,34 +228,34 @@ struct fault_write {
 
 /* What a fault step asks for, from its keys (fault_plan()). */
 struct fault_plan {
-	char attr[16];          /* failslab, fail_page_alloc, fail_nth, off */
-	char at[FAULT_AT_MAX];  /* fail_nth: the target function, or "" */
+	char attr[16]; /* failslab, fail_page_alloc, fail_nth, off */
+	char at[FAULT_AT_MAX]; /* fail_nth: the target function, or "" */
 	unsigned int max_tries; /* ... and how many calls to try for it */
-	const char *dir;        /* the debugfs directory w[] goes to */
+	const char *dir; /* the debugfs directory w[] goes to */
 	struct fault_write w[FAULT_WRITES_MAX];
 	size_t n;
-	bool task;              /* task_filter: only the marked task fails */
+	bool task; /* task_filter: only the marked task fails */
 	long long times;
 	unsigned int nth;
-	int expect_injected;    /* -1 when not given */
+	int expect_injected; /* -1 when not given */
 };
 
 enum fault_outcome { FAULT_NONE, FAULT_FIRED, FAULT_MISSED };
 
 /* A fault armed for the step after the fault step. */
 struct fault_state {
-	char attr[16];          /* "" when nothing is armed */
-	char dir[16];           /* its debugfs directory */
-	uint32_t arm_step;      /* the step it is armed for */
+	char attr[16]; /* "" when nothing is armed */
+	char dir[16]; /* its debugfs directory */
+	uint32_t arm_step; /* the step it is armed for */
 	bool task;
 	long long times;
-	long long probability;  /* written right before the armed step */
+	long long probability; /* written right before the armed step */
 	unsigned int nth;
-	char at[FAULT_AT_MAX];  /* a search for this function, or "" */
+	char at[FAULT_AT_MAX]; /* a search for this function, or "" */
 	unsigned int max_tries;
-	int proc_fd;            /* make-it-fail or fail-nth, opened early */
-	int times_fd, prob_fd;  /* the attribute's, or -1 */
-	enum fault_outcome outcome;     /* of the last armed step */
+	int proc_fd; /* make-it-fail or fail-nth, opened early */
+	int times_fd, prob_fd; /* the attribute's, or -1 */
+	enum fault_outcome outcome; /* of the last armed step */
 };
 
 /* ---- step-sample.c: numbers sampled from files, and their deltas ---- */
@@ -280,12 +280,12 @@ struct sample_set {
  * -ENOENT when nothing matches, or -EINVAL (a bad regex, not exactly one
  * group, not a number), with a message in @err either way.
  */
-int sample_parse(const char *buf, const char *pattern, int64_t *ret,
-		 char *err, size_t errlen);
+int sample_parse(const char *buf, const char *pattern, int64_t *ret, char *err,
+		 size_t errlen);
 struct sample *sample_find(struct sample_set *set, const char *name);
 /* Add or replace sample @name. Returns 0, -ENOSPC, -ENAMETOOLONG, -ENOMEM. */
-int sample_set_put(struct sample_set *set, const char *name,
-		   const char *path, const char *match, int64_t value);
+int sample_set_put(struct sample_set *set, const char *name, const char *path,
+		   const char *match, int64_t value);
 void sample_set_free(struct sample_set *set);
 
 /* What a delta step wants of the change since its sample. */
@@ -303,12 +303,12 @@ void delta_describe(const struct delta_bounds *b, char *buf, size_t size);
 /* The state of the scenario a step runs in (in the scenario child). */
 struct step_ctx {
 	const struct step_env *env;
-	struct kmsg_log *kmsg;          /* NULL when /dev/kmsg can't be read */
-	uint64_t scenario_mark;         /* first seq after the scenario began */
-	uint64_t prev_step_mark;        /* ... after the previous step began */
-	uint32_t step;                  /* this step's index */
-	struct fault_state fault;       /* step-fault.c */
-	struct sample_set *samples;     /* NULL: sample steps are an error */
+	struct kmsg_log *kmsg; /* NULL when /dev/kmsg can't be read */
+	uint64_t scenario_mark; /* first seq after the scenario began */
+	uint64_t prev_step_mark; /* ... after the previous step began */
+	uint32_t step; /* this step's index */
+	struct fault_state fault; /* step-fault.c */
+	struct sample_set *samples; /* NULL: sample steps are an error */
 };
 
 /*
@@ -376,7 +376,7 @@ void fault_run_step(struct step_ctx *ctx, const struct step_ops *ops,
 /* One frame of a kernel stack trace line, as dump_stack() prints it. */
 struct fault_frame {
 	char fn[FAULT_AT_MAX];
-	bool reliable;          /* false for the "? fn+0x.." guesses */
+	bool reliable; /* false for the "? fn+0x.." guesses */
 };
 /*
  * Parse " fn+0x1c/0x80 [mod]" (or " ? fn+..."). Returns 0, or -EINVAL for
@@ -408,8 +408,7 @@ int swap_header_build(void *page, size_t page_size, uint64_t dev_bytes,
  * The swap signature of @page as printable text ("SWAPSPACE2",
  * "S1SUSPEND", or the bytes escaped) into @buf.
  */
-void swap_signature(const void *page, size_t page_size, char *buf,
-		    size_t len);
+void swap_signature(const void *page, size_t page_size, char *buf, size_t len);
 /* True when @name is a block device name we accept: [a-z0-9]{1,31}. */
 bool swap_dev_name_ok(const char *name);
 /*
@@ -485,23 +484,23 @@ struct runner {
 	struct json_object *req;
 	struct proto_run run;
 	pid_t pid;
-	int fd;                         /* the child's events */
-	int ack_fd;                     /* one byte per step_begin */
+	int fd; /* the child's events */
+	int ack_fd; /* one byte per step_begin */
 	struct proto_linebuf lb;
-	bool lb_skip;                   /* dropping the rest of a long line */
+	bool lb_skip; /* dropping the rest of a long line */
 	uint32_t nsteps;
 	uint64_t begin_us;
 	uint64_t deadline_us;
-	int64_t step;                   /* the open step, or -1 */
+	int64_t step; /* the open step, or -1 */
 	char step_kind[PROTO_KIND_MAX];
 	uint64_t step_begin_us;
-	uint64_t step_deadline_us;      /* 0 when no step is open */
+	uint64_t step_deadline_us; /* 0 when no step is open */
 	uint64_t step_limit_ms;
-	bool ended;                     /* scenario_end went out */
+	bool ended; /* scenario_end went out */
 	uint64_t ended_us;
-	uint64_t abandon_ms;            /* RUNNER_ABANDON_MS; tests lower it */
-	struct audit *audit;            /* NULL: no state-leak audit */
-	unsigned int abandoned;         /* children left unreaped */
+	uint64_t abandon_ms; /* RUNNER_ABANDON_MS; tests lower it */
+	struct audit *audit; /* NULL: no state-leak audit */
+	unsigned int abandoned; /* children left unreaped */
 	/* The kinds with a reset hook the running child began a step of. */
 	const struct step_ops *resets[RUNNER_RESETS_MAX];
 	size_t nresets;
@@ -510,10 +509,10 @@ struct runner {
 	 * child runs it under its own deadline; the main steps' scenario_end
 	 * is held until that one is gone too.
 	 */
-	uint32_t ncleanup;              /* 0: the request has none */
-	bool in_cleanup;                /* the child is the cleanup child */
-	uint64_t phase_begin_us;        /* when the running child started */
-	bool held;                      /* a scenario_end waits below */
+	uint32_t ncleanup; /* 0: the request has none */
+	bool in_cleanup; /* the child is the cleanup child */
+	uint64_t phase_begin_us; /* when the running child started */
+	bool held; /* a scenario_end waits below */
 	enum proto_verdict held_verdict;
 	uint64_t held_duration_us;
 	char held_reason[PROTO_TEXT_MAX];
@@ -560,10 +559,10 @@ enum audit_line { AUDIT_LINE_OTHER, AUDIT_LINE_WARN, AUDIT_LINE_BUG };
 enum audit_line audit_classify(const char *msg, size_t len);
 
 struct audit {
-	struct kmsg_reader rd;          /* its own reader, from the first record */
+	struct kmsg_reader rd; /* its own reader, from the first record */
 	bool have_kmsg;
-	const char *tainted_path;       /* /proc/sys/kernel/tainted */
-	uint64_t warns, bugs;           /* lines counted so far */
+	const char *tainted_path; /* /proc/sys/kernel/tainted */
+	uint64_t warns, bugs; /* lines counted so far */
 };
 
 /* @tainted_path NULL: /proc/sys/kernel/tainted. Returns 0 or -errno (then
@@ -593,11 +592,10 @@ void audit_snapshot(struct audit *a, const char *scenario, const char *phase,
  * whose "if_exists" path is missing is skip); its scenario_end carries
  * the first cleanup failure. Never returns.
  */
-__attribute__((noreturn)) void scenario_child(const struct step_ops *const *table,
-					      const struct step_env *env,
-					      const struct proto_run *run,
-					      bool cleanup, int out_fd,
-					      int ack_fd);
+__attribute__((noreturn)) void
+scenario_child(const struct step_ops *const *table, const struct step_env *env,
+	       const struct proto_run *run, bool cleanup, int out_fd,
+	       int ack_fd);
 
 /* ---- port.c ---- */
 
@@ -611,9 +609,9 @@ int port_find(const char *sysdir, const char *devdir, const char *name,
 
 /* ---- mtd.c: the MTD step kinds' shared parts ---- */
 
-#define MTD_PAGE_MAX (64 * 1024)        /* the largest page the steps take */
+#define MTD_PAGE_MAX (64 * 1024) /* the largest page the steps take */
 #define MTD_OOB_MAX 4096
-#define MTD_FLIP_MAX 64                 /* bits one mtd_flip step clears */
+#define MTD_FLIP_MAX 64 /* bits one mtd_flip step clears */
 
 /*
  * The test pattern of @page for @seed: @len bytes, the same on every run
@@ -628,18 +626,18 @@ uint64_t mtd_checksum(const uint8_t *buf, size_t len);
  * Returns 0 and @k bit numbers in @ret_bits, -ENOSPC when fewer than @k
  * bits are set, or -EINVAL when @k > MTD_FLIP_MAX.
  */
-int mtd_pick_bits(const uint8_t *buf, size_t len, unsigned int k,
-		  uint64_t seed, size_t *ret_bits);
+int mtd_pick_bits(const uint8_t *buf, size_t len, unsigned int k, uint64_t seed,
+		  size_t *ret_bits);
 /* A sysfs counter: decimal digits and an optional newline. */
 int mtd_parse_counter(const char *text, size_t len, uint32_t *ret);
 
 /* What one MEMREAD of known data came to. */
 enum mtd_outcome {
-	MTD_CLEAN,      /* success, data as written */
-	MTD_CORRECTED,  /* EUCLEAN, data as written */
-	MTD_FAILED,     /* EBADMSG: the failure was reported */
-	MTD_SILENT,     /* success or EUCLEAN, but the data differ */
-	MTD_ERROR,      /* any other errno */
+	MTD_CLEAN, /* success, data as written */
+	MTD_CORRECTED, /* EUCLEAN, data as written */
+	MTD_FAILED, /* EBADMSG: the failure was reported */
+	MTD_SILENT, /* success or EUCLEAN, but the data differ */
+	MTD_ERROR, /* any other errno */
 };
 
 enum mtd_outcome mtd_classify(int r, bool data_matches);
@@ -650,9 +648,9 @@ size_t mtd_diff(const uint8_t *a, const uint8_t *b, size_t len,
 /* An open /dev/mtdN. */
 struct mtd_dev {
 	int fd;
-	char name[16];                  /* "mtdN", for /sys/class/mtd */
+	char name[16]; /* "mtdN", for /sys/class/mtd */
 	struct mtd_info_user info;
-	uint32_t step_size;             /* ecc_step_size, bytes */
+	uint32_t step_size; /* ecc_step_size, bytes */
 };
 
 /* "mtdN" from "/dev/mtdN", the only device paths the steps take. */

@@ -40,7 +40,7 @@
 struct outq {
 	char *buf;
 	size_t off, len, cap;
-	uint64_t dropped;               /* kmsg and heartbeat events */
+	uint64_t dropped; /* kmsg and heartbeat events */
 	uint64_t dropped_told;
 };
 
@@ -52,9 +52,9 @@ struct guestd {
 	uint64_t heartbeat_ms;
 
 	bool pid1;
-	int log_fd;                     /* /dev/kmsg for writing, as PID 1 */
+	int log_fd; /* /dev/kmsg for writing, as PID 1 */
 	int in_fd, out_fd;
-	uint64_t paused_until;          /* the host isn't there: wait */
+	uint64_t paused_until; /* the host isn't there: wait */
 	struct outq out;
 	struct proto_linebuf inlb;
 	bool in_skip;
@@ -63,12 +63,11 @@ struct guestd {
 	int sfd;
 	struct step_env env;
 	struct runner runner;
-	struct audit audit;             /* the state-leak audit's counts */
+	struct audit audit; /* the state-leak audit's counts */
 	uint64_t next_heartbeat;
 };
 
-static struct guestd gd = { .log_fd = -1, .in_fd = -1, .out_fd = -1,
-			    .sfd = -1 };
+static struct guestd gd = { .log_fd = -1, .in_fd = -1, .out_fd = -1, .sfd = -1 };
 
 static void gd_log(int prio, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -148,7 +147,8 @@ static void out_flush(void)
 	if (gd.out.off == gd.out.len) {
 		gd.out.off = gd.out.len = 0;
 		if (gd.out.dropped > gd.out.dropped_told) {
-			gd_log(4, "dropped %llu kmsg and heartbeat events while "
+			gd_log(4,
+			       "dropped %llu kmsg and heartbeat events while "
 			       "the host was not reading",
 			       (unsigned long long)(gd.out.dropped -
 						    gd.out.dropped_told));
@@ -197,8 +197,8 @@ static void emit(const struct proto_event *ev, void *data)
 		       proto_event_name(ev->type));
 		return;
 	}
-	out_queue(line, len, ev->type == PROTO_EV_KMSG ||
-			     ev->type == PROTO_EV_HEARTBEAT);
+	out_queue(line, len,
+		  ev->type == PROTO_EV_KMSG || ev->type == PROTO_EV_HEARTBEAT);
 	free(line);
 }
 
@@ -228,8 +228,8 @@ static void kmsg_forward(void *data)
 		ev.u.kmsg.seq = rec.seq;
 		ev.u.kmsg.ts_us = rec.ts_us;
 		ev.u.kmsg.prio = rec.prio;
-		util_escape(ev.u.kmsg.msg, PROTO_TEXT_MAX, rec.msg,
-			    rec.msg_len, 0);
+		util_escape(ev.u.kmsg.msg, PROTO_TEXT_MAX, rec.msg, rec.msg_len,
+			    0);
 		emit(&ev, NULL);
 	}
 	if (r < 0) {
@@ -370,8 +370,8 @@ static void on_input(void)
 		if (n < 0 && errno == EAGAIN)
 			return;
 		if (n <= 0 && gd.stdio)
-			shutdown_now(n == 0 ? "end of input"
-					    : "reading requests failed");
+			shutdown_now(n == 0 ? "end of input" :
+					      "reading requests failed");
 		if (n <= 0) {
 			/* No host on the port (yet, or any more). */
 			pause_port();
@@ -459,7 +459,8 @@ static void find_port(void)
 		}
 		if (guestd_now_us() - start > PORT_WAIT_MS * 1000ULL)
 			gd_fatal("no virtio-serial port named '%s' after %d ms"
-				 " (%s)", PROTO_PORT_NAME, PORT_WAIT_MS,
+				 " (%s)",
+				 PROTO_PORT_NAME, PORT_WAIT_MS,
 				 util_errno_desc(-r));
 		step_msleep(PORT_RETRY_MS);
 	}
@@ -582,10 +583,12 @@ static void main_loop(void)
 		if (gd.have_kmsg && gd.kmsg.is_chr)
 			pfd[P_KMSG] = (struct pollfd){ gd.kmsg.fd, POLLIN, 0 };
 		pfd[P_SIG] = (struct pollfd){ gd.sfd, POLLIN, 0 };
-		pfd[P_RUN] = (struct pollfd){ runner_fd(&gd.runner), POLLIN, 0 };
+		pfd[P_RUN] =
+			(struct pollfd){ runner_fd(&gd.runner), POLLIN, 0 };
 
 		if (poll(pfd, P_N, poll_timeout(guestd_now_us(), kmsg_file)) <
-		    0 && errno != EINTR)
+			    0 &&
+		    errno != EINTR)
 			gd_fatal("poll: %s", util_errno_desc(errno));
 
 		/* Kernel lines first, so they carry the step they came in. */
@@ -664,8 +667,10 @@ int main(int argc, char **argv)
 	gd.have_kmsg = r == 0;
 	/* The audit counts WARN/BUG lines from its own reader. */
 	if (audit_open(&gd.audit, gd.kmsg_path, NULL) < 0)
-		gd_log(4, "the state-leak audit will not count kernel log "
-		       "lines from '%s'", gd.kmsg_path);
+		gd_log(4,
+		       "the state-leak audit will not count kernel log "
+		       "lines from '%s'",
+		       gd.kmsg_path);
 	gd.runner.audit = &gd.audit;
 	gd.next_heartbeat = guestd_now_us() + gd.heartbeat_ms * 1000;
 	main_loop();

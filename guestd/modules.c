@@ -77,8 +77,8 @@ static bool path_is_module(const char *path, size_t len, const char *name)
 /* One line of modules.dep, split in place. */
 struct dep_line {
 	char *path;
-	char *deps;             /* space-separated paths */
-	int state;              /* 0 new, 1 in progress, 2 added */
+	char *deps; /* space-separated paths */
+	int state; /* 0 new, 1 in progress, 2 added */
 };
 
 struct dep_table {
@@ -200,7 +200,8 @@ static int builtin_has(const char *dir, const char *name, bool *ret)
 	*ret = false;
 	for (char *line = buf; line < buf + len;) {
 		char *nl = memchr(line, '\n', (size_t)(buf + len - line));
-		size_t l = nl ? (size_t)(nl - line) : (size_t)(buf + len - line);
+		size_t l = nl ? (size_t)(nl - line) :
+				(size_t)(buf + len - line);
 
 		if (path_is_module(line, l, name)) {
 			*ret = true;
@@ -309,8 +310,9 @@ int mod_load(const struct mod_sys *sys, const char *dir, const char *name,
 			break;
 		}
 		r = sys->finit_module(fd, last ? params : "",
-				      is_compressed(paths[i])
-				      ? MODULE_INIT_COMPRESSED_FILE : 0);
+				      is_compressed(paths[i]) ?
+					      MODULE_INIT_COMPRESSED_FILE :
+					      0);
 		close(fd);
 		if (r == -EEXIST && !last)
 			r = 0;

@@ -35,9 +35,11 @@ bool mtd_step_range(struct step_result *res, const struct mtd_dev *dev,
 {
 	uint64_t n = mtd_pages(dev);
 
-	if (pages < 1 || (uint64_t)page >= n || (uint64_t)pages > n - (uint64_t)page) {
+	if (pages < 1 || (uint64_t)page >= n ||
+	    (uint64_t)pages > n - (uint64_t)page) {
 		step_error(res,
-			   "pages %" PRId64 "..%" PRId64 " are not on /dev/%s (pages 0..%" PRIu64 ")",
+			   "pages %" PRId64 "..%" PRId64
+			   " are not on /dev/%s (pages 0..%" PRIu64 ")",
 			   page, page + pages - 1, dev->name, n - 1);
 		return false;
 	}

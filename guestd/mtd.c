@@ -60,8 +60,8 @@ static bool bit_is_set(const uint8_t *buf, size_t bit)
 	return buf[bit / 8] & (1u << (bit % 8));
 }
 
-int mtd_pick_bits(const uint8_t *buf, size_t len, unsigned int k,
-		  uint64_t seed, size_t *ret_bits)
+int mtd_pick_bits(const uint8_t *buf, size_t len, unsigned int k, uint64_t seed,
+		  size_t *ret_bits)
 {
 	size_t set = 0;
 	uint64_t s = mtd_prng_seed(seed, k);

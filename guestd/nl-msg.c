@@ -88,8 +88,8 @@ static struct ifinfomsg *put_ifinfo(struct nlmsghdr *nlh, int family,
 struct nlmsghdr *nl_msg_bridge_add(void *buf, const char *name,
 				   const struct nl_bridge_opts *o)
 {
-	struct nlmsghdr *nlh = msg_new(buf, RTM_NEWLINK,
-				       NLM_F_CREATE | NLM_F_EXCL);
+	struct nlmsghdr *nlh =
+		msg_new(buf, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
 	struct nlattr *info, *data;
 
 	put_ifinfo(nlh, AF_UNSPEC, 0);

@@ -38,8 +38,8 @@ int nl_if_name(int ifindex, char *buf);
 
 /* What the kernel answered to one request. */
 struct nl_ack {
-	int err;                        /* positive errno, or 0 */
-	char extack[NL_EXTACK_MAX];     /* NLMSGERR_ATTR_MSG, or "" */
+	int err; /* positive errno, or 0 */
+	char extack[NL_EXTACK_MAX]; /* NLMSGERR_ATTR_MSG, or "" */
 };
 
 /*
@@ -51,8 +51,8 @@ int nl_parse_ack(const struct nlmsghdr *nlh, struct nl_ack *ret);
 
 /* The requests. Each fills @buf, NL_MSG_MAX bytes. */
 struct nl_bridge_opts {
-	int vlan_filtering;             /* 1, 0, or -1 to leave the default */
-	int mcast_snooping;             /* likewise */
+	int vlan_filtering; /* 1, 0, or -1 to leave the default */
+	int mcast_snooping; /* likewise */
 };
 
 struct nlmsghdr *nl_msg_bridge_add(void *buf, const char *name,
@@ -64,8 +64,8 @@ struct nlmsghdr *nl_msg_vlan(void *buf, bool add, int ifindex,
 			     const struct brspec_vlan *v, bool self);
 
 struct nl_mdb_req {
-	int bridge;                     /* ifindex of the bridge */
-	int port;                       /* ifindex of the port */
+	int bridge; /* ifindex of the bridge */
+	int port; /* ifindex of the port */
 	struct brspec_group group;
 	uint16_t vid;
 	bool permanent;

@@ -177,8 +177,8 @@ static int check_steps(struct runner *r, struct json_object *steps,
  * them too, but trust nothing. On failure r->run.scenario is the
  * request's name when that much of it was good.
  */
-static int check_request(struct runner *r, struct json_object *req,
-			 char *err, size_t errlen)
+static int check_request(struct runner *r, struct json_object *req, char *err,
+			 size_t errlen)
 {
 	if (proto_run_decode(req, &r->run, err, errlen) < 0 ||
 	    check_steps(r, r->run.steps, false, err, errlen) < 0 ||
@@ -203,8 +203,7 @@ static const char *request_name(struct json_object *req)
 /* The child's side of fork(): never returns. */
 static void child_start(struct runner *r, int out_fd, int ack_fd)
 {
-	static const int sigs[] = { SIGCHLD, SIGPIPE, SIGTERM, SIGINT,
-				    SIGHUP };
+	static const int sigs[] = { SIGCHLD, SIGPIPE, SIGTERM, SIGINT, SIGHUP };
 	sigset_t all;
 
 	setpgid(0, 0);
@@ -446,7 +445,8 @@ static int on_line(const char *line, size_t len, void *data)
 		note_reset(r, r->step_kind);
 		r->step_begin_us = guestd_now_us();
 		r->step_limit_ms = step_limit_ms(r, (uint32_t)r->step);
-		r->step_deadline_us = r->step_begin_us + r->step_limit_ms * 1000;
+		r->step_deadline_us =
+			r->step_begin_us + r->step_limit_ms * 1000;
 		r->ops->emit(&ev, r->data);
 		/* The step may start: kmsg lines are tagged with it now. */
 		/* If the child died, the write fails and its exit is
@@ -501,8 +501,10 @@ void runner_on_readable(struct runner *r)
 			return;
 		}
 		if (util_feed_lines(&r->lb, &r->lb_skip, buf, (size_t)n,
-				    on_line, r) == -E2BIG && !r->ended)
-			child_misbehaved(r, "a line longer than PROTO_LINE_MAX");
+				    on_line, r) == -E2BIG &&
+		    !r->ended)
+			child_misbehaved(r,
+					 "a line longer than PROTO_LINE_MAX");
 	}
 }
 
@@ -519,8 +521,7 @@ void runner_on_tick(struct runner *r, uint64_t now)
 	 * state). Its verdict is out; let it be and run the next scenario.
 	 * When it is reaped at last, runner_on_exit() won't know its pid.
 	 */
-	if (r->pid && r->ended &&
-	    now >= r->ended_us + r->abandon_ms * 1000) {
+	if (r->pid && r->ended && now >= r->ended_us + r->abandon_ms * 1000) {
 		r->abandoned++;
 		child_gone(r);
 		return;
@@ -543,7 +544,8 @@ void runner_on_tick(struct runner *r, uint64_t now)
 			 (unsigned long long)r->step_limit_ms);
 		snprintf(got, sizeof(got), "still running after %llu ms",
 			 (unsigned long long)ms);
-		snprintf(reason, sizeof(reason), "step %lld (%s) timed out "
+		snprintf(reason, sizeof(reason),
+			 "step %lld (%s) timed out "
 			 "after %llu ms; killed process group %d",
 			 (long long)r->step, r->step_kind,
 			 (unsigned long long)r->step_limit_ms, (int)r->pid);
@@ -556,13 +558,15 @@ void runner_on_tick(struct runner *r, uint64_t now)
 		snprintf(got, sizeof(got), "still running after %llu ms",
 			 (unsigned long long)ms);
 		if (r->step >= 0)
-			snprintf(reason, sizeof(reason), "%s timed out "
+			snprintf(reason, sizeof(reason),
+				 "%s timed out "
 				 "after %llu ms in step %lld (%s); killed "
-				 "process group %d", what,
-				 (unsigned long long)limit,
+				 "process group %d",
+				 what, (unsigned long long)limit,
 				 (long long)r->step, r->step_kind, (int)r->pid);
 		else
-			snprintf(reason, sizeof(reason), "%s timed out "
+			snprintf(reason, sizeof(reason),
+				 "%s timed out "
 				 "after %llu ms; killed process group %d",
 				 what, (unsigned long long)limit, (int)r->pid);
 	}
@@ -583,7 +587,8 @@ static void run_resets(struct runner *r)
 	for (size_t i = 0; i < r->nresets; i++) {
 		err = r->resets[i]->reset(r->env, what, sizeof(what));
 		if (err < 0 && r->ops->log) {
-			util_fmt(msg, sizeof(msg), "resetting what '%s' steps "
+			util_fmt(msg, sizeof(msg),
+				 "resetting what '%s' steps "
 				 "left after scenario '%s': %s: %s",
 				 r->resets[i]->name, r->run.scenario, what,
 				 util_errno_desc(-err));
@@ -623,8 +628,10 @@ static bool start_cleanup(struct runner *r)
 	if (spawn(r, err, sizeof(err)) == 0)
 		return true;
 	if (r->ops->log) {
-		util_fmt(msg, sizeof(msg), "cannot run the cleanup of "
-			 "scenario '%s': %s", r->run.scenario, err);
+		util_fmt(msg, sizeof(msg),
+			 "cannot run the cleanup of "
+			 "scenario '%s': %s",
+			 r->run.scenario, err);
 		r->ops->log(3, msg, r->data);
 	}
 	return false;
@@ -641,8 +648,7 @@ static void child_gone(struct runner *r)
 	if (r->held && !r->in_cleanup && start_cleanup(r))
 		return;
 	if (r->held)
-		finish(r, r->held_verdict, r->held_duration_us,
-		       r->held_reason);
+		finish(r, r->held_verdict, r->held_duration_us, r->held_reason);
 	r->held = false;
 	r->in_cleanup = false;
 	r->ncleanup = 0;
@@ -664,12 +670,15 @@ bool runner_on_exit(struct runner *r, pid_t pid, int status)
 
 		util_wait_status(status, how, sizeof(how));
 		if (r->step >= 0)
-			snprintf(reason, sizeof(reason), "%s process %s "
-				 "in step %lld (%s)", who, how,
-				 (long long)r->step, r->step_kind);
+			snprintf(reason, sizeof(reason),
+				 "%s process %s "
+				 "in step %lld (%s)",
+				 who, how, (long long)r->step, r->step_kind);
 		else
-			snprintf(reason, sizeof(reason), "%s process %s "
-				 "before it reported scenario_end", who, how);
+			snprintf(reason, sizeof(reason),
+				 "%s process %s "
+				 "before it reported scenario_end",
+				 who, how);
 		emit_step_end(r, VERDICT_ERROR, "the step to finish", how,
 			      reason);
 		end_child(r, VERDICT_ERROR, guestd_now_us() - r->begin_us,

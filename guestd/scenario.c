@@ -107,8 +107,8 @@ void scenario_child(const struct step_ops *const *table,
 	if (cleanup)
 		first = (uint32_t)json_object_array_length(run->steps);
 
-	if (kmsg_log_open(&log, env->kmsg_path ? env->kmsg_path
-					       : "/dev/kmsg") == 0) {
+	if (kmsg_log_open(&log,
+			  env->kmsg_path ? env->kmsg_path : "/dev/kmsg") == 0) {
 		ctx.kmsg = &log;
 		kmsg_log_drain(&log);
 		ctx.scenario_mark = kmsg_log_mark(&log);
@@ -162,8 +162,8 @@ void scenario_child(const struct step_ops *const *table,
 		/* The first failure is the verdict; cleanup goes on. */
 		if (verdict == VERDICT_PASS) {
 			verdict = res.verdict;
-			scenario_reason(reason, sizeof(reason), idx, kind,
-					name, &res);
+			scenario_reason(reason, sizeof(reason), idx, kind, name,
+					&res);
 		}
 		if (!cleanup)
 			break;

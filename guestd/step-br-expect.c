@@ -40,8 +40,9 @@ static int expect_once(struct json_object *step, struct step_result *res,
 	r = mdb ? nl_dump_mdbs(&ml, &ack) : nl_dump_vlans(&vl, &ack);
 	if (r < 0) {
 		step_error(res, "%s: dump failed: %s%s%s%s", what,
-			   util_errno_desc(-r), ack.extack[0] ? " (extack '" : "",
-			   ack.extack, ack.extack[0] ? "')" : "");
+			   util_errno_desc(-r),
+			   ack.extack[0] ? " (extack '" : "", ack.extack,
+			   ack.extack[0] ? "')" : "");
 		return r;
 	}
 	if (mdb)

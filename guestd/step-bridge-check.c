@@ -100,7 +100,8 @@ static int run_bridge(const char *path, const char *what, char **ret_out,
 			break;
 		}
 		if (oopen && fds[0].revents) {
-			int d = drain(po[0], out, &olen, BRIDGE_OUTPUT_MAX, &full);
+			int d = drain(po[0], out, &olen, BRIDGE_OUTPUT_MAX,
+				      &full);
 
 			oopen = d > 0;
 			r = d < 0 ? d : r;
@@ -175,8 +176,10 @@ static int check(struct step_result *res, const char *path, bool mdb)
 		step_error(res, "bridge_check: %s", why);
 		goto out;
 	}
-	if (mdb ? br_mdbs_diff(&ml, &jm, "netlink", bridge, diff, sizeof(diff)) :
-		  br_vlans_diff(&vl, &jv, "netlink", bridge, diff, sizeof(diff))) {
+	if (mdb ? br_mdbs_diff(&ml, &jm, "netlink", bridge, diff,
+			       sizeof(diff)) :
+		  br_vlans_diff(&vl, &jv, "netlink", bridge, diff,
+				sizeof(diff))) {
 		res->verdict = VERDICT_FAIL;
 		step_expected(res, "guestd's %s dump and '%s' agree",
 			      mdb ? "MDB" : "VLAN", bridge);
@@ -199,7 +202,9 @@ static int bridge_check_run(struct step_ctx *ctx, struct json_object *step,
 						   BRIDGE_PATH;
 
 	if (!step_bool(step, "vlan", true) && !step_bool(step, "mdb", true)) {
-		step_error(res, "bridge_check with vlan and mdb false checks nothing");
+		step_error(
+			res,
+			"bridge_check with vlan and mdb false checks nothing");
 		return 0;
 	}
 	if (step_bool(step, "vlan", true) && check(res, path, false) != 0)

@@ -34,6 +34,7 @@
  * mm/page_alloc.c), which fault_reset() writes back: probability first,
  * so that nothing fails while the rest changes.
  */
+/* clang-format off */
 static const struct fault_write fault_slab_defaults[] = {
 	{ "probability", 0 }, { "interval", 1 }, { "times", 1 },
 	{ "space", 0 }, { "verbose", 2 }, { "ignore-gfp-wait", 1 },
@@ -44,6 +45,7 @@ static const struct fault_write fault_page_defaults[] = {
 	{ "space", 0 }, { "verbose", 2 }, { "ignore-gfp-wait", 1 },
 	{ "ignore-gfp-highmem", 1 }, { "min-order", 1 }, { "task-filter", 0 },
 };
+/* clang-format on */
 
 static bool fault_key_in(const char *const *list, const char *key)
 {
@@ -111,8 +113,10 @@ int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
 		attr = "";
 	allowed = stepspec_fault_keys(attr);
 	if (!allowed) {
-		snprintf(err, errlen, "unknown attr '%.64s' (want failslab, "
-			 "fail_page_alloc, fail_nth or off)", attr);
+		snprintf(err, errlen,
+			 "unknown attr '%.64s' (want failslab, "
+			 "fail_page_alloc, fail_nth or off)",
+			 attr);
 		return -EINVAL;
 	}
 	json_object_object_foreach(step, key, val) {
@@ -121,8 +125,10 @@ int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
 		    strcmp(key, "timeout_ms") == 0 || strcmp(key, "attr") == 0)
 			continue;
 		if (!fault_key_in(allowed, key)) {
-			snprintf(err, errlen, "key '%.64s' does not go with "
-				 "attr '%s'", key, attr);
+			snprintf(err, errlen,
+				 "key '%.64s' does not go with "
+				 "attr '%s'",
+				 key, attr);
 			return -EINVAL;
 		}
 	}
@@ -139,11 +145,12 @@ int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
 	if (strcmp(attr, "fail_nth") == 0) {
 		const char *at = step_str(step, "at");
 		int64_t nth = step_int(step, "nth", 0), min, max;
-		int64_t tries = step_int(step, "max_tries",
-					 PROTO_FAULT_TRIES_DEFAULT);
+		int64_t tries =
+			step_int(step, "max_tries", PROTO_FAULT_TRIES_DEFAULT);
 
 		if (at && json_object_object_get_ex(step, "nth", NULL)) {
-			snprintf(err, errlen, "attr 'fail_nth' takes 'nth' or "
+			snprintf(err, errlen,
+				 "attr 'fail_nth' takes 'nth' or "
 				 "'at', not both");
 			return -EINVAL;
 		}
@@ -154,22 +161,28 @@ int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
 		fault_bounds("nth", &min, &max);
 		if (at) {
 			if (!fault_symbol_ok(at)) {
-				snprintf(err, errlen, "'at' must be a function "
-					 "name ([A-Za-z0-9_.], 1..%d bytes), not "
-					 "'%.64s'", FAULT_AT_MAX - 1, at);
+				snprintf(
+					err, errlen,
+					"'at' must be a function "
+					"name ([A-Za-z0-9_.], 1..%d bytes), not "
+					"'%.64s'",
+					FAULT_AT_MAX - 1, at);
 				return -EINVAL;
 			}
 			if (tries < 1 || tries > PROTO_FAULT_TRIES_MAX) {
-				snprintf(err, errlen, "'max_tries' must be "
-					 "1..%d", PROTO_FAULT_TRIES_MAX);
+				snprintf(err, errlen,
+					 "'max_tries' must be "
+					 "1..%d",
+					 PROTO_FAULT_TRIES_MAX);
 				return -EINVAL;
 			}
 			snprintf(p.at, sizeof(p.at), "%s", at);
 			p.max_tries = (unsigned int)tries;
 		} else if (nth < min || nth > max) {
-			snprintf(err, errlen, "attr 'fail_nth' needs 'nth' "
-				 "%lld..%lld or 'at'", (long long)min,
-				 (long long)max);
+			snprintf(err, errlen,
+				 "attr 'fail_nth' needs 'nth' "
+				 "%lld..%lld or 'at'",
+				 (long long)min, (long long)max);
 			return -EINVAL;
 		} else {
 			p.nth = (unsigned int)nth;
@@ -189,12 +202,11 @@ int fault_plan(struct json_object *step, struct fault_plan *ret, char *err,
 	p.task = step_bool(step, "task_filter", true);
 	/* Disable first, configure, enable last. */
 	p.w[p.n++] = (struct fault_write){ "probability", 0 };
-	if (fault_add_int(&p, step, "interval", "interval", 1, err,
-			  errlen) < 0 ||
+	if (fault_add_int(&p, step, "interval", "interval", 1, err, errlen) <
+		    0 ||
 	    fault_add_int(&p, step, "times", "times", 1, err, errlen) < 0 ||
 	    fault_add_int(&p, step, "space", "space", 0, err, errlen) < 0 ||
-	    fault_add_int(&p, step, "verbose", "verbose", 2, err,
-			  errlen) < 0)
+	    fault_add_int(&p, step, "verbose", "verbose", 2, err, errlen) < 0)
 		return -EINVAL;
 	p.times = p.w[2].value;
 	fault_add_bool(&p, step, "ignore_gfp_wait", "ignore-gfp-wait", false);
@@ -280,8 +292,8 @@ static int fault_open(const char *path, int flags, char *what, size_t whatlen)
 }
 
 /* Write each of @w into @dir, in order. */
-static int fault_writes(const char *dir, const struct fault_write *w,
-			size_t n, char *what, size_t whatlen)
+static int fault_writes(const char *dir, const struct fault_write *w, size_t n,
+			char *what, size_t whatlen)
 {
 	char path[512];
 	int fd, r;
@@ -425,17 +437,20 @@ static int fault_disarm(struct step_ctx *ctx, char *what, size_t whatlen)
 	if (nth)
 		/* 0 once injected; the count left otherwise. */
 		f->outcome = fault_fd_get(f->proc_fd, &v) == 0 && v == 0 ?
-				     FAULT_FIRED : FAULT_MISSED;
+				     FAULT_FIRED :
+				     FAULT_MISSED;
 	else
 		/* times goes down by one per injected failure. */
 		f->outcome = fault_fd_get(f->times_fd, &v) == 0 &&
 					     v < f->times ?
-				     FAULT_FIRED : FAULT_MISSED;
+				     FAULT_FIRED :
+				     FAULT_MISSED;
 	if ((nth || f->task) && (r2 = fault_fd_put(f->proc_fd, 0)) < 0 &&
 	    r == 0) {
 		r = r2;
-		snprintf(what, whatlen, "writing 0 to %s", nth ?
-			 "/proc/thread-self/fail-nth" : "/proc/self/make-it-fail");
+		snprintf(what, whatlen, "writing 0 to %s",
+			 nth ? "/proc/thread-self/fail-nth" :
+			       "/proc/self/make-it-fail");
 	}
 	if (r == 0)
 		/* fail_nth changed both attributes. */
@@ -457,10 +472,11 @@ int fault_before_step(struct step_ctx *ctx, struct step_result *res)
 	if (f->nth || f->task) {
 		r = fault_fd_put(f->proc_fd, f->nth ? f->nth : 1);
 		if (r < 0) {
-			step_error(res, "arming the fault for this step: "
-				   "writing %s: %s", f->nth ?
-				   "/proc/thread-self/fail-nth" :
-				   "/proc/self/make-it-fail",
+			step_error(res,
+				   "arming the fault for this step: "
+				   "writing %s: %s",
+				   f->nth ? "/proc/thread-self/fail-nth" :
+					    "/proc/self/make-it-fail",
 				   util_errno_desc(-r));
 			fault_disarm(ctx, what, sizeof(what));
 			return r;
@@ -471,8 +487,10 @@ int fault_before_step(struct step_ctx *ctx, struct step_result *res)
 	/* The attribute goes live last, once the task is marked. */
 	r = fault_fd_put(f->prob_fd, f->probability);
 	if (r < 0) {
-		step_error(res, "arming the fault for this step: writing "
-			   "%s/probability: %s", f->dir, util_errno_desc(-r));
+		step_error(res,
+			   "arming the fault for this step: writing "
+			   "%s/probability: %s",
+			   f->dir, util_errno_desc(-r));
 		fault_disarm(ctx, what, sizeof(what));
 	}
 	return r;
@@ -496,17 +514,44 @@ void fault_after_step(struct step_ctx *ctx, struct step_result *res)
  * The allocator's and fault injection's own frames, by prefix: a stack's
  * first frame that is none of these is the call the fault hit.
  */
-static const char *const fault_alloc_prefixes[] = {
-	"dump_stack", "fail_dump", "should_fail", "__should_fail",
-	"slab_pre_alloc_hook", "kmem_cache_alloc", "__kmem_cache_alloc",
-	"kmalloc", "__kmalloc", "kvmalloc", "__kvmalloc", "kmemdup",
-	"kstrdup", "kstrndup", "krealloc", "__do_kmalloc", "slab_alloc",
-	"__slab_alloc", "___slab_alloc", "new_slab", "allocate_slab",
-	"alloc_slab_page", "alloc_pages", "__alloc_pages", "prepare_alloc_pages",
-	"__get_free_pages", "get_zeroed_page", "folio_alloc", "__folio_alloc",
-	"vma_alloc_folio", "__alloc_skb", "alloc_skb", "__netdev_alloc_skb",
-	"kmalloc_reserve", "__vmalloc", "vmalloc", "vzalloc", NULL
-};
+static const char *const fault_alloc_prefixes[] = { "dump_stack",
+						    "fail_dump",
+						    "should_fail",
+						    "__should_fail",
+						    "slab_pre_alloc_hook",
+						    "kmem_cache_alloc",
+						    "__kmem_cache_alloc",
+						    "kmalloc",
+						    "__kmalloc",
+						    "kvmalloc",
+						    "__kvmalloc",
+						    "kmemdup",
+						    "kstrdup",
+						    "kstrndup",
+						    "krealloc",
+						    "__do_kmalloc",
+						    "slab_alloc",
+						    "__slab_alloc",
+						    "___slab_alloc",
+						    "new_slab",
+						    "allocate_slab",
+						    "alloc_slab_page",
+						    "alloc_pages",
+						    "__alloc_pages",
+						    "prepare_alloc_pages",
+						    "__get_free_pages",
+						    "get_zeroed_page",
+						    "folio_alloc",
+						    "__folio_alloc",
+						    "vma_alloc_folio",
+						    "__alloc_skb",
+						    "alloc_skb",
+						    "__netdev_alloc_skb",
+						    "kmalloc_reserve",
+						    "__vmalloc",
+						    "vmalloc",
+						    "vzalloc",
+						    NULL };
 
 bool fault_frame_is_allocator(const char *fn)
 {
@@ -541,10 +586,10 @@ int fault_frame_parse(const char *line, struct fault_frame *ret)
 
 /* What the kernel log says of one injected failure. */
 struct fault_hit {
-	bool reported;          /* a "FAULT_INJECTION:" report was logged */
-	bool has_target;        /* its stack holds the target, reliably */
-	char first[FAULT_AT_MAX];       /* its first non-allocator frame */
-	char trace[768];        /* its frames up to the target, "a < b" */
+	bool reported; /* a "FAULT_INJECTION:" report was logged */
+	bool has_target; /* its stack holds the target, reliably */
+	char first[FAULT_AT_MAX]; /* its first non-allocator frame */
+	char trace[768]; /* its frames up to the target, "a < b" */
 };
 
 #define FAULT_REPORT_LINES 128
@@ -593,8 +638,8 @@ static void fault_scan(const struct kmsg_log *log, uint64_t since,
 }
 
 /* Append "; @fmt" to @buf, which may be empty. */
-__attribute__((format(printf, 3, 4)))
-static void fault_append(char *buf, size_t size, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void
+fault_append(char *buf, size_t size, const char *fmt, ...)
 {
 	size_t len = strnlen(buf, size);
 	char more[PROTO_TEXT_MAX];
@@ -627,9 +672,11 @@ static void fault_search(struct step_ctx *ctx, const struct step_ops *ops,
 
 	f->outcome = FAULT_MISSED;
 	if (!ctx->kmsg) {
-		step_error(res, "the fault search for '%s' reads each injected "
+		step_error(res,
+			   "the fault search for '%s' reads each injected "
 			   "failure's stack from /dev/kmsg, which guestd could "
-			   "not open", f->at);
+			   "not open",
+			   f->at);
 		goto out;
 	}
 	for (n = 1; n <= f->max_tries; n++) {
@@ -642,9 +689,10 @@ static void fault_search(struct step_ctx *ctx, const struct step_ops *ops,
 		fault_make_room();
 		r = fault_fd_put(f->proc_fd, n);
 		if (r < 0) {
-			step_error(res, "arming try %u of the fault search: "
-				   "writing /proc/thread-self/fail-nth: %s", n,
-				   util_errno_desc(-r));
+			step_error(res,
+				   "arming try %u of the fault search: "
+				   "writing /proc/thread-self/fail-nth: %s",
+				   n, util_errno_desc(-r));
 			goto out;
 		}
 		r = ops->run(ctx, step, res);
@@ -656,16 +704,19 @@ static void fault_search(struct step_ctx *ctx, const struct step_ops *ops,
 		if (r2 == 0)
 			r2 = fault_fd_put(f->proc_fd, 0);
 		if (r2 < 0) {
-			step_error(res, "disarming try %u of the fault search: "
-				   "/proc/thread-self/fail-nth: %s", n,
-				   util_errno_desc(-r2));
+			step_error(res,
+				   "disarming try %u of the fault search: "
+				   "/proc/thread-self/fail-nth: %s",
+				   n, util_errno_desc(-r2));
 			goto out;
 		}
 		if (left != 0) {
 			res->verdict = VERDICT_FAIL;
 			res->reason[0] = '\0';
-			step_expected(res, "a fault-injectable call with '%s' "
-				      "on its stack", f->at);
+			step_expected(res,
+				      "a fault-injectable call with '%s' "
+				      "on its stack",
+				      f->at);
 			step_got(res, "the step made only %u such call%s%s%s",
 				 n - 1, n == 2 ? "" : "s", hits[0] ? ": " : "",
 				 hits);
@@ -681,21 +732,27 @@ static void fault_search(struct step_ctx *ctx, const struct step_ops *ops,
 					 f->at, n, h.trace);
 			else
 				fault_append(res->verdict == VERDICT_ERROR ?
-					     res->reason : res->got,
-					     sizeof(res->got), "the fault hit "
-					     "'%s' at call %u: %s", f->at, n,
-					     h.trace);
+						     res->reason :
+						     res->got,
+					     sizeof(res->got),
+					     "the fault hit "
+					     "'%s' at call %u: %s",
+					     f->at, n, h.trace);
 			goto out;
 		}
 		/* __GFP_NOWARN calls fail without a report (FAULT_NOWARN). */
-		fault_append(hits, sizeof(hits), "%u %s", n, h.first[0] ?
-			     h.first : h.reported ? "(no frame outside the "
-			     "allocator)" : "(no report: __GFP_NOWARN?)");
+		fault_append(hits, sizeof(hits), "%u %s", n,
+			     h.first[0] ? h.first :
+			     h.reported ? "(no frame outside the "
+					  "allocator)" :
+					  "(no report: __GFP_NOWARN?)");
 	}
 	res->verdict = VERDICT_FAIL;
 	res->reason[0] = '\0';
-	step_expected(res, "a call with '%s' on its stack among the step's "
-		      "first %u fault-injectable calls", f->at, f->max_tries);
+	step_expected(res,
+		      "a call with '%s' on its stack among the step's "
+		      "first %u fault-injectable calls",
+		      f->at, f->max_tries);
 	step_got(res, "none: %s", hits);
 out:
 	r = fault_reset(ctx->env, what, sizeof(what));
@@ -813,9 +870,11 @@ static int fault_run(struct step_ctx *ctx, struct json_object *step,
 		step_expected(res, "the last armed fault %s",
 			      p.expect_injected ? "to have been injected" :
 						  "not to have fired");
-		step_got(res, "%s", f->outcome == FAULT_NONE ?
-			 "no fault was armed in this scenario" :
-			 fired ? "it was injected" : "it never fired");
+		step_got(res, "%s",
+			 f->outcome == FAULT_NONE ?
+				 "no fault was armed in this scenario" :
+			 fired ? "it was injected" :
+				 "it never fired");
 		return 0;
 	}
 

@@ -17,7 +17,6 @@
 
 #include "guestd.h"
 
-
 /* The child's side: run the write and send the whole result back. */
 static __attribute__((noreturn)) void
 fork_write_child(struct step_ctx *ctx, struct json_object *step, int fd)

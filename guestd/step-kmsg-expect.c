@@ -79,8 +79,8 @@ static int kmsg_expect_run(struct step_ctx *ctx, struct json_object *step,
 
 	if (!since || strcmp(since, "step") == 0) {
 		mark = ctx->prev_step_mark;
-		since_text = ctx->step ? "since the previous step began"
-				       : "since the scenario began";
+		since_text = ctx->step ? "since the previous step began" :
+					 "since the scenario began";
 	} else if (strcmp(since, "scenario") == 0) {
 		mark = ctx->scenario_mark;
 		since_text = "since the scenario began";
@@ -88,8 +88,10 @@ static int kmsg_expect_run(struct step_ctx *ctx, struct json_object *step,
 		mark = ctx->scenario_mark;
 		since_text = "since boot";
 	} else {
-		step_error(res, "'since' must be 'step', 'scenario' or 'boot', not '%s'",
-			   since);
+		step_error(
+			res,
+			"'since' must be 'step', 'scenario' or 'boot', not '%s'",
+			since);
 		return 0;
 	}
 	if (!ctx->kmsg) {
@@ -121,7 +123,8 @@ static int kmsg_expect_run(struct step_ctx *ctx, struct json_object *step,
 			res->verdict = VERDICT_FAIL;
 			snprintf(res->reason, sizeof(res->reason),
 				 "kernel log %s", since_text);
-			step_expected(res, "no kernel log line matching '%s' %s",
+			step_expected(res,
+				      "no kernel log line matching '%s' %s",
 				      match, since_text);
 			step_got(res, "record %llu: '%s'",
 				 (unsigned long long)seq, shown);
@@ -150,8 +153,8 @@ static int kmsg_expect_run(struct step_ctx *ctx, struct json_object *step,
 	res->verdict = VERDICT_FAIL;
 	snprintf(res->reason, sizeof(res->reason), "kernel log %s", since_text);
 	if (absent) {
-		step_expected(res, "no kernel log line matching '%s' %s",
-			      match, since_text);
+		step_expected(res, "no kernel log line matching '%s' %s", match,
+			      since_text);
 		util_escape(shown, sizeof(shown), e->msg, strlen(e->msg),
 			    KMSG_SHOW);
 		step_got(res, "record %llu: '%s'", (unsigned long long)e->seq,

@@ -60,23 +60,27 @@ static int link_set_run(struct step_ctx *ctx, struct json_object *step,
 	struct nl_ack ack;
 
 	if (master && step_bool(step, "nomaster", false)) {
-		step_error(res, "link_set '%s': 'master' and 'nomaster' together",
+		step_error(res,
+			   "link_set '%s': 'master' and 'nomaster' together",
 			   dev);
 		return 0;
 	}
 	snprintf(what, sizeof(what), "link_set '%s'%s%s%s%s", dev,
 		 master ? " master " : "", master ? master : "",
 		 step_bool(step, "nomaster", false) ? " nomaster" : "",
-		 tristate(step, "up") < 0 ? "" :
-		 step_bool(step, "up", false) ? " up" : " down");
+		 tristate(step, "up") < 0     ? "" :
+		 step_bool(step, "up", false) ? " up" :
+						" down");
 	if (nl_step_ifindex(res, step, what, dev, &ifindex) < 0)
 		return 0;
-	if (master && nl_step_ifindex(res, step, what, master, &master_index) < 0)
+	if (master &&
+	    nl_step_ifindex(res, step, what, master, &master_index) < 0)
 		return 0;
 	if (step_bool(step, "nomaster", false))
 		master_index = 0;
 	r = nl_talk(nl_msg_link_set(buf, ifindex, master_index,
-				    tristate(step, "up")), &ack);
+				    tristate(step, "up")),
+		    &ack);
 	return nl_step_judge(res, step, "RTM_NEWLINK", what, r, &ack);
 }
 

@@ -75,8 +75,9 @@ static int marker_check(const char *path, const char *expect,
 		return 0;
 	}
 	free(text);
-	step_got(res, "token %s, set at uptime %" PRIu64 " ms, now %" PRIu64
-		 " ms", token, at, now);
+	step_got(res,
+		 "token %s, set at uptime %" PRIu64 " ms, now %" PRIu64 " ms",
+		 token, at, now);
 	if (!want || now < at)
 		snprintf(res->reason, sizeof(res->reason), "reading '%s'",
 			 path);

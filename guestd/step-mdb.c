@@ -10,8 +10,7 @@
 #include "guestd.h"
 #include "nl.h"
 
-static int mdb_run(struct json_object *step, struct step_result *res,
-		   bool add)
+static int mdb_run(struct json_object *step, struct step_result *res, bool add)
 {
 	const char *dev = step_str(step, "dev");
 	const char *port = step_str(step, "port");
@@ -29,13 +28,16 @@ static int mdb_run(struct json_object *step, struct step_result *res,
 		return 0;
 	}
 	if (vid > 0xffff) {
-		step_error(res, "vid %lld is not a 16-bit number", (long long)vid);
+		step_error(res, "vid %lld is not a 16-bit number",
+			   (long long)vid);
 		return 0;
 	}
 	m.vid = (uint16_t)vid;
 	snprintf(what, sizeof(what), "mdb_%s dev '%s' port '%s' grp '%s'%s",
 		 add ? "add" : "del", dev, port, group,
-		 !add ? "" : m.permanent ? " permanent" : " temp");
+		 !add	     ? "" :
+		 m.permanent ? " permanent" :
+			       " temp");
 	if (m.vid)
 		snprintf(what + strlen(what), sizeof(what) - strlen(what),
 			 " vid %u", m.vid);
@@ -43,8 +45,8 @@ static int mdb_run(struct json_object *step, struct step_result *res,
 	    nl_step_ifindex(res, step, what, port, &m.port) < 0)
 		return 0;
 	r = nl_talk(nl_msg_mdb(buf, add, &m), &ack);
-	return nl_step_judge(res, step, add ? "RTM_NEWMDB" : "RTM_DELMDB",
-			     what, r, &ack);
+	return nl_step_judge(res, step, add ? "RTM_NEWMDB" : "RTM_DELMDB", what,
+			     r, &ack);
 }
 
 static int mdb_add_run(struct step_ctx *ctx, struct json_object *step,

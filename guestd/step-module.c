@@ -36,7 +36,8 @@ static int join_params(struct json_object *params, char *buf, size_t size)
 	size_t o = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; params && i < json_object_array_length(params); i++) {
+	for (size_t i = 0; params && i < json_object_array_length(params);
+	     i++) {
 		const char *p = json_object_get_string(
 			json_object_array_get_idx(params, i));
 		int n = snprintf(buf + o, size - o, "%s%s", o ? " " : "", p);
@@ -90,8 +91,8 @@ static int modprobe_run(struct step_ctx *ctx, struct json_object *step,
 	dir = modules_dir(ctx->env, dirbuf, sizeof(dirbuf));
 	what[0] = '\0';
 	r = mod_load(sys_of(ctx->env), dir, module, joined, what, sizeof(what));
-	snprintf(res->reason, sizeof(res->reason), "modprobe '%s'%s%s",
-		 module, joined[0] ? " " : "", joined);
+	snprintf(res->reason, sizeof(res->reason), "modprobe '%s'%s%s", module,
+		 joined[0] ? " " : "", joined);
 	free(joined);
 	judge(res, step_str(step, "expect_errno"), r, "loaded", what);
 	if (res->verdict == VERDICT_PASS)

@@ -20,15 +20,18 @@ static int mtd_erase_run(struct step_ctx *ctx, struct json_object *step,
 	len = dev.info.size;
 	if (block >= 0) {
 		if ((uint64_t)block >= nblocks) {
-			step_error(res, "block %" PRId64 " is not on /dev/%s (blocks 0..%" PRIu64 ")",
+			step_error(res,
+				   "block %" PRId64
+				   " is not on /dev/%s (blocks 0..%" PRIu64 ")",
 				   block, dev.name, nblocks - 1);
 			goto out;
 		}
 		start = (uint64_t)block * dev.info.erasesize;
 		len = dev.info.erasesize;
 	}
-	snprintf(what, sizeof(what), "MEMERASE64 of /dev/%s at %" PRIu64 " + %" PRIu64,
-		 dev.name, start, len);
+	snprintf(what, sizeof(what),
+		 "MEMERASE64 of /dev/%s at %" PRIu64 " + %" PRIu64, dev.name,
+		 start, len);
 	snprintf(done, sizeof(done), "erased %" PRIu64 " bytes", len);
 	r = mtd_erase(&dev, start, len);
 	mtd_step_judge(res, step_str(step, "expect_errno"), r, done, what);

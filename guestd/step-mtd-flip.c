@@ -26,7 +26,9 @@ static void mtd_flip_list(char *buf, size_t size, const size_t *bits,
 	buf[0] = '\0';
 	for (unsigned int i = 0; i < k && o < size; i++) {
 		int n = snprintf(buf + o, size - o, "%s%zu",
-				 i == 0 ? "" : i + 1 == k ? " and " : ", ",
+				 i == 0	    ? "" :
+				 i + 1 == k ? " and " :
+					      ", ",
 				 bits[i] - base);
 
 		if (n < 0)
@@ -61,7 +63,9 @@ static int mtd_flip_run(struct step_ctx *ctx, struct json_object *step,
 		goto out;
 	nsteps = dev.info.writesize / dev.step_size;
 	if ((uint64_t)ecc_step >= nsteps) {
-		step_error(res, "ecc_step %" PRId64 " is not in a page of /dev/%s (steps 0..%u)",
+		step_error(res,
+			   "ecc_step %" PRId64
+			   " is not in a page of /dev/%s (steps 0..%u)",
 			   ecc_step, dev.name, nsteps - 1);
 		goto out;
 	}
@@ -75,7 +79,8 @@ static int mtd_flip_run(struct step_ctx *ctx, struct json_object *step,
 	}
 	res->verdict = VERDICT_FAIL;
 	snprintf(res->reason, sizeof(res->reason),
-		 "clearing %" PRId64 " bits in ECC step %" PRId64 " of page %" PRId64 " of /dev/%s",
+		 "clearing %" PRId64 " bits in ECC step %" PRId64
+		 " of page %" PRId64 " of /dev/%s",
 		 k, ecc_step, page, dev.name);
 	r = mtd_read_page(&dev, (uint64_t)page, data, oob, MTD_OPS_RAW, &st);
 	if (r < 0) {
@@ -83,8 +88,8 @@ static int mtd_flip_run(struct step_ctx *ctx, struct json_object *step,
 		goto done;
 	}
 	base = (size_t)ecc_step * dev.step_size;
-	r = mtd_pick_bits(data + base, dev.step_size, (unsigned int)k,
-			  seed, bits);
+	r = mtd_pick_bits(data + base, dev.step_size, (unsigned int)k, seed,
+			  bits);
 	if (r < 0) {
 		step_expected(res, "%" PRId64 " bits set in the step", k);
 		step_got(res, "fewer bits set: is the page erased?");
@@ -92,7 +97,7 @@ static int mtd_flip_run(struct step_ctx *ctx, struct json_object *step,
 	}
 	for (int64_t i = 0; i < k; i++) {
 		bits[i] += base * 8;
-		data[bits[i] / 8] &= (uint8_t)~(1u << (bits[i] % 8));
+		data[bits[i] / 8] &= (uint8_t) ~(1u << (bits[i] % 8));
 	}
 	r = mtd_write_page(&dev, (uint64_t)page, data, oob, MTD_OPS_RAW);
 	if (r < 0) {
@@ -108,15 +113,19 @@ static int mtd_flip_run(struct step_ctx *ctx, struct json_object *step,
 	mtd_flip_list(list, sizeof(list), bits, (unsigned int)k, base * 8);
 	if (mtd_diff(data, back, dev.info.writesize, &first) ||
 	    mtd_diff(oob, backoob, dev.info.oobsize, &first)) {
-		step_expected(res, "the raw page as written, with bits %s of the step cleared",
-			      list);
-		step_got(res, "a raw page that differs from it, first at byte %zu",
+		step_expected(
+			res,
+			"the raw page as written, with bits %s of the step cleared",
+			list);
+		step_got(res,
+			 "a raw page that differs from it, first at byte %zu",
 			 first);
 		goto done;
 	}
 	res->verdict = VERDICT_PASS;
 	res->reason[0] = '\0';
-	step_got(res, "cleared bits %s of ECC step %" PRId64 " (%u bytes at %zu)",
+	step_got(res,
+		 "cleared bits %s of ECC step %" PRId64 " (%u bytes at %zu)",
 		 list, ecc_step, dev.step_size, base);
 done:
 	r = 0;

@@ -37,19 +37,18 @@ static void mtd_add(char *buf, size_t size, const char *fmt, ...)
 }
 
 struct mtd_read_sum {
-	int r;                          /* 0, -EUCLEAN, -EBADMSG, or other */
+	int r; /* 0, -EUCLEAN, -EBADMSG, or other */
 	uint64_t corrected, uncorrectable;
 	uint32_t max_bitflips;
-	size_t differ;                  /* bytes unlike the pattern */
-	uint64_t diff_page;             /* the first page that differs */
+	size_t differ; /* bytes unlike the pattern */
+	uint64_t diff_page; /* the first page that differs */
 	size_t diff_byte;
-	uint64_t sum_got, sum_want;     /* checksums of that page */
+	uint64_t sum_got, sum_want; /* checksums of that page */
 };
 
 /* Read the pages, summing the stats and comparing with the pattern. */
 static int mtd_read_pages(const struct mtd_dev *dev, int64_t page,
-			  int64_t pages, int64_t seed,
-			  struct mtd_read_sum *sum)
+			  int64_t pages, int64_t seed, struct mtd_read_sum *sum)
 {
 	uint8_t *data = malloc(dev->info.writesize);
 	uint8_t *want = malloc(dev->info.writesize);
@@ -158,15 +157,19 @@ static int mtd_read_run(struct step_ctx *ctx, struct json_object *step,
 		ok &= sum.uncorrectable == (uint64_t)uncorr;
 	}
 	mtd_add(got, sizeof(got),
-		"corrected %" PRIu64 ", max_bitflips %u, uncorrectable %" PRIu64,
+		"corrected %" PRIu64
+		", max_bitflips %u, uncorrectable %" PRIu64,
 		sum.corrected, sum.max_bitflips, sum.uncorrectable);
 	if (seed >= 0) {
-		mtd_add(exp, sizeof(exp), "data %s the pattern of seed %" PRId64,
+		mtd_add(exp, sizeof(exp),
+			"data %s the pattern of seed %" PRId64,
 			matches ? "equal to" : "unlike", seed);
 		ok &= (sum.differ == 0) == matches;
 		if (sum.differ)
 			mtd_add(got, sizeof(got),
-				"%zu bytes unlike the pattern, first page %" PRIu64 " byte %zu (checksum %016" PRIx64 ", pattern %016" PRIx64 ")",
+				"%zu bytes unlike the pattern, first page %" PRIu64
+				" byte %zu (checksum %016" PRIx64
+				", pattern %016" PRIx64 ")",
 				sum.differ, sum.diff_page, sum.diff_byte,
 				sum.sum_got, sum.sum_want);
 		else

@@ -20,10 +20,10 @@
 
 struct mtd_reads_count {
 	uint64_t n[MTD_ERROR + 1];
-	uint64_t bits;                  /* bit flips corrected in all */
-	uint64_t silent_read;           /* the first silent read */
+	uint64_t bits; /* bit flips corrected in all */
+	uint64_t silent_read; /* the first silent read */
 	size_t silent_byte;
-	int err;                        /* the other errno, when one came */
+	int err; /* the other errno, when one came */
 };
 
 static int mtd_reads_loop(const struct mtd_dev *dev, int64_t page,
@@ -87,7 +87,8 @@ static int mtd_reads_run(struct step_ctx *ctx, struct json_object *step,
 	int r = 0;
 
 	if (reads < 1 || pages > 1024) {
-		step_error(res, "reads must be 1 or more and pages at most 1024");
+		step_error(res,
+			   "reads must be 1 or more and pages at most 1024");
 		return 0;
 	}
 	if (!mtd_step_open(step, res, &dev))
@@ -97,9 +98,14 @@ static int mtd_reads_run(struct step_ctx *ctx, struct json_object *step,
 	r = mtd_reads_loop(&dev, page, pages, reads, seed, &c);
 	if (r < 0)
 		goto out;
-	step_expected(res, "0 silent, at most %" PRId64 " failed, at least %" PRId64 " corrected, no other errno",
+	step_expected(res,
+		      "0 silent, at most %" PRId64 " failed, at least %" PRId64
+		      " corrected, no other errno",
 		      max_failed, min_corr);
-	step_got(res, "%" PRIu64 " reads: %" PRIu64 " clean, %" PRIu64 " corrected (%" PRIu64 " bits), %" PRIu64 " failed, %" PRIu64 " silent",
+	step_got(res,
+		 "%" PRIu64 " reads: %" PRIu64 " clean, %" PRIu64
+		 " corrected (%" PRIu64 " bits), %" PRIu64 " failed, %" PRIu64
+		 " silent",
 		 c.n[MTD_CLEAN] + c.n[MTD_CORRECTED] + c.n[MTD_FAILED] +
 			 c.n[MTD_SILENT] + c.n[MTD_ERROR],
 		 c.n[MTD_CLEAN], c.n[MTD_CORRECTED], c.bits, c.n[MTD_FAILED],
@@ -121,7 +127,8 @@ static int mtd_reads_run(struct step_ctx *ctx, struct json_object *step,
 	}
 	res->verdict = VERDICT_FAIL;
 	snprintf(res->reason, sizeof(res->reason),
-		 "%" PRId64 " MEMREADs of pages %" PRId64 "..%" PRId64 " of /dev/%s",
+		 "%" PRId64 " MEMREADs of pages %" PRId64 "..%" PRId64
+		 " of /dev/%s",
 		 reads, page, page + pages - 1, dev.name);
 out:
 	mtd_dev_close(&dev);

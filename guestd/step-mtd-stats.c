@@ -26,7 +26,7 @@
 
 static struct mtd_sample {
 	char name[16];
-	ino_t ino;                      /* of /sys/class/mtd/mtdN */
+	ino_t ino; /* of /sys/class/mtd/mtdN */
 	struct mtd_ecc_stats st;
 } mtd_samples[MTD_SAMPLES];
 
@@ -53,15 +53,15 @@ static void mtd_sample_save(const char *name, ino_t ino,
 }
 
 /* One expectation, added to @exp: @what is @want (a delta when @delta). */
-static bool mtd_expect(char *exp, const char *what, int64_t want,
-		       uint32_t have, bool delta)
+static bool mtd_expect(char *exp, const char *what, int64_t want, uint32_t have,
+		       bool delta)
 {
 	size_t o = strlen(exp);
 
 	if (want < 0)
 		return true;
-	snprintf(exp + o, PROTO_TEXT_MAX - o, "%s%s %s%" PRId64,
-		 o ? ", " : "", what, delta ? "+" : "", want);
+	snprintf(exp + o, PROTO_TEXT_MAX - o, "%s%s %s%" PRId64, o ? ", " : "",
+		 what, delta ? "+" : "", want);
 	return (int64_t)have == want;
 }
 
@@ -91,8 +91,10 @@ static int mtd_stats_run(struct step_ctx *ctx, struct json_object *step,
 	if (prev && prev->ino != sb.st_ino)
 		prev = NULL;
 	if ((dc >= 0 || df >= 0) && !prev) {
-		step_error(res, "a delta needs an earlier mtd_stats step on this instance of /dev/%s in this scenario (none, or the driver was reloaded since)",
-			   dev.name);
+		step_error(
+			res,
+			"a delta needs an earlier mtd_stats step on this instance of /dev/%s in this scenario (none, or the driver was reloaded since)",
+			dev.name);
 		goto out;
 	}
 	if (prev)
@@ -112,7 +114,8 @@ static int mtd_stats_run(struct step_ctx *ctx, struct json_object *step,
 	if (r == 0)
 		r = mtd_sysfs_counter(&dev, "ecc_strength", &strength);
 	if (r < 0) {
-		step_errno_mismatch(res, 0, -r, "reading a counter in /sys/class/mtd");
+		step_errno_mismatch(res, 0, -r,
+				    "reading a counter in /sys/class/mtd");
 		goto out;
 	}
 	if (prev) {
@@ -121,18 +124,18 @@ static int mtd_stats_run(struct step_ctx *ctx, struct json_object *step,
 		snprintf(delta_f, sizeof(delta_f), " (+%u)",
 			 st.failed - before.failed);
 	}
-	snprintf(got, sizeof(got),
-		 "corrected %u%s, failed %u%s, badblocks %u, ecc_strength %u; sysfs corrected_bits %u, ecc_failures %u",
-		 st.corrected, delta_c, st.failed, delta_f, st.badblocks,
-		 strength, sys_corr, sys_fail);
+	snprintf(
+		got, sizeof(got),
+		"corrected %u%s, failed %u%s, badblocks %u, ecc_strength %u; sysfs corrected_bits %u, ecc_failures %u",
+		st.corrected, delta_c, st.failed, delta_f, st.badblocks,
+		strength, sys_corr, sys_fail);
 	ok &= mtd_expect(exp, "corrected", step_int(step, "corrected", -1),
 			 st.corrected, false);
-	ok &= mtd_expect(exp, "corrected", dc,
-			 st.corrected - before.corrected, true);
-	ok &= mtd_expect(exp, "failed", step_int(step, "failed", -1),
-			 st.failed, false);
-	ok &= mtd_expect(exp, "failed", df, st.failed - before.failed,
+	ok &= mtd_expect(exp, "corrected", dc, st.corrected - before.corrected,
 			 true);
+	ok &= mtd_expect(exp, "failed", step_int(step, "failed", -1), st.failed,
+			 false);
+	ok &= mtd_expect(exp, "failed", df, st.failed - before.failed, true);
 	ok &= mtd_expect(exp, "badblocks", step_int(step, "badblocks", -1),
 			 st.badblocks, false);
 	ok &= mtd_expect(exp, "ecc_strength",

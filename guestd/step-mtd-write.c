@@ -61,13 +61,15 @@ static int mtd_write_run(struct step_ctx *ctx, struct json_object *step,
 		if (r < 0)
 			break;
 	}
-	snprintf(what, sizeof(what), "MEMWRITE (%s) of page %" PRId64 " of /dev/%s",
+	snprintf(what, sizeof(what),
+		 "MEMWRITE (%s) of page %" PRId64 " of /dev/%s",
 		 mode_name ? mode_name : "auto", p, dev.name);
 	snprintf(done, sizeof(done), "wrote %" PRId64 " pages", pages);
 	mtd_step_judge(res, step_str(step, "expect_errno"), r, done, what);
 	if (res->verdict == VERDICT_FAIL)
 		snprintf(res->reason, sizeof(res->reason),
-			 "writing pattern seed %" PRIu64 " to pages %" PRId64 "..%" PRId64,
+			 "writing pattern seed %" PRIu64 " to pages %" PRId64
+			 "..%" PRId64,
 			 seed, page, page + pages - 1);
 	r = 0;
 out:

@@ -65,7 +65,8 @@ int nl_step_judge(struct step_result *res, struct json_object *step,
 		char exp[PROTO_TEXT_MAX];
 
 		snprintf(exp, sizeof(exp), "%s", res->expected);
-		step_expected(res, "%s with extack matching '%s'", exp, pattern);
+		step_expected(res, "%s with extack matching '%s'", exp,
+			      pattern);
 	}
 	if (ack->extack[0] || pattern) {
 		char got[PROTO_TEXT_MAX];

@@ -67,8 +67,9 @@ static int read_run(struct step_ctx *ctx, struct json_object *step,
 	int r;
 
 	if (!equals && !match && !not_match && !has_length) {
-		step_error(res,
-			   "read needs 'equals', 'match', 'not_match' or 'length'");
+		step_error(
+			res,
+			"read needs 'equals', 'match', 'not_match' or 'length'");
 		return 0;
 	}
 	if (match && util_regcomp(&re_match, match, rerr, sizeof(rerr)) < 0) {
@@ -104,9 +105,9 @@ static int read_run(struct step_ctx *ctx, struct json_object *step,
 			 proto_errno_name(-r), path, strerror(-r));
 		goto out;
 	}
-	if (equals && (strip_newline(buf, len) !=
-			       strip_newline(equals, strlen(equals)) ||
-		       memcmp(buf, equals, strip_newline(buf, len)) != 0)) {
+	if (equals &&
+	    (strip_newline(buf, len) != strip_newline(equals, strlen(equals)) ||
+	     memcmp(buf, equals, strip_newline(buf, len)) != 0)) {
 		got_content(res, buf, len, truncated);
 		goto out;
 	}

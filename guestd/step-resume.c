@@ -32,8 +32,10 @@ static int resume_run(struct step_ctx *ctx, struct json_object *step,
 	ssize_t n;
 
 	if (!swap_dev_name_ok(dev)) {
-		step_error(res, "device '%s' is not a block device name ([a-z0-9]{1,31})",
-			   dev);
+		step_error(
+			res,
+			"device '%s' is not a block device name ([a-z0-9]{1,31})",
+			dev);
 		return 0;
 	}
 	r = swap_dev_majmin(sys, dev, majmin, sizeof(majmin));

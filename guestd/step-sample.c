@@ -19,8 +19,8 @@
 #define SAMPLE_POLL_MS 20
 #define SAMPLE_SHOW 512
 
-int sample_parse(const char *buf, const char *pattern, int64_t *ret,
-		 char *err, size_t errlen)
+int sample_parse(const char *buf, const char *pattern, int64_t *ret, char *err,
+		 size_t errlen)
 {
 	char rerr[256], num[64];
 	regmatch_t m[2];
@@ -35,8 +35,9 @@ int sample_parse(const char *buf, const char *pattern, int64_t *ret,
 		return -EINVAL;
 	}
 	if (re.re_nsub != 1) {
-		snprintf(err, errlen, "regex '%s' has %zu capture groups, not 1",
-			 pattern, re.re_nsub);
+		snprintf(err, errlen,
+			 "regex '%s' has %zu capture groups, not 1", pattern,
+			 re.re_nsub);
 		goto out;
 	}
 	if (regexec(&re, buf, 2, m, 0) != 0) {
@@ -77,8 +78,8 @@ struct sample *sample_find(struct sample_set *set, const char *name)
 	return NULL;
 }
 
-int sample_set_put(struct sample_set *set, const char *name,
-		   const char *path, const char *match, int64_t value)
+int sample_set_put(struct sample_set *set, const char *name, const char *path,
+		   const char *match, int64_t value)
 {
 	struct sample *s = sample_find(set, name);
 	char *p, *m;
@@ -138,10 +139,12 @@ void delta_describe(const struct delta_bounds *b, char *buf, size_t size)
 
 	buf[0] = '\0';
 	if (b->has_equals)
-		len += (size_t)snprintf(buf, size, "exactly %" PRId64, b->equals);
+		len += (size_t)snprintf(buf, size, "exactly %" PRId64,
+					b->equals);
 	if (b->has_at_least && len < size)
-		len += (size_t)snprintf(buf + len, size - len, "%sat least %" PRId64,
-					len ? ", " : "", b->at_least);
+		len += (size_t)snprintf(buf + len, size - len,
+					"%sat least %" PRId64, len ? ", " : "",
+					b->at_least);
 	if (b->has_at_most && len < size)
 		snprintf(buf + len, size - len, "%sat most %" PRId64,
 			 len ? ", " : "", b->at_most);
@@ -224,7 +227,8 @@ static int delta_run(struct step_ctx *ctx, struct json_object *step,
 	b.has_at_most = json_object_object_get_ex(step, "at_most", NULL);
 	b.at_most = step_int(step, "at_most", 0);
 	if (!b.has_equals && !b.has_at_least && !b.has_at_most) {
-		step_error(res, "delta needs 'equals', 'at_least' or 'at_most'");
+		step_error(res,
+			   "delta needs 'equals', 'at_least' or 'at_most'");
 		return 0;
 	}
 	s = ctx->samples ? sample_find(ctx->samples, name) : NULL;
@@ -240,8 +244,10 @@ static int delta_run(struct step_ctx *ctx, struct json_object *step,
 		if (r == 0 && fits && delta_holds(d, &b)) {
 			/* Say what was counted, as the mtd steps do. */
 			res->verdict = VERDICT_PASS;
-			step_got(res, "%+" PRId64 " (from %" PRId64 " to %" PRId64
-				 ")", d, s->value, v);
+			step_got(res,
+				 "%+" PRId64 " (from %" PRId64 " to %" PRId64
+				 ")",
+				 d, s->value, v);
 			return 0;
 		}
 		if (guestd_now_us() >= deadline)
@@ -259,8 +265,10 @@ static int delta_run(struct step_ctx *ctx, struct json_object *step,
 	if (r < 0)
 		step_got(res, "%s", err);
 	else if (!fits)
-		step_got(res, "a change too large for 64 bits (from %" PRId64
-			 " to %" PRId64 ")", s->value, v);
+		step_got(res,
+			 "a change too large for 64 bits (from %" PRId64
+			 " to %" PRId64 ")",
+			 s->value, v);
 	else
 		step_got(res, "%+" PRId64 " (from %" PRId64 " to %" PRId64 ")",
 			 d, s->value, v);

@@ -73,7 +73,8 @@ static int swap_header(const char *path, struct json_object *step,
 	 * bypass the page cache: drop any cached copy of the header first.
 	 */
 	posix_fadvise(fd, 0, (off_t)psize, POSIX_FADV_DONTNEED);
-	if (pread(fd, page, psize, 0) != (ssize_t)psize || dev_size(fd, &size)) {
+	if (pread(fd, page, psize, 0) != (ssize_t)psize ||
+	    dev_size(fd, &size)) {
 		step_errno_mismatch(res, 0, errno ? errno : EIO, "read");
 		snprintf(res->reason, sizeof(res->reason),
 			 "reading the first page of '%s'", path);
@@ -127,8 +128,10 @@ static int swap_run(struct step_ctx *ctx, struct json_object *step,
 	int want = 0, err = 0, r;
 
 	if (!swap_dev_name_ok(dev)) {
-		step_error(res, "device '%s' is not a block device name ([a-z0-9]{1,31})",
-			   dev);
+		step_error(
+			res,
+			"device '%s' is not a block device name ([a-z0-9]{1,31})",
+			dev);
 		return 0;
 	}
 	if (expect && proto_errno_parse(expect, &want) < 0) {

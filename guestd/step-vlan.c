@@ -11,8 +11,7 @@
 #include "guestd.h"
 #include "nl.h"
 
-static int vlan_run(struct json_object *step, struct step_result *res,
-		    bool add)
+static int vlan_run(struct json_object *step, struct step_result *res, bool add)
 {
 	const char *dev = step_str(step, "dev");
 	int64_t vid = step_int(step, "vid", 0);
@@ -27,7 +26,8 @@ static int vlan_run(struct json_object *step, struct step_result *res,
 
 	/* 0 and 4095 go to the kernel, whose refusal is what a test wants. */
 	if (vid > 0xffff) {
-		step_error(res, "vid %lld is not a 16-bit number", (long long)vid);
+		step_error(res, "vid %lld is not a 16-bit number",
+			   (long long)vid);
 		return 0;
 	}
 	v.vid = (uint16_t)vid;

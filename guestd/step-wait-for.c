@@ -51,29 +51,36 @@ static int wait_for_run(struct step_ctx *ctx, struct json_object *step,
 		if (now >= deadline) {
 			res->verdict = VERDICT_FAIL;
 			if (match)
-				step_expected(res, "'%s' matching '%s' within %llu ms",
-					      path, match,
-					      (unsigned long long)within_ms);
+				step_expected(
+					res,
+					"'%s' matching '%s' within %llu ms",
+					path, match,
+					(unsigned long long)within_ms);
 			else
-				step_expected(res, "'%s' to exist within %llu ms",
-					      path, (unsigned long long)within_ms);
+				step_expected(res,
+					      "'%s' to exist within %llu ms",
+					      path,
+					      (unsigned long long)within_ms);
 			if (last_err) {
 				step_got(res, "errno %s after %llu ms",
 					 util_errno_desc(last_err),
-					 (unsigned long long)(now - start) / 1000);
+					 (unsigned long long)(now - start) /
+						 1000);
 			} else {
 				util_escape(shown, sizeof(shown), buf, len,
 					    WAIT_SHOW);
 				step_got(res, "content '%s' after %llu ms",
 					 shown,
-					 (unsigned long long)(now - start) / 1000);
+					 (unsigned long long)(now - start) /
+						 1000);
 			}
 			snprintf(res->reason, sizeof(res->reason),
 				 "waiting for '%s'", path);
 			goto out;
 		}
-		step_msleep((deadline - now) / 1000 < WAIT_POLL_MS
-			    ? (deadline - now + 999) / 1000 : WAIT_POLL_MS);
+		step_msleep((deadline - now) / 1000 < WAIT_POLL_MS ?
+				    (deadline - now + 999) / 1000 :
+				    WAIT_POLL_MS);
 	}
 	res->verdict = VERDICT_PASS;
 out:

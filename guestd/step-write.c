@@ -26,7 +26,7 @@ static void write_once(const char *path, const char *value, size_t len,
 	*ret_err = 0;
 	*ret_where = NULL;
 	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY |
-		  (append ? O_APPEND : O_TRUNC));
+				(append ? O_APPEND : O_TRUNC));
 	if (fd < 0) {
 		*ret_err = errno;
 		*ret_where = "open";

@@ -13,6 +13,7 @@
 #include "guestd.h"
 
 /* Every step kind guestd knows, in the order docs/scenarios.md lists them. */
+/* clang-format off */
 const struct step_ops *const step_table[] = {
 	&step_write,
 	&step_read,
@@ -47,6 +48,7 @@ const struct step_ops *const step_table[] = {
 	&step_readlink,
 	NULL,
 };
+/* clang-format on */
 
 const struct step_ops *step_find(const struct step_ops *const *table,
 				 const char *kind)
@@ -124,7 +126,8 @@ static bool key_type_ok(struct json_object *v, enum key_json t)
 		if (!json_object_is_type(v, json_type_array))
 			return false;
 		for (size_t i = 0; i < json_object_array_length(v); i++)
-			if (!json_object_is_type(json_object_array_get_idx(v, i),
+			if (!json_object_is_type(json_object_array_get_idx(v,
+									   i),
 						 json_type_string))
 				return false;
 		return true;
@@ -134,9 +137,8 @@ static bool key_type_ok(struct json_object *v, enum key_json t)
 	return false;
 }
 
-static int check_keys(const struct stepspec_key *keys,
-		      struct json_object *step, const char *kind, char *err,
-		      size_t errlen)
+static int check_keys(const struct stepspec_key *keys, struct json_object *step,
+		      const char *kind, char *err, size_t errlen)
 {
 	struct json_object *v;
 
@@ -207,17 +209,21 @@ static int check_step(const struct step_ops *const *table,
 	if (cleanup && json_object_object_get_ex(step, "if_exists", &v) &&
 	    (json_object_get_string(v)[0] != '/' ||
 	     json_object_get_string_len(v) >= PROTO_TEXT_MAX)) {
-		snprintf(err, errlen, "'if_exists' must be an absolute path "
-			 "under %d bytes", PROTO_TEXT_MAX);
+		snprintf(err, errlen,
+			 "'if_exists' must be an absolute path "
+			 "under %d bytes",
+			 PROTO_TEXT_MAX);
 		return -EINVAL;
 	}
 	json_object_object_foreach(step, key, val) {
 		(void)val;
 		if (!stepspec_key_find(stepspec_common_keys, key) &&
 		    !stepspec_key_find(keys, key) &&
-		    !(cleanup && stepspec_key_find(stepspec_cleanup_keys, key))) {
+		    !(cleanup &&
+		      stepspec_key_find(stepspec_cleanup_keys, key))) {
 			snprintf(err, errlen,
-				 "step kind '%s' has no key '%.64s'", kind, key);
+				 "step kind '%s' has no key '%.64s'", kind,
+				 key);
 			return -EINVAL;
 		}
 	}

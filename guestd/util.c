@@ -59,8 +59,9 @@ void util_escape(char *dst, size_t size, const char *src, size_t len,
 	tail_len = snprintf(tail, sizeof(tail), "... (%zu bytes)", len);
 	limit = max_out;
 	if (total > max_out)
-		limit = max_out > (size_t)tail_len ? max_out - (size_t)tail_len
-						    : 0;
+		limit = max_out > (size_t)tail_len ?
+				max_out - (size_t)tail_len :
+				0;
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)src[i];
 
@@ -104,8 +105,8 @@ void util_wait_status(int status, char *buf, size_t size)
 		const char *name = sigabbrev_np(WTERMSIG(status));
 
 		snprintf(buf, size, "killed by signal SIG%s%s",
-			 name ? name : "?", WCOREDUMP(status) ? " (core dumped)"
-							      : "");
+			 name ? name : "?",
+			 WCOREDUMP(status) ? " (core dumped)" : "");
 	} else if (WIFEXITED(status)) {
 		snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
 	} else {
