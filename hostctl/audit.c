@@ -246,9 +246,9 @@ int audit_compare(const char *scenario, const struct audit_pair *pair,
 	if (!pair->before.have || !pair->after.have)
 		return 0;
 	snprintf(who, sizeof(who), "'%s'", scenario);
-	r = incident_expected ? 0 :
-				compare_kernel(who, &pair->before, &pair->after,
-					       notes);
+	r = incident_expected ?
+		    0 :
+		    compare_kernel(who, &pair->before, &pair->after, notes);
 	if (r == 0)
 		r = compare_files(scenario, &pair->before, &pair->after, notes);
 	return r;

@@ -13,8 +13,8 @@
 #include "bites.h"
 #include "kbuild.h"
 
-__attribute__((format(printf, 2, 3)))
-static int bites_error(struct scn_errors *errs, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int
+bites_error(struct scn_errors *errs, const char *fmt, ...)
 {
 	char *msg, **v;
 	va_list ap;
@@ -55,15 +55,18 @@ int bites_resolve(struct scn_set *set, const char *kernel_dir,
 						  err, sizeof(err));
 			if (r == -EINVAL) {
 				bad++;
-				r = bites_error(errs, "%s: $.bites[%zu].patch: %s",
+				r = bites_error(errs,
+						"%s: $.bites[%zu].patch: %s",
 						s->path, j, err);
 				if (r < 0)
 					return r;
 				continue;
 			}
 			if (r < 0) {
-				bites_error(errs, "%s: checking $.bites against the series: %s",
-					    s->path, err);
+				bites_error(
+					errs,
+					"%s: checking $.bites against the series: %s",
+					s->path, err);
 				return r;
 			}
 			free(b->patch);
@@ -72,9 +75,10 @@ int bites_resolve(struct scn_set *set, const char *kernel_dir,
 				if (strcmp(s->bites[k].patch, full) != 0)
 					continue;
 				bad++;
-				r = bites_error(errs,
-						"%s: $.bites[%zu].patch: '%s' is declared twice (also $.bites[%zu])",
-						s->path, j, full, k);
+				r = bites_error(
+					errs,
+					"%s: $.bites[%zu].patch: '%s' is declared twice (also $.bites[%zu])",
+					s->path, j, full, k);
 				if (r < 0)
 					return r;
 				break;

@@ -66,8 +66,8 @@ const char *boots_end_name(enum scn_boot_end e)
 	}
 }
 
-int boots_cmdline(const char *base, char *const *args, size_t nargs,
-		  char *buf, size_t len)
+int boots_cmdline(const char *base, char *const *args, size_t nargs, char *buf,
+		  size_t len)
 {
 	size_t at;
 	int n;
@@ -122,8 +122,10 @@ ssize_t boots_check_markers(struct res_scenario *sc)
 		snprintf(text, sizeof(text), "token %s (set by step %zd)", set,
 			 set_at);
 		if (res_set_str(&st->expected, text) < 0 ||
-		    res_set_str(&st->reason,
-				"the marker read back is not the one set: another system") < 0)
+		    res_set_str(
+			    &st->reason,
+			    "the marker read back is not the one set: another system") <
+			    0)
 			return (ssize_t)i;
 		if (bad < 0)
 			bad = (ssize_t)i;

@@ -56,24 +56,28 @@ void boots_note(struct boots *b, const char *what, size_t k, const char *label,
 	if (!o || !b->events)
 		goto out;
 	json_object_object_add(o, "host", json_object_new_string(what));
-	json_object_object_add(o, "scenario", json_object_new_string(b->s->name));
+	json_object_object_add(o, "scenario",
+			       json_object_new_string(b->s->name));
 	json_object_object_add(o, "boot", json_object_new_int64((int64_t)k));
 	json_object_object_add(o, "vm", json_object_new_string(label));
 	if (!ended) {
-		json_object_object_add(o, "memory_mib",
-				       json_object_new_int64((int64_t)sb->memory_mib));
+		json_object_object_add(
+			o, "memory_mib",
+			json_object_new_int64((int64_t)sb->memory_mib));
 		json_object_object_add(o, "machine",
 				       json_object_new_string(sb->machine));
-		json_object_object_add(o, "expected_end",
-				       json_object_new_string(boots_end_name(sb->end)));
+		json_object_object_add(
+			o, "expected_end",
+			json_object_new_string(boots_end_name(sb->end)));
 	} else {
-		json_object_object_add(o, "ended", json_object_new_string(ended));
-		json_object_object_add(o, "resumed",
-				       resumed < 0 ? NULL :
-						     json_object_new_boolean(resumed));
+		json_object_object_add(o, "ended",
+				       json_object_new_string(ended));
+		json_object_object_add(
+			o, "resumed",
+			resumed < 0 ? NULL : json_object_new_boolean(resumed));
 	}
-	line = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-						       JSON_C_TO_STRING_NOSLASHESCAPE);
+	line = json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (line) {
 		fprintf(b->events, "%s\n", line);
 		fflush(b->events);
@@ -86,9 +90,14 @@ out:
 static int disk_create(const struct scn_disk *d, const char *path)
 {
 	char size[32];
-	char *argv[] = { "qemu-img", "create", "-q", "-f",
+	char *argv[] = { "qemu-img",
+			 "create",
+			 "-q",
+			 "-f",
 			 d->format == SCN_DISK_QCOW2 ? "qcow2" : "raw",
-			 (char *)path, size, NULL };
+			 (char *)path,
+			 size,
+			 NULL };
 	posix_spawn_file_actions_t fa;
 	int status, r;
 	pid_t pid;
@@ -167,11 +176,10 @@ int boots_domain(struct boots *b, size_t k, const char *base,
 		b->disks[dc->ndisks].path = b->extra[i];
 		b->disks[dc->ndisks++].format =
 			sb->extra_disks[i].format == SCN_DISK_QCOW2 ? "qcow2" :
-								       "raw";
+								      "raw";
 	}
-	r = boots_cmdline(base ? base : domain_default_cmdline,
-			  sb->kernel_args, sb->n_kernel_args, b->cmdline,
-			  sizeof(b->cmdline));
+	r = boots_cmdline(base ? base : domain_default_cmdline, sb->kernel_args,
+			  sb->n_kernel_args, b->cmdline, sizeof(b->cmdline));
 	if (r < 0) {
 		boots_finish(b, k, VERDICT_ERROR,
 			     "the kernel command line is too long");
@@ -192,13 +200,15 @@ int boots_carried(struct boots *b, size_t k, bool resumed)
 	if (!resumed && !prev->done)
 		res_scenario_finish(prev, VERDICT_PASS, NULL);
 	if (sb->resumed == SCN_RESUMED_YES && !resumed) {
-		boots_finish(b, k, VERDICT_FAIL,
-			     "expected to resume the previous boot's image, but the guest booted afresh (hello)");
+		boots_finish(
+			b, k, VERDICT_FAIL,
+			"expected to resume the previous boot's image, but the guest booted afresh (hello)");
 		return -EINVAL;
 	}
 	if (sb->resumed == SCN_RESUMED_NO && resumed) {
-		boots_finish(b, k, VERDICT_FAIL,
-			     "expected a fresh boot, but the guest resumed the previous boot's image");
+		boots_finish(
+			b, k, VERDICT_FAIL,
+			"expected a fresh boot, but the guest resumed the previous boot's image");
 		return -EINVAL;
 	}
 	return 0;
@@ -285,9 +295,10 @@ void boots_verdict(struct boots *b)
 		return;
 	bad = boots_check_markers(sc);
 	if (bad >= 0) {
-		snprintf(what, sizeof(what),
-			 "step %zd (marker): the marker read back is not the one set",
-			 bad);
+		snprintf(
+			what, sizeof(what),
+			"step %zd (marker): the marker read back is not the one set",
+			bad);
 		res_scenario_finish(sc, VERDICT_FAIL, what);
 	} else {
 		res_scenario_finish(sc, VERDICT_PASS, NULL);

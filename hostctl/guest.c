@@ -301,8 +301,8 @@ static void close_open_step(struct guest *g, struct res_scenario *view,
 	res_set_str(&st->reason, reason);
 }
 
-bool guest_ended(struct guest *g, int r, size_t boot,
-		 struct res_scenario *view, struct guest_end *ret)
+bool guest_ended(struct guest *g, int r, size_t boot, struct res_scenario *view,
+		 struct guest_end *ret)
 {
 	char *what = ret->what;
 	size_t len = sizeof(ret->what);
@@ -343,10 +343,11 @@ bool guest_ended(struct guest *g, int r, size_t boot,
 		console = false;
 	} else if (g->end != SCN_END_RUNNING &&
 		   vm_guest_stopped(g->vm, GUEST_STOP_EVENT_MS)) {
-		snprintf(what, len,
-			 "the guest %s during this step, as boot %zu's end '%s' expects",
-			 g->end == SCN_END_REBOOT ? "reset" : "powered off",
-			 boot, boots_end_name(g->end));
+		snprintf(
+			what, len,
+			"the guest %s during this step, as boot %zu's end '%s' expects",
+			g->end == SCN_END_REBOOT ? "reset" : "powered off",
+			boot, boots_end_name(g->end));
 		close_open_step(g, view, VERDICT_PASS, what);
 		ret->stopped = true;
 		return true;

@@ -185,8 +185,8 @@ struct guest_end {
  * takes that end's verdict, and @ret says the scenario's (unless
  * ret->stopped); free ret->reason.
  */
-bool guest_ended(struct guest *g, int r, size_t boot,
-		 struct res_scenario *view, struct guest_end *ret);
+bool guest_ended(struct guest *g, int r, size_t boot, struct res_scenario *view,
+		 struct guest_end *ret);
 
 /*
  * End the VM: with @ask, a guest that is not dead is asked to shut down

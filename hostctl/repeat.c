@@ -243,7 +243,6 @@ static const char *step_verdict_name(int v)
 
 /* ---- summary.json ---- */
 
-
 static int push(struct json_object *arr, struct json_object *val)
 {
 	if (!val)
@@ -267,7 +266,7 @@ static struct json_object *counts_object(const struct repeat_table *t,
 
 		if (n)
 			r = jsonutil_add(o, proto_verdict_name(v),
-				json_object_new_uint64(n));
+					 json_object_new_uint64(n));
 	}
 	if (r < 0) {
 		json_object_put(o);
@@ -314,9 +313,11 @@ static int add_first_difference(struct json_object *o,
 		return -ENOMEM;
 	r = jsonutil_add(d, "step", json_object_new_int64(j));
 	if (r == 0)
-		r = jsonutil_add(d, "kind", json_object_new_string(s->steps[j].kind));
+		r = jsonutil_add(d, "kind",
+				 json_object_new_string(s->steps[j].kind));
 	if (r == 0)
-		r = jsonutil_add(d, "name", json_object_new_string(s->steps[j].name));
+		r = jsonutil_add(d, "name",
+				 json_object_new_string(s->steps[j].name));
 	if (r == 0)
 		r = jsonutil_add(d, "verdicts", per_round(t, s, j));
 	if (r < 0) {
@@ -337,10 +338,10 @@ static struct json_object *scenario_object(const struct repeat_table *t,
 	r = jsonutil_add(o, "name", json_object_new_string(s->name));
 	if (r == 0)
 		r = jsonutil_add(o, "passes",
-			json_object_new_uint64(repeat_passes(t, s)));
+				 json_object_new_uint64(repeat_passes(t, s)));
 	if (r == 0)
 		r = jsonutil_add(o, "flipped",
-			json_object_new_boolean(repeat_flipped(t, s)));
+				 json_object_new_boolean(repeat_flipped(t, s)));
 	if (r == 0)
 		r = jsonutil_add(o, "counts", counts_object(t, s));
 	if (r == 0)
@@ -387,9 +388,11 @@ struct json_object *repeat_object(const struct repeat_table *t)
 			r = push(flipped, json_object_new_string(t->v[i].name));
 	}
 	if (r == 0)
-		r = jsonutil_add(o, "rounds", json_object_new_uint64(t->rounds));
+		r = jsonutil_add(o, "rounds",
+				 json_object_new_uint64(t->rounds));
 	if (r == 0)
-		r = jsonutil_add(o, "requested", json_object_new_uint64(t->requested));
+		r = jsonutil_add(o, "requested",
+				 json_object_new_uint64(t->requested));
 	if (r == 0)
 		r = jsonutil_add(o, "round_dirs", round_dirs(t));
 	if (r == 0) {
@@ -422,7 +425,8 @@ int repeat_summary_json(const struct repeat_table *t, const char *run_id,
 		return -ENOMEM;
 	r = jsonutil_add(o, "run_id", json_object_new_string(run_id));
 	if (r == 0)
-		r = jsonutil_add(o, "accelerator", json_object_new_string(accelerator));
+		r = jsonutil_add(o, "accelerator",
+				 json_object_new_string(accelerator));
 	if (r == 0 && kernel)
 		r = jsonutil_add(o, "kernel", json_object_get(kernel));
 	else if (r == 0)

@@ -200,8 +200,7 @@ static int boot_shared(struct run_ctx *c, char **why)
  * failed left what it could not undo. Either way the next one gets a
  * fresh VM, so that one failure cannot cascade; @why says which.
  */
-static bool vm_reusable(const struct res_scenario *sc, char *why,
-			size_t len)
+static bool vm_reusable(const struct res_scenario *sc, char *why, size_t len)
 {
 	if (sc->nincidents)
 		snprintf(why, len, "after %s: a kernel incident", sc->name);
@@ -268,7 +267,6 @@ static void choose_accel(struct run_ctx *c)
 	c->probing = true;
 }
 
-
 /*
  * The scenario's verdict from boot @k: "boot K: why" for a scenario with
  * boots, @why for the implicit boot. Once.
@@ -320,8 +318,8 @@ static int on_end(struct run_ctx *c, struct scn_run *r, size_t k,
  * when the view ended and passed, 0 when the scenario is finished, 2 when
  * the guest stopped as boot @k expects.
  */
-static int wait_view(struct run_ctx *c, struct scn_run *r, size_t k,
-		     size_t vk, struct res_scenario *v, int e)
+static int wait_view(struct run_ctx *c, struct scn_run *r, size_t k, size_t vk,
+		     struct res_scenario *v, int e)
 {
 	const struct scenario *s = r->s;
 	struct guest_stats *st = c->stats;
@@ -332,11 +330,9 @@ static int wait_view(struct run_ctx *c, struct scn_run *r, size_t k,
 	 * slack on top. */
 	g->hang = NULL;
 	if (e == 0)
-		e = guest_wait_run(g,
-				   s->steps + (s->nboots ?
-						       s->boots[vk].first_step :
-						       0),
-				   guest_host_bound(g, boots_bound_ms(s, vk)));
+		e = guest_wait_run(
+			g, s->steps + (s->nboots ? s->boots[vk].first_step : 0),
+			guest_host_bound(g, boots_bound_ms(s, vk)));
 	if (guest_ended(g, e, k, v, &end)) {
 		if (e < 0)
 			v->duration_ms = (vm_now_us() - r->t0_us) / 1000;
@@ -546,9 +542,16 @@ static void judge_boot(struct run_ctx *c, struct scn_run *r, size_t k,
 	struct guest *g = &c->g;
 	const struct res_scenario *cur = g->sess.cur;
 	struct judge_in in = {
-		.pm = &c->pm, .vm = g->vm, .label = g->label,
-		.console = g->console, .tl = &g->tl, .bundles = &c->bundles,
-		.s = r->s, .sc = r->sc, .run = c->run, .hang = g->hang,
+		.pm = &c->pm,
+		.vm = g->vm,
+		.label = g->label,
+		.console = g->console,
+		.tl = &g->tl,
+		.bundles = &c->bundles,
+		.s = r->s,
+		.sc = r->sc,
+		.run = c->run,
+		.hang = g->hang,
 		.open_step = -1,
 	};
 
@@ -587,8 +590,9 @@ static void judge_boot(struct run_ctx *c, struct scn_run *r, size_t k,
 /* expect_incident and xfail, once the scenario's boots are done. */
 static void judge_end(const struct scn_run *r)
 {
-	struct judge_in in = { .s = r->s, .sc = r->sc,
-			       .survived = r->survived, .open_step = -1 };
+	struct judge_in in = {
+		.s = r->s, .sc = r->sc, .survived = r->survived, .open_step = -1
+	};
 
 	if (!r->no_verdict)
 		judge_verdict(&in);
@@ -601,7 +605,9 @@ static void judge_end(const struct scn_run *r)
 static void run_scenario(struct run_ctx *c, size_t i)
 {
 	struct scn_run r = {
-		.s = c->scn[i], .sc = &c->run->v[i], .survived = true,
+		.s = c->scn[i],
+		.sc = &c->run->v[i],
+		.survived = true,
 	};
 	size_t nboots = r.s->nboots ? r.s->nboots : 1;
 	uint64_t t0 = vm_now_us();
@@ -682,9 +688,10 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 		return 0;
 	/* Measured here: 161 s under load, once per root; say so up front. */
 	if (uri_embed_first_use(o->uri))
-		fprintf(stderr, "hostctl: first use of this libvirt root: libvirt "
-				"probes QEMU's capabilities once, which can take "
-				"minutes without KVM\n");
+		fprintf(stderr,
+			"hostctl: first use of this libvirt root: libvirt "
+			"probes QEMU's capabilities once, which can take "
+			"minutes without KVM\n");
 	r = vm_host_open(o->uri, &c.env.host, err, errlen);
 	if (r < 0)
 		return r;

@@ -36,8 +36,8 @@ static bool scn_is_area_name(const char *s)
 	if (!*s)
 		return false;
 	for (; *s; s++)
-		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) &&
-		    *s != '-')
+		if (!islower((unsigned char)*s) &&
+		    !isdigit((unsigned char)*s) && *s != '-')
 			return false;
 	return true;
 }
@@ -115,8 +115,8 @@ static char *scn_dup_string_value(struct json_object *obj, const char *key)
 	return strdup(json_object_get_string(v));
 }
 
-static int scn_dup_list(struct json_object *obj, const char *key,
-			char ***ret, size_t *ret_n)
+static int scn_dup_list(struct json_object *obj, const char *key, char ***ret,
+			size_t *ret_n)
 {
 	struct json_object *v;
 	size_t n;
@@ -182,14 +182,16 @@ static int scn_fill_steps(struct scn_ctx *ctx, struct scenario *s,
 		if (json_object_object_get_ex(step, "name", &v))
 			snprintf(st->name, sizeof(st->name), "%s",
 				 json_object_get_string(v));
-		st->timeout_ms = scn_get_ms(step, "timeout_ms", s->step_timeout_ms);
+		st->timeout_ms =
+			scn_get_ms(step, "timeout_ms", s->step_timeout_ms);
 		if (!json_object_object_get_ex(step, "timeout_ms", NULL) &&
-		    json_object_object_add(step, "timeout_ms",
-					   json_object_new_int64(st->timeout_ms)) < 0)
+		    json_object_object_add(
+			    step, "timeout_ms",
+			    json_object_new_int64(st->timeout_ms)) < 0)
 			return -ENOMEM;
 	}
-	json = json_object_to_json_string_ext(steps, JSON_C_TO_STRING_PLAIN |
-						     JSON_C_TO_STRING_NOSLASHESCAPE);
+	json = json_object_to_json_string_ext(
+		steps, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!json)
 		return -ENOMEM;
 	*ret_json = strdup(json);
@@ -199,9 +201,10 @@ static int scn_fill_steps(struct scn_ctx *ctx, struct scenario *s,
 		return 0;
 	r = proto_run_encode(&run, &line, &line_len);
 	if (r == -E2BIG) {
-		scn_error(ctx, errpath,
-			  "the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
-			  PROTO_LINE_MAX, strlen(*ret_json));
+		scn_error(
+			ctx, errpath,
+			"the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
+			PROTO_LINE_MAX, strlen(*ret_json));
 		return -EINVAL;
 	}
 	if (r < 0)
@@ -216,7 +219,8 @@ static void scn_fill_disk(struct json_object *obj, struct scn_disk *d)
 
 	d->size_mib = scn_get_ms(obj, "size_mib", 0);
 	d->format = json_object_object_get_ex(obj, "format", &v) &&
-			    strcmp(json_object_get_string(v), "qcow2") == 0 ?
+				    strcmp(json_object_get_string(v),
+					   "qcow2") == 0 ?
 			    SCN_DISK_QCOW2 :
 			    SCN_DISK_RAW;
 }
@@ -288,8 +292,8 @@ static int scn_fill_bites(struct json_object *doc, struct scenario *s)
 		json_object_object_get_ex(e, "patch", &v);
 		b->patch = strdup(json_object_get_string(v));
 		json_object_object_get_ex(e, "steps", &v);
-		b->steps = calloc(json_object_array_length(v),
-				  sizeof(*b->steps));
+		b->steps =
+			calloc(json_object_array_length(v), sizeof(*b->steps));
 		if (!b->patch || !b->steps)
 			return -ENOMEM;
 		for (; b->nsteps < json_object_array_length(v); b->nsteps++)
@@ -364,7 +368,8 @@ static int scn_fill_audit(struct scn_ctx *ctx, struct json_object *doc,
 		return r;
 	if (json_object_object_get_ex(doc, "state_files", &v)) {
 		s->state_files_json = strdup(json_object_to_json_string_ext(
-			v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+			v, JSON_C_TO_STRING_PLAIN |
+				   JSON_C_TO_STRING_NOSLASHESCAPE));
 		if (!s->state_files_json)
 			return -ENOMEM;
 	}
@@ -372,9 +377,10 @@ static int scn_fill_audit(struct scn_ctx *ctx, struct json_object *doc,
 		return 0;
 	r = boots_run_encode(s, 0, &line, &line_len);
 	if (r == -E2BIG) {
-		scn_error(ctx, "$.steps",
-			  "the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
-			  PROTO_LINE_MAX, strlen(s->steps_json));
+		scn_error(
+			ctx, "$.steps",
+			"the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
+			PROTO_LINE_MAX, strlen(s->steps_json));
 		return -EINVAL;
 	}
 	if (r < 0)
@@ -397,7 +403,8 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 	json_object_object_get_ex(doc, "seed", &v);
 	snprintf(s->seed, sizeof(s->seed), "%s", json_object_get_string(v));
 	if (json_object_object_get_ex(doc, "requires", &req)) {
-		r = scn_dup_list(req, "config", &s->req_config, &s->n_req_config);
+		r = scn_dup_list(req, "config", &s->req_config,
+				 &s->n_req_config);
 		if (r < 0)
 			return r;
 		r = scn_dup_list(req, "modules", &s->req_modules,
@@ -406,8 +413,8 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 			return r;
 	}
 	s->timeout_ms = scn_get_ms(doc, "timeout_ms", SCN_TIMEOUT_DEFAULT_MS);
-	s->step_timeout_ms = scn_get_ms(doc, "step_timeout_ms",
-					SCN_STEP_TIMEOUT_DEFAULT_MS);
+	s->step_timeout_ms =
+		scn_get_ms(doc, "step_timeout_ms", SCN_STEP_TIMEOUT_DEFAULT_MS);
 	if (json_object_object_get_ex(doc, "fresh_vm", &v))
 		s->fresh_vm = json_object_get_boolean(v);
 	if (json_object_object_get_ex(doc, "disk", &v)) {
@@ -422,8 +429,9 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 		s->nsteps = json_object_array_length(steps);
 		if (json_object_object_get_ex(doc, "cleanup", &cleanup))
 			s->ncleanup = json_object_array_length(cleanup);
-		s->cleanup_timeout_ms = scn_get_ms(doc, "cleanup_timeout_ms",
-						   SCN_CLEANUP_TIMEOUT_DEFAULT_MS);
+		s->cleanup_timeout_ms =
+			scn_get_ms(doc, "cleanup_timeout_ms",
+				   SCN_CLEANUP_TIMEOUT_DEFAULT_MS);
 		s->steps = calloc(s->nsteps + s->ncleanup, sizeof(*s->steps));
 		if (!s->steps)
 			return -ENOMEM;
@@ -444,7 +452,8 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 	if (!s->boots)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->nboots; i++)
-		if (json_object_object_get_ex(json_object_array_get_idx(boots, i),
+		if (json_object_object_get_ex(json_object_array_get_idx(boots,
+									i),
 					      "steps", &steps))
 			s->nsteps += json_object_array_length(steps);
 	s->steps = calloc(s->nsteps, sizeof(*s->steps));
@@ -496,7 +505,8 @@ void scn_free(struct scenario *s)
 int scn_load_file(const char *path, const char *name, struct scenario *ret,
 		  struct scn_errors *errs)
 {
-	struct scn_ctx ctx = { .file = path, .errs = errs,
+	struct scn_ctx ctx = { .file = path,
+			       .errs = errs,
 			       .step_timeout_ms = SCN_STEP_TIMEOUT_DEFAULT_MS };
 	struct json_object *doc = NULL;
 	struct scenario s = { 0 };
@@ -507,9 +517,10 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 	int r;
 
 	if (!scn_is_scenario_name(name)) {
-		scn_error(&ctx, NULL,
-			  "scenario name '%s' is not <area>/<name> ([a-z0-9-]+/[a-z0-9][a-z0-9-]*, under %d bytes)",
-			  name, PROTO_NAME_MAX);
+		scn_error(
+			&ctx, NULL,
+			"scenario name '%s' is not <area>/<name> ([a-z0-9-]+/[a-z0-9][a-z0-9-]*, under %d bytes)",
+			name, PROTO_NAME_MAX);
 		return -EINVAL;
 	}
 	r = fileio_read(path, SCN_FILE_MAX, &buf, &len, &truncated);
@@ -593,7 +604,8 @@ static int scn_list_dir(const char *path, char ***ret, size_t *ret_n)
 			r = -errno;
 			break;
 		}
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
 			continue;
 		v = realloc(names, (n + 1) * sizeof(*v));
 		if (!v) {
@@ -644,9 +656,8 @@ static bool scn_is_reg(const char *path)
 }
 
 /* Load one area directory into @set; returns the first I/O error. */
-static int scn_load_area(const char *dir, const char *area,
-			 struct scn_set *set, struct scn_errors *errs,
-			 size_t *nerr)
+static int scn_load_area(const char *dir, const char *area, struct scn_set *set,
+			 struct scn_errors *errs, size_t *nerr)
 {
 	char **names = NULL, *apath = NULL;
 	size_t n = 0;
@@ -673,18 +684,20 @@ static int scn_load_area(const char *dir, const char *area,
 		}
 		ctx.file = path;
 		if (!scn_is_file_name(names[i]) || !scn_is_reg(path)) {
-			scn_error(&ctx, NULL,
-				  "not a scenario file: want <area>/<name>.json files, <name> matching [a-z0-9][a-z0-9-]*");
+			scn_error(
+				&ctx, NULL,
+				"not a scenario file: want <area>/<name>.json files, <name> matching [a-z0-9][a-z0-9-]*");
 			(*nerr)++;
 			free(path);
 			continue;
 		}
 		if (snprintf(name, sizeof(name), "%s/%.*s", area,
-			     (int)(strlen(names[i]) - 5), names[i]) >=
-		    (int)sizeof(name)) {
-			scn_error(&ctx, NULL,
-				  "scenario name is too long: '<area>/<name>' must be under %d bytes",
-				  PROTO_NAME_MAX);
+			     (int)(strlen(names[i]) - 5),
+			     names[i]) >= (int)sizeof(name)) {
+			scn_error(
+				&ctx, NULL,
+				"scenario name is too long: '<area>/<name>' must be under %d bytes",
+				PROTO_NAME_MAX);
 			(*nerr)++;
 			free(path);
 			continue;
@@ -738,8 +751,9 @@ int scn_load_dir(const char *dir, struct scn_set *ret, struct scn_errors *errs)
 		if (!scn_is_area_name(areas[i]) || !scn_is_dir(apath)) {
 			struct scn_ctx actx = { .file = apath, .errs = errs };
 
-			scn_error(&actx, NULL,
-				  "not an area directory: want <area>/<name>.json, <area> matching [a-z0-9-]+");
+			scn_error(
+				&actx, NULL,
+				"not an area directory: want <area>/<name>.json, <area> matching [a-z0-9-]+");
 			nerr++;
 			free(apath);
 			continue;

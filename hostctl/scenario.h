@@ -28,8 +28,8 @@
 
 struct scn_step {
 	char kind[PROTO_KIND_MAX];
-	char name[PROTO_NAME_MAX];          /* "" when the step has none */
-	uint64_t timeout_ms;                /* its own, or step_timeout_ms */
+	char name[PROTO_NAME_MAX]; /* "" when the step has none */
+	uint64_t timeout_ms; /* its own, or step_timeout_ms */
 };
 
 /*
@@ -81,27 +81,27 @@ enum scn_boot_end { SCN_END_RUNNING, SCN_END_POWEROFF, SCN_END_REBOOT };
 enum scn_resumed { SCN_RESUMED_ANY, SCN_RESUMED_YES, SCN_RESUMED_NO };
 
 struct scn_boot {
-	uint64_t memory_mib;                /* default SCN_MEMORY_MIB_DEFAULT */
-	char machine[8];                    /* "pc" or "q35" */
-	char **kernel_args;                 /* appended to the command line */
+	uint64_t memory_mib; /* default SCN_MEMORY_MIB_DEFAULT */
+	char machine[8]; /* "pc" or "q35" */
+	char **kernel_args; /* appended to the command line */
 	size_t n_kernel_args;
 	struct scn_disk extra_disks[SCN_EXTRA_DISKS_MAX];
 	size_t n_extra_disks;
 	enum scn_boot_end end;
 	enum scn_resumed resumed;
-	uint64_t timeout_ms;                /* its steps' bound */
-	size_t first_step, nsteps;          /* its slice of scenario.steps */
-	char *steps_json;                   /* as scenario.steps_json */
+	uint64_t timeout_ms; /* its steps' bound */
+	size_t first_step, nsteps; /* its slice of scenario.steps */
+	char *steps_json; /* as scenario.steps_json */
 };
 
 struct scenario {
-	char name[PROTO_NAME_MAX];          /* "<area>/<name>" */
-	char *path;                         /* the file */
+	char name[PROTO_NAME_MAX]; /* "<area>/<name>" */
+	char *path; /* the file */
 	char *description;
-	char seed[8];                       /* "001".."005" or "none" */
-	struct scn_bite *bites;             /* "bites", in file order */
+	char seed[8]; /* "001".."005" or "none" */
+	struct scn_bite *bites; /* "bites", in file order */
 	size_t nbites;
-	char **req_config;                  /* "CONFIG_X" */
+	char **req_config; /* "CONFIG_X" */
 	size_t n_req_config;
 	char **req_modules;
 	size_t n_req_modules;
@@ -113,15 +113,15 @@ struct scenario {
 	struct scn_step *steps;
 	size_t nsteps;
 	size_t ncleanup;
-	uint64_t cleanup_timeout_ms;        /* default filled in */
-	struct scn_incident expect;         /* expect_incident, if set */
+	uint64_t cleanup_timeout_ms; /* default filled in */
+	struct scn_incident expect; /* expect_incident, if set */
 	/*
 	 * fresh_vm: run on a VM no other scenario ran on before (a
 	 * measurement that the state an earlier scenario leaves, such as the
 	 * per-CPU page lists, would move).
 	 */
 	bool fresh_vm;
-	char *xfail;                        /* the xfail reason, or NULL */
+	char *xfail; /* the xfail reason, or NULL */
 	/*
 	 * The steps array, every step's timeout_ms filled in, as compact JSON
 	 * (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), ready for
@@ -142,7 +142,7 @@ struct scenario {
 	struct scn_boot *boots;
 	size_t nboots;
 	bool has_disk;
-	struct scn_disk disk;               /* attached to every boot */
+	struct scn_disk disk; /* attached to every boot */
 };
 
 /* A set of scenarios, sorted by name. */

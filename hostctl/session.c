@@ -169,11 +169,11 @@ static int audit_notes(struct session *s, struct res_scenario *sc)
 	struct audit_notes notes = { 0 };
 	int r;
 
-	r = audit_between(s->audit_prev, &s->audit_prev_after,
-			  &s->audit.before, &notes);
+	r = audit_between(s->audit_prev, &s->audit_prev_after, &s->audit.before,
+			  &notes);
 	if (r == 0)
-		r = audit_compare(sc->name, &s->audit,
-				  sc->incident_expected, &notes);
+		r = audit_compare(sc->name, &s->audit, sc->incident_expected,
+				  &notes);
 	if (r < 0) {
 		audit_notes_free(&notes);
 		return r;
@@ -201,12 +201,15 @@ static bool pass_earned(const struct res_scenario *sc, char *why, size_t len)
 		const struct res_step *st = &sc->steps[i];
 
 		if (!st->ran)
-			snprintf(why, len, "the guest reported pass, but step "
-				 "%zu (%s) never began", i, st->kind);
+			snprintf(why, len,
+				 "the guest reported pass, but step "
+				 "%zu (%s) never began",
+				 i, st->kind);
 		else if (st->verdict != VERDICT_PASS)
-			snprintf(why, len, "the guest reported pass, but step "
-				 "%zu (%s) ended %s", i, st->kind,
-				 proto_verdict_name(st->verdict));
+			snprintf(why, len,
+				 "the guest reported pass, but step "
+				 "%zu (%s) ended %s",
+				 i, st->kind, proto_verdict_name(st->verdict));
 		else
 			continue;
 		return false;
@@ -302,9 +305,11 @@ static int dispatch(struct session *s, const struct proto_event *ev)
 		return r < 0 ? r : on_scenario_end(s, &ev->u.scenario_end);
 	case PROTO_EV_AUDIT:
 	case PROTO_EV_AUDIT_FILE:
-		r = check_scenario(s, ev, ev->type == PROTO_EV_AUDIT ?
-				   ev->u.audit.scenario :
-				   ev->u.audit_file.scenario, true);
+		r = check_scenario(s, ev,
+				   ev->type == PROTO_EV_AUDIT ?
+					   ev->u.audit.scenario :
+					   ev->u.audit_file.scenario,
+				   true);
 		if (r < 0)
 			return r;
 		r = audit_take(&s->audit, ev, s->open_step >= 0,

@@ -22,10 +22,10 @@
  * session (no hello), or boots afresh and says hello.
  */
 enum session_carry {
-	SESSION_CARRY_NONE,     /* an ordinary boot */
-	SESSION_CARRY_WAITING,  /* nothing from the guest yet */
-	SESSION_CARRY_RESUMED,  /* its first event was not hello */
-	SESSION_CARRY_FRESH,    /* its first event was hello */
+	SESSION_CARRY_NONE, /* an ordinary boot */
+	SESSION_CARRY_WAITING, /* nothing from the guest yet */
+	SESSION_CARRY_RESUMED, /* its first event was not hello */
+	SESSION_CARRY_FRESH, /* its first event was hello */
 };
 
 struct session {

@@ -47,5 +47,4 @@ int setup_prepare_without(const char *cache, const char *uri,
 			  size_t n_without, struct setup *ret);
 void setup_free(struct setup *s);
 
-
 #endif

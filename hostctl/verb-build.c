@@ -58,8 +58,17 @@ static void print_duration(double s)
 
 int verb_build(int argc, char *argv[])
 {
-	enum { OPT_CACHE = 256, OPT_KDIR, OPT_TARBALL, OPT_FLAVOUR, OPT_CONFIG_ONLY, OPT_IMAGE, OPT_GUESTD,
-	       OPT_EXTRA, OPT_WITHOUT };
+	enum {
+		OPT_CACHE = 256,
+		OPT_KDIR,
+		OPT_TARBALL,
+		OPT_FLAVOUR,
+		OPT_CONFIG_ONLY,
+		OPT_IMAGE,
+		OPT_GUESTD,
+		OPT_EXTRA,
+		OPT_WITHOUT
+	};
 	static const struct option opts[] = {
 		{ "cache", required_argument, NULL, OPT_CACHE },
 		{ "kernel-dir", required_argument, NULL, OPT_KDIR },
@@ -107,7 +116,9 @@ int verb_build(int argc, char *argv[])
 			errno = 0;
 			ko.jobs = (int)strtol(optarg, &end, 10);
 			if (errno || *end || ko.jobs < 1 || ko.jobs > 1024) {
-				fprintf(stderr, "hostctl build: -j wants a number from 1 to 1024, not '%s'\n", optarg);
+				fprintf(stderr,
+					"hostctl build: -j wants a number from 1 to 1024, not '%s'\n",
+					optarg);
 				return 2;
 			}
 			break;
@@ -125,7 +136,9 @@ int verb_build(int argc, char *argv[])
 			break;
 		case OPT_WITHOUT:
 			if (ko.n_without == BUILD_WITHOUT_MAX) {
-				fprintf(stderr, "hostctl build: more than %d --without-patch\n", BUILD_WITHOUT_MAX);
+				fprintf(stderr,
+					"hostctl build: more than %d --without-patch\n",
+					BUILD_WITHOUT_MAX);
 				return 2;
 			}
 			without[ko.n_without++] = optarg;
@@ -143,32 +156,40 @@ int verb_build(int argc, char *argv[])
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "hostctl build: unexpected argument '%s'\n", argv[optind]);
+		fprintf(stderr, "hostctl build: unexpected argument '%s'\n",
+			argv[optind]);
 		build_usage(stderr);
 		return 2;
 	}
 	if (ko.flavour && !kbuild_flavour_valid(ko.flavour)) {
-		fprintf(stderr, "hostctl build: unknown flavour '%s' (known: patched, vanilla)\n", ko.flavour);
+		fprintf(stderr,
+			"hostctl build: unknown flavour '%s' (known: patched, vanilla)\n",
+			ko.flavour);
 		return 2;
 	}
 	if (ko.n_without && ko.flavour && strcmp(ko.flavour, "patched")) {
-		fprintf(stderr, "hostctl build: --without-patch goes with the patched flavour, not '%s'\n",
+		fprintf(stderr,
+			"hostctl build: --without-patch goes with the patched flavour, not '%s'\n",
 			ko.flavour);
 		return 2;
 	}
 	if (ko.n_without) {
-		r = kbuild_without_check(ko.kernel_dir, ko.without, ko.n_without, err, sizeof(err));
+		r = kbuild_without_check(ko.kernel_dir, ko.without,
+					 ko.n_without, err, sizeof(err));
 		if (r < 0) {
-			fprintf(stderr, "hostctl build: --without-patch: %s\n", err);
+			fprintf(stderr, "hostctl build: --without-patch: %s\n",
+				err);
 			return 2;
 		}
 	}
 	if ((io.guestd || io.extra_dir) && !image) {
-		fprintf(stderr, "hostctl build: --guestd and --extra go with --image\n");
+		fprintf(stderr,
+			"hostctl build: --guestd and --extra go with --image\n");
 		return 2;
 	}
 	if (image && ko.config_only) {
-		fprintf(stderr, "hostctl build: --image needs a kernel, not --config-only\n");
+		fprintf(stderr,
+			"hostctl build: --image needs a kernel, not --config-only\n");
 		return 2;
 	}
 
@@ -176,9 +197,12 @@ int verb_build(int argc, char *argv[])
 	if (r < 0) {
 		/* kbuild printed the details; a missing source is set-up. */
 		if (r == -EINVAL || r == -EIO)
-			fprintf(stderr, "hostctl build: the kernel build failed (details above)\n");
+			fprintf(stderr,
+				"hostctl build: the kernel build failed (details above)\n");
 		else
-			fprintf(stderr, "hostctl build: the kernel build failed: %s\n", strerror(-r));
+			fprintf(stderr,
+				"hostctl build: the kernel build failed: %s\n",
+				strerror(-r));
 		return r == -ENOENT || r == -EACCES ? 2 : 1;
 	}
 	if (ko.config_only) {
@@ -186,9 +210,11 @@ int verb_build(int argc, char *argv[])
 		printf("key: %s\n", kr.key);
 		return 0;
 	}
-	printf("kernel: %s/bzImage (%s", kr.dir, kr.cache_hit ? "cache hit, " : "built in ");
+	printf("kernel: %s/bzImage (%s", kr.dir,
+	       kr.cache_hit ? "cache hit, " : "built in ");
 	print_duration(kr.seconds);
-	printf(")\nrelease: %s\nkey: %s\nmanifest: %s/manifest.json\n", kr.release, kr.key, kr.dir);
+	printf(")\nrelease: %s\nkey: %s\nmanifest: %s/manifest.json\n",
+	       kr.release, kr.key, kr.dir);
 	for (size_t i = 0; i < ko.n_without; i++)
 		printf("without: %s\n", ko.without[i]);
 	if (!image)
@@ -202,10 +228,12 @@ int verb_build(int argc, char *argv[])
 	io.n_programs = setup_n_image_programs;
 	r = kbuild_image_build(&io, &ir);
 	if (r < 0) {
-		fprintf(stderr, "hostctl build: the initramfs failed: %s\n", strerror(-r));
+		fprintf(stderr, "hostctl build: the initramfs failed: %s\n",
+			strerror(-r));
 		return r == -ENOENT || r == -EACCES ? 2 : 1;
 	}
-	printf("image: %s (%.1f MiB%s)\n", ir.path, ir.size / 1048576.0, ir.cache_hit ? ", cache hit" : "");
+	printf("image: %s (%.1f MiB%s)\n", ir.path, ir.size / 1048576.0,
+	       ir.cache_hit ? ", cache hit" : "");
 	return 0;
 }
 

@@ -82,8 +82,8 @@ int verb_list(int argc, char *argv[])
 	if (bites && strcmp(bites, "all") != 0) {
 		char err[1024];
 
-		r = kbuild_series_resolve(VLALAB_SRCDIR "/kernel", bites, &patch,
-					  err, sizeof(err));
+		r = kbuild_series_resolve(VLALAB_SRCDIR "/kernel", bites,
+					  &patch, err, sizeof(err));
 		if (r < 0) {
 			fprintf(stderr, "hostctl list: --bites: %s\n", err);
 			return EXIT_SETUP;
@@ -137,11 +137,11 @@ int verb_list(int argc, char *argv[])
 			wseed = strlen(set.v[i].seed);
 	}
 	if (isatty(STDOUT_FILENO))
-		printf("%-*s  %-*s  %s\n", (int)wname, "NAME", (int)wseed, "SEED",
-		       "DESCRIPTION");
+		printf("%-*s  %-*s  %s\n", (int)wname, "NAME", (int)wseed,
+		       "SEED", "DESCRIPTION");
 	for (size_t i = 0; i < set.n; i++)
-		printf("%-*s  %-*s  %s\n", (int)wname, set.v[i].name, (int)wseed,
-		       set.v[i].seed, set.v[i].description);
+		printf("%-*s  %-*s  %s\n", (int)wname, set.v[i].name,
+		       (int)wseed, set.v[i].seed, set.v[i].description);
 	scn_set_free(&set);
 	scn_errors_free(&errs);
 	return EXIT_GREEN;

@@ -204,8 +204,9 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 	}
 	if (a->n_without) {
 		char err[1024];
-		int r = kbuild_without_check(VLALAB_SRCDIR "/kernel", a->without,
-					     a->n_without, err, sizeof(err));
+		int r = kbuild_without_check(VLALAB_SRCDIR "/kernel",
+					     a->without, a->n_without, err,
+					     sizeof(err));
 
 		if (r < 0) {
 			fprintf(stderr, "hostctl run: --without-patch: %s\n",

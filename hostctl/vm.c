@@ -203,8 +203,8 @@ static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 		} else if (event == VIR_DOMAIN_EVENT_STOPPED) {
 			/* The channel may have closed a moment before. */
 			vm->stopped = true;
-			vm->guest_stopped |=
-				detail == VIR_DOMAIN_EVENT_STOPPED_SHUTDOWN;
+			vm->guest_stopped |= detail ==
+					     VIR_DOMAIN_EVENT_STOPPED_SHUTDOWN;
 			vm_die(vm, "the domain stopped: %s",
 			       stopped_detail(detail));
 		}
@@ -494,11 +494,11 @@ int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 		if (interrupted)
 			return -EINTR;
 		now = vm_now_us();
-		if (vm->up &&
-		    now - vm->last_rx_us > vm->silence_ms * 1000) {
+		if (vm->up && now - vm->last_rx_us > vm->silence_ms * 1000) {
 			vm->silent = !vm->dead;
 			vm_die(vm,
-			       "the guest sent nothing, not even a heartbeat, for %" PRIu64 " s",
+			       "the guest sent nothing, not even a heartbeat, for %" PRIu64
+			       " s",
 			       vm->silence_ms / 1000);
 			return -EPIPE;
 		}
