@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "errmsg.h"
 #include "jsonutil.h"
 #include "proto.h"
 
@@ -256,21 +257,6 @@ int proto_event_encode(const struct proto_event *ev, char **ret_line,
 	return r;
 }
 
-static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return r;
-}
-
 /*
  * json-c parses integers into int64 and anything above INT64_MAX into
  * uint64; doubles and strings are not integers here.
@@ -311,8 +297,8 @@ static int decode_field(struct json_object *obj, struct proto_event *ev,
 	if (!json_object_object_get_ex(obj, f->name, &v) || !v) {
 		if (f->optional)
 			return 0;
-		return fail(err, errlen, -EPROTO, "%s: missing field '%s'",
-			    event_names[ev->type], f->name);
+		return errmsg(err, errlen, -EPROTO, "%s: missing field '%s'",
+			      event_names[ev->type], f->name);
 	}
 
 	switch (f->type) {
@@ -322,14 +308,14 @@ static int decode_field(struct json_object *obj, struct proto_event *ev,
 		s = json_object_get_string(v);
 		len = (size_t)json_object_get_string_len(v);
 		if (len >= f->size)
-			return fail(err, errlen, -E2BIG,
-				    "%s: field '%s' is %zu bytes, limit %zu",
-				    event_names[ev->type], f->name, len,
-				    f->size - 1);
+			return errmsg(err, errlen, -E2BIG,
+				      "%s: field '%s' is %zu bytes, limit %zu",
+				      event_names[ev->type], f->name, len,
+				      f->size - 1);
 		if (memchr(s, '\0', len))
-			return fail(err, errlen, -EPROTO,
-				    "%s: field '%s' contains a NUL byte",
-				    event_names[ev->type], f->name);
+			return errmsg(err, errlen, -EPROTO,
+				      "%s: field '%s' contains a NUL byte",
+				      event_names[ev->type], f->name);
 		memcpy(p, s, len);
 		p[len] = '\0';
 		return 0;
@@ -337,9 +323,9 @@ static int decode_field(struct json_object *obj, struct proto_event *ev,
 	case F_U32:
 		r = get_uint(v, f->type == F_U32 ? UINT32_MAX : UINT64_MAX, &u);
 		if (r == -ERANGE)
-			return fail(err, errlen, -EPROTO,
-				    "%s: field '%s' is out of range",
-				    event_names[ev->type], f->name);
+			return errmsg(err, errlen, -EPROTO,
+				      "%s: field '%s' is out of range",
+				      event_names[ev->type], f->name);
 		if (r < 0)
 			break;
 		if (f->type == F_U32)
@@ -353,9 +339,9 @@ static int decode_field(struct json_object *obj, struct proto_event *ev,
 		/* A value above INT64_MAX saturates: out of range too. */
 		if (json_object_get_int64(v) < f->min ||
 		    json_object_get_int64(v) == INT64_MAX)
-			return fail(err, errlen, -EPROTO,
-				    "%s: field '%s' is out of range",
-				    event_names[ev->type], f->name);
+			return errmsg(err, errlen, -EPROTO,
+				      "%s: field '%s' is out of range",
+				      event_names[ev->type], f->name);
 		*(int64_t *)p = json_object_get_int64(v);
 		return 0;
 	case F_VERDICT:
@@ -364,15 +350,15 @@ static int decode_field(struct json_object *obj, struct proto_event *ev,
 		if (proto_verdict_parse(json_object_get_string(v),
 					(enum proto_verdict *)p) < 0 ||
 		    *(enum proto_verdict *)p == VERDICT_XPASS)
-			return fail(err, errlen, -EPROTO,
-				    "%s: unknown verdict '%.64s'",
-				    event_names[ev->type],
-				    json_object_get_string(v));
+			return errmsg(err, errlen, -EPROTO,
+				      "%s: unknown verdict '%.64s'",
+				      event_names[ev->type],
+				      json_object_get_string(v));
 		return 0;
 	}
-	return fail(err, errlen, -EPROTO, "%s: field '%s' has type %s",
-		    event_names[ev->type], f->name,
-		    json_type_to_name(json_object_get_type(v)));
+	return errmsg(err, errlen, -EPROTO, "%s: field '%s' has type %s",
+		      event_names[ev->type], f->name,
+		      json_type_to_name(json_object_get_type(v)));
 }
 
 static bool field_known(enum proto_event_type t, const char *key)
@@ -394,35 +380,35 @@ static int decode_object(struct json_object *obj, struct proto_event *ret,
 	int r;
 
 	if (!json_object_is_type(obj, json_type_object))
-		return fail(err, errlen, -EBADMSG, "not a JSON object");
+		return errmsg(err, errlen, -EBADMSG, "not a JSON object");
 	if (!json_object_object_get_ex(obj, "ev", &v) ||
 	    !json_object_is_type(v, json_type_string))
-		return fail(err, errlen, -EPROTO, "no string field 'ev'");
+		return errmsg(err, errlen, -EPROTO, "no string field 'ev'");
 	name = json_object_get_string(v);
 	for (t = 0; t < PROTO_EV__COUNT; t++)
 		if (strcmp(name, event_names[t]) == 0)
 			break;
 	if (t == PROTO_EV__COUNT)
-		return fail(err, errlen, -EPROTO, "unknown event '%.64s'",
-			    name);
+		return errmsg(err, errlen, -EPROTO, "unknown event '%.64s'",
+			      name);
 
 	memset(ret, 0, sizeof(*ret));
 	ret->type = t;
 	if (!json_object_object_get_ex(obj, "t_us", &v))
-		return fail(err, errlen, -EPROTO, "%s: missing field 't_us'",
-			    name);
+		return errmsg(err, errlen, -EPROTO, "%s: missing field 't_us'",
+			      name);
 	r = get_uint(v, UINT64_MAX, &ret->t_us);
 	if (r < 0)
-		return fail(err, errlen, -EPROTO,
-			    "%s: field 't_us' is not "
-			    "an unsigned integer",
-			    name);
+		return errmsg(err, errlen, -EPROTO,
+			      "%s: field 't_us' is not "
+			      "an unsigned integer",
+			      name);
 
 	json_object_object_foreach(obj, key, val) {
 		(void)val;
 		if (!field_known(t, key))
-			return fail(err, errlen, -EPROTO,
-				    "%s: unknown field '%.64s'", name, key);
+			return errmsg(err, errlen, -EPROTO,
+				      "%s: unknown field '%.64s'", name, key);
 	}
 	for (size_t i = 0; i < event_fields[t].n; i++) {
 		r = decode_field(obj, ret, &event_fields[t].fields[i], err,
@@ -431,17 +417,18 @@ static int decode_object(struct json_object *obj, struct proto_event *ret,
 			return r;
 	}
 	if (t == PROTO_EV_KMSG && ret->u.kmsg.prio > 7)
-		return fail(err, errlen, -EPROTO, "kmsg: prio %u is not 0..7",
-			    ret->u.kmsg.prio);
+		return errmsg(err, errlen, -EPROTO, "kmsg: prio %u is not 0..7",
+			      ret->u.kmsg.prio);
 	if (t == PROTO_EV_SCENARIO_BEGIN &&
 	    ret->u.scenario_begin.ncleanup > PROTO_CLEANUP_MAX)
-		return fail(err, errlen, -EPROTO,
-			    "scenario_begin: ncleanup %u is above %d",
-			    ret->u.scenario_begin.ncleanup, PROTO_CLEANUP_MAX);
+		return errmsg(err, errlen, -EPROTO,
+			      "scenario_begin: ncleanup %u is above %d",
+			      ret->u.scenario_begin.ncleanup,
+			      PROTO_CLEANUP_MAX);
 	if (t == PROTO_EV_AUDIT && ret->u.audit.nfiles > PROTO_AUDIT_FILES_MAX)
-		return fail(err, errlen, -EPROTO,
-			    "audit: nfiles %u is above %d", ret->u.audit.nfiles,
-			    PROTO_AUDIT_FILES_MAX);
+		return errmsg(err, errlen, -EPROTO,
+			      "audit: nfiles %u is above %d",
+			      ret->u.audit.nfiles, PROTO_AUDIT_FILES_MAX);
 	return 0;
 }
 
@@ -459,10 +446,12 @@ static int parse_line(const char *line, size_t len,
 	int r = 0;
 
 	if (len >= PROTO_LINE_MAX)
-		return fail(err, errlen, -E2BIG, "line of %zu bytes, limit %d",
-			    len, PROTO_LINE_MAX - 1);
+		return errmsg(err, errlen, -E2BIG,
+			      "line of %zu bytes, limit %d", len,
+			      PROTO_LINE_MAX - 1);
 	if (memchr(line, '\0', len))
-		return fail(err, errlen, -EBADMSG, "line contains a NUL byte");
+		return errmsg(err, errlen, -EBADMSG,
+			      "line contains a NUL byte");
 
 	tok = json_tokener_new();
 	if (!tok)
@@ -470,14 +459,14 @@ static int parse_line(const char *line, size_t len,
 	obj = json_tokener_parse_ex(tok, line, (int)len);
 	jerr = json_tokener_get_error(tok);
 	if (jerr == json_tokener_continue)
-		r = fail(err, errlen, -EBADMSG, "truncated JSON");
+		r = errmsg(err, errlen, -EBADMSG, "truncated JSON");
 	else if (jerr != json_tokener_success)
-		r = fail(err, errlen, -EBADMSG, "bad JSON at byte %zu: %s",
-			 json_tokener_get_parse_end(tok),
-			 json_tokener_error_desc(jerr));
+		r = errmsg(err, errlen, -EBADMSG, "bad JSON at byte %zu: %s",
+			   json_tokener_get_parse_end(tok),
+			   json_tokener_error_desc(jerr));
 	else if (json_tokener_get_parse_end(tok) != len)
-		r = fail(err, errlen, -EBADMSG,
-			 "trailing bytes after the JSON object");
+		r = errmsg(err, errlen, -EBADMSG,
+			   "trailing bytes after the JSON object");
 	json_tokener_free(tok);
 	if (r < 0) {
 		json_object_put(obj);
@@ -521,8 +510,8 @@ int proto_request_decode(const char *line, size_t len,
 	    !json_object_object_get_ex(obj, "req", &v) ||
 	    !json_object_is_type(v, json_type_string)) {
 		json_object_put(obj);
-		return fail(err, errlen, -EBADMSG,
-			    "not a JSON object with a string 'req'");
+		return errmsg(err, errlen, -EBADMSG,
+			      "not a JSON object with a string 'req'");
 	}
 	name = json_object_get_string(v);
 	for (size_t t = 0; t < ARRAY_SIZE(request_names); t++) {
@@ -532,7 +521,7 @@ int proto_request_decode(const char *line, size_t len,
 			return 0;
 		}
 	}
-	r = fail(err, errlen, -EPROTO, "unknown request '%.64s'", name);
+	r = errmsg(err, errlen, -EPROTO, "unknown request '%.64s'", name);
 	json_object_put(obj);
 	return r;
 }
@@ -680,27 +669,30 @@ static int decode_run_list(struct json_object *v, const struct run_field *f,
 
 	if (f->type == R_PATHS) {
 		if (!json_object_is_type(v, json_type_array) || n > f->max)
-			return fail(err, errlen, n > f->max ? -E2BIG : -EPROTO,
-				    "'%s' must be an array of at most %" PRIu64
-				    " paths",
-				    f->name, f->max);
+			return errmsg(
+				err, errlen, n > f->max ? -E2BIG : -EPROTO,
+				"'%s' must be an array of at most %" PRIu64
+				" paths",
+				f->name, f->max);
 		for (size_t i = 0; i < n; i++) {
 			r = run_path_check(json_object_array_get_idx(v, i));
 			if (r < 0)
-				return fail(err, errlen, r,
-					    "%s[%zu] must be an absolute path "
-					    "of under %d bytes",
-					    f->name, i, PROTO_PATH_MAX);
+				return errmsg(
+					err, errlen, r,
+					"%s[%zu] must be an absolute path "
+					"of under %d bytes",
+					f->name, i, PROTO_PATH_MAX);
 		}
 	} else {
 		if (!json_object_is_type(v, json_type_array))
-			return fail(err, errlen, -EPROTO,
-				    "'%s' must be an array", f->name);
+			return errmsg(err, errlen, -EPROTO,
+				      "'%s' must be an array", f->name);
 		if (n < f->min || n > f->max)
-			return fail(err, errlen, n > f->max ? -E2BIG : -EPROTO,
-				    "'%s' must hold %" PRIu64 "..%" PRIu64
-				    " steps, not %zu",
-				    f->name, f->min, f->max, n);
+			return errmsg(err, errlen,
+				      n > f->max ? -E2BIG : -EPROTO,
+				      "'%s' must hold %" PRIu64 "..%" PRIu64
+				      " steps, not %zu",
+				      f->name, f->min, f->max, n);
 	}
 	*ret = v;
 	return 0;
@@ -728,29 +720,29 @@ static int decode_run_field(struct json_object *req, struct proto_run *run,
 			      0;
 		if (len < f->min || len > f->max ||
 		    memchr(json_object_get_string(v), '\0', len))
-			return fail(err, errlen,
-				    len > f->max ? -E2BIG : -EPROTO,
-				    "'%s' must be a string of %" PRIu64
-				    "..%" PRIu64 " bytes",
-				    f->name, f->min, f->max);
+			return errmsg(err, errlen,
+				      len > f->max ? -E2BIG : -EPROTO,
+				      "'%s' must be a string of %" PRIu64
+				      "..%" PRIu64 " bytes",
+				      f->name, f->min, f->max);
 		*(const char **)p = json_object_get_string(v);
 		return 0;
 	case R_MS:
 		if (get_uint(v, f->max, &u) < 0 || u < f->min)
-			return fail(err, errlen, -EPROTO,
-				    "'%s' must be an integer in %" PRIu64
-				    "..%" PRIu64,
-				    f->name, f->min, f->max);
+			return errmsg(err, errlen, -EPROTO,
+				      "'%s' must be an integer in %" PRIu64
+				      "..%" PRIu64,
+				      f->name, f->min, f->max);
 		if (run_without(run, f))
-			return fail(err, errlen, -EPROTO, "'%s' without '%s'",
-				    f->name, f->with);
+			return errmsg(err, errlen, -EPROTO, "'%s' without '%s'",
+				      f->name, f->with);
 		*(uint64_t *)p = u;
 		return 0;
 	case R_STEPS:
 	case R_PATHS:
 		if (!present)
-			return fail(err, errlen, -EPROTO,
-				    "'%s' must be an array", f->name);
+			return errmsg(err, errlen, -EPROTO,
+				      "'%s' must be an array", f->name);
 		return decode_run_list(v, f, (struct json_object **)p, err,
 				       errlen);
 	}
@@ -765,12 +757,12 @@ int proto_run_decode(struct json_object *req, struct proto_run *ret, char *err,
 
 	memset(ret, 0, sizeof(*ret));
 	if (!json_object_is_type(req, json_type_object))
-		return fail(err, errlen, -EBADMSG, "not a JSON object");
+		return errmsg(err, errlen, -EBADMSG, "not a JSON object");
 	if (!json_object_object_get_ex(req, "req", &v) ||
 	    !json_object_is_type(v, json_type_string) ||
 	    strcmp(json_object_get_string(v), request_names[PROTO_REQ_RUN]))
-		return fail(err, errlen, -EPROTO, "'req' must be \"%s\"",
-			    request_names[PROTO_REQ_RUN]);
+		return errmsg(err, errlen, -EPROTO, "'req' must be \"%s\"",
+			      request_names[PROTO_REQ_RUN]);
 	for (size_t i = 0; i < ARRAY_SIZE(run_fields); i++) {
 		r = decode_run_field(req, ret, &run_fields[i], err, errlen);
 		if (r < 0)
@@ -779,8 +771,8 @@ int proto_run_decode(struct json_object *req, struct proto_run *ret, char *err,
 	json_object_object_foreach(req, key, val) {
 		(void)val;
 		if (strcmp(key, "req") && !run_field_find(key))
-			return fail(err, errlen, -EPROTO, "unknown key '%.64s'",
-				    key);
+			return errmsg(err, errlen, -EPROTO,
+				      "unknown key '%.64s'", key);
 	}
 	return 0;
 }

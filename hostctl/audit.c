@@ -14,18 +14,7 @@
 #include <string.h>
 
 #include "audit.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EPROTO;
-}
+#include "errmsg.h"
 
 static struct audit_snap *phase_snap(struct audit_pair *pair, const char *phase)
 {
@@ -43,18 +32,21 @@ static int take_audit(struct audit_pair *pair, const struct proto_audit *e,
 	struct audit_snap *snap = phase_snap(pair, e->phase);
 
 	if (!snap)
-		return fail(err, errlen, "audit: unknown phase '%s'", e->phase);
+		return errmsg(err, errlen, -EPROTO, "audit: unknown phase '%s'",
+			      e->phase);
 	if (snap->have)
-		return fail(err, errlen, "a second '%s' audit", e->phase);
+		return errmsg(err, errlen, -EPROTO, "a second '%s' audit",
+			      e->phase);
 	if (snap == &pair->before && steps_begun)
-		return fail(err, errlen,
-			    "a 'before' audit after the first step began");
+		return errmsg(err, errlen, -EPROTO,
+			      "a 'before' audit after the first step began");
 	if (snap == &pair->after && step_open)
-		return fail(err, errlen,
-			    "an 'after' audit while a step is open");
+		return errmsg(err, errlen, -EPROTO,
+			      "an 'after' audit while a step is open");
 	if (snap == &pair->after && pair->before.got < pair->before.nfiles)
-		return fail(err, errlen,
-			    "an 'after' audit before the 'before' state files");
+		return errmsg(
+			err, errlen, -EPROTO,
+			"an 'after' audit before the 'before' state files");
 	memset(snap, 0, sizeof(*snap));
 	snap->have = true;
 	snap->tainted = e->tainted;
@@ -71,11 +63,11 @@ static int take_file(struct audit_pair *pair, const struct proto_audit_file *e,
 	struct audit_file_snap *f;
 
 	if (!snap)
-		return fail(err, errlen, "audit_file: unknown phase '%s'",
-			    e->phase);
+		return errmsg(err, errlen, -EPROTO,
+			      "audit_file: unknown phase '%s'", e->phase);
 	if (!snap->have || snap->got >= snap->nfiles)
-		return fail(
-			err, errlen,
+		return errmsg(
+			err, errlen, -EPROTO,
 			"an audit_file for '%s' that its '%s' audit did not announce",
 			e->path, e->phase);
 	f = &snap->files[snap->got++];
@@ -95,7 +87,7 @@ int audit_take(struct audit_pair *pair, const struct proto_event *ev,
 				  err, errlen);
 	if (ev->type == PROTO_EV_AUDIT_FILE)
 		return take_file(pair, &ev->u.audit_file, err, errlen);
-	return fail(err, errlen, "not an audit event");
+	return errmsg(err, errlen, -EPROTO, "not an audit event");
 }
 
 void audit_taint_letters(uint64_t tainted, char *buf, size_t size)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "jsonutil.h"
 #include "results.h"
 
@@ -375,18 +376,6 @@ int res_summary_json(const struct res_run *run, char **ret)
 
 /* ---- reading ---- */
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 /* The JSON type a field's value must have, for the reader's message. */
 static const char *type_name(enum ftype t)
 {
@@ -469,7 +458,8 @@ static int read_list(struct json_object *a, const struct field *f, void *rec,
 			continue;
 		}
 		if (!json_object_is_type(e, json_type_string))
-			return fail(err, errlen, "%s: not a string", sub);
+			return errmsg(err, errlen, -EINVAL, "%s: not a string",
+				      sub);
 		((char **)v)[i] = strdup(json_object_get_string(e));
 		if (!((char **)v)[i])
 			return -ENOMEM;
@@ -489,8 +479,8 @@ static int read_field(struct json_object *v, const struct field *f, void *rec,
 	case F_STR:
 		len = (size_t)json_object_get_string_len(v);
 		if (len >= f->size)
-			return fail(err, errlen, "%s.%s: too long", where,
-				    f->name);
+			return errmsg(err, errlen, -EINVAL, "%s.%s: too long",
+				      where, f->name);
 		memcpy(p, json_object_get_string(v), len + 1);
 		return 0;
 	case F_TEXT:
@@ -500,16 +490,16 @@ static int read_field(struct json_object *v, const struct field *f, void *rec,
 	case F_U32:
 	case F_U64:
 		if (json_object_get_int64(v) < 0)
-			return fail(err, errlen, "%s.%s: negative", where,
-				    f->name);
+			return errmsg(err, errlen, -EINVAL, "%s.%s: negative",
+				      where, f->name);
 		if (f->type == F_U64) {
 			*(uint64_t *)p = json_object_get_uint64(v);
 			return 0;
 		}
 		i = json_object_get_int64(v);
 		if (i > UINT32_MAX)
-			return fail(err, errlen, "%s.%s: out of range", where,
-				    f->name);
+			return errmsg(err, errlen, -EINVAL,
+				      "%s.%s: out of range", where, f->name);
 		*(uint32_t *)p = (uint32_t)i;
 		return 0;
 	case F_INDEX:
@@ -524,8 +514,9 @@ static int read_field(struct json_object *v, const struct field *f, void *rec,
 	case F_VERDICT:
 		if (proto_verdict_parse(json_object_get_string(v),
 					(enum proto_verdict *)p) < 0)
-			return fail(err, errlen, "%s.%s: unknown verdict '%s'",
-				    where, f->name, json_object_get_string(v));
+			return errmsg(err, errlen, -EINVAL,
+				      "%s.%s: unknown verdict '%s'", where,
+				      f->name, json_object_get_string(v));
 		return 0;
 	case F_TS:
 		*(double *)p = json_object_get_double(v);
@@ -569,7 +560,7 @@ static int read_record(struct json_object *o, const struct record *rt,
 	int r;
 
 	if (!json_object_is_type(o, json_type_object))
-		return fail(err, errlen, "%s: not an object", where);
+		return errmsg(err, errlen, -EINVAL, "%s: not an object", where);
 	for (size_t i = 0; i < rt->n; i++) {
 		const struct field *f = &rt->fields[i];
 		struct json_object *v = NULL;
@@ -582,11 +573,12 @@ static int read_record(struct json_object *o, const struct record *rt,
 		if (f->when == SETS_FLAG)
 			MEMBER(rec, f->cond, bool) = true;
 		if (!there && f->type == F_JSON)
-			return fail(err, errlen, "%s.%s: missing", where,
-				    f->name);
+			return errmsg(err, errlen, -EINVAL, "%s.%s: missing",
+				      where, f->name);
 		if (!there || !type_ok(f->type, v))
-			return fail(err, errlen, "%s.%s: missing or not a %s",
-				    where, f->name, type_name(f->type));
+			return errmsg(err, errlen, -EINVAL,
+				      "%s.%s: missing or not a %s", where,
+				      f->name, type_name(f->type));
 		r = read_field(v, f, rec, where, err, errlen);
 		if (r < 0)
 			return r;
@@ -608,7 +600,7 @@ int res_run_from_json(const char *text, struct res_run *ret, char *err,
 	root = json_tokener_parse(text);
 	if (!root || !json_object_is_type(root, json_type_object)) {
 		json_object_put(root);
-		return fail(err, errlen, "$: not a JSON object");
+		return errmsg(err, errlen, -EINVAL, "$: not a JSON object");
 	}
 	r = read_record(root, &run_record, &run, "$", err, errlen);
 	json_object_put(root);
