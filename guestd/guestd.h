@@ -335,21 +335,7 @@ struct step_ops {
 	int (*reset)(const struct step_env *env, char *what, size_t whatlen);
 };
 
-extern const struct step_ops step_write;
-extern const struct step_ops step_read;
-extern const struct step_ops step_modprobe;
-extern const struct step_ops step_rmmod;
-extern const struct step_ops step_wait_for;
-extern const struct step_ops step_kmsg_expect;
-extern const struct step_ops step_sleep;
-extern const struct step_ops step_mtd_erase;
-extern const struct step_ops step_mtd_write;
-extern const struct step_ops step_mtd_flip;
-extern const struct step_ops step_mtd_read;
-extern const struct step_ops step_mtd_stats;
-extern const struct step_ops step_mtd_reads;
-extern const struct step_ops step_fork_write;
-extern const struct step_ops step_fault;
+#include "steps-decls.h" /* step_<kind>, from guestd/meson.build */
 
 /*
  * step-fault.c. fault_plan() turns a fault step's keys into the writes it
@@ -386,12 +372,6 @@ int fault_frame_parse(const char *line, struct fault_frame *ret);
 /* True for the allocator's and fault injection's own frames. */
 bool fault_frame_is_allocator(const char *fn);
 int fault_reset(const struct step_env *env, char *what, size_t whatlen);
-extern const struct step_ops step_sample;
-extern const struct step_ops step_delta;
-extern const struct step_ops step_swap;
-extern const struct step_ops step_marker;
-extern const struct step_ops step_resume;
-extern const struct step_ops step_readlink;
 
 /* ---- swap.c: block devices for swap and resume, pure where it can be ---- */
 
@@ -722,16 +702,5 @@ int nl_step_ifindex(struct step_result *res, struct json_object *step,
 int nl_step_judge(struct step_result *res, struct json_object *step,
 		  const char *where, const char *what, int r,
 		  const struct nl_ack *ack);
-
-extern const struct step_ops step_bridge_add;
-extern const struct step_ops step_link_del;
-extern const struct step_ops step_link_set;
-extern const struct step_ops step_vlan_add;
-extern const struct step_ops step_vlan_del;
-extern const struct step_ops step_mdb_add;
-extern const struct step_ops step_mdb_del;
-extern const struct step_ops step_vlan_expect;
-extern const struct step_ops step_mdb_expect;
-extern const struct step_ops step_bridge_check;
 
 #endif
