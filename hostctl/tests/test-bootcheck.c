@@ -30,6 +30,31 @@ static void test_cmdline(void)
 	       -ENAMETOOLONG, "too long is refused, never cut");
 }
 
+/*
+ * Encode boot @k's request and read it back as guestd does; *@obj holds
+ * what *@req points into. @what names the checks.
+ */
+static void round_trip(const struct scenario *s, size_t k,
+		       struct json_object **obj, struct proto_run *req,
+		       const char *what)
+{
+	enum proto_request_type type;
+	char err[256], *line;
+	size_t len;
+
+	*obj = NULL;
+	memset(req, 0, sizeof(*req));
+	if (!okf(boots_run_encode(s, k, &line, &len) == 0,
+		 "%s: the request encodes", what))
+		return;
+	okf(proto_request_decode(line, len - 1, &type, obj, err, sizeof(err)) ==
+			    0 &&
+		    type == PROTO_REQ_RUN &&
+		    proto_run_decode(*obj, req, err, sizeof(err)) == 0,
+	    "%s: and decodes", what);
+	free(line);
+}
+
 /* A scenario without boots is one implicit boot: all of it in one request. */
 static void test_request(void)
 {
@@ -46,46 +71,30 @@ static void test_request(void)
 		.cleanup_json = "[9]",
 		.cleanup_timeout_ms = 700,
 	};
-	struct json_object *obj = NULL;
-	enum proto_request_type type;
+	struct json_object *obj;
 	struct proto_run req;
-	char err[256], *line;
-	size_t len;
 
-	is_int(boots_run_encode(&s, 0, &line, &len), 0,
-	       "implicit boot: the request encodes");
-	ok(proto_request_decode(line, len - 1, &type, &obj, err,
-				sizeof(err)) == 0 &&
-	   type == PROTO_REQ_RUN &&
-	   proto_run_decode(obj, &req, err, sizeof(err)) == 0,
-	   "implicit boot: and decodes");
+	round_trip(&s, 0, &obj, &req, "implicit boot");
 	is_str(req.scenario, "a/b", "implicit boot: the scenario's name");
 	is_int(req.timeout_ms, 5000, "implicit boot: the scenario's bound");
 	is_int(req.step_timeout_ms, 300, "implicit boot: its step bound");
 	is_str(json_object_to_json_string(req.steps), "[ 0 ]",
 	       "implicit boot: all the steps");
-	is_str(json_object_to_json_string(req.state_files), "[ \"\\/proc\\/x\" ]",
-	       "implicit boot: the state files");
+	is_str(json_object_to_json_string(req.state_files),
+	       "[ \"\\/proc\\/x\" ]", "implicit boot: the state files");
 	is_str(json_object_to_json_string(req.cleanup), "[ 9 ]",
 	       "implicit boot: the cleanup list");
 	is_int(req.cleanup_timeout_ms, 700, "implicit boot: its bound");
 	is_int(boots_bound_ms(&s, 0), 5700,
 	       "implicit boot: guestd's bound, cleanup included");
 	json_object_put(obj);
-	free(line);
 
 	s.steps_json = NULL;
 	s.state_files_json = NULL;
 	s.cleanup_json = NULL;
 	s.boots = boots;
 	s.nboots = 2;
-	obj = NULL;
-	is_int(boots_run_encode(&s, 1, &line, &len), 0,
-	       "boot 1: the request encodes");
-	ok(proto_request_decode(line, len - 1, &type, &obj, err,
-				sizeof(err)) == 0 &&
-	   proto_run_decode(obj, &req, err, sizeof(err)) == 0,
-	   "boot 1: and decodes");
+	round_trip(&s, 1, &obj, &req, "boot 1");
 	is_str(req.scenario, "a/b", "boot 1: the scenario's name");
 	is_int(req.timeout_ms, 2000, "boot 1: its own bound");
 	is_int(req.step_timeout_ms, 300, "boot 1: the scenario's step bound");
@@ -95,7 +104,6 @@ static void test_request(void)
 	   "boot 1: no state files, no cleanup list");
 	is_int(boots_bound_ms(&s, 1), 2000, "boot 1: guestd's bound");
 	json_object_put(obj);
-	free(line);
 }
 
 static struct res_scenario sc;
