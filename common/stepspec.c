@@ -75,6 +75,7 @@ static const struct stepspec_key rmmod_keys[] = {
 static const struct stepspec_key wait_for_keys[] = {
 	{ "path", STEPSPEC_STRING, true, 0, 0, NULL },
 	{ "match", STEPSPEC_REGEX, false, 0, 0, NULL },
+	{ "not_match", STEPSPEC_REGEX, false, 0, 0, NULL },
 	{ "within_ms", STEPSPEC_INT, true, 0, PROTO_TIMEOUT_MAX_MS, NULL },
 	{ NULL },
 };

@@ -37,10 +37,13 @@ struct scn_ctx {
  * which the steps' keys have and the scenario's own keys use too, or one of
  * the scenario file's own below, numbered after them.
  */
+#define SCN_MODNAME_MAX 55 /* MODULE_NAME_LEN - 1 */
+
 enum scn_vtype {
 	SCN_V_LINE = STEPSPEC__COUNT, /* a non-empty line, no control chars */
 	SCN_V_CONFIGS, /* an array of "CONFIG_X" names */
 	SCN_V_MODULES, /* an array of module names */
+	SCN_V_MODULE_PARAMS, /* an array of "module.param" */
 	SCN_V_REQUIRES, /* an object, scn_requires_keys[] */
 	SCN_V_STEPS, /* an array of step objects, stepspec_table[] */
 	SCN_V_CLEANUP, /* the same, as cleanup steps (stepspec_cleanup_keys[]) */

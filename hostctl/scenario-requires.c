@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * A scenario's requires against a built kernel: kbuild says what the build
- * has (kbuild_has_config(), kbuild_has_module()), and this file words why a
- * scenario must be skipped, every missing option and module in one reason.
+ * has (kbuild_has_config(), kbuild_has_module(), kbuild_has_module_param()),
+ * and this file words why a scenario must be skipped, every missing option,
+ * module and parameter in one reason.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kbuild.h"
+#include "scenario-priv.h"
 #include "scenario.h"
 
 static void scn_reason_add(char *reason, size_t len, const char *fmt, ...)
@@ -31,6 +34,14 @@ static void scn_reason_add(char *reason, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(reason + used, len - used, fmt, ap);
 	va_end(ap);
+}
+
+static bool scn_listed(char *const *v, size_t n, const char *module)
+{
+	for (size_t i = 0; i < n; i++)
+		if (kbuild_module_name_eq(v[i], module))
+			return true;
+	return false;
 }
 
 int scn_check_requires(const struct scenario *s, const char *config_path,
@@ -67,6 +78,32 @@ int scn_check_requires(const struct scenario *s, const char *config_path,
 			return has;
 		if (!has) {
 			scn_reason_add(reason, len, "module '%s' not built", m);
+			r = 1;
+		}
+	}
+	for (size_t i = 0; i < s->n_req_params; i++) {
+		const char *mp = s->req_params[i], *dot = strchr(mp, '.');
+		char mod[SCN_MODNAME_MAX + 1], kerr[512] = "";
+		int has;
+
+		/* The loader checked the form: "module.param". */
+		snprintf(mod, sizeof(mod), "%.*s", (int)(dot - mp), mp);
+		has = kbuild_has_module_param(modules_dir, mod, dot + 1, kerr,
+					      sizeof(kerr));
+		if (has == -ENOENT) {
+			/* Not built: said once, by modules if it lists it. */
+			if (!scn_listed(s->req_modules, s->n_req_modules, mod))
+				scn_reason_add(reason, len,
+					       "module '%s' not built", mod);
+			r = 1;
+		} else if (has < 0) {
+			if (reason && len)
+				snprintf(reason, len, "%s", kerr);
+			return has;
+		} else if (!has) {
+			scn_reason_add(reason, len,
+				       "module '%s' has no parameter '%s'", mod,
+				       dot + 1);
 			r = 1;
 		}
 	}

@@ -18,8 +18,6 @@
 #include "report.h"
 #include "scenario-priv.h"
 
-#define SCN_MODNAME_MAX 55 /* MODULE_NAME_LEN - 1 */
-
 /* Room for a step kind's keys and the ending NULL key. */
 #define SCN_SPEC_KEYS_MAX (STEPSPEC_KEYS_MAX + 1)
 
@@ -81,6 +79,7 @@ static const struct scn_key scn_incident_keys[] = {
 static const struct scn_key scn_requires_keys[] = {
 	{ "config", SCN_V_CONFIGS, false, 0, 0, NULL },
 	{ "modules", SCN_V_MODULES, false, 0, 0, NULL },
+	{ "module_params", SCN_V_MODULE_PARAMS, false, 0, 0, NULL },
 	{ NULL },
 };
 /* clang-format on */
@@ -104,6 +103,27 @@ static bool scn_is_module_name(const char *s)
 		return false;
 	for (; *s; s++)
 		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+			return false;
+	return true;
+}
+
+/* "module.param": a module name, then a C identifier. */
+static bool scn_is_module_param(const char *s)
+{
+	const char *dot = strchr(s, '.');
+	char mod[SCN_MODNAME_MAX + 1];
+
+	if (!dot || (size_t)(dot - s) > SCN_MODNAME_MAX)
+		return false;
+	memcpy(mod, s, dot - s);
+	mod[dot - s] = '\0';
+	if (!scn_is_module_name(mod))
+		return false;
+	s = dot + 1;
+	if (!*s || strlen(s) > SCN_MODNAME_MAX || isdigit((unsigned char)*s))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
 			return false;
 	return true;
 }
@@ -584,6 +604,11 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 				      "module name",
 				      "[A-Za-z0-9_-]+, at most 55 characters",
 				      true);
+		return;
+	case SCN_V_MODULE_PARAMS:
+		scn_check_string_list(
+			ctx, path, v, scn_is_module_param, "module parameter",
+			"module.parameter, each at most 55 characters", true);
 		return;
 	case SCN_V_REQUIRES:
 		scn_check_nested(ctx, path, v, scn_requires_keys, "requires");

@@ -411,6 +411,10 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 				 &s->n_req_modules);
 		if (r < 0)
 			return r;
+		r = scn_dup_list(req, "module_params", &s->req_params,
+				 &s->n_req_params);
+		if (r < 0)
+			return r;
 	}
 	s->timeout_ms = scn_get_ms(doc, "timeout_ms", SCN_TIMEOUT_DEFAULT_MS);
 	s->step_timeout_ms =
@@ -486,6 +490,9 @@ void scn_free(struct scenario *s)
 	for (size_t i = 0; i < s->n_req_modules; i++)
 		free(s->req_modules[i]);
 	free(s->req_modules);
+	for (size_t i = 0; i < s->n_req_params; i++)
+		free(s->req_params[i]);
+	free(s->req_params);
 	free(s->steps);
 	free(s->steps_json);
 	for (size_t i = 0; i < s->nboots; i++) {

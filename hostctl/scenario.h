@@ -105,6 +105,8 @@ struct scenario {
 	size_t n_req_config;
 	char **req_modules;
 	size_t n_req_modules;
+	char **req_params; /* "module.param" */
+	size_t n_req_params;
 	uint64_t timeout_ms, step_timeout_ms; /* defaults filled in */
 	/*
 	 * The main steps, then the cleanup list's: steps[nsteps ..
@@ -192,7 +194,8 @@ int scn_select(const struct scn_set *set, char *const *args, size_t nargs,
  * build's .config, @modules_dir the staged lib/modules/<release> directory
  * (modules.dep or the .ko files, and modules.builtin). Returns 0 when the
  * scenario can run, 1 when it must be skipped, with the reason in @reason
- * ("CONFIG_FOO is not set", "module 'bar' not built"), or -errno for an I/O
+ * ("CONFIG_FOO is not set", "module 'bar' not built", "module 'bar' has no
+ * parameter 'baz'"), or -errno for an I/O
  * error (@reason then says which file).
  */
 int scn_check_requires(const struct scenario *s, const char *config_path,

@@ -98,12 +98,13 @@ void setup_free(struct setup *s)
 int setup_prepare(const char *cache, const char *uri, const char *initrd,
 		  struct setup *ret)
 {
-	return setup_prepare_without(cache, uri, initrd, NULL, 0, ret);
+	return setup_prepare_without(cache, uri, initrd, NULL, NULL, 0, ret);
 }
 
 int setup_prepare_without(const char *cache, const char *uri,
-			  const char *initrd, const char *const *without,
-			  size_t n_without, struct setup *ret)
+			  const char *initrd, const char *kernel_dir,
+			  const char *const *without, size_t n_without,
+			  struct setup *ret)
 {
 	struct kbuild_opts kopts = { 0 };
 	struct kbuild_image_opts iopts = { 0 };
@@ -134,7 +135,7 @@ int setup_prepare_without(const char *cache, const char *uri,
 	}
 
 	kopts.cache_dir = s.cache_dir;
-	kopts.kernel_dir = VLALAB_SRCDIR "/kernel";
+	kopts.kernel_dir = kernel_dir ? kernel_dir : VLALAB_SRCDIR "/kernel";
 	kopts.without = without;
 	kopts.n_without = n_without;
 	/* Plain lines every few seconds when stderr is not a terminal, so

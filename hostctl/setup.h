@@ -40,11 +40,14 @@ struct setup {
  */
 int setup_prepare(const char *cache, const char *uri, const char *initrd,
 		  struct setup *ret);
-/* The same with patches of the series left out of the kernel (kbuild_opts'
- * without: file names or unique prefixes; kbuild_without_check() first). */
+/* The same with the kernel of another kernel_dir (patches/ and configs/;
+ * NULL: the repository's), and with patches of its series left out
+ * (kbuild_opts' without: file names or unique prefixes;
+ * kbuild_without_check() first). */
 int setup_prepare_without(const char *cache, const char *uri,
-			  const char *initrd, const char *const *without,
-			  size_t n_without, struct setup *ret);
+			  const char *initrd, const char *kernel_dir,
+			  const char *const *without, size_t n_without,
+			  struct setup *ret);
 void setup_free(struct setup *s);
 
 #endif

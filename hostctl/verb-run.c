@@ -47,6 +47,8 @@ static void run_usage(FILE *f)
 		"                    most N MiB in its bundle; 0: no dump (default: %d)\n"
 		"  --dump-format F   kdump-zlib, kdump-lzo, kdump-snappy or elf\n"
 		"                    (default: kdump-zlib)\n"
+		"  --kernel-dir DIR  patches/ and configs/ of the kernel to build\n"
+		"                    (default: the repository's kernel/)\n"
 		"  --without-patch NAME\n"
 		"                    build and boot the kernel with this patch of the\n"
 		"                    series left out (file name or unique prefix,\n"
@@ -70,6 +72,7 @@ static void run_usage(FILE *f)
 
 struct run_args {
 	const char *connect, *output, *scenarios, *cache, *initrd;
+	const char *kernel_dir; /* patches/ and configs/ */
 	const char *without[RUN_WITHOUT_MAX];
 	size_t n_without;
 	enum res_format format;
@@ -108,6 +111,7 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "accel", required_argument, NULL, 'a' },
 		{ "initrd", required_argument, NULL, 'i' },
 		{ "without-patch", required_argument, NULL, 'w' },
+		{ "kernel-dir", required_argument, NULL, 'K' },
 		{ "dump-max-mb", required_argument, NULL, 'D' },
 		{ "dump-format", required_argument, NULL, 'F' },
 		{ "keep", no_argument, NULL, 'k' },
@@ -162,6 +166,9 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 				return -EINVAL;
 			}
 			break;
+		case 'K':
+			a->kernel_dir = optarg;
+			break;
 		case 'w':
 			if (a->n_without == RUN_WITHOUT_MAX) {
 				fprintf(stderr,
@@ -204,9 +211,8 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 	}
 	if (a->n_without) {
 		char err[1024];
-		int r = kbuild_without_check(VLALAB_SRCDIR "/kernel",
-					     a->without, a->n_without, err,
-					     sizeof(err));
+		int r = kbuild_without_check(a->kernel_dir, a->without,
+					     a->n_without, err, sizeof(err));
 
 		if (r < 0) {
 			fprintf(stderr, "hostctl run: --without-patch: %s\n",
@@ -360,8 +366,9 @@ static int plan_run(const struct run_args *a, char *const *names, int nnames,
 		fprintf(stderr, "hostctl run: %s\n", err);
 		return -1;
 	}
-	r = setup_prepare_without(a->cache, a->connect, a->initrd, a->without,
-				  a->n_without, &p->su);
+	r = setup_prepare_without(a->cache, a->connect, a->initrd,
+				  a->kernel_dir, a->without, a->n_without,
+				  &p->su);
 	if (r < 0)
 		return -1;
 	p->su_ok = true;
@@ -661,6 +668,7 @@ static int do_run(const struct run_args *a, char *const *names, int nnames)
 int verb_run(int argc, char *argv[])
 {
 	struct run_args a = { .accel = ACCEL_AUTO,
+			      .kernel_dir = VLALAB_SRCDIR "/kernel",
 			      .dump_max_mb = PM_DUMP_MAX_MB_DEFAULT };
 	int r;
 

@@ -238,6 +238,14 @@ struct kb_manifest {
 };
 
 /* Pretty JSON, '/' not escaped; *ret is malloc'ed. */
+/*
+ * The path of @module in the module list @text (modules.dep or
+ * modules.builtin: one "dir/name.ko[.xz]" path at the start of each line),
+ * *ret_len bytes long and not NUL-terminated; NULL when it has none.
+ */
+const char *kb_modlist_find(const char *text, const char *module,
+			    size_t *ret_len);
+
 int kb_manifest_to_json(const struct kb_manifest *m, char **ret);
 int kb_manifest_parse(const char *text, struct kb_manifest *ret);
 void kb_manifest_free(struct kb_manifest *m);

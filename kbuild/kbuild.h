@@ -86,6 +86,13 @@ int kbuild_has_config(const char *config_path, const char *opt,
 int kbuild_has_module(const char *modules_dir, const char *name, char *err,
 		      size_t errlen);
 
+/* Whether the module name of that build takes the parameter param: 1 or 0,
+ * from the "parmtype=" entries of its .ko's .modinfo section (modules.dep
+ * names the file) or, built in, of modules.builtin.modinfo. A module that is
+ * not built is an error (-ENOENT), as is a compressed .ko (-EOPNOTSUPP). */
+int kbuild_has_module_param(const char *modules_dir, const char *name,
+			    const char *param, char *err, size_t errlen);
+
 /* Whether two module names are one: '-' and '_' compare equal, as in modprobe. */
 bool kbuild_module_name_eq(const char *a, const char *b);
 

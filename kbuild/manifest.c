@@ -537,11 +537,8 @@ bool kbuild_module_name_eq(const char *a, const char *b)
 	return module_eq(a, strlen(a), b);
 }
 
-/*
- * Whether the module list @text (modules.dep or modules.builtin: one
- * "dir/name.ko[.xz]" path at the start of each line) has @module.
- */
-static bool modlist_has(const char *text, const char *module)
+const char *kb_modlist_find(const char *text, const char *module,
+			    size_t *ret_len)
 {
 	for (const char *l = text; l && *l;) {
 		const char *nl = strchr(l, '\n');
@@ -559,11 +556,20 @@ static bool modlist_has(const char *text, const char *module)
 		for (const char *p = base; p + 3 <= end; p++)
 			if (strncmp(p, ".ko", 3) == 0)
 				ko = p;
-		if (ko && module_eq(base, ko - base, module))
-			return true;
+		if (ko && module_eq(base, ko - base, module)) {
+			*ret_len = end - l;
+			return l;
+		}
 		l = nl ? nl + 1 : NULL;
 	}
-	return false;
+	return NULL;
+}
+
+static bool modlist_has(const char *text, const char *module)
+{
+	size_t len;
+
+	return kb_modlist_find(text, module, &len) != NULL;
 }
 
 static int name_cmp(const struct dirent **a, const struct dirent **b)

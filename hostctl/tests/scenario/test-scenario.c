@@ -114,7 +114,7 @@ static void test_bad_files(void)
 	BAD("not-object", "$: expected an object, got an array");
 	BAD("unknown-keys",
 	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, cleanup, cleanup_timeout_ms, expect_incident, bites, xfail, state_files, disk, boots, fresh_vm",
-	    "$.requires.module: unknown key; requires takes: config, modules",
+	    "$.requires.module: unknown key; requires takes: config, modules, module_params",
 	    "$.steps[0].valeu: unknown key; a 'write' step takes: kind, name, timeout_ms, path, value, append, expect_errno, repeat",
 	    "$.steps[0]: missing required key 'value'");
 	BAD("wrong-types",
@@ -164,6 +164,11 @@ static void test_bad_files(void)
 	    "$.requires.config[2]: bad config option name 'CONFIG_' (want CONFIG_[A-Z0-9_]+)",
 	    "$.requires.modules[0]: bad module name 'trace printk' (want [A-Za-z0-9_-]+, at most 55 characters)",
 	    "$.requires.modules[1]: bad module name '' (want [A-Za-z0-9_-]+, at most 55 characters)",
+	    "$.requires.module_params[0]: bad module parameter 'dsa_loop' (want module.parameter, each at most 55 characters)",
+	    "$.requires.module_params[1]: bad module parameter 'dsa_loop.' (want module.parameter, each at most 55 characters)",
+	    "$.requires.module_params[2]: bad module parameter 'dsa loop.x' (want module.parameter, each at most 55 characters)",
+	    "$.requires.module_params[3]: bad module parameter 'm.1x' (want module.parameter, each at most 55 characters)",
+	    "$.requires.module_params[4]: bad module parameter 'm.a-b' (want module.parameter, each at most 55 characters)",
 	    "$.steps[0].params[0]: bad module parameter '=1' (want key=value)",
 	    "$.steps[0].params[1]: bad module parameter 'novalue' (want key=value)");
 	BAD("within",
@@ -836,6 +841,26 @@ static void test_requires(void)
 		is_int(scn_check_requires(&s, "/nonexistent/.config", "/nonexistent",
 					  reason, sizeof(reason)),
 		       -ENOENT, "a missing modules dir is an I/O error");
+	}
+	{
+		struct scenario s = { 0 };
+		char *mods[] = { "nandsim" }, *params[] = { "nandsim.bch", "dsa_core.x" };
+		char *md = xasprintf("%s/kernel/modules", data_dir);
+		char reason[512];
+
+		s.req_params = params;
+		s.n_req_params = 2;
+		is_int(scn_check_requires(&s, NULL, md, reason, sizeof(reason)), 1,
+		       "a parameter of a module that is not built");
+		is_str(reason, "module 'nandsim' not built; module 'dsa_core' not built",
+		       "module_params: the missing modules, one reason each");
+		s.req_modules = mods;
+		s.n_req_modules = 1;
+		is_int(scn_check_requires(&s, NULL, md, reason, sizeof(reason)), 1,
+		       "a missing module listed in modules too");
+		is_str(reason, "module 'nandsim' not built; module 'dsa_core' not built",
+		       "module_params: a module missing from both lists is named once");
+		free(md);
 	}
 }
 

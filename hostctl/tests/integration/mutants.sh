@@ -1,0 +1,113 @@
+#!/bin/bash
+# Integration: the checks catch the bugs they are for. Each mutant in
+# kernel/mutants/ is a patch that breaks, on purpose, code the stock kernel
+# gets right (a shared port's refcount, say). Its "Caught-by: SCENARIO
+# STEP" trailers name the scenarios that must fail on a kernel built with
+# the whole series and the mutant, with STEP their first step that does
+# not pass. The kernel is built from a scratch kernel dir (the repository's
+# configs/ and patches/, with the mutant appended to the series), through
+# hostctl run --kernel-dir, and cached by kbuild like any other.
+#
+#   mutants.sh              every mutant
+#   mutants.sh NAME...      these (file names in kernel/mutants/)
+#
+# Each scenario runs in a hostctl run of its own. The results stay in
+# /tmp/hostctl-it-mutants-* when something failed, or always with
+# VLALAB_MUTANTS_KEEP=1. Exit 0: every mutant caught where declared;
+# 1: one was not (named); 77: no mutant.
+set -euo pipefail
+
+: "${HOSTCTL:?HOSTCTL must name the hostctl binary}"
+: "${SRCDIR:?SRCDIR must name the repository}"
+mutants_dir=$SRCDIR/kernel/mutants
+
+out=$(mktemp -d /tmp/hostctl-it-mutants-XXXXXX)
+failed=0
+cleanup() {
+	if [ "$failed" = 0 ] && [ -z "${VLALAB_MUTANTS_KEEP:-}" ]; then
+		rm -rf "$out"
+	else
+		echo "# results kept in $out"
+	fi
+}
+trap cleanup EXIT
+
+if [ $# -gt 0 ]; then
+	names=("$@")
+else
+	mapfile -t names < <(cd "$mutants_dir" 2>/dev/null && ls -1 -- *.patch 2>/dev/null)
+fi
+if [ ${#names[@]} -eq 0 ]; then
+	echo "1..0 # SKIP no mutant in kernel/mutants"
+	exit 77
+fi
+
+checked=0
+for m in "${names[@]}"; do
+	patch=$mutants_dir/$m
+	if [ ! -f "$patch" ]; then
+		echo "# $m: no such mutant in $mutants_dir"
+		failed=1
+		continue
+	fi
+	mapfile -t caught < <(sed -n 's/^Caught-by: \([^ ]*\) \([0-9][0-9]*\)$/\1 \2/p' "$patch")
+	if [ ${#caught[@]} -eq 0 ]; then
+		echo "# $m: no 'Caught-by: SCENARIO STEP' trailer"
+		failed=1
+		continue
+	fi
+	kdir=$out/kernel-${m%.patch}
+	mkdir -p "$kdir"
+	cp -r "$SRCDIR/kernel/configs" "$SRCDIR/kernel/patches" "$kdir/"
+	if [ -e "$kdir/patches/$m" ]; then
+		echo "# $m: a patch of the series has the same name"
+		failed=1
+		continue
+	fi
+	cp "$patch" "$kdir/patches/$m"
+	echo "$m" >> "$kdir/patches/series"
+	for c in "${caught[@]}"; do
+		name=${c% *}
+		step=${c#* }
+		dir=$out/${m%.patch}-${name//\//-}
+		echo "# $m: running $name on the series with the mutant"
+		rc=0
+		"$HOSTCTL" run --kernel-dir "$kdir" --format ktap --output "$dir" \
+			"$name" > "$dir.log" 2>&1 || rc=$?
+		if [ "$rc" = 2 ]; then
+			echo "# $m: hostctl run exited 2 (set-up error; log: $dir.log)"
+			failed=1
+			continue
+		fi
+		python3 - "$dir" "$name" "$step" "$m" <<'PY' || failed=1
+import json, os, sys
+d, name, step, m = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+try:
+    summary = json.load(open(os.path.join(d, "summary.json")))
+except (OSError, ValueError) as e:
+    print("# %s: no readable summary.json in %s: %s" % (name, d, e))
+    sys.exit(1)
+patches = [p.get("name") for p in summary.get("kernel", {}).get("patches", [])]
+if m not in patches:
+    print("# %s: the kernel's patches do not include the mutant %s" % (name, m))
+    sys.exit(1)
+sc = {s["name"]: s for s in summary["scenarios"]}.get(name)
+if sc is None:
+    print("# %s: not in %s/summary.json" % (name, d))
+    sys.exit(1)
+first = next((st for st in sc["steps"] if st["verdict"] != "pass"), None)
+if sc["verdict"] in ("pass", "skip", "xfail") or first is None:
+    print("# %s with %s: verdict %s, want a failure at step %d" % (name, m, sc["verdict"], step))
+    sys.exit(1)
+if first["index"] != step:
+    print("# %s with %s: first step that did not pass is %d (%s), want %d"
+          % (name, m, first["index"], first["name"], step))
+    sys.exit(1)
+print("# %s with %s: %s at step %d (%s): got %s" % (name, m, sc["verdict"], step,
+      first["name"], " ".join((first.get("got") or "").split())[:120]))
+PY
+		checked=$((checked + 1))
+	done
+done
+echo "# $checked mutant run(s)"
+exit "$failed"
