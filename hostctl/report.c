@@ -36,6 +36,8 @@ const char *const report_kind_choices[] = {
 	[REPORT_STACK_GUARD] = "stack-guard",
 	[REPORT_FORTIFY] = "fortify",
 	[REPORT_USERCOPY] = "usercopy",
+	[REPORT_LOCKDEP] = "lockdep",
+	[REPORT_KMEMLEAK] = "kmemleak",
 	[REPORT_UNKNOWN] = NULL,
 };
 
@@ -117,6 +119,35 @@ static const char *const report_skip[] = {
 	"check_stack_object",
 	"__check_stack_object",
 	"__stack_chk_fail",
+	/* lockdep and the might-sleep check: the guilty one takes the lock */
+	"check_noncircular",
+	"check_prev_add",
+	"check_prevs_add",
+	"validate_chain",
+	"__lock_acquire",
+	"lock_acquire",
+	"lock_release",
+	"print_circular_bug",
+	"print_deadlock_bug",
+	"check_deadlock",
+	"print_usage_bug",
+	"print_unlock_imbalance_bug",
+	"mark_lock*",
+	"mark_usage",
+	"lockdep_rcu_suspicious",
+	"_raw_spin_lock*",
+	"_raw_read_lock*",
+	"_raw_write_lock*",
+	"__mutex_lock*",
+	"mutex_lock_nested",
+	"__might_resched",
+	"__might_sleep",
+	/* allocators, where might-sleep checks its callers */
+	"__kmalloc*",
+	"kmalloc_trace",
+	"__kmem_cache_alloc*",
+	"kmem_cache_alloc*",
+	"slab_pre_alloc_hook*",
 	/* LKDTM's dispatch */
 	"lkdtm_do_action",
 	"direct_entry",
@@ -426,6 +457,7 @@ struct header {
 	char key[64];
 	char msg_fn[REPORT_FN_MAX];
 	bool is_panic, head_is_title, want_access, rcu_stall;
+	bool one_line; /* the header is the whole report (kmemleak's) */
 	const char *panic_msg;
 };
 
@@ -438,6 +470,40 @@ static void head_upto(char *out, size_t size, const char *prefix, const char *s,
 	while (n && s[n - 1] == ' ')
 		n--;
 	snprintf(out, size, "%s%.*s", prefix, (int)n, s);
+}
+
+/*
+ * Lockdep's reports open with a "WARNING: " line of their own; syzbot's
+ * names for them, so that titles read the same in both. The report ends
+ * with its call trace; the guilty function is the one taking the lock.
+ */
+static bool lockdep_title(const char *s, struct header *h)
+{
+	static const struct {
+		const char *line, *title;
+	} known[] = {
+		{ "possible circular locking dependency detected",
+		  "possible deadlock" },
+		{ "possible recursive locking detected", "possible deadlock" },
+		{ "possible irq lock inversion dependency detected",
+		  "possible deadlock" },
+		{ "inconsistent lock state", "inconsistent lock state" },
+		{ "suspicious RCU usage", "suspicious RCU usage" },
+		{ "bad unlock balance detected", "bad unlock balance" },
+		{ "held lock freed", "held lock freed" },
+		{ "lock held when returning to user space",
+		  "lock held when returning to user space" },
+	};
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		if (starts(s, known[i].line)) {
+			h->kind = REPORT_LOCKDEP;
+			snprintf(h->head, sizeof(h->head), "%s",
+				 known[i].title);
+			return true;
+		}
+	}
+	return false;
 }
 
 /* Recognise an incident's header line. Returns true and fills h. */
@@ -518,6 +584,17 @@ static bool classify(const char *s, struct header *h)
 		h->kind = REPORT_UBSAN;
 		head_upto(h->head, sizeof(h->head),
 			  "UBSAN: ", s + strlen("UBSAN: "), " ");
+		return true;
+	}
+	if (starts(s, "WARNING: ") && lockdep_title(s + strlen("WARNING: "), h))
+		return true;
+	if (starts(s, "kmemleak: ") &&
+	    strstr(s, " new suspected memory leak")) {
+		h->kind = REPORT_KMEMLEAK;
+		h->one_line = true;
+		h->head_is_title = true;
+		snprintf(h->head, sizeof(h->head),
+			 "kmemleak: suspected memory leak");
 		return true;
 	}
 	if (starts(s, "WARNING: ")) {
@@ -700,7 +777,8 @@ static bool end_line(struct incident *c, const char *s)
 		return true;
 	/* reports without an end marker end with their call trace */
 	if ((c->r.kind == REPORT_PANIC || c->r.kind == REPORT_HUNG_TASK ||
-	     c->r.kind == REPORT_SOFT_LOCKUP || c->r.kind == REPORT_UNKNOWN) &&
+	     c->r.kind == REPORT_SOFT_LOCKUP || c->r.kind == REPORT_LOCKDEP ||
+	     c->r.kind == REPORT_UNKNOWN) &&
 	    c->trace_done)
 		return true;
 	return false;
@@ -774,6 +852,10 @@ static int feed(struct parser *p, size_t off, size_t end, const char *raw)
 		memcpy(c->msg_fn, h.msg_fn, sizeof(c->msg_fn));
 		c->head_is_title = h.head_is_title;
 		c->want_access = h.want_access;
+		if (h.one_line) {
+			c->ended = true;
+			c->tail = true;
+		}
 		return 0;
 	}
 	if (!p->have_cur || !c->open)

@@ -98,14 +98,13 @@ void setup_free(struct setup *s)
 int setup_prepare(const char *cache, const char *uri, const char *initrd,
 		  struct setup *ret)
 {
-	return setup_prepare_without(cache, uri, initrd, NULL, NULL, 0, ret);
+	return setup_prepare_kernel(cache, uri, initrd, NULL, ret);
 }
 
-int setup_prepare_without(const char *cache, const char *uri,
-			  const char *initrd, const char *kernel_dir,
-			  const char *const *without, size_t n_without,
-			  struct setup *ret)
+int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
+			 const struct setup_kernel *k, struct setup *ret)
 {
+	static const struct setup_kernel defaults = { 0 };
 	struct kbuild_opts kopts = { 0 };
 	struct kbuild_image_opts iopts = { 0 };
 	char path[PATH_MAX + 32], logs[PATH_MAX + 64];
@@ -135,9 +134,13 @@ int setup_prepare_without(const char *cache, const char *uri,
 	}
 
 	kopts.cache_dir = s.cache_dir;
-	kopts.kernel_dir = kernel_dir ? kernel_dir : VLALAB_SRCDIR "/kernel";
-	kopts.without = without;
-	kopts.n_without = n_without;
+	if (!k)
+		k = &defaults;
+	kopts.kernel_dir = k->kernel_dir ? k->kernel_dir :
+					   VLALAB_SRCDIR "/kernel";
+	kopts.flavour = k->flavour;
+	kopts.without = k->without;
+	kopts.n_without = k->n_without;
 	/* Plain lines every few seconds when stderr is not a terminal, so
 	 * that a cold build in CI is never silent for minutes. */
 	kopts.progress = true;

@@ -40,14 +40,18 @@ struct setup {
  */
 int setup_prepare(const char *cache, const char *uri, const char *initrd,
 		  struct setup *ret);
-/* The same with the kernel of another kernel_dir (patches/ and configs/;
- * NULL: the repository's), and with patches of its series left out
- * (kbuild_opts' without: file names or unique prefixes;
- * kbuild_without_check() first). */
-int setup_prepare_without(const char *cache, const char *uri,
-			  const char *initrd, const char *kernel_dir,
-			  const char *const *without, size_t n_without,
-			  struct setup *ret);
+/* Which kernel to build: all fields may be zero for the defaults. */
+struct setup_kernel {
+	const char *kernel_dir; /* patches/ and configs/; NULL: the repo's */
+	const char *flavour; /* NULL: patched; kbuild_flavour_check() first */
+	const char *const *without; /* patches left out: file names or unique
+				     * prefixes; kbuild_without_check() first */
+	size_t n_without;
+};
+
+/* setup_prepare() with that kernel (k may be NULL). */
+int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
+			 const struct setup_kernel *k, struct setup *ret);
 void setup_free(struct setup *s);
 
 #endif

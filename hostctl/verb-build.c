@@ -34,7 +34,9 @@ static void build_usage(FILE *f)
 		"                    ${XDG_CACHE_HOME:-$HOME/.cache}/vlalab)\n"
 		"  --kernel-dir DIR  patches/ and configs/ (default: %s/kernel)\n"
 		"  --tarball FILE    the kernel source (default: %s)\n"
-		"  --flavour NAME    patched (the series applied, default) or vanilla\n"
+		"  --flavour NAME    patched (the series applied, default), vanilla (none),\n"
+		"                    or a folder of kernel/flavours/ (e.g. debug: KASAN,\n"
+		"                    lockdep, SLUB debugging on the patched tree)\n"
 		"  --without-patch NAME\n"
 		"                    leave this patch of the series out (its file name\n"
 		"                    or a unique prefix such as 0001; repeatable)\n"
@@ -161,16 +163,18 @@ int verb_build(int argc, char *argv[])
 		build_usage(stderr);
 		return 2;
 	}
-	if (ko.flavour && !kbuild_flavour_valid(ko.flavour)) {
-		fprintf(stderr,
-			"hostctl build: unknown flavour '%s' (known: patched, vanilla)\n",
-			ko.flavour);
-		return 2;
+	if (ko.flavour) {
+		r = kbuild_flavour_check(ko.kernel_dir, ko.flavour, err,
+					 sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "hostctl build: --flavour: %s\n",
+				r == -EINVAL ? err : strerror(-r));
+			return 2;
+		}
 	}
-	if (ko.n_without && ko.flavour && strcmp(ko.flavour, "patched")) {
+	if (ko.n_without && ko.flavour && !strcmp(ko.flavour, "vanilla")) {
 		fprintf(stderr,
-			"hostctl build: --without-patch goes with the patched flavour, not '%s'\n",
-			ko.flavour);
+			"hostctl build: --without-patch goes with a flavour that has the series, not 'vanilla'\n");
 		return 2;
 	}
 	if (ko.n_without) {

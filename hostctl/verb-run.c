@@ -49,6 +49,9 @@ static void run_usage(FILE *f)
 		"                    (default: kdump-zlib)\n"
 		"  --kernel-dir DIR  patches/ and configs/ of the kernel to build\n"
 		"                    (default: the repository's kernel/)\n"
+		"  --flavour NAME    the kernel flavour: patched (default), vanilla, or\n"
+		"                    a folder of kernel/flavours/, e.g. debug (KASAN,\n"
+		"                    kmemleak, lockdep, SLUB debugging)\n"
 		"  --without-patch NAME\n"
 		"                    build and boot the kernel with this patch of the\n"
 		"                    series left out (file name or unique prefix,\n"
@@ -73,6 +76,7 @@ static void run_usage(FILE *f)
 struct run_args {
 	const char *connect, *output, *scenarios, *cache, *initrd;
 	const char *kernel_dir; /* patches/ and configs/ */
+	const char *flavour; /* NULL: patched */
 	const char *without[RUN_WITHOUT_MAX];
 	size_t n_without;
 	enum res_format format;
@@ -112,6 +116,7 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "initrd", required_argument, NULL, 'i' },
 		{ "without-patch", required_argument, NULL, 'w' },
 		{ "kernel-dir", required_argument, NULL, 'K' },
+		{ "flavour", required_argument, NULL, 'V' },
 		{ "dump-max-mb", required_argument, NULL, 'D' },
 		{ "dump-format", required_argument, NULL, 'F' },
 		{ "keep", no_argument, NULL, 'k' },
@@ -169,6 +174,9 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		case 'K':
 			a->kernel_dir = optarg;
 			break;
+		case 'V':
+			a->flavour = optarg;
+			break;
 		case 'w':
 			if (a->n_without == RUN_WITHOUT_MAX) {
 				fprintf(stderr,
@@ -206,6 +214,22 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 			return 1;
 		default:
 			run_usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (a->flavour) {
+		char err[1024];
+		int r = kbuild_flavour_check(a->kernel_dir, a->flavour, err,
+					     sizeof(err));
+
+		if (r < 0) {
+			fprintf(stderr, "hostctl run: --flavour: %s\n",
+				r == -EINVAL ? err : strerror(-r));
+			return -EINVAL;
+		}
+		if (a->n_without && !strcmp(a->flavour, "vanilla")) {
+			fprintf(stderr,
+				"hostctl run: --without-patch goes with a flavour that has the series, not 'vanilla'\n");
 			return -EINVAL;
 		}
 	}
@@ -366,9 +390,14 @@ static int plan_run(const struct run_args *a, char *const *names, int nnames,
 		fprintf(stderr, "hostctl run: %s\n", err);
 		return -1;
 	}
-	r = setup_prepare_without(a->cache, a->connect, a->initrd,
-				  a->kernel_dir, a->without, a->n_without,
-				  &p->su);
+	r = setup_prepare_kernel(a->cache, a->connect, a->initrd,
+				 &(struct setup_kernel){
+					 .kernel_dir = a->kernel_dir,
+					 .flavour = a->flavour,
+					 .without = a->without,
+					 .n_without = a->n_without,
+				 },
+				 &p->su);
 	if (r < 0)
 		return -1;
 	p->su_ok = true;

@@ -36,9 +36,67 @@ int kbuild_cache_dir(char *buf, size_t len)
 	return kb_path(buf, len, "%s/.cache/vlalab", s);
 }
 
-bool kbuild_flavour_valid(const char *flavour)
+/* A flavour's own fragments live in kernel/flavours/<name>/; its name is
+ * used in cache paths, so it is short and plain. */
+static bool flavour_name_ok(const char *f)
 {
-	return !strcmp(flavour, "patched") || !strcmp(flavour, "vanilla");
+	size_t n = strlen(f);
+
+	if (n == 0 || n > KBUILD_FLAVOUR_MAX || f[0] == '-')
+		return false;
+	return strspn(f, "abcdefghijklmnopqrstuvwxyz0123456789-") == n;
+}
+
+static bool flavour_is_builtin(const char *f)
+{
+	return !strcmp(f, "patched") || !strcmp(f, "vanilla");
+}
+
+int kbuild_flavour_check(const char *kernel_dir, const char *flavour, char *err,
+			 size_t errlen)
+{
+	char dir[PATH_MAX], **names = NULL, **frags = NULL;
+	size_t nnames = 0, nfrags = 0, len = 0;
+	char known[256] = "patched, vanilla";
+	int r;
+
+	if (flavour_is_builtin(flavour))
+		return 0;
+	r = kb_path(dir, sizeof(dir), "%s/flavours", kernel_dir);
+	if (r < 0)
+		return r;
+	r = kb_list_dir(dir, "", &names, &nnames);
+	if (r < 0 && r != -ENOENT)
+		return r;
+	len = strlen(known);
+	for (size_t i = 0; i < nnames && len < sizeof(known); i++)
+		len += snprintf(known + len, sizeof(known) - len, ", %s",
+				names[i]);
+	kb_strv_free(names, nnames);
+	if (!flavour_name_ok(flavour)) {
+		snprintf(err, errlen, "bad flavour name '%s' (known: %s)",
+			 flavour, known);
+		return -EINVAL;
+	}
+	r = kb_path(dir, sizeof(dir), "%s/flavours/%s", kernel_dir, flavour);
+	if (r < 0)
+		return r;
+	r = kb_list_dir(dir, ".config", &frags, &nfrags);
+	kb_strv_free(frags, nfrags);
+	if (r == -ENOENT || r == -ENOTDIR) {
+		snprintf(err, errlen, "unknown flavour '%s' (known: %s)",
+			 flavour, known);
+		return -EINVAL;
+	}
+	if (r < 0)
+		return r;
+	if (!nfrags) {
+		snprintf(err, errlen,
+			 "flavour '%s': no config fragments (*.config) in '%s'",
+			 flavour, dir);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Reads and parses kernel_dir's series (none: an empty one) into *s. */
@@ -123,7 +181,10 @@ struct inputs {
 	size_t nwithout;
 	char **patch_data;
 	size_t *patch_len;
-	char **frag_names; /* base.config first, then by name */
+	/* configs/: base.config first, then by name; then the flavour's
+	 * own, named flavours/<flavour>/<file> */
+	char **frag_names;
+	char **frag_paths; /* where each was read, for merge_config.sh */
 	char **frag_data;
 	size_t *frag_len;
 	size_t nfrags;
@@ -145,6 +206,7 @@ static void inputs_free(struct inputs *in)
 			kb_fragment_free(&in->frags[i]);
 	}
 	kb_strv_free(in->frag_names, in->nfrags);
+	kb_strv_free(in->frag_paths, in->nfrags);
 	free(in->frag_data);
 	free(in->frag_len);
 	free(in->frags);
@@ -166,10 +228,102 @@ static int source_version(const char *tarball, bool is_default, char *buf,
 		       (long long)st.st_mtime);
 }
 
-static int read_inputs(const char *kernel_dir, bool with_patches,
+#define grow(pp, n) grow_array((void **)(pp), (n), sizeof(**(pp)))
+
+static bool grow_array(void **p, size_t n, size_t size)
+{
+	void *q = reallocarray(*p, n ? n : 1, size);
+
+	if (!q)
+		return false;
+	*p = q;
+	return true;
+}
+
+/* Reads and parses the *.config fragments of dir, appending them to in.
+ * Those of configs/ (prefix NULL) keep their bare names, base.config first;
+ * others are named prefix/<file>. */
+static int add_fragments(struct inputs *in, const char *dir, const char *prefix,
+			 struct kb_progress *p)
+{
+	char **names = NULL;
+	size_t n = 0, total;
+	int r;
+
+	r = kb_list_dir(dir, ".config", &names, &n);
+	if (r < 0) {
+		kb_msg(p,
+		       "kbuild: cannot list the config fragments in '%s': %s",
+		       dir, strerror(-r));
+		return r;
+	}
+	for (size_t i = 0; !prefix && i < n; i++) {
+		if (!strcmp(names[i], "base.config")) {
+			char *b = names[i];
+
+			memmove(names + 1, names, i * sizeof(*names));
+			names[0] = b;
+		}
+	}
+	total = in->nfrags + n;
+	if (!grow(&in->frag_names, total) || !grow(&in->frag_paths, total) ||
+	    !grow(&in->frag_data, total) || !grow(&in->frag_len, total) ||
+	    !grow(&in->frags, total)) {
+		kb_strv_free(names, n);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t k = in->nfrags;
+		char shown[PATH_MAX];
+		unsigned line = 0;
+
+		if (prefix)
+			r = asprintf(&in->frag_names[k], "%s/%s", prefix,
+				     names[i]) < 0 ?
+				    -ENOMEM :
+				    0;
+		else
+			in->frag_names[k] = names[i], names[i] = NULL;
+		if (r == 0)
+			r = asprintf(&in->frag_paths[k], "%s/%s", dir,
+				     names[i] ? names[i] : in->frag_names[k]) <
+					    0 ?
+				    -ENOMEM :
+				    0;
+		if (r < 0) {
+			in->frag_names[k] = in->frag_paths[k] = NULL;
+			break;
+		}
+		in->frag_data[k] = NULL;
+		memset(&in->frags[k], 0, sizeof(in->frags[k]));
+		in->nfrags++;
+		r = fileio_read(in->frag_paths[k], FILEIO_ALL,
+				&in->frag_data[k], &in->frag_len[k], NULL);
+		if (r < 0) {
+			kb_msg(p, "kbuild: cannot read '%s': %s",
+			       in->frag_paths[k], strerror(-r));
+			break;
+		}
+		snprintf(shown, sizeof(shown), "%s%s", prefix ? "" : "configs/",
+			 in->frag_names[k]);
+		r = kb_fragment_parse(shown, in->frag_data[k], &in->frags[k],
+				      &line);
+		if (r == -EINVAL)
+			kb_msg(p,
+			       "kbuild: %s:%u: not an option line (CONFIG_X=v or '# CONFIG_X is not set')",
+			       in->frag_paths[k], line);
+		if (r < 0)
+			break;
+	}
+	kb_strv_free(names, n);
+	return r;
+}
+
+static int read_inputs(const char *kernel_dir, const char *flavour,
 		       const struct kbuild_opts *opts, struct inputs *in,
 		       struct kb_progress *p)
 {
+	bool with_patches = strcmp(flavour, "vanilla") != 0;
 	char patches_dir[PATH_MAX], configs_dir[PATH_MAX], path[PATH_MAX],
 		err[1024];
 	char **present = NULL;
@@ -245,58 +399,24 @@ static int read_inputs(const char *kernel_dir, bool with_patches,
 			return -ENOMEM;
 	}
 
-	/* Fragments: base.config first, the area fragments after it by name. */
-	r = kb_list_dir(configs_dir, ".config", &in->frag_names, &in->nfrags);
-	if (r < 0) {
-		kb_msg(p,
-		       "kbuild: cannot list the config fragments in '%s': %s",
-		       configs_dir, strerror(-r));
-		return r;
-	}
-	for (size_t i = 0; i < in->nfrags; i++) {
-		if (!strcmp(in->frag_names[i], "base.config")) {
-			char *b = in->frag_names[i];
-
-			memmove(in->frag_names + 1, in->frag_names,
-				i * sizeof(*in->frag_names));
-			in->frag_names[0] = b;
-		}
-	}
-	if (!in->nfrags) {
+	r = add_fragments(in, configs_dir, NULL, p);
+	if (r == 0 && !in->nfrags) {
 		kb_msg(p, "kbuild: no config fragments (*.config) in '%s'",
 		       configs_dir);
-		return -ENOENT;
+		r = -ENOENT;
 	}
-	in->frag_data = calloc(in->nfrags, sizeof(*in->frag_data));
-	in->frag_len = calloc(in->nfrags, sizeof(*in->frag_len));
-	in->frags = calloc(in->nfrags, sizeof(*in->frags));
-	if (!in->frag_data || !in->frag_len || !in->frags)
-		return -ENOMEM;
-	for (size_t i = 0; i < in->nfrags; i++) {
-		char shown[PATH_MAX];
-		unsigned line = 0;
+	if (r == 0 && !flavour_is_builtin(flavour)) {
+		char fdir[PATH_MAX], prefix[PATH_MAX];
 
-		r = kb_path(path, sizeof(path), "%s/%s", configs_dir,
-			    in->frag_names[i]);
+		r = kb_path(fdir, sizeof(fdir), "%s/flavours/%s", kernel_dir,
+			    flavour);
 		if (r == 0)
-			r = fileio_read(path, FILEIO_ALL, &in->frag_data[i],
-					&in->frag_len[i], NULL);
-		if (r < 0) {
-			kb_msg(p, "kbuild: cannot read '%s': %s", path,
-			       strerror(-r));
-			return r;
-		}
-		snprintf(shown, sizeof(shown), "configs/%s", in->frag_names[i]);
-		r = kb_fragment_parse(shown, in->frag_data[i], &in->frags[i],
-				      &line);
-		if (r == -EINVAL)
-			kb_msg(p,
-			       "kbuild: %s:%u: not an option line (CONFIG_X=v or '# CONFIG_X is not set')",
-			       path, line);
-		if (r < 0)
-			return r;
+			r = kb_path(prefix, sizeof(prefix), "flavours/%s",
+				    flavour);
+		if (r == 0)
+			r = add_fragments(in, fdir, prefix, p);
 	}
-	return 0;
+	return r;
 }
 
 static int compute_key(const struct inputs *in, const char *flavour,
@@ -469,14 +589,14 @@ static void explain_mismatches(struct kb_progress *p, const char *tree,
 
 /* allnoconfig, merge_config.sh -m with every fragment, olddefconfig, then
  * the check that each requested value made it. */
-static int configure(const char *tree, const char *obj, const char *configs_dir,
-		     const struct inputs *in, int jobs, int log_fd,
-		     const char *log_path, struct kb_progress *p)
+static int configure(const char *tree, const char *obj, const struct inputs *in,
+		     int jobs, int log_fd, const char *log_path,
+		     struct kb_progress *p)
 {
 	char merge[PATH_MAX], dotconfig[PATH_MAX], *text = NULL;
 	struct kb_config cfg = { 0 };
 	struct kb_mismatch *mm = NULL;
-	char **argv = NULL, **paths = NULL;
+	char **argv = NULL;
 	size_t nmm = 0;
 	int r;
 
@@ -494,8 +614,7 @@ static int configure(const char *tree, const char *obj, const char *configs_dir,
 	if (r < 0)
 		goto out;
 	argv = calloc(in->nfrags + 8, sizeof(*argv));
-	paths = calloc(in->nfrags + 1, sizeof(*paths));
-	if (!argv || !paths) {
+	if (!argv) {
 		r = -ENOMEM;
 		goto out;
 	}
@@ -505,15 +624,8 @@ static int configure(const char *tree, const char *obj, const char *configs_dir,
 	argv[3] = "-O";
 	argv[4] = (char *)obj;
 	argv[5] = dotconfig;
-	for (size_t i = 0; i < in->nfrags; i++) {
-		if (asprintf(&paths[i], "%s/%s", configs_dir,
-			     in->frag_names[i]) < 0) {
-			paths[i] = NULL;
-			r = -ENOMEM;
-			goto out;
-		}
-		argv[6 + i] = paths[i];
-	}
+	for (size_t i = 0; i < in->nfrags; i++)
+		argv[6 + i] = in->frag_paths[i];
 	r = kb_run_logged(argv, obj, log_fd, NULL, NULL);
 	if (r < 0) {
 		print_make_failure(p, "merge_config.sh", log_path);
@@ -540,10 +652,6 @@ out:
 	free(mm);
 	kb_config_free(&cfg);
 	free(text);
-	if (paths)
-		for (size_t i = 0; i < in->nfrags; i++)
-			free(paths[i]);
-	free(paths);
 	free(argv);
 	return r;
 }
@@ -763,7 +871,7 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 					      KBUILD_DEFAULT_FLAVOUR;
 	char cache[PATH_MAX], tree[PATH_MAX], obj[PATH_MAX], dir[PATH_MAX],
 		log_path[PATH_MAX];
-	char patches_dir[PATH_MAX], configs_dir[PATH_MAX], path[PATH_MAX];
+	char patches_dir[PATH_MAX], path[PATH_MAX];
 	struct kbuild_result res = { 0 };
 	struct inputs in = { 0 };
 	struct kb_progress p;
@@ -777,11 +885,15 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	kb_progress_init(&p, opts->msg, opts->progress);
 	if (!opts->kernel_dir)
 		return -EINVAL;
-	if (!kbuild_flavour_valid(flavour)) {
-		kb_msg(&p,
-		       "kbuild: unknown flavour '%s' (known: patched, vanilla)",
-		       flavour);
-		return -EINVAL;
+	if (!flavour_is_builtin(flavour)) {
+		char err[512];
+
+		r = kbuild_flavour_check(opts->kernel_dir, flavour, err,
+					 sizeof(err));
+		if (r == -EINVAL)
+			kb_msg(&p, "kbuild: %s", err);
+		if (r < 0)
+			return r;
 	}
 	if (jobs <= 0) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -802,9 +914,6 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	}
 	r = kb_path(patches_dir, sizeof(patches_dir), "%s/patches",
 		    opts->kernel_dir);
-	if (r == 0)
-		r = kb_path(configs_dir, sizeof(configs_dir), "%s/configs",
-			    opts->kernel_dir);
 	if (r < 0)
 		return r;
 
@@ -821,15 +930,14 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 		goto out;
 	}
 	*strchrnul(in.compiler, '\n') = '\0';
-	if (opts->n_without && strcmp(flavour, "patched")) {
+	if (opts->n_without && !strcmp(flavour, "vanilla")) {
 		kb_msg(&p,
-		       "kbuild: leaving patches out needs the patched flavour, not '%s'",
+		       "kbuild: leaving patches out needs a flavour with the series, not '%s'",
 		       flavour);
 		r = -EINVAL;
 		goto out;
 	}
-	r = read_inputs(opts->kernel_dir, !strcmp(flavour, "patched"), opts,
-			&in, &p);
+	r = read_inputs(opts->kernel_dir, flavour, opts, &in, &p);
 	if (r < 0)
 		goto out;
 	r = compute_key(&in, flavour, key);
@@ -897,7 +1005,7 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	r = obj_sync_tree_id(tree, obj, &p, &incremental);
 	if (r < 0)
 		goto out;
-	r = configure(tree, obj, configs_dir, &in, jobs, log_fd, log_path, &p);
+	r = configure(tree, obj, &in, jobs, log_fd, log_path, &p);
 	if (r < 0)
 		goto out;
 	if (opts->config_only) {

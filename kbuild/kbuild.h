@@ -30,16 +30,25 @@
 /* ${VLALAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vlalab} into buf; 0 or -errno. */
 int kbuild_cache_dir(char *buf, size_t len);
 
-/* True for a flavour kbuild knows: "patched" (the series applied) and
- * "vanilla" (no patches). */
-bool kbuild_flavour_valid(const char *flavour);
+/* The longest flavour name. */
+#define KBUILD_FLAVOUR_MAX 32
+
+/*
+ * A flavour is "patched" (the series applied), "vanilla" (no patches), or
+ * the name of a folder kernel/flavours/<name>/ whose *.config fragments are
+ * merged after configs/ on the patched tree (docs/kernel.md, "Flavours").
+ * 0 if kernel_dir has flavour; -EINVAL with err saying why and listing the
+ * known ones; another -errno if kernel_dir cannot be read.
+ */
+int kbuild_flavour_check(const char *kernel_dir, const char *flavour, char *err,
+			 size_t errlen);
 
 struct kbuild_opts {
 	const char *cache_dir; /* NULL: kbuild_cache_dir() */
 	const char *
 		kernel_dir; /* the repo's kernel/ folder (patches/, configs/) */
 	const char *tarball; /* NULL: /usr/src/linux-source-6.1.tar.xz */
-	const char *flavour; /* NULL: "patched" */
+	const char *flavour; /* NULL: "patched"; kbuild_flavour_check() */
 	int jobs; /* 0: nproc */
 	bool progress; /* print progress to msg (TTY: one updating line; else plain lines) */
 	/* Additions to the agreed interface: */

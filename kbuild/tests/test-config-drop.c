@@ -3,7 +3,8 @@
  * The config check on the real tree: a fragment asking for an option that
  * olddefconfig drops (BRIDGE_VLAN_FILTERING without VLAN_8021Q) must fail,
  * naming the fragment line, the option and its Kconfig depends on. The real
- * fragments must verify. Uses the user's cache (VLALAB_CACHE respected) and
+ * fragments must verify, and so must the debug flavour's. Flavour names are
+ * checked. Uses the user's cache (VLALAB_CACHE respected) and
  * its tree, with its own object tree, obj/kbuild-test-config.
  */
 #include <errno.h>
@@ -28,7 +29,8 @@ static int run(char *const argv[])
 	return r < 0 ? r : kb_wait(pid, NULL);
 }
 
-static int config_only(const char *kernel_dir, const char *obj, char **ret_msg, struct kbuild_result *res)
+static int config_only_flavour(const char *kernel_dir, const char *flavour, const char *obj, char **ret_msg,
+			       struct kbuild_result *res)
 {
 	size_t len = 0;
 	FILE *msg = open_memstream(ret_msg, &len);
@@ -36,6 +38,7 @@ static int config_only(const char *kernel_dir, const char *obj, char **ret_msg, 
 
 	r = kbuild_run(&(struct kbuild_opts){
 			       .kernel_dir = kernel_dir,
+			       .flavour = flavour,
 			       .config_only = true,
 			       .obj_dir = obj,
 			       .msg = msg,
@@ -43,6 +46,31 @@ static int config_only(const char *kernel_dir, const char *obj, char **ret_msg, 
 		       res);
 	fclose(msg);
 	return r;
+}
+
+static int config_only(const char *kernel_dir, const char *obj, char **ret_msg, struct kbuild_result *res)
+{
+	return config_only_flavour(kernel_dir, NULL, obj, ret_msg, res);
+}
+
+/* Flavour names: the built-in two, kernel/flavours/<name>/, nothing else. */
+static void test_flavour_check(const char *kdir)
+{
+	char err[512] = "";
+
+	okf(kbuild_flavour_check(kdir, "patched", err, sizeof(err)) == 0 &&
+		    kbuild_flavour_check(kdir, "vanilla", err, sizeof(err)) == 0,
+	    "patched and vanilla are flavours");
+	okf(kbuild_flavour_check(VLALAB_SRCDIR "/kernel", "debug", err, sizeof(err)) == 0,
+	    "the repository has the debug flavour");
+	okf(kbuild_flavour_check(VLALAB_SRCDIR "/kernel", "nosuch", err, sizeof(err)) == -EINVAL &&
+		    strstr(err, "unknown flavour 'nosuch'") && strstr(err, "known: patched, vanilla, debug"),
+	    "an unknown flavour is refused, listing the known ones: %s", err);
+	okf(kbuild_flavour_check(VLALAB_SRCDIR "/kernel", "../configs", err, sizeof(err)) == -EINVAL &&
+		    strstr(err, "bad flavour name"),
+	    "a flavour name cannot leave kernel/flavours: %s", err);
+	okf(kbuild_flavour_check(kdir, "debug", err, sizeof(err)) == -EINVAL,
+	    "a kernel dir without flavours/ has only the built-in two");
 }
 
 int main(void)
@@ -91,6 +119,7 @@ int main(void)
 			return 1;
 	}
 
+	test_flavour_check(kdir);
 	r = config_only(kdir, obj, &msg, &res);
 	okf(r == -EINVAL, "a dropped option fails the config stage (r=%d)", r);
 	okf(msg && strstr(msg, "configs/zz-drop.config:4: CONFIG_BRIDGE_VLAN_FILTERING: wanted y, got (absent)"),
@@ -106,6 +135,15 @@ int main(void)
 	/* The real fragments verify. */
 	r = config_only(VLALAB_SRCDIR "/kernel", obj, &msg, &res);
 	okf(r == 0, "the repository's fragments verify (r=%d)", r);
+	if (r < 0)
+		for (char *s = msg ? strtok(msg, "\n") : NULL; s; s = strtok(NULL, "\n"))
+			printf("# %s\n", s);
+	free(msg);
+
+	/* So do the debug flavour's, merged after them: every sanitizer
+	 * option it asks for is in its .config. */
+	r = config_only_flavour(VLALAB_SRCDIR "/kernel", "debug", obj, &msg, &res);
+	okf(r == 0, "the debug flavour's fragments verify (r=%d)", r);
 	if (r < 0)
 		for (char *s = msg ? strtok(msg, "\n") : NULL; s; s = strtok(NULL, "\n"))
 			printf("# %s\n", s);

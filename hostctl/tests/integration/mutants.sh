@@ -8,6 +8,11 @@
 # configs/ and patches/, with the mutant appended to the series), through
 # hostctl run --kernel-dir, and cached by kbuild like any other.
 #
+# "Caught-by: SCENARIO STEP TITLE" also wants an incident whose title
+# starts with TITLE attributed to that step (a KASAN report, say, which
+# the kernel survives). "Mutant-flavour: NAME" builds the mutant in that
+# flavour (kernel/flavours/NAME: the debug flavour for sanitizer finds).
+#
 #   mutants.sh              every mutant
 #   mutants.sh NAME...      these (file names in kernel/mutants/)
 #
@@ -50,7 +55,8 @@ for m in "${names[@]}"; do
 		failed=1
 		continue
 	fi
-	mapfile -t caught < <(sed -n 's/^Caught-by: \([^ ]*\) \([0-9][0-9]*\)$/\1 \2/p' "$patch")
+	mapfile -t caught < <(sed -n 's/^Caught-by: \([^ ]*\) \([0-9][0-9]*\)\( .*\)\{0,1\}$/\1 \2\3/p' "$patch")
+	flavour=$(sed -n 's/^Mutant-flavour: \([a-z0-9-]*\)$/\1/p' "$patch")
 	if [ ${#caught[@]} -eq 0 ]; then
 		echo "# $m: no 'Caught-by: SCENARIO STEP' trailer"
 		failed=1
@@ -59,6 +65,9 @@ for m in "${names[@]}"; do
 	kdir=$out/kernel-${m%.patch}
 	mkdir -p "$kdir"
 	cp -r "$SRCDIR/kernel/configs" "$SRCDIR/kernel/patches" "$kdir/"
+	if [ -d "$SRCDIR/kernel/flavours" ]; then
+		cp -r "$SRCDIR/kernel/flavours" "$kdir/"
+	fi
 	if [ -e "$kdir/patches/$m" ]; then
 		echo "# $m: a patch of the series has the same name"
 		failed=1
@@ -67,21 +76,20 @@ for m in "${names[@]}"; do
 	cp "$patch" "$kdir/patches/$m"
 	echo "$m" >> "$kdir/patches/series"
 	for c in "${caught[@]}"; do
-		name=${c% *}
-		step=${c#* }
+		read -r name step title <<< "$c"
 		dir=$out/${m%.patch}-${name//\//-}
 		echo "# $m: running $name on the series with the mutant"
 		rc=0
-		"$HOSTCTL" run --kernel-dir "$kdir" --format ktap --output "$dir" \
-			"$name" > "$dir.log" 2>&1 || rc=$?
+		"$HOSTCTL" run --kernel-dir "$kdir" ${flavour:+--flavour "$flavour"} \
+			--format ktap --output "$dir" "$name" > "$dir.log" 2>&1 || rc=$?
 		if [ "$rc" = 2 ]; then
 			echo "# $m: hostctl run exited 2 (set-up error; log: $dir.log)"
 			failed=1
 			continue
 		fi
-		python3 - "$dir" "$name" "$step" "$m" <<'PY' || failed=1
+		/usr/bin/python3 - "$dir" "$name" "$step" "$m" "$title" <<'PY' || failed=1
 import json, os, sys
-d, name, step, m = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+d, name, step, m, title = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 try:
     summary = json.load(open(os.path.join(d, "summary.json")))
 except (OSError, ValueError) as e:
@@ -99,12 +107,20 @@ first = next((st for st in sc["steps"] if st["verdict"] != "pass"), None)
 if sc["verdict"] in ("pass", "skip", "xfail") or first is None:
     print("# %s with %s: verdict %s, want a failure at step %d" % (name, m, sc["verdict"], step))
     sys.exit(1)
+if title:
+    inc = [i for i in sc.get("incidents", []) if i.get("step") == step]
+    if not any(i.get("title", "").startswith(title) for i in inc):
+        print("# %s with %s: no incident titled '%s...' at step %d; incidents: %s"
+              % (name, m, title, step,
+                 [(i.get("step"), i.get("title")) for i in sc.get("incidents", [])]))
+        sys.exit(1)
 if first["index"] != step:
     print("# %s with %s: first step that did not pass is %d (%s), want %d"
           % (name, m, first["index"], first["name"], step))
     sys.exit(1)
-print("# %s with %s: %s at step %d (%s): got %s" % (name, m, sc["verdict"], step,
-      first["name"], " ".join((first.get("got") or "").split())[:120]))
+print("# %s with %s: %s at step %d (%s): got %s%s" % (name, m, sc["verdict"], step,
+      first["name"], " ".join((first.get("got") or "").split())[:120],
+      "; incident '%s'" % title if title else ""))
 PY
 		checked=$((checked + 1))
 	done

@@ -321,6 +321,80 @@ static void test_other_kinds(void)
 	       "bad kind name");
 }
 
+/* The debug flavour's reporters: lockdep, kmemleak, might-sleep. */
+static void test_debug_kinds(void)
+{
+	struct report *r;
+	ssize_t n = parse_str(
+		"[    7.0] ======================================================\n"
+		"[    7.0] WARNING: possible circular locking dependency detected\n"
+		"[    7.0] 6.1.192 #1 Not tainted\n"
+		"[    7.0] ------------------------------------------------------\n"
+		"[    7.0] sh/35 is trying to acquire lock:\n"
+		"[    7.0] ffff888003a8b0b8 (&priv->lock){+.+.}-{3:3}, at: model_inject+0x20/0x90\n"
+		"[    7.0] \n"
+		"[    7.0] the existing dependency chain (in reverse order) is:\n"
+		"[    7.0] \n"
+		"[    7.0] -> #1 (&mci->lock){+.+.}-{3:3}:\n"
+		"[    7.0]        __mutex_lock+0x8d/0x7c0\n"
+		"[    7.0]        model_isr+0x31/0x60\n"
+		"[    7.1] \n"
+		"[    7.1] stack backtrace:\n"
+		"[    7.1] CPU: 0 PID: 35 Comm: sh Not tainted 6.1.192 #1\n"
+		"[    7.1] Call Trace:\n"
+		"[    7.1]  <TASK>\n"
+		"[    7.1]  dump_stack_lvl+0x45/0x5e\n"
+		"[    7.1]  check_noncircular+0x10a/0x120\n"
+		"[    7.1]  __lock_acquire+0x1172/0x1e50\n"
+		"[    7.1]  lock_acquire+0xc4/0x2d0\n"
+		"[    7.1]  __mutex_lock+0x8d/0x7c0\n"
+		"[    7.1]  mutex_lock_nested+0x16/0x20\n"
+		"[    7.1]  model_inject+0x20/0x90\n"
+		"[    7.1]  full_proxy_write+0x50/0x80\n"
+		"[    7.1]  </TASK>\n"
+		"[    8.0] kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)\n"
+		"[    9.0] BUG: sleeping function called from invalid context at mm/slab.h:736\n"
+		"[    9.0] in_atomic(): 1, irqs_disabled(): 0, non_block: 0, pid: 35, name: sh\n"
+		"[    9.1] Call Trace:\n"
+		"[    9.1]  <TASK>\n"
+		"[    9.1]  dump_stack_lvl+0x45/0x5e\n"
+		"[    9.1]  __might_resched.cold+0xf8/0x10c\n"
+		"[    9.1]  __kmalloc+0x1d4/0x2f0\n"
+		"[    9.1]  atomic_fn+0x20/0x90\n"
+		"[    9.1]  </TASK>\n",
+		&r);
+
+	is_int(n, 3, "lockdep, kmemleak, might-sleep: three reports");
+	if (n == 3) {
+		is_int(r[0].kind, REPORT_LOCKDEP, "lockdep kind");
+		is_str(r[0].title, "possible deadlock in model_inject",
+		       "lockdep title: the function taking the lock");
+		ok(!r[0].corrupted, "lockdep report complete");
+		is_int(r[1].kind, REPORT_KMEMLEAK, "kmemleak kind");
+		is_str(r[1].title, "kmemleak: suspected memory leak",
+		       "kmemleak title");
+		is_int(r[2].kind, REPORT_BUG, "might-sleep is a BUG");
+		is_str(r[2].title,
+		       "BUG: sleeping function called from invalid context in atomic_fn",
+		       "might-sleep title");
+	}
+	free(r);
+	n = parse_str("[    7.0] WARNING: inconsistent lock state\n"
+		      "[    7.1] Call Trace:\n"
+		      "[    7.1]  <TASK>\n"
+		      "[    7.1]  _raw_spin_lock+0x30/0x40\n"
+		      "[    7.1]  irq_fn+0x20/0x90\n"
+		      "[    7.1]  </TASK>\n",
+		      &r);
+	is_int(n, 1, "inconsistent lock state: one report");
+	if (n == 1)
+		is_str(r[0].title, "inconsistent lock state in irq_fn",
+		       "inconsistent lock state title");
+	free(r);
+	is_str(report_kind_name(REPORT_LOCKDEP), "lockdep", "lockdep name");
+	is_str(report_kind_name(REPORT_KMEMLEAK), "kmemleak", "kmemleak name");
+}
+
 /* What the .expected format does not show, checked on the real corpus. */
 static int read_corpus(const char *dir, const char *name, char **ret,
 		       size_t *ret_len)
@@ -464,6 +538,7 @@ int main(int argc, char **argv)
 	test_follow_on_panic();
 	test_lockups();
 	test_other_kinds();
+	test_debug_kinds();
 	if (argc > 1) {
 		test_corpus_fatal(argv[1]);
 		test_mutations(argv[1]);
