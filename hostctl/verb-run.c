@@ -17,6 +17,7 @@
 
 #include "bites.h"
 #include "domain.h"
+#include "fileio.h"
 #include "fsutil.h"
 #include "postmortem.h"
 #include "progress.h"
@@ -247,21 +248,15 @@ static int make_run_dir(const char *output, const char *run_id, char *buf,
 	return 0;
 }
 
+/* @dir/@name replaced by @text, all or nothing (fileio_write_atomic()). */
 static int write_file(const char *dir, const char *name, const char *text)
 {
 	char path[PATH_MAX];
-	FILE *f;
 
 	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
-	f = fopen(path, "we");
-	if (!f)
-		return -errno;
-	fputs(text, f);
-	if (fclose(f) != 0)
-		return -errno;
-	return 0;
+	return fileio_write_atomic(path, text, strlen(text));
 }
 
 /*

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "kb.h"
 #include "tap.h"
 
@@ -87,7 +88,7 @@ int main(void)
 					   "# CONFIG_VLAN_8021Q is not set\n"
 					   "CONFIG_BRIDGE_VLAN_FILTERING=y\n";
 
-		if (kb_write_file_atomic(path, frag, strlen(frag)) < 0)
+		if (fileio_write_atomic(path, frag, strlen(frag)) < 0)
 			return 1;
 	}
 
