@@ -130,6 +130,8 @@ void res_ktap(const struct res_run *run, FILE *f)
 	fprintf(f, "KTAP version 1\n");
 	fprintf(f, "# vlalab run %s, accelerator %s\n", run->run_id,
 		*run->accelerator ? run->accelerator : "none");
+	if (run->complete == RES_COMPLETE_NO)
+		fprintf(f, "# incomplete: hostctl did not finish this run\n");
 	fprintf(f, "1..%zu\n", run->n);
 	for (size_t i = 0; i < run->n; i++) {
 		const struct res_scenario *sc = &run->v[i];
@@ -171,6 +173,12 @@ void res_ktap(const struct res_run *run, FILE *f)
 		}
 		for (size_t j = 0; j < sc->nleaks; j++)
 			ktap_diag(f, "", "", sc->leaks[j]);
+		if (sc->events_cut_bytes)
+			fprintf(f, "# events.jsonl: %" PRIu64 " bytes cut\n",
+				sc->events_cut_bytes);
+		if (sc->kmsg_dropped)
+			fprintf(f, "# kmsg: %" PRIu64 " records dropped\n",
+				sc->kmsg_dropped);
 		if (sc->cleanup_failed)
 			ktap_diag(f, "",
 				  "cleanup failed: ", sc->cleanup_reason);
@@ -211,6 +219,17 @@ static void text_leaks(const struct res_scenario *sc, FILE *f)
 		fprintf(f, "        %s\n", sc->leaks[i]);
 }
 
+/* Guest output that was cut or dropped (results.h). */
+static void text_cut(const struct res_scenario *sc, FILE *f)
+{
+	if (sc->events_cut_bytes)
+		fprintf(f, "        events.jsonl: %" PRIu64 " bytes cut\n",
+			sc->events_cut_bytes);
+	if (sc->kmsg_dropped)
+		fprintf(f, "        kmsg: %" PRIu64 " records dropped\n",
+			sc->kmsg_dropped);
+}
+
 void res_text_scenario(const struct res_scenario *sc, FILE *f)
 {
 	fprintf(f, "%-7s %s (%" PRIu64 ".%03" PRIu64 " s)\n",
@@ -223,6 +242,7 @@ void res_text_scenario(const struct res_scenario *sc, FILE *f)
 				sc->incidents[i].bundle);
 	}
 	text_leaks(sc, f);
+	text_cut(sc, f);
 	if (sc->cleanup_failed)
 		text_note(f, "cleanup failed: ", sc->cleanup_reason);
 	if (proto_verdict_ok(sc->verdict) && sc->verdict != VERDICT_SKIP &&
@@ -271,6 +291,8 @@ void res_text_totals(const struct res_run *run, FILE *f)
 		fprintf(f, "; %zu cleanup%s failed", ncleanup_failed,
 			ncleanup_failed == 1 ? "" : "s");
 	fprintf(f, " -> %s\n", res_run_ok(run) ? "OK" : "FAILED");
+	if (run->complete == RES_COMPLETE_NO)
+		fprintf(f, "incomplete: hostctl did not finish this run\n");
 }
 
 void res_text(const struct res_run *run, FILE *f)

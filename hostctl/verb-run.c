@@ -413,11 +413,37 @@ static void plan_free(struct run_plan *p)
 }
 
 /*
+ * @dir/summary.json for @run, marked @complete. 0, or -EIO after saying
+ * why (the lab's own failure, as a result file that cannot be written
+ * during the run).
+ */
+static int write_summary(const char *dir, struct res_run *run,
+			 enum res_complete complete)
+{
+	char *summary;
+	int r;
+
+	run->complete = complete;
+	r = res_summary_json(run, &summary);
+	if (r == 0) {
+		r = write_file(dir, "summary.json", summary);
+		free(summary);
+	}
+	if (r < 0) {
+		fprintf(stderr, "hostctl run: writing '%s/summary.json': %s\n",
+			dir, strerror(-r));
+		return -EIO;
+	}
+	return 0;
+}
+
+/*
  * One round: run the selection into @dir (events.jsonl, console logs,
  * bundles, summary.json) under the id @run_id, booting every guest with
  * @cmdline (NULL: the default). @run gets the results, with the kernel's
  * manifest. Returns 0, or -1 after saying why when the round could not
- * run; a summary.json that could not be written is -EIO with @run full.
+ * run; a result file that could not be written is -EIO with @run as far
+ * as it got, after saying which.
  */
 static int run_round(const struct run_args *a, struct run_plan *p,
 		     const char *dir, const char *run_id, const char *cmdline,
@@ -426,7 +452,6 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	char events_path[PATH_MAX + 16], err[1024];
 	struct runner_opts ro = { 0 };
 	FILE *events;
-	char *summary;
 	int r;
 
 	snprintf(events_path, sizeof(events_path), "%s/events.jsonl", dir);
@@ -468,18 +493,13 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 			err);
 		return -1;
 	}
-	if (res_summary_json(run, &summary) < 0) {
-		fprintf(stderr, "hostctl run: out of memory\n");
-		return -1;
-	}
-	r = write_file(dir, "summary.json", summary);
-	free(summary);
-	if (r < 0) {
-		fprintf(stderr, "hostctl run: writing '%s/summary.json': %s\n",
-			dir, strerror(-r));
+	if (r == RUNNER_WRITE_FAILED) {
+		/* What the disk still takes says how far the run got. */
+		fprintf(stderr, "hostctl run: %s; the run stopped\n", err);
+		write_summary(dir, run, RES_COMPLETE_NO);
 		return -EIO;
 	}
-	return 0;
+	return write_summary(dir, run, RES_COMPLETE_YES);
 }
 
 /* A run without --repeat: one round in the run directory. */
@@ -510,7 +530,7 @@ static int run_once(const struct run_args *a, struct run_plan *p)
 		break;
 	}
 	fflush(stdout);
-	ret = r < 0 ? EXIT_SETUP : res_run_ok(&run) ? EXIT_GREEN : EXIT_RED;
+	ret = r < 0 ? EXIT_LAB : res_run_ok(&run) ? EXIT_GREEN : EXIT_RED;
 out:
 	free(summary);
 	res_run_free(&run);
@@ -521,7 +541,8 @@ out:
  * Round @k of a repeated run: its own directory round-K and run id
  * RUN-ID-rK, and vlalab.round=K on the guest's kernel command line, so a
  * scenario can read its round from /proc/cmdline. Every runner_run()
- * boots its own VMs, so no guest outlives its round. 0, or -1.
+ * boots its own VMs, so no guest outlives its round. 0, -1 after saying
+ * why, or -EIO when a result file could not be written (run_round()).
  */
 static int repeat_round(const struct run_args *a, struct run_plan *p,
 			unsigned int k, struct res_run *run)
@@ -545,8 +566,8 @@ static int repeat_round(const struct run_args *a, struct run_plan *p,
 		fflush(p->prog.f);
 	}
 	r = run_round(a, p, dir, run_id, cmdline, run);
-	if (r == -1)
-		return -1;
+	if (r < 0)
+		return r;
 	if (a->format == RES_FORMAT_TEXT) {
 		res_text_totals(run, stdout);
 		fflush(stdout);
@@ -592,7 +613,11 @@ static int run_repeat(const struct run_args *a, struct run_plan *p)
 	for (unsigned int k = 1; k <= a->repeat && !interrupted; k++) {
 		struct res_run run = { 0 };
 
-		if (repeat_round(a, p, k, &run) < 0) {
+		r = repeat_round(a, p, k, &run);
+		if (r < 0) {
+			/* A round's result file that could not be written. */
+			if (r == -EIO)
+				ret = EXIT_LAB;
 			res_run_free(&run);
 			goto out;
 		}
@@ -642,7 +667,7 @@ static int run_repeat(const struct run_args *a, struct run_plan *p)
 	}
 	fflush(stdout);
 	say_flipped(&t);
-	ret = r < 0 ? EXIT_SETUP : repeat_ok(&t) ? EXIT_GREEN : EXIT_RED;
+	ret = r < 0 ? EXIT_LAB : repeat_ok(&t) ? EXIT_GREEN : EXIT_RED;
 out:
 	free(summary);
 	repeat_table_free(&t);
