@@ -130,7 +130,7 @@ static int on_line(void *userdata, const char *line, size_t len, char *why,
 {
 	struct guest *g = userdata;
 	bool had_hello = g->sess.hello_seen;
-	FILE *events = g->env->events;
+	struct boundlog *events = g->env->events;
 	int r;
 
 	r = session_feed(&g->sess, line, len);
@@ -142,9 +142,9 @@ static int on_line(void *userdata, const char *line, size_t len, char *why,
 		return r;
 	}
 	if (events) {
-		fwrite(line, 1, len, events);
-		fputc('\n', events);
-		fflush(events);
+		r = boundlog_line(events, line, len);
+		if (r < 0)
+			guest_write_failed(g->env, events->path, r);
 	}
 	return !had_hello && g->sess.hello_seen;
 }

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "boundlog.h"
 #include "domain.h"
 #include "incident.h"
 #include "results.h"
@@ -68,7 +69,7 @@ struct guest_env {
 	const char *kernel, *initrd;
 	const char *cmdline; /* NULL: domain_default_cmdline */
 	const char *firmware; /* or NULL */
-	FILE *events; /* events.jsonl, or NULL */
+	struct boundlog *events; /* events.jsonl, or NULL */
 	struct progress *progress;
 	unsigned int vmno; /* VMs named so far: labels are vm1, vm2, ... */
 	/*

@@ -702,11 +702,23 @@ static void checkpoint(struct run_ctx *c)
 		guest_write_failed(&c->env, path, r);
 }
 
-/* Guest output lost during scenario @sc: into its result. */
+/*
+ * Scenario @sc is over: its part of events.jsonl ends (its tail written
+ * after the cut), and the guest output it lost goes into its result.
+ */
 static void take_losses(struct run_ctx *c, struct res_scenario *sc)
 {
+	uint64_t cut = 0;
+	int r;
+
 	sc->kmsg_dropped += c->env.kmsg_dropped;
 	c->env.kmsg_dropped = 0;
+	if (!c->o->events)
+		return;
+	r = boundlog_part_end(c->o->events, &cut);
+	sc->events_cut_bytes += cut;
+	if (r < 0)
+		guest_write_failed(&c->env, c->o->events->path, r);
 }
 
 int runner_run(const struct runner_opts *o, struct scenario *const *scn,

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "accel.h"
+#include "boundlog.h"
 #include "results.h"
 #include "scenario.h"
 
@@ -39,7 +40,7 @@ struct runner_opts {
 	const char *initrd;
 	const char *cmdline; /* NULL: the default */
 	enum accel_choice accel;
-	FILE *events; /* events.jsonl */
+	struct boundlog *events; /* events.jsonl */
 	struct progress *progress;
 	/* Post-mortem bundles (postmortem.h): the build's vmlinux and tree,
 	 * the dump's cap and format. NULL paths: no stack.txt. */

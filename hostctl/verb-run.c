@@ -54,6 +54,9 @@ static void run_usage(FILE *f)
 		"                    build and boot the kernel with this patch of the\n"
 		"                    series left out (file name or unique prefix,\n"
 		"                    e.g. 0001; repeatable)\n"
+		"  --events-max-mb N keep at most N MiB of each scenario's lines in\n"
+		"                    events.jsonl: the first ones and the last,\n"
+		"                    with the bytes cut between (default: %d)\n"
 		"  --keep            keep the disk images of scenarios with a\n"
 		"                    disk in the run directory\n"
 		"  --repeat N        run the selection N times (1..%d), each round\n"
@@ -63,10 +66,12 @@ static void run_usage(FILE *f)
 		"  --help            show this help\n"
 		"\n"
 		"Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error/xpass,\n"
-		"2 usage or set-up error. With --repeat: 0 only when every round ran and\n"
+		"2 usage or set-up error, 3 the lab's own failure (a result file could\n"
+		"not be written: the run stopped). With --repeat: 0 only when every round ran and\n"
 		"every scenario had the same pass/skip/xfail verdict in each; 1 when any\n"
 		"failed or flipped, or a signal cut the rounds short.\n",
-		VLALAB_SRCDIR, PM_DUMP_MAX_MB_DEFAULT, REPEAT_ROUNDS_MAX);
+		VLALAB_SRCDIR, PM_DUMP_MAX_MB_DEFAULT, BOUNDLOG_MAX_MB_DEFAULT,
+		REPEAT_ROUNDS_MAX);
 }
 
 #define RUN_WITHOUT_MAX 32
@@ -81,6 +86,7 @@ struct run_args {
 	enum accel_choice accel;
 	uint64_t dump_max_mb;
 	const char *dump_format;
+	uint64_t events_max_mb;
 	bool keep;
 	unsigned int repeat; /* --repeat N, or 0 */
 };
@@ -115,6 +121,7 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "kernel-dir", required_argument, NULL, 'K' },
 		{ "dump-max-mb", required_argument, NULL, 'D' },
 		{ "dump-format", required_argument, NULL, 'F' },
+		{ "events-max-mb", required_argument, NULL, 'E' },
 		{ "keep", no_argument, NULL, 'k' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
@@ -179,6 +186,21 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 			}
 			a->without[a->n_without++] = optarg;
 			break;
+		case 'E': {
+			char *end;
+
+			errno = 0;
+			a->events_max_mb = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || *optarg < '0' ||
+			    *optarg > '9' || a->events_max_mb < 1 ||
+			    a->events_max_mb > BOUNDLOG_MAX_MB_MAX) {
+				fprintf(stderr,
+					"hostctl run: --events-max-mb '%s': give a size in MiB, 1..%d\n",
+					optarg, BOUNDLOG_MAX_MB_MAX);
+				return -EINVAL;
+			}
+			break;
+		}
 		case 'D': {
 			char *end;
 
@@ -449,22 +471,24 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 		     const char *dir, const char *run_id, const char *cmdline,
 		     struct res_run *run)
 {
-	char events_path[PATH_MAX + 16], err[1024];
+	char events_path[PATH_MAX + 16], err[PATH_MAX + 256];
 	struct runner_opts ro = { 0 };
-	FILE *events;
-	int r;
+	struct boundlog events;
+	int r, rc;
 
 	snprintf(events_path, sizeof(events_path), "%s/events.jsonl", dir);
-	events = fopen(events_path, "we");
-	if (!events) {
-		fprintf(stderr, "hostctl run: '%s': %m\n", events_path);
+	r = boundlog_open(&events, events_path, a->events_max_mb << 20,
+			  BOUNDLOG_MARK_JSON);
+	if (r < 0) {
+		fprintf(stderr, "hostctl run: '%s': %s\n", events_path,
+			strerror(-r));
 		return -1;
 	}
 	snprintf(run->run_id, sizeof(run->run_id), "%s", run_id);
 	run->kernel = json_object_get(p->su.manifest);
 	if (init_results(&p->set, p->idx, p->n, &p->su, run, p->scn) < 0) {
 		fprintf(stderr, "hostctl run: out of memory\n");
-		fclose(events);
+		boundlog_close(&events);
 		return -1;
 	}
 	for (size_t i = 0; i < run->n; i++)
@@ -479,7 +503,7 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	ro.initrd = p->su.image.path;
 	ro.cmdline = cmdline;
 	ro.accel = a->accel;
-	ro.events = events;
+	ro.events = &events;
 	ro.progress = &p->prog;
 	ro.vmlinux = *p->su.kernel.dir ? p->vmlinux : NULL;
 	ro.tree = p->tree;
@@ -487,7 +511,13 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	ro.dump_format = a->dump_format;
 	ro.keep = a->keep;
 	r = runner_run(&ro, p->scn, run, NULL, err, sizeof(err));
-	fclose(events);
+	/* What came after the last scenario, if its tail cannot go. */
+	rc = boundlog_close(&events);
+	if (r == 0 && rc < 0) {
+		snprintf(err, sizeof(err), "writing '%s': %s", events_path,
+			 strerror(-rc));
+		r = RUNNER_WRITE_FAILED;
+	}
 	if (r < 0) {
 		fprintf(stderr, "hostctl run: libvirt '%s': %s\n", p->su.uri,
 			err);
@@ -689,7 +719,8 @@ int verb_run(int argc, char *argv[])
 {
 	struct run_args a = { .accel = ACCEL_AUTO,
 			      .kernel_dir = VLALAB_SRCDIR "/kernel",
-			      .dump_max_mb = PM_DUMP_MAX_MB_DEFAULT };
+			      .dump_max_mb = PM_DUMP_MAX_MB_DEFAULT,
+			      .events_max_mb = BOUNDLOG_MAX_MB_DEFAULT };
 	int r;
 
 	r = parse_args(argc, argv, &a);
