@@ -125,6 +125,17 @@ static void ktap_result(FILE *f, const char *indent, size_t num,
 	fputc('\n', f);
 }
 
+/* Guest output that was cut or dropped (results.h), a line each. */
+static void say_lost(const struct res_scenario *sc, const char *prefix, FILE *f)
+{
+	if (sc->events_cut_bytes)
+		fprintf(f, "%sevents.jsonl: %" PRIu64 " bytes cut\n", prefix,
+			sc->events_cut_bytes);
+	if (sc->kmsg_dropped)
+		fprintf(f, "%skmsg: %" PRIu64 " records dropped\n", prefix,
+			sc->kmsg_dropped);
+}
+
 void res_ktap(const struct res_run *run, FILE *f)
 {
 	fprintf(f, "KTAP version 1\n");
@@ -173,12 +184,7 @@ void res_ktap(const struct res_run *run, FILE *f)
 		}
 		for (size_t j = 0; j < sc->nleaks; j++)
 			ktap_diag(f, "", "", sc->leaks[j]);
-		if (sc->events_cut_bytes)
-			fprintf(f, "# events.jsonl: %" PRIu64 " bytes cut\n",
-				sc->events_cut_bytes);
-		if (sc->kmsg_dropped)
-			fprintf(f, "# kmsg: %" PRIu64 " records dropped\n",
-				sc->kmsg_dropped);
+		say_lost(sc, "# ", f);
 		if (sc->cleanup_failed)
 			ktap_diag(f, "",
 				  "cleanup failed: ", sc->cleanup_reason);
@@ -219,17 +225,6 @@ static void text_leaks(const struct res_scenario *sc, FILE *f)
 		fprintf(f, "        %s\n", sc->leaks[i]);
 }
 
-/* Guest output that was cut or dropped (results.h). */
-static void text_cut(const struct res_scenario *sc, FILE *f)
-{
-	if (sc->events_cut_bytes)
-		fprintf(f, "        events.jsonl: %" PRIu64 " bytes cut\n",
-			sc->events_cut_bytes);
-	if (sc->kmsg_dropped)
-		fprintf(f, "        kmsg: %" PRIu64 " records dropped\n",
-			sc->kmsg_dropped);
-}
-
 void res_text_scenario(const struct res_scenario *sc, FILE *f)
 {
 	fprintf(f, "%-7s %s (%" PRIu64 ".%03" PRIu64 " s)\n",
@@ -242,7 +237,7 @@ void res_text_scenario(const struct res_scenario *sc, FILE *f)
 				sc->incidents[i].bundle);
 	}
 	text_leaks(sc, f);
-	text_cut(sc, f);
+	say_lost(sc, "        ", f);
 	if (sc->cleanup_failed)
 		text_note(f, "cleanup failed: ", sc->cleanup_reason);
 	if (proto_verdict_ok(sc->verdict) && sc->verdict != VERDICT_SKIP &&

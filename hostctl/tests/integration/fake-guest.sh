@@ -1,5 +1,9 @@
 #!/bin/sh
-# Sourced by the reliability tests (its variables start with fg_): make_initrd FILE builds a fake guest
+# Sourced by the integration tests with fake guests (its variables start
+# with fg_). fake_root DIR VERSION lays out a fake guest's root: busybox,
+# and an /init that mounts /proc, /sys and /dev, opens guestd's port as fd
+# 3 and says hello with protocol VERSION; the caller appends the rest.
+# For the reliability tests, make_reliability_initrd FILE builds a fake guest
 # (busybox sh as /init, no guestd) that answers hello and shutdown like
 # guestd and each scenario by its name:
 #   reliability/good   one read step that passes;
@@ -8,6 +12,25 @@
 #   reliability/hang   begins its step and never ends it (heartbeats go on).
 # The hostile test's approach (hostile.sh), with valid events only.
 busybox=$(command -v busybox || echo /bin/busybox)
+
+fake_root() {
+	mkdir -p "$1/bin" "$1/proc" "$1/sys" "$1/dev"
+	cp "$busybox" "$1/bin/busybox"
+	echo "$2" > "$1/version"
+	cat > "$1/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+for p in /sys/class/virtio-ports/*; do
+	[ "$(cat "$p/name")" = org.vlalab.guestd.0 ] && port=/dev/${p##*/}
+done
+exec 3<>"$port"
+echo "{\"ev\":\"hello\",\"t_us\":1,\"version\":$(cat /version),\"release\":\"$(uname -r)\",\"proc_version\":\"fake\",\"cmdline\":\"fake\",\"config_digest\":\"\",\"boot_ms\":1}" >&3
+INIT
+	chmod +x "$1/init"
+}
 
 # make_flood FILE N: N valid kmsg events of reliability/flood, step 0; the
 # sequence numbers skip 17 after the first half (17 records dropped).
@@ -25,24 +48,13 @@ with open(path, "w") as f:
 PY
 }
 
-# make_initrd FILE [FLOOD]: the fake guest's initramfs, with FLOOD as
+# make_reliability_initrd FILE [FLOOD]: the fake guest's initramfs, with FLOOD as
 # /flood.jsonl when given.
-make_initrd() {
+make_reliability_initrd() {
 	fg_root=$(mktemp -d "${TMPDIR:-/tmp}/hostctl-fake-root-XXXXXX")
-	mkdir -p "$fg_root/bin" "$fg_root/proc" "$fg_root/sys" "$fg_root/dev"
-	cp "$busybox" "$fg_root/bin/busybox"
+	fake_root "$fg_root" 1
 	[ $# -gt 1 ] && cp "$2" "$fg_root/flood.jsonl"
-	cat > "$fg_root/init" <<'INIT'
-#!/bin/busybox sh
-/bin/busybox --install -s /bin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-for p in /sys/class/virtio-ports/*; do
-	[ "$(cat "$p/name")" = org.vlalab.guestd.0 ] && port=/dev/${p##*/}
-done
-exec 3<>"$port"
-echo "{\"ev\":\"hello\",\"t_us\":1,\"version\":1,\"release\":\"$(uname -r)\",\"proc_version\":\"fake\",\"cmdline\":\"fake\",\"config_digest\":\"\",\"boot_ms\":1}" >&3
+	cat >> "$fg_root/init" <<'INIT'
 beat() { while :; do echo '{"ev":"heartbeat","t_us":2}' >&3; sleep 1; done; }
 beat &
 hb=$!
@@ -76,7 +88,6 @@ while read -r line <&3; do
 	esac
 done
 INIT
-	chmod +x "$fg_root/init"
 	(cd "$fg_root" && find . | cpio -H newc -o 2>/dev/null | gzip -1) > "$1"
 	rm -rf "$fg_root"
 }

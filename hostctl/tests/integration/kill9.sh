@@ -9,7 +9,7 @@ set -eu
 out=$(mktemp -d /tmp/hostctl-it-kill9-XXXXXX)
 cache=${VLALAB_CACHE:-$HOME/.cache/vlalab}
 make_scenarios "$out/scenarios" hang good
-make_initrd "$out/fake.cpio.gz"
+make_reliability_initrd "$out/fake.cpio.gz"
 
 "$HOSTCTL" run --format ktap --output "$out/run" --scenarios "$out/scenarios" \
 	--initrd "$out/fake.cpio.gz" all > "$out/ktap" 2> "$out/err" &

@@ -20,7 +20,7 @@ out=$(mktemp -d /tmp/hostctl-it-reliability-XXXXXX)
 n=100000
 make_scenarios "$out/scenarios" good flood
 make_flood "$out/flood.jsonl" $n
-make_initrd "$out/fake.cpio.gz" "$out/flood.jsonl"
+make_reliability_initrd "$out/fake.cpio.gz" "$out/flood.jsonl"
 
 # run_measured NAME HOSTCTL-ARGS...: hostctl run, its exit code in
 # $out/NAME.rc and its peak RSS in kB (VmHWM, sampled every 0.1 s until
