@@ -179,9 +179,10 @@ static int boot_shared(struct run_ctx *c, char **why)
 		if (vm_proto_error(vm) == -EPROTONOSUPPORT)
 			c->stop = STOP_VERSION;
 		if (r == -EINTR) {
-			c->stop = STOP_SIGNAL;
+			/* A signal, or a result file that failed. */
+			c->stop = c->env.write_err ? STOP_WRITE : STOP_SIGNAL;
 			snprintf(what, sizeof(what), "%s: %s", g->label,
-				 STOP_SIGNAL);
+				 c->stop);
 		}
 		if (vm_proto_error(vm))
 			snprintf(what, sizeof(what), "%s: %s", g->label,
