@@ -159,8 +159,7 @@ static void watchdog(int sock)
 	_exit(0);
 }
 
-/* Start the watchdog, once; without one, QEMUs only die with a clean exit. */
-static void watchdog_start(void)
+void vm_watchdog_start(void)
 {
 	int sv[2];
 	pid_t pid;
@@ -184,8 +183,7 @@ static void watchdog_start(void)
 	watchdog_fd = sv[0];
 }
 
-/* Give the watchdog a copy of @pidfd, QEMU's. */
-static void watchdog_add(int pidfd)
+void vm_watchdog_add(int pidfd)
 {
 	union {
 		struct cmsghdr h;
@@ -247,7 +245,7 @@ static int adopt_qemu(const struct vm_host *h, const char *name)
 		close(pidfd);
 		return -1;
 	}
-	watchdog_add(pidfd);
+	vm_watchdog_add(pidfd);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	r = pthread_create(&thread, &attr, reaper, (void *)(intptr_t)fd);
@@ -374,7 +372,7 @@ int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 		h->embed_root[0] = '\0';
 	else {
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
-		watchdog_start();
+		vm_watchdog_start();
 	}
 	h->conn = virConnectOpen(uri);
 	if (!h->conn) {
