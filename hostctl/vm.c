@@ -169,10 +169,20 @@ void vm_watchdog_start(void)
 		return;
 	pid = fork();
 	if (pid == 0) {
-		/* Hold nothing of hostctl's: its locks go with it. */
+		int null;
+
+		/* Hold nothing of hostctl's, not even its output: its locks
+		 * and pipes go with it. */
 		if (sv[1] > 3)
 			close_range(3, (unsigned int)sv[1] - 1, 0);
 		close_range((unsigned int)sv[1] + 1, ~0U, 0);
+		null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null >= 0) {
+			dup2(null, STDIN_FILENO);
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+			close(null);
+		}
 		watchdog(sv[1]);
 	}
 	close(sv[1]);
