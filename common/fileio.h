@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Reading a whole file into memory: the one helper of the tree (guestd,
- * kbuild and hostctl all use it).
+ * Reading a whole file into memory and writing one, the helpers of the
+ * tree (guestd, kbuild and hostctl all use them).
  */
 #ifndef VLALAB_FILEIO_H
 #define VLALAB_FILEIO_H
@@ -22,5 +22,21 @@
  */
 int fileio_read(const char *path, size_t max, char **ret_buf, size_t *ret_len,
 		bool *ret_truncated);
+
+/*
+ * Write all @len bytes of @buf to @fd, again after a short write or
+ * EINTR. Returns 0, or the negative errno of write(2) (-ENOSPC, -EFBIG,
+ * -EIO, ...); how much was written before the error is unknown.
+ */
+int fileio_write_all(int fd, const void *buf, size_t len);
+
+/*
+ * Replace @path with @len bytes of @buf, all or nothing: written to
+ * "@path.tmp.<pid>", fsync'd, then renamed over @path, so a reader (or a
+ * crash, or a full disk) sees the old file or the new one, never a part.
+ * Returns 0, or the negative errno of the step that failed (the temporary
+ * file is removed then).
+ */
+int fileio_write_atomic(const char *path, const void *buf, size_t len);
 
 #endif

@@ -28,8 +28,6 @@
 /* CLOCK_BOOTTIME in microseconds: the clock of every t_us. */
 uint64_t guestd_now_us(void);
 
-/* write() all of @buf, retrying on EINTR and short writes. */
-int util_write_all(int fd, const void *buf, size_t len);
 /*
  * Copy @len bytes of @src into @dst as printable ASCII: control bytes
  * other than '\n' and '\t', and bytes >= 0x7f, become "\xNN". When it does

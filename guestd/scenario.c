@@ -25,7 +25,7 @@ static void child_emit(int fd, struct proto_event *ev)
 	if (proto_event_encode(ev, &line, &len) < 0)
 		_exit(3);
 	/* The supervisor is gone: nobody is left to report to. */
-	if (util_write_all(fd, line, len) < 0)
+	if (fileio_write_all(fd, line, len) < 0)
 		_exit(4);
 	free(line);
 }

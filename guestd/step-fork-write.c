@@ -25,7 +25,7 @@ fork_write_child(struct step_ctx *ctx, struct json_object *step, int fd)
 
 	if (step_write.run(ctx, step, &res) < 0)
 		_exit(2);
-	_exit(util_write_all(fd, &res, sizeof(res)) < 0 ? 3 : 0);
+	_exit(fileio_write_all(fd, &res, sizeof(res)) < 0 ? 3 : 0);
 }
 
 /* Read exactly @len bytes; returns how many came before EOF or an error. */

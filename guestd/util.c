@@ -21,23 +21,6 @@ uint64_t guestd_now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
-int util_write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static size_t escaped_len(unsigned char c)
 {
 	return (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t' ? 1 : 4;

@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "accel.h"
+#include "fileio.h"
 
 int accel_parse(const char *s, enum accel_choice *ret)
 {
@@ -93,8 +94,9 @@ int accel_cache_read(const char *cache_dir, const char *key,
 int accel_cache_write(const char *cache_dir, const char *key,
 		      enum domain_accel a)
 {
-	char dir[4096], path[4096], tmp[4200];
+	char dir[4096], path[4096];
 	struct json_object *root;
+	const char *text;
 	int r = 0;
 
 	if (snprintf(dir, sizeof(dir), "%s/host", cache_dir) >=
@@ -103,7 +105,6 @@ int accel_cache_write(const char *cache_dir, const char *key,
 	r = cache_path(cache_dir, path, sizeof(path));
 	if (r < 0)
 		return r;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	root = json_object_new_object();
@@ -115,11 +116,14 @@ int accel_cache_write(const char *cache_dir, const char *key,
 		    root, "accel",
 		    json_object_new_string(domain_accel_name(a))) < 0)
 		r = -ENOMEM;
-	if (r == 0 &&
-	    json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY) < 0)
-		r = -EIO;
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
+	text = r == 0 ?
+		       json_object_to_json_string_ext(root,
+						      JSON_C_TO_STRING_PRETTY) :
+		       NULL;
+	if (r == 0 && !text)
+		r = -ENOMEM;
+	if (r == 0)
+		r = fileio_write_atomic(path, text, strlen(text));
 	json_object_put(root);
 	return r;
 }

@@ -78,10 +78,9 @@ void boots_note(struct boots *b, const char *what, size_t k, const char *label,
 	}
 	line = json_object_to_json_string_ext(
 		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (line) {
-		fprintf(b->events, "%s\n", line);
-		fflush(b->events);
-	}
+	/* A failed write is kept in the log, for the runner to see. */
+	if (line)
+		boundlog_line(b->events, line, strlen(line));
 out:
 	json_object_put(o);
 }
@@ -259,8 +258,8 @@ static void init_views(struct boots *b)
 }
 
 int boots_begin(struct boots *b, const struct scenario *s,
-		struct res_scenario *sc, const char *run_dir, FILE *events,
-		bool keep)
+		struct res_scenario *sc, const char *run_dir,
+		struct boundlog *events, bool keep)
 {
 	char what[PATH_MAX + 128];
 	int r;

@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "bootcheck.h"
+#include "boundlog.h"
 #include "domain.h"
 #include "results.h"
 #include "scenario.h"
@@ -29,7 +30,7 @@ struct boots {
 	struct res_scenario *sc;
 	struct res_scenario views[SCN_BOOTS_MAX]; /* each boot's steps */
 	const char *run_dir;
-	FILE *events; /* events.jsonl, or NULL */
+	struct boundlog *events; /* events.jsonl, or NULL */
 	bool keep; /* keep the disk images after the run */
 	char disk[PATH_MAX]; /* "" without one */
 	char extra[SCN_EXTRA_DISKS_MAX][PATH_MAX]; /* the boot's own */
@@ -45,8 +46,8 @@ struct boots {
  * error; boots_end() is due either way.
  */
 int boots_begin(struct boots *b, const struct scenario *s,
-		struct res_scenario *sc, const char *run_dir, FILE *events,
-		bool keep);
+		struct res_scenario *sc, const char *run_dir,
+		struct boundlog *events, bool keep);
 
 /*
  * Boot @k's domain on top of what every guest shares (@dc, from

@@ -39,8 +39,34 @@ static bool bye_seen(void *arg)
 }
 
 /*
+ * A kmsg record's sequence number: the records it skipped since the last
+ * one were dropped, by the kernel (guestd read too slowly) or by guestd
+ * (the host read too slowly). A fresh kernel numbers from 0 again, and
+ * guestd starts from wherever the log is, so hello starts over.
+ */
+static void count_kmsg(struct guest *g, const struct proto_event *ev)
+{
+	uint64_t seq = ev->u.kmsg.seq;
+
+	if (ev->type == PROTO_EV_HELLO)
+		g->kmsg_seen = false;
+	if (ev->type != PROTO_EV_KMSG)
+		return;
+	if (g->kmsg_seen && seq > g->kmsg_next) {
+		uint64_t gap = seq - g->kmsg_next;
+
+		g->env->kmsg_dropped = gap > UINT64_MAX - g->env->kmsg_dropped ?
+					       UINT64_MAX :
+					       g->env->kmsg_dropped + gap;
+	}
+	g->kmsg_next = seq == UINT64_MAX ? seq : seq + 1;
+	g->kmsg_seen = true;
+}
+
+/*
  * Each accepted event: the crash timeline (with the whole scenario's step
- * numbers), the open step's start, and the progress line.
+ * numbers), the kmsg records dropped, the open step's start, and the
+ * progress line.
  */
 static void on_event(void *userdata, const struct proto_event *ev)
 {
@@ -51,6 +77,7 @@ static void on_event(void *userdata, const struct proto_event *ev)
 	/* A fresh kernel: its printk clock starts again. */
 	if (ev->type == PROTO_EV_HELLO)
 		incident_timeline_free(&g->tl);
+	count_kmsg(g, ev);
 	if (ev->type == PROTO_EV_STEP_BEGIN)
 		g->step_t0_us = vm_now_us();
 	/* A failed feed only costs attribution: the report still counts. */
@@ -103,7 +130,7 @@ static int on_line(void *userdata, const char *line, size_t len, char *why,
 {
 	struct guest *g = userdata;
 	bool had_hello = g->sess.hello_seen;
-	FILE *events = g->env->events;
+	struct boundlog *events = g->env->events;
 	int r;
 
 	r = session_feed(&g->sess, line, len);
@@ -115,9 +142,9 @@ static int on_line(void *userdata, const char *line, size_t len, char *why,
 		return r;
 	}
 	if (events) {
-		fwrite(line, 1, len, events);
-		fputc('\n', events);
-		fflush(events);
+		r = boundlog_line(events, line, len);
+		if (r < 0)
+			guest_write_failed(g->env, events->path, r);
 	}
 	return !had_hello && g->sess.hello_seen;
 }
@@ -132,6 +159,16 @@ static void on_bad_line(void *userdata, const char *start, size_t len,
 	snprintf(why, whylen,
 		 "%s (its start is saved in protocol-error-%s.txt)", reason,
 		 g->label);
+}
+
+void guest_write_failed(struct guest_env *env, const char *path, int err)
+{
+	if (env->write_err)
+		return;
+	env->write_err = err;
+	snprintf(env->write_what, sizeof(env->write_what), "writing '%s': %s",
+		 path, strerror(-err));
+	vm_interrupt();
 }
 
 void guest_init(struct guest *g, struct guest_env *env)
@@ -327,10 +364,13 @@ bool guest_ended(struct guest *g, int r, size_t boot, struct res_scenario *view,
 			 " ms (the host's bound); %s was replaced",
 			 g->wait_ms, g->label);
 	} else if (r == -EINTR) {
-		close_open_step(g, view, VERDICT_ERROR, GUEST_WHY_SIGNAL);
+		const char *why = g->env->write_err ? GUEST_WHY_WRITE :
+						      GUEST_WHY_SIGNAL;
+
+		close_open_step(g, view, VERDICT_ERROR, why);
 		ret->verdict = VERDICT_ERROR;
-		ret->stop = GUEST_WHY_SIGNAL;
-		snprintf(what, len, "%s", GUEST_WHY_SIGNAL);
+		ret->stop = why;
+		snprintf(what, len, "%s", why);
 		console = false;
 	} else if (vm_proto_error(g->vm)) {
 		close_open_step(

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "boundlog.h"
 #include "domain.h"
 #include "incident.h"
 #include "results.h"
@@ -45,6 +46,7 @@
 /* Why a run boots no more VMs after a guest's end. */
 #define GUEST_WHY_SIGNAL "interrupted by a signal"
 #define GUEST_WHY_VERSION "the guest speaks another protocol version"
+#define GUEST_WHY_WRITE "a result file could not be written"
 
 struct vm;
 struct vm_host;
@@ -67,9 +69,19 @@ struct guest_env {
 	const char *kernel, *initrd;
 	const char *cmdline; /* NULL: domain_default_cmdline */
 	const char *firmware; /* or NULL */
-	FILE *events; /* events.jsonl, or NULL */
+	struct boundlog *events; /* events.jsonl, or NULL */
 	struct progress *progress;
 	unsigned int vmno; /* VMs named so far: labels are vm1, vm2, ... */
+	/*
+	 * The first result file that could not be written ("writing
+	 * 'PATH': REASON"), and its negative errno; 0 while none failed
+	 * (guest_write_failed()). The run stops then.
+	 */
+	int write_err;
+	char write_what[PATH_MAX + 160];
+	/* This scenario's kmsg records that never came (results.h), and the
+	 * next kmsg sequence number the guest should send. */
+	uint64_t kmsg_dropped;
 };
 
 struct guest {
@@ -80,6 +92,10 @@ struct guest {
 	 * step began on the host's clock. */
 	struct incident_timeline tl;
 	uint64_t step_t0_us;
+	/* The kmsg sequence number that should come next (kmsg_seen: one
+	 * came since hello), for the count of records dropped. */
+	uint64_t kmsg_next;
+	bool kmsg_seen;
 	/*
 	 * When the session runs slices of one scenario's steps (a scenario
 	 * with boots, one view per boot), that scenario: the timeline then
@@ -106,6 +122,13 @@ struct guest {
 
 /* @g with no VM yet, in @env. */
 void guest_init(struct guest *g, struct guest_env *env);
+
+/*
+ * Writing the result file @path failed with @err: keep the first such
+ * failure in @env (write_err, write_what) and make every wait on a VM
+ * end (vm_interrupt()), so that the run stops and tears its VMs down.
+ */
+void guest_write_failed(struct guest_env *env, const char *path, int err);
 /* Free what @g holds; its VM must be gone (guest_stop()). */
 void guest_fini(struct guest *g);
 

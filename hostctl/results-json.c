@@ -32,6 +32,7 @@ enum ftype {
 	F_INDEX, /* int64_t: a step's index, -1 for none */
 	F_BOOL, /* bool */
 	F_TRI, /* int: 1 or 0 as a boolean, -1 not written */
+	F_COMPLETE, /* enum res_complete: a boolean, unknown not written */
 	F_VERDICT, /* enum proto_verdict, by its name */
 	F_TS, /* double: kernel seconds, written to the microsecond */
 	F_JSON, /* struct json_object *, any JSON; NULL is null */
@@ -161,6 +162,9 @@ static const struct field scenario_fields[] = {
 	/* Only runs name VMs: older summaries and fixtures have neither. */
 	SCN("vm", F_STR, vm, .when = IF_SET),
 	SCN("fresh_vm", F_TEXT_NULL, fresh_vm, .when = IF_FILLED, .cond = SCN_AT(vm)),
+	/* Only when guest output was lost. */
+	SCN("events_cut_bytes", F_U64, events_cut_bytes, .when = IF_SET),
+	SCN("kmsg_dropped", F_U64, kmsg_dropped, .when = IF_SET),
 };
 /* clang-format on */
 
@@ -182,6 +186,8 @@ static const struct record scenario_record = RECORD(
 
 static const struct field run_fields[] = {
 	RUN("run_id", F_STR, run_id),
+	/* Older summaries have none: read as unknown, and not written. */
+	RUN("complete", F_COMPLETE, complete, .when = IF_SET),
 	RUN("accelerator", F_STR, accelerator),
 	RUN("kernel", F_JSON, kernel),
 	RUN("scenarios", F_LIST, v, .count = offsetof(struct res_run, n),
@@ -205,6 +211,11 @@ static bool is_set(const struct field *f, const void *rec)
 		return CMEMBER(rec, f->off, bool);
 	case F_TRI:
 		return CMEMBER(rec, f->off, int) >= 0;
+	case F_U64:
+		return CMEMBER(rec, f->off, uint64_t) != 0;
+	case F_COMPLETE:
+		return CMEMBER(rec, f->off, enum res_complete) !=
+		       RES_COMPLETE_UNKNOWN;
 	case F_LIST:
 	case F_STRS:
 		return CMEMBER(rec, f->count, size_t) > 0;
@@ -311,6 +322,10 @@ static int write_field(struct json_object *o, const struct field *f,
 	case F_TRI:
 		v = json_object_new_boolean(*(const int *)p);
 		break;
+	case F_COMPLETE:
+		v = json_object_new_boolean(*(const enum res_complete *)p ==
+					    RES_COMPLETE_YES);
+		break;
 	case F_VERDICT:
 		v = json_object_new_string(
 			proto_verdict_name(*(const enum proto_verdict *)p));
@@ -391,6 +406,7 @@ static const char *type_name(enum ftype t)
 		return "int";
 	case F_BOOL:
 	case F_TRI:
+	case F_COMPLETE:
 		return "boolean";
 	case F_TS:
 		return "number";
@@ -418,6 +434,7 @@ static bool type_ok(enum ftype t, struct json_object *v)
 		return json_object_is_type(v, json_type_int);
 	case F_BOOL:
 	case F_TRI:
+	case F_COMPLETE:
 		return json_object_is_type(v, json_type_boolean);
 	case F_TS:
 		return json_object_is_type(v, json_type_double) ||
@@ -510,6 +527,11 @@ static int read_field(struct json_object *v, const struct field *f, void *rec,
 		return 0;
 	case F_TRI:
 		*(int *)p = json_object_get_boolean(v);
+		return 0;
+	case F_COMPLETE:
+		*(enum res_complete *)p = json_object_get_boolean(v) ?
+						  RES_COMPLETE_YES :
+						  RES_COMPLETE_NO;
 		return 0;
 	case F_VERDICT:
 		if (proto_verdict_parse(json_object_get_string(v),

@@ -125,11 +125,24 @@ static void ktap_result(FILE *f, const char *indent, size_t num,
 	fputc('\n', f);
 }
 
+/* Guest output that was cut or dropped (results.h), a line each. */
+static void say_lost(const struct res_scenario *sc, const char *prefix, FILE *f)
+{
+	if (sc->events_cut_bytes)
+		fprintf(f, "%sevents.jsonl: %" PRIu64 " bytes cut\n", prefix,
+			sc->events_cut_bytes);
+	if (sc->kmsg_dropped)
+		fprintf(f, "%skmsg: %" PRIu64 " records dropped\n", prefix,
+			sc->kmsg_dropped);
+}
+
 void res_ktap(const struct res_run *run, FILE *f)
 {
 	fprintf(f, "KTAP version 1\n");
 	fprintf(f, "# vlalab run %s, accelerator %s\n", run->run_id,
 		*run->accelerator ? run->accelerator : "none");
+	if (run->complete == RES_COMPLETE_NO)
+		fprintf(f, "# incomplete: hostctl did not finish this run\n");
 	fprintf(f, "1..%zu\n", run->n);
 	for (size_t i = 0; i < run->n; i++) {
 		const struct res_scenario *sc = &run->v[i];
@@ -171,6 +184,7 @@ void res_ktap(const struct res_run *run, FILE *f)
 		}
 		for (size_t j = 0; j < sc->nleaks; j++)
 			ktap_diag(f, "", "", sc->leaks[j]);
+		say_lost(sc, "# ", f);
 		if (sc->cleanup_failed)
 			ktap_diag(f, "",
 				  "cleanup failed: ", sc->cleanup_reason);
@@ -223,6 +237,7 @@ void res_text_scenario(const struct res_scenario *sc, FILE *f)
 				sc->incidents[i].bundle);
 	}
 	text_leaks(sc, f);
+	say_lost(sc, "        ", f);
 	if (sc->cleanup_failed)
 		text_note(f, "cleanup failed: ", sc->cleanup_reason);
 	if (proto_verdict_ok(sc->verdict) && sc->verdict != VERDICT_SKIP &&
@@ -271,6 +286,8 @@ void res_text_totals(const struct res_run *run, FILE *f)
 		fprintf(f, "; %zu cleanup%s failed", ncleanup_failed,
 			ncleanup_failed == 1 ? "" : "s");
 	fprintf(f, " -> %s\n", res_run_ok(run) ? "OK" : "FAILED");
+	if (run->complete == RES_COMPLETE_NO)
+		fprintf(f, "incomplete: hostctl did not finish this run\n");
 }
 
 void res_text(const struct res_run *run, FILE *f)

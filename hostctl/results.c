@@ -161,6 +161,8 @@ void res_leaks_free(struct res_scenario *sc)
 
 bool res_run_ok(const struct res_run *run)
 {
+	if (run->complete == RES_COMPLETE_NO)
+		return false;
 	for (size_t i = 0; i < run->n; i++)
 		if (!run->v[i].done || !proto_verdict_ok(run->v[i].verdict))
 			return false;

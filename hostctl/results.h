@@ -97,10 +97,30 @@ struct res_scenario {
 	 */
 	char vm[32];
 	char *fresh_vm;
+	/*
+	 * Guest output cut to its bound (boundlog.h): bytes of this
+	 * scenario's events.jsonl lines left out, and kmsg records the
+	 * guest's sequence numbers skipped (guestd or the kernel dropped
+	 * them). 0 when nothing was lost.
+	 */
+	uint64_t events_cut_bytes;
+	uint64_t kmsg_dropped;
+};
+
+/*
+ * Whether hostctl finished a run: its summary.json says false while the
+ * run goes on, so one left by a killed hostctl says so; one older than
+ * the field says nothing (unknown, as a zeroed struct res_run).
+ */
+enum res_complete {
+	RES_COMPLETE_UNKNOWN,
+	RES_COMPLETE_NO,
+	RES_COMPLETE_YES,
 };
 
 struct res_run {
 	char run_id[64];
+	enum res_complete complete;
 	char accelerator[16]; /* "kvm", "tcg", or "" if nothing booted */
 	struct json_object *kernel; /* the build manifest; owned, may be NULL */
 	struct res_scenario *v;
@@ -126,7 +146,8 @@ void res_leaks_free(struct res_scenario *sc);
 int res_incident_add(struct res_scenario *sc, const struct res_incident *inc);
 void res_run_free(struct res_run *run);
 
-/* True when every scenario is pass, skip or xfail. */
+/* True when the run is not known incomplete and every scenario is pass,
+ * skip or xfail. */
 bool res_run_ok(const struct res_run *run);
 
 /* ---- results-json.c: summary.json ---- */

@@ -27,6 +27,7 @@
 
 #include "boots.h"
 #include "domain.h"
+#include "fileio.h"
 #include "guest.h"
 #include "judge.h"
 #include "progress.h"
@@ -37,6 +38,7 @@
 /* Why a run stops booting VMs. */
 #define STOP_VERSION GUEST_WHY_VERSION
 #define STOP_SIGNAL GUEST_WHY_SIGNAL
+#define STOP_WRITE GUEST_WHY_WRITE
 
 struct run_ctx {
 	const struct runner_opts *o;
@@ -177,9 +179,10 @@ static int boot_shared(struct run_ctx *c, char **why)
 		if (vm_proto_error(vm) == -EPROTONOSUPPORT)
 			c->stop = STOP_VERSION;
 		if (r == -EINTR) {
-			c->stop = STOP_SIGNAL;
+			/* A signal, or a result file that failed. */
+			c->stop = c->env.write_err ? STOP_WRITE : STOP_SIGNAL;
 			snprintf(what, sizeof(what), "%s: %s", g->label,
-				 STOP_SIGNAL);
+				 c->stop);
 		}
 		if (vm_proto_error(vm))
 			snprintf(what, sizeof(what), "%s: %s", g->label,
@@ -675,6 +678,50 @@ out:
 	c->g.whole = NULL;
 }
 
+/*
+ * summary.json as the run stands, marked incomplete: what a hostctl
+ * killed from here on leaves behind. A failure stops the run.
+ */
+static void checkpoint(struct run_ctx *c)
+{
+	char path[PATH_MAX];
+	char *text;
+	int r;
+
+	if (snprintf(path, sizeof(path), "%s/summary.json", c->o->run_dir) >=
+	    (int)sizeof(path)) {
+		guest_write_failed(&c->env, path, -ENAMETOOLONG);
+		return;
+	}
+	c->run->complete = RES_COMPLETE_NO;
+	r = res_summary_json(c->run, &text);
+	if (r == 0) {
+		r = fileio_write_atomic(path, text, strlen(text));
+		free(text);
+	}
+	if (r < 0)
+		guest_write_failed(&c->env, path, r);
+}
+
+/*
+ * Scenario @sc is over: its part of events.jsonl ends (its tail written
+ * after the cut), and the guest output it lost goes into its result.
+ */
+static void take_losses(struct run_ctx *c, struct res_scenario *sc)
+{
+	uint64_t cut = 0;
+	int r;
+
+	sc->kmsg_dropped += c->env.kmsg_dropped;
+	c->env.kmsg_dropped = 0;
+	if (!c->o->events)
+		return;
+	r = boundlog_part_end(c->o->events, &cut);
+	sc->events_cut_bytes += cut;
+	if (r < 0)
+		guest_write_failed(&c->env, c->o->events->path, r);
+}
+
 int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	       struct res_run *run, struct guest_stats *stats, char *err,
 	       size_t errlen)
@@ -712,18 +759,35 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	c.pm.dump_max_mb = o->dump_max_mb;
 	c.pm.dump_format = o->dump_format;
 	snprintf(c.fresh, sizeof(c.fresh), "the run's first VM");
-	for (; i < run->n; i = next_pending(run, i + 1)) {
+	checkpoint(&c);
+	for (; i < run->n && !c.env.write_err; i = next_pending(run, i + 1)) {
 		run_scenario(&c, i);
+		take_losses(&c, &run->v[i]);
 		progress_result(o->progress, &run->v[i]);
+		if (c.env.write_err)
+			c.stop = STOP_WRITE;
+		else
+			checkpoint(&c);
+		if (c.env.write_err)
+			c.stop = STOP_WRITE;
 		if (c.stop) {
 			guest_stop(&c.g, true);
 			finish_rest(&c, i + 1);
 			break;
 		}
 	}
+	if (c.env.write_err && !c.stop) {
+		/* The first checkpoint failed: nothing ran. */
+		c.stop = STOP_WRITE;
+		finish_rest(&c, 0);
+	}
 	guest_stop(&c.g, true);
 	progress_clear(o->progress);
 	guest_fini(&c.g);
 	vm_host_close(c.env.host);
+	if (c.env.write_err) {
+		snprintf(err, errlen, "%s", c.env.write_what);
+		return RUNNER_WRITE_FAILED;
+	}
 	return 0;
 }

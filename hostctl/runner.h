@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "accel.h"
+#include "boundlog.h"
 #include "results.h"
 #include "scenario.h"
 
@@ -39,7 +40,7 @@ struct runner_opts {
 	const char *initrd;
 	const char *cmdline; /* NULL: the default */
 	enum accel_choice accel;
-	FILE *events; /* events.jsonl */
+	struct boundlog *events; /* events.jsonl */
 	struct progress *progress;
 	/* Post-mortem bundles (postmortem.h): the build's vmlinux and tree,
 	 * the dump's cap and format. NULL paths: no stack.txt. */
@@ -50,12 +51,20 @@ struct runner_opts {
 	bool keep; /* keep scenario disk images (boots.c) */
 };
 
+/* runner_run(): a result file could not be written, and the run stopped. */
+#define RUNNER_WRITE_FAILED 1
+
 /*
  * Run every scenario of @run that is not done yet; @scn[i] is the scenario
- * file behind run->v[i]. Sets run->accelerator. Returns 0 when the run
- * happened (its verdicts say how it went), or a negative errno with @err
- * set when nothing could start (connecting to libvirt failed). @stats,
- * when not NULL, gets the numbers of the first 16 boots (guest.h).
+ * file behind run->v[i]. Sets run->accelerator. Before and after each
+ * scenario, @o->run_dir's summary.json is replaced (atomically) by @run
+ * as far as it got, marked incomplete, so that a hostctl killed mid-run
+ * leaves one behind. Returns 0 when the run happened (its verdicts say
+ * how it went); RUNNER_WRITE_FAILED when writing a result file failed
+ * (@err: "writing 'PATH': REASON"), after which the run stopped, every
+ * VM is gone and the scenarios left are errors; or a negative errno with
+ * @err set when nothing could start (connecting to libvirt failed).
+ * @stats, when not NULL, gets the numbers of the first 16 boots (guest.h).
  */
 int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	       struct res_run *run, struct guest_stats *stats, char *err,

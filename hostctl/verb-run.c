@@ -17,6 +17,7 @@
 
 #include "bites.h"
 #include "domain.h"
+#include "fileio.h"
 #include "fsutil.h"
 #include "postmortem.h"
 #include "progress.h"
@@ -56,6 +57,9 @@ static void run_usage(FILE *f)
 		"                    build and boot the kernel with this patch of the\n"
 		"                    series left out (file name or unique prefix,\n"
 		"                    e.g. 0001; repeatable)\n"
+		"  --events-max-mb N keep at most N MiB of each scenario's lines in\n"
+		"                    events.jsonl: the first ones and the last,\n"
+		"                    with the bytes cut between (default: %d)\n"
 		"  --keep            keep the disk images of scenarios with a\n"
 		"                    disk in the run directory\n"
 		"  --repeat N        run the selection N times (1..%d), each round\n"
@@ -65,10 +69,12 @@ static void run_usage(FILE *f)
 		"  --help            show this help\n"
 		"\n"
 		"Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error/xpass,\n"
-		"2 usage or set-up error. With --repeat: 0 only when every round ran and\n"
+		"2 usage or set-up error, 3 the lab's own failure (a result file could\n"
+		"not be written: the run stopped). With --repeat: 0 only when every round ran and\n"
 		"every scenario had the same pass/skip/xfail verdict in each; 1 when any\n"
 		"failed or flipped, or a signal cut the rounds short.\n",
-		VLALAB_SRCDIR, PM_DUMP_MAX_MB_DEFAULT, REPEAT_ROUNDS_MAX);
+		VLALAB_SRCDIR, PM_DUMP_MAX_MB_DEFAULT, BOUNDLOG_MAX_MB_DEFAULT,
+		REPEAT_ROUNDS_MAX);
 }
 
 #define RUN_WITHOUT_MAX 32
@@ -84,6 +90,7 @@ struct run_args {
 	enum accel_choice accel;
 	uint64_t dump_max_mb;
 	const char *dump_format;
+	uint64_t events_max_mb;
 	bool keep;
 	unsigned int repeat; /* --repeat N, or 0 */
 };
@@ -119,6 +126,7 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "flavour", required_argument, NULL, 'V' },
 		{ "dump-max-mb", required_argument, NULL, 'D' },
 		{ "dump-format", required_argument, NULL, 'F' },
+		{ "events-max-mb", required_argument, NULL, 'E' },
 		{ "keep", no_argument, NULL, 'k' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
@@ -186,6 +194,21 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 			}
 			a->without[a->n_without++] = optarg;
 			break;
+		case 'E': {
+			char *end;
+
+			errno = 0;
+			a->events_max_mb = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || *optarg < '0' ||
+			    *optarg > '9' || a->events_max_mb < 1 ||
+			    a->events_max_mb > BOUNDLOG_MAX_MB_MAX) {
+				fprintf(stderr,
+					"hostctl run: --events-max-mb '%s': give a size in MiB, 1..%d\n",
+					optarg, BOUNDLOG_MAX_MB_MAX);
+				return -EINVAL;
+			}
+			break;
+		}
 		case 'D': {
 			char *end;
 
@@ -271,21 +294,15 @@ static int make_run_dir(const char *output, const char *run_id, char *buf,
 	return 0;
 }
 
+/* @dir/@name replaced by @text, all or nothing (fileio_write_atomic()). */
 static int write_file(const char *dir, const char *name, const char *text)
 {
 	char path[PATH_MAX];
-	FILE *f;
 
 	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
-	f = fopen(path, "we");
-	if (!f)
-		return -errno;
-	fputs(text, f);
-	if (fclose(f) != 0)
-		return -errno;
-	return 0;
+	return fileio_write_atomic(path, text, strlen(text));
 }
 
 /*
@@ -447,33 +464,60 @@ static void plan_free(struct run_plan *p)
 }
 
 /*
+ * @dir/summary.json for @run, marked @complete. 0, or -EIO after saying
+ * why (the lab's own failure, as a result file that cannot be written
+ * during the run).
+ */
+static int write_summary(const char *dir, struct res_run *run,
+			 enum res_complete complete)
+{
+	char *summary;
+	int r;
+
+	run->complete = complete;
+	r = res_summary_json(run, &summary);
+	if (r == 0) {
+		r = write_file(dir, "summary.json", summary);
+		free(summary);
+	}
+	if (r < 0) {
+		fprintf(stderr, "hostctl run: writing '%s/summary.json': %s\n",
+			dir, strerror(-r));
+		return -EIO;
+	}
+	return 0;
+}
+
+/*
  * One round: run the selection into @dir (events.jsonl, console logs,
  * bundles, summary.json) under the id @run_id, booting every guest with
  * @cmdline (NULL: the default). @run gets the results, with the kernel's
  * manifest. Returns 0, or -1 after saying why when the round could not
- * run; a summary.json that could not be written is -EIO with @run full.
+ * run; a result file that could not be written is -EIO with @run as far
+ * as it got, after saying which.
  */
 static int run_round(const struct run_args *a, struct run_plan *p,
 		     const char *dir, const char *run_id, const char *cmdline,
 		     struct res_run *run)
 {
-	char events_path[PATH_MAX + 16], err[1024];
+	char events_path[PATH_MAX + 16], err[PATH_MAX + 256];
 	struct runner_opts ro = { 0 };
-	FILE *events;
-	char *summary;
-	int r;
+	struct boundlog events;
+	int r, rc;
 
 	snprintf(events_path, sizeof(events_path), "%s/events.jsonl", dir);
-	events = fopen(events_path, "we");
-	if (!events) {
-		fprintf(stderr, "hostctl run: '%s': %m\n", events_path);
+	r = boundlog_open(&events, events_path, a->events_max_mb << 20,
+			  BOUNDLOG_MARK_JSON);
+	if (r < 0) {
+		fprintf(stderr, "hostctl run: '%s': %s\n", events_path,
+			strerror(-r));
 		return -1;
 	}
 	snprintf(run->run_id, sizeof(run->run_id), "%s", run_id);
 	run->kernel = json_object_get(p->su.manifest);
 	if (init_results(&p->set, p->idx, p->n, &p->su, run, p->scn) < 0) {
 		fprintf(stderr, "hostctl run: out of memory\n");
-		fclose(events);
+		boundlog_close(&events);
 		return -1;
 	}
 	for (size_t i = 0; i < run->n; i++)
@@ -488,7 +532,7 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	ro.initrd = p->su.image.path;
 	ro.cmdline = cmdline;
 	ro.accel = a->accel;
-	ro.events = events;
+	ro.events = &events;
 	ro.progress = &p->prog;
 	ro.vmlinux = *p->su.kernel.dir ? p->vmlinux : NULL;
 	ro.tree = p->tree;
@@ -496,24 +540,25 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	ro.dump_format = a->dump_format;
 	ro.keep = a->keep;
 	r = runner_run(&ro, p->scn, run, NULL, err, sizeof(err));
-	fclose(events);
+	/* What came after the last scenario, if its tail cannot go. */
+	rc = boundlog_close(&events);
+	if (r == 0 && rc < 0) {
+		snprintf(err, sizeof(err), "writing '%s': %s", events_path,
+			 strerror(-rc));
+		r = RUNNER_WRITE_FAILED;
+	}
 	if (r < 0) {
 		fprintf(stderr, "hostctl run: libvirt '%s': %s\n", p->su.uri,
 			err);
 		return -1;
 	}
-	if (res_summary_json(run, &summary) < 0) {
-		fprintf(stderr, "hostctl run: out of memory\n");
-		return -1;
-	}
-	r = write_file(dir, "summary.json", summary);
-	free(summary);
-	if (r < 0) {
-		fprintf(stderr, "hostctl run: writing '%s/summary.json': %s\n",
-			dir, strerror(-r));
+	if (r == RUNNER_WRITE_FAILED) {
+		/* What the disk still takes says how far the run got. */
+		fprintf(stderr, "hostctl run: %s; the run stopped\n", err);
+		write_summary(dir, run, RES_COMPLETE_NO);
 		return -EIO;
 	}
-	return 0;
+	return write_summary(dir, run, RES_COMPLETE_YES);
 }
 
 /* A run without --repeat: one round in the run directory. */
@@ -544,7 +589,7 @@ static int run_once(const struct run_args *a, struct run_plan *p)
 		break;
 	}
 	fflush(stdout);
-	ret = r < 0 ? EXIT_SETUP : res_run_ok(&run) ? EXIT_GREEN : EXIT_RED;
+	ret = r < 0 ? EXIT_LAB : res_run_ok(&run) ? EXIT_GREEN : EXIT_RED;
 out:
 	free(summary);
 	res_run_free(&run);
@@ -555,7 +600,8 @@ out:
  * Round @k of a repeated run: its own directory round-K and run id
  * RUN-ID-rK, and vlalab.round=K on the guest's kernel command line, so a
  * scenario can read its round from /proc/cmdline. Every runner_run()
- * boots its own VMs, so no guest outlives its round. 0, or -1.
+ * boots its own VMs, so no guest outlives its round. 0, -1 after saying
+ * why, or -EIO when a result file could not be written (run_round()).
  */
 static int repeat_round(const struct run_args *a, struct run_plan *p,
 			unsigned int k, struct res_run *run)
@@ -579,8 +625,8 @@ static int repeat_round(const struct run_args *a, struct run_plan *p,
 		fflush(p->prog.f);
 	}
 	r = run_round(a, p, dir, run_id, cmdline, run);
-	if (r == -1)
-		return -1;
+	if (r < 0)
+		return r;
 	if (a->format == RES_FORMAT_TEXT) {
 		res_text_totals(run, stdout);
 		fflush(stdout);
@@ -626,7 +672,11 @@ static int run_repeat(const struct run_args *a, struct run_plan *p)
 	for (unsigned int k = 1; k <= a->repeat && !interrupted; k++) {
 		struct res_run run = { 0 };
 
-		if (repeat_round(a, p, k, &run) < 0) {
+		r = repeat_round(a, p, k, &run);
+		if (r < 0) {
+			/* A round's result file that could not be written. */
+			if (r == -EIO)
+				ret = EXIT_LAB;
 			res_run_free(&run);
 			goto out;
 		}
@@ -676,7 +726,7 @@ static int run_repeat(const struct run_args *a, struct run_plan *p)
 	}
 	fflush(stdout);
 	say_flipped(&t);
-	ret = r < 0 ? EXIT_SETUP : repeat_ok(&t) ? EXIT_GREEN : EXIT_RED;
+	ret = r < 0 ? EXIT_LAB : repeat_ok(&t) ? EXIT_GREEN : EXIT_RED;
 out:
 	free(summary);
 	repeat_table_free(&t);
@@ -698,7 +748,8 @@ int verb_run(int argc, char *argv[])
 {
 	struct run_args a = { .accel = ACCEL_AUTO,
 			      .kernel_dir = VLALAB_SRCDIR "/kernel",
-			      .dump_max_mb = PM_DUMP_MAX_MB_DEFAULT };
+			      .dump_max_mb = PM_DUMP_MAX_MB_DEFAULT,
+			      .events_max_mb = BOUNDLOG_MAX_MB_DEFAULT };
 	int r;
 
 	r = parse_args(argc, argv, &a);

@@ -76,6 +76,16 @@ int vm_send(struct vm *vm, const char *line, size_t len);
 void vm_interrupt(void);
 
 /*
+ * The watchdog that kills the QEMUs of a hostctl that died, even by
+ * SIGKILL (vm.c): vm_host_open() starts it, once, for the embedded
+ * driver, before libvirt starts a thread; without one, QEMUs die only
+ * with a clean exit. vm_watchdog_add() gives it a copy of a QEMU's pidfd.
+ * Both are silent and best effort; the unit test drives them directly.
+ */
+void vm_watchdog_start(void);
+void vm_watchdog_add(int pidfd);
+
+/*
  * Run the event loop until @done(@arg) is true (0), the VM dies (-EPIPE:
  * stream closed, domain stopped, protocol error or silence), @timeout_ms
  * passes (-ETIMEDOUT) or vm_interrupt() was called (-EINTR). @done may be

@@ -17,8 +17,6 @@
 #include "kbuild.h"
 
 /* ---- util.c ---- */
-/* Writes through a temporary file and rename(2). */
-int kb_write_file_atomic(const char *path, const void *buf, size_t len);
 int kb_mkdir_p(const char *path, mode_t mode);
 int kb_copy_file(const char *src, const char *dst);
 /* snprintf into buf; -ENAMETOOLONG when it does not fit. */

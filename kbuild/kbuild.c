@@ -688,7 +688,7 @@ static int obj_sync_tree_id(const char *tree, const char *obj,
 	}
 	r = kb_mkdir_p(obj, 0755);
 	if (r == 0)
-		r = kb_write_file_atomic(oid_path, tid, strlen(tid));
+		r = fileio_write_atomic(oid_path, tid, strlen(tid));
 	*ret_incremental = stat(cfg, &st) == 0;
 out:
 	free(tid);
@@ -748,7 +748,7 @@ static int update_ledger(const char *obj, const char *log_path,
 	if (r == 0)
 		r = kb_ledger_to_text(&l, &out);
 	if (r == 0)
-		r = kb_write_file_atomic(path, out, strlen(out));
+		r = fileio_write_atomic(path, out, strlen(out));
 	if (r == 0 && ret) {
 		kb_ledger_totals(&l, &ret->vla, &ret->frame);
 		ret->complete = l.complete;
@@ -812,7 +812,7 @@ static int write_manifest(const char *dir, const char *flavour, const char *key,
 		size_t len = strlen(json);
 
 		json[len] = '\0';
-		r = kb_write_file_atomic(path, json, len);
+		r = fileio_write_atomic(path, json, len);
 	}
 	if (r == 0) {
 		char nl = '\n';

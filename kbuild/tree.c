@@ -80,7 +80,7 @@ static int write_tree_id(const char *tree, bool adopted)
 			 ts.tv_nsec, (long)getpid());
 	r = kb_path(path, sizeof(path), "%s/.vlalab/tree-id", tree);
 	if (r == 0)
-		r = kb_write_file_atomic(path, id, strlen(id));
+		r = fileio_write_atomic(path, id, strlen(id));
 	return r;
 }
 
@@ -119,8 +119,8 @@ static int unpack(const struct kb_tree_opts *o, const char *tree)
 		r = kb_path(stamp, sizeof(stamp), "%s/.vlalab/source-version",
 			    tree);
 	if (r == 0)
-		r = kb_write_file_atomic(stamp, o->source_version,
-					 strlen(o->source_version));
+		r = fileio_write_atomic(stamp, o->source_version,
+					strlen(o->source_version));
 	if (r == 0)
 		r = write_tree_id(tree, false);
 	return r;
@@ -213,7 +213,7 @@ static int write_applied(const char *tree, char *const *names, size_t n)
 		free(buf);
 		return -ENOMEM;
 	}
-	r = kb_write_file_atomic(path, buf, len);
+	r = fileio_write_atomic(path, buf, len);
 	free(buf);
 	return r;
 }
@@ -354,7 +354,7 @@ int kb_tree_prepare(const struct kb_tree_opts *o, char *tree, size_t treelen)
 			if (r == 0)
 				r = kb_mkdir_p(meta, 0755);
 			if (r == 0)
-				r = kb_write_file_atomic(
+				r = fileio_write_atomic(
 					path, o->source_version,
 					strlen(o->source_version));
 			if (r == 0)

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "kb.h"
 
 int kb_path(char *buf, size_t len, const char *fmt, ...)
@@ -25,47 +26,6 @@ int kb_path(char *buf, size_t len, const char *fmt, ...)
 	if ((size_t)n >= len)
 		return -ENAMETOOLONG;
 	return 0;
-}
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
-int kb_write_file_atomic(const char *path, const void *buf, size_t len)
-{
-	char tmp[PATH_MAX];
-	int fd, r;
-
-	r = kb_path(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	if (r < 0)
-		return r;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	r = write_all(fd, buf, len);
-	if (r == 0 && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0)
-		unlink(tmp);
-	return r;
 }
 
 int kb_mkdir_p(const char *path, mode_t mode)
@@ -120,7 +80,7 @@ int kb_copy_file(const char *src, const char *dst)
 
 			n = read(in, buf, sizeof(buf));
 			if (n > 0)
-				r = write_all(out, buf, n);
+				r = fileio_write_all(out, buf, n);
 			if (r < 0)
 				goto out;
 		}

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* fileio_read(): bounds, truncation, empty and large files, errors. */
+/*
+ * fileio_read(): bounds, truncation, empty and large files, errors.
+ * fileio_write_atomic(): the new file or the old one, never a part.
+ */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -109,9 +115,63 @@ static void test_errors(void)
 	ok(buf == &mark, "and nothing is returned on an error");
 }
 
+/* Files in dir whose name starts with @prefix. */
+static int count_files(const char *prefix)
+{
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		exit(99);
+	while ((de = readdir(d)))
+		n += !strncmp(de->d_name, prefix, strlen(prefix));
+	closedir(d);
+	return n;
+}
+
+static void test_write_atomic(void)
+{
+	const char *path = write_file("atomic", "old\n", 4);
+	struct rlimit saved, small;
+	char big[8192], *buf;
+	size_t len;
+
+	is_int(fileio_write_atomic(path, "new text\n", 9), 0,
+	       "an atomic write");
+	is_int(fileio_read(path, FILEIO_ALL, &buf, &len, NULL), 0,
+	       "reads back");
+	ok(len == 9 && !memcmp(buf, "new text\n", 9), "the new text, whole");
+	free(buf);
+
+	/* A file size limit makes write(2) fail with EFBIG, as a full disk
+	 * fails it with ENOSPC: the old file must stay whole. */
+	memset(big, 'x', sizeof(big));
+	signal(SIGXFSZ, SIG_IGN);
+	if (getrlimit(RLIMIT_FSIZE, &saved) < 0)
+		exit(99);
+	small = saved;
+	small.rlim_cur = 4096;
+	if (setrlimit(RLIMIT_FSIZE, &small) < 0)
+		exit(99);
+	is_int(fileio_write_atomic(path, big, sizeof(big)), -EFBIG,
+	       "a write past the limit is -EFBIG");
+	if (setrlimit(RLIMIT_FSIZE, &saved) < 0)
+		exit(99);
+	is_int(fileio_read(path, FILEIO_ALL, &buf, &len, NULL), 0,
+	       "the file is still there");
+	ok(len == 9 && !memcmp(buf, "new text\n", 9),
+	   "with the last complete text");
+	free(buf);
+	is_int(count_files("atomic.tmp."), 0, "no temporary file is left");
+	is_int(fileio_write_atomic("/nonexistent-dir/x", "a", 1), -ENOENT,
+	       "a missing directory is -ENOENT");
+}
+
 int main(void)
 {
-	static const char *const names[] = { "small", "empty", "large" };
+	static const char *const names[] = { "small", "empty", "large", "atomic" };
 	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	char path[512];
 
@@ -124,6 +184,7 @@ int main(void)
 	test_empty();
 	test_large();
 	test_errors();
+	test_write_atomic();
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		unlink(path);

@@ -73,7 +73,7 @@ static bool wait_for(enum proto_event_type type, int ms)
 
 static void send_line(const char *s)
 {
-	if (util_write_all(to_gd, s, strlen(s)) < 0)
+	if (fileio_write_all(to_gd, s, strlen(s)) < 0)
 		printf("# writing to guestd failed\n");
 }
 

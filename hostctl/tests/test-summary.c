@@ -23,6 +23,7 @@ static void full_run(struct res_run *run)
 	memset(run, 0, sizeof(*run));
 	snprintf(run->run_id, sizeof(run->run_id), "20261203-183500-1");
 	snprintf(run->accelerator, sizeof(run->accelerator), "kvm");
+	run->complete = RES_COMPLETE_NO;
 	run->kernel = json_tokener_parse("{ \"flavour\": \"patched\" }");
 
 	steps[0] = (struct res_step){ .index = 0,
@@ -92,6 +93,8 @@ static void full_run(struct res_run *run)
 	*sc[0].incidents = inc;
 	sc[0].incidents->bundle = strdup(inc.bundle);
 	sc[0].nincidents = 1;
+	sc[0].events_cut_bytes = 4096;
+	sc[0].kmsg_dropped = 7;
 	sc[0].leaks = malloc(sizeof(leaks));
 	memcpy(sc[0].leaks, leaks, sizeof(leaks));
 	sc[0].nleaks = 2;
@@ -163,6 +166,13 @@ static void test_round_trip(void)
 	ok(!back.v[2].fresh_vm, "fresh_vm: null");
 	is_int(back.v[2].verdict, VERDICT_XPASS, "xpass reads back");
 	is_str(back.run_id, "20261203-183500-1", "run_id");
+	is_int(back.complete, RES_COMPLETE_NO, "complete: false");
+	ok(!res_run_ok(&back), "an incomplete run is not ok");
+	ok(strstr(a, "\"complete\": false,") != NULL, "complete written");
+	is_int(back.v[0].events_cut_bytes, 4096, "events_cut_bytes");
+	is_int(back.v[0].kmsg_dropped, 7, "kmsg_dropped");
+	ok(!back.v[1].events_cut_bytes && !strstr(a, "\"kmsg_dropped\": 0"),
+	   "nothing lost: neither written");
 	is_str(back.accelerator, "kvm", "accelerator");
 	is_str(json_object_to_json_string(back.kernel),
 	       "{ \"flavour\": \"patched\" }", "kernel, as it was");
@@ -189,6 +199,9 @@ static void test_empty(void)
 	       "its text");
 	is_int(res_run_from_json(a, &back, err, sizeof(err)), 0, "read");
 	ok(!back.kernel && back.n == 0, "kernel null, no scenarios");
+	is_int(back.complete, RES_COMPLETE_UNKNOWN,
+	       "no complete: unknown, as before the field");
+	ok(res_run_ok(&back), "and it may be ok");
 	free(a);
 	res_run_free(&back);
 }
@@ -330,6 +343,11 @@ static void test_errors(void)
 		  "$.scenarios[0].vm: too long" },
 		{ "s", "fresh_vm", "3",
 		  "$.scenarios[0].fresh_vm: missing or not a string" },
+		{ "", "complete", "1", "$.complete: missing or not a boolean" },
+		{ "s", "events_cut_bytes", "-5",
+		  "$.scenarios[0].events_cut_bytes: negative" },
+		{ "s", "kmsg_dropped", "\"3\"",
+		  "$.scenarios[0].kmsg_dropped: missing or not a int" },
 	};
 	char err[256];
 

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "kb.h"
 #include "tap.h"
 
@@ -115,7 +116,7 @@ int main(void)
 					   "# CONFIG_VLAN_8021Q is not set\n"
 					   "CONFIG_BRIDGE_VLAN_FILTERING=y\n";
 
-		if (kb_write_file_atomic(path, frag, strlen(frag)) < 0)
+		if (fileio_write_atomic(path, frag, strlen(frag)) < 0)
 			return 1;
 	}
 

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "kb.h"
 #include "tap.h"
 
@@ -25,7 +26,7 @@ static void put(const char *rel, const char *text, mode_t mode)
 		exit(1);
 	snprintf(dir, sizeof(dir), "%s", path);
 	*strrchr(dir, '/') = '\0';
-	if (kb_mkdir_p(dir, 0755) < 0 || kb_write_file_atomic(path, text, strlen(text)) < 0 ||
+	if (kb_mkdir_p(dir, 0755) < 0 || fileio_write_atomic(path, text, strlen(text)) < 0 ||
 	    chmod(path, mode) < 0) {
 		printf("Bail out! cannot write %s\n", path);
 		exit(1);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "kb.h"
 #include "tap.h"
 
@@ -74,7 +75,7 @@ static void put(const char *rel, const char *text)
 		exit(1);
 	snprintf(dir, sizeof(dir), "%s", path);
 	*strrchr(dir, '/') = '\0';
-	if (kb_mkdir_p(dir, 0755) < 0 || kb_write_file_atomic(path, text, strlen(text)) < 0) {
+	if (kb_mkdir_p(dir, 0755) < 0 || fileio_write_atomic(path, text, strlen(text)) < 0) {
 		printf("Bail out! cannot write %s\n", path);
 		exit(1);
 	}

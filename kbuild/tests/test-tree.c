@@ -25,7 +25,7 @@ static void put(const char *rel, const char *text)
 	char path[PATH_MAX];
 
 	kb_path(path, sizeof(path), "%s/%s", tmp, rel);
-	if (kb_write_file_atomic(path, text, strlen(text)) < 0) {
+	if (fileio_write_atomic(path, text, strlen(text)) < 0) {
 		printf("Bail out! cannot write %s\n", path);
 		exit(1);
 	}

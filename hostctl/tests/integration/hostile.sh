@@ -8,8 +8,8 @@
 # (no heartbeat) hangs: a timeout too, with a hang incident and a bundle. A guest with another protocol version must
 # stop the run with a clear error.
 set -eu
+. "$(dirname "$0")/fake-guest.sh"
 out=$(mktemp -d /tmp/hostctl-it-hostile-XXXXXX)
-busybox=$(command -v busybox || echo /bin/busybox)
 
 # Scenarios: one read step each; the fake guest only looks at the name.
 mkdir -p "$out/scenarios/hostile"
@@ -26,20 +26,8 @@ done
 
 make_initrd() { # make_initrd VERSION FILE
 	root="$out/root-$1"
-	mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev"
-	cp "$busybox" "$root/bin/busybox"
-	echo "$1" > "$root/version"
-	cat > "$root/init" <<'INIT'
-#!/bin/busybox sh
-/bin/busybox --install -s /bin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-for p in /sys/class/virtio-ports/*; do
-	[ "$(cat "$p/name")" = org.vlalab.guestd.0 ] && port=/dev/${p##*/}
-done
-exec 3<>"$port"
-echo "{\"ev\":\"hello\",\"t_us\":1,\"version\":$(cat /version),\"release\":\"$(uname -r)\",\"proc_version\":\"fake\",\"cmdline\":\"fake\",\"config_digest\":\"\",\"boot_ms\":1}" >&3
+	fake_root "$root" "$1"
+	cat >> "$root/init" <<'INIT'
 (while :; do echo '{"ev":"heartbeat","t_us":2}' >&3; sleep 1; done) &
 hb=$!
 while read -r line <&3; do
@@ -70,7 +58,6 @@ while read -r line <&3; do
 	esac
 done
 INIT
-	chmod +x "$root/init"
 	(cd "$root" && find . | cpio -H newc -o 2>/dev/null | gzip -1) > "$2"
 }
 make_initrd 1 "$out/hostile.cpio.gz"

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The bounded log (boundlog.h): a head on disk, a ring of whole lines in
+ * memory for the tail, and a file that only ever ends in a whole line.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "boundlog.h"
+#include "fileio.h"
+
+/* A line up to this long is written from the stack. */
+#define BOUNDLOG_LINE_BUF 8192
+
+int boundlog_open(struct boundlog *b, const char *path, uint64_t max,
+		  enum boundlog_mark mark)
+{
+	memset(b, 0, sizeof(*b));
+	b->fd = -1;
+	if (max < 4096 || max > SIZE_MAX / 2)
+		return -EINVAL;
+	if (snprintf(b->path, sizeof(b->path), "%s", path) >=
+	    (int)sizeof(b->path))
+		return -ENAMETOOLONG;
+	b->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
+		     0644);
+	if (b->fd < 0)
+		return -errno;
+	b->mark = mark;
+	b->tail_max = max / BOUNDLOG_TAIL_SHARE;
+	b->head_max = max - b->tail_max;
+	return 0;
+}
+
+int boundlog_error(const struct boundlog *b)
+{
+	return b->err;
+}
+
+/*
+ * Write @len bytes (@len > 0). On an error, keep it and cut the file back
+ * to its last whole line: a failed write may have written part of one,
+ * and the piece before it may have been one's start too.
+ */
+static int put(struct boundlog *b, const char *buf, size_t len)
+{
+	int r;
+
+	if (b->err)
+		return b->err;
+	r = fileio_write_all(b->fd, buf, len);
+	if (r < 0) {
+		b->err = r;
+		/* Best effort: the error to report stays the write's. */
+		(void)!ftruncate(b->fd, b->good);
+		return r;
+	}
+	b->size += (off_t)len;
+	if (buf[len - 1] == '\n')
+		b->good = b->size;
+	return 0;
+}
+
+/* Drop the oldest line of the ring. */
+static void ring_drop(struct boundlog *b)
+{
+	size_t n = 0;
+
+	while (n < b->ring_len) {
+		char c = b->ring[(b->ring_start + n) % b->tail_max];
+
+		n++;
+		if (c == '\n')
+			break;
+	}
+	b->ring_start = (b->ring_start + n) % b->tail_max;
+	b->ring_len -= n;
+	b->cut += n;
+}
+
+static void ring_put(struct boundlog *b, const char *p, size_t len)
+{
+	size_t end = (b->ring_start + b->ring_len) % b->tail_max;
+	size_t first = len < b->tail_max - end ? len : b->tail_max - end;
+
+	memcpy(b->ring + end, p, first);
+	memcpy(b->ring, p + first, len - first);
+	b->ring_len += len;
+}
+
+int boundlog_line(struct boundlog *b, const char *line, size_t len)
+{
+	char small[BOUNDLOG_LINE_BUF], *buf = small;
+	int r;
+
+	if (b->err)
+		return b->err;
+	if (b->head + len + 1 <= b->head_max) {
+		/* One write per line, with its '\n'. */
+		if (len + 1 > sizeof(small)) {
+			buf = malloc(len + 1);
+			if (!buf)
+				return -ENOMEM;
+		}
+		memcpy(buf, line, len);
+		buf[len] = '\n';
+		r = put(b, buf, len + 1);
+		if (buf != small)
+			free(buf);
+		if (r == 0)
+			b->head += len + 1;
+		return r;
+	}
+	/* The head is full: no later line of this part goes there. */
+	b->head = b->head_max;
+	if (len + 1 > b->tail_max) {
+		b->cut += len + 1;
+		return 0;
+	}
+	if (!b->ring) {
+		b->ring = malloc(b->tail_max);
+		if (!b->ring)
+			return -ENOMEM;
+	}
+	while (b->ring_len + len + 1 > b->tail_max)
+		ring_drop(b);
+	ring_put(b, line, len);
+	ring_put(b, "\n", 1);
+	return 0;
+}
+
+int boundlog_part_end(struct boundlog *b, uint64_t *ret_cut)
+{
+	size_t first = b->tail_max - b->ring_start;
+	char mark[96];
+	int n, r = 0;
+
+	if (ret_cut)
+		*ret_cut = b->cut;
+	if (b->cut) {
+		if (b->mark == BOUNDLOG_MARK_JSON)
+			n = snprintf(mark, sizeof(mark),
+				     "{\"host\":\"cut\",\"bytes\":%" PRIu64
+				     "}\n",
+				     b->cut);
+		else
+			n = snprintf(mark, sizeof(mark),
+				     "[vlalab: %" PRIu64 " bytes cut]\n",
+				     b->cut);
+		r = put(b, mark, (size_t)n);
+	}
+	if (r == 0 && b->ring_len) {
+		if (first > b->ring_len)
+			first = b->ring_len;
+		r = put(b, b->ring + b->ring_start, first);
+		if (r == 0 && b->ring_len > first)
+			r = put(b, b->ring, b->ring_len - first);
+	}
+	free(b->ring);
+	b->ring = NULL;
+	b->ring_start = b->ring_len = 0;
+	b->head = b->cut = 0;
+	return r < 0 ? r : b->err;
+}
+
+int boundlog_close(struct boundlog *b)
+{
+	int r;
+
+	if (b->fd < 0)
+		return b->err;
+	r = boundlog_part_end(b, NULL);
+	if (close(b->fd) < 0 && r == 0)
+		r = -errno;
+	b->fd = -1;
+	return r;
+}

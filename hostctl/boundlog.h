@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A bounded log of whole lines from an untrusted guest. The file is cut
+ * into parts (events.jsonl: one part per scenario); of each part it keeps
+ * the first lines up to the head's bound, on disk as they come, and a
+ * rolling tail of the last lines in memory, written when the part ends
+ * after a line that says how many bytes were cut. hostctl's memory and
+ * the file's size thus stay bounded whatever the guest sends.
+ *
+ * A write that fails (a full disk: ENOSPC, a file size limit: EFBIG) is
+ * kept (boundlog_error()), every later call fails with it, and the file is
+ * cut back to its last complete line: no line is ever half there.
+ */
+#ifndef VLALAB_HOSTCTL_BOUNDLOG_H
+#define VLALAB_HOSTCTL_BOUNDLOG_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* How the cut is marked in the file. */
+enum boundlog_mark {
+	/* {"host":"cut","bytes":N}: a host line, which readers of
+	 * events.jsonl skip as they skip every line without "ev". */
+	BOUNDLOG_MARK_JSON,
+	/* [vlalab: N bytes cut] */
+	BOUNDLOG_MARK_TEXT,
+};
+
+/* The default bound of one part, in MiB (hostctl run --events-max-mb). */
+#define BOUNDLOG_MAX_MB_DEFAULT 64
+#define BOUNDLOG_MAX_MB_MAX 65536
+/* Of a part's bound, the tail takes a quarter (held in memory). */
+#define BOUNDLOG_TAIL_SHARE 4
+
+struct boundlog {
+	int fd;
+	char path[PATH_MAX];
+	enum boundlog_mark mark;
+	uint64_t head_max, tail_max; /* bytes of a part: on disk, in memory */
+	uint64_t head; /* bytes of this part written so far */
+	uint64_t cut; /* bytes of this part left out so far */
+	char *ring; /* the tail: tail_max bytes, allocated when needed */
+	size_t ring_start, ring_len;
+	off_t size; /* bytes written to the file */
+	off_t good; /* its size after its last complete line */
+	int err; /* the first write error, or 0 */
+};
+
+/*
+ * Create (truncate) @path as a log whose parts keep at most @max bytes
+ * each (@max >= 4096). 0, or the negative errno of open(2).
+ */
+int boundlog_open(struct boundlog *b, const char *path, uint64_t max,
+		  enum boundlog_mark mark);
+
+/*
+ * Append @line (@len bytes, without its '\n') and a '\n' to the current
+ * part, or to its tail when its head is full. 0, or the kept write error.
+ */
+int boundlog_line(struct boundlog *b, const char *line, size_t len);
+
+/*
+ * End the current part: write the cut mark, if anything was cut, and the
+ * tail; the next line starts a new part. @ret_cut, when not NULL, gets
+ * the bytes the part left out (also on an error). 0, or the kept error.
+ */
+int boundlog_part_end(struct boundlog *b, uint64_t *ret_cut);
+
+/* The kept write error, or 0. */
+int boundlog_error(const struct boundlog *b);
+
+/* End the part and close the file. 0, or the kept (or close's) error. */
+int boundlog_close(struct boundlog *b);
+
+#endif

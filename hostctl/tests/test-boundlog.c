@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * boundlog: a part within its bound is kept whole; a longer one keeps its
+ * head, a mark with the bytes cut and its last lines; parts are bounded
+ * each; a write that fails (a file size limit, as a full disk) is kept and
+ * leaves the file ending in a whole line.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "boundlog.h"
+#include "fileio.h"
+#include "tap.h"
+
+static char dir[256], path[512];
+
+/* Line @i: 99 bytes, "line NNNN xxx...". */
+static void line_of(char *buf, unsigned int i)
+{
+	memset(buf, 'x', 99);
+	memcpy(buf, "line ", 5);
+	buf[5] = (char)('0' + i / 1000 % 10);
+	buf[6] = (char)('0' + i / 100 % 10);
+	buf[7] = (char)('0' + i / 10 % 10);
+	buf[8] = (char)('0' + i % 10);
+}
+
+/* Lines @from..@to-1 as they are in the file, each with its '\n'. */
+static void expect_lines(char *out, unsigned int from, unsigned int to)
+{
+	for (unsigned int i = from; i < to; i++, out += 100) {
+		line_of(out, i);
+		out[99] = '\n';
+	}
+	*out = '\0';
+}
+
+static char *slurp(void)
+{
+	char *buf = NULL;
+
+	if (fileio_read(path, FILEIO_ALL, &buf, NULL, NULL) < 0)
+		exit(99);
+	return buf;
+}
+
+static void test_within(void)
+{
+	struct boundlog b;
+	char line[99], want[2048];
+	uint64_t cut = 1;
+	char *got;
+
+	is_int(boundlog_open(&b, path, 4096, BOUNDLOG_MARK_JSON), 0, "open");
+	for (unsigned int i = 0; i < 10; i++) {
+		line_of(line, i);
+		boundlog_line(&b, line, sizeof(line));
+	}
+	is_int(boundlog_part_end(&b, &cut), 0, "a part within its bound");
+	is_int(cut, 0, "cuts nothing");
+	is_int(boundlog_close(&b), 0, "close");
+	got = slurp();
+	expect_lines(want, 0, 10);
+	is_str(got, want, "every line, in order");
+	free(got);
+}
+
+static void test_cut(void)
+{
+	char line[99], *want, *got, *p;
+	struct boundlog b;
+	uint64_t cut = 0;
+
+	want = malloc(64 * 1024);
+	if (!want)
+		exit(99);
+	/* 4096: a head of 3072 bytes (30 lines), a tail of 1024 (10). */
+	is_int(boundlog_open(&b, path, 4096, BOUNDLOG_MARK_JSON), 0, "open");
+	for (unsigned int i = 0; i < 100; i++) {
+		line_of(line, i);
+		boundlog_line(&b, line, sizeof(line));
+	}
+	is_int(boundlog_part_end(&b, &cut), 0, "a part past its bound");
+	is_int(cut, 6000, "60 lines of 100 bytes cut");
+	for (unsigned int i = 100; i < 105; i++) {
+		line_of(line, i);
+		boundlog_line(&b, line, sizeof(line));
+	}
+	is_int(boundlog_close(&b), 0, "the next part, closed");
+	got = slurp();
+	expect_lines(want, 0, 30);
+	p = want + strlen(want);
+	p += sprintf(p, "{\"host\":\"cut\",\"bytes\":6000}\n");
+	expect_lines(p, 90, 100);
+	expect_lines(p + strlen(p), 100, 105);
+	is_str(got, want, "head, mark, tail; the next part whole");
+	free(got);
+
+	is_int(boundlog_open(&b, path, 4096, BOUNDLOG_MARK_TEXT), 0, "open");
+	for (unsigned int i = 0; i < 41; i++) {
+		line_of(line, i);
+		boundlog_line(&b, line, sizeof(line));
+	}
+	is_int(boundlog_close(&b), 0, "closing ends the part");
+	got = slurp();
+	ok(strstr(got, "[vlalab: 100 bytes cut]\nline 0031") != NULL,
+	   "the text mark, before the tail");
+	free(got);
+	free(want);
+}
+
+static void test_full(void)
+{
+	struct rlimit saved, small;
+	struct boundlog b;
+	char line[99], *got;
+	size_t len;
+	int r = 0;
+	unsigned int i;
+
+	is_int(boundlog_open(&b, path, 1 << 20, BOUNDLOG_MARK_JSON), 0,
+	       "open");
+	/* Past 2050 bytes write(2) fails as on a full disk, mid-line. */
+	signal(SIGXFSZ, SIG_IGN);
+	if (getrlimit(RLIMIT_FSIZE, &saved) < 0)
+		exit(99);
+	small = saved;
+	small.rlim_cur = 2050;
+	if (setrlimit(RLIMIT_FSIZE, &small) < 0)
+		exit(99);
+	for (i = 0; i < 100 && r == 0; i++) {
+		line_of(line, i);
+		r = boundlog_line(&b, line, sizeof(line));
+	}
+	if (setrlimit(RLIMIT_FSIZE, &saved) < 0)
+		exit(99);
+	is_int(r, -EFBIG, "the write that fails says so");
+	is_int(i, 21, "at the 21st line");
+	is_int(boundlog_error(&b), -EFBIG, "the error is kept");
+	line_of(line, 99);
+	is_int(boundlog_line(&b, line, sizeof(line)), -EFBIG,
+	       "and every later line gets it");
+	is_int(boundlog_close(&b), -EFBIG, "and close");
+	if (fileio_read(path, FILEIO_ALL, &got, &len, NULL) < 0)
+		exit(99);
+	is_int(len, 2000, "the 20 whole lines stay");
+	ok(len && got[len - 1] == '\n', "the file ends in a whole line");
+	free(got);
+}
+
+int main(void)
+{
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+
+	snprintf(dir, sizeof(dir), "%s/boundlog-test-XXXXXX", tmp);
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 99;
+	}
+	snprintf(path, sizeof(path), "%s/log", dir);
+	test_within();
+	test_cut();
+	test_full();
+	unlink(path);
+	rmdir(dir);
+	return tap_done();
+}
