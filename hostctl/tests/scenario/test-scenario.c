@@ -241,7 +241,7 @@ static void test_bad_files(void)
 	    "$.boots: 0 steps in all boots, want 1..256");
 	BAD("incident",
 	    "$.xfail: must not be empty",
-	    "$.expect_incident.kind: 'explosion' is not one of: panic, oops, bug, warning, ubsan, kasan, soft-lockup, hung-task, double-fault, stack-guard, fortify, usercopy",
+	    "$.expect_incident.kind: 'explosion' is not one of: panic, oops, bug, warning, ubsan, kasan, soft-lockup, hung-task, double-fault, stack-guard, fortify, usercopy, lockdep, kmemleak",
 	    "$.expect_incident.title: bad regex '(BUG': Unmatched ( or \\(",
 	    "$.expect_incident.survives: expected a boolean, got a string",
 	    "$.expect_incident.when: unknown key; expect_incident takes: kind, title, survives, step",
