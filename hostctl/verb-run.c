@@ -17,6 +17,7 @@
 
 #include "bites.h"
 #include "domain.h"
+#include "export.h"
 #include "fsutil.h"
 #include "postmortem.h"
 #include "progress.h"
@@ -55,6 +56,8 @@ static void run_usage(FILE *f)
 		"                    e.g. 0001; repeatable)\n"
 		"  --keep            keep the disk images of scenarios with a\n"
 		"                    disk in the run directory\n"
+		"  --junit FILE      also write the results as JUnit XML\n"
+		"  --kcidb FILE      also write them as KCIDB 5.3 JSON (hostctl export)\n"
 		"  --repeat N        run the selection N times (1..%d), each round\n"
 		"                    on fresh VMs in RUN-DIR/round-K, with\n"
 		"                    vlalab.round=K on the guest's command line;\n"
@@ -73,6 +76,7 @@ static void run_usage(FILE *f)
 struct run_args {
 	const char *connect, *output, *scenarios, *cache, *initrd;
 	const char *kernel_dir; /* patches/ and configs/ */
+	const char *junit, *kcidb; /* hostctl export's files, or NULL */
 	const char *without[RUN_WITHOUT_MAX];
 	size_t n_without;
 	enum res_format format;
@@ -116,6 +120,8 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "dump-format", required_argument, NULL, 'F' },
 		{ "keep", no_argument, NULL, 'k' },
 		{ "repeat", required_argument, NULL, 'r' },
+		{ "junit", required_argument, NULL, 'J' },
+		{ "kcidb", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -169,6 +175,12 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		case 'K':
 			a->kernel_dir = optarg;
 			break;
+		case 'J':
+			a->junit = optarg;
+			break;
+		case 'B':
+			a->kcidb = optarg;
+			break;
 		case 'w':
 			if (a->n_without == RUN_WITHOUT_MAX) {
 				fprintf(stderr,
@@ -208,6 +220,11 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 			run_usage(stderr);
 			return -EINVAL;
 		}
+	}
+	if (a->repeat && (a->junit || a->kcidb)) {
+		fprintf(stderr,
+			"hostctl run: --junit and --kcidb take one run, not --repeat's rounds; export a round with hostctl export\n");
+		return -EINVAL;
 	}
 	if (a->n_without) {
 		char err[1024];
@@ -487,6 +504,23 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	return 0;
 }
 
+/* --junit and --kcidb: 0 when written or not asked for, else -1. */
+static int export_run(const struct run_args *a, const struct run_plan *p,
+		      const struct res_run *run)
+{
+	char patches[PATH_MAX + 16], err[1024];
+
+	if (!a->junit && !a->kcidb)
+		return 0;
+	snprintf(patches, sizeof(patches), "%s/patches", a->kernel_dir);
+	if (export_write(run, p->run_dir, p->su.cache_dir, patches, a->junit,
+			 a->kcidb, err, sizeof(err)) < 0) {
+		fprintf(stderr, "hostctl run: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 /* A run without --repeat: one round in the run directory. */
 static int run_once(const struct run_args *a, struct run_plan *p)
 {
@@ -516,6 +550,8 @@ static int run_once(const struct run_args *a, struct run_plan *p)
 	}
 	fflush(stdout);
 	ret = r < 0 ? EXIT_SETUP : res_run_ok(&run) ? EXIT_GREEN : EXIT_RED;
+	if (export_run(a, p, &run) < 0)
+		ret = EXIT_SETUP;
 out:
 	free(summary);
 	res_run_free(&run);

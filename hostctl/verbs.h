@@ -39,11 +39,13 @@ extern const struct verb verb_list_def;
 extern const struct verb verb_build_def;
 extern const struct verb verb_bench_def;
 extern const struct verb verb_report_def;
+extern const struct verb verb_export_def;
 
 int verb_run(int argc, char *argv[]);
 int verb_list(int argc, char *argv[]);
 int verb_build(int argc, char *argv[]);
 int verb_bench(int argc, char *argv[]);
 int verb_report(int argc, char *argv[]);
+int verb_export(int argc, char *argv[]);
 
 #endif

@@ -30,6 +30,15 @@
 /* ${VLALAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vlalab} into buf; 0 or -errno. */
 int kbuild_cache_dir(char *buf, size_t len);
 
+/* The hex SHA-256 of @len bytes at @data into @ret_hex. 0 or -EIO. */
+int kbuild_sha256_hex(const void *data, size_t len, char ret_hex[65]);
+
+/*
+ * Write @len bytes at @buf to @path whole or not at all: a temporary
+ * file, fsync(2), rename(2). 0 or -errno.
+ */
+int kbuild_write_file_atomic(const char *path, const void *buf, size_t len);
+
 /* True for a flavour kbuild knows: "patched" (the series applied) and
  * "vanilla" (no patches). */
 bool kbuild_flavour_valid(const char *flavour);

@@ -68,6 +68,11 @@ int kb_write_file_atomic(const char *path, const void *buf, size_t len)
 	return r;
 }
 
+int kbuild_write_file_atomic(const char *path, const void *buf, size_t len)
+{
+	return kb_write_file_atomic(path, buf, len);
+}
+
 int kb_mkdir_p(const char *path, mode_t mode)
 {
 	char buf[PATH_MAX];

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A run in the formats that CI dashboards read: JUnit XML (Jenkins,
+ * GitLab) and KernelCI's KCIDB JSON, schema 5.3 (docs/nightly.md has the
+ * verdict mappings). The formatters (export-junit.c, export-kcidb.c) are
+ * pure: what they need from files (console tails, URLs, the patchset's
+ * hash) comes in struct export_in, which export.c fills from a run
+ * directory and the kernel cache before writing the files.
+ */
+#ifndef VLALAB_EXPORT_H
+#define VLALAB_EXPORT_H
+
+#include <stdio.h>
+
+#include "results.h"
+
+/* Console lines a testcase or test carries, at most. */
+#define EXPORT_TAIL_LINES 40
+
+struct export_in {
+	const struct res_run *run;
+	/*
+	 * Per scenario (run->n of them, or NULL for none): the tail of its
+	 * VM's console, cleaned, for a scenario that did not pass, or NULL.
+	 */
+	char **tails;
+	/* file:// URLs, each NULL when not known: */
+	const char *run_url; /* the run directory */
+	const char *patches_url; /* the folder of the series' patch files */
+	const char *build_url; /* the kernel's build directory in the cache */
+	const char *patchset_hash; /* KCIDB's, over the manifest's patches */
+	char *build_log_tail; /* the build log's last lines, or NULL */
+};
+
+/* The JUnit XML of @in to @f: 0, or -EIO when @f failed. */
+int export_junit(const struct export_in *in, FILE *f);
+
+/* The KCIDB 5.3 JSON of @in, pretty-printed, in a malloc'd string ending
+ * in '\n'. 0 or -ENOMEM. */
+int export_kcidb(const struct export_in *in, char **ret);
+
+/* KCIDB's status for a verdict; @began: some step of it ran. */
+const char *export_kcidb_status(enum proto_verdict v, bool began);
+
+/*
+ * The VM whose console ends with a scenario's end: its last boot's, or
+ * the shared one it ran on; NULL for none, or a label that is not "vmN"
+ * (summary.json is input: it names no other file).
+ */
+const char *export_scenario_vm(const struct res_scenario *sc);
+
+/*
+ * Write the files asked for (@junit, @kcidb: paths, or NULL) for @run,
+ * whose directory is @run_dir, with the kernel cache @cache_dir (NULL:
+ * the default) and the series in @patches_dir (NULL: the repository's).
+ * Each file is written whole or not at all (a temporary file renamed).
+ * 0, or -errno with what failed in @err (export.c).
+ */
+int export_write(const struct res_run *run, const char *run_dir,
+		 const char *cache_dir, const char *patches_dir,
+		 const char *junit, const char *kcidb, char *err,
+		 size_t errlen);
+
+#endif
