@@ -40,6 +40,10 @@ extern const struct verb verb_build_def;
 extern const struct verb verb_bench_def;
 extern const struct verb verb_report_def;
 extern const struct verb verb_export_def;
+extern const struct verb verb_runs_def;
+extern const struct verb verb_diff_def;
+extern const struct verb verb_flakes_def;
+extern const struct verb verb_gc_def;
 
 int verb_run(int argc, char *argv[]);
 int verb_list(int argc, char *argv[]);
@@ -47,5 +51,9 @@ int verb_build(int argc, char *argv[]);
 int verb_bench(int argc, char *argv[]);
 int verb_report(int argc, char *argv[]);
 int verb_export(int argc, char *argv[]);
+int verb_runs(int argc, char *argv[]);
+int verb_diff(int argc, char *argv[]);
+int verb_flakes(int argc, char *argv[]);
+int verb_gc(int argc, char *argv[]);
 
 #endif

@@ -13,6 +13,8 @@ import os
 import subprocess
 import sys
 import tempfile
+
+from tap import done, ok
 import xml.etree.ElementTree as ET
 
 try:
@@ -22,18 +24,6 @@ except ImportError:
     sys.exit(0)
 
 hostctl, fixtures, schema_path = sys.argv[1:4]
-n = 0
-failed = 0
-
-
-def ok(cond, what):
-    global n, failed
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, what))
-    if not cond:
-        failed += 1
-
-
 def run(*args):
     return subprocess.run([hostctl, *args], capture_output=True, text=True)
 
@@ -134,6 +124,5 @@ ok(p.returncode == 2 and "--repeat run" in p.stderr, "a --repeat run: exit 2")
 p = run("export", "--junit", os.path.join(tmp, "no/such/dir/j.xml"), run_dir)
 ok(p.returncode == 2 and "writing JUnit" in p.stderr, "unwritable file: exit 2")
 
-print("1..%d" % n)
 subprocess.run(["rm", "-rf", tmp])
-sys.exit(1 if failed else 0)
+done()
