@@ -55,8 +55,9 @@ static int verb_help(int argc, char *argv[])
 		printf("  %-6s %-32s %s\n", verbs[i]->name, verbs[i]->usage,
 		       verbs[i]->summary);
 	printf("\n'hostctl help VERB' or 'hostctl VERB --help' shows a verb's options.\n"
-	       "Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error/xpass,\n"
-	       "2 usage or set-up error.\n");
+	       "Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/xpass (the\n"
+	       "kernel's fault), 2 usage or set-up error, 3 the lab could not do its\n"
+	       "job (libvirt errors, no hello, protocol errors: scenarios marked error).\n");
 	return EXIT_GREEN;
 }
 

@@ -159,6 +159,21 @@ void res_leaks_free(struct res_scenario *sc)
 	sc->nleaks = 0;
 }
 
+enum res_outcome res_run_outcome(const struct res_run *run)
+{
+	bool lab = false;
+
+	for (size_t i = 0; i < run->n; i++) {
+		const struct res_scenario *sc = &run->v[i];
+
+		if (!sc->done || sc->verdict == VERDICT_ERROR)
+			lab = true;
+		else if (!proto_verdict_ok(sc->verdict))
+			return RES_OUTCOME_KERNEL;
+	}
+	return lab ? RES_OUTCOME_LAB : RES_OUTCOME_OK;
+}
+
 bool res_run_ok(const struct res_run *run)
 {
 	for (size_t i = 0; i < run->n; i++)

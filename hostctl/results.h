@@ -129,6 +129,16 @@ void res_run_free(struct res_run *run);
 /* True when every scenario is pass, skip or xfail. */
 bool res_run_ok(const struct res_run *run);
 
+/*
+ * Whose fault a run that is not ok is, for its exit code: the kernel's
+ * when any scenario failed, timed out, crashed or passed against its
+ * xfail mark (a finding is never hidden behind a lab problem); else the
+ * lab's when any is error or has no verdict (it could not boot, talk to
+ * or hear from a guest: KCIDB's ERROR and MISS).
+ */
+enum res_outcome { RES_OUTCOME_OK, RES_OUTCOME_KERNEL, RES_OUTCOME_LAB };
+enum res_outcome res_run_outcome(const struct res_run *run);
+
 /* ---- results-json.c: summary.json ---- */
 
 /* summary.json as a json-c object (new reference) or NULL on ENOMEM. */

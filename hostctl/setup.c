@@ -182,6 +182,7 @@ int setup_prepare_without(const char *cache, const char *uri,
 	snprintf(path, sizeof(path), "%s/manifest.json", s.kernel.dir);
 	s.manifest = json_object_from_file(path);
 
+	uri = uri_choose(uri, getenv("LIBVIRT_DEFAULT_URI"));
 	if (uri)
 		r = snprintf(s.uri, sizeof(s.uri), "%s", uri) >=
 				    (int)sizeof(s.uri) ?

@@ -36,7 +36,8 @@ static void run_usage(FILE *f)
 		"\n"
 		"Boot the patched kernel through libvirt and run scenarios in it.\n"
 		"\n"
-		"  --connect URI     libvirt URI (default: qemu:///embed?root=CACHE/libvirt)\n"
+		"  --connect URI     libvirt URI (default: $LIBVIRT_DEFAULT_URI, else\n"
+		"                    qemu:///embed?root=CACHE/libvirt)\n"
 		"  --output DIR      run directory (default: results/RUN-ID, with results/latest)\n"
 		"  --format FORMAT   text, ktap or json (default: text on a TTY, else ktap)\n"
 		"  --scenarios DIR   the scenario tree (default: %s/scenarios)\n"
@@ -64,10 +65,13 @@ static void run_usage(FILE *f)
 		"                    then a table of what flipped between rounds\n"
 		"  --help            show this help\n"
 		"\n"
-		"Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error/xpass,\n"
-		"2 usage or set-up error. With --repeat: 0 only when every round ran and\n"
-		"every scenario had the same pass/skip/xfail verdict in each; 1 when any\n"
-		"failed or flipped, or a signal cut the rounds short.\n",
+		"Exit codes: 0 all pass/skip/xfail; 1 any fail/timeout/crash/xpass (the\n"
+		"kernel's fault); 2 usage or set-up error; 3 the lab could not do its\n"
+		"job: libvirt errors, guests that never said hello, protocol errors\n"
+		"(those scenarios are error) when no scenario failed.\n"
+		"With --repeat: 0 only when every round ran and every scenario had the\n"
+		"same pass/skip/xfail verdict in each; 1 when any failed or flipped, or\n"
+		"a signal cut the rounds short.\n",
 		VLALAB_SRCDIR, PM_DUMP_MAX_MB_DEFAULT, REPEAT_ROUNDS_MAX);
 }
 
@@ -488,7 +492,7 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	if (r < 0) {
 		fprintf(stderr, "hostctl run: libvirt '%s': %s\n", p->su.uri,
 			err);
-		return -1;
+		return -ENOTCONN;
 	}
 	if (res_summary_json(run, &summary) < 0) {
 		fprintf(stderr, "hostctl run: out of memory\n");
@@ -502,6 +506,19 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 		return -EIO;
 	}
 	return 0;
+}
+
+/* The exit code for a run's verdicts (res_run_outcome()). */
+static int run_exit(const struct res_run *run)
+{
+	switch (res_run_outcome(run)) {
+	case RES_OUTCOME_OK:
+		return EXIT_GREEN;
+	case RES_OUTCOME_KERNEL:
+		return EXIT_RED;
+	default:
+		return EXIT_LAB;
+	}
 }
 
 /* --junit and --kcidb: 0 when written or not asked for, else -1. */
@@ -532,6 +549,10 @@ static int run_once(const struct run_args *a, struct run_plan *p)
 	r = run_round(a, p, p->run_dir, p->run_id, NULL, &run);
 	if (r == -1)
 		goto out;
+	if (r == -ENOTCONN) {
+		ret = EXIT_LAB;
+		goto out;
+	}
 	switch (a->format) {
 	case RES_FORMAT_TEXT:
 		res_text_totals(&run, stdout);
@@ -549,7 +570,7 @@ static int run_once(const struct run_args *a, struct run_plan *p)
 		break;
 	}
 	fflush(stdout);
-	ret = r < 0 ? EXIT_SETUP : res_run_ok(&run) ? EXIT_GREEN : EXIT_RED;
+	ret = r < 0 ? EXIT_SETUP : run_exit(&run);
 	if (export_run(a, p, &run) < 0)
 		ret = EXIT_SETUP;
 out:
@@ -586,7 +607,7 @@ static int repeat_round(const struct run_args *a, struct run_plan *p,
 		fflush(p->prog.f);
 	}
 	r = run_round(a, p, dir, run_id, cmdline, run);
-	if (r == -1)
+	if (r == -1 || r == -ENOTCONN)
 		return -1;
 	if (a->format == RES_FORMAT_TEXT) {
 		res_text_totals(run, stdout);

@@ -4,7 +4,9 @@
  * in one table (main.c, which also answers help). A verb calls nothing
  * back in main.c: what it needs of its row it has itself.
  * A verb gets argv starting at its own name and returns the exit code:
- * 0 all green, 1 a scenario went wrong, 2 usage or set-up error.
+ * 0 all green, 1 a scenario went wrong (the kernel's fault), 2 usage or
+ * set-up error, 3 the lab could not do its job (libvirt, a guest that
+ * never said hello, protocol errors: scenarios marked error).
  */
 #ifndef VLALAB_VERBS_H
 #define VLALAB_VERBS_H
@@ -14,6 +16,7 @@
 #define EXIT_GREEN 0
 #define EXIT_RED 1
 #define EXIT_SETUP 2
+#define EXIT_LAB 3
 
 struct verb {
 	const char *name;
