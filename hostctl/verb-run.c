@@ -572,7 +572,7 @@ static int run_once(const struct run_args *a, struct run_plan *p)
 	fflush(stdout);
 	ret = r < 0 ? EXIT_SETUP : run_exit(&run);
 	if (export_run(a, p, &run) < 0)
-		ret = EXIT_SETUP;
+		ret = EXIT_LAB;
 out:
 	free(summary);
 	res_run_free(&run);
