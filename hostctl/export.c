@@ -235,3 +235,42 @@ int export_write(const struct res_run *run, const char *run_dir,
 	free_in(&in);
 	return r;
 }
+
+int export_write_html(const struct res_run *run, const char *run_dir,
+		      const struct res_run *history, size_t nhistory,
+		      const char *html_dir, char *ret_path, size_t pathlen,
+		      char *err, size_t errlen)
+{
+	struct export_in in = { 0 };
+	char hash[65], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int r;
+
+	if (snprintf(ret_path, pathlen, "%s/%s.html", html_dir, run->run_id) >=
+		    (int)pathlen ||
+	    strchr(run->run_id, '/') || !*run->run_id) {
+		snprintf(err, errlen, "no page name for run id '%s'",
+			 run->run_id);
+		return -EINVAL;
+	}
+	r = fill_in(&in, run, run_dir, NULL, NULL, hash, err, errlen);
+	in.history = history;
+	in.nhistory = nhistory;
+	if (r == 0)
+		r = fs_mkdir_p(html_dir);
+	if (r == 0) {
+		f = open_memstream(&text, &len);
+		r = f ? export_html(&in, f) : -ENOMEM;
+		if (f && fclose(f) != 0 && r == 0)
+			r = -ENOMEM;
+		if (r == 0)
+			r = kbuild_write_file_atomic(ret_path, text, len);
+		if (r < 0)
+			snprintf(err, errlen, "writing '%s': %s", ret_path,
+				 strerror(-r));
+		free(text);
+	}
+	free_in(&in);
+	return r;
+}

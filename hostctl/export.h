@@ -30,7 +30,13 @@ struct export_in {
 	const char *build_url; /* the kernel's build directory in the cache */
 	const char *patchset_hash; /* KCIDB's, over the manifest's patches */
 	char *build_log_tail; /* the build log's last lines, or NULL */
+	/* For the HTML report: the stored runs before this one, oldest
+	 * first (at most EXPORT_HISTORY_MAX), for the pass/fail strips. */
+	const struct res_run *history;
+	size_t nhistory;
 };
+
+#define EXPORT_HISTORY_MAX 30
 
 /* The JUnit XML of @in to @f: 0, or -EIO when @f failed. */
 int export_junit(const struct export_in *in, FILE *f);
@@ -38,6 +44,15 @@ int export_junit(const struct export_in *in, FILE *f);
 /* The KCIDB 5.3 JSON of @in, pretty-printed, in a malloc'd string ending
  * in '\n'. 0 or -ENOMEM. */
 int export_kcidb(const struct export_in *in, char **ret);
+
+/*
+ * The HTML report of @in to @f: one static page, no script, no network.
+ * The verdict table (filtered by CSS alone), a duration bar and a strip
+ * of the last runs' verdicts per scenario as inline SVG, the flip rate,
+ * and each scenario that did not pass with its steps, incidents and
+ * console tail. 0, or -EIO when @f failed.
+ */
+int export_html(const struct export_in *in, FILE *f);
 
 /* KCIDB's status for a verdict; @began: some step of it ran. */
 const char *export_kcidb_status(enum proto_verdict v, bool began);
@@ -60,5 +75,15 @@ int export_write(const struct res_run *run, const char *run_dir,
 		 const char *cache_dir, const char *patches_dir,
 		 const char *junit, const char *kcidb, char *err,
 		 size_t errlen);
+
+/*
+ * Write @html_dir/<run-id>.html for @run in @run_dir, with @history (the
+ * stored runs before it, oldest first) for its strips; the page's path
+ * in @ret_path. 0, or -errno with what failed in @err.
+ */
+int export_write_html(const struct res_run *run, const char *run_dir,
+		      const struct res_run *history, size_t nhistory,
+		      const char *html_dir, char *ret_path, size_t pathlen,
+		      char *err, size_t errlen);
 
 #endif

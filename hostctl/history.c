@@ -9,17 +9,6 @@
 
 #include "history.h"
 
-/* A member of the run's build manifest, or "". */
-static const char *kernel_str(const struct res_run *run, const char *key)
-{
-	struct json_object *v;
-
-	if (run->kernel && json_object_object_get_ex(run->kernel, key, &v) &&
-	    json_object_is_type(v, json_type_string))
-		return json_object_get_string(v);
-	return "";
-}
-
 static size_t kernel_list_len(const struct res_run *run, const char *key)
 {
 	struct json_object *v;
@@ -69,7 +58,7 @@ static void run_date(const char *id, FILE *f)
 void hist_run_line(const struct res_run *run, FILE *f)
 {
 	size_t counts[VERDICT__COUNT] = { 0 };
-	const char *key = kernel_str(run, "key");
+	const char *key = res_kernel_str(run, "key");
 
 	for (size_t i = 0; i < run->n; i++)
 		if (run->v[i].verdict < VERDICT__COUNT)
@@ -229,6 +218,36 @@ static char letter(const struct res_scenario *sc)
 	return sc && sc->verdict < VERDICT__COUNT ? letters[sc->verdict] : '.';
 }
 
+void hist_flips(const struct res_run *runs, size_t n, const char *name,
+		size_t *ret_flips, size_t *ret_pairs)
+{
+	const struct res_scenario *prev = NULL;
+	const char *prev_key = NULL;
+	size_t flips = 0, pairs = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct res_scenario *sc = find(&runs[k], name);
+		const char *key = res_kernel_str(&runs[k], "key");
+
+		if (!sc)
+			continue;
+		if (prev && !strcmp(prev_key, key)) {
+			pairs++;
+			flips += prev->verdict != sc->verdict;
+		}
+		prev = sc;
+		prev_key = key;
+	}
+	*ret_flips = flips;
+	*ret_pairs = pairs;
+}
+
+const struct res_scenario *hist_find(const struct res_run *run,
+				     const char *name)
+{
+	return find(run, name);
+}
+
 struct flake {
 	const char *name;
 	size_t flips, pairs;
@@ -276,23 +295,7 @@ int hist_flakes(const struct res_run *runs, size_t n, FILE *f)
 		}
 	}
 	for (size_t j = 0; j < nv; j++) {
-		const struct res_scenario *prev = NULL;
-		const char *prev_key = NULL;
-
-		for (size_t k = 0; k < n; k++) {
-			const struct res_scenario *sc =
-				find(&runs[k], v[j].name);
-			const char *key = kernel_str(&runs[k], "key");
-
-			if (!sc)
-				continue;
-			if (prev && !strcmp(prev_key, key)) {
-				v[j].pairs++;
-				v[j].flips += prev->verdict != sc->verdict;
-			}
-			prev = sc;
-			prev_key = key;
-		}
+		hist_flips(runs, n, v[j].name, &v[j].flips, &v[j].pairs);
 		flipped += v[j].flips > 0;
 	}
 	if (nv)

@@ -46,4 +46,12 @@ size_t hist_diff(const struct res_run *a, const struct res_run *b,
  */
 int hist_flakes(const struct res_run *runs, size_t n, FILE *f);
 
+/* The flips of scenario @name over @runs, and the pairs compared. */
+void hist_flips(const struct res_run *runs, size_t n, const char *name,
+		size_t *ret_flips, size_t *ret_pairs);
+
+/* Scenario @name in @run, or NULL. */
+const struct res_scenario *hist_find(const struct res_run *run,
+				     const char *name);
+
 #endif

@@ -159,6 +159,16 @@ void res_leaks_free(struct res_scenario *sc)
 	sc->nleaks = 0;
 }
 
+const char *res_kernel_str(const struct res_run *run, const char *key)
+{
+	struct json_object *v;
+
+	if (run->kernel && json_object_object_get_ex(run->kernel, key, &v) &&
+	    json_object_is_type(v, json_type_string))
+		return json_object_get_string(v);
+	return "";
+}
+
 enum res_outcome res_run_outcome(const struct res_run *run)
 {
 	bool lab = false;

@@ -126,6 +126,9 @@ void res_leaks_free(struct res_scenario *sc);
 int res_incident_add(struct res_scenario *sc, const struct res_incident *inc);
 void res_run_free(struct res_run *run);
 
+/* A string member of the run's build manifest, or "" when it has none. */
+const char *res_kernel_str(const struct res_run *run, const char *key);
+
 /* True when every scenario is pass, skip or xfail. */
 bool res_run_ok(const struct res_run *run);
 

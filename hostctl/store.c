@@ -139,3 +139,16 @@ int store_resolve(const char *results, const char *arg, char *buf, size_t len)
 		return -ENOENT;
 	return has_summary(buf) ? 0 : -ENOENT;
 }
+
+int store_load(const char *results, const char *arg, char *dir, size_t dirlen,
+	       struct res_run *ret, char *err, size_t errlen)
+{
+	if (store_resolve(results, arg, dir, dirlen) < 0) {
+		snprintf(
+			err, errlen,
+			"'%s' is no run directory (no summary.json there or in '%s')",
+			arg, results);
+		return -ENOENT;
+	}
+	return store_read_run(dir, ret, err, errlen);
+}

@@ -38,4 +38,11 @@ void store_list_free(char **names, size_t n);
  */
 int store_resolve(const char *results, const char *arg, char *buf, size_t len);
 
+/*
+ * store_resolve() and store_read_run() in one: the run @arg into @ret,
+ * its directory into @dir. 0, or -errno with the reason in @err.
+ */
+int store_load(const char *results, const char *arg, char *dir, size_t dirlen,
+	       struct res_run *ret, char *err, size_t errlen);
+
 #endif

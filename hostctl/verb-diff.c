@@ -55,13 +55,8 @@ static int load(const char *results, const char *arg, struct res_run *run)
 {
 	char dir[PATH_MAX], err[1024];
 
-	if (store_resolve(results, arg, dir, sizeof(dir)) < 0) {
-		fprintf(stderr,
-			"hostctl diff: '%s' is no run directory (no summary.json there or in '%s')\n",
-			arg, results);
-		return -1;
-	}
-	if (store_read_run(dir, run, err, sizeof(err)) < 0) {
+	if (store_load(results, arg, dir, sizeof(dir), run, err, sizeof(err)) <
+	    0) {
 		fprintf(stderr, "hostctl diff: %s\n", err);
 		return -1;
 	}

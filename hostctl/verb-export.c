@@ -81,14 +81,8 @@ int verb_export(int argc, char *argv[])
 		return EXIT_SETUP;
 	}
 	arg = optind < argc ? argv[optind] : STORE_DEFAULT_DIR "/latest";
-	if (store_resolve(STORE_DEFAULT_DIR, arg, dir, sizeof(dir)) < 0) {
-		fprintf(stderr,
-			"hostctl export: '%s' is no run directory (no summary.json there or in " STORE_DEFAULT_DIR
-			"/)\n",
-			arg);
-		return EXIT_SETUP;
-	}
-	r = store_read_run(dir, &run, err, sizeof(err));
+	r = store_load(STORE_DEFAULT_DIR, arg, dir, sizeof(dir), &run, err,
+		       sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "hostctl export: %s\n", err);
 		return EXIT_SETUP;

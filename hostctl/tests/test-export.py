@@ -116,7 +116,7 @@ ok(out is not None and "Kernel panic" in out.text and "\x01" not in out.text,
 
 # Bad input is exit 2, with a reason.
 p = run("export", "--junit", junit, os.path.join(fixtures, "nothing-here"))
-ok(p.returncode == 2 and "no run directory" in p.stderr, "no run directory: exit 2")
+ok(p.returncode == 2 and "is no run directory" in p.stderr, "no run directory: exit 2")
 p = run("export", run_dir)
 ok(p.returncode == 2 and "nothing to write" in p.stderr, "no format: exit 2")
 p = run("export", "--junit", junit, os.path.join(fixtures, "repeat"))
