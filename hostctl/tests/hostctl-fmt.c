@@ -4,8 +4,9 @@
  * input file and print the result.
  *   hostctl-fmt xml FILE             FILE holds key=value lines of a domain_config
  *   hostctl-fmt ktap|text|json FILE  FILE is a summary.json
- *   hostctl-fmt junit|kcidb FILE     FILE is a summary.json; fixed URLs, no
- *                                    console tails
+ *   hostctl-fmt junit|kcidb|html FILE
+ *                                    FILE is a summary.json; fixed URLs, no
+ *                                    console tails, no history
  *   hostctl-fmt repeat-text|repeat-ktap|repeat-json FILE
  *                                    FILE is {"run_id", "requested",
  *                                    "rounds": [summary.json, ...]}
@@ -206,6 +207,8 @@ static int do_export(const char *mode, const char *path, const char *text)
 	in.run = &run;
 	if (strcmp(mode, "junit") == 0) {
 		ret = export_junit(&in, stdout) < 0;
+	} else if (strcmp(mode, "html") == 0) {
+		ret = export_html(&in, stdout) < 0;
 	} else {
 		ret = export_kcidb(&in, &json) < 0;
 		if (ret == 0) {
@@ -226,7 +229,7 @@ int main(int argc, char *argv[])
 
 	if (argc != 3) {
 		fprintf(stderr,
-			"usage: hostctl-fmt xml|ktap|text|json|junit|kcidb|repeat-text|repeat-ktap|repeat-json FILE\n");
+			"usage: hostctl-fmt xml|ktap|text|json|junit|kcidb|html|repeat-text|repeat-ktap|repeat-json FILE\n");
 		return 2;
 	}
 	text = slurp(argv[2]);
@@ -244,7 +247,8 @@ int main(int argc, char *argv[])
 		free(text);
 		return ret;
 	}
-	if (strcmp(argv[1], "junit") == 0 || strcmp(argv[1], "kcidb") == 0) {
+	if (strcmp(argv[1], "junit") == 0 || strcmp(argv[1], "kcidb") == 0 ||
+	    strcmp(argv[1], "html") == 0) {
 		ret = do_export(argv[1], argv[2], text);
 		free(text);
 		return ret;
