@@ -82,8 +82,8 @@ static void summary(const struct export_in *in, FILE *f)
 				" <span class=\"v-%s\"><span class=\"v\">%s</span> %zu</span>",
 				proto_verdict_name(v), proto_verdict_name(v),
 				counts[v]);
-	fprintf(f, ". History: the %zu stored runs before this one.</p>\n",
-		in->nhistory);
+	fprintf(f, ". History: %zu stored run%s before this one.</p>\n",
+		in->nhistory, in->nhistory == 1 ? "" : "s");
 }
 
 static void filters(const struct res_run *run, FILE *f)
