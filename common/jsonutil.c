@@ -14,3 +14,14 @@ int jsonutil_add(struct json_object *obj, const char *key,
 	}
 	return 0;
 }
+
+int jsonutil_append(struct json_object *arr, struct json_object *val)
+{
+	if (!val)
+		return -ENOMEM;
+	if (json_object_array_add(arr, val) < 0) {
+		json_object_put(val);
+		return -ENOMEM;
+	}
+	return 0;
+}

@@ -15,4 +15,7 @@
 int jsonutil_add(struct json_object *obj, const char *key,
 		 struct json_object *val);
 
+/* The same for appending @val to the array @arr. 0 or -ENOMEM. */
+int jsonutil_append(struct json_object *arr, struct json_object *val);
+
 #endif

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "domain.h"
+#include "escape.h"
 #include "proto.h"
 
 /*
@@ -37,54 +38,15 @@ const char *domain_accel_name(enum domain_accel a)
 	return a == DOMAIN_ACCEL_KVM ? "kvm" : "tcg";
 }
 
-/* Write @s to @f with &, <, >, ' and " escaped. */
-static void xml_put(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '\'':
-			fputs("&apos;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
-}
-
-/* fprintf for the fixed parts, xml_put for each value: "%s" is escaped. */
-static void xml_printf(FILE *f, const char *fmt, const char *value)
-{
-	const char *p = strstr(fmt, "%s");
-
-	if (!p) {
-		fputs(fmt, f);
-		return;
-	}
-	fwrite(fmt, 1, p - fmt, f);
-	xml_put(f, value);
-	fputs(p + 2, f);
-}
-
 /* Each disk as virtio vda, vdb, ...: the order the guest names them in. */
 static void domain_disks_xml(FILE *f, const struct domain_config *c)
 {
 	for (unsigned int i = 0; i < c->ndisks; i++) {
 		fputs("    <disk type='file' device='disk'>\n", f);
-		xml_printf(f, "      <driver name='qemu' type='%s'/>\n",
-			   c->disks[i].format);
-		xml_printf(f, "      <source file='%s'/>\n", c->disks[i].path);
+		esc_xml_printf(f, "      <driver name='qemu' type='%s'/>\n",
+			       c->disks[i].format);
+		esc_xml_printf(f, "      <source file='%s'/>\n",
+			       c->disks[i].path);
 		fprintf(f, "      <target dev='vd%c' bus='virtio'/>\n",
 			'a' + i);
 		fputs("    </disk>\n", f);
@@ -116,21 +78,21 @@ int domain_xml(const struct domain_config *c, char **ret)
 	if (!f)
 		return -ENOMEM;
 	fprintf(f, "<domain type='%s'>\n", kvm ? "kvm" : "qemu");
-	xml_printf(f, "  <name>%s</name>\n", c->name);
+	esc_xml_printf(f, "  <name>%s</name>\n", c->name);
 	fprintf(f, "  <memory unit='MiB'>%" PRIu64 "</memory>\n", mem);
 	fprintf(f, "  <vcpu>%u</vcpu>\n", vcpus);
 	fputs("  <os>\n", f);
-	xml_printf(f, "    <type arch='x86_64' machine='%s'>hvm</type>\n",
-		   machine);
+	esc_xml_printf(f, "    <type arch='x86_64' machine='%s'>hvm</type>\n",
+		       machine);
 	if (c->firmware)
-		xml_printf(
+		esc_xml_printf(
 			f,
 			"    <loader readonly='yes' type='rom'>%s</loader>\n",
 			c->firmware);
-	xml_printf(f, "    <kernel>%s</kernel>\n", c->kernel);
-	xml_printf(f, "    <initrd>%s</initrd>\n", c->initrd);
-	xml_printf(f, "    <cmdline>%s</cmdline>\n",
-		   c->cmdline ? c->cmdline : domain_default_cmdline);
+	esc_xml_printf(f, "    <kernel>%s</kernel>\n", c->kernel);
+	esc_xml_printf(f, "    <initrd>%s</initrd>\n", c->initrd);
+	esc_xml_printf(f, "    <cmdline>%s</cmdline>\n",
+		       c->cmdline ? c->cmdline : domain_default_cmdline);
 	fputs("  </os>\n"
 	      "  <features>\n"
 	      "    <acpi/>\n"
@@ -145,22 +107,22 @@ int domain_xml(const struct domain_config *c, char **ret)
 	      f);
 	domain_disks_xml(f, c);
 	fputs("    <serial type='file'>\n", f);
-	xml_printf(f, "      <source path='%s' append='off'/>\n",
-		   c->console_log);
+	esc_xml_printf(f, "      <source path='%s' append='off'/>\n",
+		       c->console_log);
 	fputs("      <target port='0'/>\n"
 	      "    </serial>\n"
 	      "    <console type='file'>\n",
 	      f);
-	xml_printf(f, "      <source path='%s' append='off'/>\n",
-		   c->console_log);
+	esc_xml_printf(f, "      <source path='%s' append='off'/>\n",
+		       c->console_log);
 	fputs("      <target type='serial' port='0'/>\n"
 	      "    </console>\n"
 	      "    <controller type='usb' model='none'/>\n"
 	      "    <channel type='unix'>\n"
 	      "      <source mode='bind'/>\n",
 	      f);
-	xml_printf(f, "      <target type='virtio' name='%s'/>\n",
-		   PROTO_PORT_NAME);
+	esc_xml_printf(f, "      <target type='virtio' name='%s'/>\n",
+		       PROTO_PORT_NAME);
 	fputs("    </channel>\n"
 	      "    <interface type='user'>\n"
 	      "      <model type='virtio'/>\n"

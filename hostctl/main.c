@@ -23,8 +23,9 @@ static const struct verb verb_help_def = {
 };
 
 static const struct verb *const verbs[] = {
-	&verb_run_def,	 &verb_list_def, &verb_build_def,
-	&verb_bench_def, &verb_help_def, &verb_report_def,
+	&verb_run_def,	&verb_list_def,	  &verb_build_def,  &verb_bench_def,
+	&verb_help_def, &verb_report_def, &verb_export_def, &verb_runs_def,
+	&verb_diff_def, &verb_flakes_def, &verb_gc_def,
 };
 
 #define N_VERBS (sizeof(verbs) / sizeof(verbs[0]))
@@ -54,8 +55,9 @@ static int verb_help(int argc, char *argv[])
 		printf("  %-6s %-32s %s\n", verbs[i]->name, verbs[i]->usage,
 		       verbs[i]->summary);
 	printf("\n'hostctl help VERB' or 'hostctl VERB --help' shows a verb's options.\n"
-	       "Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error/xpass,\n"
-	       "2 usage or set-up error.\n");
+	       "Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/xpass (the\n"
+	       "kernel's fault), 2 usage or set-up error, 3 the lab could not do its\n"
+	       "job (libvirt errors, no hello, protocol errors: scenarios marked error).\n");
 	return EXIT_GREEN;
 }
 

@@ -243,17 +243,6 @@ static const char *step_verdict_name(int v)
 
 /* ---- summary.json ---- */
 
-static int push(struct json_object *arr, struct json_object *val)
-{
-	if (!val)
-		return -ENOMEM;
-	if (json_object_array_add(arr, val) < 0) {
-		json_object_put(val);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
 /* {"pass": 9, "fail": 1}: the verdicts seen, in the protocol's order. */
 static struct json_object *counts_object(const struct repeat_table *t,
 					 const struct repeat_scenario *s)
@@ -287,7 +276,8 @@ static struct json_object *per_round(const struct repeat_table *t,
 		int v = step < 0 ? (int)s->rounds[k].verdict :
 				   repeat_step_verdict(s, k, (size_t)step);
 
-		r = push(a, json_object_new_string(step_verdict_name(v)));
+		r = jsonutil_append(
+			a, json_object_new_string(step_verdict_name(v)));
 	}
 	if (r < 0) {
 		json_object_put(a);
@@ -364,7 +354,7 @@ static struct json_object *round_dirs(const struct repeat_table *t)
 
 	for (size_t k = 0; a && k < t->rounds && r == 0; k++) {
 		snprintf(dir, sizeof(dir), "round-%zu", k + 1);
-		r = push(a, json_object_new_string(dir));
+		r = jsonutil_append(a, json_object_new_string(dir));
 	}
 	if (r < 0) {
 		json_object_put(a);
@@ -383,9 +373,10 @@ struct json_object *repeat_object(const struct repeat_table *t)
 	if (!o || !list || !flipped)
 		r = -ENOMEM;
 	for (size_t i = 0; i < t->n && r == 0; i++) {
-		r = push(list, scenario_object(t, &t->v[i]));
+		r = jsonutil_append(list, scenario_object(t, &t->v[i]));
 		if (r == 0 && repeat_flipped(t, &t->v[i]))
-			r = push(flipped, json_object_new_string(t->v[i].name));
+			r = jsonutil_append(
+				flipped, json_object_new_string(t->v[i].name));
 	}
 	if (r == 0)
 		r = jsonutil_add(o, "rounds",

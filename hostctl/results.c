@@ -159,6 +159,31 @@ void res_leaks_free(struct res_scenario *sc)
 	sc->nleaks = 0;
 }
 
+const char *res_kernel_str(const struct res_run *run, const char *key)
+{
+	struct json_object *v;
+
+	if (run->kernel && json_object_object_get_ex(run->kernel, key, &v) &&
+	    json_object_is_type(v, json_type_string))
+		return json_object_get_string(v);
+	return "";
+}
+
+enum res_outcome res_run_outcome(const struct res_run *run)
+{
+	bool lab = false;
+
+	for (size_t i = 0; i < run->n; i++) {
+		const struct res_scenario *sc = &run->v[i];
+
+		if (!sc->done || sc->verdict == VERDICT_ERROR)
+			lab = true;
+		else if (!proto_verdict_ok(sc->verdict))
+			return RES_OUTCOME_KERNEL;
+	}
+	return lab ? RES_OUTCOME_LAB : RES_OUTCOME_OK;
+}
+
 bool res_run_ok(const struct res_run *run)
 {
 	if (run->complete == RES_COMPLETE_NO)

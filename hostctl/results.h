@@ -146,9 +146,22 @@ void res_leaks_free(struct res_scenario *sc);
 int res_incident_add(struct res_scenario *sc, const struct res_incident *inc);
 void res_run_free(struct res_run *run);
 
+/* A string member of the run's build manifest, or "" when it has none. */
+const char *res_kernel_str(const struct res_run *run, const char *key);
+
 /* True when the run is not known incomplete and every scenario is pass,
  * skip or xfail. */
 bool res_run_ok(const struct res_run *run);
+
+/*
+ * Whose fault a run that is not ok is, for its exit code: the kernel's
+ * when any scenario failed, timed out, crashed or passed against its
+ * xfail mark (a finding is never hidden behind a lab problem); else the
+ * lab's when any is error or has no verdict (it could not boot, talk to
+ * or hear from a guest: KCIDB's ERROR and MISS).
+ */
+enum res_outcome { RES_OUTCOME_OK, RES_OUTCOME_KERNEL, RES_OUTCOME_LAB };
+enum res_outcome res_run_outcome(const struct res_run *run);
 
 /* ---- results-json.c: summary.json ---- */
 

@@ -185,6 +185,7 @@ int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
 	snprintf(path, sizeof(path), "%s/manifest.json", s.kernel.dir);
 	s.manifest = json_object_from_file(path);
 
+	uri = uri_choose(uri, getenv("LIBVIRT_DEFAULT_URI"));
 	if (uri)
 		r = snprintf(s.uri, sizeof(s.uri), "%s", uri) >=
 				    (int)sizeof(s.uri) ?

@@ -96,6 +96,13 @@ int uri_embed_root(const char *uri, char *buf, size_t len)
 	return unescape(p, strcspn(p, "&"), buf, len);
 }
 
+const char *uri_choose(const char *connect, const char *env)
+{
+	if (connect)
+		return connect;
+	return env && *env ? env : NULL;
+}
+
 bool uri_embed_busy(const char *uri)
 {
 	char root[PATH_MAX], path[PATH_MAX + 32];

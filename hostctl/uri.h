@@ -31,6 +31,13 @@ bool uri_embed_busy(const char *uri);
  */
 bool uri_embed_first_use(const char *uri);
 
+/*
+ * The URI to connect to: @connect (--connect) when given, else @env
+ * ($LIBVIRT_DEFAULT_URI, as virsh honours it) when set and not empty;
+ * NULL for neither, which means uri_default()'s embedded driver.
+ */
+const char *uri_choose(const char *connect, const char *env);
+
 /* The root directory of an embedded-driver URI into @buf; -EINVAL if none. */
 int uri_embed_root(const char *uri, char *buf, size_t len);
 

@@ -14,7 +14,9 @@
 
 #include "postmortem.h"
 #include "repeat.h"
+#include "export.h"
 #include "results.h"
+#include "store.h"
 #include "verbs.h"
 
 #define REPORT_DEFAULT_RUN "results/latest"
@@ -27,14 +29,18 @@ static const char *const bundle_files[] = {
 static void report_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: hostctl report [RUN]\n"
+		"Usage: hostctl report [--html DIR] [RUN]\n"
 		"\n"
 		"Print the crashes, hangs and other kernel incidents of a run, with\n"
 		"the step each one is attributed to and its post-mortem bundle.\n"
 		"RUN is a run directory (default: " REPORT_DEFAULT_RUN ").\n"
 		"A run with --repeat is reported round by round.\n"
 		"\n"
-		"  --help  show this help\n");
+		"  --html DIR  write DIR/RUN-ID.html instead: one static page with the\n"
+		"              verdict table, durations, the last %d stored runs'\n"
+		"              verdicts and flip rates, and each failing scenario\n"
+		"  --help      show this help\n",
+		EXPORT_HISTORY_MAX);
 }
 
 static void print_bundle(const char *run, const char *bundle)
@@ -146,15 +152,76 @@ static int report_dir(const char *dir, bool top)
 	return EXIT_GREEN;
 }
 
+/*
+ * The stored runs before @run (by run id, which starts with the date),
+ * at most EXPORT_HISTORY_MAX, oldest first, into @hist. Runs that
+ * cannot be read are left out, said on stderr.
+ */
+static size_t load_history(const struct res_run *run, struct res_run *hist)
+{
+	char **names, dir[PATH_MAX], err[1024];
+	size_t n, first, last, nh = 0;
+
+	if (store_list(STORE_DEFAULT_DIR, &names, &n) < 0)
+		return 0;
+	for (last = 0; last < n && strcmp(names[last], run->run_id) < 0; last++)
+		;
+	first = last > EXPORT_HISTORY_MAX ? last - EXPORT_HISTORY_MAX : 0;
+	for (size_t i = first; i < last; i++) {
+		snprintf(dir, sizeof(dir), STORE_DEFAULT_DIR "/%s", names[i]);
+		if (store_read_run(dir, &hist[nh], err, sizeof(err)) < 0) {
+			fprintf(stderr,
+				"hostctl report: history: left out: %s\n", err);
+			res_run_free(&hist[nh]);
+			continue;
+		}
+		nh++;
+	}
+	store_list_free(names, n);
+	return nh;
+}
+
+/* --html DIR: the page of the run @arg. */
+static int report_html(const char *arg, const char *html_dir)
+{
+	static struct res_run hist[EXPORT_HISTORY_MAX];
+	char dir[PATH_MAX], page[PATH_MAX + 80], err[1024];
+	struct res_run run = { 0 };
+	size_t nh = 0;
+	int r;
+
+	r = store_load(STORE_DEFAULT_DIR, arg, dir, sizeof(dir), &run, err,
+		       sizeof(err));
+	if (r == 0) {
+		nh = load_history(&run, hist);
+		r = export_write_html(&run, dir, hist, nh, html_dir, page,
+				      sizeof(page), err, sizeof(err));
+	}
+	if (r < 0)
+		fprintf(stderr, "hostctl report: %s\n", err);
+	else
+		printf("%s\n", page);
+	for (size_t i = 0; i < nh; i++)
+		res_run_free(&hist[i]);
+	res_run_free(&run);
+	return r < 0 ? EXIT_SETUP : EXIT_GREEN;
+}
+
 int verb_report(int argc, char *argv[])
 {
 	static const struct option opts[] = {
+		{ "html", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	const char *html = NULL;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
+		if (c == 'H') {
+			html = optarg;
+			continue;
+		}
 		if (c == 'h') {
 			report_usage(stdout);
 			return EXIT_GREEN;
@@ -165,6 +232,10 @@ int verb_report(int argc, char *argv[])
 	r = verb_check_nargs(&verb_report_def, argc - optind);
 	if (r)
 		return r;
+	if (html)
+		return report_html(optind < argc ? argv[optind] :
+						   REPORT_DEFAULT_RUN,
+				   html);
 	return report_dir(optind < argc ? argv[optind] : REPORT_DEFAULT_RUN,
 			  true);
 }
@@ -175,6 +246,6 @@ const struct verb verb_report_def = {
 	.min_args = 0,
 	.max_args = 1,
 	.fn = verb_report,
-	.usage = "[RUN]",
-	.summary = "print a run's crashes and hangs with their bundles",
+	.usage = "[--html DIR] [RUN]",
+	.summary = "a run's crashes and hangs, or its HTML page",
 };

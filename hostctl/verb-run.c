@@ -17,6 +17,7 @@
 
 #include "bites.h"
 #include "domain.h"
+#include "export.h"
 #include "fileio.h"
 #include "fsutil.h"
 #include "postmortem.h"
@@ -36,7 +37,8 @@ static void run_usage(FILE *f)
 		"\n"
 		"Boot the patched kernel through libvirt and run scenarios in it.\n"
 		"\n"
-		"  --connect URI     libvirt URI (default: qemu:///embed?root=CACHE/libvirt)\n"
+		"  --connect URI     libvirt URI (default: $LIBVIRT_DEFAULT_URI, else\n"
+		"                    qemu:///embed?root=CACHE/libvirt)\n"
 		"  --output DIR      run directory (default: results/RUN-ID, with results/latest)\n"
 		"  --format FORMAT   text, ktap or json (default: text on a TTY, else ktap)\n"
 		"  --scenarios DIR   the scenario tree (default: %s/scenarios)\n"
@@ -62,17 +64,22 @@ static void run_usage(FILE *f)
 		"                    with the bytes cut between (default: %d)\n"
 		"  --keep            keep the disk images of scenarios with a\n"
 		"                    disk in the run directory\n"
+		"  --junit FILE      also write the results as JUnit XML\n"
+		"  --kcidb FILE      also write them as KCIDB 5.3 JSON (hostctl export)\n"
 		"  --repeat N        run the selection N times (1..%d), each round\n"
 		"                    on fresh VMs in RUN-DIR/round-K, with\n"
 		"                    vlalab.round=K on the guest's command line;\n"
 		"                    then a table of what flipped between rounds\n"
 		"  --help            show this help\n"
 		"\n"
-		"Exit codes: 0 all pass/skip/xfail, 1 any fail/timeout/crash/error/xpass,\n"
-		"2 usage or set-up error, 3 the lab's own failure (a result file could\n"
-		"not be written: the run stopped). With --repeat: 0 only when every round ran and\n"
-		"every scenario had the same pass/skip/xfail verdict in each; 1 when any\n"
-		"failed or flipped, or a signal cut the rounds short.\n",
+		"Exit codes: 0 all pass/skip/xfail; 1 any fail/timeout/crash/xpass (the\n"
+		"kernel's fault); 2 usage or set-up error; 3 the lab could not do its\n"
+		"job: libvirt errors, guests that never said hello, protocol errors\n"
+		"(those scenarios are error) when no scenario failed, or a result file\n"
+		"that could not be written (the run stopped).\n"
+		"With --repeat: 0 only when every round ran and every scenario had the\n"
+		"same pass/skip/xfail verdict in each; 1 when any failed or flipped, or\n"
+		"a signal cut the rounds short.\n",
 		VLALAB_SRCDIR, PM_DUMP_MAX_MB_DEFAULT, BOUNDLOG_MAX_MB_DEFAULT,
 		REPEAT_ROUNDS_MAX);
 }
@@ -83,6 +90,7 @@ struct run_args {
 	const char *connect, *output, *scenarios, *cache, *initrd;
 	const char *kernel_dir; /* patches/ and configs/ */
 	const char *flavour; /* NULL: patched */
+	const char *junit, *kcidb; /* hostctl export's files, or NULL */
 	const char *without[RUN_WITHOUT_MAX];
 	size_t n_without;
 	enum res_format format;
@@ -129,6 +137,8 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "events-max-mb", required_argument, NULL, 'E' },
 		{ "keep", no_argument, NULL, 'k' },
 		{ "repeat", required_argument, NULL, 'r' },
+		{ "junit", required_argument, NULL, 'J' },
+		{ "kcidb", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -184,6 +194,12 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 			break;
 		case 'V':
 			a->flavour = optarg;
+			break;
+		case 'J':
+			a->junit = optarg;
+			break;
+		case 'B':
+			a->kcidb = optarg;
 			break;
 		case 'w':
 			if (a->n_without == RUN_WITHOUT_MAX) {
@@ -255,6 +271,11 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 				"hostctl run: --without-patch goes with a flavour that has the series, not 'vanilla'\n");
 			return -EINVAL;
 		}
+	}
+	if (a->repeat && (a->junit || a->kcidb)) {
+		fprintf(stderr,
+			"hostctl run: --junit and --kcidb take one run, not --repeat's rounds; export a round with hostctl export\n");
+		return -EINVAL;
 	}
 	if (a->n_without) {
 		char err[1024];
@@ -550,7 +571,7 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	if (r < 0) {
 		fprintf(stderr, "hostctl run: libvirt '%s': %s\n", p->su.uri,
 			err);
-		return -1;
+		return -ENOTCONN;
 	}
 	if (r == RUNNER_WRITE_FAILED) {
 		/* What the disk still takes says how far the run got. */
@@ -559,6 +580,36 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 		return -EIO;
 	}
 	return write_summary(dir, run, RES_COMPLETE_YES);
+}
+
+/* The exit code for a run's verdicts (res_run_outcome()). */
+static int run_exit(const struct res_run *run)
+{
+	switch (res_run_outcome(run)) {
+	case RES_OUTCOME_OK:
+		return EXIT_GREEN;
+	case RES_OUTCOME_KERNEL:
+		return EXIT_RED;
+	default:
+		return EXIT_LAB;
+	}
+}
+
+/* --junit and --kcidb: 0 when written or not asked for, else -1. */
+static int export_run(const struct run_args *a, const struct run_plan *p,
+		      const struct res_run *run)
+{
+	char patches[PATH_MAX + 16], err[1024];
+
+	if (!a->junit && !a->kcidb)
+		return 0;
+	snprintf(patches, sizeof(patches), "%s/patches", a->kernel_dir);
+	if (export_write(run, p->run_dir, p->su.cache_dir, patches, a->junit,
+			 a->kcidb, err, sizeof(err)) < 0) {
+		fprintf(stderr, "hostctl run: %s\n", err);
+		return -1;
+	}
+	return 0;
 }
 
 /* A run without --repeat: one round in the run directory. */
@@ -572,6 +623,10 @@ static int run_once(const struct run_args *a, struct run_plan *p)
 	r = run_round(a, p, p->run_dir, p->run_id, NULL, &run);
 	if (r == -1)
 		goto out;
+	if (r == -ENOTCONN) {
+		ret = EXIT_LAB;
+		goto out;
+	}
 	switch (a->format) {
 	case RES_FORMAT_TEXT:
 		res_text_totals(&run, stdout);
@@ -589,7 +644,9 @@ static int run_once(const struct run_args *a, struct run_plan *p)
 		break;
 	}
 	fflush(stdout);
-	ret = r < 0 ? EXIT_LAB : res_run_ok(&run) ? EXIT_GREEN : EXIT_RED;
+	ret = r < 0 ? EXIT_LAB : run_exit(&run);
+	if (export_run(a, p, &run) < 0)
+		ret = EXIT_LAB;
 out:
 	free(summary);
 	res_run_free(&run);

@@ -4,8 +4,10 @@
  * in one table (main.c, which also answers help). A verb calls nothing
  * back in main.c: what it needs of its row it has itself.
  * A verb gets argv starting at its own name and returns the exit code:
- * 0 all green, 1 a scenario went wrong, 2 usage or set-up error, 3 the
- * lab's own failure during a run (a result file could not be written).
+ * 0 all green, 1 a scenario went wrong (the kernel's fault), 2 usage or
+ * set-up error, 3 the lab could not do its job (libvirt, a guest that
+ * never said hello, protocol errors: scenarios marked error; a result
+ * file that could not be written).
  */
 #ifndef VLALAB_VERBS_H
 #define VLALAB_VERBS_H
@@ -41,11 +43,21 @@ extern const struct verb verb_list_def;
 extern const struct verb verb_build_def;
 extern const struct verb verb_bench_def;
 extern const struct verb verb_report_def;
+extern const struct verb verb_export_def;
+extern const struct verb verb_runs_def;
+extern const struct verb verb_diff_def;
+extern const struct verb verb_flakes_def;
+extern const struct verb verb_gc_def;
 
 int verb_run(int argc, char *argv[]);
 int verb_list(int argc, char *argv[]);
 int verb_build(int argc, char *argv[]);
 int verb_bench(int argc, char *argv[]);
 int verb_report(int argc, char *argv[]);
+int verb_export(int argc, char *argv[]);
+int verb_runs(int argc, char *argv[]);
+int verb_diff(int argc, char *argv[]);
+int verb_flakes(int argc, char *argv[]);
+int verb_gc(int argc, char *argv[]);
 
 #endif

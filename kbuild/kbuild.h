@@ -43,6 +43,9 @@ int kbuild_cache_dir(char *buf, size_t len);
 int kbuild_flavour_check(const char *kernel_dir, const char *flavour, char *err,
 			 size_t errlen);
 
+/* The hex SHA-256 of @len bytes at @data into @ret_hex. 0 or -EIO. */
+int kbuild_sha256_hex(const void *data, size_t len, char ret_hex[65]);
+
 struct kbuild_opts {
 	const char *cache_dir; /* NULL: kbuild_cache_dir() */
 	const char *

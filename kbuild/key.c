@@ -101,6 +101,11 @@ int kb_sha256_hex(const void *data, size_t len, char ret_hex[65])
 	return 0;
 }
 
+int kbuild_sha256_hex(const void *data, size_t len, char ret_hex[65])
+{
+	return kb_sha256_hex(data, len, ret_hex);
+}
+
 int kb_sha256_file_hex(const char *path, char ret_hex[65])
 {
 	unsigned char md[EVP_MAX_MD_SIZE];

@@ -9,7 +9,7 @@ for in in "$dir"/*.in; do
 	case $(basename "$base") in
 	xml-*) modes=xml ;;
 	repeat-*) modes="repeat-text repeat-ktap repeat-json" ;;
-	*) modes="ktap text json" ;;
+	*) modes="ktap text json junit kcidb html" ;;
 	esac
 	for mode in $modes; do
 		"$fmt" "$mode" "$in" > "$base.$mode.out"

@@ -4,6 +4,9 @@
  * input file and print the result.
  *   hostctl-fmt xml FILE             FILE holds key=value lines of a domain_config
  *   hostctl-fmt ktap|text|json FILE  FILE is a summary.json
+ *   hostctl-fmt junit|kcidb|html FILE
+ *                                    FILE is a summary.json; fixed URLs, no
+ *                                    console tails, no history
  *   hostctl-fmt repeat-text|repeat-ktap|repeat-json FILE
  *                                    FILE is {"run_id", "requested",
  *                                    "rounds": [summary.json, ...]}
@@ -14,6 +17,7 @@
 #include <string.h>
 
 #include "domain.h"
+#include "export.h"
 #include "repeat.h"
 #include "results.h"
 
@@ -183,6 +187,39 @@ static int do_repeat(const char *mode, const char *text)
 	return ret;
 }
 
+/* The JUnit or KCIDB export of the summary.json @text. */
+static int do_export(const char *mode, const char *path, const char *text)
+{
+	struct export_in in = {
+		.run_url = "file:///results/run",
+		.patches_url = "file:///src/kernel/patches",
+		.build_url = "file:///cache/builds/key",
+		.patchset_hash = "",
+	};
+	struct res_run run;
+	char err[512], *json;
+	int ret;
+
+	if (res_run_from_json(text, &run, err, sizeof(err)) < 0) {
+		fprintf(stderr, "hostctl-fmt: '%s': %s\n", path, err);
+		return 1;
+	}
+	in.run = &run;
+	if (strcmp(mode, "junit") == 0) {
+		ret = export_junit(&in, stdout) < 0;
+	} else if (strcmp(mode, "html") == 0) {
+		ret = export_html(&in, stdout) < 0;
+	} else {
+		ret = export_kcidb(&in, &json) < 0;
+		if (ret == 0) {
+			fputs(json, stdout);
+			free(json);
+		}
+	}
+	res_run_free(&run);
+	return ret;
+}
+
 int main(int argc, char *argv[])
 {
 	struct res_run run;
@@ -192,7 +229,7 @@ int main(int argc, char *argv[])
 
 	if (argc != 3) {
 		fprintf(stderr,
-			"usage: hostctl-fmt xml|ktap|text|json|repeat-text|repeat-ktap|repeat-json FILE\n");
+			"usage: hostctl-fmt xml|ktap|text|json|junit|kcidb|html|repeat-text|repeat-ktap|repeat-json FILE\n");
 		return 2;
 	}
 	text = slurp(argv[2]);
@@ -207,6 +244,12 @@ int main(int argc, char *argv[])
 	}
 	if (strncmp(argv[1], "repeat-", 7) == 0) {
 		ret = do_repeat(argv[1], text);
+		free(text);
+		return ret;
+	}
+	if (strcmp(argv[1], "junit") == 0 || strcmp(argv[1], "kcidb") == 0 ||
+	    strcmp(argv[1], "html") == 0) {
+		ret = do_export(argv[1], argv[2], text);
 		free(text);
 		return ret;
 	}

@@ -39,8 +39,8 @@ static void test_domain(void)
 	ok(xml && strstr(xml, "<memballoon model='none'/>"), "no balloon");
 	ok(xml && strstr(xml, "<panic model='isa'>"), "pvpanic");
 	ok(xml && strstr(xml, "<interface type='user'>\n"
-			     "      <model type='virtio'/>\n"
-			     "      <rom enabled='no'/>\n"),
+			      "      <model type='virtio'/>\n"
+			      "      <rom enabled='no'/>\n"),
 	   "one virtio-net NIC (eth0), user network, no option ROM");
 	ok(xml && !strstr(strstr(xml, "<interface") + 1, "<interface"),
 	   "only one NIC");
@@ -93,6 +93,13 @@ static void test_uri(void)
 	is_str(uri, "qemu:///embed?root=/a%20b%26c/libvirt",
 	       "space and & escaped");
 	is_int(uri_default("/x", 0, uri, 10), -ENAMETOOLONG, "uri too long");
+	is_str(uri_choose("qemu:///system", "qemu+ssh://h/system"),
+	       "qemu:///system", "--connect wins over LIBVIRT_DEFAULT_URI");
+	is_str(uri_choose(NULL, "qemu+ssh://h/system"), "qemu+ssh://h/system",
+	       "LIBVIRT_DEFAULT_URI without --connect");
+	ok(uri_choose(NULL, "") == NULL,
+	   "an empty LIBVIRT_DEFAULT_URI: embedded");
+	ok(uri_choose(NULL, NULL) == NULL, "neither: embedded");
 
 	snprintf(cache, sizeof(cache), "%s/c d", tmpdir);
 	is_int(uri_default("/c", 2, uri, sizeof(uri)), 0, "slot 2");
@@ -181,6 +188,34 @@ static void test_ktap(void)
 	free(buf);
 }
 
+/* Exit codes: the kernel's fault (1) or the lab's (3), never hidden. */
+static void test_outcome(void)
+{
+	struct res_scenario sc[3] = {
+		{ .name = "a/one", .done = true, .verdict = VERDICT_PASS },
+		{ .name = "a/two", .done = true, .verdict = VERDICT_SKIP },
+		{ .name = "a/three", .done = true, .verdict = VERDICT_XFAIL },
+	};
+	struct res_run run = { .run_id = "r", .v = sc, .n = 3 };
+	static const enum proto_verdict kernel[] = {
+		VERDICT_FAIL, VERDICT_TIMEOUT, VERDICT_CRASH, VERDICT_XPASS
+	};
+
+	is_int(res_run_outcome(&run), RES_OUTCOME_OK, "pass, skip, xfail: ok");
+	sc[1].verdict = VERDICT_ERROR;
+	is_int(res_run_outcome(&run), RES_OUTCOME_LAB, "error: the lab's");
+	for (size_t i = 0; i < sizeof(kernel) / sizeof(kernel[0]); i++) {
+		sc[2].verdict = kernel[i];
+		okf(res_run_outcome(&run) == RES_OUTCOME_KERNEL,
+		    "%s beside an error: the kernel's",
+		    proto_verdict_name(kernel[i]));
+	}
+	sc[1].verdict = VERDICT_PASS;
+	sc[2].verdict = VERDICT_PASS;
+	sc[2].done = false;
+	is_int(res_run_outcome(&run), RES_OUTCOME_LAB, "no verdict: the lab's");
+}
+
 int main(void)
 {
 	char cmd[64];
@@ -194,6 +229,7 @@ int main(void)
 	test_uri();
 	test_console_tail();
 	test_ktap();
+	test_outcome();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", tmpdir);

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The stored runs under results/ (store.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "store.h"
+
+int store_read_run(const char *dir, struct res_run *ret, char *err,
+		   size_t errlen)
+{
+	char path[PATH_MAX + 16];
+	struct json_object *root, *rep;
+	size_t len;
+	char *text;
+	int r;
+
+	if (snprintf(path, sizeof(path), "%s/summary.json", dir) >=
+	    (int)sizeof(path)) {
+		snprintf(err, errlen, "'%s': name too long", dir);
+		return -ENAMETOOLONG;
+	}
+	r = fs_read_tail(path, STORE_SUMMARY_MAX, &text, &len);
+	if (r < 0) {
+		snprintf(err, errlen, "reading '%s': %s", path, strerror(-r));
+		return r;
+	}
+	root = json_tokener_parse(text);
+	if (root && json_object_object_get_ex(root, "repeat", &rep)) {
+		json_object_put(root);
+		free(text);
+		snprintf(
+			err, errlen,
+			"'%s' is a --repeat run: give one of its rounds, %s/round-K",
+			dir, dir);
+		return -EINVAL;
+	}
+	json_object_put(root);
+	r = res_run_from_json(text, ret, err, errlen);
+	free(text);
+	if (r == -EINVAL) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, errlen, "'%s': %s", path, why);
+	} else if (r < 0) {
+		snprintf(err, errlen, "'%s': %s", path, strerror(-r));
+	}
+	return r;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool has_summary(const char *dir)
+{
+	char path[PATH_MAX + 16];
+	struct stat st;
+
+	if (snprintf(path, sizeof(path), "%s/summary.json", dir) >=
+	    (int)sizeof(path))
+		return false;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int store_list(const char *results, char ***ret, size_t *ret_n)
+{
+	char **v = NULL, path[PATH_MAX];
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d = opendir(results);
+
+	*ret = NULL;
+	*ret_n = 0;
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "latest"))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", results,
+			     de->d_name) >= (int)sizeof(path))
+			continue;
+		if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) ||
+		    !has_summary(path))
+			continue;
+		if (n == cap) {
+			char **nv;
+
+			cap = cap ? 2 * cap : 16;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				goto nomem;
+			v = nv;
+		}
+		v[n] = strdup(de->d_name);
+		if (!v[n])
+			goto nomem;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_names);
+	*ret = v;
+	*ret_n = n;
+	return 0;
+nomem:
+	closedir(d);
+	store_list_free(v, n);
+	return -ENOMEM;
+}
+
+void store_list_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int store_resolve(const char *results, const char *arg, char *buf, size_t len)
+{
+	if (has_summary(arg)) {
+		if (snprintf(buf, len, "%s", arg) >= (int)len)
+			return -ENAMETOOLONG;
+		return 0;
+	}
+	if (strchr(arg, '/') ||
+	    snprintf(buf, len, "%s/%s", results, arg) >= (int)len)
+		return -ENOENT;
+	return has_summary(buf) ? 0 : -ENOENT;
+}
+
+int store_load(const char *results, const char *arg, char *dir, size_t dirlen,
+	       struct res_run *ret, char *err, size_t errlen)
+{
+	if (store_resolve(results, arg, dir, dirlen) < 0) {
+		snprintf(
+			err, errlen,
+			"'%s' is no run directory (no summary.json there or in '%s')",
+			arg, results);
+		return -ENOENT;
+	}
+	return store_read_run(dir, ret, err, errlen);
+}

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hostctl diff RUN_A RUN_B: what changed between two stored runs
+ * (history.c's hist_diff()); exit 1 when anything regressed.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history.h"
+#include "store.h"
+#include "verbs.h"
+
+static void diff_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: hostctl diff [OPTIONS] RUN_A RUN_B\n"
+		"\n"
+		"What changed from run A to run B: scenarios whose verdict changed,\n"
+		"new and removed scenarios, durations that changed beyond a threshold.\n"
+		"A RUN is a run directory or a run id in the results directory.\n"
+		"\n"
+		"  --results DIR     where run ids are looked up (default: " STORE_DEFAULT_DIR
+		")\n"
+		"  --threshold PCT   report a duration change beyond PCT percent...\n"
+		"                    (default: %d)\n"
+		"  --min-ms MS       ...and beyond MS milliseconds (default: %d)\n"
+		"  --help            show this help\n"
+		"\n"
+		"Exit codes: 0 nothing regressed, 1 a scenario regressed (pass, skip\n"
+		"or xfail in A and anything else in B, or new in B and not pass, skip\n"
+		"or xfail), 2 usage or a run that cannot be read.\n",
+		HIST_DIFF_PCT_DEFAULT, HIST_DIFF_MIN_MS_DEFAULT);
+}
+
+static int parse_num(const char *s, uint64_t max, uint64_t *ret)
+{
+	unsigned long long n;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno || *end || n > max)
+		return -EINVAL;
+	*ret = n;
+	return 0;
+}
+
+static int load(const char *results, const char *arg, struct res_run *run)
+{
+	char dir[PATH_MAX], err[1024];
+
+	if (store_load(results, arg, dir, sizeof(dir), run, err, sizeof(err)) <
+	    0) {
+		fprintf(stderr, "hostctl diff: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+int verb_diff(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "results", required_argument, NULL, 'R' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "min-ms", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct hist_diff_opts o = { .pct = HIST_DIFF_PCT_DEFAULT,
+				    .min_ms = HIST_DIFF_MIN_MS_DEFAULT };
+	const char *results = STORE_DEFAULT_DIR;
+	struct res_run a = { 0 }, b = { 0 };
+	int c, r, ret = EXIT_SETUP;
+	uint64_t v;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
+		switch (c) {
+		case 'R':
+			results = optarg;
+			break;
+		case 't':
+			if (parse_num(optarg, 100000, &v) < 0) {
+				fprintf(stderr,
+					"hostctl diff: --threshold '%s': give a percentage, 0..100000\n",
+					optarg);
+				return EXIT_SETUP;
+			}
+			o.pct = (unsigned int)v;
+			break;
+		case 'm':
+			if (parse_num(optarg, UINT64_C(1) << 40, &o.min_ms) <
+			    0) {
+				fprintf(stderr,
+					"hostctl diff: --min-ms '%s': give milliseconds\n",
+					optarg);
+				return EXIT_SETUP;
+			}
+			break;
+		case 'h':
+			diff_usage(stdout);
+			return EXIT_GREEN;
+		default:
+			diff_usage(stderr);
+			return EXIT_SETUP;
+		}
+	}
+	r = verb_check_nargs(&verb_diff_def, argc - optind);
+	if (r)
+		return r;
+	if (load(results, argv[optind], &a) == 0 &&
+	    load(results, argv[optind + 1], &b) == 0) {
+		ret = hist_diff(&a, &b, &o, stdout) ? EXIT_RED : EXIT_GREEN;
+		if (fflush(stdout) != 0)
+			ret = EXIT_SETUP;
+	}
+	res_run_free(&a);
+	res_run_free(&b);
+	return ret;
+}
+
+/* Its row in the verb table (main.c). */
+const struct verb verb_diff_def = {
+	.name = "diff",
+	.min_args = 2,
+	.max_args = 2,
+	.fn = verb_diff,
+	.usage = "[OPTIONS] RUN_A RUN_B",
+	.summary = "what changed between two runs; 1 if anything regressed",
+};

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hostctl flakes [--last N]: each scenario's flip rate over the last N
+ * stored runs (history.c's hist_flakes()).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history.h"
+#include "store.h"
+#include "verbs.h"
+
+#define FLAKES_LAST_DEFAULT 10
+#define FLAKES_LAST_MAX 1000
+
+static void flakes_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: hostctl flakes [--last N] [--results DIR]\n"
+		"\n"
+		"Each scenario's flip rate over the last N stored runs: how often its\n"
+		"verdict differed from the one in the previous run on the same kernel\n"
+		"(a run on another kernel is a change, not a flake). A strip shows\n"
+		"its verdicts, oldest first: P pass, F fail, S skip, x xfail, T timeout,\n"
+		"E error, C crash, X xpass, . not in that run.\n"
+		"\n"
+		"  --last N       the runs to read (default: %d, at most %d)\n"
+		"  --results DIR  where the runs are (default: " STORE_DEFAULT_DIR
+		")\n"
+		"  --help         show this help\n",
+		FLAKES_LAST_DEFAULT, FLAKES_LAST_MAX);
+}
+
+int verb_flakes(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "last", required_argument, NULL, 'l' },
+		{ "results", required_argument, NULL, 'R' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *results = STORE_DEFAULT_DIR;
+	unsigned long last = FLAKES_LAST_DEFAULT;
+	char **names, dir[PATH_MAX], err[1024], *end;
+	struct res_run *runs;
+	size_t n, nruns = 0, first;
+	int c, r, ret = EXIT_GREEN;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
+		switch (c) {
+		case 'l':
+			errno = 0;
+			last = strtoul(optarg, &end, 10);
+			if (*optarg < '1' || *optarg > '9' || errno || *end ||
+			    last > FLAKES_LAST_MAX) {
+				fprintf(stderr,
+					"hostctl flakes: --last '%s': give a number of runs, 1..%d\n",
+					optarg, FLAKES_LAST_MAX);
+				return EXIT_SETUP;
+			}
+			break;
+		case 'R':
+			results = optarg;
+			break;
+		case 'h':
+			flakes_usage(stdout);
+			return EXIT_GREEN;
+		default:
+			flakes_usage(stderr);
+			return EXIT_SETUP;
+		}
+	}
+	r = verb_check_nargs(&verb_flakes_def, argc - optind);
+	if (r)
+		return r;
+	r = store_list(results, &names, &n);
+	if (r < 0) {
+		fprintf(stderr, "hostctl flakes: '%s': %s\n", results,
+			strerror(-r));
+		return EXIT_SETUP;
+	}
+	first = n > last ? n - last : 0;
+	runs = calloc(n - first + 1, sizeof(*runs));
+	if (!runs) {
+		store_list_free(names, n);
+		fprintf(stderr, "hostctl flakes: out of memory\n");
+		return EXIT_SETUP;
+	}
+	for (size_t i = first; i < n; i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", results, names[i]);
+		if (store_read_run(dir, &runs[nruns], err, sizeof(err)) < 0) {
+			fprintf(stderr, "hostctl flakes: left out: %s\n", err);
+			res_run_free(&runs[nruns]);
+			memset(&runs[nruns], 0, sizeof(runs[nruns]));
+			continue;
+		}
+		nruns++;
+	}
+	if (hist_flakes(runs, nruns, stdout) < 0) {
+		fprintf(stderr, "hostctl flakes: out of memory\n");
+		ret = EXIT_SETUP;
+	}
+	if (fflush(stdout) != 0)
+		ret = EXIT_SETUP;
+	for (size_t i = 0; i < nruns; i++)
+		res_run_free(&runs[i]);
+	free(runs);
+	store_list_free(names, n);
+	return ret;
+}
+
+/* Its row in the verb table (main.c). */
+const struct verb verb_flakes_def = {
+	.name = "flakes",
+	.min_args = 0,
+	.max_args = 0,
+	.fn = verb_flakes,
+	.usage = "[--last N] [--results DIR]",
+	.summary = "each scenario's flip rate over the stored runs",
+};
