@@ -106,6 +106,16 @@ int setup_prepare_without(const char *cache, const char *uri,
 			  const char *const *without, size_t n_without,
 			  struct setup *ret)
 {
+	return setup_prepare_kselftests(cache, uri, initrd, kernel_dir, without,
+					n_without, NULL, 0, ret);
+}
+
+int setup_prepare_kselftests(const char *cache, const char *uri,
+			     const char *initrd, const char *kernel_dir,
+			     const char *const *without, size_t n_without,
+			     const char *const *kselftests, size_t n_kselftests,
+			     struct setup *ret)
+{
 	struct kbuild_opts kopts = { 0 };
 	struct kbuild_image_opts iopts = { 0 };
 	char path[PATH_MAX + 32], logs[PATH_MAX + 64];
@@ -152,6 +162,8 @@ int setup_prepare_without(const char *cache, const char *uri,
 	iopts.guestd = VLALAB_GUESTD_PATH;
 	iopts.programs = setup_image_programs;
 	iopts.n_programs = setup_n_image_programs;
+	iopts.kselftests = kselftests;
+	iopts.n_kselftests = n_kselftests;
 	iopts.progress = true;
 	if (initrd) {
 		if (access(initrd, R_OK) < 0 ||

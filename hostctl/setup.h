@@ -48,6 +48,15 @@ int setup_prepare_without(const char *cache, const char *uri,
 			  const char *initrd, const char *kernel_dir,
 			  const char *const *without, size_t n_without,
 			  struct setup *ret);
+/*
+ * setup_prepare_without(), with folders of the kernel tree's
+ * tools/testing/selftests in the image (the kselftest steps' DIRs).
+ */
+int setup_prepare_kselftests(const char *cache, const char *uri,
+			     const char *initrd, const char *kernel_dir,
+			     const char *const *without, size_t n_without,
+			     const char *const *kselftests, size_t n_kselftests,
+			     struct setup *ret);
 void setup_free(struct setup *s);
 
 #endif
