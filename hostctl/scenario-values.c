@@ -146,8 +146,9 @@ static void scn_check_args(struct scn_ctx *ctx, const char *path,
 		s = json_object_get_string(e);
 		if (strlen(s) >= STEPSPEC_ARG_MAX || strpbrk(s, "\n\r"))
 			scn_error(ctx, p,
-				  "not one line below %d bytes: '%.64s'",
-				  STEPSPEC_ARG_MAX, s);
+				  "not one line below %d bytes (%zu bytes%s)",
+				  STEPSPEC_ARG_MAX, strlen(s),
+				  strpbrk(s, "\n\r") ? ", a line break" : "");
 	}
 }
 
