@@ -229,6 +229,21 @@ static void text_leaks(const struct res_scenario *sc, FILE *f)
 		fprintf(f, "        %s\n", sc->leaks[i]);
 }
 
+/* "4 pass, 1 skip": the verdicts counted. Returns false for none. */
+static bool print_counts(FILE *f, const size_t count[VERDICT__COUNT])
+{
+	bool any = false;
+
+	for (unsigned int v = 0; v < VERDICT__COUNT; v++) {
+		if (!count[v])
+			continue;
+		fprintf(f, "%s%zu %s", any ? ", " : "", count[v],
+			proto_verdict_name(v));
+		any = true;
+	}
+	return any;
+}
+
 /*
  * A step's subtests: how many of each verdict, then each one that did not
  * pass, with its reason. Whatever the scenario's verdict: which of a
@@ -237,7 +252,6 @@ static void text_leaks(const struct res_scenario *sc, FILE *f)
 static void text_subtests(const struct res_step *st, FILE *f)
 {
 	size_t count[VERDICT__COUNT] = { 0 };
-	bool first = true;
 
 	if (!st->ran || !st->nsubtests)
 		return;
@@ -247,13 +261,7 @@ static void text_subtests(const struct res_step *st, FILE *f)
 	fprintf(f, "        step %u %s%s%s%s: %zu subtest%s: ", st->index,
 		st->kind, *st->name ? " '" : "", st->name, *st->name ? "'" : "",
 		st->nsubtests, st->nsubtests == 1 ? "" : "s");
-	for (unsigned int v = 0; v < VERDICT__COUNT; v++) {
-		if (!count[v])
-			continue;
-		fprintf(f, "%s%zu %s", first ? "" : ", ", count[v],
-			proto_verdict_name(v));
-		first = false;
-	}
+	print_counts(f, count);
 	fputc('\n', f);
 	for (size_t i = 0; i < st->nsubtests; i++) {
 		const struct res_subtest *t = &st->subtests[i];
@@ -304,7 +312,6 @@ void res_text_totals(const struct res_run *run, FILE *f)
 {
 	size_t count[VERDICT__COUNT] = { 0 };
 	size_t ncleanup_failed = 0;
-	bool first = true;
 
 	for (size_t i = 0; i < run->n; i++)
 		if ((unsigned int)run->v[i].verdict < VERDICT__COUNT)
@@ -312,14 +319,7 @@ void res_text_totals(const struct res_run *run, FILE *f)
 	fprintf(f, "run %s, accelerator: %s\n", run->run_id,
 		*run->accelerator ? run->accelerator : "none (nothing booted)");
 	fprintf(f, "%zu scenario%s: ", run->n, run->n == 1 ? "" : "s");
-	for (unsigned int v = 0; v < VERDICT__COUNT; v++) {
-		if (!count[v])
-			continue;
-		fprintf(f, "%s%zu %s", first ? "" : ", ", count[v],
-			proto_verdict_name(v));
-		first = false;
-	}
-	if (first)
+	if (!print_counts(f, count))
 		fprintf(f, "none");
 	/* Apart from the verdicts, which they never change. */
 	for (size_t i = 0; i < run->n; i++)

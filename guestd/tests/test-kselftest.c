@@ -23,26 +23,7 @@
 static struct ks_result got[RESULTS_MAX];
 static unsigned int ngot;
 
-/* Parse a fixture file; returns ks_parser_finish()'s value. */
-static int parse_file(const char *name, enum ks_format f, char *why, size_t len)
-{
-	char path[512], *text, *line, *save = NULL;
-	struct ks_parser p;
-	struct ks_result r;
-
-	snprintf(path, sizeof(path), "%s/%s", KS_FIXTURES, name);
-	text = strdup(tu_read(path));
-	ks_parser_init(&p, f);
-	ngot = 0;
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		if (ks_parse_line(&p, line, &r) == 1 && ngot < RESULTS_MAX)
-			got[ngot++] = r;
-	free(text);
-	return ks_parser_finish(&p, why, len);
-}
-
-/* Parse @text, lines separated by '\n'. */
+/* Parse @text, lines separated by '\n'; ks_parser_finish()'s value. */
 static int parse_text(const char *text, enum ks_format f, char *why, size_t len)
 {
 	char *copy = strdup(text), *line, *save = NULL;
@@ -57,6 +38,15 @@ static int parse_text(const char *text, enum ks_format f, char *why, size_t len)
 			got[ngot++] = r;
 	free(copy);
 	return ks_parser_finish(&p, why, len);
+}
+
+/* The same for a fixture file. */
+static int parse_file(const char *name, enum ks_format f, char *why, size_t len)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", KS_FIXTURES, name);
+	return parse_text(tu_read(path), f, why, len);
 }
 
 static void test_ftracetest(void)
