@@ -178,14 +178,20 @@ static int spawn(char *const *argv, const char *dir, pid_t *ret_pid,
 	return 0;
 }
 
-/* What the step saw when it fails: the bad subtests, or the last lines. */
+/*
+ * What the step saw when it fails: @lead (what was wrong with the output)
+ * if any, the counts, the bad subtests, the exit status, and with
+ * @with_tail the last lines that were no result (what a program that
+ * stopped early said last).
+ */
 static void got_text(struct step_result *res, const struct ks_run *k,
-		     const char *status)
+		     const char *lead, const char *status, bool with_tail)
 {
 	char tail[TAIL_LINES * 170] = "";
 	unsigned int n = k->ntail < TAIL_LINES ? k->ntail : TAIL_LINES;
 
-	for (unsigned int i = TAIL_LINES - n; i < TAIL_LINES; i++) {
+	for (unsigned int i = TAIL_LINES - n; with_tail && i < TAIL_LINES;
+	     i++) {
 		size_t len = strlen(tail);
 
 		util_fmt(tail + len, sizeof(tail) - len, "%s'%s'",
@@ -193,10 +199,11 @@ static void got_text(struct step_result *res, const struct ks_run *k,
 	}
 	step_got(
 		res,
-		"%u tests: %u passed or xfailed, %u failed, %u skipped (%u without a declared reason)%s%s%s; %s%s%s",
-		k->n, k->passed, k->failed, k->skipped, k->bad_skips,
-		k->nshown ? " [" : "", k->shown, k->nshown ? "]" : "", status,
-		tail[0] ? "; last lines: " : "", tail);
+		"%s%s%u tests: %u passed or xfailed, %u failed, %u skipped (%u without a declared reason)%s%s%s; %s%s%s",
+		lead ? lead : "", lead ? "; " : "", k->n, k->passed, k->failed,
+		k->skipped, k->bad_skips, k->nshown ? " [" : "", k->shown,
+		k->nshown ? "]" : "", status, tail[0] ? "; last lines: " : "",
+		tail);
 }
 
 static int kselftest_run(struct step_ctx *ctx, struct json_object *step,
@@ -282,31 +289,35 @@ static int kselftest_run(struct step_ctx *ctx, struct json_object *step,
 	}
 	if (k.too_many) {
 		step_expected(res, "at most %d tests", PROTO_SUBTESTS_MAX);
-		got_text(res, &k, status);
+		got_text(res, &k, NULL, status, false);
 		goto out;
 	}
 	if (ks_parser_finish(&k.parser, why, sizeof(why)) < 0) {
 		step_expected(res, "the whole %s output",
 			      format ? format : "ktap");
-		step_got(res, "%s (%s)", why, status);
+		got_text(res, &k, why, status, true);
 		goto out;
 	}
 	if (k.n < (uint64_t)min_tests) {
 		step_expected(res, "at least %lld tests", (long long)min_tests);
-		got_text(res, &k, status);
+		got_text(res, &k, NULL, status, true);
 		goto out;
 	}
 	if (k.failed || k.bad_skips) {
-		step_expected(
-			res,
-			"every test passes, or skips with a reason matching '%s'",
-			allow ? allow : "(none: allow_skip not given)");
-		got_text(res, &k, status);
+		if (allow)
+			step_expected(
+				res,
+				"every test passes, or skips with a reason matching '%s'",
+				allow);
+		else
+			step_expected(
+				res, "every test passes (no skip is declared)");
+		got_text(res, &k, NULL, status, false);
 		goto out;
 	}
 	if (!k.skipped && !(WIFEXITED(ws) && WEXITSTATUS(ws) == 0)) {
 		step_expected(res, "exit status 0, as every test passed");
-		got_text(res, &k, status);
+		got_text(res, &k, NULL, status, true);
 		goto out;
 	}
 	res->verdict = VERDICT_PASS;

@@ -232,6 +232,8 @@ static void test_step(void)
 	program("pass", NULL, "1..2\\nok 1 a\\nok 2 b # SKIP no b here\\n", 0);
 	run(&res, "{\"kind\":\"kselftest\",\"program\":\"t/pass\"}");
 	is_int(res.verdict, VERDICT_FAIL, "a skip no allow_skip declares");
+	is_str(res.expected, "every test passes (no skip is declared)",
+	       "expects no skip");
 	okf(strstr(res.got, "1 skipped (1 without a declared reason)") != NULL,
 	    "fails as such: %s", res.got);
 	run(&res, "{\"kind\":\"kselftest\",\"program\":\"t/pass\","
