@@ -39,6 +39,7 @@ static const char *const event_names[PROTO_EV__COUNT] = {
 	[PROTO_EV_BYE] = "bye",
 	[PROTO_EV_AUDIT] = "audit",
 	[PROTO_EV_AUDIT_FILE] = "audit_file",
+	[PROTO_EV_SUBTEST] = "subtest",
 };
 
 const char *proto_verdict_name(enum proto_verdict v)
@@ -165,6 +166,15 @@ static const struct field audit_file_fields[] = {
 	STR("head", audit_file.head, true),
 };
 
+static const struct field subtest_fields[] = {
+	STR("scenario", subtest.scenario, false),
+	U32("step", subtest.step),
+	U32("index", subtest.index),
+	STR("name", subtest.name, false),
+	VERDICT("verdict", subtest.verdict),
+	STR("reason", subtest.reason, true),
+};
+
 static const struct {
 	const struct field *fields;
 	size_t n;
@@ -183,6 +193,7 @@ static const struct {
 	[PROTO_EV_AUDIT] = { audit_fields, ARRAY_SIZE(audit_fields) },
 	[PROTO_EV_AUDIT_FILE] = { audit_file_fields,
 				  ARRAY_SIZE(audit_file_fields) },
+	[PROTO_EV_SUBTEST] = { subtest_fields, ARRAY_SIZE(subtest_fields) },
 };
 
 static int to_line(struct json_object *obj, char **ret_line, size_t *ret_len)
@@ -371,6 +382,26 @@ static bool field_known(enum proto_event_type t, const char *key)
 	return false;
 }
 
+/* A subtest is one of a program's tests: it passed, failed or was skipped
+ * (xfail: failed as its test expected), within the bound of a step. */
+static int check_subtest(const struct proto_subtest *st, char *err,
+			 size_t errlen)
+{
+	if (st->index >= PROTO_SUBTESTS_MAX)
+		return errmsg(err, errlen, -EPROTO,
+			      "subtest: index %u is not below %d", st->index,
+			      PROTO_SUBTESTS_MAX);
+	if (st->verdict != VERDICT_PASS && st->verdict != VERDICT_FAIL &&
+	    st->verdict != VERDICT_SKIP && st->verdict != VERDICT_XFAIL)
+		return errmsg(
+			err, errlen, -EPROTO,
+			"subtest: verdict '%s' is not pass, fail, skip or xfail",
+			proto_verdict_name(st->verdict));
+	if (!st->name[0])
+		return errmsg(err, errlen, -EPROTO, "subtest: an empty name");
+	return 0;
+}
+
 static int decode_object(struct json_object *obj, struct proto_event *ret,
 			 char *err, size_t errlen)
 {
@@ -429,6 +460,8 @@ static int decode_object(struct json_object *obj, struct proto_event *ret,
 		return errmsg(err, errlen, -EPROTO,
 			      "audit: nfiles %u is above %d",
 			      ret->u.audit.nfiles, PROTO_AUDIT_FILES_MAX);
+	if (t == PROTO_EV_SUBTEST)
+		return check_subtest(&ret->u.subtest, err, errlen);
 	return 0;
 }
 

@@ -86,6 +86,7 @@ enum proto_event_type {
 	PROTO_EV_BYE,
 	PROTO_EV_AUDIT,
 	PROTO_EV_AUDIT_FILE,
+	PROTO_EV_SUBTEST,
 	PROTO_EV__COUNT,
 };
 
@@ -182,6 +183,26 @@ struct proto_audit_file {
 	char head[PROTO_AUDIT_HEAD_MAX]; /* their start, escaped */
 };
 
+/*
+ * A step that runs a test program (kselftest) reports each of the
+ * program's own tests as a "subtest" event, between the step's step_begin
+ * and step_end, numbered 0, 1, 2... in the order they ended.
+ */
+#define PROTO_SUBTESTS_MAX 1024 /* subtests one step may report */
+#define PROTO_SUBTEST_NAME_MAX 256 /* a subtest's name, NUL included */
+#define PROTO_SUBTEST_REASON_MAX 512 /* its skip or failure reason */
+
+/* "subtest": one test of the open step's program; verdict is pass, fail,
+ * skip or xfail, nothing else. */
+struct proto_subtest {
+	char scenario[PROTO_NAME_MAX];
+	uint32_t step; /* the open step */
+	uint32_t index; /* 0-based, no gaps, below PROTO_SUBTESTS_MAX */
+	char name[PROTO_SUBTEST_NAME_MAX];
+	enum proto_verdict verdict;
+	char reason[PROTO_SUBTEST_REASON_MAX]; /* or "" */
+};
+
 /* "heartbeat": every second while guestd runs; "bye": before shutdown.
  * Both carry only the common fields. */
 
@@ -197,6 +218,7 @@ struct proto_event {
 		struct proto_kmsg kmsg;
 		struct proto_audit audit;
 		struct proto_audit_file audit_file;
+		struct proto_subtest subtest;
 	} u;
 };
 

@@ -467,6 +467,72 @@ static void check_readlink(struct json_object *step,
 			"'expect_errno' with 'equals' or 'match': a failed readlink has no target");
 }
 
+static const char *const ks_formats[] = { "ktap", "ftracetest", NULL };
+
+static const struct stepspec_key kselftest_keys[] = {
+	{ "program", STEPSPEC_STRING, true, 0,
+	  STEPSPEC_KSELFTEST_PROGRAM_MAX - 1, NULL },
+	{ "args", STEPSPEC_ARGS, false, 0, STEPSPEC_ARGS_MAX, NULL },
+	{ "format", STEPSPEC_CHOICE, false, 0, 0, ks_formats },
+	{ "allow_skip", STEPSPEC_REGEX, false, 0, 0, NULL },
+	{ "min_tests", STEPSPEC_INT, false, 1, PROTO_SUBTESTS_MAX, NULL },
+	{ NULL },
+};
+
+bool stepspec_kselftest_program_ok(const char *program)
+{
+	static const char ok[] = "abcdefghijklmnopqrstuvwxyz"
+				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-";
+	size_t len = strlen(program), parts = 0;
+	const char *s = program;
+
+	if (len == 0 || len >= STEPSPEC_KSELFTEST_PROGRAM_MAX)
+		return false;
+	while (*s) {
+		size_t n = strspn(s, ok);
+
+		if (n == 0 || (n == 1 && s[0] == '.') ||
+		    (n == 2 && s[0] == '.' && s[1] == '.'))
+			return false;
+		parts++;
+		s += n;
+		if (*s == '\0')
+			break;
+		if (*s != '/' || s[1] == '\0')
+			return false;
+		s++;
+	}
+	return parts >= 2;
+}
+
+int stepspec_kselftest_dir(const char *program, char *buf, size_t size)
+{
+	size_t n;
+
+	if (!stepspec_kselftest_program_ok(program))
+		return -EINVAL;
+	n = strcspn(program, "/");
+	if (n >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf, program, n);
+	buf[n] = '\0';
+	return 0;
+}
+
+static void check_kselftest(struct json_object *step,
+			    struct stepspec_problems *out)
+{
+	struct json_object *v;
+
+	if (json_object_object_get_ex(step, "program", &v) &&
+	    json_object_is_type(v, json_type_string) &&
+	    !stepspec_kselftest_program_ok(json_object_get_string(v)))
+		problem(out, "program", false,
+			"'%s' is not DIR/FILE below " STEPSPEC_KSELFTEST_ROOT
+			" (relative, no '.' or '..', [A-Za-z0-9._+-])",
+			json_object_get_string(v));
+}
+
 /* The step kinds guestd runs: docs/scenarios.md, "Steps". */
 const struct stepspec stepspec_table[] = {
 	{ "write", write_keys, NULL, NULL, NULL, NULL },
@@ -503,6 +569,7 @@ const struct stepspec stepspec_table[] = {
 	{ "resume", resume_keys, NULL, NULL, NULL, NULL },
 	{ "readlink", readlink_keys, readlink_conds, NULL, NULL,
 	  check_readlink },
+	{ "kselftest", kselftest_keys, NULL, NULL, NULL, check_kselftest },
 };
 
 const size_t stepspec_count =

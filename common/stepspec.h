@@ -29,6 +29,16 @@
 #define STEPSPEC_SAMPLE_MAX 32 /* sample names one scenario keeps */
 #define STEPSPEC_SAMPLE_NAME_MAX 64 /* a sample's name, NUL included */
 
+/*
+ * The kselftest step: a program below STEPSPEC_KSELFTEST_ROOT in the guest,
+ * named "DIR/FILE" as under the kernel's tools/testing/selftests, and its
+ * arguments: at most ARGS_MAX of them, each below ARG_MAX bytes.
+ */
+#define STEPSPEC_KSELFTEST_ROOT "/usr/lib/kselftest"
+#define STEPSPEC_KSELFTEST_PROGRAM_MAX 256 /* NUL included */
+#define STEPSPEC_ARGS_MAX 64
+#define STEPSPEC_ARG_MAX 256 /* NUL included */
+
 /* What a key's value must be. */
 enum stepspec_type {
 	STEPSPEC_STRING, /* a non-empty string, at most max bytes if max > 0 */
@@ -49,6 +59,7 @@ enum stepspec_type {
 	STEPSPEC_MDB_KEYS, /* an array of "PORT GROUP [vid N]" */
 	STEPSPEC_DEVICE, /* a block device name, [a-z0-9]{1,31} */
 	STEPSPEC_ABSPATH, /* an absolute path of at most max bytes, one line */
+	STEPSPEC_ARGS, /* an array of program arguments (STEPSPEC_ARGS_MAX) */
 	STEPSPEC__COUNT,
 };
 
@@ -118,6 +129,19 @@ const struct stepspec_key *stepspec_key_find(const struct stepspec_key *keys,
  * and attr (NULL-terminated), or NULL for an unknown attr.
  */
 const char *const *stepspec_fault_keys(const char *attr);
+
+/*
+ * A kselftest step's program is "DIR/FILE..." below STEPSPEC_KSELFTEST_ROOT:
+ * relative, below STEPSPEC_KSELFTEST_PROGRAM_MAX bytes, at least two
+ * components, none empty, "." or "..", of [A-Za-z0-9._+-]. The image
+ * carries tools/testing/selftests/DIR there. True when @program is one.
+ */
+bool stepspec_kselftest_program_ok(const char *program);
+/*
+ * The DIR of such a program (its first component) into @buf. Returns 0,
+ * or -EINVAL for a program that is not one, -ENAMETOOLONG.
+ */
+int stepspec_kselftest_dir(const char *program, char *buf, size_t size);
 
 /*
  * Check the rules of @spec between the keys of @step, whose keys passed

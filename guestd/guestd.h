@@ -208,6 +208,7 @@ struct step_env {
 	const char *dev_dir; /* NULL: "/dev" (swap, resume) */
 	const char *sys_dir; /* NULL: "/sys" (swap, resume) */
 	const char *run_dir; /* NULL: "/run" (marker) */
+	const char *kselftest_dir; /* NULL: "/usr/lib/kselftest" */
 	bool no_swapon; /* tests: never call swapon(2) */
 };
 
@@ -298,6 +299,49 @@ bool delta_holds(int64_t delta, const struct delta_bounds *b);
 /* "exactly 1", "at least -8, at most 0". */
 void delta_describe(const struct delta_bounds *b, char *buf, size_t size);
 
+/* ---- kselftest.c: a kernel selftest program's results, from its output ---- */
+
+enum ks_format {
+	KS_KTAP, /* KTAP, or the TAP 13 of kselftest.h */
+	KS_FTRACETEST, /* ftracetest's "[N] desc<TAB>[PASS]" lines */
+};
+
+/* The longest output line read whole; the rest of a longer one is cut. */
+#define KS_LINE_MAX 4096
+
+/* One of the program's tests. */
+struct ks_result {
+	char name[PROTO_SUBTEST_NAME_MAX]; /* escaped, never empty */
+	enum proto_verdict verdict; /* pass, fail, skip or xfail */
+	char reason[PROTO_SUBTEST_REASON_MAX]; /* escaped, or "" */
+};
+
+struct ks_parser {
+	enum ks_format format;
+	int64_t planned; /* KTAP: the plan's N, or -1 before one */
+	bool skipped_all; /* KTAP: "1..0 # SKIP why" */
+	uint32_t results; /* result lines so far */
+	bool bailed; /* KTAP: "Bail out!" */
+	char bail[PROTO_SUBTEST_REASON_MAX];
+	unsigned int summary_lines; /* ftracetest: its "# of ..." lines */
+	uint64_t summary_total; /* ... and the counts they add up to */
+};
+
+/* "ktap" or "ftracetest" into *ret; -EINVAL for another word. */
+int ks_format_parse(const char *s, enum ks_format *ret);
+void ks_parser_init(struct ks_parser *p, enum ks_format format);
+/*
+ * One line of output, without its newline. Returns 1 with *ret filled for
+ * a top-level result, 0 for any other line.
+ */
+int ks_parse_line(struct ks_parser *p, const char *line, struct ks_result *ret);
+/*
+ * After the last line: 0 when the output was whole (KTAP: a plan that
+ * matches the results and no bail-out; ftracetest: its summary, which
+ * must count the results), or -EBADMSG with what was missing in @why.
+ */
+int ks_parser_finish(const struct ks_parser *p, char *why, size_t len);
+
 /* The state of the scenario a step runs in (in the scenario child). */
 struct step_ctx {
 	const struct step_env *env;
@@ -307,6 +351,13 @@ struct step_ctx {
 	uint32_t step; /* this step's index */
 	struct fault_state fault; /* step-fault.c */
 	struct sample_set *samples; /* NULL: sample steps are an error */
+	/*
+	 * Reports one of the step's subtests (kselftest) to the host, as the
+	 * index-th; NULL drops them.
+	 */
+	void (*subtest)(void *data, uint32_t step, uint32_t index,
+			const struct ks_result *res);
+	void *subtest_data;
 };
 
 /*

@@ -460,6 +460,12 @@ static int on_line(const char *line, size_t len, void *data)
 		r->step_deadline_us = 0;
 		r->ops->emit(&ev, r->data);
 		return 0;
+	case PROTO_EV_SUBTEST:
+		/* The host checks the numbering; this, whose step it is. */
+		if ((int64_t)ev.u.subtest.step != r->step)
+			break;
+		r->ops->emit(&ev, r->data);
+		return 0;
 	case PROTO_EV_SCENARIO_END:
 		if (r->step >= 0)
 			break;

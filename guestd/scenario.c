@@ -30,6 +30,29 @@ static void child_emit(int fd, struct proto_event *ev)
 	free(line);
 }
 
+/* Where a step's subtests go: the pipe, tagged with the scenario. */
+struct subtest_out {
+	int fd;
+	const char *scenario;
+};
+
+static void emit_subtest(void *data, uint32_t step, uint32_t index,
+			 const struct ks_result *res)
+{
+	static struct proto_event ev;
+	const struct subtest_out *out = data;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = PROTO_EV_SUBTEST;
+	snprintf(ev.u.subtest.scenario, PROTO_NAME_MAX, "%s", out->scenario);
+	ev.u.subtest.step = step;
+	ev.u.subtest.index = index;
+	memcpy(ev.u.subtest.name, res->name, sizeof(ev.u.subtest.name));
+	ev.u.subtest.verdict = res->verdict;
+	memcpy(ev.u.subtest.reason, res->reason, sizeof(ev.u.subtest.reason));
+	child_emit(out->fd, &ev);
+}
+
 static void wait_ack(int fd)
 {
 	char c;
@@ -93,7 +116,11 @@ void scenario_child(const struct step_ops *const *table,
 	static struct step_result res;
 	static struct sample_set samples;
 	static char reason[PROTO_TEXT_MAX];
-	struct step_ctx ctx = { .env = env, .samples = &samples };
+	struct subtest_out sub = { .fd = out_fd, .scenario = run->scenario };
+	struct step_ctx ctx = { .env = env,
+				.samples = &samples,
+				.subtest = emit_subtest,
+				.subtest_data = &sub };
 	struct json_object *steps = cleanup ? run->cleanup : run->steps;
 	enum proto_verdict verdict = VERDICT_PASS;
 	const char *scenario = run->scenario;

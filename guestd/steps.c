@@ -49,6 +49,7 @@ static enum key_json key_json(const struct stepspec_key *k)
 	case STEPSPEC_VIDS:
 	case STEPSPEC_MDBS:
 	case STEPSPEC_MDB_KEYS:
+	case STEPSPEC_ARGS:
 		return KEY_STRINGS;
 	case STEPSPEC_STRING:
 	case STEPSPEC_TEXT:

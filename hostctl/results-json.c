@@ -97,6 +97,18 @@ struct record {
 #define RECORD(t, f, only_, done_) \
 	{ .fields = f, .n = ARRAY_SIZE(f), .size = sizeof(t), .only = only_, .read_done = done_ }
 
+#define SUB(n, ty, m, ...) FIELD(struct res_subtest, n, ty, m, __VA_ARGS__)
+#define STEP_AT(m) offsetof(struct res_step, m)
+
+static const struct field subtest_fields[] = {
+	SUB("name", F_STR, name),
+	SUB("verdict", F_VERDICT, verdict),
+	SUB("reason", F_TEXT, reason, .when = IF_SET),
+};
+
+static const struct record subtest_record =
+	RECORD(struct res_subtest, subtest_fields, NO_MEMBER, NULL);
+
 static const struct field step_fields[] = {
 	STEP("index", F_U32, index),
 	STEP("kind", F_STR, kind),
@@ -109,6 +121,8 @@ static const struct field step_fields[] = {
 	/* In a scenario with boots, the boot it ran in. */
 	STEP("boot", F_U32, boot, .when = IF_UP_LIST, .cond = SCN_AT(boots)),
 	STEP("cleanup", F_BOOL, cleanup, .when = IF_SET),
+	/* The tests of the program a kselftest step ran. */
+	STEP("subtests", F_LIST, subtests, .when = IF_SET, .count = STEP_AT(nsubtests), .elem = &subtest_record),
 };
 
 /* Steps that never began are left out. */
@@ -207,6 +221,8 @@ static bool is_set(const struct field *f, const void *rec)
 	switch (f->type) {
 	case F_STR:
 		return *((const char *)rec + f->off) != '\0';
+	case F_TEXT:
+		return CMEMBER(rec, f->off, const char *) != NULL;
 	case F_BOOL:
 		return CMEMBER(rec, f->off, bool);
 	case F_TRI:

@@ -136,6 +136,23 @@ static void say_lost(const struct res_scenario *sc, const char *prefix, FILE *f)
 			sc->kmsg_dropped);
 }
 
+/* A step's subtests, one level below it: they end before the step. */
+static void ktap_subtests(FILE *f, const struct res_step *st)
+{
+	if (!st->nsubtests)
+		return;
+	fprintf(f, "        KTAP version 1\n");
+	fprintf(f, "        1..%zu\n", st->nsubtests);
+	for (size_t i = 0; i < st->nsubtests; i++) {
+		const struct res_subtest *t = &st->subtests[i];
+
+		if (reason_needs_diag(t->verdict, t->reason))
+			ktap_diag(f, "        ", "reason: ", t->reason);
+		ktap_result(f, "        ", i + 1, t->name, t->verdict,
+			    t->reason);
+	}
+}
+
 void res_ktap(const struct res_run *run, FILE *f)
 {
 	fprintf(f, "KTAP version 1\n");
@@ -169,6 +186,7 @@ void res_ktap(const struct res_run *run, FILE *f)
 			else
 				snprintf(name, sizeof(name), "%u-%s", st->index,
 					 st->kind);
+			ktap_subtests(f, st);
 			ktap_diag(f, "    ", "expected: ", st->expected);
 			ktap_diag(f, "    ", "got: ", st->got);
 			if (reason_needs_diag(st->verdict, st->reason))
@@ -225,6 +243,51 @@ static void text_leaks(const struct res_scenario *sc, FILE *f)
 		fprintf(f, "        %s\n", sc->leaks[i]);
 }
 
+/* "4 pass, 1 skip": the verdicts counted. Returns false for none. */
+static bool print_counts(FILE *f, const size_t count[VERDICT__COUNT])
+{
+	bool any = false;
+
+	for (unsigned int v = 0; v < VERDICT__COUNT; v++) {
+		if (!count[v])
+			continue;
+		fprintf(f, "%s%zu %s", any ? ", " : "", count[v],
+			proto_verdict_name(v));
+		any = true;
+	}
+	return any;
+}
+
+/*
+ * A step's subtests: how many of each verdict, then each one that did not
+ * pass, with its reason. Whatever the scenario's verdict: which of a
+ * program's tests skipped matters when it passed too.
+ */
+static void text_subtests(const struct res_step *st, FILE *f)
+{
+	size_t count[VERDICT__COUNT] = { 0 };
+
+	if (!st->ran || !st->nsubtests)
+		return;
+	for (size_t i = 0; i < st->nsubtests; i++)
+		if ((unsigned int)st->subtests[i].verdict < VERDICT__COUNT)
+			count[st->subtests[i].verdict]++;
+	fprintf(f, "        step %u %s%s%s%s: %zu subtest%s: ", st->index,
+		st->kind, *st->name ? " '" : "", st->name, *st->name ? "'" : "",
+		st->nsubtests, st->nsubtests == 1 ? "" : "s");
+	print_counts(f, count);
+	fputc('\n', f);
+	for (size_t i = 0; i < st->nsubtests; i++) {
+		const struct res_subtest *t = &st->subtests[i];
+
+		if (t->verdict == VERDICT_PASS)
+			continue;
+		fprintf(f, "          %-5s %s%s%s\n",
+			proto_verdict_name(t->verdict), t->name,
+			t->reason ? ": " : "", t->reason ? t->reason : "");
+	}
+}
+
 void res_text_scenario(const struct res_scenario *sc, FILE *f)
 {
 	fprintf(f, "%-7s %s (%" PRIu64 ".%03" PRIu64 " s)\n",
@@ -240,6 +303,8 @@ void res_text_scenario(const struct res_scenario *sc, FILE *f)
 	say_lost(sc, "        ", f);
 	if (sc->cleanup_failed)
 		text_note(f, "cleanup failed: ", sc->cleanup_reason);
+	for (size_t i = 0; i < sc->nsteps; i++)
+		text_subtests(&sc->steps[i], f);
 	if (proto_verdict_ok(sc->verdict) && sc->verdict != VERDICT_SKIP &&
 	    sc->verdict != VERDICT_XFAIL)
 		return;
@@ -262,7 +327,6 @@ void res_text_totals(const struct res_run *run, FILE *f)
 {
 	size_t count[VERDICT__COUNT] = { 0 };
 	size_t ncleanup_failed = 0;
-	bool first = true;
 
 	for (size_t i = 0; i < run->n; i++)
 		if ((unsigned int)run->v[i].verdict < VERDICT__COUNT)
@@ -270,14 +334,7 @@ void res_text_totals(const struct res_run *run, FILE *f)
 	fprintf(f, "run %s, accelerator: %s\n", run->run_id,
 		*run->accelerator ? run->accelerator : "none (nothing booted)");
 	fprintf(f, "%zu scenario%s: ", run->n, run->n == 1 ? "" : "s");
-	for (unsigned int v = 0; v < VERDICT__COUNT; v++) {
-		if (!count[v])
-			continue;
-		fprintf(f, "%s%zu %s", first ? "" : ", ", count[v],
-			proto_verdict_name(v));
-		first = false;
-	}
-	if (first)
+	if (!print_counts(f, count))
 		fprintf(f, "none");
 	/* Apart from the verdicts, which they never change. */
 	for (size_t i = 0; i < run->n; i++)

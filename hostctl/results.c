@@ -92,13 +92,46 @@ int res_scenario_finish(struct res_scenario *sc, enum proto_verdict v,
 	return res_set_str(&sc->reason, reason);
 }
 
+int res_subtest_add(struct res_step *st, const char *name,
+		    enum proto_verdict verdict, const char *reason)
+{
+	struct res_subtest *v = st->subtests, *t;
+
+	/* Grown in powers of two: a step may report a thousand. */
+	if ((st->nsubtests & (st->nsubtests - 1)) == 0) {
+		v = realloc(st->subtests,
+			    (st->nsubtests ? st->nsubtests * 2 : 1) *
+				    sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		st->subtests = v;
+	}
+	t = &v[st->nsubtests];
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->verdict = verdict;
+	if (res_set_str(&t->reason, reason) < 0)
+		return -ENOMEM;
+	st->nsubtests++;
+	return 0;
+}
+
+static void step_free(struct res_step *st)
+{
+	free(st->expected);
+	free(st->got);
+	free(st->reason);
+	for (size_t i = 0; i < st->nsubtests; i++)
+		free(st->subtests[i].reason);
+	free(st->subtests);
+	st->subtests = NULL;
+	st->nsubtests = 0;
+}
+
 void res_scenario_free(struct res_scenario *sc)
 {
-	for (size_t i = 0; i < sc->nsteps; i++) {
-		free(sc->steps[i].expected);
-		free(sc->steps[i].got);
-		free(sc->steps[i].reason);
-	}
+	for (size_t i = 0; i < sc->nsteps; i++)
+		step_free(&sc->steps[i]);
 	for (size_t i = 0; i < sc->nincidents; i++)
 		free(sc->incidents[i].bundle);
 	free(sc->incidents);

@@ -20,6 +20,13 @@
 
 #include "proto.h"
 
+/* One test of the program a step ran (a kselftest step's subtests). */
+struct res_subtest {
+	char name[PROTO_SUBTEST_NAME_MAX];
+	enum proto_verdict verdict; /* pass, fail, skip, xfail */
+	char *reason; /* NULL when empty */
+};
+
 struct res_step {
 	uint32_t index;
 	char kind[PROTO_KIND_MAX];
@@ -30,6 +37,8 @@ struct res_step {
 	char *expected, *got, *reason; /* NULL when empty */
 	uint32_t boot; /* the boot it belongs to, when the scenario has boots */
 	bool cleanup; /* a step of the cleanup list */
+	struct res_subtest *subtests; /* in the order they ended, or NULL */
+	size_t nsubtests;
 };
 
 /* One boot of a multi-boot scenario (boots.c), for summary.json. */
@@ -138,6 +147,10 @@ int res_set_str(char **field, const char *value);
  */
 int res_scenario_finish(struct res_scenario *sc, enum proto_verdict v,
 			const char *reason);
+
+/* Append a subtest to @st (its strings copied); 0 or -ENOMEM. */
+int res_subtest_add(struct res_step *st, const char *name,
+		    enum proto_verdict verdict, const char *reason);
 
 void res_scenario_free(struct res_scenario *sc);
 /* Free the state-leak audit's notes. */

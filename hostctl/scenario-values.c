@@ -122,6 +122,36 @@ static void scn_check_entries(struct scn_ctx *ctx, const char *path,
 	}
 }
 
+/* A program's arguments: at most spec->max strings, each one line and
+ * below STEPSPEC_ARG_MAX bytes; the same one twice is fine. */
+static void scn_check_args(struct scn_ctx *ctx, const char *path,
+			   const struct scn_key *spec, struct json_object *v)
+{
+	char p[SCN_PATH_MAX];
+	size_t n;
+
+	if (!scn_expect_type(ctx, path, v, json_type_array, "an array"))
+		return;
+	n = json_object_array_length(v);
+	if (n > (size_t)spec->max)
+		scn_error(ctx, path, "%zu arguments, at most %" PRId64, n,
+			  spec->max);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(v, i);
+		const char *s;
+
+		jsonstrict_path_index(p, path, i);
+		if (!scn_expect_type(ctx, p, e, json_type_string, "a string"))
+			continue;
+		s = json_object_get_string(e);
+		if (strlen(s) >= STEPSPEC_ARG_MAX || strpbrk(s, "\n\r"))
+			scn_error(ctx, p,
+				  "not one line below %d bytes (%zu bytes%s)",
+				  STEPSPEC_ARG_MAX, strlen(s),
+				  strpbrk(s, "\n\r") ? ", a line break" : "");
+	}
+}
+
 void scn_check_string(struct scn_ctx *ctx, const char *path,
 		      const struct scn_key *spec, struct json_object *v)
 {
@@ -235,6 +265,9 @@ void scn_check_spec_value(struct scn_ctx *ctx, const char *path,
 	case STEPSPEC_PARAMS:
 		scn_check_string_list(ctx, path, v, scn_is_param,
 				      "module parameter", "key=value", false);
+		return;
+	case STEPSPEC_ARGS:
+		scn_check_args(ctx, path, spec, v);
 		return;
 	case STEPSPEC_ABSPATH:
 		if (!scn_expect_type(ctx, path, v, json_type_string,

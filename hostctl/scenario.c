@@ -28,6 +28,7 @@
 #include "proto.h"
 #include "scenario-priv.h"
 #include "scenario.h"
+#include "stepspec.h"
 
 #define SCN_FILE_MAX (1024 * 1024)
 
@@ -182,6 +183,17 @@ static int scn_fill_steps(struct scn_ctx *ctx, struct scenario *s,
 		if (json_object_object_get_ex(step, "name", &v))
 			snprintf(st->name, sizeof(st->name), "%s",
 				 json_object_get_string(v));
+		if (!strcmp(st->kind, "kselftest") &&
+		    json_object_object_get_ex(step, "program", &v) &&
+		    stepspec_kselftest_dir(json_object_get_string(v),
+					   st->kselftest_dir,
+					   sizeof(st->kselftest_dir)) < 0) {
+			scn_error(
+				ctx, errpath,
+				"step %zu: program '%s' has no DIR the image can carry",
+				first + i, json_object_get_string(v));
+			return -EINVAL;
+		}
 		st->timeout_ms =
 			scn_get_ms(step, "timeout_ms", s->step_timeout_ms);
 		if (!json_object_object_get_ex(step, "timeout_ms", NULL) &&

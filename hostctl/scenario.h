@@ -30,6 +30,9 @@ struct scn_step {
 	char kind[PROTO_KIND_MAX];
 	char name[PROTO_NAME_MAX]; /* "" when the step has none */
 	uint64_t timeout_ms; /* its own, or step_timeout_ms */
+	/* A kselftest step's DIR of tools/testing/selftests, which the
+	 * image must carry; "" for other kinds. */
+	char kselftest_dir[64];
 };
 
 /*

@@ -160,6 +160,25 @@ static int on_step_end(struct session *s, const struct proto_step_end *e)
 	return 0;
 }
 
+/* A subtest of the open step, numbered after the ones it reported. */
+static int on_subtest(struct session *s, const struct proto_subtest *e)
+{
+	struct res_step *st;
+
+	if ((int64_t)e->step != s->open_step)
+		return fail(s, -EPROTO,
+			    "subtest of step %u, but the open step is %" PRId64,
+			    e->step, s->open_step);
+	st = &s->cur->steps[e->step];
+	if (e->index != st->nsubtests)
+		return fail(s, -EPROTO,
+			    "subtest %u of step %u, expected subtest %zu",
+			    e->index, e->step, st->nsubtests);
+	if (res_subtest_add(st, e->name, e->verdict, e->reason) < 0)
+		return fail(s, -ENOMEM, "out of memory");
+	return 0;
+}
+
 /*
  * The state-leak audit's notes for the scenario that ends: what appeared
  * since the previous scenario in this guest ended, and what this one left.
@@ -303,6 +322,9 @@ static int dispatch(struct session *s, const struct proto_event *ev)
 		r = check_scenario(s, ev, ev->u.scenario_end.scenario,
 				   s->begun);
 		return r < 0 ? r : on_scenario_end(s, &ev->u.scenario_end);
+	case PROTO_EV_SUBTEST:
+		r = check_scenario(s, ev, ev->u.subtest.scenario, true);
+		return r < 0 ? r : on_subtest(s, &ev->u.subtest);
 	case PROTO_EV_AUDIT:
 	case PROTO_EV_AUDIT_FILE:
 		r = check_scenario(s, ev,

@@ -155,6 +155,8 @@ int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
 	iopts.guestd = VLALAB_GUESTD_PATH;
 	iopts.programs = setup_image_programs;
 	iopts.n_programs = setup_n_image_programs;
+	iopts.kselftests = k->kselftests;
+	iopts.n_kselftests = k->n_kselftests;
 	iopts.progress = true;
 	if (initrd) {
 		if (access(initrd, R_OK) < 0 ||

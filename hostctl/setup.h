@@ -47,6 +47,10 @@ struct setup_kernel {
 	const char *const *without; /* patches left out: file names or unique
 				     * prefixes; kbuild_without_check() first */
 	size_t n_without;
+	/* folders of the tree's tools/testing/selftests to put in the
+	 * image (the kselftest steps' DIRs) */
+	const char *const *kselftests;
+	size_t n_kselftests;
 };
 
 /* setup_prepare() with that kernel (k may be NULL). */

@@ -399,12 +399,42 @@ struct run_plan {
 	struct progress prog;
 };
 
+/*
+ * The selftest folders the selected scenarios' kselftest steps run from,
+ * each once, into @ret (which points into the set): what the image must
+ * carry. At most KSELFTEST_DIRS_MAX; the image builder refuses more.
+ */
+#define KSELFTEST_DIRS_MAX 16
+
+static size_t kselftest_dirs(const struct scn_set *set, const size_t *idx,
+			     size_t n, const char **ret)
+{
+	size_t nret = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct scenario *s = &set->v[idx[i]];
+
+		for (size_t j = 0; j < s->nsteps + s->ncleanup; j++) {
+			const char *d = s->steps[j].kselftest_dir;
+			bool seen = !*d;
+
+			for (size_t k = 0; !seen && k < nret; k++)
+				seen = !strcmp(ret[k], d);
+			if (!seen && nret < KSELFTEST_DIRS_MAX + 1)
+				ret[nret++] = d;
+		}
+	}
+	return nret;
+}
+
 /* Load and select the scenarios, build or reuse the kernel and image, and
  * make the run directory. 0, or -1 after saying why. */
 static int plan_run(const struct run_args *a, char *const *names, int nnames,
 		    struct run_plan *p)
 {
+	const char *ks[KSELFTEST_DIRS_MAX + 1];
 	char scn_dir[PATH_MAX], abs_dir[PATH_MAX], err[1024];
+	size_t nks;
 	time_t now;
 	int r;
 
@@ -428,12 +458,15 @@ static int plan_run(const struct run_args *a, char *const *names, int nnames,
 		fprintf(stderr, "hostctl run: %s\n", err);
 		return -1;
 	}
+	nks = kselftest_dirs(&p->set, p->idx, p->n, ks);
 	r = setup_prepare_kernel(a->cache, a->connect, a->initrd,
 				 &(struct setup_kernel){
 					 .kernel_dir = a->kernel_dir,
 					 .flavour = a->flavour,
 					 .without = a->without,
 					 .n_without = a->n_without,
+					 .kselftests = ks,
+					 .n_kselftests = nks,
 				 },
 				 &p->su);
 	if (r < 0)

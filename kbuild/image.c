@@ -17,16 +17,37 @@
 
 #include "kb.h"
 
-#define IMAGE_FORMAT "1"
+#define IMAGE_FORMAT "2"
 #define LDD_OUTPUT_MAX 16384
 #define DEFAULT_BUSYBOX "/bin/busybox"
 
 /* Directories every image has; /etc/vlalab is reserved for scenario files. */
 static const char *const base_dirs[] = {
-	"/dev",	 "/proc",	"/sys",	    "/tmp",	 "/run", "/bin",
-	"/sbin", "/usr",	"/usr/bin", "/usr/sbin", "/lib", "/lib/modules",
-	"/etc",	 "/etc/vlalab", "/root",    "/mnt",	 "/var",
+	"/dev",
+	"/proc",
+	"/sys",
+	"/tmp",
+	"/run",
+	"/bin",
+	"/sbin",
+	"/usr",
+	"/usr/bin",
+	"/usr/sbin",
+	"/lib",
+	"/lib/modules",
+	"/etc",
+	"/etc/vlalab",
+	"/root",
+	"/mnt",
+	"/var",
+	"/usr/lib",
+	"/usr/lib/kselftest",
 };
+
+/* Where the kernel's selftests go, and where they come from in its tree. */
+#define KSELFTEST_GUEST "/usr/lib/kselftest"
+#define KSELFTEST_TREE "tools/testing/selftests"
+#define KSELFTESTS_MAX 16
 
 struct img_entry {
 	char *rel; /* below the walked root, starting with '/' */
@@ -460,7 +481,9 @@ static int file_hash(struct kb_hash *h, const char *tag, const char *path)
 static int write_spec(FILE *f, const char *busybox, char *applets,
 		      const char *init, const char *guestd,
 		      const struct img_hostfiles *hf,
-		      const struct img_tree *mods, const struct img_tree *extra)
+		      const struct img_tree *mods, const struct img_tree *extra,
+		      const char *const *ks, const struct img_tree *kstrees,
+		      size_t nks)
 {
 	char guest[PATH_MAX];
 	int r;
@@ -487,8 +510,72 @@ static int write_spec(FILE *f, const char *busybox, char *applets,
 	if (r < 0)
 		return r;
 	spec_tree(f, "", mods);
+	for (size_t i = 0; i < nks; i++) {
+		char prefix[PATH_MAX];
+
+		snprintf(prefix, sizeof(prefix), "%s/%s", KSELFTEST_GUEST,
+			 ks[i]);
+		fprintf(f, "dir %s 755 0 0\n", prefix);
+		spec_tree(f, prefix, &kstrees[i]);
+	}
 	spec_tree(f, "", extra);
 	return ferror(f) ? -EIO : 0;
+}
+
+/* A folder of tools/testing/selftests: one component, no '.' or '..'. */
+static bool kselftest_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > 0 && n < 64 && strcmp(s, ".") && strcmp(s, "..") &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyz"
+			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") == n;
+}
+
+/*
+ * Read the selftest folders opts asks for from the kernel's tree into
+ * @trees, and add them to the image's key, files by content.
+ */
+static int read_kselftests(const struct kbuild_image_opts *opts,
+			   struct img_tree *trees, struct kb_hash *h,
+			   struct kb_progress *p)
+{
+	char src[PATH_MAX];
+	int r = 0;
+
+	if (opts->n_kselftests > KSELFTESTS_MAX) {
+		kb_msg(p, "image: %zu selftest folders, at most %d",
+		       opts->n_kselftests, KSELFTESTS_MAX);
+		return -E2BIG;
+	}
+	if (!opts->kernel->tree[0]) {
+		kb_msg(p, "image: selftests asked for, but no kernel tree");
+		return -EINVAL;
+	}
+	for (size_t i = 0; r == 0 && i < opts->n_kselftests; i++) {
+		const char *d = opts->kselftests[i];
+
+		if (!kselftest_name_ok(d)) {
+			kb_msg(p, "image: bad selftest folder name '%s'", d);
+			return -EINVAL;
+		}
+		r = kb_path(src, sizeof(src), "%s/%s/%s", opts->kernel->tree,
+			    KSELFTEST_TREE, d);
+		if (r == 0)
+			r = img_tree_read(src, false, &trees[i]);
+		if (r < 0) {
+			kb_msg(p,
+			       "image: cannot read the selftests in '%s': %s%s",
+			       src, strerror(-r),
+			       r == -EINVAL ? " (a name with whitespace?)" :
+					      "");
+			return r;
+		}
+		r = kb_hash_add_str(h, "kselftest", d);
+		if (r == 0)
+			r = hash_tree(h, "kselftest-files", &trees[i]);
+	}
+	return r;
 }
 
 /* gen_init_cpio spec | gzip -n > out, both children at once. */
@@ -533,6 +620,7 @@ int kbuild_image_build(const struct kbuild_image_opts *opts,
 	char mods[PATH_MAX], gen[PATH_MAX], init_default[PATH_MAX],
 		spec_tmp[PATH_MAX];
 	struct img_tree mtree = { 0 }, etree = { 0 };
+	struct img_tree kstrees[KSELFTESTS_MAX] = { 0 };
 	struct img_hostfiles hf = { 0 };
 	struct kbuild_image_result res = { 0 };
 	char err[PATH_MAX + 256];
@@ -617,6 +705,8 @@ int kbuild_image_build(const struct kbuild_image_opts *opts,
 				       hf.src[i], strerror(-r));
 		}
 	}
+	if (r == 0 && opts->n_kselftests)
+		r = read_kselftests(opts, kstrees, h, &p);
 	if (r == 0 && opts->extra_dir) {
 		r = img_tree_read(opts->extra_dir, false, &etree);
 		if (r < 0)
@@ -684,7 +774,7 @@ int kbuild_image_build(const struct kbuild_image_opts *opts,
 		goto out;
 	}
 	r = write_spec(f, busybox, applets, init, opts->guestd, &hf, &mtree,
-		       &etree);
+		       &etree, opts->kselftests, kstrees, opts->n_kselftests);
 	if (fclose(f) != 0 && r == 0)
 		r = -errno;
 	if (r < 0)
@@ -713,6 +803,8 @@ out:
 	free(applets);
 	img_tree_free(&mtree);
 	img_tree_free(&etree);
+	for (size_t i = 0; i < KSELFTESTS_MAX; i++)
+		img_tree_free(&kstrees[i]);
 	img_hostfiles_free(&hf);
 	kb_hash_free(h);
 	return r;

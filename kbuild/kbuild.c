@@ -947,6 +947,9 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	r = kb_path(dir, sizeof(dir), "%s/builds/%s", cache, key);
 	if (r == 0)
 		r = kb_path(res.config, sizeof(res.config), "%s/config", dir);
+	if (r == 0)
+		r = kb_path(res.tree, sizeof(res.tree), "%s/trees/%s", cache,
+			    flavour);
 	if (r < 0)
 		goto out;
 	snprintf(res.dir, sizeof(res.dir), "%s", dir);

@@ -116,6 +116,7 @@ struct kbuild_result {
 	bool cache_hit;
 	/* Additions: */
 	char config[PATH_MAX]; /* the verified .config (builds/<key>/config, or obj's with config_only) */
+	char tree[PATH_MAX]; /* trees/<flavour>/: the source the kernel was built from */
 	double seconds; /* wall time of this call */
 };
 
@@ -143,6 +144,11 @@ struct kbuild_image_opts {
 	const struct kbuild_image_program
 		*programs; /* host programs and their libraries, or NULL */
 	size_t n_programs;
+	/* Folders of the kernel tree's tools/testing/selftests (kernel->tree)
+	 * to carry at /usr/lib/kselftest/<dir>, each one path component;
+	 * or NULL (docs/kselftest.md). */
+	const char *const *kselftests;
+	size_t n_kselftests;
 };
 
 struct kbuild_image_result {

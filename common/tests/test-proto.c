@@ -56,6 +56,8 @@ static void test_every_event_roundtrips(void)
 
 		if (t == PROTO_EV_KMSG)
 			ev.u.kmsg.step = -1;
+		if (t == PROTO_EV_SUBTEST)
+			strcpy(ev.u.subtest.name, "a test");
 		snprintf(what, sizeof(what), "%s round-trips", proto_event_name(t));
 		ok(proto_event_encode(&ev, &line, &len) == 0 &&
 		   proto_event_decode(line, len - 1, &back, err, sizeof(err)) == 0 &&
@@ -212,6 +214,52 @@ static void test_requests_and_helpers(void)
 	   "xfail keeps a run green, error does not");
 	ok(!proto_verdict_ok(VERDICT_XPASS), "xpass is a failure");
 	is_str(proto_verdict_name(VERDICT_XPASS), "xpass", "xpass's name");
+}
+
+/* A step's subtests: bounded, and only the verdicts a test can have. */
+static void test_subtest(void)
+{
+	struct proto_event ev = { .type = PROTO_EV_SUBTEST, .t_us = 5 };
+	struct proto_event back;
+	char *line, l[1024], name[PROTO_SUBTEST_NAME_MAX + 1];
+	size_t len;
+
+	strcpy(ev.u.subtest.scenario, "ftrace/selftests");
+	ev.u.subtest.step = 2;
+	ev.u.subtest.index = 7;
+	strcpy(ev.u.subtest.name, "ftrace - function glob filters");
+	ev.u.subtest.verdict = VERDICT_SKIP;
+	strcpy(ev.u.subtest.reason, "unsupported");
+	ok(proto_event_encode(&ev, &line, &len) == 0, "encode subtest");
+	line[len - 1] = '\0';
+	is_int(decode(line, &back), 0, "decode it back");
+	is_int(back.u.subtest.index, 7, "index survives");
+	is_int(back.u.subtest.verdict, VERDICT_SKIP, "verdict survives");
+	is_str(back.u.subtest.name, "ftrace - function glob filters",
+	       "name survives");
+	is_str(back.u.subtest.reason, "unsupported", "reason survives");
+	free(line);
+
+	is_int(decode("{\"ev\":\"subtest\",\"t_us\":1,\"scenario\":\"a/b\","
+		      "\"step\":0,\"index\":0,\"name\":\"x\","
+		      "\"verdict\":\"timeout\"}", &back), -EPROTO,
+	       "a subtest cannot time out");
+	is_str(err, "subtest: verdict 'timeout' is not pass, fail, skip or xfail",
+	       "and says so");
+	is_int(decode("{\"ev\":\"subtest\",\"t_us\":1,\"scenario\":\"a/b\","
+		      "\"step\":0,\"index\":1024,\"name\":\"x\","
+		      "\"verdict\":\"pass\"}", &back), -EPROTO,
+	       "an index at PROTO_SUBTESTS_MAX is refused");
+	is_int(decode("{\"ev\":\"subtest\",\"t_us\":1,\"scenario\":\"a/b\","
+		      "\"step\":0,\"index\":0,\"name\":\"\","
+		      "\"verdict\":\"pass\"}", &back), -EPROTO,
+	       "an empty name is refused");
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	snprintf(l, sizeof(l), "{\"ev\":\"subtest\",\"t_us\":1,"
+		 "\"scenario\":\"a/b\",\"step\":0,\"index\":0,"
+		 "\"name\":\"%s\",\"verdict\":\"pass\"}", name);
+	is_int(decode(l, &back), -E2BIG, "a name over its bound is refused");
 }
 
 /* The state-leak audit's events and the run request's state_files. */
@@ -617,6 +665,7 @@ int main(void)
 	test_linebuf();
 	test_requests_and_helpers();
 	test_audit();
+	test_subtest();
 	test_run_roundtrip();
 	test_request_decode();
 	test_run_refused();

@@ -76,6 +76,23 @@ static int arm_run(struct step_ctx *ctx, struct json_object *step,
 	return 0;
 }
 
+/* Reports two subtests; named "stray", the first for another step. */
+static int subtests_run(struct step_ctx *ctx, struct json_object *step,
+			struct step_result *res)
+{
+	struct ks_result t = { .name = "one", .verdict = VERDICT_PASS };
+	const char *name = step_str(step, "name");
+	bool stray = name && !strcmp(name, "stray");
+
+	ctx->subtest(ctx->subtest_data, ctx->step + stray, 0, &t);
+	snprintf(t.name, sizeof(t.name), "two");
+	t.verdict = VERDICT_SKIP;
+	snprintf(t.reason, sizeof(t.reason), "no two");
+	ctx->subtest(ctx->subtest_data, ctx->step, 1, &t);
+	res->verdict = VERDICT_PASS;
+	return 0;
+}
+
 static unsigned int nresets;
 static int reset_err;
 
@@ -93,9 +110,13 @@ static const struct step_ops step_spawn = { .name = "spawn",
 static const struct step_ops step_arm = { .name = "arm", .run = arm_run,
 					  .reset = arm_reset };
 
+static const struct step_ops step_subtests = { .name = "subtests",
+					       .run = subtests_run };
+
 static const struct step_ops *const table[] = {
-	&step_write, &step_read, &step_sleep, &step_kmsg_expect,
-	&step_crash, &step_spawn, &step_arm, NULL,
+	&step_write, &step_read,  &step_sleep,	  &step_kmsg_expect,
+	&step_crash, &step_spawn, &step_arm,	  &step_subtests,
+	NULL,
 };
 
 static struct step_env env;
@@ -779,6 +800,37 @@ static void test_reset_hook(struct runner *r)
 	reset_err = 0;
 }
 
+/* A step's subtests go out between its step_begin and step_end; one for
+ * another step is the child misbehaving. */
+static void test_subtests(struct runner *r)
+{
+	const char *ok_req = "{\"req\":\"run\",\"scenario\":\"t/sub\","
+			     "\"steps\":[{\"kind\":\"sleep\",\"ms\":0},"
+			     "{\"kind\":\"subtests\"}]}";
+	const char *stray_req = "{\"req\":\"run\",\"scenario\":\"t/sub\","
+				"\"steps\":[{\"kind\":\"subtests\","
+				"\"name\":\"stray\"}]}";
+	const struct proto_event *ev;
+
+	run_all(r, &ok_req, 1);
+	is_str(types(), "scenario_begin step_begin step_end step_begin "
+	       "subtest subtest step_end scenario_end",
+	       "subtests between their step's begin and end");
+	ev = find(PROTO_EV_SUBTEST, 1);
+	ok(ev && ev->u.subtest.step == 1 && ev->u.subtest.index == 1 &&
+	   !strcmp(ev->u.subtest.name, "two") &&
+	   ev->u.subtest.verdict == VERDICT_SKIP &&
+	   !strcmp(ev->u.subtest.reason, "no two") &&
+	   !strcmp(ev->u.subtest.scenario, "t/sub"),
+	   "with the step, index, name, verdict, reason and scenario");
+	run_all(r, &stray_req, 1);
+	ev = find(PROTO_EV_STEP_END, 0);
+	ok(ev && ev->u.step_end.verdict == VERDICT_ERROR &&
+	   strstr(ev->u.step_end.reason, "out-of-order 'subtest'"),
+	   "a subtest for another step is an error of the child");
+	ok(!find(PROTO_EV_SUBTEST, 0), "and is not forwarded");
+}
+
 int main(void)
 {
 	struct runner r;
@@ -807,6 +859,7 @@ int main(void)
 	test_cleanup_after_crash(&r);
 	test_cleanup_bad_requests(&r);
 	test_reset_hook(&r);
+	test_subtests(&r);
 	runner_free(&r);
 	tu_rmrf(dir);
 	return tap_done();

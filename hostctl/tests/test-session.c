@@ -414,6 +414,36 @@ static void test_pass_earned(void)
 	       "pass with a step open: error");
 }
 
+#define SUBTEST(idx, step, verdict)                                   \
+	"{\"ev\":\"subtest\",\"t_us\":5,\"scenario\":\"ftrace/x\","      \
+	"\"step\":" #step ",\"index\":" #idx ",\"name\":\"t" #idx "\","   \
+	"\"verdict\":\"" verdict "\",\"reason\":\"why\"}"
+
+/* A step's subtests: for the open step only, numbered without gaps. */
+static void test_subtests(void)
+{
+	struct session s;
+
+	open_step0(&s);
+	is_int(feed(&s, SUBTEST(0, 0, "pass")), 0, "subtest 0 of the open step");
+	is_int(feed(&s, SUBTEST(1, 0, "skip")), 0, "subtest 1");
+	is_int(sc.steps[0].nsubtests, 2, "both recorded");
+	is_str(sc.steps[0].subtests[1].name, "t1", "with their names");
+	is_int(sc.steps[0].subtests[1].verdict, VERDICT_SKIP, "verdicts");
+	is_str(sc.steps[0].subtests[1].reason, "why", "and reasons");
+	is_int(feed(&s, SUBTEST(3, 0, "pass")), -EPROTO, "a gap is refused");
+	okf(strstr(s.err, "subtest 3 of step 0, expected subtest 2"),
+	    "says so: %s", s.err);
+
+	open_step0(&s);
+	is_int(feed(&s, SUBTEST(0, 1, "pass")), -EPROTO,
+	       "a subtest of a step that is not open is refused");
+	open_step0(&s);
+	is_int(feed(&s, SUBTEST(0, 0, "pass")), 0, "first");
+	is_int(feed(&s, SUBTEST(0, 0, "pass")), -EPROTO,
+	       "the same subtest twice is refused");
+}
+
 int main(void)
 {
 	test_good();
@@ -423,6 +453,7 @@ int main(void)
 	test_carry();
 	test_pass_earned();
 	test_cleanup();
+	test_subtests();
 	res_scenario_free(&sc);
 	return tap_done();
 }

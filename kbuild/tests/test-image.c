@@ -217,6 +217,37 @@ int main(void)
 		free(spec);
 	}
 
+	/* A kselftest step's folder, from the kernel's tree. */
+	put("tree/tools/testing/selftests/ftrace/ftracetest", "#!/bin/sh\n", 0755);
+	put("tree/tools/testing/selftests/ftrace/test.d/functions", "x=1\n", 0644);
+	snprintf(k.tree, sizeof(k.tree), "%s/tree", tmp);
+	{
+		struct kbuild_image_opts ok = o;
+		struct kbuild_image_result rk, rk2;
+		const char *ks[] = { "ftrace" }, *bad[] = { ".." }, *none[] = { "net" };
+
+		ok.kselftests = ks;
+		ok.n_kselftests = 1;
+		r = kbuild_image_build(&ok, &rk);
+		okf(r == 0 && strcmp(rk.key, r1.key) != 0, "an image with selftests has its own key (r=%d)", r);
+		spec = unpacked(rk.path);
+		snprintf(line, sizeof(line),
+			 "file /usr/lib/kselftest/ftrace/ftracetest %s/tree/tools/testing/selftests/ftrace/ftracetest 755 0 0",
+			 tmp);
+		okf(has_line(spec, line), "the tree's tools/testing/selftests/ftrace at /usr/lib/kselftest/ftrace");
+		okf(has_line(spec, "dir /usr/lib/kselftest/ftrace 755 0 0") &&
+			    has_line(spec, "dir /usr/lib/kselftest/ftrace/test.d 755 0 0"),
+		    "with its folders");
+		free(spec);
+		put("tree/tools/testing/selftests/ftrace/test.d/functions", "x=2\n", 0644);
+		r = kbuild_image_build(&ok, &rk2);
+		okf(r == 0 && strcmp(rk.key, rk2.key) != 0, "the key changes with a selftest file's content");
+		ok.kselftests = bad;
+		okf(kbuild_image_build(&ok, &rk2) == -EINVAL, "a folder name '..' is refused");
+		ok.kselftests = none;
+		okf(kbuild_image_build(&ok, &rk2) == -ENOENT, "a folder the tree lacks is an error");
+	}
+
 	r = kbuild_image_build(&o, &r2);
 	okf(r == 0 && r2.cache_hit && !strcmp(r1.key, r2.key) && !strcmp(r1.path, r2.path),
 	    "the same inputs are a cache hit");

@@ -146,6 +146,13 @@ static void test_bad_files(void)
 	BAD("bad-errno",
 	    "$.steps[0].expect_errno: unknown errno name 'EFOO'",
 	    "$.steps[1].expect_errno: unknown errno name 'einval'");
+	BAD("bad-kselftest",
+	    "$.steps[0].program: '../ftrace/ftracetest' is not DIR/FILE below /usr/lib/kselftest (relative, no '.' or '..', [A-Za-z0-9._+-])",
+	    "$.steps[1].program: 'ftracetest' is not DIR/FILE below /usr/lib/kselftest (relative, no '.' or '..', [A-Za-z0-9._+-])",
+	    "$.steps[2].format: 'tap' is not one of: ktap, ftracetest",
+	    "$.steps[2].args[0]: not one line below 256 bytes (3 bytes, a line break)",
+	    "$.steps[2].args[1]: expected a string, got an integer",
+	    "$.steps[3].min_tests: 0 is out of range 1..1024");
 	BAD("unknown-kind",
 	    "$.steps[0].kind: unknown step kind 'exec'; kinds: write, read, modprobe, rmmod, wait_for, kmsg_expect, sleep, ...",
 	    "$.steps[0].timeout_ms: expected an integer, got a string",
