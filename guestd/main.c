@@ -653,6 +653,10 @@ int main(int argc, char **argv)
 		gd.in_fd = gd.out_fd = r;
 	} else {
 		find_port();
+		/* Without dropbear in the image there is no SSH port. */
+		r = sshport_start();
+		if (r < 0 && r != -ENOENT)
+			gd_log(4, "no SSH port: %s", util_errno_desc(-r));
 	}
 	if (proto_linebuf_init(&gd.inlb) < 0)
 		gd_fatal("out of memory");
