@@ -82,6 +82,7 @@ struct run_args {
 	const char *dump_format;
 	bool keep;
 	unsigned int repeat; /* --repeat N, or 0 */
+	const struct run_hooks *hooks; /* hostctl repro's, or NULL */
 };
 
 /* "1".."1000", decimal only. */
@@ -366,6 +367,28 @@ static int plan_run(const struct run_args *a, char *const *names, int nnames,
 		fprintf(stderr, "hostctl run: %s\n", err);
 		return -1;
 	}
+	if (a->hooks && p->n != 1) {
+		fprintf(stderr, "hostctl repro: name one scenario, not %zu\n",
+			p->n);
+		return -1;
+	}
+	if (a->hooks && a->hooks->until_step) {
+		struct scenario *s = &p->set.v[p->idx[0]];
+
+		r = scn_truncate(s, a->hooks->until_step);
+		if (r == -ERANGE)
+			fprintf(stderr,
+				"hostctl repro: %s has %zu steps; --until-step takes 1 to %zu\n",
+				s->name, s->nsteps, s->nsteps);
+		else if (r == -EOPNOTSUPP)
+			fprintf(stderr,
+				"hostctl repro: %s runs on VMs of its own (boots or a disk); --until-step does not take such scenarios yet\n",
+				s->name);
+		else if (r < 0)
+			fprintf(stderr, "hostctl repro: out of memory\n");
+		if (r < 0)
+			return -1;
+	}
 	r = setup_prepare_without(a->cache, a->connect, a->initrd,
 				  a->kernel_dir, a->without, a->n_without,
 				  &p->su);
@@ -466,6 +489,14 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	ro.dump_max_mb = a->dump_max_mb;
 	ro.dump_format = a->dump_format;
 	ro.keep = a->keep;
+	if (!a->initrd && p->su.image.ssh_host_key_pub[0]) {
+		ro.vms_dir = p->su.vms_dir;
+		ro.ssh_host_key = p->su.image.ssh_host_key_pub;
+	}
+	if (a->hooks) {
+		ro.hold = a->hooks->hold;
+		ro.hold_data = a->hooks->hold_data;
+	}
 	r = runner_run(&ro, p->scn, run, NULL, err, sizeof(err));
 	fclose(events);
 	if (r < 0) {
@@ -667,9 +698,15 @@ static int do_run(const struct run_args *a, char *const *names, int nnames)
 
 int verb_run(int argc, char *argv[])
 {
+	return verb_run_hooked(argc, argv, NULL);
+}
+
+int verb_run_hooked(int argc, char *argv[], const struct run_hooks *h)
+{
 	struct run_args a = { .accel = ACCEL_AUTO,
 			      .kernel_dir = VLALAB_SRCDIR "/kernel",
-			      .dump_max_mb = PM_DUMP_MAX_MB_DEFAULT };
+			      .dump_max_mb = PM_DUMP_MAX_MB_DEFAULT,
+			      .hooks = h };
 	int r;
 
 	r = parse_args(argc, argv, &a);

@@ -86,6 +86,11 @@ int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 
 bool vm_dead(const struct vm *vm);
 /*
+ * Run the event loop until @fd is readable (0) or the VM dies (-EPIPE),
+ * as vm_wait() with no bound: the guest's lines go on meanwhile.
+ */
+int vm_wait_fd(struct vm *vm, int fd);
+/*
  * For boots that hibernate or power off (guest.c, runner.c): a silence
  * bound other than VM_SILENCE_MS (a hibernating guest is frozen while it
  * writes its image), and whether the VM ended because the guest powered off or reset
