@@ -157,7 +157,14 @@ int setup_prepare_without(const char *cache, const char *uri,
 		fprintf(stderr, "hostctl: %s\n", logs);
 		return r;
 	}
+	/* QEMU binds the VMs' SSH sockets there: it must exist first. */
 	snprintf(s.vms_dir, sizeof(s.vms_dir), "%s/vms", s.cache_dir);
+	r = fs_mkdir_p(s.vms_dir);
+	if (r < 0) {
+		fprintf(stderr, "hostctl: creating '%s': %s\n", s.vms_dir,
+			strerror(-r));
+		return r;
+	}
 	iopts.ssh_authorized_key = path;
 	iopts.cache_dir = s.cache_dir;
 	iopts.kernel = &s.kernel;
