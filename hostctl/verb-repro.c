@@ -93,7 +93,7 @@ static void hold(void *data, struct vm *vm, const char *label,
 		       label, domain, domain, domain);
 		fflush(stdout);
 		/* Any input, or its end: a line or ^D. */
-		r = vm_wait_fd(vm, STDIN_FILENO);
+		r = vm_wait_fd(vm, STDIN_FILENO, 0);
 		if (r == 0 && read(STDIN_FILENO, buf, sizeof(buf)) < 0)
 			r = -errno;
 		if (r == -EPIPE)
@@ -126,7 +126,7 @@ static void hold(void *data, struct vm *vm, const char *label,
 		_exit(r < 0 ? EXIT_SETUP : status);
 	}
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	r = pidfd < 0 ? -errno : vm_wait_fd(vm, pidfd);
+	r = pidfd < 0 ? -errno : vm_wait_fd(vm, pidfd, 0);
 	if (r == -EPIPE) {
 		fprintf(stderr,
 			"\r\nhostctl repro: %s died (%s); the crash judge follows\n",

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,11 @@ static void run_usage(FILE *f)
 		"                    e.g. 0001; repeatable)\n"
 		"  --keep            keep the disk images of scenarios with a\n"
 		"                    disk in the run directory\n"
+		"  --keep-vm-on-fail[=SECONDS]\n"
+		"                    keep the VM of the first scenario that does not\n"
+		"                    pass alive (on the shared VM) and print the\n"
+		"                    'hostctl shell' command that reaches it; go on\n"
+		"                    after a line on standard input, or SECONDS\n"
 		"  --repeat N        run the selection N times (1..%d), each round\n"
 		"                    on fresh VMs in RUN-DIR/round-K, with\n"
 		"                    vlalab.round=K on the guest's command line;\n"
@@ -83,7 +89,51 @@ struct run_args {
 	bool keep;
 	unsigned int repeat; /* --repeat N, or 0 */
 	const struct run_hooks *hooks; /* hostctl repro's, or NULL */
+	/* --keep-vm-on-fail[=SECONDS]: the first failing scenario's VM
+	 * stays until a line on stdin, or for keep_vm_s seconds. */
+	bool keep_vm_on_fail;
+	uint64_t keep_vm_s;
 };
+
+/* The hold of --keep-vm-on-fail: once, for the first failing scenario. */
+struct keep_vm {
+	const struct run_args *a;
+	struct progress *prog;
+	bool kept;
+};
+
+static void keep_vm_hold(void *data, struct vm *vm, const char *label,
+			 const char *domain, const struct res_scenario *sc)
+{
+	struct keep_vm *k = data;
+	char buf[256];
+	int r;
+
+	if (k->kept || sc->verdict == VERDICT_PASS ||
+	    sc->verdict == VERDICT_SKIP || sc->verdict == VERDICT_XFAIL)
+		return;
+	k->kept = true;
+	progress_clear(k->prog);
+	if (k->a->keep_vm_s)
+		fprintf(stderr,
+			"hostctl run: %s: %s; keeping %s for %" PRIu64
+			" s: hostctl shell %s\n",
+			sc->name, proto_verdict_name(sc->verdict), label,
+			k->a->keep_vm_s, domain);
+	else
+		fprintf(stderr,
+			"hostctl run: %s: %s; keeping %s until a line on standard input: hostctl shell %s\n",
+			sc->name, proto_verdict_name(sc->verdict), label,
+			domain);
+	r = vm_wait_fd(vm, k->a->keep_vm_s ? -1 : STDIN_FILENO,
+		       k->a->keep_vm_s * 1000);
+	if (r == 0 && !k->a->keep_vm_s &&
+	    read(STDIN_FILENO, buf, sizeof(buf)) < 0)
+		r = -errno;
+	if (r == -EPIPE)
+		fprintf(stderr, "hostctl run: %s died meanwhile (%s)\n", label,
+			vm_dead_reason(vm));
+}
 
 /* "1".."1000", decimal only. */
 static int parse_repeat(const char *s, unsigned int *ret)
@@ -116,6 +166,7 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "dump-max-mb", required_argument, NULL, 'D' },
 		{ "dump-format", required_argument, NULL, 'F' },
 		{ "keep", no_argument, NULL, 'k' },
+		{ "keep-vm-on-fail", optional_argument, NULL, 'V' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -130,6 +181,25 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		case 'o':
 			a->output = optarg;
 			break;
+		case 'V': {
+			unsigned long v = 0;
+			char *end = NULL;
+
+			a->keep_vm_on_fail = true;
+			if (!optarg)
+				break;
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (*optarg < '1' || *optarg > '9' || *end || errno ||
+			    v > 86400) {
+				fprintf(stderr,
+					"hostctl run: --keep-vm-on-fail=SECONDS wants 1 to 86400, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			a->keep_vm_s = v;
+			break;
+		}
 		case 'f':
 			if (res_format_parse(optarg, &a->format) < 0) {
 				fprintf(stderr,
@@ -453,6 +523,7 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 {
 	char events_path[PATH_MAX + 16], err[1024];
 	struct runner_opts ro = { 0 };
+	struct keep_vm keep = { 0 };
 	FILE *events;
 	char *summary;
 	int r;
@@ -496,6 +567,11 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	if (a->hooks) {
 		ro.hold = a->hooks->hold;
 		ro.hold_data = a->hooks->hold_data;
+	} else if (a->keep_vm_on_fail) {
+		keep.a = a;
+		keep.prog = &p->prog;
+		ro.hold = keep_vm_hold;
+		ro.hold_data = &keep;
 	}
 	r = runner_run(&ro, p->scn, run, NULL, err, sizeof(err));
 	fclose(events);

@@ -541,17 +541,21 @@ static bool flag_set(void *arg)
 	return *(bool *)arg;
 }
 
-int vm_wait_fd(struct vm *vm, int fd)
+int vm_wait_fd(struct vm *vm, int fd, uint64_t timeout_ms)
 {
 	bool ready = false;
-	int watch, r;
+	int watch = -1, r;
 
-	watch = virEventAddHandle(fd, VIR_EVENT_HANDLE_READABLE, fd_ready,
-				  &ready, NULL);
-	if (watch < 0)
-		return -ENOMEM;
-	r = vm_wait(vm, flag_set, &ready, UINT64_MAX / 2000);
-	virEventRemoveHandle(watch);
+	if (fd >= 0) {
+		watch = virEventAddHandle(fd, VIR_EVENT_HANDLE_READABLE,
+					  fd_ready, &ready, NULL);
+		if (watch < 0)
+			return -ENOMEM;
+	}
+	r = vm_wait(vm, flag_set, &ready,
+		    timeout_ms ? timeout_ms : UINT64_MAX / 2000);
+	if (watch >= 0)
+		virEventRemoveHandle(watch);
 	return r;
 }
 
