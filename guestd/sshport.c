@@ -17,8 +17,12 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,27 +34,87 @@
 #define SSH_BUF 65536
 #define SSH_FIND_TRIES 3000 /* of 10 ms: the port comes with guestd's */
 
+/*
+ * The relay's news, to the kernel log (guestd forwards it to the host as
+ * kmsg events): it has no channel of its own, and must not be silent.
+ */
+static __attribute__((format(printf, 1, 2))) void say(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int fd, n;
+
+	n = snprintf(buf, sizeof(buf), "<5>guestd-ssh: ");
+	va_start(ap, fmt);
+	n += vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof(buf))
+		n = sizeof(buf) - 1;
+	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, buf, (size_t)n) < 0) {
+			/* Nowhere else to say it. */
+		}
+		close(fd);
+	}
+}
+
 struct pipebuf {
 	char data[SSH_BUF];
 	size_t off, len;
 };
 
-/* Until a host end is connected: the port says POLLHUP without one. */
-static int wait_host(int port, const sigset_t *sigio)
+/*
+ * A connected pair of loopback TCP sockets, for a kernel without AF_UNIX
+ * (vlalab's config has no CONFIG_UNIX): the listener lives only until
+ * its one connection is accepted, and the accepted peer must be our own
+ * connecting socket.
+ */
+static int tcp_pair(int sv[2])
 {
-	for (;;) {
-		struct pollfd p = { .fd = port };
+	struct sockaddr_in a = { .sin_family = AF_INET }, me, peer;
+	socklen_t len = sizeof(a), mlen = sizeof(me), plen = sizeof(peer);
+	int l, c = -1, s = -1, r = 0;
 
-		if (poll(&p, 1, 0) < 0 && errno != EINTR)
-			return -errno;
-		if (p.revents & POLLNVAL)
-			return -EBADF;
-		if (!(p.revents & POLLHUP))
-			return 0;
-		/* SIGIO is blocked: one sent since poll() is pending. */
-		if (sigwaitinfo(sigio, NULL) < 0 && errno != EINTR)
-			return -errno;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (l < 0)
+		return -errno;
+	if (bind(l, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(l, 1) < 0 ||
+	    getsockname(l, (struct sockaddr *)&a, &len) < 0)
+		r = -errno;
+	if (r == 0) {
+		c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (c < 0 || connect(c, (struct sockaddr *)&a, sizeof(a)) < 0)
+			r = -errno;
 	}
+	if (r == 0) {
+		s = accept4(l, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC);
+		if (s < 0 || getsockname(c, (struct sockaddr *)&me, &mlen) < 0)
+			r = -errno;
+		else if (peer.sin_port != me.sin_port)
+			r = -EPERM;
+	}
+	close(l);
+	if (r < 0) {
+		if (c >= 0)
+			close(c);
+		if (s >= 0)
+			close(s);
+		return r;
+	}
+	sv[0] = c;
+	sv[1] = s;
+	return 0;
+}
+
+/* The relay's end in sv[0], dropbear's in sv[1]: dropbear -i wants a
+ * socket (it asks getpeername()), and pipes will not do. */
+static int sock_pair(int sv[2])
+{
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0)
+		return 0;
+	return errno == EAFNOSUPPORT ? tcp_pair(sv) : -errno;
 }
 
 static pid_t start_dropbear(int sock)
@@ -101,33 +165,23 @@ static int fill(struct pipebuf *b, int fd)
 
 /*
  * Copy between the port and dropbear's socket until either ends: the host
- * end going (POLLHUP) or dropbear leaving (end of file on the socket).
- * After dropbear left, the port is read and dropped until the host end
- * goes too, so that the next dropbear talks to a new connection only.
+ * end going (POLLHUP) or dropbear leaving (end of file on its socket).
+ * @up may hold what the host sent after the preamble.
  */
 static void pump(int port, int sock, struct pipebuf *up, struct pipebuf *down)
 {
-	bool sock_open = true;
-
-	up->off = up->len = down->off = down->len = 0;
+	down->off = down->len = 0;
 	for (;;) {
-		struct pollfd p[2] = { { .fd = port }, { .fd = -1 } };
+		struct pollfd p[2] = { { .fd = port }, { .fd = sock } };
 
-		if (sock_open) {
-			p[1].fd = sock;
-			if (up->len < sizeof(up->data))
-				p[0].events |= POLLIN;
-			if (down->len)
-				p[0].events |= POLLOUT;
-			if (down->len < sizeof(down->data))
-				p[1].events |= POLLIN;
-			if (up->len)
-				p[1].events |= POLLOUT;
-		} else {
-			p[0].events = POLLIN;
-			if (down->len)
-				p[0].events |= POLLOUT;
-		}
+		if (up->len < sizeof(up->data))
+			p[0].events |= POLLIN;
+		if (down->len)
+			p[0].events |= POLLOUT;
+		if (down->len < sizeof(down->data))
+			p[1].events |= POLLIN;
+		if (up->len)
+			p[1].events |= POLLOUT;
 		if (poll(p, 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -137,19 +191,68 @@ static void pump(int port, int sock, struct pipebuf *up, struct pipebuf *down)
 			return;
 		if ((p[0].revents & POLLOUT) && drain(down, port) < 0)
 			return;
-		if (p[0].revents & POLLIN) {
-			if (!sock_open)
-				up->off = up->len = 0;
-			if (fill(up, port) != 0)
-				return;
-		}
-		if (!sock_open)
-			continue;
+		if ((p[0].revents & POLLIN) && fill(up, port) != 0)
+			return;
 		if ((p[1].revents & POLLOUT) && drain(up, sock) < 0)
-			sock_open = false;
+			return;
 		if ((p[1].revents & (POLLIN | POLLHUP | POLLERR)) &&
 		    fill(down, sock) != 0)
-			sock_open = false;
+			return;
+	}
+}
+
+/*
+ * Until a host end sends SSHPORT_PREAMBLE: what came before it (the tail
+ * of an earlier connection) is dropped, what comes after it goes to @up.
+ * The preamble marks where a connection starts in the byte stream, which
+ * the port's POLLHUP cannot: a disconnect and the next connect may both
+ * come between two polls. Without a host end (POLLHUP, read() 0) the
+ * relay sleeps until SIGIO says the host end changed.
+ */
+static int wait_preamble(int port, const sigset_t *sigio, struct pipebuf *up)
+{
+	const size_t plen = strlen(SSHPORT_PREAMBLE);
+	char buf[512];
+	size_t have = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = port, .events = POLLIN };
+		ssize_t n = 0;
+		char *at;
+
+		if (poll(&p, 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (p.revents & POLLNVAL)
+			return -EBADF;
+		if (p.revents & POLLIN) {
+			n = read(port, buf + have, sizeof(buf) - have);
+			if (n < 0 && errno != EAGAIN && errno != EINTR)
+				return -errno;
+		}
+		if (n > 0) {
+			have += (size_t)n;
+			at = memmem(buf, have, SSHPORT_PREAMBLE, plen);
+			if (at) {
+				size_t rest = have - (size_t)(at - buf) - plen;
+
+				memcpy(up->data, at + plen, rest);
+				up->off = 0;
+				up->len = rest;
+				return 0;
+			}
+			/* Keep what could be the preamble's start. */
+			if (have >= plen) {
+				memmove(buf, buf + have - (plen - 1), plen - 1);
+				have = plen - 1;
+			}
+			continue;
+		}
+		if ((p.revents & POLLHUP) && sigwaitinfo(sigio, NULL) < 0 &&
+		    errno != EINTR)
+			return -errno;
 	}
 }
 
@@ -159,6 +262,7 @@ static __attribute__((noreturn)) void relay(void)
 	char path[512];
 	sigset_t sigio;
 	int port = -1, r = -ENOENT;
+	char seed;
 
 	setsid();
 	for (int i = 0; i < SSH_FIND_TRIES; i++) {
@@ -170,32 +274,57 @@ static __attribute__((noreturn)) void relay(void)
 	}
 	if (r == 0)
 		port = open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (port < 0)
+	if (port < 0) {
+		say("no port '%s': %s", PROTO_SSH_PORT_NAME,
+		    util_errno_desc(r < 0 ? -r : errno));
 		_exit(1);
+	}
 	sigemptyset(&sigio);
 	sigaddset(&sigio, SIGIO);
 	sigprocmask(SIG_BLOCK, &sigio, NULL);
 	if (fcntl(port, F_SETOWN, getpid()) < 0 ||
-	    fcntl(port, F_SETFL, fcntl(port, F_GETFL) | O_ASYNC) < 0)
+	    fcntl(port, F_SETFL, fcntl(port, F_GETFL) | O_ASYNC) < 0) {
+		say("O_ASYNC on '%s': %s", path, util_errno_desc(errno));
 		_exit(1);
+	}
+	/*
+	 * dropbear polls getrandom(GRND_NONBLOCK) until the kernel's RNG is
+	 * ready, which in an idle TCG guest without input may be never: only
+	 * a blocking getrandom() makes the kernel gather jitter entropy at
+	 * once. So the relay blocks on it first (about a second under TCG).
+	 */
+	while (getrandom(&seed, sizeof(seed), 0) < 0 && errno == EINTR)
+		;
+	say("listening on %s", path);
 	for (;;) {
 		int sv[2];
 		pid_t pid;
 
-		if (wait_host(port, &sigio) < 0)
+		r = wait_preamble(port, &sigio, &up);
+		if (r == 0)
+			r = sock_pair(sv);
+		if (r < 0) {
+			say("giving up: %s", util_errno_desc(-r));
 			_exit(1);
-		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
-			_exit(1);
+		}
 		fcntl(sv[0], F_SETFL, O_NONBLOCK);
 		pid = start_dropbear(sv[1]);
 		close(sv[1]);
+		say("host connected: dropbear %d", (int)pid);
 		if (pid > 0)
 			pump(port, sv[0], &up, &down);
 		close(sv[0]);
 		if (pid > 0) {
+			int status = 0;
+
 			kill(pid, SIGTERM);
-			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 				;
+			/* dropbear that could not run exits 127. */
+			if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+				say("dropbear did not run");
+		} else {
+			say("fork: %s", util_errno_desc(errno));
 		}
 	}
 }

@@ -25,6 +25,7 @@
 
 #include "escape.h"
 #include "fsutil.h"
+#include "proto.h"
 #include "sshc.h"
 
 #define SSHC_BUF 32768
@@ -191,6 +192,14 @@ int sshc_connect(const char *sock, const char *pinned, const char *client,
 	if (c->fd < 0) {
 		r = c->fd;
 		snprintf(err, errlen, "connecting to '%s': %s", sock,
+			 strerror(-r));
+		goto fail;
+	}
+	/* Where this connection starts, for the guest's relay. */
+	if (write(c->fd, SSHPORT_PREAMBLE, strlen(SSHPORT_PREAMBLE)) !=
+	    (ssize_t)strlen(SSHPORT_PREAMBLE)) {
+		r = -errno;
+		snprintf(err, errlen, "writing to '%s': %s", sock,
 			 strerror(-r));
 		goto fail;
 	}
