@@ -62,6 +62,9 @@ const struct verb verb_repro_def = {
 static void print_steps(const struct res_scenario *sc, const char *label,
 			const char *domain)
 {
+	/* Past the run's live progress line, if one is shown. */
+	if (isatty(STDOUT_FILENO))
+		fputs("\r\033[K", stdout);
 	printf("hostctl repro: %s on %s:\n", sc->name, label);
 	for (size_t i = 0; i < sc->nsteps; i++) {
 		const struct res_step *st = &sc->steps[i];
