@@ -21,6 +21,11 @@
 
 #define PROTO_VERSION 1
 #define PROTO_PORT_NAME "org.vlalab.guestd.0"
+/* The second port: an SSH session per host connection (docs/repro.md). */
+#define PROTO_SSH_PORT_NAME "org.vlalab.ssh.0"
+/* What the host sends first on that port, before SSH: where a connection
+ * starts in the byte stream (guestd/sshport.c). */
+#define SSHPORT_PREAMBLE "VLALAB-SSH-1\n"
 
 /* Longest line either side may send, in bytes, newline included. */
 #define PROTO_LINE_MAX (64 * 1024)

@@ -636,6 +636,15 @@ scenario_child(const struct step_ops *const *table, const struct step_env *env,
 int port_find(const char *sysdir, const char *devdir, const char *name,
 	      char *ret_path, size_t size);
 
+/* ---- sshport.c ---- */
+
+/*
+ * Fork the SSH relay: dropbear -i for each host connection to the port
+ * PROTO_SSH_PORT_NAME. Returns its pid, -ENOENT when the image has no
+ * dropbear or host key, or -errno.
+ */
+pid_t sshport_start(void);
+
 /* ---- mtd.c: the MTD step kinds' shared parts ---- */
 
 #define MTD_PAGE_MAX (64 * 1024) /* the largest page the steps take */

@@ -50,6 +50,7 @@ struct guestd {
 	bool stdio;
 	const char *kmsg_path;
 	uint64_t heartbeat_ms;
+	pid_t ssh_pid; /* the SSH relay (sshport.c), or <= 0 */
 
 	bool pid1;
 	int log_fd; /* /dev/kmsg for writing, as PID 1 */
@@ -389,8 +390,17 @@ static void reap(void)
 	int status;
 	pid_t pid;
 
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (pid == gd.ssh_pid) {
+			char how[96];
+
+			util_wait_status(status, how, sizeof(how));
+			gd_log(3, "the SSH relay ended: %s", how);
+			gd.ssh_pid = 0;
+			continue;
+		}
 		runner_on_exit(&gd.runner, pid, status);
+	}
 }
 
 static void on_signal(void)
@@ -653,6 +663,11 @@ int main(int argc, char **argv)
 		gd.in_fd = gd.out_fd = r;
 	} else {
 		find_port();
+		/* Without dropbear in the image there is no SSH port. */
+		gd.ssh_pid = sshport_start();
+		if (gd.ssh_pid < 0 && gd.ssh_pid != -ENOENT)
+			gd_log(4, "no SSH port: %s",
+			       util_errno_desc(-gd.ssh_pid));
 	}
 	if (proto_linebuf_init(&gd.inlb) < 0)
 		gd_fatal("out of memory");

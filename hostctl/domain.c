@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Domain XML: direct kernel boot, a virtio-serial channel for guestd, the
+ * Domain XML: direct kernel boot, a virtio-serial channel for guestd (and
+ * one for SSH, when asked: a unix socket QEMU listens on), the
  * serial console into a file, a pvpanic device, no balloon, and one
  * virtio-net NIC that the guest names eth0 (dsa_loop's master). The NIC is
  * QEMU's user-mode network: it needs no tap or bridge on the host, and the
@@ -123,8 +124,16 @@ int domain_xml(const struct domain_config *c, char **ret)
 	      f);
 	esc_xml_printf(f, "      <target type='virtio' name='%s'/>\n",
 		       PROTO_PORT_NAME);
-	fputs("    </channel>\n"
-	      "    <interface type='user'>\n"
+	fputs("    </channel>\n", f);
+	if (c->ssh_socket) {
+		fputs("    <channel type='unix'>\n", f);
+		esc_xml_printf(f, "      <source mode='bind' path='%s'/>\n",
+			       c->ssh_socket);
+		esc_xml_printf(f, "      <target type='virtio' name='%s'/>\n",
+			       PROTO_SSH_PORT_NAME);
+		fputs("    </channel>\n", f);
+	}
+	fputs("    <interface type='user'>\n"
 	      "      <model type='virtio'/>\n"
 	      "      <rom enabled='no'/>\n"
 	      "    </interface>\n"

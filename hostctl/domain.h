@@ -34,6 +34,9 @@ struct domain_config {
 	const char *machine; /* "pc" or "q35"; NULL: "pc" */
 	const struct domain_disk *disks; /* at most DOMAIN_DISKS_MAX */
 	unsigned int ndisks;
+	/* The SSH port's host end (docs/repro.md): a unix socket QEMU
+	 * listens on, or NULL for none. */
+	const char *ssh_socket;
 };
 
 /* qboot boots a kernel from fw_cfg some 0.3 s sooner than SeaBIOS. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bootcheck.h"
 #include "fsutil.h"
@@ -18,6 +19,7 @@
 #include "progress.h"
 #include "report.h"
 #include "vm.h"
+#include "vmstate.h"
 
 /* How much of a console log the reason reads: the crash title's search. */
 #define GUEST_CONSOLE_READ 16384
@@ -206,6 +208,12 @@ void guest_name(struct guest *g)
 		 env->vmno);
 	snprintf(g->console, sizeof(g->console), "%s/console-%s.log",
 		 env->run_dir, g->label);
+	/* A socket's path has its own bound: without room, no SSH port. */
+	g->ssh_sock[0] = '\0';
+	if (env->vms_dir &&
+	    snprintf(g->ssh_sock, sizeof(g->ssh_sock), "%s/%s.ssh",
+		     env->vms_dir, g->name) >= (int)sizeof(g->ssh_sock))
+		g->ssh_sock[0] = '\0';
 }
 
 void guest_domain(const struct guest *g, struct domain_config *dc)
@@ -217,6 +225,29 @@ void guest_domain(const struct guest *g, struct domain_config *dc)
 	dc->cmdline = g->env->cmdline;
 	dc->console_log = g->console;
 	dc->firmware = g->env->firmware;
+	dc->ssh_socket = g->ssh_sock[0] ? g->ssh_sock : NULL;
+}
+
+/* Say where the VM's SSH port is, for hostctl exec, pull and ls. */
+static void publish(const struct guest *g)
+{
+	struct vmstate v = { .pid = getpid() };
+	int r;
+
+	if (!g->ssh_sock[0] || !g->env->ssh_host_key)
+		return;
+	snprintf(v.domain, sizeof(v.domain), "%s", g->name);
+	snprintf(v.label, sizeof(v.label), "%s", g->label);
+	snprintf(v.socket, sizeof(v.socket), "%s", g->ssh_sock);
+	snprintf(v.host_key, sizeof(v.host_key), "%s", g->env->ssh_host_key);
+	snprintf(v.run_dir, sizeof(v.run_dir), "%s", g->env->run_dir);
+	r = vmstate_write(g->env->vms_dir, &v);
+	if (r < 0) {
+		progress_clear(g->env->progress);
+		fprintf(stderr,
+			"hostctl: cannot write the state of %s in '%s': %s; hostctl exec will not find it\n",
+			g->label, g->env->vms_dir, strerror(-r));
+	}
 }
 
 int guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
@@ -239,6 +270,8 @@ int guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
 	g->hang = NULL;
 	r = vm_start(g->env->host, &p, &vm, err, errlen);
 	g->vm = r < 0 ? NULL : vm;
+	if (g->vm)
+		publish(g);
 	if (g->vm && end != SCN_END_RUNNING) {
 		g->silence_ms = GUEST_SILENCE_STOPPING_MS;
 		vm_set_silence_ms(g->vm, g->silence_ms);
@@ -433,6 +466,10 @@ void guest_stop(struct guest *g, bool ask)
 
 void guest_destroy(struct guest *g)
 {
+	if (g->vm && g->ssh_sock[0]) {
+		vmstate_remove(g->env->vms_dir, g->name);
+		unlink(g->ssh_sock);
+	}
 	vm_destroy(g->vm);
 	g->vm = NULL;
 }

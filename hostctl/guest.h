@@ -69,6 +69,10 @@ struct guest_env {
 	const char *kernel, *initrd;
 	const char *cmdline; /* NULL: domain_default_cmdline */
 	const char *firmware; /* or NULL */
+	/* The SSH port (docs/repro.md): the live VMs' state directory and
+	 * the image's pinned host key; NULL: no SSH port. */
+	const char *vms_dir;
+	const char *ssh_host_key;
 	struct boundlog *events; /* events.jsonl, or NULL */
 	struct progress *progress;
 	unsigned int vmno; /* VMs named so far: labels are vm1, vm2, ... */
@@ -118,6 +122,7 @@ struct guest {
 	char label[32]; /* "vm3" */
 	char name[128]; /* the domain's, unique per run */
 	char console[PATH_MAX];
+	char ssh_sock[108]; /* the SSH port's host end, or "" */
 };
 
 /* @g with no VM yet, in @env. */

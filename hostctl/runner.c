@@ -649,6 +649,9 @@ static void run_scenario(struct run_ctx *c, size_t i)
 		more = r.bs ? own_vm(c, &r, k) : 1;
 		if (more == 1)
 			more = run_boot(c, &r, k);
+		if (c->o->hold && !r.bs && c->g.vm && !vm_dead(c->g.vm))
+			c->o->hold(c->o->hold_data, c->g.vm, c->g.label,
+				   c->g.name, r.sc);
 		last = !more || k + 1 == nboots;
 		/*
 		 * A guest that stopped as expected needs no dump, so its VM
@@ -747,6 +750,8 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	c.env.kernel = o->kernel;
 	c.env.initrd = o->initrd;
 	c.env.cmdline = o->cmdline;
+	c.env.vms_dir = o->vms_dir;
+	c.env.ssh_host_key = o->ssh_host_key;
 	c.env.events = o->events;
 	c.env.progress = o->progress;
 	guest_init(&c.g, &c.env);

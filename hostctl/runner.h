@@ -30,6 +30,7 @@
 
 struct progress;
 struct guest_stats;
+struct vm;
 
 struct runner_opts {
 	const char *uri;
@@ -49,6 +50,17 @@ struct runner_opts {
 	uint64_t dump_max_mb;
 	const char *dump_format;
 	bool keep; /* keep scenario disk images (boots.c) */
+	/* The SSH port: guest_env's vms_dir and ssh_host_key, or NULL. */
+	const char *vms_dir;
+	const char *ssh_host_key;
+	/*
+	 * hostctl repro: called on the shared VM after a scenario's steps,
+	 * before the crash judge looks at its boot; the VM lives until it
+	 * returns. NULL for a plain run.
+	 */
+	void (*hold)(void *data, struct vm *vm, const char *label,
+		     const char *domain, const struct res_scenario *sc);
+	void *hold_data;
 };
 
 /* runner_run(): a result file could not be written, and the run stopped. */

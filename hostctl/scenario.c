@@ -807,3 +807,39 @@ void scn_set_free(struct scn_set *set)
 	set->v = NULL;
 	set->n = 0;
 }
+int scn_truncate(struct scenario *s, size_t n)
+{
+	struct json_object *steps, *kept;
+	const char *text;
+	char *dup;
+
+	if (s->nboots)
+		return -EOPNOTSUPP;
+	if (n == 0 || n > s->nsteps)
+		return -ERANGE;
+	steps = json_tokener_parse(s->steps_json);
+	kept = json_object_new_array();
+	for (size_t i = 0; steps && kept && i < n; i++)
+		if (json_object_array_add(
+			    kept, json_object_get(json_object_array_get_idx(
+					  steps, i))) < 0)
+			break;
+	text = kept && json_object_array_length(kept) == n ?
+		       json_object_to_json_string_ext(
+			       kept, JSON_C_TO_STRING_PLAIN |
+					     JSON_C_TO_STRING_NOSLASHESCAPE) :
+		       NULL;
+	dup = text ? strdup(text) : NULL;
+	json_object_put(steps);
+	json_object_put(kept);
+	if (!dup)
+		return -ENOMEM;
+	free(s->steps_json);
+	s->steps_json = dup;
+	s->nsteps = n;
+	/* The state stays for the shell: no cleanup list runs. */
+	free(s->cleanup_json);
+	s->cleanup_json = NULL;
+	s->ncleanup = 0;
+	return 0;
+}

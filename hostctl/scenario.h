@@ -181,6 +181,12 @@ int scn_load_dir(const char *dir, struct scn_set *ret, struct scn_errors *errs);
 int scn_load_file(const char *path, const char *name, struct scenario *ret,
 		  struct scn_errors *errs);
 void scn_free(struct scenario *s);
+/*
+ * Keep only the first @n main steps of @s, and no cleanup list (hostctl
+ * repro --until-step: the state stays for the shell). -ERANGE for an @n
+ * out of 1..nsteps, -EOPNOTSUPP for a scenario with VMs of its own.
+ */
+int scn_truncate(struct scenario *s, size_t n);
 
 /*
  * Select by "all", exact names or fnmatch(3) globs over "<area>/<name>". The result

@@ -15,6 +15,7 @@
 
 #include "fsutil.h"
 #include "setup.h"
+#include "sshc.h"
 #include "uri.h"
 
 /* Embedded-driver roots, <cache>/libvirt and libvirt-1.., to choose from. */
@@ -85,6 +86,8 @@ static int default_uri(const char *cache_dir, char *buf, size_t len)
 const struct kbuild_image_program setup_image_programs[] = {
 	{ "/sbin/bridge", "/usr/sbin/bridge" },
 	{ "/sbin/ip", "/usr/sbin/ip" },
+	{ "/usr/sbin/dropbear", "/usr/sbin/dropbear" },
+	{ "/usr/lib/openssh/sftp-server", "/usr/lib/sftp-server" },
 };
 const size_t setup_n_image_programs =
 	sizeof(setup_image_programs) / sizeof(setup_image_programs[0]);
@@ -150,6 +153,22 @@ int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
 			strerror(-r));
 		return r;
 	}
+	r = sshc_client_key(s.cache_dir, s.ssh_client_key,
+			    sizeof(s.ssh_client_key), path, sizeof(path), logs,
+			    sizeof(logs));
+	if (r < 0) {
+		fprintf(stderr, "hostctl: %s\n", logs);
+		return r;
+	}
+	/* QEMU binds the VMs' SSH sockets there: it must exist first. */
+	snprintf(s.vms_dir, sizeof(s.vms_dir), "%s/vms", s.cache_dir);
+	r = fs_mkdir_p(s.vms_dir);
+	if (r < 0) {
+		fprintf(stderr, "hostctl: creating '%s': %s\n", s.vms_dir,
+			strerror(-r));
+		return r;
+	}
+	iopts.ssh_authorized_key = path;
 	iopts.cache_dir = s.cache_dir;
 	iopts.kernel = &s.kernel;
 	iopts.guestd = VLALAB_GUESTD_PATH;

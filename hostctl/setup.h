@@ -18,7 +18,8 @@
  * Host programs every guest image holds, with their shared libraries:
  * iproute2's bridge and ip, for scenarios that cross-check guestd against a
  * real netlink client (issue 4). Installed under /usr/sbin, so busybox's own
- * ip applet in /sbin stays first in PATH for /init.
+ * ip applet in /sbin stays first in PATH for /init. dropbear and OpenSSH's
+ * sftp-server (where dropbear looks for it) for the SSH port (docs/repro.md).
  */
 extern const struct kbuild_image_program setup_image_programs[];
 extern const size_t setup_n_image_programs;
@@ -31,6 +32,8 @@ struct setup {
 	char kernel_path[PATH_MAX + 16]; /* bzImage */
 	char modules_dir[PATH_MAX + 96]; /* modules/lib/modules/<release> */
 	struct json_object *manifest; /* owned; NULL if unreadable */
+	char ssh_client_key[PATH_MAX]; /* <cache>/ssh/client_ed25519 */
+	char vms_dir[PATH_MAX + 8]; /* <cache>/vms: the live VMs' state */
 };
 
 /*

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,11 @@ static void run_usage(FILE *f)
 		"                    disk in the run directory\n"
 		"  --junit FILE      also write the results as JUnit XML\n"
 		"  --kcidb FILE      also write them as KCIDB 5.3 JSON (hostctl export)\n"
+		"  --keep-vm-on-fail[=SECONDS]\n"
+		"                    keep the VM of the first scenario that does not\n"
+		"                    pass alive (on the shared VM) and print the\n"
+		"                    'hostctl shell' command that reaches it; go on\n"
+		"                    after a line on standard input, or SECONDS\n"
 		"  --repeat N        run the selection N times (1..%d), each round\n"
 		"                    on fresh VMs in RUN-DIR/round-K, with\n"
 		"                    vlalab.round=K on the guest's command line;\n"
@@ -101,7 +107,52 @@ struct run_args {
 	uint64_t events_max_mb;
 	bool keep;
 	unsigned int repeat; /* --repeat N, or 0 */
+	const struct run_hooks *hooks; /* hostctl repro's, or NULL */
+	/* --keep-vm-on-fail[=SECONDS]: the first failing scenario's VM
+	 * stays until a line on stdin, or for keep_vm_s seconds. */
+	bool keep_vm_on_fail;
+	uint64_t keep_vm_s;
 };
+
+/* The hold of --keep-vm-on-fail: once, for the first failing scenario. */
+struct keep_vm {
+	const struct run_args *a;
+	struct progress *prog;
+	bool kept;
+};
+
+static void keep_vm_hold(void *data, struct vm *vm, const char *label,
+			 const char *domain, const struct res_scenario *sc)
+{
+	struct keep_vm *k = data;
+	char buf[256];
+	int r;
+
+	if (k->kept || sc->verdict == VERDICT_PASS ||
+	    sc->verdict == VERDICT_SKIP || sc->verdict == VERDICT_XFAIL)
+		return;
+	k->kept = true;
+	progress_clear(k->prog);
+	if (k->a->keep_vm_s)
+		fprintf(stderr,
+			"hostctl run: %s: %s; keeping %s for %" PRIu64
+			" s: hostctl shell %s\n",
+			sc->name, proto_verdict_name(sc->verdict), label,
+			k->a->keep_vm_s, domain);
+	else
+		fprintf(stderr,
+			"hostctl run: %s: %s; keeping %s until a line on standard input: hostctl shell %s\n",
+			sc->name, proto_verdict_name(sc->verdict), label,
+			domain);
+	r = vm_wait_fd(vm, k->a->keep_vm_s ? -1 : STDIN_FILENO,
+		       k->a->keep_vm_s * 1000);
+	if (r == 0 && !k->a->keep_vm_s &&
+	    read(STDIN_FILENO, buf, sizeof(buf)) < 0)
+		r = -errno;
+	if (r == -EPIPE)
+		fprintf(stderr, "hostctl run: %s died meanwhile (%s)\n", label,
+			vm_dead_reason(vm));
+}
 
 /* "1".."1000", decimal only. */
 static int parse_repeat(const char *s, unsigned int *ret)
@@ -131,11 +182,12 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "initrd", required_argument, NULL, 'i' },
 		{ "without-patch", required_argument, NULL, 'w' },
 		{ "kernel-dir", required_argument, NULL, 'K' },
-		{ "flavour", required_argument, NULL, 'V' },
+		{ "flavour", required_argument, NULL, 'L' },
 		{ "dump-max-mb", required_argument, NULL, 'D' },
 		{ "dump-format", required_argument, NULL, 'F' },
 		{ "events-max-mb", required_argument, NULL, 'E' },
 		{ "keep", no_argument, NULL, 'k' },
+		{ "keep-vm-on-fail", optional_argument, NULL, 'V' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "junit", required_argument, NULL, 'J' },
 		{ "kcidb", required_argument, NULL, 'B' },
@@ -152,6 +204,25 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		case 'o':
 			a->output = optarg;
 			break;
+		case 'V': {
+			unsigned long v = 0;
+			char *end = NULL;
+
+			a->keep_vm_on_fail = true;
+			if (!optarg)
+				break;
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (*optarg < '1' || *optarg > '9' || *end || errno ||
+			    v > 86400) {
+				fprintf(stderr,
+					"hostctl run: --keep-vm-on-fail=SECONDS wants 1 to 86400, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			a->keep_vm_s = v;
+			break;
+		}
 		case 'f':
 			if (res_format_parse(optarg, &a->format) < 0) {
 				fprintf(stderr,
@@ -192,7 +263,7 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		case 'K':
 			a->kernel_dir = optarg;
 			break;
-		case 'V':
+		case 'L':
 			a->flavour = optarg;
 			break;
 		case 'J':
@@ -458,6 +529,28 @@ static int plan_run(const struct run_args *a, char *const *names, int nnames,
 		fprintf(stderr, "hostctl run: %s\n", err);
 		return -1;
 	}
+	if (a->hooks && p->n != 1) {
+		fprintf(stderr, "hostctl repro: name one scenario, not %zu\n",
+			p->n);
+		return -1;
+	}
+	if (a->hooks && a->hooks->until_step) {
+		struct scenario *s = &p->set.v[p->idx[0]];
+
+		r = scn_truncate(s, a->hooks->until_step);
+		if (r == -ERANGE)
+			fprintf(stderr,
+				"hostctl repro: %s has %zu steps; --until-step takes 1 to %zu\n",
+				s->name, s->nsteps, s->nsteps);
+		else if (r == -EOPNOTSUPP)
+			fprintf(stderr,
+				"hostctl repro: %s runs on VMs of its own (boots or a disk); --until-step does not take such scenarios yet\n",
+				s->name);
+		else if (r < 0)
+			fprintf(stderr, "hostctl repro: out of memory\n");
+		if (r < 0)
+			return -1;
+	}
 	nks = kselftest_dirs(&p->set, p->idx, p->n, ks);
 	r = setup_prepare_kernel(a->cache, a->connect, a->initrd,
 				 &(struct setup_kernel){
@@ -556,6 +649,7 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 {
 	char events_path[PATH_MAX + 16], err[PATH_MAX + 256];
 	struct runner_opts ro = { 0 };
+	struct keep_vm keep = { 0 };
 	struct boundlog events;
 	int r, rc;
 
@@ -593,6 +687,19 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	ro.dump_max_mb = a->dump_max_mb;
 	ro.dump_format = a->dump_format;
 	ro.keep = a->keep;
+	if (!a->initrd && p->su.image.ssh_host_key_pub[0]) {
+		ro.vms_dir = p->su.vms_dir;
+		ro.ssh_host_key = p->su.image.ssh_host_key_pub;
+	}
+	if (a->hooks) {
+		ro.hold = a->hooks->hold;
+		ro.hold_data = a->hooks->hold_data;
+	} else if (a->keep_vm_on_fail) {
+		keep.a = a;
+		keep.prog = &p->prog;
+		ro.hold = keep_vm_hold;
+		ro.hold_data = &keep;
+	}
 	r = runner_run(&ro, p->scn, run, NULL, err, sizeof(err));
 	/* What came after the last scenario, if its tail cannot go. */
 	rc = boundlog_close(&events);
@@ -836,10 +943,16 @@ static int do_run(const struct run_args *a, char *const *names, int nnames)
 
 int verb_run(int argc, char *argv[])
 {
+	return verb_run_hooked(argc, argv, NULL);
+}
+
+int verb_run_hooked(int argc, char *argv[], const struct run_hooks *h)
+{
 	struct run_args a = { .accel = ACCEL_AUTO,
 			      .kernel_dir = VLALAB_SRCDIR "/kernel",
 			      .dump_max_mb = PM_DUMP_MAX_MB_DEFAULT,
-			      .events_max_mb = BOUNDLOG_MAX_MB_DEFAULT };
+			      .events_max_mb = BOUNDLOG_MAX_MB_DEFAULT,
+			      .hooks = h };
 	int r;
 
 	r = parse_args(argc, argv, &a);

@@ -37,6 +37,21 @@ struct verb {
  */
 int verb_check_nargs(const struct verb *v, int n);
 
+struct vm;
+struct res_scenario;
+
+/* What hostctl repro changes in a run (verb-repro.c, verb-run.c). */
+struct run_hooks {
+	size_t until_step; /* run steps 1..until_step only; 0: all */
+	/* runner_opts' hold: the shell, with the VM alive. */
+	void (*hold)(void *data, struct vm *vm, const char *label,
+		     const char *domain, const struct res_scenario *sc);
+	void *hold_data;
+};
+
+/* hostctl run with @h: one scenario, its steps cut, a hold after them. */
+int verb_run_hooked(int argc, char *argv[], const struct run_hooks *h);
+
 /* Each verb's row, defined in its verb-<name>.c; main.c lists them. */
 extern const struct verb verb_run_def;
 extern const struct verb verb_list_def;
@@ -48,6 +63,11 @@ extern const struct verb verb_runs_def;
 extern const struct verb verb_diff_def;
 extern const struct verb verb_flakes_def;
 extern const struct verb verb_gc_def;
+extern const struct verb verb_exec_def;
+extern const struct verb verb_pull_def;
+extern const struct verb verb_shell_def;
+extern const struct verb verb_ls_def;
+extern const struct verb verb_repro_def;
 
 int verb_run(int argc, char *argv[]);
 int verb_list(int argc, char *argv[]);
@@ -59,5 +79,10 @@ int verb_runs(int argc, char *argv[]);
 int verb_diff(int argc, char *argv[]);
 int verb_flakes(int argc, char *argv[]);
 int verb_gc(int argc, char *argv[]);
+int verb_exec(int argc, char *argv[]);
+int verb_pull(int argc, char *argv[]);
+int verb_shell(int argc, char *argv[]);
+int verb_ls(int argc, char *argv[]);
+int verb_repro(int argc, char *argv[]);
 
 #endif

@@ -662,6 +662,37 @@ bool vm_guest_stopped(struct vm *vm, uint64_t timeout_ms)
 	return vm->guest_stopped;
 }
 
+static void fd_ready(int watch, int fd, int events, void *opaque)
+{
+	(void)watch;
+	(void)fd;
+	(void)events;
+	*(bool *)opaque = true;
+}
+
+static bool flag_set(void *arg)
+{
+	return *(bool *)arg;
+}
+
+int vm_wait_fd(struct vm *vm, int fd, uint64_t timeout_ms)
+{
+	bool ready = false;
+	int watch = -1, r;
+
+	if (fd >= 0) {
+		watch = virEventAddHandle(fd, VIR_EVENT_HANDLE_READABLE,
+					  fd_ready, &ready, NULL);
+		if (watch < 0)
+			return -ENOMEM;
+	}
+	r = vm_wait(vm, flag_set, &ready,
+		    timeout_ms ? timeout_ms : UINT64_MAX / 2000);
+	if (watch >= 0)
+		virEventRemoveHandle(watch);
+	return r;
+}
+
 bool vm_dead(const struct vm *vm)
 {
 	return vm->dead;

@@ -96,6 +96,12 @@ int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 
 bool vm_dead(const struct vm *vm);
 /*
+ * Run the event loop until @fd is readable (0), the VM dies (-EPIPE) or
+ * @timeout_ms passes (-ETIMEDOUT; 0: no bound), as vm_wait() does: the
+ * guest's lines go on meanwhile. @fd -1: only the bound or death.
+ */
+int vm_wait_fd(struct vm *vm, int fd, uint64_t timeout_ms);
+/*
  * For boots that hibernate or power off (guest.c, runner.c): a silence
  * bound other than VM_SILENCE_MS (a hibernating guest is frozen while it
  * writes its image), and whether the VM ended because the guest powered off or reset

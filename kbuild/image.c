@@ -15,11 +15,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "kb.h"
 
 #define IMAGE_FORMAT "2"
 #define LDD_OUTPUT_MAX 16384
 #define DEFAULT_BUSYBOX "/bin/busybox"
+
+#define SSH_KEY_LINE_MAX 4096
+
+/* The guest's root account, for dropbear: a login, no password. */
+static const char img_passwd[] = "root:x:0:0:root:/root:/bin/sh\n";
+static const char img_group[] = "root:x:0:\n";
 
 /* Directories every image has; /etc/vlalab is reserved for scenario files. */
 static const char *const base_dirs[] = {
@@ -483,7 +490,7 @@ static int write_spec(FILE *f, const char *busybox, char *applets,
 		      const struct img_hostfiles *hf,
 		      const struct img_tree *mods, const struct img_tree *extra,
 		      const char *const *ks, const struct img_tree *kstrees,
-		      size_t nks)
+		      size_t nks, const char *ssh_dir)
 {
 	char guest[PATH_MAX];
 	int r;
@@ -509,6 +516,18 @@ static int write_spec(FILE *f, const char *busybox, char *applets,
 	r = spec_hostfiles(f, hf);
 	if (r < 0)
 		return r;
+	if (ssh_dir) {
+		fprintf(f, "file /etc/passwd %s/passwd 644 0 0\n", ssh_dir);
+		fprintf(f, "file /etc/group %s/group 644 0 0\n", ssh_dir);
+		fprintf(f, "dir /etc/dropbear 700 0 0\n");
+		fprintf(f,
+			"file /etc/dropbear/dropbear_ed25519_host_key %s/ssh_host_key 600 0 0\n",
+			ssh_dir);
+		fprintf(f, "dir /root/.ssh 700 0 0\n");
+		fprintf(f,
+			"file /root/.ssh/authorized_keys %s/authorized_keys 600 0 0\n",
+			ssh_dir);
+	}
 	spec_tree(f, "", mods);
 	for (size_t i = 0; i < nks; i++) {
 		char prefix[PATH_MAX];
@@ -610,6 +629,120 @@ static int pack(const char *gen, const char *spec, const char *out)
 	return r < 0 ? r : r2;
 }
 
+/* Write @len bytes of @data to @path through a private name. */
+static int write_file_atomic(const char *path, const char *data, size_t len)
+{
+	char tmp[PATH_MAX];
+	int fd, r = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >=
+	    (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, data, len) != (ssize_t)len)
+		r = errno ? -errno : -EIO;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	return r;
+}
+
+/*
+ * The SSH files of the image in @dir: the root account, the authorised
+ * client key (@pub, one line), and the dropbear host key, made once per
+ * image (two builds of one image may race: the first key linked in place
+ * wins, and both derive the public part from it).
+ */
+static int ssh_files(const char *dir, const char *pub, char *ret_pub,
+		     size_t pub_len, char *err, size_t errlen)
+{
+	char key[PATH_MAX], tmp[PATH_MAX], path[PATH_MAX];
+	char out[SSH_KEY_LINE_MAX] = "", *line;
+	char *text = NULL;
+	size_t len = 0;
+	int r;
+
+	r = fileio_read(pub, SSH_KEY_LINE_MAX, &text, &len, NULL);
+	if (r == 0 && (len == 0 || strncmp(text, "ssh-", 4) != 0 ||
+		       memchr(text, '\n', len) != text + len - 1))
+		r = -EINVAL;
+	if (r < 0) {
+		snprintf(err, errlen,
+			 "the client key '%s' is not one public key line: %s",
+			 pub, strerror(-r));
+		free(text);
+		return r;
+	}
+	r = kb_path(path, sizeof(path), "%s/authorized_keys", dir);
+	if (r == 0)
+		r = write_file_atomic(path, text, len);
+	free(text);
+	if (r == 0)
+		r = kb_path(path, sizeof(path), "%s/passwd", dir);
+	if (r == 0)
+		r = write_file_atomic(path, img_passwd, strlen(img_passwd));
+	if (r == 0)
+		r = kb_path(path, sizeof(path), "%s/group", dir);
+	if (r == 0)
+		r = write_file_atomic(path, img_group, strlen(img_group));
+	if (r == 0)
+		r = kb_path(key, sizeof(key), "%s/ssh_host_key", dir);
+	if (r == 0)
+		r = kb_path(tmp, sizeof(tmp), "%s.tmp.%ld", key,
+			    (long)getpid());
+	if (r < 0) {
+		snprintf(err, errlen, "writing the SSH files in '%s': %s", dir,
+			 strerror(-r));
+		return r;
+	}
+	if (access(key, R_OK) < 0) {
+		unlink(tmp);
+		r = kb_run_output((char *[]){ "dropbearkey", "-t", "ed25519",
+					      "-f", tmp, NULL },
+				  NULL, out, sizeof(out));
+		if (r == 0 && link(tmp, key) < 0 && errno != EEXIST)
+			r = -errno;
+		unlink(tmp);
+		if (r < 0) {
+			snprintf(
+				err, errlen,
+				"'dropbearkey -t ed25519' failed: %s%s%s (install dropbear-bin)",
+				strerror(-r), out[0] ? ": " : "", out);
+			return r;
+		}
+	}
+	r = kb_run_capture((char *[]){ "dropbearkey", "-y", "-f", key, NULL },
+			   NULL, out, sizeof(out));
+	line = r == 0 ? strstr(out, "\nssh-ed25519 ") : NULL;
+	if (line) {
+		line++;
+		line[strcspn(line, "\n")] = '\0';
+	}
+	if (!line) {
+		snprintf(err, errlen, "'dropbearkey -y -f %s' gave no key: %s",
+			 key, r < 0 ? strerror(-r) : "no ssh-ed25519 line");
+		return r < 0 ? r : -EINVAL;
+	}
+	r = kb_path(path, sizeof(path), "%s/ssh_host_key.pub", dir);
+	if (r == 0) {
+		size_t n = strlen(line);
+
+		line[n] = '\n';
+		r = write_file_atomic(path, line, n + 1);
+	}
+	if (r < 0) {
+		snprintf(err, errlen, "writing '%s': %s", path, strerror(-r));
+		return r;
+	}
+	snprintf(ret_pub, pub_len, "%s", path);
+	return 0;
+}
+
 int kbuild_image_build(const struct kbuild_image_opts *opts,
 		       struct kbuild_image_result *ret)
 {
@@ -707,6 +840,13 @@ int kbuild_image_build(const struct kbuild_image_opts *opts,
 	}
 	if (r == 0 && opts->n_kselftests)
 		r = read_kselftests(opts, kstrees, h, &p);
+	if (r == 0 && opts->ssh_authorized_key) {
+		r = file_hash(h, "ssh-authorized-key",
+			      opts->ssh_authorized_key);
+		if (r < 0)
+			kb_msg(&p, "image: cannot read the client key '%s': %s",
+			       opts->ssh_authorized_key, strerror(-r));
+	}
 	if (r == 0 && opts->extra_dir) {
 		r = img_tree_read(opts->extra_dir, false, &etree);
 		if (r < 0)
@@ -728,7 +868,14 @@ int kbuild_image_build(const struct kbuild_image_opts *opts,
 	if (r < 0)
 		goto out;
 	snprintf(res.path, sizeof(res.path), "%s", out);
-	if (stat(out, &st) == 0) {
+	if (opts->ssh_authorized_key) {
+		r = kb_path(res.ssh_host_key_pub, sizeof(res.ssh_host_key_pub),
+			    "%s/ssh_host_key.pub", dir);
+		if (r < 0)
+			goto out;
+	}
+	if (stat(out, &st) == 0 && (!opts->ssh_authorized_key ||
+				    access(res.ssh_host_key_pub, R_OK) == 0)) {
 		res.cache_hit = true;
 		res.size = st.st_size;
 		goto done;
@@ -757,6 +904,13 @@ int kbuild_image_build(const struct kbuild_image_opts *opts,
 		goto out;
 	}
 	r = kb_mkdir_p(dir, 0755);
+	if (r == 0 && opts->ssh_authorized_key) {
+		r = ssh_files(dir, opts->ssh_authorized_key,
+			      res.ssh_host_key_pub,
+			      sizeof(res.ssh_host_key_pub), err, sizeof(err));
+		if (r < 0)
+			kb_msg(&p, "image: %s", err);
+	}
 	if (r == 0)
 		r = kb_path(spec, sizeof(spec), "%s/initramfs.list", dir);
 	if (r == 0)
@@ -774,7 +928,8 @@ int kbuild_image_build(const struct kbuild_image_opts *opts,
 		goto out;
 	}
 	r = write_spec(f, busybox, applets, init, opts->guestd, &hf, &mtree,
-		       &etree, opts->kselftests, kstrees, opts->n_kselftests);
+		       &etree, opts->kselftests, kstrees, opts->n_kselftests,
+		       opts->ssh_authorized_key ? dir : NULL);
 	if (fclose(f) != 0 && r == 0)
 		r = -errno;
 	if (r < 0)

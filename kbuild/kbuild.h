@@ -149,10 +149,17 @@ struct kbuild_image_opts {
 	 * or NULL (docs/kselftest.md). */
 	const char *const *kselftests;
 	size_t n_kselftests;
+	/* The SSH login (docs/repro.md): an OpenSSH public key line file
+	 * authorised for root, or NULL for an image without one. Needs
+	 * dropbear among the programs, and dropbearkey on the host. */
+	const char *ssh_authorized_key;
 };
 
 struct kbuild_image_result {
 	char path[PATH_MAX];
+	/* With ssh_authorized_key: the image's dropbear host key, public part
+	 * (one OpenSSH line), for hostctl to pin; else empty. */
+	char ssh_host_key_pub[PATH_MAX];
 	char key[65];
 	bool cache_hit;
 	uint64_t size;

@@ -2,9 +2,11 @@
 /*
  * Unit tests of hostctl's small pure pieces: domain XML checks and
  * escaping, the accelerator cache, the embedded-driver URI and its
- * qemu.conf, the console tail, and KTAP/summary round trips.
+ * qemu.conf, the console tail, KTAP/summary round trips, the shell's "~."
+ * escape, and the live VMs' state files and their names.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +14,13 @@
 
 #include "accel.h"
 #include "domain.h"
+#include "shell-escape.h"
 #include "fsutil.h"
 #include "report.h"
 #include "results.h"
 #include "tap.h"
 #include "uri.h"
+#include "vmstate.h"
 
 static char tmpdir[] = "/tmp/hostctl-test-XXXXXX";
 
@@ -53,6 +57,18 @@ static void test_domain(void)
 	c.name = "x";
 	c.kernel = NULL;
 	is_int(domain_xml(&c, &xml), -EINVAL, "no kernel refused");
+	c.kernel = "/k";
+	xml = NULL;
+	is_int(domain_xml(&c, &xml), 0, "domain_xml again");
+	ok(xml && !strstr(xml, "org.vlalab.ssh.0"), "no SSH port unasked");
+	free(xml);
+	xml = NULL;
+	c.ssh_socket = "/s/x.ssh";
+	is_int(domain_xml(&c, &xml), 0, "domain_xml with an SSH port");
+	ok(xml && strstr(xml, "<source mode='bind' path='/s/x.ssh'/>") &&
+		   strstr(xml, "name='org.vlalab.ssh.0'"),
+	   "SSH port: a unix socket QEMU binds");
+	free(xml);
 }
 
 static void test_accel(void)
@@ -216,6 +232,86 @@ static void test_outcome(void)
 	is_int(res_run_outcome(&run), RES_OUTCOME_LAB, "no verdict: the lab's");
 }
 
+/* Feed @in in one go; what goes out, and whether it quit. */
+static void esc_case(struct escape *e, const char *in, const char *want,
+		     bool want_quit, const char *what)
+{
+	char out[64];
+	bool quit;
+	size_t n = escape_feed(e, in, strlen(in), out, &quit);
+
+	out[n] = '\0';
+	ok(strcmp(out, want) == 0 && quit == want_quit, what);
+	if (strcmp(out, want) != 0)
+		printf("# got '%s', want '%s'\n", out, want);
+}
+
+static void test_escape(void)
+{
+	struct escape e;
+
+	escape_init(&e);
+	esc_case(&e, "~.", "", true, "~. at the start leaves");
+	escape_init(&e);
+	esc_case(&e, "ls\r~.", "ls\r", true, "~. after a newline leaves");
+	escape_init(&e);
+	esc_case(&e, "a~.", "a~.", false, "~. mid-line is typed");
+	escape_init(&e);
+	esc_case(&e, "~~x", "~x", false, "~~ sends one ~");
+	escape_init(&e);
+	esc_case(&e, "~x", "~x", false, "~ then another key sends both");
+	escape_init(&e);
+	esc_case(&e, "~", "", false, "a lone ~ is held");
+	esc_case(&e, ".", "", true, "... and . in the next read leaves");
+	escape_init(&e);
+	esc_case(&e, "\n~~.", "\n~.", false, "~~. sends ~. and stays");
+}
+
+static void test_vmstate(void)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 32];
+	struct vmstate a = { .pid = getpid() }, b, got;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/vms", tmpdir);
+	snprintf(a.domain, sizeof(a.domain), "vlalab-1-1");
+	snprintf(a.label, sizeof(a.label), "vm1");
+	snprintf(a.socket, sizeof(a.socket), "/s/1.ssh");
+	snprintf(a.host_key, sizeof(a.host_key), "/k.pub");
+	snprintf(a.run_dir, sizeof(a.run_dir), "/r");
+	b = a;
+	snprintf(b.domain, sizeof(b.domain), "vlalab-2-1");
+	is_int(vmstate_resolve(dir, "vm1", &got), -ENOENT, "no state dir: none");
+	is_int(vmstate_write(dir, &a), 0, "state written");
+	is_int(vmstate_resolve(dir, "vm1", &got), 0, "by label");
+	ok(strcmp(got.socket, "/s/1.ssh") == 0 && got.pid == getpid(),
+	   "read back");
+	is_int(vmstate_write(dir, &b), 0, "second state written");
+	is_int(vmstate_resolve(dir, "vm1", &got), -EEXIST,
+	       "a label two VMs share is ambiguous");
+	is_int(vmstate_resolve(dir, "vlalab-2-1", &got), 0, "by domain");
+	ok(strcmp(got.domain, "vlalab-2-1") == 0, "the right one");
+	vmstate_remove(dir, "vlalab-2-1");
+	is_int(vmstate_resolve(dir, "vm1", &got), 0, "removed: one again");
+	/* A dead owner: pid 2^22 + 1 is above Linux's pid_max limit. */
+	snprintf(path, sizeof(path), "%s/vlalab-3-1.json", dir);
+	f = fopen(path, "w");
+	if (f) {
+		fputs("{\"domain\":\"vlalab-3-1\",\"label\":\"vm9\",\"socket\":\"/s\","
+		      "\"host_key\":\"/k\",\"run_dir\":\"/r\",\"pid\":4194305}",
+		      f);
+		fclose(f);
+	}
+	is_int(vmstate_resolve(dir, "vm9", &got), -ENOENT,
+	       "a dead owner's VM is stale");
+	is_int(vmstate_parse("{\"domain\":\"x\"}", &got), -EINVAL,
+	       "a state without its fields is refused");
+	is_int(vmstate_parse("{\"domain\":\"x\",\"label\":\"vm1\",\"socket\":\"/s\","
+			     "\"host_key\":\"/k\",\"run_dir\":\"/r\",\"pid\":-1}",
+			     &got),
+	       -EINVAL, "a negative pid is refused");
+}
+
 int main(void)
 {
 	char cmd[64];
@@ -230,6 +326,8 @@ int main(void)
 	test_console_tail();
 	test_ktap();
 	test_outcome();
+	test_escape();
+	test_vmstate();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", tmpdir);

@@ -1117,6 +1117,42 @@ static void test_boots_fill(void)
 	free(path);
 }
 
+/* hostctl repro --until-step: the steps cut, no cleanup list. */
+static void test_truncate(void)
+{
+	struct scn_errors errs = { 0 };
+	char *path = xasprintf("%s/ftrace/cached-filter.json", shipped_dir);
+	struct json_object *steps;
+	struct scenario s;
+	size_t n0;
+	int r;
+
+	r = scn_load_file(path, "ftrace/cached-filter", &s, &errs);
+	is_int(r, 0, "cached-filter loads");
+	if (r < 0)
+		goto out;
+	n0 = s.nsteps;
+	ok(n0 > 4 && s.ncleanup > 0 && s.cleanup_json,
+	   "it has more than 4 steps and a cleanup list");
+	is_int(scn_truncate(&s, 0), -ERANGE, "0 steps refused");
+	is_int(scn_truncate(&s, n0 + 1), -ERANGE, "past the last step refused");
+	is_int(scn_truncate(&s, 4), 0, "cut to 4 steps");
+	is_int(s.nsteps, 4, "nsteps is 4");
+	ok(s.ncleanup == 0 && !s.cleanup_json, "no cleanup list left");
+	steps = json_tokener_parse(s.steps_json);
+	ok(steps && json_object_array_length(steps) == 4,
+	   "the run request's steps are the first 4");
+	ok(steps && strstr(json_object_get_string(json_object_array_get_idx(
+				   steps, 3)),
+			   "*:mod:trace_printk"),
+	   "the 4th is the cached filter's write");
+	json_object_put(steps);
+	scn_free(&s);
+out:
+	scn_errors_free(&errs);
+	free(path);
+}
+
 int main(int argc, char *argv[])
 {
 	if (argc != 4) {
@@ -1141,5 +1177,6 @@ int main(int argc, char *argv[])
 	test_shipped();
 	test_boots_fill();
 	test_cleanup_fill();
+	test_truncate();
 	return tap_done();
 }

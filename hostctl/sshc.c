@@ -1,0 +1,579 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SSH to a guest with libssh over a unix socket (sshc.h). The guest end is
+ * dropbear in inetd mode behind guestd's relay; each connection gets a
+ * dropbear of its own.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <libssh/libssh.h>
+#include <libssh/sftp.h>
+
+#include "shell-escape.h"
+#include "fsutil.h"
+#include "proto.h"
+#include "sshc.h"
+
+#define SSHC_BUF 32768
+
+struct sshc {
+	ssh_session s;
+	int fd;
+};
+
+int sshc_client_key(const char *cache_dir, char *ret_priv, size_t priv_len,
+		    char *ret_pub, size_t pub_len, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], priv[PATH_MAX], pub[PATH_MAX], tmp[PATH_MAX + 32];
+	ssh_key key = NULL;
+	char *b64 = NULL;
+	FILE *f;
+	int r;
+
+	if (snprintf(dir, sizeof(dir), "%s/ssh", cache_dir) >=
+		    (int)sizeof(dir) ||
+	    snprintf(priv, sizeof(priv), "%s/client_ed25519", dir) >=
+		    (int)sizeof(priv) ||
+	    snprintf(pub, sizeof(pub), "%s.pub", priv) >= (int)sizeof(pub)) {
+		snprintf(err, errlen, "cache path '%s' too long", cache_dir);
+		return -ENAMETOOLONG;
+	}
+	if (access(priv, R_OK) == 0 && access(pub, R_OK) == 0)
+		goto done;
+	r = fs_mkdir_p(dir);
+	if (r < 0) {
+		snprintf(err, errlen, "creating '%s': %s", dir, strerror(-r));
+		return r;
+	}
+	/* Private names, then link(): two hostctls may race; one key wins. */
+	if (ssh_pki_generate(SSH_KEYTYPE_ED25519, 0, &key) != SSH_OK ||
+	    ssh_pki_export_pubkey_base64(key, &b64) != SSH_OK) {
+		snprintf(err, errlen, "libssh could not make an ed25519 key");
+		ssh_key_free(key);
+		return -EIO;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", priv, (long)getpid());
+	unlink(tmp);
+	r = ssh_pki_export_privkey_file(key, NULL, NULL, NULL, tmp) == SSH_OK ?
+		    0 :
+		    -EIO;
+	if (r == 0) {
+		chmod(tmp, 0600);
+		if (link(tmp, priv) < 0)
+			r = errno == EEXIST ? 1 : -errno;
+	}
+	unlink(tmp);
+	if (r == 0) {
+		snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", pub, (long)getpid());
+		f = fopen(tmp, "we");
+		if (!f) {
+			r = -errno;
+		} else {
+			fprintf(f, "ssh-ed25519 %s vlalab-client\n", b64);
+			if (fclose(f) != 0)
+				r = -errno;
+		}
+		if (r == 0 && rename(tmp, pub) < 0)
+			r = -errno;
+		if (r < 0)
+			unlink(tmp);
+	}
+	ssh_string_free_char(b64);
+	ssh_key_free(key);
+	if (r < 0) {
+		snprintf(err, errlen, "writing the client key '%s': %s", priv,
+			 strerror(-r));
+		return r;
+	}
+	/* Lost the race: the winner writes the public part. */
+	if (r == 1 && access(pub, R_OK) < 0) {
+		snprintf(err, errlen,
+			 "the client key '%s' has no public part yet", priv);
+		return -EAGAIN;
+	}
+done:
+	snprintf(ret_priv, priv_len, "%s", priv);
+	snprintf(ret_pub, pub_len, "%s", pub);
+	return 0;
+}
+
+static int connect_unix(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd, r;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+void sshc_close(struct sshc *c)
+{
+	if (!c)
+		return;
+	if (c->s) {
+		ssh_disconnect(c->s);
+		ssh_free(c->s);
+	}
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c);
+}
+
+/* 0 when the server's key is the pinned one. */
+static int check_host_key(ssh_session s, const char *pinned, char *err,
+			  size_t errlen)
+{
+	ssh_key srv = NULL, pin = NULL;
+	unsigned char *hash = NULL;
+	size_t hlen = 0;
+	char *fp = NULL;
+	int r = 0;
+
+	if (ssh_pki_import_pubkey_file(pinned, &pin) != SSH_OK) {
+		snprintf(err, errlen, "cannot read the pinned host key '%s'",
+			 pinned);
+		return -ENOENT;
+	}
+	if (ssh_get_server_publickey(s, &srv) != SSH_OK) {
+		snprintf(err, errlen, "the guest sent no host key");
+		r = -EPROTO;
+	} else if (ssh_key_cmp(srv, pin, SSH_KEY_CMP_PUBLIC) != 0) {
+		if (ssh_get_publickey_hash(srv, SSH_PUBLICKEY_HASH_SHA256,
+					   &hash, &hlen) == 0)
+			fp = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256,
+						      hash, hlen);
+		snprintf(
+			err, errlen,
+			"the guest's host key (%s) is not the one pinned in '%s': refusing to connect",
+			fp ? fp : "?", pinned);
+		r = -EPERM;
+	}
+	ssh_string_free_char(fp);
+	ssh_clean_pubkey_hash(&hash);
+	ssh_key_free(srv);
+	ssh_key_free(pin);
+	return r;
+}
+
+int sshc_connect(const char *sock, const char *pinned, const char *client,
+		 struct sshc **ret, char *err, size_t errlen)
+{
+	struct sshc *c = calloc(1, sizeof(*c));
+	int no = 0, r;
+	ssh_key priv = NULL;
+
+	if (!c)
+		return -ENOMEM;
+	c->fd = connect_unix(sock);
+	if (c->fd < 0) {
+		r = c->fd;
+		snprintf(err, errlen, "connecting to '%s': %s", sock,
+			 strerror(-r));
+		goto fail;
+	}
+	/* Where this connection starts, for the guest's relay. */
+	if (write(c->fd, SSHPORT_PREAMBLE, strlen(SSHPORT_PREAMBLE)) !=
+	    (ssize_t)strlen(SSHPORT_PREAMBLE)) {
+		r = -errno;
+		snprintf(err, errlen, "writing to '%s': %s", sock,
+			 strerror(-r));
+		goto fail;
+	}
+	c->s = ssh_new();
+	if (!c->s) {
+		r = -ENOMEM;
+		snprintf(err, errlen, "ssh_new failed");
+		goto fail;
+	}
+	/* No ~/.ssh/config, no known_hosts: the pinned key decides. */
+	if (ssh_options_set(c->s, SSH_OPTIONS_PROCESS_CONFIG, &no) < 0 ||
+	    ssh_options_set(c->s, SSH_OPTIONS_HOST, "vlalab-guest") < 0 ||
+	    ssh_options_set(c->s, SSH_OPTIONS_USER, "root") < 0 ||
+	    ssh_options_set(c->s, SSH_OPTIONS_FD, &c->fd) < 0) {
+		r = -EINVAL;
+		snprintf(err, errlen, "libssh options: %s",
+			 ssh_get_error(c->s));
+		goto fail;
+	}
+	if (ssh_connect(c->s) != SSH_OK) {
+		r = -EPROTO;
+		snprintf(err, errlen, "SSH handshake on '%s': %s", sock,
+			 ssh_get_error(c->s));
+		goto fail;
+	}
+	r = check_host_key(c->s, pinned, err, errlen);
+	if (r < 0)
+		goto fail;
+	if (ssh_pki_import_privkey_file(client, NULL, NULL, NULL, &priv) !=
+	    SSH_OK) {
+		r = -ENOENT;
+		snprintf(err, errlen, "cannot read the client key '%s'",
+			 client);
+		goto fail;
+	}
+	if (ssh_userauth_publickey(c->s, NULL, priv) != SSH_AUTH_SUCCESS) {
+		r = -EACCES;
+		snprintf(err, errlen,
+			 "the guest refused the client key '%s': %s", client,
+			 ssh_get_error(c->s));
+		goto fail;
+	}
+	ssh_key_free(priv);
+	*ret = c;
+	return 0;
+fail:
+	ssh_key_free(priv);
+	sshc_close(c);
+	return r;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* What is buffered on @ch's stream @is_stderr, to @fd; 1 at its end. */
+static int copy_stream(ssh_channel ch, int is_stderr, int fd)
+{
+	char buf[SSHC_BUF];
+	int n, r;
+
+	for (;;) {
+		n = ssh_channel_read_nonblocking(ch, buf, sizeof(buf),
+						 is_stderr);
+		if (n == SSH_EOF)
+			return 1;
+		if (n < 0)
+			return -EIO;
+		if (n == 0)
+			return 0;
+		r = write_all(fd, buf, (size_t)n);
+		if (r < 0)
+			return r;
+	}
+}
+
+int sshc_exec(struct sshc *c, const char *cmd, int out_fd, int err_fd,
+	      int *ret_status, char *err, size_t errlen)
+{
+	ssh_channel ch = ssh_channel_new(c->s);
+	ssh_event ev = ssh_event_new();
+	int r = 0, st;
+
+	if (!ch || !ev) {
+		r = -ENOMEM;
+		goto out;
+	}
+	if (ssh_channel_open_session(ch) != SSH_OK ||
+	    ssh_channel_request_exec(ch, cmd) != SSH_OK) {
+		r = -EIO;
+		snprintf(err, errlen, "starting the command: %s",
+			 ssh_get_error(c->s));
+		goto out;
+	}
+	ssh_channel_send_eof(ch);
+	ssh_event_add_session(ev, c->s);
+	/* Both streams as data comes, so neither can fill its window. */
+	for (;;) {
+		int a = copy_stream(ch, 0, out_fd);
+		int b = a < 0 ? a : copy_stream(ch, 1, err_fd);
+
+		if (a < 0 || b < 0) {
+			r = a < 0 ? a : b;
+			snprintf(
+				err, errlen, "reading the command's output: %s",
+				r == -EIO ? ssh_get_error(c->s) : strerror(-r));
+			goto out;
+		}
+		if (ssh_channel_is_eof(ch) || ssh_channel_is_closed(ch)) {
+			copy_stream(ch, 0, out_fd);
+			copy_stream(ch, 1, err_fd);
+			break;
+		}
+		if (ssh_event_dopoll(ev, -1) == SSH_ERROR) {
+			r = -EIO;
+			snprintf(err, errlen, "the connection broke: %s",
+				 ssh_get_error(c->s));
+			goto out;
+		}
+	}
+	st = ssh_channel_get_exit_status(ch);
+	*ret_status = st < 0 || st > 255 ? 255 : st;
+out:
+	if (ev) {
+		ssh_event_remove_session(ev, c->s);
+		ssh_event_free(ev);
+	}
+	if (ch) {
+		ssh_channel_close(ch);
+		ssh_channel_free(ch);
+	}
+	return r;
+}
+
+int sshc_pull(struct sshc *c, const char *remote, const char *local, char *err,
+	      size_t errlen)
+{
+	char tmp[PATH_MAX + 32], buf[SSHC_BUF];
+	sftp_session sftp = sftp_new(c->s);
+	sftp_file file = NULL;
+	sftp_attributes st = NULL;
+	uint64_t total = 0;
+	int fd = -1, r = 0;
+
+	if (!sftp || sftp_init(sftp) != SSH_OK) {
+		snprintf(err, errlen, "starting SFTP: %s", ssh_get_error(c->s));
+		r = -EIO;
+		goto out;
+	}
+	file = sftp_open(sftp, remote, O_RDONLY, 0);
+	if (file)
+		st = sftp_fstat(file);
+	if (!file || !st) {
+		snprintf(err, errlen, "guest file '%s': %s", remote,
+			 sftp_get_error(sftp) == SSH_FX_NO_SUCH_FILE ?
+				 "no such file" :
+				 ssh_get_error(c->s));
+		r = -ENOENT;
+		goto out;
+	}
+	if (st->type != SSH_FILEXFER_TYPE_REGULAR) {
+		snprintf(err, errlen, "guest file '%s' is not a regular file",
+			 remote);
+		r = -EINVAL;
+		goto out;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", local, (long)getpid()) >=
+	    (int)sizeof(tmp)) {
+		r = -ENAMETOOLONG;
+		snprintf(err, errlen, "'%s': %s", local, strerror(-r));
+		goto out;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		r = -errno;
+		snprintf(err, errlen, "'%s': %s", tmp, strerror(-r));
+		goto out;
+	}
+	/* Until end of file: procfs and tracefs files say size 0. */
+	for (;;) {
+		ssize_t n = sftp_read(file, buf, sizeof(buf));
+
+		if (n < 0) {
+			r = -EIO;
+			snprintf(err, errlen, "reading '%s': %s", remote,
+				 ssh_get_error(c->s));
+			break;
+		}
+		if (n == 0)
+			break;
+		total += (uint64_t)n;
+		if (total > SSHC_PULL_MAX) {
+			r = -EFBIG;
+			snprintf(err, errlen,
+				 "guest file '%s' is larger than %llu bytes",
+				 remote, (unsigned long long)SSHC_PULL_MAX);
+			break;
+		}
+		r = write_all(fd, buf, (size_t)n);
+		if (r < 0) {
+			snprintf(err, errlen, "writing '%s': %s", tmp,
+				 strerror(-r));
+			break;
+		}
+	}
+	if (close(fd) < 0 && r == 0) {
+		r = -errno;
+		snprintf(err, errlen, "writing '%s': %s", tmp, strerror(-r));
+	}
+	if (r == 0 && rename(tmp, local) < 0) {
+		r = -errno;
+		snprintf(err, errlen, "renaming to '%s': %s", local,
+			 strerror(-r));
+	}
+	if (r < 0)
+		unlink(tmp);
+out:
+	sftp_attributes_free(st);
+	if (file)
+		sftp_close(file);
+	if (sftp)
+		sftp_free(sftp);
+	return r;
+}
+
+/* The terminal's size, or 80x24 for a terminal that does not say. */
+static void term_size(int fd, int *cols, int *rows)
+{
+	struct winsize ws;
+
+	*cols = 80;
+	*rows = 24;
+	if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col && ws.ws_row) {
+		*cols = ws.ws_col;
+		*rows = ws.ws_row;
+	}
+}
+
+/* Typed bytes to the channel, through the "~." escape; 1 to leave. */
+static int shell_input(ssh_channel ch, struct escape *esc)
+{
+	char in[4096], out[sizeof(in) + 1];
+	bool quit;
+	ssize_t n = read(STDIN_FILENO, in, sizeof(in));
+	size_t len;
+
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -errno;
+	if (n == 0) {
+		ssh_channel_send_eof(ch);
+		return 2;
+	}
+	len = escape_feed(esc, in, (size_t)n, out, &quit);
+	if (len && ssh_channel_write(ch, out, (uint32_t)len) != (int)len)
+		return -EIO;
+	return quit ? 1 : 0;
+}
+
+int sshc_shell(struct sshc *c, int *ret_status, char *err, size_t errlen)
+{
+	ssh_channel ch = ssh_channel_new(c->s);
+	bool tty = isatty(STDIN_FILENO), raw = false, in_open = true;
+	const char *term = getenv("TERM");
+	struct termios saved, t;
+	struct escape esc;
+	sigset_t winch;
+	int sfd = -1, r = 0, cols, rows, st;
+
+	escape_init(&esc);
+	if (!ch) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	term_size(STDIN_FILENO, &cols, &rows);
+	if (ssh_channel_open_session(ch) != SSH_OK ||
+	    (tty && ssh_channel_request_pty_size(ch, term ? term : "vt100",
+						 cols, rows) != SSH_OK) ||
+	    ssh_channel_request_shell(ch) != SSH_OK) {
+		snprintf(err, errlen, "starting the shell: %s",
+			 ssh_get_error(c->s));
+		r = -EIO;
+		goto out;
+	}
+	sigemptyset(&winch);
+	sigaddset(&winch, SIGWINCH);
+	sigprocmask(SIG_BLOCK, &winch, NULL);
+	sfd = signalfd(-1, &winch, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (tty && tcgetattr(STDIN_FILENO, &saved) == 0) {
+		t = saved;
+		cfmakeraw(&t);
+		raw = tcsetattr(STDIN_FILENO, TCSANOW, &t) == 0;
+	}
+	for (;;) {
+		struct pollfd p[3] = {
+			{ .fd = in_open ? STDIN_FILENO : -1, .events = POLLIN },
+			{ .fd = ssh_get_fd(c->s), .events = POLLIN },
+			{ .fd = sfd, .events = POLLIN },
+		};
+
+		/* What libssh holds already, before waiting for more. */
+		r = copy_stream(ch, 0, STDOUT_FILENO);
+		if (r == 0)
+			r = copy_stream(ch, 1, STDOUT_FILENO);
+		if (r < 0) {
+			snprintf(err, errlen, "the connection broke: %s",
+				 ssh_get_error(c->s));
+			break;
+		}
+		if (r == 1 || ssh_channel_is_eof(ch) ||
+		    ssh_channel_is_closed(ch)) {
+			r = 0;
+			break;
+		}
+		if (poll(p, 3, -1) < 0 && errno != EINTR) {
+			r = -errno;
+			snprintf(err, errlen, "poll: %s", strerror(-r));
+			break;
+		}
+		if (p[2].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			while (read(sfd, &si, sizeof(si)) == sizeof(si))
+				;
+			term_size(STDIN_FILENO, &cols, &rows);
+			ssh_channel_change_pty_size(ch, cols, rows);
+		}
+		if (p[0].revents & (POLLIN | POLLHUP)) {
+			r = shell_input(ch, &esc);
+			if (r == 2) {
+				in_open = false;
+				r = 0;
+			} else if (r == 1) {
+				/* ~. : leave the guest's shell behind. */
+				ssh_channel_close(ch);
+				break;
+			} else if (r < 0) {
+				snprintf(err, errlen,
+					 "the connection broke: %s",
+					 ssh_get_error(c->s));
+				break;
+			}
+		}
+		if (p[1].revents & (POLLHUP | POLLERR)) {
+			r = -EPIPE;
+			snprintf(err, errlen,
+				 "the guest closed the connection");
+			break;
+		}
+	}
+	if (raw)
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+	if (sfd >= 0)
+		close(sfd);
+	sigprocmask(SIG_UNBLOCK, &winch, NULL);
+	if (r == 1) {
+		*ret_status = 255;
+		r = 0;
+	} else if (r == 0) {
+		st = ssh_channel_get_exit_status(ch);
+		*ret_status = st < 0 || st > 255 ? 255 : st;
+	}
+out:
+	ssh_channel_close(ch);
+	ssh_channel_free(ch);
+	return r;
+}

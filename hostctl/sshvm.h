@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the verbs that reach a live VM share (exec, pull): the VM by name
+ * through its state file (vmstate.h), then an SSH session to it with the
+ * cache's client key. Verb-level: logs once, with context.
+ */
+#ifndef VLALAB_SSHVM_H
+#define VLALAB_SSHVM_H
+
+struct sshc;
+
+/* @cache: NULL for the default. Returns 0 or EXIT_SETUP-worthy -errno. */
+int sshvm_connect(const char *verb, const char *cache, const char *name,
+		  struct sshc **ret);
+
+#endif

@@ -1,0 +1,118 @@
+#!/bin/sh
+# Integration: the SSH port (docs/repro.md). `hostctl repro --no-shell`
+# keeps ftrace/cached-filter's VM after step 4; then `hostctl exec` returns
+# the guest command's exit status with stdout and stderr apart, `hostctl
+# pull` fetches a file whose SHA-256 matches the guest's own sha256sum, a
+# state file that pins another host key is refused with a clear error, and
+# a line on repro's stdin tears the VM down with no QEMU left.
+set -eu
+exec python3 - "$HOSTCTL" <<'PY'
+import json, os, re, select, subprocess, sys, tempfile, time, hashlib
+
+hostctl = sys.argv[1]
+cache = os.environ.get("VLALAB_CACHE") or os.path.expanduser("~/.cache/vlalab")
+out = tempfile.mkdtemp(prefix="hostctl-it-ssh-")
+bad = []
+
+def fail(msg):
+    print("# " + msg)
+    bad.append(msg)
+
+rp = subprocess.Popen([hostctl, "repro", "--no-shell", "--until-step", "4",
+                       "ftrace/cached-filter"], stdin=subprocess.PIPE,
+                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+# Until repro says the VM is up: its own bound is the boot's, this one is
+# only there so that a broken hostctl fails the test instead of hanging it.
+seen, deadline, dom = b"", time.time() + 900, None
+while time.time() < deadline and dom is None:
+    r, _, _ = select.select([rp.stdout], [], [], deadline - time.time())
+    if not r:
+        break
+    chunk = os.read(rp.stdout.fileno(), 4096)
+    if not chunk:
+        break
+    seen += chunk
+    m = re.search(rb"\) is up: 'hostctl shell (\S+)'", seen)
+    if m:
+        dom = m.group(1).decode()
+sys.stdout.write(seen.decode(errors="replace"))
+if dom is None:
+    fail("hostctl repro --no-shell never said the VM was up")
+    rp.kill()
+    sys.exit(1)
+
+def run(*args):
+    return subprocess.run([hostctl] + list(args), capture_output=True, timeout=300)
+
+# exec: the status, stdout and stderr apart.
+p = run("exec", dom, "--", "sh", "-c", "echo to-out; echo to-err >&2; exit 7")
+print("# exec: rc %d, stdout %r, stderr %r" % (p.returncode, p.stdout, p.stderr))
+if p.returncode != 7:
+    fail("exec exit status %d, want 7" % p.returncode)
+if p.stdout != b"to-out\n" or p.stderr != b"to-err\n":
+    fail("exec mixed or lost its streams")
+# The argument is passed as is, quotes and all.
+p = run("exec", dom, "--", "printf", "%s|", "a b", "it's")
+if p.stdout != b"a b|it's|":
+    fail("exec quoting: got %r" % p.stdout)
+# The state the steps left is there: step 4 cached the filter.
+p = run("exec", dom, "--", "cat", "/sys/kernel/tracing/set_ftrace_filter")
+if b"*:mod:trace_printk" not in p.stdout:
+    fail("the filter step 4 wrote is not there: %r" % p.stdout)
+
+# pull: the same bytes as the guest's own sha256sum says.
+dest = os.path.join(out, "busybox")
+p = run("pull", dom, "/bin/busybox", dest)
+if p.returncode != 0:
+    fail("pull failed: %s" % p.stderr.decode(errors="replace"))
+else:
+    local = hashlib.sha256(open(dest, "rb").read()).hexdigest()
+    g = run("exec", dom, "--", "sha256sum", "/bin/busybox").stdout.split()
+    print("# pull: local %s, guest %s" % (local, g[0].decode() if g else "?"))
+    if not g or g[0].decode() != local:
+        fail("pulled file's SHA-256 differs from the guest's")
+p = run("pull", dom, "/no/such/file", os.path.join(out, "x"))
+if p.returncode == 0 or b"no such file" not in p.stderr:
+    fail("pull of a missing file: rc %d, %r" % (p.returncode, p.stderr))
+
+# A wrong pinned host key: a state file for the same socket that pins
+# another key is refused, and says so.
+state = json.load(open(os.path.join(cache, "vms", dom + ".json")))
+wrong = os.path.join(out, "wrong")
+subprocess.run(["dropbearkey", "-t", "ed25519", "-f", wrong], check=True,
+               capture_output=True)
+pub = subprocess.run(["dropbearkey", "-y", "-f", wrong], check=True,
+                     capture_output=True).stdout.decode()
+line = [l for l in pub.splitlines() if l.startswith("ssh-ed25519 ")][0]
+open(wrong + ".pub", "w").write(line + "\n")
+fake = dict(state, domain=dom + "-wrongkey", label="wrongkey",
+            host_key=wrong + ".pub")
+fake_path = os.path.join(cache, "vms", fake["domain"] + ".json")
+json.dump(fake, open(fake_path, "w"))
+try:
+    p = run("exec", fake["domain"], "--", "true")
+finally:
+    os.unlink(fake_path)
+print("# wrong key: rc %d, %r" % (p.returncode, p.stderr))
+if p.returncode == 0 or b"is not the one pinned" not in p.stderr:
+    fail("a wrong pinned host key was not refused clearly")
+# And the right one still works after the refusal.
+if run("exec", dom, "--", "true").returncode != 0:
+    fail("exec after the refused connection failed")
+
+# A line on stdin: teardown, the state file gone, no QEMU of it left.
+rp.stdin.write(b"\n")
+rp.stdin.close()
+rest = rp.stdout.read()
+sys.stdout.write(rest.decode(errors="replace"))
+rc = rp.wait(timeout=300)
+print("# repro exited %d" % rc)
+if os.path.exists(os.path.join(cache, "vms", dom + ".json")):
+    fail("the VM's state file outlived it")
+ps = subprocess.run(["ps", "-eo", "args"], capture_output=True).stdout.decode()
+if dom in ps:
+    fail("a process still names %s" % dom)
+for b in bad:
+    print("# " + b)
+sys.exit(1 if bad else 0)
+PY

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* hostctl ls: the live VMs that hostctl exec, pull and shell can reach. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kbuild.h"
+#include "verbs.h"
+#include "vmstate.h"
+
+static void ls_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: hostctl ls [--cache DIR]\n"
+		"\n"
+		"List the live VMs with an SSH port that the hostctls of this\n"
+		"cache run: label, domain, owning hostctl's pid, run directory.\n"
+		"\n"
+		"  --cache DIR  the cache (default: the usual one)\n"
+		"  --help       show this help\n");
+}
+
+const struct verb verb_ls_def = {
+	.name = "ls",
+	.min_args = 0,
+	.max_args = 0,
+	.fn = verb_ls,
+	.usage = "",
+	.summary = "list the live VMs",
+};
+
+int verb_ls(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "cache", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	char dir[PATH_MAX], vms[PATH_MAX + 8];
+	const char *cache = NULL;
+	struct vmstate *v;
+	size_t n;
+	int opt, r;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (opt == 'c') {
+			cache = optarg;
+		} else if (opt == 'h') {
+			ls_usage(stdout);
+			return EXIT_GREEN;
+		} else {
+			ls_usage(stderr);
+			return EXIT_SETUP;
+		}
+	}
+	if (verb_check_nargs(&verb_ls_def, argc - optind) < 0)
+		return EXIT_SETUP;
+	r = cache ? (snprintf(dir, sizeof(dir), "%s", cache) >=
+				     (int)sizeof(dir) ?
+			     -ENAMETOOLONG :
+			     0) :
+		    kbuild_cache_dir(dir, sizeof(dir));
+	snprintf(vms, sizeof(vms), "%s/vms", dir);
+	if (r == 0)
+		r = vmstate_list(vms, &v, &n);
+	if (r < 0) {
+		fprintf(stderr, "hostctl ls: '%s': %s\n", vms, strerror(-r));
+		return EXIT_SETUP;
+	}
+	if (n)
+		printf("%-6s %-40s %-8s %s\n", "VM", "DOMAIN", "PID", "RUN");
+	for (size_t i = 0; i < n; i++)
+		printf("%-6s %-40s %-8ld %s\n", v[i].label, v[i].domain,
+		       (long)v[i].pid, v[i].run_dir);
+	free(v);
+	return EXIT_GREEN;
+}

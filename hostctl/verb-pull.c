@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* hostctl pull VM PATH [DEST]: fetch a guest file over SFTP. */
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sshc.h"
+#include "sshvm.h"
+#include "verbs.h"
+
+static void pull_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: hostctl pull [--cache DIR] VM PATH [DEST]\n"
+		"\n"
+		"Fetch the guest file PATH of the live VM (see 'hostctl ls') over\n"
+		"SFTP into DEST (default: PATH's last component, here). Files of\n"
+		"procfs, sysfs and tracefs are read to their end.\n"
+		"\n"
+		"  --cache DIR  the cache the VM's hostctl uses\n"
+		"  --help       show this help\n");
+}
+
+const struct verb verb_pull_def = {
+	.name = "pull",
+	.min_args = 2,
+	.max_args = 3,
+	.fn = verb_pull,
+	.usage = "VM PATH [DEST]",
+	.summary = "fetch a file from a live VM",
+};
+
+int verb_pull(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "cache", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	char err[PATH_MAX * 2 + 256], base[PATH_MAX];
+	const char *cache = NULL, *dest;
+	struct sshc *c = NULL;
+	int opt, r;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (opt == 'c') {
+			cache = optarg;
+		} else if (opt == 'h') {
+			pull_usage(stdout);
+			return EXIT_GREEN;
+		} else {
+			pull_usage(stderr);
+			return EXIT_SETUP;
+		}
+	}
+	if (verb_check_nargs(&verb_pull_def, argc - optind) < 0)
+		return EXIT_SETUP;
+	snprintf(base, sizeof(base), "%s", argv[optind + 1]);
+	dest = optind + 2 < argc ? argv[optind + 2] : basename(base);
+	if (!*dest || !strcmp(dest, "/") || !strcmp(dest, ".") ||
+	    !strcmp(dest, "..")) {
+		fprintf(stderr, "hostctl pull: give a DEST for '%s'\n",
+			argv[optind + 1]);
+		return EXIT_SETUP;
+	}
+	r = sshvm_connect("pull", cache, argv[optind], &c);
+	if (r < 0)
+		return EXIT_SETUP;
+	r = sshc_pull(c, argv[optind + 1], dest, err, sizeof(err));
+	sshc_close(c);
+	if (r < 0) {
+		fprintf(stderr, "hostctl pull: %s: %s\n", argv[optind], err);
+		return EXIT_RED;
+	}
+	return EXIT_GREEN;
+}
