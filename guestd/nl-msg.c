@@ -66,6 +66,33 @@ int nl_parse_ack(const struct nlmsghdr *nlh, struct nl_ack *ret)
 	return 0;
 }
 
+int nl_recv_walk(const void *buf, size_t len, uint32_t seq, uint32_t portid,
+		 int (*cb)(const struct nlmsghdr *, void *), void *data,
+		 struct nl_ack *ack)
+{
+	const struct nlmsghdr *m;
+	int left, r;
+
+	if (len > NL_RECV_MAX)
+		return -EMSGSIZE;
+	left = (int)len;
+	for (m = buf; mnl_nlmsg_ok(m, left); m = mnl_nlmsg_next(m, &left)) {
+		if (m->nlmsg_seq != seq || m->nlmsg_pid != portid)
+			continue;
+		if (m->nlmsg_type == NLMSG_ERROR ||
+		    m->nlmsg_type == NLMSG_DONE) {
+			r = nl_parse_ack(m, ack);
+			return r < 0 ? r : 1;
+		}
+		if (m->nlmsg_type < NLMSG_MIN_TYPE || !cb)
+			continue;
+		r = cb(m, data);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 static struct nlmsghdr *msg_new(void *buf, uint16_t type, uint16_t flags)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
