@@ -66,6 +66,16 @@ int nl_parse_ack(const struct nlmsghdr *nlh, struct nl_ack *ret)
 	return 0;
 }
 
+/*
+ * mnl_nlmsg_ok() compares nlmsg_len with the bytes left as an int, so a
+ * length of 2 GiB or more passes it and mnl_nlmsg_next() then steps out of
+ * the datagram: only a message that fits is one.
+ */
+static bool msg_ok(const struct nlmsghdr *m, int left)
+{
+	return mnl_nlmsg_ok(m, left) && m->nlmsg_len <= (uint32_t)left;
+}
+
 int nl_recv_walk(const void *buf, size_t len, uint32_t seq, uint32_t portid,
 		 int (*cb)(const struct nlmsghdr *, void *), void *data,
 		 struct nl_ack *ack)
@@ -76,7 +86,7 @@ int nl_recv_walk(const void *buf, size_t len, uint32_t seq, uint32_t portid,
 	if (len > NL_RECV_MAX)
 		return -EMSGSIZE;
 	left = (int)len;
-	for (m = buf; mnl_nlmsg_ok(m, left); m = mnl_nlmsg_next(m, &left)) {
+	for (m = buf; msg_ok(m, left); m = mnl_nlmsg_next(m, &left)) {
 		if (m->nlmsg_seq != seq || m->nlmsg_pid != portid)
 			continue;
 		if (m->nlmsg_type == NLMSG_ERROR ||

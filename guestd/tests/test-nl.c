@@ -419,6 +419,20 @@ static void test_recv_walk(void)
 	is_int(nl_recv_walk(dgram, NL_RECV_MAX + 1, 7, 5, NULL, NULL, &ack),
 	       -EMSGSIZE, "walk: a datagram over NL_RECV_MAX");
 	nl_vlans_free(&vl);
+
+	/*
+	 * A message of another request claiming 2 GiB and more, then what
+	 * would be our end: libmnl's own check passed it and the walk went
+	 * off the datagram (found by fuzz-netlink). It ends the datagram.
+	 */
+	len = 0;
+	dgram_add(dgram, &len, link_msg(AF_BRIDGE, 3, "lan1"), 8);
+	((struct nlmsghdr *)dgram)->nlmsg_len = 0xf1f1f1f1;
+	done = mnl_nlmsg_put_header(buf);
+	done->nlmsg_type = NLMSG_DONE;
+	dgram_add(dgram, &len, done, 7);
+	is_int(nl_recv_walk(dgram, len, 7, 5, NULL, NULL, &ack), 0,
+	       "walk: a message over 2 GiB ends the datagram");
 }
 
 static struct json_object *js(const char *text)
