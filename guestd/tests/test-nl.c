@@ -8,6 +8,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,6 +249,15 @@ static void test_ack(void)
 	*(int *)mnl_nlmsg_put_extra_header(nlh, sizeof(int)) = -EOPNOTSUPP;
 	is_int(nl_parse_ack(nlh, &ack), 0, "done: parses");
 	is_int(ack.err, EOPNOTSUPP, "done: the dump's error");
+	/* Found by fuzz-netlink: negating INT_MIN was undefined. */
+	*(int *)mnl_nlmsg_get_payload(nlh) = INT_MIN;
+	is_int(nl_parse_ack(nlh, &ack), -EBADMSG, "done: an error of INT_MIN");
+	*(int *)mnl_nlmsg_get_payload(nlh) = 1;
+	is_int(nl_parse_ack(nlh, &ack), -EBADMSG, "done: a positive error");
+	is_int(nl_parse_ack(error_msg(-4096, NULL, true), &ack), -EBADMSG,
+	       "ack: an errno over 4095");
+	is_int(nl_parse_ack(error_msg(4095, NULL, true), &ack), 0,
+	       "ack: errno 4095");
 	nlh->nlmsg_type = RTM_NEWLINK;
 	is_int(nl_parse_ack(nlh, &ack), -EBADMSG, "ack: not an ACK");
 }
