@@ -642,3 +642,123 @@ int stepspec_check_rules(const struct stepspec *spec, struct json_object *step,
 			return -EINVAL;
 	return 0;
 }
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* Past the bracket expression at @p ('['), or at its unclosed end. */
+static const char *skip_bracket(const char *p)
+{
+	p++;
+	if (*p == '^')
+		p++;
+	if (*p == ']')
+		p++;
+	while (*p && *p != ']') {
+		if (p[0] == '[' &&
+		    (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+			const char *end = strchr(p + 2, p[1]);
+
+			while (end && end[1] != ']')
+				end = strchr(end + 1, p[1]);
+			if (!end)
+				return p + strlen(p);
+			p = end + 2;
+		} else {
+			p++;
+		}
+	}
+	return *p ? p + 1 : p;
+}
+
+/*
+ * How many copies of its operand the repetition at *@p makes (glibc's
+ * parse_dup_op()), moving *@p past it; 0 when *@p is not one.
+ */
+static uint64_t repeat_copies(const char **p)
+{
+	const char *s = *p;
+	uint64_t m = 0, n = 0;
+	bool comma = false, have_n = false;
+
+	if (*s == '*' || *s == '?' || *s == '+') {
+		*p = s + 1;
+		return *s == '+' ? 2 : 1;
+	}
+	if (*s != '{')
+		return 0;
+	for (s++; *s >= '0' && *s <= '9'; s++)
+		m = sat_add(sat_mul(m, 10), (uint64_t)(*s - '0'));
+	if (*s == ',') {
+		comma = true;
+		for (s++; *s >= '0' && *s <= '9'; s++, have_n = true)
+			n = sat_add(sat_mul(n, 10), (uint64_t)(*s - '0'));
+	}
+	if (*s != '}')
+		return 0;
+	*p = s + 1;
+	if (!comma)
+		return m ? m : 1;
+	if (!have_n)
+		return sat_add(m, 1);
+	return n ? n : 1;
+}
+
+int stepspec_regex_check(const char *pattern)
+{
+	/* Per open group: the nodes so far and those of its last atom. */
+	uint64_t sum[STEPSPEC_REGEX_DEPTH_MAX + 1] = { 0 };
+	uint64_t last[STEPSPEC_REGEX_DEPTH_MAX + 1] = { 0 };
+	const char *p = pattern;
+	uint64_t total = 0;
+	int d = 0;
+
+	while (*p) {
+		uint64_t atom, copies = repeat_copies(&p);
+
+		if (copies) {
+			uint64_t grown = sat_mul(last[d], copies);
+
+			sum[d] = sat_add(sum[d] - last[d], grown);
+			last[d] = grown;
+			continue;
+		}
+		if (*p == '(') {
+			if (d == STEPSPEC_REGEX_DEPTH_MAX)
+				return -E2BIG;
+			d++;
+			sum[d] = last[d] = 0;
+			p++;
+			continue;
+		}
+		if (*p == '|') {
+			last[d] = 0;
+			p++;
+			continue;
+		}
+		atom = 1;
+		if (*p == ')' && d > 0) {
+			atom = sat_add(sum[d], 1);
+			d--;
+			p++;
+		} else if (*p == '[') {
+			p = skip_bracket(p);
+		} else if (*p == '\\' && p[1]) {
+			p += 2;
+		} else {
+			p++;
+		}
+		sum[d] = sat_add(sum[d], atom);
+		last[d] = atom;
+	}
+	for (int i = 0; i <= d; i++)
+		total = sat_add(total, sum[i]);
+	return total > STEPSPEC_REGEX_NODES_MAX ? -E2BIG : 0;
+}

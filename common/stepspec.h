@@ -154,4 +154,17 @@ int stepspec_check_rules(const struct stepspec *spec, struct json_object *step,
 			 uint64_t step_timeout_ms,
 			 struct stepspec_problems *out);
 
+/*
+ * Whether the extended regex @pattern stays small once compiled. glibc's
+ * regcomp() builds "a+" as "aa*" and "a{2,5}" as five copies of "a", so
+ * repetitions of repetitions ("n++++...", nested counted groups) grow
+ * exponentially and a 90-byte pattern can eat all memory. Returns 0, or
+ * -E2BIG when the copies would come to more than STEPSPEC_REGEX_NODES_MAX
+ * or the groups nest deeper than STEPSPEC_REGEX_DEPTH_MAX. A pattern that
+ * is not a regex at all is left to regcomp() to refuse.
+ */
+#define STEPSPEC_REGEX_NODES_MAX 100000
+#define STEPSPEC_REGEX_DEPTH_MAX 64
+int stepspec_regex_check(const char *pattern);
+
 #endif

@@ -18,6 +18,17 @@
 
 #include "nl.h"
 
+/* The kernel's errnos are 1..4095 (MAX_ERRNO); it sends them negated. */
+#define NL_ERRNO_MAX 4095
+
+/* @v, a negated errno or 0 from the kernel: its errno, or -EBADMSG. */
+static int errno_of(int v)
+{
+	if (v > 0 || v < -NL_ERRNO_MAX)
+		return -EBADMSG;
+	return -v;
+}
+
 int nl_parse_ack(const struct nlmsghdr *nlh, struct nl_ack *ret)
 {
 	const struct nlmsgerr *e;
@@ -34,13 +45,13 @@ int nl_parse_ack(const struct nlmsghdr *nlh, struct nl_ack *ret)
 		if (mnl_nlmsg_get_payload_len(nlh) < sizeof(v))
 			return 0;
 		memcpy(&v, mnl_nlmsg_get_payload(nlh), sizeof(v));
-		ret->err = v < 0 ? -v : 0;
+		ret->err = errno_of(v);
 		off = sizeof(v);
 	} else if (nlh->nlmsg_type == NLMSG_ERROR) {
 		if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*e))
 			return -EBADMSG;
 		e = mnl_nlmsg_get_payload(nlh);
-		ret->err = e->error < 0 ? -e->error : 0;
+		ret->err = errno_of(e->error);
 		off = sizeof(*e);
 		/* Without NETLINK_CAP_ACK the request follows, whole. */
 		if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
@@ -49,6 +60,10 @@ int nl_parse_ack(const struct nlmsghdr *nlh, struct nl_ack *ret)
 			off += NLMSG_ALIGN(e->msg.nlmsg_len) - sizeof(e->msg);
 		}
 	} else {
+		return -EBADMSG;
+	}
+	if (ret->err < 0) {
+		ret->err = 0;
 		return -EBADMSG;
 	}
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
@@ -62,6 +77,43 @@ int nl_parse_ack(const struct nlmsghdr *nlh, struct nl_ack *ret)
 			return -EBADMSG;
 		snprintf(ret->extack, sizeof(ret->extack), "%s",
 			 mnl_attr_get_str(a));
+	}
+	return 0;
+}
+
+/*
+ * mnl_nlmsg_ok() compares nlmsg_len with the bytes left as an int, so a
+ * length of 2 GiB or more passes it and mnl_nlmsg_next() then steps out of
+ * the datagram: only a message that fits is one.
+ */
+static bool msg_ok(const struct nlmsghdr *m, int left)
+{
+	return mnl_nlmsg_ok(m, left) && m->nlmsg_len <= (uint32_t)left;
+}
+
+int nl_recv_walk(const void *buf, size_t len, uint32_t seq, uint32_t portid,
+		 int (*cb)(const struct nlmsghdr *, void *), void *data,
+		 struct nl_ack *ack)
+{
+	const struct nlmsghdr *m;
+	int left, r;
+
+	if (len > NL_RECV_MAX)
+		return -EMSGSIZE;
+	left = (int)len;
+	for (m = buf; msg_ok(m, left); m = mnl_nlmsg_next(m, &left)) {
+		if (m->nlmsg_seq != seq || m->nlmsg_pid != portid)
+			continue;
+		if (m->nlmsg_type == NLMSG_ERROR ||
+		    m->nlmsg_type == NLMSG_DONE) {
+			r = nl_parse_ack(m, ack);
+			return r < 0 ? r : 1;
+		}
+		if (m->nlmsg_type < NLMSG_MIN_TYPE || !cb)
+			continue;
+		r = cb(m, data);
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }

@@ -116,25 +116,12 @@ static int exchange(struct nlmsghdr *nlh,
 		return -errno;
 	for (;;) {
 		ssize_t n = mnl_socket_recvfrom(s, buf, NL_RECV_MAX);
-		const struct nlmsghdr *m;
-		int len;
 
 		if (n < 0)
 			return errno == ENOBUFS ? -ENOBUFS : -errno;
-		len = (int)n;
-		for (m = (const struct nlmsghdr *)buf; mnl_nlmsg_ok(m, len);
-		     m = mnl_nlmsg_next(m, &len)) {
-			if (m->nlmsg_seq != seq || m->nlmsg_pid != portid)
-				continue;
-			if (m->nlmsg_type == NLMSG_ERROR ||
-			    m->nlmsg_type == NLMSG_DONE)
-				return nl_parse_ack(m, ack);
-			if (m->nlmsg_type < NLMSG_MIN_TYPE || !cb)
-				continue;
-			r = cb(m, data);
-			if (r < 0)
-				return r;
-		}
+		r = nl_recv_walk(buf, (size_t)n, seq, portid, cb, data, ack);
+		if (r != 0)
+			return r < 0 ? r : 0;
 	}
 }
 

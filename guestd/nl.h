@@ -49,6 +49,19 @@ struct nl_ack {
  */
 int nl_parse_ack(const struct nlmsghdr *nlh, struct nl_ack *ret);
 
+/*
+ * Walk one datagram (@len bytes, at most NL_RECV_MAX) of the kernel's
+ * answer to request @seq of socket @portid: messages of other requests
+ * are skipped, and @cb (may be NULL) gets each other message until an
+ * NLMSG_ERROR or NLMSG_DONE, which fills @ack. Returns 1 when that ended
+ * the answer, 0 when more datagrams are to come, -EBADMSG for a malformed
+ * ACK, -EMSGSIZE for a datagram over NL_RECV_MAX, or the first negative
+ * value @cb returned.
+ */
+int nl_recv_walk(const void *buf, size_t len, uint32_t seq, uint32_t portid,
+		 int (*cb)(const struct nlmsghdr *, void *), void *data,
+		 struct nl_ack *ack);
+
 /* The requests. Each fills @buf, NL_MSG_MAX bytes. */
 struct nl_bridge_opts {
 	int vlan_filtering; /* 1, 0, or -1 to leave the default */

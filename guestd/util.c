@@ -73,8 +73,16 @@ const char *util_errno_desc(int err)
 
 int util_regcomp(regex_t *re, const char *pattern, char *err, size_t errlen)
 {
-	int r = regcomp(re, pattern, REG_EXTENDED | REG_NEWLINE);
+	int r;
 
+	if (stepspec_regex_check(pattern) < 0) {
+		if (err && errlen)
+			snprintf(err, errlen,
+				 "would grow past %d nodes once compiled",
+				 STEPSPEC_REGEX_NODES_MAX);
+		return -EINVAL;
+	}
+	r = regcomp(re, pattern, REG_EXTENDED | REG_NEWLINE);
 	if (r == 0)
 		return 0;
 	if (err && errlen)

@@ -216,6 +216,13 @@ void scn_check_spec_value(struct scn_ctx *ctx, const char *path,
 				     "a string"))
 			return;
 		s = json_object_get_string(v);
+		if (stepspec_regex_check(s) < 0) {
+			scn_error(
+				ctx, path,
+				"regex '%.64s' would grow past %d nodes once compiled (repetitions of repetitions)",
+				s, STEPSPEC_REGEX_NODES_MAX);
+			return;
+		}
 		r = regcomp(&re, s,
 			    REG_EXTENDED | REG_NEWLINE |
 				    (spec->type == STEPSPEC_REGEX ? REG_NOSUB :

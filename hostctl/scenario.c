@@ -521,27 +521,91 @@ void scn_free(struct scenario *s)
 	memset(s, 0, sizeof(*s));
 }
 
+static bool scn_check_name(struct scn_ctx *ctx, const char *name)
+{
+	if (scn_is_scenario_name(name))
+		return true;
+	scn_error(
+		ctx, NULL,
+		"scenario name '%s' is not <area>/<name> ([a-z0-9-]+/[a-z0-9][a-z0-9-]*, under %d bytes)",
+		name, PROTO_NAME_MAX);
+	return false;
+}
+
+/* scn_load_buf() once the name has passed. */
+static int scn_load_text(struct scn_ctx *ctx, const char *name, const char *buf,
+			 size_t len, struct scenario *ret)
+{
+	struct json_object *doc = NULL;
+	struct scenario s = { 0 };
+	size_t nerrs_before = ctx->errs ? ctx->errs->n : 0;
+	int r;
+
+	doc = scn_parse(ctx, buf, len);
+	if (!doc) {
+		r = -EINVAL;
+		goto out;
+	}
+	if (!scn_expect_type(ctx, "$", doc, json_type_object, "an object")) {
+		r = -EINVAL;
+		goto out;
+	}
+	scn_check_keys(ctx, doc);
+	scn_check_rules(ctx, doc);
+	jsonstrict_dup_keys(buf, len, scn_dup_key, ctx);
+	if (ctx->nerr) {
+		r = -EINVAL;
+		goto out;
+	}
+
+	snprintf(s.name, sizeof(s.name), "%s", name);
+	s.path = strdup(ctx->file);
+	if (!s.path) {
+		r = -ENOMEM;
+		goto out;
+	}
+	r = scn_fill(ctx, doc, &s);
+	if (r == 0)
+		r = scn_fill_bites(doc, &s);
+	if (r < 0)
+		goto out;
+	*ret = s;
+	memset(&s, 0, sizeof(s));
+out:
+	if (r == -ENOMEM) {
+		scn_errors_truncate(ctx->errs, nerrs_before);
+		scn_error(ctx, NULL, "out of memory");
+	}
+	scn_free(&s);
+	json_object_put(doc);
+	return r;
+}
+
+int scn_load_buf(const char *path, const char *name, const char *buf,
+		 size_t len, struct scenario *ret, struct scn_errors *errs)
+{
+	struct scn_ctx ctx = { .file = path,
+			       .errs = errs,
+			       .step_timeout_ms = SCN_STEP_TIMEOUT_DEFAULT_MS };
+
+	if (!scn_check_name(&ctx, name))
+		return -EINVAL;
+	return scn_load_text(&ctx, name, buf, len, ret);
+}
+
 int scn_load_file(const char *path, const char *name, struct scenario *ret,
 		  struct scn_errors *errs)
 {
 	struct scn_ctx ctx = { .file = path,
 			       .errs = errs,
 			       .step_timeout_ms = SCN_STEP_TIMEOUT_DEFAULT_MS };
-	struct json_object *doc = NULL;
-	struct scenario s = { 0 };
-	size_t nerrs_before = errs ? errs->n : 0;
 	char *buf = NULL;
 	size_t len = 0;
 	bool truncated;
 	int r;
 
-	if (!scn_is_scenario_name(name)) {
-		scn_error(
-			&ctx, NULL,
-			"scenario name '%s' is not <area>/<name> ([a-z0-9-]+/[a-z0-9][a-z0-9-]*, under %d bytes)",
-			name, PROTO_NAME_MAX);
+	if (!scn_check_name(&ctx, name))
 		return -EINVAL;
-	}
 	r = fileio_read(path, SCN_FILE_MAX, &buf, &len, &truncated);
 	if (r == 0 && truncated) {
 		free(buf);
@@ -552,43 +616,7 @@ int scn_load_file(const char *path, const char *name, struct scenario *ret,
 		scn_error(&ctx, NULL, "cannot read: %s", strerror(-r));
 		return r == -EFBIG ? -EINVAL : r;
 	}
-	doc = scn_parse(&ctx, buf, len);
-	if (!doc) {
-		r = -EINVAL;
-		goto out;
-	}
-	if (!scn_expect_type(&ctx, "$", doc, json_type_object, "an object")) {
-		r = -EINVAL;
-		goto out;
-	}
-	scn_check_keys(&ctx, doc);
-	scn_check_rules(&ctx, doc);
-	jsonstrict_dup_keys(buf, len, scn_dup_key, &ctx);
-	if (ctx.nerr) {
-		r = -EINVAL;
-		goto out;
-	}
-
-	snprintf(s.name, sizeof(s.name), "%s", name);
-	s.path = strdup(path);
-	if (!s.path) {
-		r = -ENOMEM;
-		goto out;
-	}
-	r = scn_fill(&ctx, doc, &s);
-	if (r == 0)
-		r = scn_fill_bites(doc, &s);
-	if (r < 0)
-		goto out;
-	*ret = s;
-	memset(&s, 0, sizeof(s));
-out:
-	if (r == -ENOMEM) {
-		scn_errors_truncate(errs, nerrs_before);
-		scn_error(&ctx, NULL, "out of memory");
-	}
-	scn_free(&s);
-	json_object_put(doc);
+	r = scn_load_text(&ctx, name, buf, len, ret);
 	free(buf);
 	return r;
 }

@@ -180,6 +180,12 @@ int scn_load_dir(const char *dir, struct scn_set *ret, struct scn_errors *errs);
  */
 int scn_load_file(const char *path, const char *name, struct scenario *ret,
 		  struct scn_errors *errs);
+/*
+ * The same on the file's text, @len bytes at @buf (the fuzzer's way in);
+ * @path only names the file in messages.
+ */
+int scn_load_buf(const char *path, const char *name, const char *buf,
+		 size_t len, struct scenario *ret, struct scn_errors *errs);
 void scn_free(struct scenario *s);
 /*
  * Keep only the first @n main steps of @s, and no cleanup list (hostctl

@@ -129,9 +129,40 @@ static void test_rules(void)
 		     buf, sizeof(buf)), -EINVAL, "bridge_check with nothing to check");
 }
 
+/* Patterns that glibc's regcomp() would grow without bound are refused. */
+static void test_regex(void)
+{
+	static const char *const good[] = {
+		"^nandsim ",
+		"[Vv]lan id is invalid",
+		"a+b*c?d{2,5}(e|f)+",
+		"(a{1,100}){1,100}",
+		"[]+*{]x+",
+		"[[:alpha:]+]{3}",
+		"\\++",
+		"x{",
+		"",
+	};
+	static const char *const bad[] = {
+		/* found by fuzz-scenario: each '+' doubles the tree */
+		"[Vv]lan+++++++++++++++++++++++++++++++++++++++ id is invalid",
+		"((a{1,100}){1,100}){1,100}",
+		"a{1000}{1000}",
+		"(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((x)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))",
+	};
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		okf(stepspec_regex_check(good[i]) == 0, "regex '%s' is fine",
+		    good[i]);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		okf(stepspec_regex_check(bad[i]) == -E2BIG,
+		    "regex '%.40s' would grow too large", bad[i]);
+}
+
 int main(void)
 {
 	test_table();
 	test_rules();
+	test_regex();
 	return tap_done();
 }

@@ -8,6 +8,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,6 +249,15 @@ static void test_ack(void)
 	*(int *)mnl_nlmsg_put_extra_header(nlh, sizeof(int)) = -EOPNOTSUPP;
 	is_int(nl_parse_ack(nlh, &ack), 0, "done: parses");
 	is_int(ack.err, EOPNOTSUPP, "done: the dump's error");
+	/* Found by fuzz-netlink: negating INT_MIN was undefined. */
+	*(int *)mnl_nlmsg_get_payload(nlh) = INT_MIN;
+	is_int(nl_parse_ack(nlh, &ack), -EBADMSG, "done: an error of INT_MIN");
+	*(int *)mnl_nlmsg_get_payload(nlh) = 1;
+	is_int(nl_parse_ack(nlh, &ack), -EBADMSG, "done: a positive error");
+	is_int(nl_parse_ack(error_msg(-4096, NULL, true), &ack), -EBADMSG,
+	       "ack: an errno over 4095");
+	is_int(nl_parse_ack(error_msg(4095, NULL, true), &ack), 0,
+	       "ack: errno 4095");
 	nlh->nlmsg_type = RTM_NEWLINK;
 	is_int(nl_parse_ack(nlh, &ack), -EBADMSG, "ack: not an ACK");
 }
@@ -257,6 +267,11 @@ static void put_vlan(struct nlmsghdr *nlh, uint16_t vid, uint16_t flags)
 	struct bridge_vlan_info info = { .flags = flags, .vid = vid };
 
 	mnl_attr_put(nlh, IFLA_BRIDGE_VLAN_INFO, sizeof(info), &info);
+}
+
+static int vlans_walk_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return nl_parse_vlans(nlh, data);
 }
 
 static struct nlmsghdr *link_msg(int family, int ifindex, const char *name)
@@ -365,6 +380,69 @@ static void test_dumps(void)
 		       "mdbs: temporary, not offloaded");
 	}
 	nl_mdbs_free(&ml);
+}
+
+static int full_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh;
+	(void)data;
+	return -ENOBUFS;
+}
+
+/* Append a copy of @nlh, with @seq, to the datagram @dgram of *@len bytes. */
+static void dgram_add(char *dgram, size_t *len, const struct nlmsghdr *nlh,
+		      uint32_t seq)
+{
+	struct nlmsghdr *m = (struct nlmsghdr *)(dgram + *len);
+
+	memcpy(m, nlh, nlh->nlmsg_len);
+	m->nlmsg_seq = seq;
+	m->nlmsg_pid = 5;
+	*len += NLMSG_ALIGN(nlh->nlmsg_len);
+}
+
+/* One datagram of an answer: other requests' messages, then its end. */
+static void test_recv_walk(void)
+{
+	static char dgram[NL_RECV_MAX];
+	struct nl_vlans vl = { 0 };
+	struct nl_ack ack;
+	struct nlmsghdr *done;
+	size_t len = 0;
+
+	dgram_add(dgram, &len, link_msg(AF_BRIDGE, 3, "lan1"), 7);
+	dgram_add(dgram, &len, link_msg(AF_BRIDGE, 4, "lan2"), 8);
+	is_int(nl_recv_walk(dgram, len, 7, 5, vlans_walk_cb, &vl, &ack), 0,
+	       "walk: no end yet, more to come");
+	is_int(vl.n, 2, "walk: our message's two VLANs, not the other's");
+	done = mnl_nlmsg_put_header(buf);
+	done->nlmsg_type = NLMSG_DONE;
+	*(int *)mnl_nlmsg_put_extra_header(done, sizeof(int)) = -EPERM;
+	dgram_add(dgram, &len, done, 7);
+	dgram_add(dgram, &len, link_msg(AF_BRIDGE, 3, "lan1"), 7);
+	is_int(nl_recv_walk(dgram, len, 7, 5, vlans_walk_cb, &vl, &ack), 1,
+	       "walk: NLMSG_DONE ends it");
+	is_int(vl.n, 4, "walk: nothing read after the end");
+	is_int(ack.err, EPERM, "walk: the dump's error");
+	is_int(nl_recv_walk(dgram, len, 7, 5, full_cb, NULL, &ack), -ENOBUFS,
+	       "walk: the callback's error stops it");
+	is_int(nl_recv_walk(dgram, NL_RECV_MAX + 1, 7, 5, NULL, NULL, &ack),
+	       -EMSGSIZE, "walk: a datagram over NL_RECV_MAX");
+	nl_vlans_free(&vl);
+
+	/*
+	 * A message of another request claiming 2 GiB and more, then what
+	 * would be our end: libmnl's own check passed it and the walk went
+	 * off the datagram (found by fuzz-netlink). It ends the datagram.
+	 */
+	len = 0;
+	dgram_add(dgram, &len, link_msg(AF_BRIDGE, 3, "lan1"), 8);
+	((struct nlmsghdr *)dgram)->nlmsg_len = 0xf1f1f1f1;
+	done = mnl_nlmsg_put_header(buf);
+	done->nlmsg_type = NLMSG_DONE;
+	dgram_add(dgram, &len, done, 7);
+	is_int(nl_recv_walk(dgram, len, 7, 5, NULL, NULL, &ack), 0,
+	       "walk: a message over 2 GiB ends the datagram");
 }
 
 static struct json_object *js(const char *text)
@@ -717,6 +795,7 @@ int main(void)
 	test_requests();
 	test_ack();
 	test_dumps();
+	test_recv_walk();
 	test_expect();
 	test_bridge_json();
 	test_judge();
