@@ -100,13 +100,19 @@ int fileio_write_all(int fd, const void *buf, size_t len)
 
 int fileio_write_atomic(const char *path, const void *buf, size_t len)
 {
+	return fileio_write_atomic_mode(path, buf, len, 0644);
+}
+
+int fileio_write_atomic_mode(const char *path, const void *buf, size_t len,
+			     mode_t mode)
+{
 	char tmp[PATH_MAX];
 	int fd, r;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >=
 	    (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
 	if (fd < 0)
 		return -errno;
 	r = fileio_write_all(fd, buf, len);

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <stdint.h>
 
 /* A bound that never cuts: read the whole file. */
@@ -38,5 +39,8 @@ int fileio_write_all(int fd, const void *buf, size_t len);
  * file is removed then).
  */
 int fileio_write_atomic(const char *path, const void *buf, size_t len);
+/* The same, with the new file's permission bits (0600 for keys). */
+int fileio_write_atomic_mode(const char *path, const void *buf, size_t len,
+			     mode_t mode);
 
 #endif

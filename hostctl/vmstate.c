@@ -20,10 +20,10 @@
 
 int vmstate_write(const char *dir, const struct vmstate *v)
 {
-	char path[PATH_MAX + 160], tmp[PATH_MAX + 200];
+	char path[PATH_MAX + 160];
 	struct json_object *o = json_object_new_object();
 	const char *text;
-	int r, fd;
+	int r;
 
 	if (!o)
 		return -ENOMEM;
@@ -48,28 +48,11 @@ int vmstate_write(const char *dir, const struct vmstate *v)
 		r = -ENOMEM;
 	if (r == 0)
 		r = fs_mkdir_p(dir);
-	if (r == 0 && (snprintf(path, sizeof(path), "%s/%s.json", dir,
-				v->domain) >= (int)sizeof(path) ||
-		       snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
-				(long)getpid()) >= (int)sizeof(tmp)))
+	if (r == 0 && snprintf(path, sizeof(path), "%s/%s.json", dir,
+			       v->domain) >= (int)sizeof(path))
 		r = -ENAMETOOLONG;
-	if (r == 0) {
-		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd < 0) {
-			r = -errno;
-		} else {
-			size_t len = strlen(text);
-
-			if (write(fd, text, len) != (ssize_t)len)
-				r = errno ? -errno : -EIO;
-			if (close(fd) < 0 && r == 0)
-				r = -errno;
-			if (r == 0 && rename(tmp, path) < 0)
-				r = -errno;
-			if (r < 0)
-				unlink(tmp);
-		}
-	}
+	if (r == 0)
+		r = fileio_write_atomic(path, text, strlen(text));
 	json_object_put(o);
 	return r;
 }

@@ -629,27 +629,10 @@ static int pack(const char *gen, const char *spec, const char *out)
 	return r < 0 ? r : r2;
 }
 
-/* Write @len bytes of @data to @path through a private name. */
+/* Write @len bytes of @data to @path, all or nothing, for root alone. */
 static int write_file_atomic(const char *path, const char *data, size_t len)
 {
-	char tmp[PATH_MAX];
-	int fd, r = 0;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >=
-	    (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, data, len) != (ssize_t)len)
-		r = errno ? -errno : -EIO;
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0)
-		unlink(tmp);
-	return r;
+	return fileio_write_atomic_mode(path, data, len, 0600);
 }
 
 /*
