@@ -8,9 +8,10 @@
 # configs/ and patches/, with the mutant appended to the series), through
 # hostctl run --kernel-dir, and cached by kbuild like any other.
 #
-# "Caught-by: SCENARIO STEP TITLE" also wants an incident whose title
-# starts with TITLE attributed to that step (a KASAN report, say, which
-# the kernel survives). "Mutant-flavour: NAME" builds the mutant in that
+# "Caught-by: SCENARIO STEP TITLE" wants instead a scenario that did not
+# pass with an incident whose title starts with TITLE attributed to STEP
+# (a KASAN report, say, which the kernel survives: a later check of the
+# log is then the first step that fails). "Mutant-flavour: NAME" builds the mutant in that
 # flavour (kernel/flavours/NAME: the debug flavour for sanitizer finds).
 #
 #   mutants.sh              every mutant
@@ -114,6 +115,9 @@ if title:
               % (name, m, title, step,
                  [(i.get("step"), i.get("title")) for i in sc.get("incidents", [])]))
         sys.exit(1)
+    print("# %s with %s: %s; incident '%s' at step %d (%s)"
+          % (name, m, sc["verdict"], title, step, sc["steps"][step]["name"]))
+    sys.exit(0)
 if first["index"] != step:
     print("# %s with %s: first step that did not pass is %d (%s), want %d"
           % (name, m, first["index"], first["name"], step))
