@@ -26,6 +26,8 @@ double kb_now(void);
 /* Sorted names of the regular files in dir whose name ends with suffix. */
 int kb_list_dir(const char *dir, const char *suffix, char ***ret_names,
 		size_t *ret_n);
+/* The same for the subfolders of dir (names not starting with '.'). */
+int kb_list_subdirs(const char *dir, char ***ret_names, size_t *ret_n);
 void kb_strv_free(char **v, size_t n);
 
 /* ---- key.c ---- */

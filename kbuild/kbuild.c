@@ -65,7 +65,7 @@ int kbuild_flavour_check(const char *kernel_dir, const char *flavour, char *err,
 	r = kb_path(dir, sizeof(dir), "%s/flavours", kernel_dir);
 	if (r < 0)
 		return r;
-	r = kb_list_dir(dir, "", &names, &nnames);
+	r = kb_list_subdirs(dir, &names, &nnames);
 	if (r < 0 && r != -ENOENT)
 		return r;
 	len = strlen(known);

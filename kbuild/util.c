@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -132,8 +133,8 @@ void kb_strv_free(char **v, size_t n)
 	free(v);
 }
 
-int kb_list_dir(const char *dir, const char *suffix, char ***ret_names,
-		size_t *ret_n)
+static int list_entries(const char *dir, const char *suffix, bool dirs,
+			char ***ret_names, size_t *ret_n)
 {
 	size_t slen = strlen(suffix), n = 0;
 	char **names = NULL;
@@ -153,7 +154,7 @@ int kb_list_dir(const char *dir, const char *suffix, char ***ret_names,
 		    strcmp(de->d_name + len - slen, suffix))
 			continue;
 		if (fstatat(dirfd(d), de->d_name, &st, 0) < 0 ||
-		    !S_ISREG(st.st_mode))
+		    !(dirs ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode)))
 			continue;
 		nv = realloc(names, (n + 1) * sizeof(*names));
 		if (!nv) {
@@ -178,4 +179,15 @@ out:
 		kb_strv_free(names, n);
 	closedir(d);
 	return r;
+}
+
+int kb_list_dir(const char *dir, const char *suffix, char ***ret_names,
+		size_t *ret_n)
+{
+	return list_entries(dir, suffix, false, ret_names, ret_n);
+}
+
+int kb_list_subdirs(const char *dir, char ***ret_names, size_t *ret_n)
+{
+	return list_entries(dir, "", true, ret_names, ret_n);
 }
