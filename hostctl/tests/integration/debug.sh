@@ -5,10 +5,11 @@
 # seed's patched path pass there with no incident: a wrong buffer size, a
 # use-after-free, a lock-order bug or a leak on that path would be a
 # titled incident attributed to its step, and fail the scenario. Every
-# scenario, on every flavour, is `hostctl run --flavour debug all`; CI
-# runs one scenario a family, for time (the debug kernel runs about N times slower under
-# TCG, docs/performance.md). The mutant edac-inject-overflow shows that
-# an overflow is caught (hostctl-mutants, suite bites-full).
+# scenario on this flavour is `hostctl run --flavour debug all`; CI runs
+# one scenario a family, for time (the debug kernel runs about 4.7 times
+# slower under TCG, docs/performance.md). The mutant
+# edac-inject-overflow shows that an overflow is caught
+# (hostctl-mutants, suite bites-full).
 set -eu
 out=$(mktemp -d /tmp/hostctl-it-debug-XXXXXX)
 rc=0
