@@ -8,7 +8,8 @@
 # expect-warning survives and runs its later step, unexpected-survival
 # fails, hang is a timeout within the heartbeat bound with a bundle,
 # xfail/xpass get their verdicts, and `hostctl report` lists it all.
-# bridge-steps runs guestd's netlink steps against dsa_loop.
+# bridge-steps runs guestd's netlink steps against dsa_loop. kselftest-fail
+# shows the kselftest step fails on ftracetest's failing samples.
 set -eu
 out=$(mktemp -d /tmp/hostctl-it-fixtures-XXXXXX)
 rc=0
@@ -126,6 +127,11 @@ if sc:
         bad.append("hang: took %d ms to notice" % sc["duration_ms"])
 want("selftest/xfail", "xfail")
 want("selftest/xpass", "xpass")
+# the kselftest step fails on ftracetest's failing samples, naming both
+sc = want("selftest/kselftest-fail", "xfail")
+got = sc["steps"][0].get("got", "") if sc and sc.get("steps") else ""
+if "'failure-case example' fail" not in got or "'unresolved-case example' fail" not in got:
+    bad.append("selftest/kselftest-fail: %r names not both failing samples" % got)
 for b in bad:
     print("# " + b)
 sys.exit(1 if bad else 0)

@@ -991,7 +991,7 @@ static void test_shipped(void)
 	static const char *const selftest[] = {
 		"selftest/bridge-steps", "selftest/crash",
 		"selftest/expect-panic", "selftest/expect-warning",
-		"selftest/expect-wrong", "selftest/hang",
+		"selftest/expect-wrong", "selftest/hang", "selftest/kselftest-fail",
 		"selftest/nic-eth0", "selftest/recover-after-crash",
 		"selftest/trivial-read", "selftest/unexpected-survival",
 		"selftest/xfail", "selftest/xpass",
