@@ -259,7 +259,8 @@ enum proto_request_type {
  * in *ret_type and the object in *ret_obj (the caller's reference: a run
  * request then goes through proto_run_decode()), or a negative errno with
  * a one-line reason in @err: -E2BIG (line too long), -EBADMSG (not a JSON
- * object with a string "req"), -EPROTO (an unknown request).
+ * object with a string "req", or a control byte in the line), -EPROTO (an
+ * unknown request).
  */
 int proto_request_decode(const char *line, size_t len,
 			 enum proto_request_type *ret_type,
