@@ -196,6 +196,11 @@ static const struct {
 	[PROTO_EV_SUBTEST] = { subtest_fields, ARRAY_SIZE(subtest_fields) },
 };
 
+/*
+ * @obj as one line, '\n' included, in a malloc'd string: 0, -E2BIG when the
+ * line would exceed PROTO_LINE_MAX (the other side would refuse it), or
+ * -ENOMEM.
+ */
 static int to_line(struct json_object *obj, char **ret_line, size_t *ret_len)
 {
 	const char *s;
@@ -205,6 +210,8 @@ static int to_line(struct json_object *obj, char **ret_line, size_t *ret_len)
 	s = json_object_to_json_string_length(obj, JSON_FLAGS, &len);
 	if (!s)
 		return -ENOMEM;
+	if (len + 1 > PROTO_LINE_MAX)
+		return -E2BIG;
 	line = malloc(len + 2);
 	if (!line)
 		return -ENOMEM;
@@ -466,9 +473,16 @@ static int decode_object(struct json_object *obj, struct proto_event *ret,
 }
 
 /*
- * Parse one protocol line (without its '\n'): bounded, no NUL byte, one
+ * Parse one protocol line (without its '\n'): bounded, no control byte, one
  * JSON value and nothing after it. Returns 0 and a new reference in
  * *ret_obj, or a negative errno with the reason in @err.
+ *
+ * The encoder writes no whitespace and escapes every control byte of a
+ * string, so a line with one was not written by it. Refusing them keeps
+ * decoding and encoding in step: json-c takes a raw control byte inside a
+ * string, which the encoder writes as \u00XX, six bytes for one, so a line
+ * under the bound could decode to an event that encodes over it. Without
+ * them, each character's encoding is no longer than its form in the line.
  */
 static int parse_line(const char *line, size_t len,
 		      struct json_object **ret_obj, char *err, size_t errlen)
@@ -482,9 +496,11 @@ static int parse_line(const char *line, size_t len,
 		return errmsg(err, errlen, -E2BIG,
 			      "line of %zu bytes, limit %d", len,
 			      PROTO_LINE_MAX - 1);
-	if (memchr(line, '\0', len))
-		return errmsg(err, errlen, -EBADMSG,
-			      "line contains a NUL byte");
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)line[i] < 0x20)
+			return errmsg(err, errlen, -EBADMSG,
+				      "control byte 0x%02x at byte %zu",
+				      (unsigned char)line[i], i);
 
 	tok = json_tokener_new();
 	if (!tok)
@@ -671,10 +687,6 @@ int proto_run_encode(const struct proto_run *run, char **ret_line,
 		r = encode_run_field(obj, run, &run_fields[i]);
 	if (r == 0)
 		r = to_line(obj, ret_line, ret_len);
-	if (r == 0 && *ret_len > PROTO_LINE_MAX) {
-		free(*ret_line);
-		r = -E2BIG;
-	}
 	json_object_put(obj);
 	return r;
 }

@@ -229,7 +229,9 @@ struct proto_event {
 
 /*
  * Encode @ev as one JSON line, '\n' included, in a malloc'd string.
- * Returns 0, or -ENOMEM.
+ * Returns 0, -E2BIG when the line would exceed PROTO_LINE_MAX (three texts
+ * of control bytes, each written as \u00XX, can), or -ENOMEM. An event
+ * that proto_event_decode() returned always encodes.
  */
 int proto_event_encode(const struct proto_event *ev, char **ret_line,
 		       size_t *ret_len);
@@ -238,7 +240,8 @@ int proto_event_encode(const struct proto_event *ev, char **ret_line,
  * Decode one line (without its '\n') of guest output. Every field is
  * type-checked and bounded. Returns 0, or a negative errno with a one-line
  * reason in @err: -E2BIG (line or string too long), -EBADMSG (not a JSON
- * object, truncated), -EPROTO (missing or mistyped field, unknown event).
+ * object, truncated, a control byte below 0x20 anywhere in the line),
+ * -EPROTO (missing or mistyped field, unknown event).
  */
 int proto_event_decode(const char *line, size_t len, struct proto_event *ret,
 		       char *err, size_t errlen);
@@ -256,7 +259,8 @@ enum proto_request_type {
  * in *ret_type and the object in *ret_obj (the caller's reference: a run
  * request then goes through proto_run_decode()), or a negative errno with
  * a one-line reason in @err: -E2BIG (line too long), -EBADMSG (not a JSON
- * object with a string "req"), -EPROTO (an unknown request).
+ * object with a string "req", or a control byte in the line), -EPROTO (an
+ * unknown request).
  */
 int proto_request_decode(const char *line, size_t len,
 			 enum proto_request_type *ret_type,

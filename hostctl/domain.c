@@ -23,6 +23,7 @@
 
 #include "domain.h"
 #include "escape.h"
+#include "owner.h"
 #include "proto.h"
 
 /*
@@ -80,6 +81,11 @@ int domain_xml(const struct domain_config *c, char **ret)
 		return -ENOMEM;
 	fprintf(f, "<domain type='%s'>\n", kvm ? "kvm" : "qemu");
 	esc_xml_printf(f, "  <name>%s</name>\n", c->name);
+	if (c->owner) {
+		fputs("  <metadata>\n", f);
+		owner_xml(f, c->owner);
+		fputs("  </metadata>\n", f);
+	}
 	fprintf(f, "  <memory unit='MiB'>%" PRIu64 "</memory>\n", mem);
 	fprintf(f, "  <vcpu>%u</vcpu>\n", vcpus);
 	fputs("  <os>\n", f);

@@ -13,6 +13,8 @@
 
 enum domain_accel { DOMAIN_ACCEL_TCG, DOMAIN_ACCEL_KVM };
 
+struct owner;
+
 /* A disk image, attached as virtio vda, vdb, ... in order. */
 struct domain_disk {
 	const char *path;
@@ -37,6 +39,8 @@ struct domain_config {
 	/* The SSH port's host end (docs/repro.md): a unix socket QEMU
 	 * listens on, or NULL for none. */
 	const char *ssh_socket;
+	/* The hostctl that owns it, in <metadata> (owner.h), or NULL. */
+	const struct owner *owner;
 };
 
 /* qboot boots a kernel from fw_cfg some 0.3 s sooner than SeaBIOS. */

@@ -226,6 +226,7 @@ void guest_domain(const struct guest *g, struct domain_config *dc)
 	dc->console_log = g->console;
 	dc->firmware = g->env->firmware;
 	dc->ssh_socket = g->ssh_sock[0] ? g->ssh_sock : NULL;
+	dc->owner = g->env->owner;
 }
 
 /* Say where the VM's SSH port is, for hostctl exec, pull and ls. */

@@ -73,6 +73,7 @@ struct guest_env {
 	 * the image's pinned host key; NULL: no SSH port. */
 	const char *vms_dir;
 	const char *ssh_host_key;
+	const struct owner *owner; /* each domain's mark (owner.h), or NULL */
 	struct boundlog *events; /* events.jsonl, or NULL */
 	struct progress *progress;
 	unsigned int vmno; /* VMs named so far: labels are vm1, vm2, ... */

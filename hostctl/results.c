@@ -214,6 +214,9 @@ enum res_outcome res_run_outcome(const struct res_run *run)
 		else if (!proto_verdict_ok(sc->verdict))
 			return RES_OUTCOME_KERNEL;
 	}
+	/* hostctl did not finish it: nothing says the rest would pass. */
+	if (run->complete == RES_COMPLETE_NO)
+		lab = true;
 	return lab ? RES_OUTCOME_LAB : RES_OUTCOME_OK;
 }
 

@@ -171,7 +171,8 @@ bool res_run_ok(const struct res_run *run);
  * when any scenario failed, timed out, crashed or passed against its
  * xfail mark (a finding is never hidden behind a lab problem); else the
  * lab's when any is error or has no verdict (it could not boot, talk to
- * or hear from a guest: KCIDB's ERROR and MISS).
+ * or hear from a guest: KCIDB's ERROR and MISS), or when the run is
+ * known incomplete (a signal or a full disk stopped it).
  */
 enum res_outcome { RES_OUTCOME_OK, RES_OUTCOME_KERNEL, RES_OUTCOME_LAB };
 enum res_outcome res_run_outcome(const struct res_run *run);

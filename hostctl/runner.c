@@ -30,6 +30,7 @@
 #include "fileio.h"
 #include "guest.h"
 #include "judge.h"
+#include "owner.h"
 #include "progress.h"
 #include "runner.h"
 #include "uri.h"
@@ -46,6 +47,7 @@ struct run_ctx {
 	struct res_run *run;
 	struct guest_stats *stats;
 	struct guest_env env; /* env.accel: the accelerator now */
+	struct owner owner; /* this hostctl, on each of its domains */
 	struct guest g; /* the VM running now, shared or a scenario's own */
 	unsigned int ran; /* scenarios the shared VM ran */
 	unsigned int boot_failures; /* shared VMs in a row that did not boot */
@@ -725,6 +727,44 @@ static void take_losses(struct run_ctx *c, struct res_scenario *sc)
 		guest_write_failed(&c->env, c->o->events->path, r);
 }
 
+static void say_reaped(const char *name, const struct owner *o,
+		       const char *failed, void *data)
+{
+	if (failed)
+		fprintf(stderr,
+			"hostctl: domain '%s' of a dead hostctl (pid %d, run %s): cannot destroy it: %s\n",
+			name, (int)o->pid, o->run_id, failed);
+	else
+		fprintf(stderr,
+			"hostctl: destroyed domain '%s' of a dead hostctl (pid %d, run %s)\n",
+			name, (int)o->pid, o->run_id);
+}
+
+/*
+ * Mark each domain with this hostctl (owner.h), and on a libvirt daemon
+ * destroy those of dead ones: their QEMUs outlive a hostctl killed with
+ * -9, where the embedded driver's die with it (vm.c's watchdog).
+ */
+static void reap_orphans(struct run_ctx *c, const char *uri)
+{
+	char err[1024];
+	int r;
+
+	r = owner_self(c->o->run_id, &c->owner);
+	if (r < 0) {
+		fprintf(stderr,
+			"hostctl: who am I (/proc/self/stat, hostname): %s; domains go unmarked\n",
+			strerror(-r));
+		return;
+	}
+	c->env.owner = &c->owner;
+	if (vm_reap_orphans(c->env.host, c->owner.host, say_reaped, NULL, err,
+			    sizeof(err)) < 0)
+		fprintf(stderr,
+			"hostctl: libvirt '%s': %s; orphans of dead runs not reaped\n",
+			uri, err);
+}
+
 int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	       struct res_run *run, struct guest_stats *stats, char *err,
 	       size_t errlen)
@@ -745,6 +785,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	r = vm_host_open(o->uri, &c.env.host, err, errlen);
 	if (r < 0)
 		return r;
+	reap_orphans(&c, o->uri);
 	c.env.run_dir = o->run_dir;
 	c.env.run_id = o->run_id;
 	c.env.kernel = o->kernel;

@@ -719,7 +719,9 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 		write_summary(dir, run, RES_COMPLETE_NO);
 		return -EIO;
 	}
-	return write_summary(dir, run, RES_COMPLETE_YES);
+	/* A signal ended it: the scenarios left are errors, not results. */
+	return write_summary(dir, run,
+			     interrupted ? RES_COMPLETE_NO : RES_COMPLETE_YES);
 }
 
 /* The exit code for a run's verdicts (res_run_outcome()). */

@@ -27,6 +27,7 @@
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
 
+#include "owner.h"
 #include "proto.h"
 #include "uri.h"
 #include "vm.h"
@@ -406,6 +407,54 @@ int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 	}
 	*ret = h;
 	return 0;
+}
+
+int vm_reap_orphans(struct vm_host *h, const char *host,
+		    void (*cb)(const char *name, const struct owner *o,
+			       const char *failed, void *data),
+		    void *data, char *err, size_t errlen)
+{
+	virDomainPtr *doms = NULL;
+	int n, reaped = 0;
+
+	if (h->embed_root[0])
+		return 0;
+	n = virConnectListAllDomains(h->conn, &doms, 0);
+	if (n < 0) {
+		set_err(err, errlen, "listing the domains");
+		return -EIO;
+	}
+	for (int i = 0; i < n; i++) {
+		struct owner o;
+		char *xml;
+
+		/* No metadata in our namespace: not ours. */
+		xml = virDomainGetMetadata(doms[i], VIR_DOMAIN_METADATA_ELEMENT,
+					   OWNER_XMLNS, VIR_DOMAIN_AFFECT_LIVE);
+		if (!xml)
+			xml = virDomainGetMetadata(doms[i],
+						   VIR_DOMAIN_METADATA_ELEMENT,
+						   OWNER_XMLNS,
+						   VIR_DOMAIN_AFFECT_CONFIG);
+		if (xml && owner_parse(xml, &o) == 0 &&
+		    owner_orphan(&o, host)) {
+			bool ok = true;
+
+			if (virDomainIsActive(doms[i]) == 1 &&
+			    virDomainDestroy(doms[i]) < 0)
+				ok = false;
+			if (ok && virDomainIsPersistent(doms[i]) == 1 &&
+			    virDomainUndefine(doms[i]) < 0)
+				ok = false;
+			cb(virDomainGetName(doms[i]), &o,
+			   ok ? NULL : virGetLastErrorMessage(), data);
+			reaped += ok;
+		}
+		free(xml);
+		virDomainFree(doms[i]);
+	}
+	free(doms);
+	return reaped;
 }
 
 void vm_host_close(struct vm_host *h)

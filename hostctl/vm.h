@@ -20,6 +20,7 @@
 #define VM_SILENCE_MS 15000
 
 struct vm_host;
+struct owner;
 struct vm;
 
 /* Monotonic clock in microseconds. */
@@ -33,6 +34,20 @@ uint64_t vm_now_us(void);
 int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 		 size_t errlen);
 void vm_host_close(struct vm_host *h);
+
+/*
+ * On a libvirt daemon (not the embedded driver, whose QEMUs die with
+ * hostctl), destroy (and undefine) every domain marked with an owner
+ * (owner.h) that ran on @host and is dead, calling @cb for each with
+ * @failed NULL, or libvirt's reason when it could not; a domain without
+ * the mark, of another host or of a live hostctl is left alone. Returns
+ * how many went, or a negative errno (listing the domains failed) with
+ * the reason in @err.
+ */
+int vm_reap_orphans(struct vm_host *h, const char *host,
+		    void (*cb)(const char *name, const struct owner *o,
+			       const char *failed, void *data),
+		    void *data, char *err, size_t errlen);
 /* The hypervisor's version (QEMU's, for the qemu driver) as "7.2.0". */
 int vm_host_hv_version(struct vm_host *h, char *buf, size_t len);
 

@@ -30,6 +30,21 @@ int kb_list_dir(const char *dir, const char *suffix, char ***ret_names,
 int kb_list_subdirs(const char *dir, char ***ret_names, size_t *ret_n);
 void kb_strv_free(char **v, size_t n);
 
+/* ---- kbuild.c: the cache ---- */
+/* A cache hit: @dir/manifest.json exists and parses (its release in
+ * @ret). No manifest, or a cut one, is a miss. */
+bool kb_cache_hit(const char *dir, struct kbuild_result *ret);
+/*
+ * Commit a finished build in @obj to the cache folder @dir: copy the
+ * artefacts (each atomically), sync the file system so that they and the
+ * installed modules are on disk, then write @manifest (JSON, without its
+ * newline) as @dir/manifest.json, atomically and last: a build cut short
+ * by a full disk or a crash has no manifest, so it is never a hit.
+ * Returns 0, or a negative errno with the path that failed in @ret_path.
+ */
+int kb_cache_commit(const char *obj, const char *dir, const char *manifest,
+		    char *ret_path, size_t pathlen);
+
 /* ---- key.c ---- */
 struct kb_blob {
 	const char *name;

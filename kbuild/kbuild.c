@@ -459,8 +459,7 @@ static int compute_key(const struct inputs *in, const char *flavour,
 	return r;
 }
 
-/* A cache hit: builds/<key>/manifest.json exists and parses. */
-static bool cache_hit(const char *dir, struct kbuild_result *ret)
+bool kb_cache_hit(const char *dir, struct kbuild_result *ret)
 {
 	struct kb_manifest m;
 	char path[PATH_MAX], *text = NULL;
@@ -696,7 +695,8 @@ out:
 	return r;
 }
 
-static int copy_artefacts(const char *obj, const char *dir)
+int kb_cache_commit(const char *obj, const char *dir, const char *manifest,
+		    char *ret_path, size_t pathlen)
 {
 	static const char *const files[][2] = {
 		{ "arch/x86/boot/bzImage", "bzImage" },
@@ -705,18 +705,46 @@ static int copy_artefacts(const char *obj, const char *dir)
 		{ ".config", "config" },
 		{ "usr/gen_init_cpio", "gen_init_cpio" },
 	};
-	char src[PATH_MAX], dst[PATH_MAX];
-	int r = 0;
+	char src[PATH_MAX], dst[PATH_MAX], *text;
+	size_t len;
+	int fd, r = 0;
 
+	snprintf(ret_path, pathlen, "%s", dir);
 	for (size_t i = 0; r == 0 && i < sizeof(files) / sizeof(files[0]);
 	     i++) {
 		r = kb_path(src, sizeof(src), "%s/%s", obj, files[i][0]);
 		if (r == 0)
 			r = kb_path(dst, sizeof(dst), "%s/%s", dir,
 				    files[i][1]);
-		if (r == 0)
+		if (r == 0) {
+			snprintf(ret_path, pathlen, "%s", dst);
 			r = kb_copy_file(src, dst);
+		}
 	}
+	if (r < 0)
+		return r;
+	/* The artefacts and the installed modules reach the disk before
+	 * the manifest that names them. */
+	snprintf(ret_path, pathlen, "%s", dir);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = syncfs(fd) < 0 ? -errno : 0;
+	close(fd);
+	if (r < 0)
+		return r;
+	r = kb_path(dst, sizeof(dst), "%s/manifest.json", dir);
+	if (r < 0)
+		return r;
+	snprintf(ret_path, pathlen, "%s", dst);
+	len = strlen(manifest);
+	text = malloc(len + 1);
+	if (!text)
+		return -ENOMEM;
+	memcpy(text, manifest, len);
+	text[len] = '\n';
+	r = fileio_write_atomic(dst, text, len + 1);
+	free(text);
 	return r;
 }
 
@@ -761,13 +789,13 @@ static int update_ledger(const char *obj, const char *log_path,
 	return r;
 }
 
-static int write_manifest(const char *dir, const char *flavour, const char *key,
-			  const char *release, const struct inputs *in,
-			  double secs, bool incremental,
-			  const struct warnings *w)
+/* The manifest of this build, as JSON in *@ret (malloc'd). */
+static int make_manifest(const char *flavour, const char *key,
+			 const char *release, const struct inputs *in,
+			 double secs, bool incremental,
+			 const struct warnings *w, char **ret)
 {
 	struct kb_manifest m = { 0 };
-	char path[PATH_MAX], *json = NULL;
 	int r = 0;
 
 	m.source_version = (char *)in->source_version;
@@ -805,29 +833,10 @@ static int write_manifest(const char *dir, const char *flavour, const char *key,
 	m.warn_complete = w->complete;
 	m.log_vla = w->log_vla;
 	m.log_frame = w->log_frame;
-	r = kb_manifest_to_json(&m, &json);
-	if (r == 0)
-		r = kb_path(path, sizeof(path), "%s/manifest.json", dir);
-	if (r == 0) {
-		size_t len = strlen(json);
-
-		json[len] = '\0';
-		r = fileio_write_atomic(path, json, len);
-	}
-	if (r == 0) {
-		char nl = '\n';
-		int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-
-		if (fd >= 0) {
-			if (write(fd, &nl, 1) != 1)
-				r = -EIO;
-			close(fd);
-		}
-	}
+	r = kb_manifest_to_json(&m, ret);
 out:
 	free(m.patches);
 	free(m.fragments);
-	free(json);
 	return r;
 }
 
@@ -879,7 +888,7 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	bool incremental = false;
 	int jobs = opts->jobs, lock_fd = -1, log_fd = -1, r, r2;
 	struct warnings warn = { 0 };
-	char key[65], *release = NULL;
+	char key[65], *release = NULL, *manifest = NULL;
 	struct stat st;
 
 	kb_progress_init(&p, opts->msg, opts->progress);
@@ -953,7 +962,7 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	if (r < 0)
 		goto out;
 	snprintf(res.dir, sizeof(res.dir), "%s", dir);
-	if (!opts->config_only && cache_hit(dir, &res)) {
+	if (!opts->config_only && kb_cache_hit(dir, &res)) {
 		res.cache_hit = true;
 		goto done;
 	}
@@ -964,7 +973,7 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	if (r < 0)
 		goto out;
 	/* Someone else may have built it while we waited. */
-	if (!opts->config_only && cache_hit(dir, &res)) {
+	if (!opts->config_only && kb_cache_hit(dir, &res)) {
 		res.cache_hit = true;
 		goto done;
 	}
@@ -1069,17 +1078,17 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 			goto out;
 		}
 	}
-	r = copy_artefacts(obj, dir);
+	snprintf(path, sizeof(path), "the manifest of %s", key);
+	r = make_manifest(flavour, key, res.release, &in, kb_now() - tbuild,
+			  incremental, &warn, &manifest);
+	if (r == 0)
+		r = kb_cache_commit(obj, dir, manifest, path, sizeof(path));
 	if (r < 0) {
 		kb_msg(&p,
-		       "kbuild: cannot copy the build artefacts from '%s' to '%s': %s",
-		       obj, dir, strerror(-r));
+		       "kbuild: writing '%s': %s; the build is not cached (no manifest.json)",
+		       path, strerror(-r));
 		goto out;
 	}
-	r = write_manifest(dir, flavour, key, res.release, &in,
-			   kb_now() - tbuild, incremental, &warn);
-	if (r < 0)
-		goto out;
 	kb_progress_stage(&p, "done");
 	kb_progress_done(&p);
 done:
@@ -1089,6 +1098,7 @@ done:
 out:
 	kb_progress_done(&p);
 	free(release);
+	free(manifest);
 	if (log_fd >= 0)
 		close(log_fd);
 	if (lock_fd >= 0)

@@ -124,6 +124,85 @@ static void test_hostile(void)
 	free(big);
 }
 
+/*
+ * A step_end line whose three texts are @n copies of @ch: raw when @ch is a
+ * byte, else that escape. Returns the malloc'd line, without '\n'.
+ */
+static char *texts_line(const char *ch, size_t n)
+{
+	static const char *const keys[] = { "expected", "got", "reason" };
+	size_t size = 256 + 3 * (n * strlen(ch) + 16);
+	char *line = malloc(size);
+	size_t len;
+
+	len = (size_t)snprintf(line, size,
+			       "{\"ev\":\"step_end\",\"t_us\":1,\"scenario\":\"a\","
+			       "\"step\":0,\"verdict\":\"fail\",\"duration_us\":1");
+	for (size_t k = 0; k < 3; k++) {
+		len += (size_t)snprintf(line + len, size - len, ",\"%s\":\"",
+					keys[k]);
+		for (size_t i = 0; i < n; i++)
+			len += (size_t)snprintf(line + len, size - len, "%s", ch);
+		len += (size_t)snprintf(line + len, size - len, "\"");
+	}
+	snprintf(line + len, size - len, "}");
+	return line;
+}
+
+/*
+ * Whatever decodes encodes, within PROTO_LINE_MAX, to a line that decodes
+ * to the same event (fuzz-proto's finding 3, docs/reliability.md). json-c
+ * takes raw control bytes in a string, which the encoder writes as \u00XX:
+ * a 12 KiB line decoded to an event that encoded to 74 KiB.
+ */
+static void test_encode_bound(void)
+{
+	static struct proto_event ev, back;
+	char *line, *out;
+	size_t len;
+
+	line = texts_line("\x01", PROTO_TEXT_MAX - 1);
+	ok(strlen(line) < PROTO_LINE_MAX / 4, "three texts of raw 0x01: a short line");
+	is_int(decode(line, &ev), -EBADMSG, "a raw control byte is refused");
+	is_str(err, "control byte 0x01 at byte 95", "the byte and its offset are named");
+	free(line);
+	is_int(decode("{\"ev\":\"bye\",\t\"t_us\":1}", &ev), -EBADMSG,
+	       "a raw tab between fields is refused");
+	is_int(decode("{\"ev\":\"kmsg\",\"t_us\":1,\"step\":-1,\"seq\":1,"
+		      "\"ts_us\":1,\"prio\":3,\"msg\":\"a\\tb\\u0001\"}", &ev),
+	       0, "escaped, they are taken");
+	is_str(ev.u.kmsg.msg, "a\tb\x01", "and decoded");
+
+	/* The same event, made on this side: the encoder refuses it. */
+	memset(&ev, 0, sizeof(ev));
+	ev.type = PROTO_EV_STEP_END;
+	strcpy(ev.u.step_end.scenario, "a");
+	memset(ev.u.step_end.expected, 1, PROTO_TEXT_MAX - 1);
+	memset(ev.u.step_end.got, 1, PROTO_TEXT_MAX - 1);
+	memset(ev.u.step_end.reason, 1, PROTO_TEXT_MAX - 1);
+	out = NULL;
+	is_int(proto_event_encode(&ev, &out, &len), -E2BIG,
+	       "an event over the line bound is not encoded");
+	ok(out == NULL, "and no line is returned");
+
+	/* Escaped in the line, the texts are over the bound already. */
+	line = texts_line("\\u0001", PROTO_TEXT_MAX - 1);
+	is_int(decode(line, &ev), -E2BIG, "escaped, the line is too long");
+	free(line);
+
+	/* Each text two thirds full of escapes, 48 KiB: a large event still
+	 * round-trips. */
+	line = texts_line("\\u0001", (PROTO_TEXT_MAX - 1) * 2 / 3);
+	ok(strlen(line) < PROTO_LINE_MAX, "two thirds of each text: under the bound");
+	is_int(decode(line, &ev), 0, "decodes");
+	free(line);
+	is_int(proto_event_encode(&ev, &out, &len), 0, "encodes");
+	is_int(proto_event_decode(out, len - 1, &back, err, sizeof(err)), 0,
+	       "decodes again");
+	ok(memcmp(&ev, &back, sizeof(ev)) == 0, "to the same event");
+	free(out);
+}
+
 struct lines {
 	int n;
 	char last[64];
@@ -662,6 +741,7 @@ int main(void)
 	test_roundtrip();
 	test_every_event_roundtrips();
 	test_hostile();
+	test_encode_bound();
 	test_linebuf();
 	test_requests_and_helpers();
 	test_audit();

@@ -151,7 +151,7 @@ static void test_hostile(void)
 		-EPROTO, "a second scenario_begin");
 	hostile("second hello", HELLO, -EPROTO, "second hello");
 	hostile_n("NUL byte", "{\"ev\":\"bye\"\0,\"t_us\":1}", 22, -EBADMSG,
-		  "NUL");
+		  "control byte 0x00 at byte 11");
 	hostile("bye while running", "{\"ev\":\"bye\",\"t_us\":9}", -EPROTO,
 		"bye while 'ftrace/x' runs");
 }

@@ -428,11 +428,38 @@ static void test_lenient(void)
 	}
 }
 
+/*
+ * The exit code's outcome: a run hostctl did not finish (a signal, a full
+ * disk) is the lab's failure even when every scenario it holds passed,
+ * and a kernel finding still comes first.
+ */
+static void test_outcome(void)
+{
+	struct res_scenario sc[2] = { { .done = true, .verdict = VERDICT_PASS },
+				      { .done = true, .verdict = VERDICT_PASS } };
+	struct res_run run = { .v = sc, .n = 2 };
+
+	is_int(res_run_outcome(&run), RES_OUTCOME_OK, "all passed: ok");
+	run.complete = RES_COMPLETE_YES;
+	is_int(res_run_outcome(&run), RES_OUTCOME_OK, "complete: ok");
+	run.complete = RES_COMPLETE_NO;
+	is_int(res_run_outcome(&run), RES_OUTCOME_LAB,
+	       "incomplete, all passed: the lab's");
+	ok(!res_run_ok(&run), "and not ok");
+	sc[1].verdict = VERDICT_ERROR;
+	is_int(res_run_outcome(&run), RES_OUTCOME_LAB,
+	       "incomplete, the rest errors (a signal): the lab's");
+	sc[0].verdict = VERDICT_FAIL;
+	is_int(res_run_outcome(&run), RES_OUTCOME_KERNEL,
+	       "incomplete with a failure: the kernel's");
+}
+
 int main(void)
 {
 	test_round_trip();
 	test_empty();
 	test_errors();
 	test_lenient();
+	test_outcome();
 	return tap_done();
 }

@@ -93,7 +93,9 @@ INIT
 }
 
 # make_scenarios DIR NAME...: one read step each (the fake guest only looks
-# at the name), with a long timeout for the flood and the hang.
+# at the name), with long timeouts for the flood and the hang: the hang's
+# step must still be open when kill9.sh's signal comes, however loaded
+# the host.
 make_scenarios() {
 	fg_dir=$1/reliability
 	shift
@@ -101,6 +103,7 @@ make_scenarios() {
 	for fg_name in "$@"; do
 		cat > "$fg_dir/$fg_name.json" <<JSON
 {"description": "fake guest: $fg_name", "seed": "none", "timeout_ms": 600000,
+ "step_timeout_ms": 600000,
  "steps": [{"kind": "read", "path": "/proc/version", "match": "Linux"}]}
 JSON
 	done

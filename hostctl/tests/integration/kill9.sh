@@ -4,6 +4,8 @@
 # SIGKILL hostctl; then within 5 s no QEMU of the run may be left, the run
 # directory must hold a valid summary.json marked incomplete, the slot's
 # lock must be free, and a next run on the same libvirt root must pass.
+# Then the same with SIGTERM: hostctl ends the run itself, summary.json
+# marked incomplete, and exits 3 (docs/nightly.md).
 set -eu
 . "$(dirname "$0")/fake-guest.sh"
 out=$(mktemp -d /tmp/hostctl-it-kill9-XXXXXX)
@@ -11,22 +13,29 @@ cache=${VLALAB_CACHE:-$HOME/.cache/vlalab}
 make_scenarios "$out/scenarios" hang good
 make_reliability_initrd "$out/fake.cpio.gz"
 
-"$HOSTCTL" run --format ktap --output "$out/run" --scenarios "$out/scenarios" \
-	--initrd "$out/fake.cpio.gz" all > "$out/ktap" 2> "$out/err" &
-pid=$!
-# The step is open once its step_begin is in events.jsonl: wait for that
-# (a poll of a file, bounded, as nothing else tells this shell).
-i=0
-until grep -q '"step_begin","t_us":5,"scenario":"reliability/hang"' \
-	"$out/run/events.jsonl" 2>/dev/null; do
-	i=$((i + 1))
-	if [ $i -gt 3000 ] || ! kill -0 $pid 2>/dev/null; then
-		echo "# reliability/hang never began"
-		cat "$out/err"
-		exit 1
-	fi
-	sleep 0.1
-done
+# Start a run of both scenarios into $out/$1, in the background ($pid),
+# and return once reliability/hang's step is open: its step_begin is in
+# events.jsonl (a poll of a file, bounded, as nothing else tells this
+# shell).
+start_hang() {
+	"$HOSTCTL" run --format ktap --output "$out/$1" \
+		--scenarios "$out/scenarios" --initrd "$out/fake.cpio.gz" \
+		all > "$out/ktap-$1" 2> "$out/err-$1" &
+	pid=$!
+	i=0
+	until grep -q '"step_begin","t_us":5,"scenario":"reliability/hang"' \
+		"$out/$1/events.jsonl" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 3000 ] || ! kill -0 $pid 2>/dev/null; then
+			echo "# $1: reliability/hang never began"
+			cat "$out/err-$1"
+			exit 1
+		fi
+		sleep 0.1
+	done
+}
+
+start_hang run
 run_id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run_id"])' "$out/run/summary.json")
 qemus=$(qemu_pids "$run_id")
 lock=$(ls -l /proc/$pid/fd | sed -n 's|.* -> \(.*/locks/libvirt-[0-9]*\.lock\)$|\1|p')
@@ -94,5 +103,30 @@ if [ -n "$slot_root" ]; then
 		bad=1
 	fi
 fi
+
+start_hang term
+kill -TERM $pid
+rc=0
+wait $pid || rc=$?
+if [ $rc != 3 ]; then
+	echo "# SIGTERM: hostctl exited $rc, want 3"
+	cat "$out/err-term"
+	bad=1
+fi
+python3 - "$out/term/summary.json" <<'PY' || bad=1
+import json, sys
+s = json.load(open(sys.argv[1]))
+bad = []
+if s.get("complete") is not False:
+    bad.append("complete is %r, want false" % s.get("complete"))
+# reliability/good ran first and passed; the hang was cut short.
+got = {sc["name"]: sc["verdict"] for sc in s["scenarios"]}
+want = {"reliability/good": "pass", "reliability/hang": "error"}
+if got != want:
+    bad.append("verdicts %r, want %r" % (got, want))
+for b in bad:
+    print("# SIGTERM: summary.json: " + b)
+sys.exit(1 if bad else 0)
+PY
 [ $bad = 0 ] && rm -rf "$out"
 exit $bad
