@@ -597,6 +597,9 @@ static int plan_run(const struct run_args *a, char *const *names, int nnames,
 	p->prog.results = a->format == RES_FORMAT_TEXT;
 	if (!p->prog.live && !p->prog.results)
 		p->prog.f = NULL;
+	/* For a log: a plain line per scenario as it ends. */
+	if (!isatty(STDOUT_FILENO))
+		p->prog.plain = stderr;
 	return 0;
 }
 
@@ -636,6 +639,66 @@ static int write_summary(const char *dir, struct res_run *run,
 }
 
 /*
+ * The round's end, @complete or not: KTAP's trailer on its streams,
+ * results.ktap (@ktap) closed and summary.json written. 0, or -EIO after
+ * saying which file could not be written.
+ */
+static int round_end(struct run_plan *p, const char *dir, FILE *ktap,
+		     struct res_run *run, enum res_complete complete)
+{
+	const char *name = NULL;
+	int r, ret = 0;
+
+	run->complete = complete;
+	r = progress_end(&p->prog, run, &name);
+	if (r < 0) {
+		fprintf(stderr, "hostctl run: writing '%s': %s\n", name,
+			strerror(-r));
+		complete = RES_COMPLETE_NO;
+		ret = -EIO;
+	}
+	p->prog.ktap[0] = p->prog.ktap[1] = NULL;
+	if (fclose(ktap) == EOF && ret == 0) {
+		fprintf(stderr, "hostctl run: writing '%s/results.ktap': %m\n",
+			dir);
+		complete = RES_COMPLETE_NO;
+		ret = -EIO;
+	}
+	r = write_summary(dir, run, complete);
+	return ret < 0 ? ret : r;
+}
+
+/*
+ * The KTAP streams of a round: @dir/results.ktap always (into *@ret),
+ * and stdout for --format ktap on a run without --repeat (whose stdout
+ * is the table over the rounds). 0, or -1 after saying why.
+ */
+static int ktap_open(const struct run_args *a, struct run_plan *p,
+		     const char *dir, char *path, size_t len, FILE **ret)
+{
+	FILE *f;
+
+	if (snprintf(path, len, "%s/results.ktap", dir) >= (int)len) {
+		fprintf(stderr, "hostctl run: '%s/results.ktap': %s\n", dir,
+			strerror(ENAMETOOLONG));
+		return -1;
+	}
+	f = fopen(path, "we");
+	if (!f) {
+		fprintf(stderr, "hostctl run: '%s': %m\n", path);
+		return -1;
+	}
+	p->prog.ktap[0] = f;
+	p->prog.ktap_name[0] = path;
+	if (a->format == RES_FORMAT_KTAP && !a->repeat) {
+		p->prog.ktap[1] = stdout;
+		p->prog.ktap_name[1] = "standard output";
+	}
+	*ret = f;
+	return 0;
+}
+
+/*
  * One round: run the selection into @dir (events.jsonl, console logs,
  * bundles, summary.json) under the id @run_id, booting every guest with
  * @cmdline (NULL: the default). @run gets the results, with the kernel's
@@ -648,9 +711,12 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 		     struct res_run *run)
 {
 	char events_path[PATH_MAX + 16], err[PATH_MAX + 256];
+	char ktap_path[PATH_MAX + 16];
 	struct runner_opts ro = { 0 };
 	struct keep_vm keep = { 0 };
 	struct boundlog events;
+	const char *name = NULL;
+	FILE *ktap;
 	int r, rc;
 
 	snprintf(events_path, sizeof(events_path), "%s/events.jsonl", dir);
@@ -668,9 +734,22 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 		boundlog_close(&events);
 		return -1;
 	}
-	for (size_t i = 0; i < run->n; i++)
+	if (ktap_open(a, p, dir, ktap_path, sizeof(ktap_path), &ktap) < 0) {
+		boundlog_close(&events);
+		return -1;
+	}
+	/* The KTAP plan, then the scenarios the kernel cannot run. */
+	r = progress_begin(&p->prog, run, &name);
+	for (size_t i = 0; r == 0 && i < run->n; i++)
 		if (run->v[i].done)
-			progress_result(&p->prog, &run->v[i]);
+			r = progress_result(&p->prog, &run->v[i], &name);
+	if (r < 0) {
+		fprintf(stderr, "hostctl run: writing '%s': %s\n", name,
+			strerror(-r));
+		boundlog_close(&events);
+		round_end(p, dir, ktap, run, RES_COMPLETE_NO);
+		return -EIO;
+	}
 
 	ro.uri = p->su.uri;
 	ro.cache_dir = p->su.cache_dir;
@@ -711,15 +790,18 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	if (r < 0) {
 		fprintf(stderr, "hostctl run: libvirt '%s': %s\n", p->su.uri,
 			err);
+		round_end(p, dir, ktap, run, RES_COMPLETE_NO);
 		return -ENOTCONN;
 	}
 	if (r == RUNNER_WRITE_FAILED) {
 		/* What the disk still takes says how far the run got. */
 		fprintf(stderr, "hostctl run: %s; the run stopped\n", err);
-		write_summary(dir, run, RES_COMPLETE_NO);
+		round_end(p, dir, ktap, run, RES_COMPLETE_NO);
 		return -EIO;
 	}
-	return write_summary(dir, run, RES_COMPLETE_YES);
+	/* A signal cut it short: its scenarios left are errors, not run. */
+	return round_end(p, dir, ktap, run,
+			 interrupted ? RES_COMPLETE_NO : RES_COMPLETE_YES);
 }
 
 /* The exit code for a run's verdicts (res_run_outcome()). */
@@ -773,7 +855,7 @@ static int run_once(const struct run_args *a, struct run_plan *p)
 		printf("results: %s\n", p->run_dir);
 		break;
 	case RES_FORMAT_KTAP:
-		res_ktap(&run, stdout);
+		/* Streamed as the scenarios ended (ktap_open()). */
 		break;
 	case RES_FORMAT_JSON:
 		if (res_summary_json(&run, &summary) < 0) {

@@ -4,6 +4,9 @@
 # SIGKILL hostctl; then within 5 s no QEMU of the run may be left, the run
 # directory must hold a valid summary.json marked incomplete, the slot's
 # lock must be free, and a next run on the same libvirt root must pass.
+# Results stream: reliability/good, which ended before the kill, is
+# already in the KTAP on stdout and in results.ktap, and its plain line
+# on stderr.
 set -eu
 . "$(dirname "$0")/fake-guest.sh"
 out=$(mktemp -d /tmp/hostctl-it-kill9-XXXXXX)
@@ -69,6 +72,19 @@ for b in bad:
     print("# summary.json: " + b)
 sys.exit(1 if bad else 0)
 PY
+for f in "$out/ktap" "$out/run/results.ktap"; do
+	if ! grep -q '^1\.\.2$' "$f" ||
+		! grep -q '^ok 1 reliability/good$' "$f"; then
+		echo "# $f lacks the plan or reliability/good's test:"
+		sed 's/^/#   /' "$f"
+		bad=1
+	fi
+done
+if ! grep -Eq '^\[1/2\] reliability/good pass [0-9]+\.[0-9] s$' "$out/err"; then
+	echo "# no plain progress line for reliability/good on stderr:"
+	sed 's/^/#   /' "$out/err"
+	bad=1
+fi
 slot_root=
 if [ -z "$lock" ]; then
 	echo "# hostctl held no slot lock"
