@@ -940,6 +940,48 @@ static void say_flipped(const struct repeat_table *t)
  * starts. Exit 0 only when every round ran and every scenario passed with
  * the same verdict in each.
  */
+/*
+ * The run directory's summary.json for the table as it stands (marked
+ * incomplete until every round is in it) into @summary, and its KTAP
+ * into results.ktap. 0, or -1 after saying which could not be written.
+ */
+static int repeat_write(const struct run_plan *p, const struct repeat_table *t,
+			const char *accelerator, char **summary)
+{
+	char *ktap = NULL;
+	size_t len = 0;
+	FILE *f;
+	int r;
+
+	free(*summary);
+	*summary = NULL;
+	r = repeat_summary_json(t, p->run_id, accelerator, p->su.manifest,
+				summary);
+	if (r == 0)
+		r = write_file(p->run_dir, "summary.json", *summary);
+	if (r < 0) {
+		fprintf(stderr, "hostctl run: writing '%s/summary.json': %s\n",
+			p->run_dir, strerror(-r));
+		return -1;
+	}
+	f = open_memstream(&ktap, &len);
+	if (!f) {
+		fprintf(stderr, "hostctl run: out of memory\n");
+		return -1;
+	}
+	repeat_ktap(t, f);
+	r = fclose(f) == EOF ? -ENOMEM : 0;
+	if (r == 0)
+		r = write_file(p->run_dir, "results.ktap", ktap);
+	free(ktap);
+	if (r < 0) {
+		fprintf(stderr, "hostctl run: writing '%s/results.ktap': %s\n",
+			p->run_dir, strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
 static int run_repeat(const struct run_args *a, struct run_plan *p)
 {
 	struct repeat_table t = { .requested = a->repeat };
@@ -948,6 +990,11 @@ static int run_repeat(const struct run_args *a, struct run_plan *p)
 	int r, ret = EXIT_SETUP;
 
 	catch_signals();
+	/* What a killed hostctl leaves: no round yet, incomplete. */
+	if (repeat_write(p, &t, accelerator, &summary) < 0) {
+		ret = EXIT_LAB;
+		goto out;
+	}
 	for (unsigned int k = 1; k <= a->repeat && !interrupted; k++) {
 		struct res_run run = { 0 };
 
@@ -977,20 +1024,19 @@ static int run_repeat(const struct run_args *a, struct run_plan *p)
 				strerror(-r));
 			goto out;
 		}
+		if (t.rounds < t.requested &&
+		    repeat_write(p, &t, accelerator, &summary) < 0) {
+			ret = EXIT_LAB;
+			goto out;
+		}
 	}
 	if (t.rounds < t.requested)
 		fprintf(stderr,
 			"hostctl run: interrupted: %zu of %zu rounds in the table\n",
 			t.rounds, t.requested);
-	if (repeat_summary_json(&t, p->run_id, accelerator, p->su.manifest,
-				&summary) < 0) {
-		fprintf(stderr, "hostctl run: out of memory\n");
+	r = repeat_write(p, &t, accelerator, &summary);
+	if (!summary)
 		goto out;
-	}
-	r = write_file(p->run_dir, "summary.json", summary);
-	if (r < 0)
-		fprintf(stderr, "hostctl run: writing '%s/summary.json': %s\n",
-			p->run_dir, strerror(-r));
 	switch (a->format) {
 	case RES_FORMAT_TEXT:
 		repeat_text(&t, stdout);
