@@ -805,5 +805,9 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 		snprintf(err, errlen, "%s", c.env.write_what);
 		return RUNNER_WRITE_FAILED;
 	}
+	/* Scenarios a signal left unrun make the run incomplete. */
+	run->complete = c.stop && !strcmp(c.stop, STOP_SIGNAL) ?
+				RES_COMPLETE_NO :
+				RES_COMPLETE_YES;
 	return 0;
 }

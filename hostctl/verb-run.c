@@ -801,7 +801,8 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	}
 	/* A signal cut it short: its scenarios left are errors, not run. */
 	return round_end(p, dir, ktap, run,
-			 interrupted ? RES_COMPLETE_NO : RES_COMPLETE_YES);
+			 run->complete == RES_COMPLETE_NO ? RES_COMPLETE_NO :
+							    RES_COMPLETE_YES);
 }
 
 /* The exit code for a run's verdicts (res_run_outcome()). */

@@ -6,7 +6,8 @@
 # lock must be free, and a next run on the same libvirt root must pass.
 # Results stream: reliability/good, which ended before the kill, is
 # already in the KTAP on stdout and in results.ktap, and its plain line
-# on stderr.
+# on stderr. Then the same with SIGINT: hostctl ends the run itself,
+# and summary.json and results.ktap both say it is incomplete.
 set -eu
 . "$(dirname "$0")/fake-guest.sh"
 out=$(mktemp -d /tmp/hostctl-it-kill9-XXXXXX)
@@ -109,6 +110,42 @@ if [ -n "$slot_root" ]; then
 		cat "$out/ktap-next"
 		bad=1
 	fi
+fi
+
+# SIGINT in the middle of the same step: the run ends, incomplete.
+"$HOSTCTL" run --format ktap --output "$out/int" --scenarios "$out/scenarios" \
+	--initrd "$out/fake.cpio.gz" all > "$out/ktap-int" 2> "$out/err-int" &
+pid=$!
+i=0
+until grep -q '"step_begin","t_us":5,"scenario":"reliability/hang"' \
+	"$out/int/events.jsonl" 2>/dev/null; do
+	i=$((i + 1))
+	if [ $i -gt 3000 ] || ! kill -0 $pid 2>/dev/null; then
+		echo "# reliability/hang never began (SIGINT run)"
+		cat "$out/err-int"
+		exit 1
+	fi
+	sleep 0.1
+done
+kill -INT $pid
+rc=0
+wait $pid || rc=$?
+if [ $rc != 3 ]; then
+	echo "# the interrupted run exited $rc, want 3"
+	bad=1
+fi
+python3 - "$out/int/summary.json" <<'PY' || bad=1
+import json, sys
+s = json.load(open(sys.argv[1]))
+if s.get("complete") is not False:
+    print("# interrupted: complete is %r, want false" % s.get("complete"))
+    sys.exit(1)
+PY
+if [ "$(tail -n 1 "$out/int/results.ktap")" != \
+	"# incomplete: hostctl did not finish this run" ]; then
+	echo "# interrupted: results.ktap does not end incomplete:"
+	sed 's/^/#   /' "$out/int/results.ktap"
+	bad=1
 fi
 [ $bad = 0 ] && rm -rf "$out"
 exit $bad
