@@ -747,7 +747,9 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 		fprintf(stderr, "hostctl run: writing '%s': %s\n", name,
 			strerror(-r));
 		boundlog_close(&events);
-		round_end(p, dir, ktap, run, RES_COMPLETE_NO);
+		p->prog.ktap[0] = p->prog.ktap[1] = NULL;
+		fclose(ktap);
+		write_summary(dir, run, RES_COMPLETE_NO);
 		return -EIO;
 	}
 
@@ -935,13 +937,6 @@ static void say_flipped(const struct repeat_table *t)
 }
 
 /*
- * --repeat N: N rounds, one after another, each on fresh VMs; then the
- * table over them in summary.json ("repeat") and on stdout. A signal ends
- * the round it came in, which stays out of the table, and no other
- * starts. Exit 0 only when every round ran and every scenario passed with
- * the same verdict in each.
- */
-/*
  * The run directory's summary.json for the table as it stands (marked
  * incomplete until every round is in it) into @summary, and its KTAP
  * into results.ktap. 0, or -1 after saying which could not be written.
@@ -983,6 +978,13 @@ static int repeat_write(const struct run_plan *p, const struct repeat_table *t,
 	return 0;
 }
 
+/*
+ * --repeat N: N rounds, one after another, each on fresh VMs; then the
+ * table over them in summary.json ("repeat") and on stdout. A signal ends
+ * the round it came in, which stays out of the table, and no other
+ * starts. Exit 0 only when every round ran and every scenario passed with
+ * the same verdict in each.
+ */
 static int run_repeat(const struct run_args *a, struct run_plan *p)
 {
 	struct repeat_table t = { .requested = a->repeat };
