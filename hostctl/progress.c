@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The run's progress (progress.h): the live line through common/ttyline,
- * and the text formatter's line per scenario.
+ * and each scenario's end: the text formatter's line, the plain line and
+ * the KTAP test.
  */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -32,11 +35,68 @@ void progress_clear(struct progress *p)
 	p->line_shown = false;
 }
 
-void progress_result(struct progress *p, const struct res_scenario *sc)
+/* Flush every KTAP stream; the first that fails is the answer. */
+static int ktap_flush(struct progress *p, const char **ret_name)
 {
-	if (!p || !p->f || !p->results)
-		return;
+	for (size_t i = 0; i < PROGRESS_KTAP_MAX; i++) {
+		FILE *f = p->ktap[i];
+
+		if (!f)
+			continue;
+		errno = 0;
+		if (fflush(f) == EOF || ferror(f)) {
+			*ret_name = p->ktap_name[i];
+			return errno ? -errno : -EIO;
+		}
+	}
+	return 0;
+}
+
+int progress_begin(struct progress *p, const struct res_run *run,
+		   const char **ret_name)
+{
+	if (!p)
+		return 0;
+	p->total = run->n;
+	p->ended = 0;
+	for (size_t i = 0; i < PROGRESS_KTAP_MAX; i++)
+		if (p->ktap[i])
+			res_ktap_begin(run, p->ktap[i]);
+	return ktap_flush(p, ret_name);
+}
+
+int progress_result(struct progress *p, const struct res_scenario *sc,
+		    const char **ret_name)
+{
+	if (!p)
+		return 0;
+	p->ended++;
 	progress_clear(p);
-	res_text_scenario(sc, p->f);
-	fflush(p->f);
+	if (p->f && p->results) {
+		res_text_scenario(sc, p->f);
+		fflush(p->f);
+	}
+	if (p->plain) {
+		fprintf(p->plain, "[%zu/%zu] %s %s %" PRIu64 ".%" PRIu64 " s\n",
+			p->ended, p->total, sc->name,
+			proto_verdict_name(sc->verdict), sc->duration_ms / 1000,
+			sc->duration_ms % 1000 / 100);
+		fflush(p->plain);
+	}
+	for (size_t i = 0; i < PROGRESS_KTAP_MAX; i++)
+		if (p->ktap[i])
+			res_ktap_scenario(sc, p->ended, p->ktap[i]);
+	return ktap_flush(p, ret_name);
+}
+
+int progress_end(struct progress *p, const struct res_run *run,
+		 const char **ret_name)
+{
+	if (!p)
+		return 0;
+	progress_clear(p);
+	for (size_t i = 0; i < PROGRESS_KTAP_MAX; i++)
+		if (p->ktap[i])
+			res_ktap_end(run, p->ktap[i]);
+	return ktap_flush(p, ret_name);
 }

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What a run shows while it goes: on a terminal one updating line (which
- * VM, which scenario, which step), and a result line per scenario.
+ * What a run shows while it goes, and the one place a scenario's end goes
+ * out: on a terminal one updating line (which VM, which scenario, which
+ * step); per scenario as it ends, the text report's line, a plain line
+ * ("[12/52] dsa/mdb-full pass 4.1 s") for logs when stdout is not a
+ * terminal, as kunit and avocado print, and its KTAP test, streamed to
+ * the run directory's results.ktap and, with --format ktap, to stdout.
  */
 #ifndef VLALAB_PROGRESS_H
 #define VLALAB_PROGRESS_H
@@ -11,18 +15,47 @@
 
 #include "results.h"
 
+/* The KTAP streams: results.ktap, and stdout for --format ktap. */
+#define PROGRESS_KTAP_MAX 2
+
 struct progress {
 	FILE *f; /* where progress goes, or NULL for none */
 	bool live; /* f is a TTY: keep one updating line */
 	bool results; /* print a result line per scenario */
 	bool line_shown; /* a live line is on screen */
+	FILE *plain; /* the plain line per scenario goes here, or NULL */
+	/* KTAP streams and their names (for errors); NULL slots unused. */
+	FILE *ktap[PROGRESS_KTAP_MAX];
+	const char *ktap_name[PROGRESS_KTAP_MAX];
+	size_t total; /* scenarios in the run */
+	size_t ended; /* scenarios that ended so far */
 };
 
 /* Rewrite the live line; nothing unless @p is live. NULL @p is fine. */
 void progress_status(struct progress *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* The result line of @sc (res_text_scenario()), if @p prints results. */
-void progress_result(struct progress *p, const struct res_scenario *sc);
+
+/*
+ * A run of @run's scenarios begins: the KTAP header and plan go out, and
+ * the count starts over. 0, or a negative errno when a KTAP stream could
+ * not be written (*@ret_name names it). These three take a NULL @p.
+ */
+int progress_begin(struct progress *p, const struct res_run *run,
+		   const char **ret_name);
+
+/*
+ * Scenario @sc ended: its text result line (if @p prints results), its
+ * plain line and its KTAP test, numbered in the order scenarios end, each
+ * flushed. 0, or a negative errno as progress_begin().
+ */
+int progress_result(struct progress *p, const struct res_scenario *sc,
+		    const char **ret_name);
+
+/* The run is over: KTAP's trailing diagnostics (res_ktap_end()). 0 or as
+ * progress_begin(). */
+int progress_end(struct progress *p, const struct res_run *run,
+		 const char **ret_name);
+
 /* Erase the live line if one is shown. */
 void progress_clear(struct progress *p);
 

@@ -415,6 +415,11 @@ int repeat_summary_json(const struct repeat_table *t, const char *run_id,
 	if (!o)
 		return -ENOMEM;
 	r = jsonutil_add(o, "run_id", json_object_new_string(run_id));
+	/* A run cut short, or one still going, has rounds missing. */
+	if (r == 0)
+		r = jsonutil_add(o, "complete",
+				 json_object_new_boolean(t->rounds ==
+							 t->requested));
 	if (r == 0)
 		r = jsonutil_add(o, "accelerator",
 				 json_object_new_string(accelerator));

@@ -84,8 +84,8 @@ bool repeat_ok(const struct repeat_table *t);
 struct json_object *repeat_object(const struct repeat_table *t);
 /*
  * The whole summary.json of a repeated run, pretty-printed and ending in
- * '\n': run_id, accelerator, kernel (may be NULL) and "repeat". 0 or
- * -ENOMEM.
+ * '\n': run_id, complete (every requested round is in the table),
+ * accelerator, kernel (may be NULL) and "repeat". 0 or -ENOMEM.
  */
 int repeat_summary_json(const struct repeat_table *t, const char *run_id,
 			const char *accelerator, struct json_object *kernel,

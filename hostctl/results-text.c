@@ -153,63 +153,74 @@ static void ktap_subtests(FILE *f, const struct res_step *st)
 	}
 }
 
-void res_ktap(const struct res_run *run, FILE *f)
+void res_ktap_begin(const struct res_run *run, FILE *f)
 {
 	fprintf(f, "KTAP version 1\n");
-	fprintf(f, "# vlalab run %s, accelerator %s\n", run->run_id,
+	fprintf(f, "# vlalab run %s\n", run->run_id);
+	fprintf(f, "1..%zu\n", run->n);
+}
+
+void res_ktap_scenario(const struct res_scenario *sc, size_t num, FILE *f)
+{
+	size_t nran = 0;
+
+	/* Cleanup steps are not the scenario's subtests: they never change
+	 * its verdict (a diagnostic says how they went). */
+	for (size_t j = 0; j < sc->nsteps; j++)
+		nran += sc->steps[j].ran && !sc->steps[j].cleanup;
+	if (nran) {
+		fprintf(f, "    KTAP version 1\n");
+		fprintf(f, "    1..%zu\n", nran);
+	}
+	for (size_t j = 0, k = 0; j < sc->nsteps; j++) {
+		const struct res_step *st = &sc->steps[j];
+		char name[PROTO_NAME_MAX + PROTO_KIND_MAX + 16];
+
+		if (!st->ran || st->cleanup)
+			continue;
+		if (*st->name)
+			snprintf(name, sizeof(name), "%u-%s-%s", st->index,
+				 st->kind, st->name);
+		else
+			snprintf(name, sizeof(name), "%u-%s", st->index,
+				 st->kind);
+		ktap_subtests(f, st);
+		ktap_diag(f, "    ", "expected: ", st->expected);
+		ktap_diag(f, "    ", "got: ", st->got);
+		if (reason_needs_diag(st->verdict, st->reason))
+			ktap_diag(f, "    ", "reason: ", st->reason);
+		ktap_result(f, "    ", ++k, name, st->verdict, st->reason);
+	}
+	for (size_t j = 0; j < sc->nincidents; j++) {
+		const struct res_incident *inc = &sc->incidents[j];
+
+		ktap_diag(f, "", "incident: ", inc->summary);
+		ktap_diag(f, "", "  bundle: ", inc->bundle);
+	}
+	for (size_t j = 0; j < sc->nleaks; j++)
+		ktap_diag(f, "", "", sc->leaks[j]);
+	say_lost(sc, "# ", f);
+	if (sc->cleanup_failed)
+		ktap_diag(f, "", "cleanup failed: ", sc->cleanup_reason);
+	if (reason_needs_diag(sc->verdict, sc->reason))
+		ktap_diag(f, "", "reason: ", sc->reason);
+	ktap_result(f, "", num, sc->name, sc->verdict, sc->reason);
+}
+
+void res_ktap_end(const struct res_run *run, FILE *f)
+{
+	fprintf(f, "# accelerator %s\n",
 		*run->accelerator ? run->accelerator : "none");
 	if (run->complete == RES_COMPLETE_NO)
 		fprintf(f, "# incomplete: hostctl did not finish this run\n");
-	fprintf(f, "1..%zu\n", run->n);
-	for (size_t i = 0; i < run->n; i++) {
-		const struct res_scenario *sc = &run->v[i];
-		size_t nran = 0;
+}
 
-		/* Cleanup steps are not the scenario's subtests: they
-		 * never change its verdict (a diagnostic says how they
-		 * went). */
-		for (size_t j = 0; j < sc->nsteps; j++)
-			nran += sc->steps[j].ran && !sc->steps[j].cleanup;
-		if (nran) {
-			fprintf(f, "    KTAP version 1\n");
-			fprintf(f, "    1..%zu\n", nran);
-		}
-		for (size_t j = 0, k = 0; j < sc->nsteps; j++) {
-			const struct res_step *st = &sc->steps[j];
-			char name[PROTO_NAME_MAX + PROTO_KIND_MAX + 16];
-
-			if (!st->ran || st->cleanup)
-				continue;
-			if (*st->name)
-				snprintf(name, sizeof(name), "%u-%s-%s",
-					 st->index, st->kind, st->name);
-			else
-				snprintf(name, sizeof(name), "%u-%s", st->index,
-					 st->kind);
-			ktap_subtests(f, st);
-			ktap_diag(f, "    ", "expected: ", st->expected);
-			ktap_diag(f, "    ", "got: ", st->got);
-			if (reason_needs_diag(st->verdict, st->reason))
-				ktap_diag(f, "    ", "reason: ", st->reason);
-			ktap_result(f, "    ", ++k, name, st->verdict,
-				    st->reason);
-		}
-		for (size_t j = 0; j < sc->nincidents; j++) {
-			const struct res_incident *inc = &sc->incidents[j];
-
-			ktap_diag(f, "", "incident: ", inc->summary);
-			ktap_diag(f, "", "  bundle: ", inc->bundle);
-		}
-		for (size_t j = 0; j < sc->nleaks; j++)
-			ktap_diag(f, "", "", sc->leaks[j]);
-		say_lost(sc, "# ", f);
-		if (sc->cleanup_failed)
-			ktap_diag(f, "",
-				  "cleanup failed: ", sc->cleanup_reason);
-		if (reason_needs_diag(sc->verdict, sc->reason))
-			ktap_diag(f, "", "reason: ", sc->reason);
-		ktap_result(f, "", i + 1, sc->name, sc->verdict, sc->reason);
-	}
+void res_ktap(const struct res_run *run, FILE *f)
+{
+	res_ktap_begin(run, f);
+	for (size_t i = 0; i < run->n; i++)
+		res_ktap_scenario(&run->v[i], i + 1, f);
+	res_ktap_end(run, f);
 }
 
 static const char *upper_verdict(enum proto_verdict v)

@@ -198,7 +198,18 @@ enum res_format { RES_FORMAT_TEXT, RES_FORMAT_KTAP, RES_FORMAT_JSON };
 /* "text", "ktap", "json" -> *ret; -EINVAL otherwise. */
 int res_format_parse(const char *s, enum res_format *ret);
 
-/* KTAP version 1, one test per scenario with its steps as subtests. */
+/*
+ * KTAP version 1, one test per scenario with its steps as subtests, in
+ * three parts so that a run can stream it: the header and plan
+ * (res_ktap_begin()), each scenario as test @num once it ended
+ * (res_ktap_scenario()), and the trailing diagnostics, accelerator and
+ * completeness (res_ktap_end()). A stream cut short lacks tests its plan
+ * promised, which is how KTAP readers tell. res_ktap() is all three,
+ * the scenarios numbered in the run's order.
+ */
+void res_ktap_begin(const struct res_run *run, FILE *f);
+void res_ktap_scenario(const struct res_scenario *sc, size_t num, FILE *f);
+void res_ktap_end(const struct res_run *run, FILE *f);
 void res_ktap(const struct res_run *run, FILE *f);
 
 /* The text report's line(s) for one finished scenario. */

@@ -229,6 +229,17 @@ static size_t next_pending(const struct res_run *run, size_t i)
 	return i;
 }
 
+/* Scenario @sc ended: its lines go out (progress.h); a KTAP stream that
+ * cannot be written stops the run. */
+static void scenario_out(struct run_ctx *c, const struct res_scenario *sc)
+{
+	const char *name = NULL;
+	int r = progress_result(c->o->progress, sc, &name);
+
+	if (r < 0)
+		guest_write_failed(&c->env, name, r);
+}
+
 /* Every scenario from @i on that has no verdict yet: "not run: <stop>". */
 static size_t finish_rest(struct run_ctx *c, size_t i)
 {
@@ -238,7 +249,7 @@ static size_t finish_rest(struct run_ctx *c, size_t i)
 	for (i = next_pending(c->run, i); i < c->run->n;
 	     i = next_pending(c->run, i + 1)) {
 		res_scenario_finish(&c->run->v[i], VERDICT_ERROR, what);
-		progress_result(c->o->progress, &c->run->v[i]);
+		scenario_out(c, &c->run->v[i]);
 	}
 	return i;
 }
@@ -809,7 +820,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	for (; i < run->n && !c.env.write_err; i = next_pending(run, i + 1)) {
 		run_scenario(&c, i);
 		take_losses(&c, &run->v[i]);
-		progress_result(o->progress, &run->v[i]);
+		scenario_out(&c, &run->v[i]);
 		if (c.env.write_err)
 			c.stop = STOP_WRITE;
 		else
@@ -835,5 +846,9 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 		snprintf(err, errlen, "%s", c.env.write_what);
 		return RUNNER_WRITE_FAILED;
 	}
+	/* Scenarios a signal left unrun make the run incomplete. */
+	run->complete = c.stop && !strcmp(c.stop, STOP_SIGNAL) ?
+				RES_COMPLETE_NO :
+				RES_COMPLETE_YES;
 	return 0;
 }

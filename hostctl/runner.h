@@ -76,7 +76,9 @@ struct runner_opts {
  * (@err: "writing 'PATH': REASON"), after which the run stopped, every
  * VM is gone and the scenarios left are errors; or a negative errno with
  * @err set when nothing could start (connecting to libvirt failed).
- * @stats, when not NULL, gets the numbers of the first 16 boots (guest.h).
+ * On 0, run->complete says whether the run got to its end: no when a
+ * signal left scenarios unrun. @stats, when not NULL, gets the numbers
+ * of the first 16 boots (guest.h).
  */
 int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	       struct res_run *run, struct guest_stats *stats, char *err,

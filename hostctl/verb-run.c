@@ -597,6 +597,9 @@ static int plan_run(const struct run_args *a, char *const *names, int nnames,
 	p->prog.results = a->format == RES_FORMAT_TEXT;
 	if (!p->prog.live && !p->prog.results)
 		p->prog.f = NULL;
+	/* For a log: a plain line per scenario as it ends. */
+	if (!isatty(STDOUT_FILENO))
+		p->prog.plain = stderr;
 	return 0;
 }
 
@@ -636,6 +639,66 @@ static int write_summary(const char *dir, struct res_run *run,
 }
 
 /*
+ * The round's end, @complete or not: KTAP's trailer on its streams,
+ * results.ktap (@ktap) closed and summary.json written. 0, or -EIO after
+ * saying which file could not be written.
+ */
+static int round_end(struct run_plan *p, const char *dir, FILE *ktap,
+		     struct res_run *run, enum res_complete complete)
+{
+	const char *name = NULL;
+	int r, ret = 0;
+
+	run->complete = complete;
+	r = progress_end(&p->prog, run, &name);
+	if (r < 0) {
+		fprintf(stderr, "hostctl run: writing '%s': %s\n", name,
+			strerror(-r));
+		complete = RES_COMPLETE_NO;
+		ret = -EIO;
+	}
+	p->prog.ktap[0] = p->prog.ktap[1] = NULL;
+	if (fclose(ktap) == EOF && ret == 0) {
+		fprintf(stderr, "hostctl run: writing '%s/results.ktap': %m\n",
+			dir);
+		complete = RES_COMPLETE_NO;
+		ret = -EIO;
+	}
+	r = write_summary(dir, run, complete);
+	return ret < 0 ? ret : r;
+}
+
+/*
+ * The KTAP streams of a round: @dir/results.ktap always (into *@ret),
+ * and stdout for --format ktap on a run without --repeat (whose stdout
+ * is the table over the rounds). 0, or -1 after saying why.
+ */
+static int ktap_open(const struct run_args *a, struct run_plan *p,
+		     const char *dir, char *path, size_t len, FILE **ret)
+{
+	FILE *f;
+
+	if (snprintf(path, len, "%s/results.ktap", dir) >= (int)len) {
+		fprintf(stderr, "hostctl run: '%s/results.ktap': %s\n", dir,
+			strerror(ENAMETOOLONG));
+		return -1;
+	}
+	f = fopen(path, "we");
+	if (!f) {
+		fprintf(stderr, "hostctl run: '%s': %m\n", path);
+		return -1;
+	}
+	p->prog.ktap[0] = f;
+	p->prog.ktap_name[0] = path;
+	if (a->format == RES_FORMAT_KTAP && !a->repeat) {
+		p->prog.ktap[1] = stdout;
+		p->prog.ktap_name[1] = "standard output";
+	}
+	*ret = f;
+	return 0;
+}
+
+/*
  * One round: run the selection into @dir (events.jsonl, console logs,
  * bundles, summary.json) under the id @run_id, booting every guest with
  * @cmdline (NULL: the default). @run gets the results, with the kernel's
@@ -648,9 +711,12 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 		     struct res_run *run)
 {
 	char events_path[PATH_MAX + 16], err[PATH_MAX + 256];
+	char ktap_path[PATH_MAX + 16];
 	struct runner_opts ro = { 0 };
 	struct keep_vm keep = { 0 };
 	struct boundlog events;
+	const char *name = NULL;
+	FILE *ktap;
 	int r, rc;
 
 	snprintf(events_path, sizeof(events_path), "%s/events.jsonl", dir);
@@ -668,9 +734,24 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 		boundlog_close(&events);
 		return -1;
 	}
-	for (size_t i = 0; i < run->n; i++)
+	if (ktap_open(a, p, dir, ktap_path, sizeof(ktap_path), &ktap) < 0) {
+		boundlog_close(&events);
+		return -1;
+	}
+	/* The KTAP plan, then the scenarios the kernel cannot run. */
+	r = progress_begin(&p->prog, run, &name);
+	for (size_t i = 0; r == 0 && i < run->n; i++)
 		if (run->v[i].done)
-			progress_result(&p->prog, &run->v[i]);
+			r = progress_result(&p->prog, &run->v[i], &name);
+	if (r < 0) {
+		fprintf(stderr, "hostctl run: writing '%s': %s\n", name,
+			strerror(-r));
+		boundlog_close(&events);
+		p->prog.ktap[0] = p->prog.ktap[1] = NULL;
+		fclose(ktap);
+		write_summary(dir, run, RES_COMPLETE_NO);
+		return -EIO;
+	}
 
 	ro.uri = p->su.uri;
 	ro.cache_dir = p->su.cache_dir;
@@ -711,17 +792,19 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	if (r < 0) {
 		fprintf(stderr, "hostctl run: libvirt '%s': %s\n", p->su.uri,
 			err);
+		round_end(p, dir, ktap, run, RES_COMPLETE_NO);
 		return -ENOTCONN;
 	}
 	if (r == RUNNER_WRITE_FAILED) {
 		/* What the disk still takes says how far the run got. */
 		fprintf(stderr, "hostctl run: %s; the run stopped\n", err);
-		write_summary(dir, run, RES_COMPLETE_NO);
+		round_end(p, dir, ktap, run, RES_COMPLETE_NO);
 		return -EIO;
 	}
-	/* A signal ended it: the scenarios left are errors, not results. */
-	return write_summary(dir, run,
-			     interrupted ? RES_COMPLETE_NO : RES_COMPLETE_YES);
+	/* A signal cut it short: its scenarios left are errors, not run. */
+	return round_end(p, dir, ktap, run,
+			 run->complete == RES_COMPLETE_NO ? RES_COMPLETE_NO :
+							    RES_COMPLETE_YES);
 }
 
 /* The exit code for a run's verdicts (res_run_outcome()). */
@@ -775,7 +858,7 @@ static int run_once(const struct run_args *a, struct run_plan *p)
 		printf("results: %s\n", p->run_dir);
 		break;
 	case RES_FORMAT_KTAP:
-		res_ktap(&run, stdout);
+		/* Streamed as the scenarios ended (ktap_open()). */
 		break;
 	case RES_FORMAT_JSON:
 		if (res_summary_json(&run, &summary) < 0) {
@@ -854,6 +937,48 @@ static void say_flipped(const struct repeat_table *t)
 }
 
 /*
+ * The run directory's summary.json for the table as it stands (marked
+ * incomplete until every round is in it) into @summary, and its KTAP
+ * into results.ktap. 0, or -1 after saying which could not be written.
+ */
+static int repeat_write(const struct run_plan *p, const struct repeat_table *t,
+			const char *accelerator, char **summary)
+{
+	char *ktap = NULL;
+	size_t len = 0;
+	FILE *f;
+	int r;
+
+	free(*summary);
+	*summary = NULL;
+	r = repeat_summary_json(t, p->run_id, accelerator, p->su.manifest,
+				summary);
+	if (r == 0)
+		r = write_file(p->run_dir, "summary.json", *summary);
+	if (r < 0) {
+		fprintf(stderr, "hostctl run: writing '%s/summary.json': %s\n",
+			p->run_dir, strerror(-r));
+		return -1;
+	}
+	f = open_memstream(&ktap, &len);
+	if (!f) {
+		fprintf(stderr, "hostctl run: out of memory\n");
+		return -1;
+	}
+	repeat_ktap(t, f);
+	r = fclose(f) == EOF ? -ENOMEM : 0;
+	if (r == 0)
+		r = write_file(p->run_dir, "results.ktap", ktap);
+	free(ktap);
+	if (r < 0) {
+		fprintf(stderr, "hostctl run: writing '%s/results.ktap': %s\n",
+			p->run_dir, strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * --repeat N: N rounds, one after another, each on fresh VMs; then the
  * table over them in summary.json ("repeat") and on stdout. A signal ends
  * the round it came in, which stays out of the table, and no other
@@ -868,6 +993,11 @@ static int run_repeat(const struct run_args *a, struct run_plan *p)
 	int r, ret = EXIT_SETUP;
 
 	catch_signals();
+	/* What a killed hostctl leaves: no round yet, incomplete. */
+	if (repeat_write(p, &t, accelerator, &summary) < 0) {
+		ret = EXIT_LAB;
+		goto out;
+	}
 	for (unsigned int k = 1; k <= a->repeat && !interrupted; k++) {
 		struct res_run run = { 0 };
 
@@ -897,20 +1027,19 @@ static int run_repeat(const struct run_args *a, struct run_plan *p)
 				strerror(-r));
 			goto out;
 		}
+		if (t.rounds < t.requested &&
+		    repeat_write(p, &t, accelerator, &summary) < 0) {
+			ret = EXIT_LAB;
+			goto out;
+		}
 	}
 	if (t.rounds < t.requested)
 		fprintf(stderr,
 			"hostctl run: interrupted: %zu of %zu rounds in the table\n",
 			t.rounds, t.requested);
-	if (repeat_summary_json(&t, p->run_id, accelerator, p->su.manifest,
-				&summary) < 0) {
-		fprintf(stderr, "hostctl run: out of memory\n");
+	r = repeat_write(p, &t, accelerator, &summary);
+	if (!summary)
 		goto out;
-	}
-	r = write_file(p->run_dir, "summary.json", summary);
-	if (r < 0)
-		fprintf(stderr, "hostctl run: writing '%s/summary.json': %s\n",
-			p->run_dir, strerror(-r));
 	switch (a->format) {
 	case RES_FORMAT_TEXT:
 		repeat_text(&t, stdout);

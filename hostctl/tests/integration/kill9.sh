@@ -4,8 +4,11 @@
 # SIGKILL hostctl; then within 5 s no QEMU of the run may be left, the run
 # directory must hold a valid summary.json marked incomplete, the slot's
 # lock must be free, and a next run on the same libvirt root must pass.
-# Then the same with SIGTERM: hostctl ends the run itself, summary.json
-# marked incomplete, and exits 3 (docs/nightly.md).
+# Results stream: reliability/good, which ended before the kill, is
+# already in the KTAP on stdout and in results.ktap, and its plain line
+# on stderr. Then the same with SIGTERM: hostctl ends the run itself,
+# summary.json and results.ktap both say it is incomplete, and it exits 3
+# (docs/nightly.md).
 set -eu
 . "$(dirname "$0")/fake-guest.sh"
 out=$(mktemp -d /tmp/hostctl-it-kill9-XXXXXX)
@@ -78,6 +81,19 @@ for b in bad:
     print("# summary.json: " + b)
 sys.exit(1 if bad else 0)
 PY
+for f in "$out/ktap-run" "$out/run/results.ktap"; do
+	if ! grep -q '^1\.\.2$' "$f" ||
+		! grep -q '^ok 1 reliability/good$' "$f"; then
+		echo "# $f lacks the plan or reliability/good's test:"
+		sed 's/^/#   /' "$f"
+		bad=1
+	fi
+done
+if ! grep -Eq '^\[1/2\] reliability/good pass [0-9]+\.[0-9] s$' "$out/err-run"; then
+	echo "# no plain progress line for reliability/good on stderr:"
+	sed 's/^/#   /' "$out/err-run"
+	bad=1
+fi
 slot_root=
 if [ -z "$lock" ]; then
 	echo "# hostctl held no slot lock"
@@ -128,5 +144,11 @@ for b in bad:
     print("# SIGTERM: summary.json: " + b)
 sys.exit(1 if bad else 0)
 PY
+if [ "$(tail -n 1 "$out/term/results.ktap")" != \
+	"# incomplete: hostctl did not finish this run" ]; then
+	echo "# SIGTERM: results.ktap does not end incomplete:"
+	sed 's/^/#   /' "$out/term/results.ktap"
+	bad=1
+fi
 [ $bad = 0 ] && rm -rf "$out"
 exit $bad
