@@ -240,13 +240,21 @@ void kb_warnings_in(const char *text, const char *fn, unsigned *ret_vla,
 	for (const char *s = text; s && *s;) {
 		const char *e = strchr(s, '\n');
 		size_t len = e ? (size_t)(e - s) : strlen(s);
-		const char *f = memmem(s, len, ": In function '", 15);
+		const char *f = memmem(s, len, ": In function ", 14);
 
 		if (f) {
-			const char *name = f + 15;
-			const char *q = memchr(name, '\'', s + len - name);
+			/* 'name' in the C locale, ‘name’ in UTF-8 ones. */
+			const char *name = f + 14, *end = s + len, *q;
 
-			in = q && symbol_of(name, q - name, fn);
+			if (name < end && *name == '\'')
+				name++;
+			else if (end - name >= 3 &&
+				 !memcmp(name, "\xe2\x80\x98", 3))
+				name += 3;
+			q = name;
+			while (q < end && *q != '\'' && *q != '\xe2')
+				q++;
+			in = q < end && symbol_of(name, q - name, fn);
 		} else if (memmem(s, len, ": At top level:", 15)) {
 			in = false;
 		} else if (in && memmem(s, len, "warning:", 8)) {

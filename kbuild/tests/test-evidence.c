@@ -28,7 +28,9 @@ static const char gcc[] =
 	"/c/trees/vla/lib/bch.c:504:9: warning: ISO C90 forbids variable length array 'param' [-Wvla]\n"
 	"/c/trees/vla/lib/bch.c:560:1: warning: the frame size of 4432 bytes is larger than 2048 bytes [-Wframe-larger-than=]\n"
 	"/c/trees/vla/lib/bch.c: At top level:\n"
-	"/c/trees/vla/lib/bch.c:9:1: warning: something else [-Wvla]\n";
+	"/c/trees/vla/lib/bch.c:9:1: warning: something else [-Wvla]\n"
+	"/c/trees/vla/kernel/trace/ftrace.c: In function \xe2\x80\x98module_exists\xe2\x80\x99:\n"
+	"/c/trees/vla/kernel/trace/ftrace.c:4326:9: warning: ISO C90 forbids array \xe2\x80\x98modname\xe2\x80\x99 whose size cannot be evaluated [-Wvla]\n";
 
 int main(void)
 {
@@ -93,6 +95,8 @@ int main(void)
 	ok(vla == 1 && frame == 1,
 	   "-Wvla and -Wframe-larger-than in solve_linear_system, not the top-level one");
 	kb_warnings_in(gcc, "module_exists", &vla, &frame);
+	ok(vla == 1 && frame == 0, "GCC's UTF-8 quotes around the name");
+	kb_warnings_in(gcc, "bch_decode", &vla, &frame);
 	ok(vla == 0 && frame == 0, "none in a function not named");
 	return tap_done();
 }
