@@ -983,12 +983,16 @@ static int seed(const char *cache, const char *flavour, int log_fd,
 	t0 = kb_now();
 	r = kb_seed_flavour(cache, SEED_FROM, flavour, log_fd, &files);
 	close(fd);
-	if (r == -ENOENT || r == -EEXIST) {
+	if (r == -ENOENT)
 		kb_msg(p,
-		       "kbuild: no %s object tree to seed '%s' from: a cold build",
+		       "kbuild: no %s object tree built from its tree to seed '%s' from: a cold build",
 		       SEED_FROM, flavour);
+	else if (r == -EEXIST)
+		kb_msg(p,
+		       "kbuild: obj/%s exists without trees/%s, so it is not seeded: a cold build",
+		       flavour, flavour);
+	if (r == -ENOENT || r == -EEXIST)
 		return 0;
-	}
 	if (r < 0) {
 		kb_msg(p,
 		       "kbuild: cannot seed '%s' from the %s flavour's trees in '%s': %s",
