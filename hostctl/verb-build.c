@@ -221,6 +221,14 @@ int verb_build(int argc, char *argv[])
 	       kr.release, kr.key, kr.dir);
 	for (size_t i = 0; i < ko.n_without; i++)
 		printf("without: %s\n", ko.without[i]);
+	fflush(stdout);
+	r = kbuild_evidence_print(kr.dir, stdout);
+	if (r < 0) {
+		fprintf(stderr,
+			"hostctl build: cannot read '%s/manifest.json': %s\n",
+			kr.dir, strerror(-r));
+		return 1;
+	}
 	if (!image)
 		return 0;
 

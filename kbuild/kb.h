@@ -65,6 +65,9 @@ struct kb_key_input {
 	 * there are some, so that the usual keys stay what they were. */
 	const char *const *without;
 	size_t nwithout;
+	/* kernel/evidence (what the manifest measures), hashed only when
+	 * there is one. */
+	struct kb_blob evidence;
 };
 
 int kb_sha256_hex(const void *data, size_t len, char ret_hex[65]);
@@ -245,6 +248,11 @@ struct kb_manifest {
 	double build_seconds;
 	int64_t timestamp; /* Unix seconds, UTC */
 	bool incremental; /* the object tree held an earlier build */
+	char *seeded_from; /* NULL, or the flavour whose trees this one's
+			    * first build started from (seed.c) */
+	double seed_seconds; /* the copy's time, when seeded */
+	struct kb_evidence *evidence; /* kernel/evidence's functions */
+	size_t nevidence;
 	unsigned warn_vla; /* -Wvla warnings of every object (the ledger) */
 	unsigned warn_frame; /* -Wframe-larger-than warnings of every object */
 	bool warn_complete; /* the ledger covers every object */
@@ -340,6 +348,9 @@ struct kb_tree_opts {
 	const char *tarball;
 	const char *source_version;
 	const char *patches_dir;
+	/* A name with a '/' (a flavour's "flavours/<name>/<file>") is a path
+	 * below kernel_dir; any other name is a file of patches_dir. */
+	const char *kernel_dir;
 	const struct kb_series *series; /* what to apply, in order */
 	int log_fd;
 	struct kb_progress *p;
@@ -350,6 +361,80 @@ struct kb_tree_opts {
  * applied. Each unpacking writes a new .vlalab/tree-id: an object tree
  * built from another id must be wiped, as unpacked files carry old mtimes. */
 int kb_tree_prepare(const struct kb_tree_opts *o, char *tree, size_t treelen);
+
+/* ---- evidence.c: code and stack evidence per function ---- */
+/* The variant every build has: the object as the build compiled it. */
+#define KB_EVIDENCE_BUILD "build"
+
+struct kb_evidence_fn {
+	char *object; /* "lib/bch.o", relative to the object tree */
+	char *function;
+};
+
+struct kb_evidence_variant {
+	char *name;
+	char *object;
+	char **flags; /* added to the recorded compile command */
+	size_t nflags;
+};
+
+/* kernel/evidence: "function OBJECT.o NAME" and "variant NAME OBJECT.o
+ * -FLAG...", '#' comments. */
+struct kb_evidence_spec {
+	struct kb_evidence_fn *fn;
+	size_t nfn;
+	struct kb_evidence_variant *var;
+	size_t nvar;
+};
+
+/* One function in one variant. -1: not found (inlined everywhere, or the
+ * object has no such function). */
+struct kb_evidence {
+	char *object;
+	char *function;
+	char *variant;
+	char *symbols; /* the symbols counted, "fn fn.cold"; "" when none */
+	long code_bytes; /* the sum of their st_size (nm -S) */
+	long frame_bytes; /* -fstack-usage */
+	char *frame_kind; /* "static", "dynamic", "dynamic,bounded" */
+	unsigned vla_warnings; /* -Wvla in the function */
+	unsigned frame_warnings; /* -Wframe-larger-than= in the function */
+};
+
+/* A bad line is -EINVAL with err naming file:line. */
+int kb_evidence_spec_parse(const char *file, const char *text,
+			   struct kb_evidence_spec *ret, char *err,
+			   size_t errlen);
+void kb_evidence_spec_free(struct kb_evidence_spec *s);
+/* The frame of fn (or, when it was only cloned, of its first clone) in a
+ * .su file's text; -ENOENT when it has none. */
+int kb_su_parse(const char *text, const char *fn, long *ret_bytes, char *kind,
+		size_t kindlen);
+/* The code size of fn and its parts (fn.cold, fn.constprop.0) in `nm -S`
+ * output; symbols lists them. -ENOENT when there is none. */
+int kb_nm_code_size(const char *text, const char *fn, long *ret_bytes,
+		    char *symbols, size_t symlen);
+/* -Wvla and -Wframe-larger-than= warnings in fn, by GCC's "In function"
+ * lines. */
+void kb_warnings_in(const char *text, const char *fn, unsigned *ret_vla,
+		    unsigned *ret_frame);
+/* Compiles each object of spec again in objdir's recorded command with
+ * -fstack-usage (and each variant's flags), into dir/<variant>/, and
+ * measures each function. An object the build does not have is skipped. */
+int kb_evidence_collect(const char *objdir, const char *dir,
+			const struct kb_evidence_spec *spec,
+			struct kb_evidence **ret, size_t *ret_n);
+void kb_evidence_free(struct kb_evidence *v, size_t n);
+
+/* ---- seed.c ---- */
+/* Copies trees/<from> and obj/<from> to trees/<to> and obj/<to>, and
+ * rewrites the copied object tree's records (.cmd and .d files) to name
+ * the new paths, so that a first build of <to> compiles only what differs
+ * from <from>. -EEXIST when <to> has either tree already; -ENOENT when
+ * <from> has no object tree built from its tree. On any other failure
+ * nothing of <to> is left. *ret_files: the records rewritten. */
+int kb_seed_flavour(const char *cache, const char *from, const char *to,
+		    int log_fd, unsigned *ret_files);
 
 /* Upstream version in a tree's top Makefile, "6.1.192". */
 int kb_tree_makefile_version(const char *tree, char *buf, size_t len);

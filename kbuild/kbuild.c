@@ -19,6 +19,8 @@
 #include "fileio.h"
 #include "kb.h"
 
+/* The flavour a new flavour's trees are copied from. */
+#define SEED_FROM "patched"
 #define TAIL_LINES 30
 
 int kbuild_cache_dir(char *buf, size_t len)
@@ -88,12 +90,17 @@ int kbuild_flavour_check(const char *kernel_dir, const char *flavour, char *err,
 			 flavour, known);
 		return -EINVAL;
 	}
+	if (r == 0 && !nfrags) {
+		r = kb_list_dir(dir, ".patch", &frags, &nfrags);
+		kb_strv_free(frags, nfrags);
+	}
 	if (r < 0)
 		return r;
 	if (!nfrags) {
-		snprintf(err, errlen,
-			 "flavour '%s': no config fragments (*.config) in '%s'",
-			 flavour, dir);
+		snprintf(
+			err, errlen,
+			"flavour '%s': no config fragments (*.config) and no patches (*.patch) in '%s'",
+			flavour, dir);
 		return -EINVAL;
 	}
 	return 0;
@@ -189,6 +196,9 @@ struct inputs {
 	size_t *frag_len;
 	size_t nfrags;
 	struct kb_fragment *frags;
+	char *evidence_text; /* kernel/evidence, NULL without one */
+	size_t evidence_len;
+	struct kb_evidence_spec evidence;
 };
 
 static void inputs_free(struct inputs *in)
@@ -210,6 +220,8 @@ static void inputs_free(struct inputs *in)
 	free(in->frag_data);
 	free(in->frag_len);
 	free(in->frags);
+	free(in->evidence_text);
+	kb_evidence_spec_free(&in->evidence);
 }
 
 static int source_version(const char *tarball, bool is_default, char *buf,
@@ -319,6 +331,52 @@ static int add_fragments(struct inputs *in, const char *dir, const char *prefix,
 	return r;
 }
 
+/* Appends the *.patch files of a flavour's folder dir to the series, in
+ * name order (git format-patch numbers them), each named prefix/<file>:
+ * they apply on top of the series and are hashed and listed like its
+ * patches. */
+static int add_flavour_patches(struct inputs *in, const char *dir,
+			       const char *prefix, struct kb_progress *p)
+{
+	char **names = NULL, path[PATH_MAX];
+	size_t n = 0, total;
+	int r;
+
+	r = kb_list_dir(dir, ".patch", &names, &n);
+	if (r < 0) {
+		kb_msg(p, "kbuild: cannot list the patches in '%s': %s", dir,
+		       strerror(-r));
+		return r;
+	}
+	total = in->series.n + n;
+	if (!grow(&in->series.v, total) || !grow(&in->patch_data, total + 1) ||
+	    !grow(&in->patch_len, total + 1)) {
+		kb_strv_free(names, n);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		size_t k = in->series.n;
+
+		in->patch_data[k] = NULL;
+		if (asprintf(&in->series.v[k].name, "%s/%s", prefix, names[i]) <
+		    0) {
+			r = -ENOMEM;
+			break;
+		}
+		in->series.v[k].line = 0;
+		in->series.n++;
+		r = kb_path(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (r == 0)
+			r = fileio_read(path, FILEIO_ALL, &in->patch_data[k],
+					&in->patch_len[k], NULL);
+		if (r < 0)
+			kb_msg(p, "kbuild: cannot read '%s': %s", path,
+			       strerror(-r));
+	}
+	kb_strv_free(names, n);
+	return r;
+}
+
 static int read_inputs(const char *kernel_dir, const char *flavour,
 		       const struct kbuild_opts *opts, struct inputs *in,
 		       struct kb_progress *p)
@@ -399,6 +457,23 @@ static int read_inputs(const char *kernel_dir, const char *flavour,
 			return -ENOMEM;
 	}
 
+	r = kb_path(path, sizeof(path), "%s/evidence", kernel_dir);
+	if (r == 0)
+		r = fileio_read(path, FILEIO_ALL, &in->evidence_text,
+				&in->evidence_len, NULL);
+	if (r == -ENOENT)
+		r = 0;
+	else if (r < 0)
+		kb_msg(p, "kbuild: cannot read '%s': %s", path, strerror(-r));
+	else {
+		r = kb_evidence_spec_parse(path, in->evidence_text,
+					   &in->evidence, err, sizeof(err));
+		if (r == -EINVAL)
+			kb_msg(p, "kbuild: %s", err);
+	}
+	if (r < 0)
+		return r;
+
 	r = add_fragments(in, configs_dir, NULL, p);
 	if (r == 0 && !in->nfrags) {
 		kb_msg(p, "kbuild: no config fragments (*.config) in '%s'",
@@ -415,6 +490,8 @@ static int read_inputs(const char *kernel_dir, const char *flavour,
 				    flavour);
 		if (r == 0)
 			r = add_fragments(in, fdir, prefix, p);
+		if (r == 0)
+			r = add_flavour_patches(in, fdir, prefix, p);
 	}
 	return r;
 }
@@ -452,6 +529,7 @@ static int compute_key(const struct inputs *in, const char *flavour,
 		.nfragments = in->nfrags,
 		.without = (const char *const *)in->without,
 		.nwithout = in->nwithout,
+		.evidence = { "evidence", in->evidence_text, in->evidence_len },
 	};
 	r = kb_cache_key(&ki, key);
 	free(patches);
@@ -793,7 +871,9 @@ static int update_ledger(const char *obj, const char *log_path,
 static int make_manifest(const char *flavour, const char *key,
 			 const char *release, const struct inputs *in,
 			 double secs, bool incremental,
-			 const struct warnings *w, char **ret)
+			 const struct warnings *w, const char *seeded_from,
+			 double seed_secs, struct kb_evidence *ev, size_t nev,
+			 char **ret)
 {
 	struct kb_manifest m = { 0 };
 	int r = 0;
@@ -828,6 +908,10 @@ static int make_manifest(const char *flavour, const char *key,
 	m.build_seconds = secs;
 	m.timestamp = time(NULL);
 	m.incremental = incremental;
+	m.seeded_from = (char *)seeded_from;
+	m.seed_seconds = seed_secs;
+	m.evidence = ev;
+	m.nevidence = nev;
 	m.warn_vla = w->vla;
 	m.warn_frame = w->frame;
 	m.warn_complete = w->complete;
@@ -872,6 +956,56 @@ static int lock_flavour(const char *cache, const char *flavour,
 	return 0;
 }
 
+/* A flavour of our own that has no tree yet starts from a copy of the
+ * patched flavour's trees (seed.c), under that flavour's lock, so that it
+ * compiles only what its fragments and patches change. *ret_secs: the
+ * copy's seconds, or -1 when there was nothing to seed from (or no need). */
+static int seed(const char *cache, const char *flavour, int log_fd,
+		struct kb_progress *p, double *ret_secs)
+{
+	char path[PATH_MAX];
+	unsigned files = 0;
+	struct stat st;
+	double t0;
+	int fd = -1, r;
+
+	*ret_secs = -1;
+	r = kb_path(path, sizeof(path), "%s/trees/%s", cache, flavour);
+	if (r < 0)
+		return r;
+	if (stat(path, &st) == 0)
+		return 0;
+	r = lock_flavour(cache, SEED_FROM, p, &fd);
+	if (r < 0)
+		return r;
+	kb_progress_stage(p,
+			  "seeding the trees from the " SEED_FROM " flavour's");
+	t0 = kb_now();
+	r = kb_seed_flavour(cache, SEED_FROM, flavour, log_fd, &files);
+	close(fd);
+	if (r == -ENOENT)
+		kb_msg(p,
+		       "kbuild: no %s object tree built from its tree to seed '%s' from: a cold build",
+		       SEED_FROM, flavour);
+	else if (r == -EEXIST)
+		kb_msg(p,
+		       "kbuild: obj/%s exists without trees/%s, so it is not seeded: a cold build",
+		       flavour, flavour);
+	if (r == -ENOENT || r == -EEXIST)
+		return 0;
+	if (r < 0) {
+		kb_msg(p,
+		       "kbuild: cannot seed '%s' from the %s flavour's trees in '%s': %s",
+		       flavour, SEED_FROM, cache, strerror(-r));
+		return r;
+	}
+	*ret_secs = kb_now() - t0;
+	kb_msg(p,
+	       "kbuild: seeded '%s' from the %s flavour's trees in %.0f s (%u records rewritten)",
+	       flavour, SEED_FROM, *ret_secs, files);
+	return 0;
+}
+
 int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 {
 	const char *tarball = opts->tarball ? opts->tarball :
@@ -885,7 +1019,10 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	struct inputs in = { 0 };
 	struct kb_progress p;
 	double t0 = kb_now(), tbuild;
-	bool incremental = false;
+	struct kb_evidence *ev = NULL;
+	size_t nev = 0;
+	bool incremental = false, seeded = false;
+	double seed_secs = -1;
 	int jobs = opts->jobs, lock_fd = -1, log_fd = -1, r, r2;
 	struct warnings warn = { 0 };
 	char key[65], *release = NULL, *manifest = NULL;
@@ -1000,6 +1137,12 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 		goto out;
 	}
 
+	if (!opts->obj_dir && !flavour_is_builtin(flavour)) {
+		r = seed(cache, flavour, log_fd, &p, &seed_secs);
+		if (r < 0)
+			goto out;
+		seeded = seed_secs >= 0;
+	}
 	r = kb_tree_prepare(
 		&(struct kb_tree_opts){
 			.cache_dir = cache,
@@ -1007,6 +1150,7 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 			.tarball = tarball,
 			.source_version = in.source_version,
 			.patches_dir = patches_dir,
+			.kernel_dir = opts->kernel_dir,
 			.series = &in.series,
 			.log_fd = log_fd,
 			.p = &p,
@@ -1078,9 +1222,28 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 			goto out;
 		}
 	}
+	/* The manifest's build_seconds: make and modules_install, not the
+	 * evidence compiles. */
+	tbuild = kb_now() - tbuild;
+	if (in.evidence.nfn) {
+		kb_progress_stage(&p, "measuring code and stack (evidence)");
+		r = kb_path(path, sizeof(path), "%s/evidence", dir);
+		if (r == 0)
+			r = kb_rm_rf(path);
+		if (r == 0)
+			r = kb_evidence_collect(obj, path, &in.evidence, &ev,
+						&nev);
+		if (r < 0) {
+			kb_msg(&p,
+			       "kbuild: cannot measure the functions of kernel/evidence in '%s': %s (compiler output in '%s')",
+			       obj, strerror(-r), path);
+			goto out;
+		}
+	}
 	snprintf(path, sizeof(path), "the manifest of %s", key);
-	r = make_manifest(flavour, key, res.release, &in, kb_now() - tbuild,
-			  incremental, &warn, &manifest);
+	r = make_manifest(flavour, key, res.release, &in, tbuild, incremental,
+			  &warn, seeded ? SEED_FROM : NULL, seed_secs, ev, nev,
+			  &manifest);
 	if (r == 0)
 		r = kb_cache_commit(obj, dir, manifest, path, sizeof(path));
 	if (r < 0) {
@@ -1104,5 +1267,6 @@ out:
 	if (lock_fd >= 0)
 		close(lock_fd);
 	inputs_free(&in);
+	kb_evidence_free(ev, nev);
 	return r;
 }

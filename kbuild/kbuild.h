@@ -122,6 +122,12 @@ struct kbuild_result {
 
 int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret);
 
+/* Prints a build's measurements from its manifest (builds/<key>/ in dir):
+ * the -Wvla and -Wframe-larger-than totals, whether it was seeded, and
+ * per function of kernel/evidence and variant its code size, frame and
+ * warnings (docs/evidence.md). -errno when the manifest cannot be read. */
+int kbuild_evidence_print(const char *dir, FILE *out);
+
 /* A host program to copy into the image, with the shared libraries it
  * loads (docs/kernel.md): host is its path here (symlinks followed), guest
  * its absolute path in the image. */

@@ -192,6 +192,9 @@ int kb_cache_key(const struct kb_key_input *in, char ret_hex[65])
 		for (size_t i = 0; r == 0 && i < in->nwithout; i++)
 			r = kb_hash_add_str(h, "without-name", in->without[i]);
 	}
+	if (r == 0 && in->evidence.data)
+		r = kb_hash_add(h, "evidence", in->evidence.data,
+				in->evidence.len);
 	if (r == 0)
 		r = kb_hash_final(h, ret_hex);
 	kb_hash_free(h);

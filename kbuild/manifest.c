@@ -28,6 +28,8 @@ void kb_manifest_free(struct kb_manifest *m)
 	free(m->source_version);
 	free(m->compiler);
 	free(m->flavour);
+	free(m->seeded_from);
+	kb_evidence_free(m->evidence, m->nevidence);
 	for (size_t i = 0; i < m->npatches; i++)
 		free(m->patches[i].name);
 	free(m->patches);
@@ -120,6 +122,101 @@ static struct json_object *seconds_json(double s)
 	return json_object_new_double_s(strtod(buf, NULL), buf);
 }
 
+static int get_str(struct json_object *o, const char *key, char **ret);
+
+/* -1 (not found) is null. */
+static int add_bytes(struct json_object *o, const char *key, long v)
+{
+	if (v < 0)
+		return json_object_object_add(o, key, NULL) < 0 ? -ENOMEM : 0;
+	return jsonutil_add(o, key, json_object_new_int64(v));
+}
+
+static struct json_object *evidence_to_json(const struct kb_evidence *v,
+					    size_t n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < n; i++) {
+		struct json_object *o = json_object_new_object();
+
+		if (!o || add_str(o, "object", v[i].object) < 0 ||
+		    add_str(o, "function", v[i].function) < 0 ||
+		    add_str(o, "variant", v[i].variant) < 0 ||
+		    add_str(o, "symbols", v[i].symbols) < 0 ||
+		    add_bytes(o, "code_bytes", v[i].code_bytes) < 0 ||
+		    add_bytes(o, "frame_bytes", v[i].frame_bytes) < 0 ||
+		    add_str(o, "frame_kind", v[i].frame_kind) < 0 ||
+		    jsonutil_add(o, "Wvla",
+				 json_object_new_int64(v[i].vla_warnings)) <
+			    0 ||
+		    jsonutil_add(o, "Wframe-larger-than",
+				 json_object_new_int64(v[i].frame_warnings)) <
+			    0 ||
+		    json_object_array_add(a, o) < 0) {
+			json_object_put(o);
+			json_object_put(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static long get_bytes(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return -1;
+	return json_object_get_int64(v);
+}
+
+static int get_evidence(struct json_object *a, struct kb_evidence **ret,
+			size_t *ret_n)
+{
+	struct kb_evidence *v;
+	size_t n;
+	int r = 0;
+
+	if (!json_object_is_type(a, json_type_array))
+		return -EBADMSG;
+	n = json_object_array_length(a);
+	v = calloc(n ? n : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		struct json_object *it = json_object_array_get_idx(a, i), *x;
+
+		if (!json_object_is_type(it, json_type_object)) {
+			r = -EBADMSG;
+			break;
+		}
+		r = get_str(it, "object", &v[i].object);
+		if (r == 0)
+			r = get_str(it, "function", &v[i].function);
+		if (r == 0)
+			r = get_str(it, "variant", &v[i].variant);
+		if (r == 0)
+			r = get_str(it, "symbols", &v[i].symbols);
+		if (r == 0)
+			r = get_str(it, "frame_kind", &v[i].frame_kind);
+		v[i].code_bytes = get_bytes(it, "code_bytes");
+		v[i].frame_bytes = get_bytes(it, "frame_bytes");
+		if (json_object_object_get_ex(it, "Wvla", &x))
+			v[i].vla_warnings = json_object_get_int64(x);
+		if (json_object_object_get_ex(it, "Wframe-larger-than", &x))
+			v[i].frame_warnings = json_object_get_int64(x);
+	}
+	if (r < 0) {
+		kb_evidence_free(v, n);
+		return r;
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
 int kb_manifest_to_json(const struct kb_manifest *m, char **ret)
 {
 	struct json_object *o = json_object_new_object();
@@ -148,6 +245,18 @@ int kb_manifest_to_json(const struct kb_manifest *m, char **ret)
 		    0 ||
 	    jsonutil_add(o, "incremental",
 			 json_object_new_boolean(m->incremental)) < 0)
+		goto out;
+	if (m->seeded_from) {
+		w = json_object_new_object();
+		if (jsonutil_add(o, "seeded", w) < 0 ||
+		    add_str(w, "from", m->seeded_from) < 0 ||
+		    jsonutil_add(w, "seconds", seconds_json(m->seed_seconds)) <
+			    0)
+			goto out;
+	}
+	if (m->nevidence &&
+	    jsonutil_add(o, "evidence",
+			 evidence_to_json(m->evidence, m->nevidence)) < 0)
 		goto out;
 	w = json_object_new_object();
 	if (jsonutil_add(o, "warnings", w) < 0 ||
@@ -266,6 +375,13 @@ int kb_manifest_parse(const char *text, struct kb_manifest *ret)
 		m.timestamp = json_object_get_int64(v);
 	if (r == 0 && json_object_object_get_ex(o, "incremental", &v))
 		m.incremental = json_object_get_boolean(v);
+	if (r == 0 && json_object_object_get_ex(o, "evidence", &w))
+		r = get_evidence(w, &m.evidence, &m.nevidence);
+	if (r == 0 && json_object_object_get_ex(o, "seeded", &w)) {
+		r = get_str(w, "from", &m.seeded_from);
+		if (r == 0 && json_object_object_get_ex(w, "seconds", &v))
+			m.seed_seconds = json_object_get_double(v);
+	}
 	if (r == 0 && json_object_object_get_ex(o, "warnings", &w)) {
 		if (json_object_object_get_ex(w, "Wvla", &v))
 			m.warn_vla = json_object_get_int64(v);
@@ -662,4 +778,60 @@ int kbuild_has_module(const char *modules_dir, const char *name, char *err,
 	free(text);
 	free(path);
 	return found;
+}
+
+/* ---- the evidence table ---- */
+
+static void print_bytes(FILE *out, long v, int width)
+{
+	if (v < 0)
+		fprintf(out, " %*s", width, "-");
+	else
+		fprintf(out, " %*ld", width, v);
+}
+
+int kbuild_evidence_print(const char *dir, FILE *out)
+{
+	struct kb_manifest m;
+	char path[PATH_MAX], *text = NULL;
+	int r;
+
+	r = kb_path(path, sizeof(path), "%s/manifest.json", dir);
+	if (r == 0)
+		r = fileio_read(path, FILEIO_ALL, &text, NULL, NULL);
+	if (r == 0)
+		r = kb_manifest_parse(text, &m);
+	free(text);
+	if (r < 0)
+		return r;
+	fprintf(out, "warnings: %u -Wvla, %u -Wframe-larger-than%s\n",
+		m.warn_vla, m.warn_frame,
+		m.warn_complete ?
+			"" :
+			" (incomplete: objects older than the ledger)");
+	if (m.seeded_from)
+		fprintf(out,
+			"seeded: from the %s flavour's trees (copy %.0f s), make %.0f s\n",
+			m.seeded_from, m.seed_seconds, m.build_seconds);
+	if (m.nevidence)
+		fprintf(out, "%-62s %-17s %6s %6s %-16s %4s %6s\n",
+			"evidence: function", "variant", "code", "frame",
+			"frame kind", "Wvla", "Wframe");
+	for (size_t i = 0; i < m.nevidence; i++) {
+		const struct kb_evidence *e = &m.evidence[i];
+		char name[256];
+
+		snprintf(name, sizeof(name), "  %s:%s", e->object, e->function);
+		fprintf(out, "%-62s %-17s", name, e->variant);
+		print_bytes(out, e->code_bytes, 6);
+		print_bytes(out, e->frame_bytes, 6);
+		fprintf(out, " %-16s %4u %6u%s\n",
+			e->frame_bytes < 0 ? "-" : e->frame_kind,
+			e->vla_warnings, e->frame_warnings,
+			e->code_bytes < 0 ?
+				"  (inlined: no symbol of its own)" :
+				"");
+	}
+	kb_manifest_free(&m);
+	return 0;
 }

@@ -316,6 +316,15 @@ out:
 	kb_rm_rf(scratch);
 }
 
+/* Where the patch named name is read from (kb_tree_opts). */
+static int patch_source(const struct kb_tree_opts *o, const char *name,
+			char *buf, size_t len)
+{
+	if (strchr(name, '/'))
+		return kb_path(buf, len, "%s/%s", o->kernel_dir, name);
+	return kb_path(buf, len, "%s/%s", o->patches_dir, name);
+}
+
 int kb_tree_prepare(const struct kb_tree_opts *o, char *tree, size_t treelen)
 {
 	char **old_names = NULL, **old_sums = NULL, **new_sums = NULL,
@@ -393,8 +402,7 @@ int kb_tree_prepare(const struct kb_tree_opts *o, char *tree, size_t treelen)
 			r = -ENOMEM;
 			goto out;
 		}
-		r = kb_path(path, sizeof(path), "%s/%s", o->patches_dir,
-			    new_names[i]);
+		r = patch_source(o, new_names[i], path, sizeof(path));
 		if (r == 0)
 			r = kb_sha256_file_hex(path, new_sums[i]);
 		if (r < 0)
@@ -436,21 +444,32 @@ int kb_tree_prepare(const struct kb_tree_opts *o, char *tree, size_t treelen)
 	for (applied = prefix; applied < nnew; applied++) {
 		char src[PATH_MAX];
 
-		r = kb_path(src, sizeof(src), "%s/%s", o->patches_dir,
-			    new_names[applied]);
+		r = patch_source(o, new_names[applied], src, sizeof(src));
 		if (r < 0)
 			goto out;
 		r = git_apply(tree, src, false, o->log_fd);
 		if (r < 0) {
-			kb_msg(o->p,
-			       "kbuild: patch '%s' (series line %u) does not apply to linux-source %s:",
-			       new_names[applied], o->series->v[applied].line,
-			       o->source_version);
+			if (strchr(new_names[applied], '/'))
+				kb_msg(o->p,
+				       "kbuild: patch '%s' (the flavour's) does not apply on top of the series to linux-source %s:",
+				       new_names[applied], o->source_version);
+			else
+				kb_msg(o->p,
+				       "kbuild: patch '%s' (series line %u) does not apply to linux-source %s:",
+				       new_names[applied],
+				       o->series->v[applied].line,
+				       o->source_version);
 			show_rejects(o, tree, src);
 			break;
 		}
 		r = kb_path(path, sizeof(path), "%s/.vlalab/applied/%s", tree,
 			    new_names[applied]);
+		if (r == 0 && strchr(new_names[applied], '/')) {
+			/* flavours/<name>/<file>: its folder first. */
+			*strrchr(path, '/') = '\0';
+			r = kb_mkdir_p(path, 0755);
+			path[strlen(path)] = '/';
+		}
 		if (r == 0)
 			r = kb_copy_file(src, path);
 		if (r == 0)

@@ -75,6 +75,7 @@ int main(void)
 	VARY("a fragment's content", f.frags[1].data = "CONFIG_B=y\n");
 	VARY("a fragment's name", f.frags[1].name = "dsa.config");
 	VARY("the fragment count", f.in.nfragments = 1);
+	VARY("an evidence list", f.in.evidence = ((struct kb_blob){ "evidence", "function lib/bch.o bch_encode\n", 30 }));
 	VARY("the fragment order", (f.frags[0] = (struct kb_blob){ "ftrace.config", "CONFIG_B=m\n", 11 },
 				    f.frags[1] = (struct kb_blob){ "base.config", "CONFIG_A=y\n", 11 }));
 	/* Framing: moving a byte from one input to the next changes the key. */

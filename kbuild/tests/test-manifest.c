@@ -169,6 +169,10 @@ int main(void)
 	char *without[] = { "0002-y.patch" };
 	struct kb_manifest_item frags[] = { { .name = "base.config", .sha256 = "cd" },
 					    { .name = "dsa.config", .sha256 = "ef" } };
+	struct kb_evidence ev[2] = {
+		{ "lib/bch.o", "bch_encode", "build", "bch_encode bch_encode.cold", 2557, 192, "dynamic", 1, 0 },
+		{ "lib/bch.o", "build_deg2_base", "build", "", -1, -1, "", 1, 0 },
+	};
 	struct kb_manifest m = {
 		.source_version = "6.1.192-3",
 		.compiler = "gcc 12/x86_64",
@@ -189,6 +193,10 @@ int main(void)
 		.warn_complete = true,
 		.log_vla = 1,
 		.log_frame = 0,
+		.seeded_from = "patched",
+		.seed_seconds = 133.25,
+		.evidence = ev,
+		.nevidence = 2,
 	}, back;
 	unsigned vla = 0, frame = 0;
 	char *json = NULL;
@@ -223,6 +231,15 @@ int main(void)
 		    back.warn_vla == 2 && back.warn_frame == 3 && back.warn_complete && back.log_vla == 1 &&
 		    back.log_frame == 0,
 	    "numbers round-trip");
+	okf(back.seeded_from && !strcmp(back.seeded_from, "patched") && back.seed_seconds == 133.25,
+	    "the seed round-trips");
+	okf(back.nevidence == 2 && !strcmp(back.evidence[0].symbols, "bch_encode bch_encode.cold") &&
+		    back.evidence[0].code_bytes == 2557 && back.evidence[0].frame_bytes == 192 &&
+		    !strcmp(back.evidence[0].frame_kind, "dynamic") && back.evidence[0].vla_warnings == 1,
+	    "evidence round-trips");
+	okf(back.nevidence == 2 && back.evidence[1].code_bytes == -1 && back.evidence[1].frame_bytes == -1 &&
+		    strstr(json, "\"code_bytes\":null"),
+	    "an inlined function's sizes are null, and read back as -1");
 	kb_manifest_free(&back);
 	free(json);
 
