@@ -281,7 +281,8 @@ static void test_vmstate(void)
 	snprintf(a.run_dir, sizeof(a.run_dir), "/r");
 	b = a;
 	snprintf(b.domain, sizeof(b.domain), "vlalab-2-1");
-	is_int(vmstate_resolve(dir, "vm1", &got), -ENOENT, "no state dir: none");
+	is_int(vmstate_resolve(dir, "vm1", &got), -ENOENT,
+	       "no state dir: none");
 	is_int(vmstate_write(dir, &a), 0, "state written");
 	is_int(vmstate_resolve(dir, "vm1", &got), 0, "by label");
 	ok(strcmp(got.socket, "/s/1.ssh") == 0 && got.pid == getpid(),
@@ -306,10 +307,38 @@ static void test_vmstate(void)
 	       "a dead owner's VM is stale");
 	is_int(vmstate_parse("{\"domain\":\"x\"}", &got), -EINVAL,
 	       "a state without its fields is refused");
-	is_int(vmstate_parse("{\"domain\":\"x\",\"label\":\"vm1\",\"socket\":\"/s\","
-			     "\"host_key\":\"/k\",\"run_dir\":\"/r\",\"pid\":-1}",
-			     &got),
+	is_int(vmstate_parse(
+		       "{\"domain\":\"x\",\"label\":\"vm1\",\"socket\":\"/s\","
+		       "\"host_key\":\"/k\",\"run_dir\":\"/r\",\"pid\":-1}",
+		       &got),
 	       -EINVAL, "a negative pid is refused");
+	/* hostctl ls: the scenario and step, written and read back. */
+	snprintf(a.scenario, sizeof(a.scenario), "ftrace/cached-filter");
+	a.step = 2;
+	a.steps = 4;
+	is_int(vmstate_write(dir, &a), 0, "state with its step written");
+	is_int(vmstate_resolve(dir, "vlalab-1-1", &got), 0, "and found");
+	ok(strcmp(got.scenario, "ftrace/cached-filter") == 0 && got.step == 2 &&
+		   got.steps == 4,
+	   "scenario and step read back");
+#define VMSTATE_BASE                                             \
+	"{\"domain\":\"x\",\"label\":\"vm1\",\"socket\":\"/s\"," \
+	"\"host_key\":\"/k\",\"run_dir\":\"/r\",\"pid\":1"
+	is_int(vmstate_parse(VMSTATE_BASE "}", &got), 0,
+	       "no scenario yet is fine");
+	ok(got.scenario[0] == '\0' && got.step == 0, "and says none");
+	is_int(vmstate_parse(VMSTATE_BASE ",\"scenario\":\"a/b\",\"step\":5,"
+					  "\"steps\":4}",
+			     &got),
+	       -EINVAL, "a step past the last is refused");
+	is_int(vmstate_parse(VMSTATE_BASE
+			     ",\"scenario\":\"a/b\",\"step\":\"1\","
+			     "\"steps\":4}",
+			     &got),
+	       -EINVAL, "a step that is not a number is refused");
+	is_int(vmstate_parse(VMSTATE_BASE ",\"scenario\":7}", &got), -EINVAL,
+	       "a scenario that is not a string is refused");
+#undef VMSTATE_BASE
 }
 
 int main(void)
