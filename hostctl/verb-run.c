@@ -158,15 +158,13 @@ static void keep_vm_hold(void *data, struct vm *vm, const char *label,
 /*
  * hostctl repro without --until-step: up to the first failing step of
  * the newest stored run that ran @s whole, else all its steps (without
- * the cleanup list). 0: run it as it is (a scenario with boots).
+ * the cleanup list).
  */
 static size_t repro_default_step(const struct scenario *s)
 {
 	char run[128];
 	size_t step = 0;
 
-	if (s->nboots)
-		return 0;
 	if (store_failing_step(STORE_DEFAULT_DIR, s->name, s->nsteps, &step,
 			       run, sizeof(run)) < 0)
 		printf("hostctl repro: no stored run ran all of %s: all %zu steps\n",
@@ -572,10 +570,6 @@ static int plan_run(const struct run_args *a, char *const *names, int nnames,
 			fprintf(stderr,
 				"hostctl repro: %s has %zu steps; --until-step takes 1 to %zu\n",
 				s->name, s->nsteps, s->nsteps);
-		else if (r == -EOPNOTSUPP)
-			fprintf(stderr,
-				"hostctl repro: %s runs on VMs of its own (boots or a disk); --until-step does not take such scenarios yet\n",
-				s->name);
 		else if (r < 0)
 			fprintf(stderr, "hostctl repro: out of memory\n");
 		if (r < 0)
