@@ -10,11 +10,13 @@
 #    (a fail), and leaves no QEMU and no state file.
 # 2. `repro --no-shell` without --until-step, in the same folder: it finds
 #    that stored run, says it stops at step 3, runs steps 1-3 without the
-#    cleanup list (exec sees step 1's domain name), and a line on its
-#    standard input tears it down.
+#    cleanup list (exec sees step 1's domain name). Then the guest's
+#    kernel panics (sysrq c) while repro holds it: repro says it died, and
+#    the run has a panic incident with its bundle (the verdict stays the
+#    failed step's).
 set -eu
 exec python3 - "$HOSTCTL" "$SRCDIR/hostctl/tests/integration/repro-fixtures" <<'PY'
-import os, re, select, subprocess, sys, tempfile, time
+import json, os, re, select, subprocess, sys, tempfile, time
 
 hostctl, fixtures = sys.argv[1], sys.argv[2]
 cache = os.environ.get("VLALAB_CACHE") or os.path.expanduser("~/.cache/vlalab")
@@ -110,13 +112,34 @@ p = run("exec", dom, "--", "cat", "/proc/sys/kernel/domainname")
 print("# domain name in repro's VM: %r" % p.stdout)
 if p.stdout != b"vlalab-repro\n":
     fail("step 1's state is not there, or the cleanup list ran: %r" % p.stdout)
-rp.stdin.write(b"\n")
-rp.stdin.close()
+# The kernel dies while repro holds the VM: repro says so, and the
+# crash judge makes the incident and its bundle. The exec that panics it
+# never gets an answer; it goes once repro has seen the crash.
+ex = subprocess.Popen([hostctl, "exec", dom, "--", "sh", "-c",
+                       "echo c > /proc/sysrq-trigger"], cwd=work,
+                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+m = read_until(rp, rb"died \(.*\); the crash judge follows", 600)
+ex.kill()
+ex.wait()
+if not m:
+    fail("repro did not say the guest died")
 rest = rp.stdout.read()
 sys.stdout.write(rest.decode(errors="replace"))
-rc = rp.wait(timeout=300)
+rc = rp.wait(timeout=600)
+rp.stdin.close()
 print("# repro exited %d" % rc)
 gone(dom)
+run_dir = re.search(rb"results: (\S+)", rest)
+summary = json.load(open(os.path.join(run_dir.group(1).decode(), "summary.json"))) if run_dir else {}
+sc = (summary.get("scenarios") or [{}])[0]
+incs = [i for i in sc.get("incidents", []) if i.get("kind") == "panic" and i.get("bundle")]
+print("# after the crash: verdict %s, incidents %r" %
+      (sc.get("verdict"), [(i.get("kind"), i.get("bundle")) for i in sc.get("incidents", [])]))
+# The verdict stays the failed step's; the panic is its incident.
+if not incs:
+    fail("the crash during the hold gave no panic incident with a bundle")
+elif not os.path.exists(os.path.join(run_dir.group(1).decode(), incs[0]["bundle"], "console.log")):
+    fail("the crash's bundle has no console.log")
 for b in bad:
     print("# " + b)
 sys.exit(1 if bad else 0)
