@@ -65,6 +65,9 @@ static void count_kmsg(struct guest *g, const struct proto_event *ev)
 	g->kmsg_seen = true;
 }
 
+static void publish(const struct guest *g, const char *scenario, unsigned step,
+		    unsigned steps);
+
 /*
  * Each accepted event: the crash timeline (with the whole scenario's step
  * numbers), the kmsg records dropped, the open step's start, and the
@@ -91,6 +94,16 @@ static void on_event(void *userdata, const struct proto_event *ev)
 		incident_timeline_feed(&g->tl, &e);
 	} else {
 		incident_timeline_feed(&g->tl, ev);
+	}
+	/* hostctl ls: the main step begun, numbered as in the scenario. */
+	if (ev->type == PROTO_EV_STEP_BEGIN && cur &&
+	    !cur->steps[ev->u.step_begin.step].cleanup) {
+		const struct res_scenario *w = g->whole ? g->whole : cur;
+
+		publish(g, w->name,
+			ev->u.step_begin.step + 1 +
+				(unsigned)(cur->steps - w->steps),
+			(unsigned)(w->nsteps - w->ncleanup));
 	}
 	if (ev->type == PROTO_EV_STEP_BEGIN && cur && g->show_steps)
 		progress_status(g->env->progress,
@@ -229,10 +242,14 @@ void guest_domain(const struct guest *g, struct domain_config *dc)
 	dc->owner = g->env->owner;
 }
 
-/* Say where the VM's SSH port is, for hostctl exec, pull and ls. */
-static void publish(const struct guest *g)
+/*
+ * Say where the VM's SSH port is, for hostctl exec, pull and ls, and which
+ * step of which scenario it is at (@scenario NULL: none yet).
+ */
+static void publish(const struct guest *g, const char *scenario, unsigned step,
+		    unsigned steps)
 {
-	struct vmstate v = { .pid = getpid() };
+	struct vmstate v = { .pid = getpid(), .step = step, .steps = steps };
 	int r;
 
 	if (!g->ssh_sock[0] || !g->env->ssh_host_key)
@@ -242,6 +259,8 @@ static void publish(const struct guest *g)
 	snprintf(v.socket, sizeof(v.socket), "%s", g->ssh_sock);
 	snprintf(v.host_key, sizeof(v.host_key), "%s", g->env->ssh_host_key);
 	snprintf(v.run_dir, sizeof(v.run_dir), "%s", g->env->run_dir);
+	if (scenario)
+		snprintf(v.scenario, sizeof(v.scenario), "%s", scenario);
 	r = vmstate_write(g->env->vms_dir, &v);
 	if (r < 0) {
 		progress_clear(g->env->progress);
@@ -272,7 +291,7 @@ int guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
 	r = vm_start(g->env->host, &p, &vm, err, errlen);
 	g->vm = r < 0 ? NULL : vm;
 	if (g->vm)
-		publish(g);
+		publish(g, NULL, 0, 0);
 	if (g->vm && end != SCN_END_RUNNING) {
 		g->silence_ms = GUEST_SILENCE_STOPPING_MS;
 		vm_set_silence_ms(g->vm, g->silence_ms);

@@ -662,7 +662,9 @@ static void run_scenario(struct run_ctx *c, size_t i)
 		more = r.bs ? own_vm(c, &r, k) : 1;
 		if (more == 1)
 			more = run_boot(c, &r, k);
-		if (c->o->hold && !r.bs && c->g.vm && !vm_dead(c->g.vm))
+		/* repro's shell: after the last boot to run, its VM alive. */
+		if (c->o->hold && (!r.bs || !more || k + 1 == nboots) &&
+		    c->g.vm && !vm_dead(c->g.vm))
 			c->o->hold(c->o->hold_data, c->g.vm, c->g.label,
 				   c->g.name, r.sc);
 		last = !more || k + 1 == nboots;

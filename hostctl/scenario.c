@@ -485,6 +485,14 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 	return scn_fill_audit(ctx, doc, s);
 }
 
+static void scn_boot_free(struct scn_boot *b)
+{
+	for (size_t j = 0; j < b->n_kernel_args; j++)
+		free(b->kernel_args[j]);
+	free(b->kernel_args);
+	free(b->steps_json);
+}
+
 void scn_free(struct scenario *s)
 {
 	if (!s)
@@ -507,12 +515,8 @@ void scn_free(struct scenario *s)
 	free(s->req_params);
 	free(s->steps);
 	free(s->steps_json);
-	for (size_t i = 0; i < s->nboots; i++) {
-		for (size_t j = 0; j < s->boots[i].n_kernel_args; j++)
-			free(s->boots[i].kernel_args[j]);
-		free(s->boots[i].kernel_args);
-		free(s->boots[i].steps_json);
-	}
+	for (size_t i = 0; i < s->nboots; i++)
+		scn_boot_free(&s->boots[i]);
 	free(s->boots);
 	free(s->state_files_json);
 	free(s->cleanup_json);
@@ -835,17 +839,14 @@ void scn_set_free(struct scn_set *set)
 	set->v = NULL;
 	set->n = 0;
 }
-int scn_truncate(struct scenario *s, size_t n)
+/* The first @n elements of the JSON array @json, in *ret (malloc'd). */
+static int cut_steps_json(const char *json, size_t n, char **ret)
 {
 	struct json_object *steps, *kept;
 	const char *text;
 	char *dup;
 
-	if (s->nboots)
-		return -EOPNOTSUPP;
-	if (n == 0 || n > s->nsteps)
-		return -ERANGE;
-	steps = json_tokener_parse(s->steps_json);
+	steps = json_tokener_parse(json);
 	kept = json_object_new_array();
 	for (size_t i = 0; steps && kept && i < n; i++)
 		if (json_object_array_add(
@@ -862,9 +863,49 @@ int scn_truncate(struct scenario *s, size_t n)
 	json_object_put(kept);
 	if (!dup)
 		return -ENOMEM;
+	*ret = dup;
+	return 0;
+}
+
+int scn_truncate(struct scenario *s, size_t n)
+{
+	struct scn_boot *b = NULL;
+	char *dup, *bdup = NULL;
+	size_t k;
+	int r;
+
+	if (n == 0 || n > s->nsteps)
+		return -ERANGE;
+	/* The boot that holds step n: the last to run. */
+	for (k = 0; k < s->nboots; k++) {
+		b = &s->boots[k];
+		if (n - 1 >= b->first_step && n - 1 < b->first_step + b->nsteps)
+			break;
+	}
+	if (s->nboots && k == s->nboots)
+		return -ERANGE;
+	/* A scenario with boots has its steps in its boots only. */
+	dup = NULL;
+	r = s->steps_json ? cut_steps_json(s->steps_json, n, &dup) : 0;
+	if (r == 0 && b)
+		r = cut_steps_json(b->steps_json, n - b->first_step, &bdup);
+	if (r < 0) {
+		free(dup);
+		return r;
+	}
 	free(s->steps_json);
 	s->steps_json = dup;
 	s->nsteps = n;
+	if (b) {
+		free(b->steps_json);
+		b->steps_json = bdup;
+		b->nsteps = n - b->first_step;
+		/* It stops with the guest up, for the shell. */
+		b->end = SCN_END_RUNNING;
+		for (size_t i = k + 1; i < s->nboots; i++)
+			scn_boot_free(&s->boots[i]);
+		s->nboots = k + 1;
+	}
 	/* The state stays for the shell: no cleanup list runs. */
 	free(s->cleanup_json);
 	s->cleanup_json = NULL;

@@ -189,8 +189,9 @@ int scn_load_buf(const char *path, const char *name, const char *buf,
 void scn_free(struct scenario *s);
 /*
  * Keep only the first @n main steps of @s, and no cleanup list (hostctl
- * repro --until-step: the state stays for the shell). -ERANGE for an @n
- * out of 1..nsteps, -EOPNOTSUPP for a scenario with VMs of its own.
+ * repro --until-step: the state stays for the shell). A scenario with
+ * boots keeps the boots up to the one that holds step @n, which then ends
+ * with its guest running. -ERANGE for an @n out of 1..nsteps.
  */
 int scn_truncate(struct scenario *s, size_t n);
 

@@ -48,6 +48,15 @@ int sshc_pull(struct sshc *c, const char *remote, const char *local, char *err,
 	      size_t errlen);
 
 /*
+ * Copy the local regular file @local to the guest path @remote over SFTP,
+ * with the local file's permission bits: written under a private name
+ * next to @remote, then renamed over it (not atomically over an existing
+ * file: sftp_replace() in sshc.c).
+ */
+int sshc_push(struct sshc *c, const char *local, const char *remote, char *err,
+	      size_t errlen);
+
+/*
  * An interactive shell: a pty of the terminal's size (resized on
  * SIGWINCH), the terminal in raw mode meanwhile, "~." at a line's start
  * to leave. Returns the shell's exit status (255: none, or left by "~.").

@@ -5,6 +5,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -151,4 +153,74 @@ int store_load(const char *results, const char *arg, char *dir, size_t dirlen,
 		return -ENOENT;
 	}
 	return store_read_run(dir, ret, err, errlen);
+}
+
+static bool verdict_ok(enum proto_verdict v)
+{
+	return v == VERDICT_PASS || v == VERDICT_SKIP || v == VERDICT_XFAIL;
+}
+
+/*
+ * The step of @sc, a scenario of @nsteps main steps in a stored run,
+ * that repro stops at (see .h): 0 for a pass, -ENOENT for a record that
+ * cannot tell (a pass of a cut run; a step past @nsteps, so the
+ * scenario changed since). A summary records only the steps that ran,
+ * each with its index in the scenario.
+ */
+static long failing_step(const struct res_scenario *sc, size_t nsteps)
+{
+	size_t main = sc->nsteps - sc->ncleanup, last = 0;
+
+	for (size_t i = 0; i < main; i++) {
+		const struct res_step *st = &sc->steps[i];
+
+		if (st->index >= nsteps)
+			return -ENOENT;
+		if (st->ran && !verdict_ok(sc->verdict) &&
+		    !verdict_ok(st->verdict))
+			return (long)st->index + 1;
+		if (st->ran)
+			last = st->index + 1;
+	}
+	if (verdict_ok(sc->verdict))
+		return main == nsteps ? 0 : -ENOENT;
+	return last ? (long)last : -ENOENT;
+}
+
+int store_failing_step(const char *results, const char *scenario, size_t nsteps,
+		       size_t *ret_step, char *ret_run, size_t runlen)
+{
+	char **names, dir[PATH_MAX], err[256];
+	size_t n;
+	int r = store_list(results, &names, &n);
+
+	if (r < 0)
+		return r;
+	r = -ENOENT;
+	/* Newest first: run ids start with their date and time. */
+	for (size_t i = n; i-- > 0 && r == -ENOENT;) {
+		struct res_run run;
+
+		if (snprintf(dir, sizeof(dir), "%s/%s", results, names[i]) >=
+			    (int)sizeof(dir) ||
+		    store_read_run(dir, &run, err, sizeof(err)) < 0)
+			continue;
+		for (size_t k = 0; k < run.n; k++) {
+			const struct res_scenario *sc = &run.v[k];
+			long step;
+
+			if (strcmp(sc->name, scenario) != 0)
+				continue;
+			step = failing_step(sc, nsteps);
+			if (step < 0)
+				continue;
+			*ret_step = (size_t)step;
+			snprintf(ret_run, runlen, "%s", names[i]);
+			r = 0;
+			break;
+		}
+		res_run_free(&run);
+	}
+	store_list_free(names, n);
+	return r;
 }

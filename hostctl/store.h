@@ -45,4 +45,16 @@ int store_resolve(const char *results, const char *arg, char *buf, size_t len);
 int store_load(const char *results, const char *arg, char *dir, size_t dirlen,
 	       struct res_run *ret, char *err, size_t errlen);
 
+/*
+ * The step hostctl repro stops at by default, from the newest run under
+ * @results whose record of @scenario (of @nsteps main steps) tells: its
+ * first main step that did not pass (fail, timeout, error, crash; for a
+ * scenario that did not pass without such a step, the last that ran),
+ * from 1; or 0 when that run passed all its main steps (a repro's cut
+ * run that passed does not tell). The run's id goes to @ret_run.
+ * -ENOENT when no stored run tells.
+ */
+int store_failing_step(const char *results, const char *scenario, size_t nsteps,
+		       size_t *ret_step, char *ret_run, size_t runlen);
+
 #endif

@@ -17,7 +17,9 @@ static void ls_usage(FILE *f)
 		"Usage: hostctl ls [--cache DIR]\n"
 		"\n"
 		"List the live VMs with an SSH port that the hostctls of this\n"
-		"cache run: label, domain, owning hostctl's pid, run directory.\n"
+		"cache run: label, domain, the scenario and the step it is at\n"
+		"(the main step begun last, of how many), owning hostctl's pid,\n"
+		"run directory.\n"
 		"\n"
 		"  --cache DIR  the cache (default: the usual one)\n"
 		"  --help       show this help\n");
@@ -71,10 +73,18 @@ int verb_ls(int argc, char *argv[])
 		return EXIT_SETUP;
 	}
 	if (n)
-		printf("%-6s %-40s %-8s %s\n", "VM", "DOMAIN", "PID", "RUN");
-	for (size_t i = 0; i < n; i++)
-		printf("%-6s %-40s %-8ld %s\n", v[i].label, v[i].domain,
-		       (long)v[i].pid, v[i].run_dir);
+		printf("%-6s %-36s %-28s %-7s %-8s %s\n", "VM", "DOMAIN",
+		       "SCENARIO", "STEP", "PID", "RUN");
+	for (size_t i = 0; i < n; i++) {
+		char step[24] = "-";
+
+		if (v[i].scenario[0])
+			snprintf(step, sizeof(step), "%u/%u", v[i].step,
+				 v[i].steps);
+		printf("%-6s %-36s %-28s %-7s %-8ld %s\n", v[i].label,
+		       v[i].domain, v[i].scenario[0] ? v[i].scenario : "-",
+		       step, (long)v[i].pid, v[i].run_dir);
+	}
 	free(v);
 	return EXIT_GREEN;
 }

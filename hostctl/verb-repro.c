@@ -37,16 +37,20 @@ static void repro_usage(FILE *f)
 		"Usage: hostctl repro [OPTIONS] SCENARIO\n"
 		"\n"
 		"Boot SCENARIO's VM as 'hostctl run' would, run its steps up to\n"
-		"--until-step (default: all) without its cleanup list, print\n"
-		"them with their verdicts, and open a shell in the guest in that\n"
-		"state ('exit' or '~.' leaves). Then the VM is torn down and the\n"
-		"run directory printed; a crash meanwhile is judged as in a run.\n"
+		"--until-step without its cleanup list, print them with their\n"
+		"verdicts, and open a shell in the guest in that state ('exit'\n"
+		"or '~.' leaves). Without --until-step: up to the first step that\n"
+		"failed in the newest run under results/ that tells, else all.\n"
+		"A scenario with boots stops in the boot that holds the step.\n"
+		"Then the VM is torn down and the run directory printed; a crash\n"
+		"meanwhile is judged as in a run.\n"
 		"\n"
 		"  --until-step N         stop after step N (1-based)\n"
 		"  --without-patch NAME   leave a patch of the series out (repeatable)\n"
 		"  --cache DIR            the cache directory\n"
+		"  --scenarios DIR        the scenario tree, as in run\n"
 		"  --no-shell             no shell: keep the VM until a line or the end\n"
-		"                         of standard input, for hostctl exec and pull\n"
+		"                         of standard input, for hostctl exec, pull, push\n"
 		"  --help                 show this help\n");
 }
 
@@ -155,11 +159,12 @@ int verb_repro(int argc, char *argv[])
 		{ "until-step", required_argument, NULL, 'u' },
 		{ "without-patch", required_argument, NULL, 'w' },
 		{ "cache", required_argument, NULL, 'c' },
+		{ "scenarios", required_argument, NULL, 's' },
 		{ "no-shell", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	char *rargv[4 + 2 * REPRO_WITHOUT_MAX + 2];
+	char *rargv[8 + 2 * REPRO_WITHOUT_MAX + 2];
 	struct repro rp = { 0 };
 	struct run_hooks h = { .hold = hold, .hold_data = &rp };
 	int opt, n = 0, r;
@@ -170,6 +175,14 @@ int verb_repro(int argc, char *argv[])
 	rargv[n++] = "--format";
 	rargv[n++] = "text";
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		/* Room for this option's two words, the name and NULL. */
+		if ((opt == 'w' || opt == 'c' || opt == 's') &&
+		    n + 4 > (int)(sizeof(rargv) / sizeof(rargv[0]))) {
+			fprintf(stderr,
+				"hostctl repro: too many options (at most %d --without-patch)\n",
+				REPRO_WITHOUT_MAX);
+			return EXIT_SETUP;
+		}
 		switch (opt) {
 		case 'u':
 			errno = 0;
@@ -184,18 +197,16 @@ int verb_repro(int argc, char *argv[])
 			h.until_step = v;
 			break;
 		case 'w':
-			if (n + 2 >= 4 + 2 * REPRO_WITHOUT_MAX) {
-				fprintf(stderr,
-					"hostctl repro: more than %d --without-patch\n",
-					REPRO_WITHOUT_MAX);
-				return EXIT_SETUP;
-			}
 			rargv[n++] = "--without-patch";
 			rargv[n++] = optarg;
 			break;
 		case 'c':
 			rp.cache = optarg;
 			rargv[n++] = "--cache";
+			rargv[n++] = optarg;
+			break;
+		case 's':
+			rargv[n++] = "--scenarios";
 			rargv[n++] = optarg;
 			break;
 		case 'n':

@@ -25,6 +25,7 @@
 #include "progress.h"
 #include "repeat.h"
 #include "results.h"
+#include "store.h"
 #include "runner.h"
 #include "scenario.h"
 #include "setup.h"
@@ -152,6 +153,30 @@ static void keep_vm_hold(void *data, struct vm *vm, const char *label,
 	if (r == -EPIPE)
 		fprintf(stderr, "hostctl run: %s died meanwhile (%s)\n", label,
 			vm_dead_reason(vm));
+}
+
+/*
+ * hostctl repro without --until-step: up to the first failing step of
+ * the newest stored run that ran @s whole, else all its steps (without
+ * the cleanup list).
+ */
+static size_t repro_default_step(const struct scenario *s)
+{
+	char run[128];
+	size_t step = 0;
+
+	if (store_failing_step(STORE_DEFAULT_DIR, s->name, s->nsteps, &step,
+			       run, sizeof(run)) < 0)
+		printf("hostctl repro: no stored run ran all of %s: all %zu steps\n",
+		       s->name, s->nsteps);
+	else if (step)
+		printf("hostctl repro: up to step %zu, where %s failed in run %s\n",
+		       step, s->name, run);
+	else
+		printf("hostctl repro: %s passed in run %s: all %zu steps\n",
+		       s->name, run, s->nsteps);
+	fflush(stdout);
+	return step ? step : s->nsteps;
 }
 
 /* "1".."1000", decimal only. */
@@ -534,18 +559,17 @@ static int plan_run(const struct run_args *a, char *const *names, int nnames,
 			p->n);
 		return -1;
 	}
-	if (a->hooks && a->hooks->until_step) {
+	if (a->hooks) {
 		struct scenario *s = &p->set.v[p->idx[0]];
+		size_t until = a->hooks->until_step;
 
-		r = scn_truncate(s, a->hooks->until_step);
+		if (!until)
+			until = repro_default_step(s);
+		r = until ? scn_truncate(s, until) : 0;
 		if (r == -ERANGE)
 			fprintf(stderr,
 				"hostctl repro: %s has %zu steps; --until-step takes 1 to %zu\n",
 				s->name, s->nsteps, s->nsteps);
-		else if (r == -EOPNOTSUPP)
-			fprintf(stderr,
-				"hostctl repro: %s runs on VMs of its own (boots or a disk); --until-step does not take such scenarios yet\n",
-				s->name);
 		else if (r < 0)
 			fprintf(stderr, "hostctl repro: out of memory\n");
 		if (r < 0)

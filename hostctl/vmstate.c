@@ -41,6 +41,13 @@ int vmstate_write(const char *dir, const struct vmstate *v)
 				 json_object_new_string(v->run_dir));
 	if (r == 0)
 		r = jsonutil_add(o, "pid", json_object_new_int64(v->pid));
+	if (r == 0 && v->scenario[0])
+		r = jsonutil_add(o, "scenario",
+				 json_object_new_string(v->scenario));
+	if (r == 0 && v->scenario[0])
+		r = jsonutil_add(o, "step", json_object_new_int64(v->step));
+	if (r == 0 && v->scenario[0])
+		r = jsonutil_add(o, "steps", json_object_new_int64(v->steps));
 	text = r == 0 ? json_object_to_json_string_ext(
 				o, JSON_C_TO_STRING_NOSLASHESCAPE) :
 			NULL;
@@ -82,9 +89,23 @@ static int get_str(struct json_object *o, const char *key, char *dst,
 	return 0;
 }
 
+/* An optional count in 0..65535 at @key; -EINVAL for a bad one. */
+static int get_count(struct json_object *o, const char *key, unsigned *dst)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return 0;
+	if (!json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) < 0 || json_object_get_int64(v) > 65535)
+		return -EINVAL;
+	*dst = (unsigned)json_object_get_int64(v);
+	return 0;
+}
+
 int vmstate_parse(const char *text, struct vmstate *ret)
 {
-	struct json_object *o = json_tokener_parse(text), *pid;
+	struct json_object *o = json_tokener_parse(text), *pid, *scn;
 	struct vmstate v = { 0 };
 	int r = -EINVAL;
 
@@ -97,7 +118,11 @@ int vmstate_parse(const char *text, struct vmstate *ret)
 	    json_object_object_get_ex(o, "pid", &pid) &&
 	    json_object_is_type(pid, json_type_int) &&
 	    json_object_get_int64(pid) > 0 &&
-	    json_object_get_int64(pid) <= INT_MAX) {
+	    json_object_get_int64(pid) <= INT_MAX &&
+	    (!json_object_object_get_ex(o, "scenario", &scn) ||
+	     get_str(o, "scenario", v.scenario, sizeof(v.scenario)) == 0) &&
+	    get_count(o, "step", &v.step) == 0 &&
+	    get_count(o, "steps", &v.steps) == 0 && v.step <= v.steps) {
 		v.pid = (pid_t)json_object_get_int64(pid);
 		*ret = v;
 		r = 0;

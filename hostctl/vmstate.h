@@ -21,6 +21,10 @@ struct vmstate {
 	char host_key[PATH_MAX]; /* the pinned public key file */
 	char run_dir[PATH_MAX];
 	pid_t pid; /* the owning hostctl */
+	/* Where its steps are: "" and 0 before the first step begins. */
+	char scenario[128];
+	unsigned step; /* the step begun last, from 1 */
+	unsigned steps; /* the scenario's main steps */
 };
 
 int vmstate_write(const char *dir, const struct vmstate *v);

@@ -388,6 +388,33 @@ static void test_vmstate(void)
 		       "\"host_key\":\"/k\",\"run_dir\":\"/r\",\"pid\":-1}",
 		       &got),
 	       -EINVAL, "a negative pid is refused");
+	/* hostctl ls: the scenario and step, written and read back. */
+	snprintf(a.scenario, sizeof(a.scenario), "ftrace/cached-filter");
+	a.step = 2;
+	a.steps = 4;
+	is_int(vmstate_write(dir, &a), 0, "state with its step written");
+	is_int(vmstate_resolve(dir, "vlalab-1-1", &got), 0, "and found");
+	ok(strcmp(got.scenario, "ftrace/cached-filter") == 0 && got.step == 2 &&
+		   got.steps == 4,
+	   "scenario and step read back");
+#define VMSTATE_BASE                                             \
+	"{\"domain\":\"x\",\"label\":\"vm1\",\"socket\":\"/s\"," \
+	"\"host_key\":\"/k\",\"run_dir\":\"/r\",\"pid\":1"
+	is_int(vmstate_parse(VMSTATE_BASE "}", &got), 0,
+	       "no scenario yet is fine");
+	ok(got.scenario[0] == '\0' && got.step == 0, "and says none");
+	is_int(vmstate_parse(VMSTATE_BASE ",\"scenario\":\"a/b\",\"step\":5,"
+					  "\"steps\":4}",
+			     &got),
+	       -EINVAL, "a step past the last is refused");
+	is_int(vmstate_parse(VMSTATE_BASE
+			     ",\"scenario\":\"a/b\",\"step\":\"1\","
+			     "\"steps\":4}",
+			     &got),
+	       -EINVAL, "a step that is not a number is refused");
+	is_int(vmstate_parse(VMSTATE_BASE ",\"scenario\":7}", &got), -EINVAL,
+	       "a scenario that is not a string is refused");
+#undef VMSTATE_BASE
 }
 
 int main(void)

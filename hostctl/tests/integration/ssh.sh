@@ -2,7 +2,9 @@
 # Integration: the SSH port (docs/repro.md). `hostctl repro --no-shell`
 # keeps ftrace/cached-filter's VM after step 4; then `hostctl exec` returns
 # the guest command's exit status with stdout and stderr apart, `hostctl
-# pull` fetches a file whose SHA-256 matches the guest's own sha256sum, a
+# pull` fetches a file whose SHA-256 matches the guest's own sha256sum,
+# `hostctl push` sends one whose SHA-256 the guest agrees with, `hostctl
+# ls` says the scenario and step the VM is at, a
 # state file that pins another host key is refused with a clear error, and
 # a line on repro's stdin tears the VM down with no QEMU left.
 set -eu
@@ -74,6 +76,34 @@ else:
 p = run("pull", dom, "/no/such/file", os.path.join(out, "x"))
 if p.returncode == 0 or b"no such file" not in p.stderr:
     fail("pull of a missing file: rc %d, %r" % (p.returncode, p.stderr))
+
+# push: a file of the host's lands in the guest with the same SHA-256.
+src = os.path.join(out, "push-src")
+with open(src, "wb") as f:
+    f.write(os.urandom(200000) + b"vlalab push\n")
+local = hashlib.sha256(open(src, "rb").read()).hexdigest()
+p = run("push", src, dom + ":/tmp/pushed")
+if p.returncode != 0:
+    fail("push failed: %s" % p.stderr.decode(errors="replace"))
+g = run("exec", dom, "--", "sha256sum", "/tmp/pushed").stdout.split()
+print("# push: local %s, guest %s" % (local, g[0].decode() if g else "?"))
+if not g or g[0].decode() != local:
+    fail("pushed file's SHA-256 differs in the guest")
+# Over an existing file, and a missing folder refused clearly.
+p = run("push", src, dom + ":/tmp/pushed")
+if p.returncode != 0:
+    fail("push over an existing file failed: %r" % p.stderr)
+p = run("push", src, dom + ":/no/such/dir/x")
+print("# push to a missing folder: rc %d, %r" % (p.returncode, p.stderr))
+if p.returncode == 0 or b"no such folder" not in p.stderr:
+    fail("push to a missing folder: rc %d, %r" % (p.returncode, p.stderr))
+
+# ls: the VM, with the scenario and the step it stopped at.
+p = run("ls")
+print("# ls:\n" + p.stdout.decode(errors="replace"))
+row = [l for l in p.stdout.decode().splitlines() if dom in l]
+if not row or not re.search(r"ftrace/cached-filter\s+4/4\s", row[0]):
+    fail("hostctl ls does not say ftrace/cached-filter at step 4/4")
 
 # A wrong pinned host key: a state file for the same socket that pins
 # another key is refused, and says so.

@@ -1153,6 +1153,45 @@ out:
 	free(path);
 }
 
+/* repro --until-step: a cut ends in the boot that holds the step. */
+static void test_truncate_boots(void)
+{
+	static const char text[] =
+		"{\"description\": \"d\", \"seed\": \"none\", \"boots\": ["
+		"{\"end\": \"poweroff\", \"steps\": [{\"kind\": \"sleep\", "
+		"\"ms\": 1}, {\"kind\": \"sleep\", \"ms\": 2}]}, "
+		"{\"end\": \"reboot\", \"steps\": [{\"kind\": \"sleep\", "
+		"\"ms\": 3}, {\"kind\": \"sleep\", \"ms\": 4}]}, "
+		"{\"steps\": [{\"kind\": \"sleep\", \"ms\": 5}]}]}";
+	struct scn_errors errs = { 0 };
+	struct scenario s;
+	char *path = tmp_file(text);
+	int r;
+
+	r = scn_load_file(path, "gen/truncate-boots", &s, &errs);
+	is_int(r, 0, "three boots: loads");
+	for (size_t i = 0; i < errs.n; i++)
+		printf("# %s\n", errs.msgs[i]);
+	if (r < 0)
+		goto out;
+	is_int(scn_truncate(&s, 6), -ERANGE, "a step past the last: refused");
+	is_int(scn_truncate(&s, 3), 0, "cut at step 3, boot 2's first");
+	is_int(s.nboots, 2, "boots after the one with step 3 are gone");
+	is_int(s.nsteps, 3, "three steps left");
+	is_int(s.boots[1].nsteps, 1, "boot 2 keeps one step");
+	ok(s.boots[1].end == SCN_END_RUNNING,
+	   "boot 2 ends with its guest running, not its reboot");
+	ok(s.boots[0].end == SCN_END_POWEROFF && s.boots[0].nsteps == 2,
+	   "boot 1 is whole, its poweroff too");
+	ok(s.boots[1].steps_json && strstr(s.boots[1].steps_json, "3") &&
+		   !strstr(s.boots[1].steps_json, "4"),
+	   "boot 2's step list is cut");
+	scn_free(&s);
+out:
+	scn_errors_free(&errs);
+	free(path);
+}
+
 int main(int argc, char *argv[])
 {
 	if (argc != 4) {
@@ -1168,6 +1207,7 @@ int main(int argc, char *argv[])
 	test_generated();
 	test_incident();
 	test_bites();
+	test_truncate_boots();
 	test_name_length();
 	test_good_set();
 	test_layout();
