@@ -39,6 +39,7 @@ struct res_step {
 	bool cleanup; /* a step of the cleanup list */
 	struct res_subtest *subtests; /* in the order they ended, or NULL */
 	size_t nsubtests;
+	struct proto_bench bench; /* a bench step's figures, or runs 0 */
 };
 
 /* One boot of a multi-boot scenario (boots.c), for summary.json. */
