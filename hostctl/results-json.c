@@ -209,6 +209,7 @@ static const struct field run_fields[] = {
 	/* Older summaries have none: read as unknown, and not written. */
 	RUN("complete", F_COMPLETE, complete, .when = IF_SET),
 	RUN("accelerator", F_STR, accelerator),
+	RUN("clock", F_STR, clock, .when = IF_SET),
 	RUN("kernel", F_JSON, kernel),
 	RUN("scenarios", F_LIST, v, .count = offsetof(struct res_run, n),
 	    .elem = &scenario_record),

@@ -344,6 +344,9 @@ void res_text_totals(const struct res_run *run, FILE *f)
 			count[run->v[i].verdict]++;
 	fprintf(f, "run %s, accelerator: %s\n", run->run_id,
 		*run->accelerator ? run->accelerator : "none (nothing booted)");
+	if (!strcmp(run->clock, "icount"))
+		fputs("clock: TCG, icount: instruction-time, not hardware speed\n",
+		      f);
 	fprintf(f, "%zu scenario%s: ", run->n, run->n == 1 ? "" : "s");
 	if (!print_counts(f, count))
 		fprintf(f, "none");

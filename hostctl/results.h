@@ -132,6 +132,8 @@ struct res_run {
 	char run_id[64];
 	enum res_complete complete;
 	char accelerator[16]; /* "kvm", "tcg", or "" if nothing booted */
+	/* "icount" (TCG, instruction-time), "wall", or "" if nothing booted */
+	char clock[16];
 	struct json_object *kernel; /* the build manifest; owned, may be NULL */
 	struct res_scenario *v;
 	size_t n;

@@ -32,6 +32,12 @@ struct progress;
 struct guest_stats;
 struct vm;
 
+/* hostctl run --clock: what guest time counts under TCG. */
+enum run_clock { RUN_CLOCK_AUTO, RUN_CLOCK_ICOUNT, RUN_CLOCK_WALL };
+
+/* "auto", "icount", "wall" -> *ret; -EINVAL otherwise. */
+int run_clock_parse(const char *s, enum run_clock *ret);
+
 struct runner_opts {
 	const char *uri;
 	const char *cache_dir; /* for the accelerator verdict */
@@ -41,6 +47,7 @@ struct runner_opts {
 	const char *initrd;
 	const char *cmdline; /* NULL: the default */
 	enum accel_choice accel;
+	bool icount; /* under TCG, run VMs with -icount (domain.h) */
 	struct boundlog *events; /* events.jsonl */
 	struct progress *progress;
 	/* Post-mortem bundles (postmortem.h): the build's vmlinux and tree,
