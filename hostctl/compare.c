@@ -284,7 +284,7 @@ int cmp_table(const struct cmp_input *in, struct json_object **ret)
 	if (r == 0)
 		r = jsonutil_add(
 			t, "clock_note",
-			json_object_new_string(icount ? CMP_ICOUNT_NOTE :
+			json_object_new_string(icount ? RES_ICOUNT_NOTE :
 							"wall-clock time"));
 	verdicts = json_object_new_array();
 	bench = json_object_new_array();

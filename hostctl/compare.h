@@ -14,9 +14,6 @@
 
 #include "results.h"
 
-/* What icount numbers are, wherever they are shown. */
-#define CMP_ICOUNT_NOTE "TCG, icount: instruction-time, not hardware speed"
-
 /* The most rounds compare runs. */
 #define CMP_ROUNDS_MAX 20
 

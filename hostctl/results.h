@@ -128,6 +128,9 @@ enum res_complete {
 	RES_COMPLETE_YES,
 };
 
+/* What figures under icount are, wherever a run's clock is shown. */
+#define RES_ICOUNT_NOTE "TCG, icount: instruction-time, not hardware speed"
+
 struct res_run {
 	char run_id[64];
 	enum res_complete complete;
