@@ -154,7 +154,8 @@ static int boot_shared(struct run_ctx *c, char **why)
 			return r;
 		}
 		bound = c->env.accel == DOMAIN_ACCEL_KVM ? RUNNER_HELLO_KVM_MS :
-							   RUNNER_HELLO_TCG_MS;
+			c->env.icount ? RUNNER_HELLO_ICOUNT_MS :
+					RUNNER_HELLO_TCG_MS;
 		r = guest_wait_up(g, bound);
 		if (r == 0) {
 			cache_verdict(c);

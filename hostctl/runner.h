@@ -22,6 +22,9 @@
 /* Bounds for the first hello, in ms: KVM is probed, TCG is slow. */
 #define RUNNER_HELLO_KVM_MS 10000
 #define RUNNER_HELLO_TCG_MS 120000
+/* TCG with -icount runs single-threaded and counts every instruction: a
+ * debug kernel took over 120 s to its hello on a loaded host. */
+#define RUNNER_HELLO_ICOUNT_MS 480000
 /* The bound for a scenario's own boot to be up: a resume reads its image. */
 #define RUNNER_HELLO_BOOT_MS 120000
 /* How long a guest that ran an expect_incident scenario gets for its

@@ -251,15 +251,20 @@ int verb_compare(int argc, char *argv[])
 				done + 1, rounds, fl[i], sub);
 			r = run_flavour(fl[i], sub, accel, kernel_dir,
 					argv + optind, argc - optind);
-			if (r < 0 || r == EXIT_SETUP || r == EXIT_LAB) {
+			/* A run that ended red or with a lab error still
+			 * has its verdicts; only one without a summary
+			 * stops the comparison. */
+			if (r < 0 || r == EXIT_SETUP) {
 				fprintf(stderr,
-					"hostctl compare: the run of %s in '%s' did not finish (exit %d)\n",
+					"hostctl compare: the run of %s in '%s' did not start (exit %d)\n",
 					fl[i], sub, r);
 				goto out;
 			}
 			r = store_read_run(sub, into[i], err, sizeof(err));
 			if (r < 0) {
-				fprintf(stderr, "hostctl compare: %s\n", err);
+				fprintf(stderr,
+					"hostctl compare: the run of %s has no results: %s\n",
+					fl[i], err);
 				goto out;
 			}
 		}
