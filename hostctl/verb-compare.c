@@ -43,7 +43,7 @@ static void compare_usage(FILE *f)
 		"  --rounds N        runs of each flavour, 1..%d (default: 2)\n"
 		"  --output DIR      the compare directory (default:\n"
 		"                    results/compare-DATE-TIME); each round's run\n"
-		"                    goes in DIR/<flavour>-<round>\n"
+		"                    goes in DIR/{baseline,candidate}-<flavour>-<round>\n"
 		"  --accel ACCEL     auto, kvm or tcg, for every run (default: auto)\n"
 		"  --kernel-dir DIR  the kernel/ folder with the flavours\n",
 		CMP_ROUNDS_MAX);
@@ -241,11 +241,14 @@ int verb_compare(int argc, char *argv[])
 	 * both alike. */
 	for (done = 0; done < rounds; done++) {
 		const char *fl[2] = { baseline, candidate };
+		const char *role[2] = { "baseline", "candidate" };
 		struct res_run *into[2] = { &base[done], &cand[done] };
 
 		for (int i = 0; i < 2; i++) {
-			snprintf(sub, sizeof(sub), "%s/%s-%zu", dir, fl[i],
-				 done + 1);
+			/* The role in the name: a flavour may be compared
+			 * with itself. */
+			snprintf(sub, sizeof(sub), "%s/%s-%s-%zu", dir, role[i],
+				 fl[i], done + 1);
 			fprintf(stderr,
 				"hostctl compare: round %zu of %lu, %s: %s\n",
 				done + 1, rounds, fl[i], sub);
