@@ -8,12 +8,93 @@
 #include <math.h>
 #include <stdio.h>
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "cmpstat.h"
+#include "compare.h"
 #include "tap.h"
 
 static int near(double a, double b)
 {
 	return fabs(a - b) < 5e-6;
+}
+
+/* A run of one scenario whose step 1 is a bench step with @median. */
+static void fake_run(struct res_run *run, struct res_scenario *sc,
+		     struct res_step *steps, uint64_t median,
+		     enum proto_verdict v)
+{
+	memset(run, 0, sizeof(*run));
+	memset(sc, 0, sizeof(*sc));
+	memset(steps, 0, 2 * sizeof(*steps));
+	strcpy(run->accelerator, "tcg");
+	strcpy(run->clock, "icount");
+	strcpy(sc->name, "bch/bench-encode");
+	sc->verdict = v;
+	sc->steps = steps;
+	sc->nsteps = 2;
+	strcpy(steps[0].kind, "modprobe");
+	strcpy(steps[1].kind, "bench");
+	strcpy(steps[1].name, "encode 4 MiB");
+	steps[1].bench = (struct proto_bench){ 10, median, median, median, 0 };
+	run->v = sc;
+	run->n = 1;
+}
+
+/* The table from two flavours' runs: the row, the words, the text. */
+static void test_table(void)
+{
+	struct res_run base[2], cand[2];
+	struct res_scenario bs[2], cs[2];
+	struct res_step bst[2][2], cst[2][2];
+	struct json_object *t = NULL, *rows, *row, *v;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	fake_run(&base[0], &bs[0], bst[0], 1000, VERDICT_PASS);
+	fake_run(&base[1], &bs[1], bst[1], 1000, VERDICT_PASS);
+	fake_run(&cand[0], &cs[0], cst[0], 1200, VERDICT_PASS);
+	fake_run(&cand[1], &cs[1], cst[1], 1200, VERDICT_FAIL);
+	is_int(cmp_table(&(struct cmp_input){ "vla", "patched", base, cand, 2 },
+			 &t),
+	       0, "cmp_table");
+	ok(json_object_object_get_ex(t, "bench", &rows) &&
+		   json_object_array_length(rows) == 1,
+	   "one bench row");
+	row = json_object_array_get_idx(rows, 0);
+	ok(json_object_object_get_ex(row, "ratio", &v) &&
+		   fabs(json_object_get_double(v) - 1.2) < 1e-9,
+	   "ratio 1.2");
+	ok(json_object_object_get_ex(row, "verdict", &v) &&
+		   !strcmp(json_object_get_string(v), "candidate higher"),
+	   "an exact 1.2 is candidate higher");
+	ok(json_object_object_get_ex(t, "clock_note", &v) &&
+		   !strcmp(json_object_get_string(v), RES_ICOUNT_NOTE),
+	   "the clock says instruction-time");
+	f = open_memstream(&text, &len);
+	cmp_print(t, f);
+	fclose(f);
+	ok(text && strstr(text, "pass fail") &&
+		   strstr(text, "bch/bench-encode #1 encode 4 MiB") &&
+		   strstr(text, "1.200  [1.200, 1.200]  candidate higher"),
+	   "the text has the verdicts per round and the row");
+	ok(text && strstr(text, "reference only") &&
+		   strstr(text, "not our result"),
+	   "the seed's figures are marked as reference");
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	cmp_svg(t, f);
+	fclose(f);
+	ok(text && !strncmp(text, "<svg", 4) && strstr(text, ">120.0<"),
+	   "the chart draws the candidate at 120");
+	free(text);
+	json_object_put(t);
+	is_int(cmp_table(&(struct cmp_input){ "vla", "patched", base, cand, 0 },
+			 &t),
+	       -EINVAL, "no rounds refused");
 }
 
 int main(void)
@@ -62,5 +143,6 @@ int main(void)
 	is_int(cmp_ratio_ci(b1, 1, zero, 1, &r), -EINVAL, "a zero median");
 	is_int(cmp_ratio_ci(lone, 1, lone, 1, &r), -EINVAL,
 	       "one run on both sides: no degrees of freedom");
+	test_table();
 	return tap_done();
 }
