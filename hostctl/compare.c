@@ -201,9 +201,9 @@ static struct json_object *kernel_of(const struct res_run *run,
 			k, "Wvla",
 			json_object_new_int64(json_object_get_int64(v)));
 	if (r == 0 && run->kernel &&
-	    json_object_object_get_ex(run->kernel, "functions", &v) &&
+	    json_object_object_get_ex(run->kernel, "evidence", &v) &&
 	    json_object_is_type(v, json_type_array))
-		r = jsonutil_add(k, "functions", json_object_get(v));
+		r = jsonutil_add(k, "evidence", json_object_get(v));
 	if (r < 0) {
 		json_object_put(k);
 		return NULL;
@@ -378,17 +378,19 @@ static void print_functions(struct json_object *k, FILE *f)
 			int_of(k, "Wvla", -1));
 	else
 		fputs(" -Wvla warnings not in the manifest;", f);
-	if (!json_object_object_get_ex(k, "functions", &fns)) {
+	if (!json_object_object_get_ex(k, "evidence", &fns)) {
 		fputs(" no per-function figures in the manifest\n", f);
 		return;
 	}
 	fputc('\n', f);
 	for (size_t i = 0; i < json_object_array_length(fns); i++) {
 		fn = json_object_array_get_idx(fns, i);
+		/* -1: inlined into its callers (null in the manifest). */
 		fprintf(f,
-			"    %-28s code %6" PRId64 " B  frame %6" PRId64
+			"    %-24s %-18s code %6" PRId64 " B  frame %6" PRId64
 			" B %s\n",
-			str_of(fn, "name"), int_of(fn, "code_bytes", -1),
+			str_of(fn, "function"), str_of(fn, "variant"),
+			int_of(fn, "code_bytes", -1),
 			int_of(fn, "frame_bytes", -1),
 			str_of(fn, "frame_kind"));
 	}
