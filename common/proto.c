@@ -86,17 +86,20 @@ struct field {
 	size_t size; /* F_STR: array size, NUL included */
 	int64_t min; /* F_I64 only */
 	bool optional; /* may be absent (strings default to "") */
+	bool omit_zero; /* integers: left off the wire when 0 */
 };
 
 /* One row per line: clang-format would spread each over four. */
 /* clang-format off */
 #define EV_OFF(member) offsetof(struct proto_event, u.member)
-#define STR(n, m, opt) { n, F_STR, EV_OFF(m), sizeof(((struct proto_event *)0)->u.m), 0, opt }
-#define U64(n, m) { n, F_U64, EV_OFF(m), 0, 0, false }
-#define U32(n, m) { n, F_U32, EV_OFF(m), 0, 0, false }
-#define U32_OPT(n, m) { n, F_U32, EV_OFF(m), 0, 0, true }
-#define I64(n, m, lo) { n, F_I64, EV_OFF(m), 0, lo, false }
-#define VERDICT(n, m) { n, F_VERDICT, EV_OFF(m), 0, 0, false }
+#define STR(n, m, opt) { n, F_STR, EV_OFF(m), sizeof(((struct proto_event *)0)->u.m), 0, opt, false }
+#define U64(n, m) { n, F_U64, EV_OFF(m), 0, 0, false, false }
+#define U32(n, m) { n, F_U32, EV_OFF(m), 0, 0, false, false }
+#define U32_OPT(n, m) { n, F_U32, EV_OFF(m), 0, 0, true, false }
+#define U32_OMIT(n, m) { n, F_U32, EV_OFF(m), 0, 0, true, true }
+#define U64_OMIT(n, m) { n, F_U64, EV_OFF(m), 0, 0, true, true }
+#define I64(n, m, lo) { n, F_I64, EV_OFF(m), 0, lo, false, false }
+#define VERDICT(n, m) { n, F_VERDICT, EV_OFF(m), 0, 0, false, false }
 /* clang-format on */
 
 static const struct field hello_fields[] = {
@@ -129,6 +132,11 @@ static const struct field step_end_fields[] = {
 	STR("expected", step_end.expected, true),
 	STR("got", step_end.got, true),
 	STR("reason", step_end.reason, true),
+	U32_OMIT("bench_runs", step_end.bench.runs),
+	U64_OMIT("bench_median", step_end.bench.median),
+	U64_OMIT("bench_min", step_end.bench.min),
+	U64_OMIT("bench_max", step_end.bench.max),
+	U64_OMIT("bench_cv_ppm", step_end.bench.cv_ppm),
 };
 
 static const struct field scenario_end_fields[] = {
@@ -228,6 +236,9 @@ static int encode_field(struct json_object *obj, const struct proto_event *ev,
 {
 	const char *p = (const char *)ev + f->offset;
 
+	if (f->omit_zero && ((f->type == F_U64 && !*(const uint64_t *)p) ||
+			     (f->type == F_U32 && !*(const uint32_t *)p)))
+		return 0;
 	switch (f->type) {
 	case F_STR:
 		return jsonutil_add(
@@ -409,6 +420,24 @@ static int check_subtest(const struct proto_subtest *st, char *err,
 	return 0;
 }
 
+/* A bench step's numbers: bounded runs, min <= median <= max, and none
+ * without runs. */
+static int check_bench(const struct proto_bench *b, char *err, size_t errlen)
+{
+	if (b->runs > PROTO_BENCH_RUNS_MAX)
+		return errmsg(err, errlen, -EPROTO,
+			      "step_end: bench_runs %u is above %d", b->runs,
+			      PROTO_BENCH_RUNS_MAX);
+	if (!b->runs && (b->median || b->min || b->max || b->cv_ppm))
+		return errmsg(err, errlen, -EPROTO,
+			      "step_end: bench figures without bench_runs");
+	if (b->min > b->median || b->median > b->max)
+		return errmsg(
+			err, errlen, -EPROTO,
+			"step_end: bench_min <= bench_median <= bench_max does not hold");
+	return 0;
+}
+
 static int decode_object(struct json_object *obj, struct proto_event *ret,
 			 char *err, size_t errlen)
 {
@@ -469,6 +498,8 @@ static int decode_object(struct json_object *obj, struct proto_event *ret,
 			      ret->u.audit.nfiles, PROTO_AUDIT_FILES_MAX);
 	if (t == PROTO_EV_SUBTEST)
 		return check_subtest(&ret->u.subtest, err, errlen);
+	if (t == PROTO_EV_STEP_END)
+		return check_bench(&ret->u.step_end.bench, err, errlen);
 	return 0;
 }
 

@@ -127,6 +127,21 @@ struct proto_step_begin {
 	char name[PROTO_NAME_MAX]; /* the step's name, or "" */
 };
 
+/*
+ * A bench step's measurements (docs/guestd.md, "bench"): how many runs,
+ * and their median, min and max in the unit the step captured (ns for
+ * bch_bench), and their coefficient of variation (standard deviation over
+ * mean) in parts per million. On the wire only when runs is not 0; runs
+ * is at most PROTO_BENCH_RUNS_MAX and min <= median <= max.
+ */
+#define PROTO_BENCH_RUNS_MAX 1000
+
+struct proto_bench {
+	uint32_t runs;
+	uint64_t median, min, max;
+	uint64_t cv_ppm;
+};
+
 /* "step_end": its verdict; expected and got are set on failure. */
 struct proto_step_end {
 	char scenario[PROTO_NAME_MAX];
@@ -136,6 +151,7 @@ struct proto_step_end {
 	char expected[PROTO_TEXT_MAX];
 	char got[PROTO_TEXT_MAX];
 	char reason[PROTO_TEXT_MAX];
+	struct proto_bench bench; /* a bench step's; runs 0 otherwise */
 };
 
 /* "scenario_end": the scenario's verdict and, unless it passed, why. */

@@ -288,6 +288,14 @@ static const struct stepspec_key sample_keys[] = {
 	{ NULL },
 };
 
+static const struct stepspec_key bench_keys[] = {
+	{ "path", STEPSPEC_ABSPATH, true, 0, PROTO_PATH_MAX - 1, NULL },
+	{ "match", STEPSPEC_REGEX1, false, 0, 0, NULL },
+	{ "runs", STEPSPEC_INT, true, 1, PROTO_BENCH_RUNS_MAX, NULL },
+	{ "warmup", STEPSPEC_INT, false, 0, STEPSPEC_BENCH_WARMUP_MAX, NULL },
+	{ NULL },
+};
+
 static const struct stepspec_key delta_keys[] = {
 	{ "of", STEPSPEC_STRING, true, 0, STEPSPEC_SAMPLE_NAME_MAX - 1, NULL },
 	{ "equals", STEPSPEC_INT, false, -DELTA_MAX, DELTA_MAX, NULL },
@@ -564,6 +572,7 @@ const struct stepspec stepspec_table[] = {
 	  check_bridge_check },
 	{ "sample", sample_keys, NULL, NULL, NULL, NULL },
 	{ "delta", delta_keys, delta_conds, NULL, "within_ms", NULL },
+	{ "bench", bench_keys, NULL, NULL, NULL, NULL },
 	{ "swap", swap_keys, NULL, NULL, NULL, NULL },
 	{ "marker", marker_keys, NULL, NULL, NULL, NULL },
 	{ "resume", resume_keys, NULL, NULL, NULL, NULL },

@@ -28,6 +28,7 @@
 #define STEPSPEC_READ_MAX (1024 * 1024) /* bytes a read step reads */
 #define STEPSPEC_SAMPLE_MAX 32 /* sample names one scenario keeps */
 #define STEPSPEC_SAMPLE_NAME_MAX 64 /* a sample's name, NUL included */
+#define STEPSPEC_BENCH_WARMUP_MAX 100 /* runs a bench step throws away */
 
 /*
  * The kselftest step: a program below STEPSPEC_KSELFTEST_ROOT in the guest,

@@ -179,6 +179,7 @@ struct step_result {
 	char expected[PROTO_TEXT_MAX];
 	char got[PROTO_TEXT_MAX];
 	char reason[PROTO_TEXT_MAX];
+	struct proto_bench bench; /* a bench step's figures, or runs 0 */
 };
 
 void step_expected(struct step_result *res, const char *fmt, ...)
@@ -279,6 +280,15 @@ struct sample_set {
  * -ENOENT when nothing matches, or -EINVAL (a bad regex, not exactly one
  * group, not a number), with a message in @err either way.
  */
+/*
+ * A bench step's figures over @n values (1..PROTO_BENCH_RUNS_MAX): median
+ * (the mean of the middle two for an even @n, rounded down), min, max and
+ * the coefficient of variation in ppm (sample standard deviation over the
+ * mean; 0 for one value or a zero mean). Sorts @v. Returns 0, or -EINVAL
+ * for a count out of range.
+ */
+int bench_stats(uint64_t *v, size_t n, struct proto_bench *ret);
+
 int sample_parse(const char *buf, const char *pattern, int64_t *ret, char *err,
 		 size_t errlen);
 struct sample *sample_find(struct sample_set *set, const char *name);

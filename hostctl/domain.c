@@ -69,6 +69,7 @@ int domain_xml(const struct domain_config *c, char **ret)
 
 	if (!c->name || !*c->name || !c->kernel || !c->initrd ||
 	    !c->console_log || vcpus > 2 || c->ndisks > DOMAIN_DISKS_MAX ||
+	    (c->icount && kvm) ||
 	    (strcmp(machine, "pc") != 0 && strcmp(machine, "q35") != 0))
 		return -EINVAL;
 	for (unsigned int i = 0; i < c->ndisks; i++)
@@ -79,7 +80,8 @@ int domain_xml(const struct domain_config *c, char **ret)
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return -ENOMEM;
-	fprintf(f, "<domain type='%s'>\n", kvm ? "kvm" : "qemu");
+	fprintf(f, "<domain type='%s'%s>\n", kvm ? "kvm" : "qemu",
+		c->icount ? " xmlns:qemu='" DOMAIN_QEMU_NS "'" : "");
 	esc_xml_printf(f, "  <name>%s</name>\n", c->name);
 	if (c->owner) {
 		fputs("  <metadata>\n", f);
@@ -150,9 +152,15 @@ int domain_xml(const struct domain_config *c, char **ret)
 	      "      <model type='none'/>\n"
 	      "    </video>\n"
 	      "    <memballoon model='none'/>\n"
-	      "  </devices>\n"
-	      "</domain>\n",
+	      "  </devices>\n",
 	      f);
+	if (c->icount)
+		fputs("  <qemu:commandline>\n"
+		      "    <qemu:arg value='-icount'/>\n"
+		      "    <qemu:arg value='" DOMAIN_ICOUNT "'/>\n"
+		      "  </qemu:commandline>\n",
+		      f);
+	fputs("</domain>\n", f);
 	if (fclose(f) != 0) {
 		free(buf);
 		return -ENOMEM;

@@ -6,6 +6,7 @@
 #ifndef VLALAB_DOMAIN_H
 #define VLALAB_DOMAIN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define DOMAIN_MEMORY_MIB_DEFAULT 512
@@ -41,7 +42,17 @@ struct domain_config {
 	const char *ssh_socket;
 	/* The hostctl that owns it, in <metadata> (owner.h), or NULL. */
 	const struct owner *owner;
+	/* TCG only: QEMU's -icount shift=0,sleep=off, through libvirt's QEMU
+	 * command-line namespace, so that the guest's clocks count executed
+	 * instructions (docs/evidence.md). -EINVAL with KVM. */
+	bool icount;
 };
+
+/* libvirt's QEMU command-line namespace, and the instruction counting
+ * a benchmark VM runs with: one instruction a nanosecond of guest time,
+ * and no sleeping in real time when the guest idles. */
+#define DOMAIN_QEMU_NS "http://libvirt.org/schemas/domain/qemu/1.0"
+#define DOMAIN_ICOUNT "shift=0,sleep=off"
 
 /* qboot boots a kernel from fw_cfg some 0.3 s sooner than SeaBIOS. */
 #define DOMAIN_QBOOT_PATH "/usr/share/qemu/qboot.rom"

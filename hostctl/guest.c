@@ -233,6 +233,7 @@ void guest_domain(const struct guest *g, struct domain_config *dc)
 {
 	dc->name = g->name;
 	dc->accel = g->env->accel;
+	dc->icount = g->env->icount && g->env->accel == DOMAIN_ACCEL_TCG;
 	dc->kernel = g->env->kernel;
 	dc->initrd = g->env->initrd;
 	dc->cmdline = g->env->cmdline;

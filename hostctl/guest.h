@@ -64,6 +64,7 @@ struct guest_stats {
 struct guest_env {
 	struct vm_host *host;
 	enum domain_accel accel; /* the runner may fall back to TCG */
+	bool icount; /* under TCG, VMs count instructions (domain.h) */
 	const char *run_dir;
 	const char *run_id;
 	const char *kernel, *initrd;

@@ -121,6 +121,12 @@ static const struct field step_fields[] = {
 	/* In a scenario with boots, the boot it ran in. */
 	STEP("boot", F_U32, boot, .when = IF_UP_LIST, .cond = SCN_AT(boots)),
 	STEP("cleanup", F_BOOL, cleanup, .when = IF_SET),
+	/* A bench step's figures (struct proto_bench). */
+	STEP("bench_runs", F_U32, bench.runs, .when = IF_SET),
+	STEP("bench_median", F_U64, bench.median, .when = IF_SET),
+	STEP("bench_min", F_U64, bench.min, .when = IF_SET),
+	STEP("bench_max", F_U64, bench.max, .when = IF_SET),
+	STEP("bench_cv_ppm", F_U64, bench.cv_ppm, .when = IF_SET),
 	/* The tests of the program a kselftest step ran. */
 	STEP("subtests", F_LIST, subtests, .when = IF_SET, .count = STEP_AT(nsubtests), .elem = &subtest_record),
 };
@@ -203,6 +209,7 @@ static const struct field run_fields[] = {
 	/* Older summaries have none: read as unknown, and not written. */
 	RUN("complete", F_COMPLETE, complete, .when = IF_SET),
 	RUN("accelerator", F_STR, accelerator),
+	RUN("clock", F_STR, clock, .when = IF_SET),
 	RUN("kernel", F_JSON, kernel),
 	RUN("scenarios", F_LIST, v, .count = offsetof(struct res_run, n),
 	    .elem = &scenario_record),
@@ -227,6 +234,8 @@ static bool is_set(const struct field *f, const void *rec)
 		return CMEMBER(rec, f->off, bool);
 	case F_TRI:
 		return CMEMBER(rec, f->off, int) >= 0;
+	case F_U32:
+		return CMEMBER(rec, f->off, uint32_t) != 0;
 	case F_U64:
 		return CMEMBER(rec, f->off, uint64_t) != 0;
 	case F_COMPLETE:

@@ -211,6 +211,8 @@ void res_ktap_end(const struct res_run *run, FILE *f)
 {
 	fprintf(f, "# accelerator %s\n",
 		*run->accelerator ? run->accelerator : "none");
+	if (!strcmp(run->clock, "icount"))
+		fprintf(f, "# %s\n", RES_ICOUNT_NOTE);
 	if (run->complete == RES_COMPLETE_NO)
 		fprintf(f, "# incomplete: hostctl did not finish this run\n");
 }
@@ -344,6 +346,8 @@ void res_text_totals(const struct res_run *run, FILE *f)
 			count[run->v[i].verdict]++;
 	fprintf(f, "run %s, accelerator: %s\n", run->run_id,
 		*run->accelerator ? run->accelerator : "none (nothing booted)");
+	if (!strcmp(run->clock, "icount"))
+		fprintf(f, "clock: %s\n", RES_ICOUNT_NOTE);
 	fprintf(f, "%zu scenario%s: ", run->n, run->n == 1 ? "" : "s");
 	if (!print_counts(f, count))
 		fprintf(f, "none");

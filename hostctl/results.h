@@ -39,6 +39,7 @@ struct res_step {
 	bool cleanup; /* a step of the cleanup list */
 	struct res_subtest *subtests; /* in the order they ended, or NULL */
 	size_t nsubtests;
+	struct proto_bench bench; /* a bench step's figures, or runs 0 */
 };
 
 /* One boot of a multi-boot scenario (boots.c), for summary.json. */
@@ -127,10 +128,15 @@ enum res_complete {
 	RES_COMPLETE_YES,
 };
 
+/* What figures under icount are, wherever a run's clock is shown. */
+#define RES_ICOUNT_NOTE "TCG, icount: instruction-time, not hardware speed"
+
 struct res_run {
 	char run_id[64];
 	enum res_complete complete;
 	char accelerator[16]; /* "kvm", "tcg", or "" if nothing booted */
+	/* "icount" (TCG, instruction-time), "wall", or "" if nothing booted */
+	char clock[16];
 	struct json_object *kernel; /* the build manifest; owned, may be NULL */
 	struct res_scenario *v;
 	size_t n;

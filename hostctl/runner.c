@@ -154,7 +154,8 @@ static int boot_shared(struct run_ctx *c, char **why)
 			return r;
 		}
 		bound = c->env.accel == DOMAIN_ACCEL_KVM ? RUNNER_HELLO_KVM_MS :
-							   RUNNER_HELLO_TCG_MS;
+			c->env.icount ? RUNNER_HELLO_ICOUNT_MS :
+					RUNNER_HELLO_TCG_MS;
 		r = guest_wait_up(g, bound);
 		if (r == 0) {
 			cache_verdict(c);
@@ -255,6 +256,17 @@ static size_t finish_rest(struct run_ctx *c, size_t i)
 }
 
 /* Decide where to start: the cached verdict, or a KVM probe. */
+/* The accelerator and clock that ran, for the results. */
+static void note_accel(struct run_ctx *c)
+{
+	bool icount = c->env.icount && c->env.accel == DOMAIN_ACCEL_TCG;
+
+	snprintf(c->run->accelerator, sizeof(c->run->accelerator), "%s",
+		 domain_accel_name(c->env.accel));
+	snprintf(c->run->clock, sizeof(c->run->clock), "%s",
+		 icount ? "icount" : "wall");
+}
+
 static void choose_accel(struct run_ctx *c)
 {
 	char hv[64] = "unknown";
@@ -456,8 +468,7 @@ static int shared_vm(struct run_ctx *c, size_t i)
 	if (!c->g.vm) {
 		r = boot_shared(c, &reason);
 		/* The accelerator that ran, even if the guest then died. */
-		snprintf(c->run->accelerator, sizeof(c->run->accelerator), "%s",
-			 domain_accel_name(c->env.accel));
+		note_accel(c);
 		if (r < 0) {
 			res_scenario_finish(sc, VERDICT_ERROR,
 					    reason ? reason : "boot failed");
@@ -636,8 +647,7 @@ static void run_scenario(struct run_ctx *c, size_t i)
 		snprintf(c->fresh, sizeof(c->fresh),
 			 "after %s, which runs on VMs of its own", r.s->name);
 		c->env.firmware = firmware();
-		snprintf(c->run->accelerator, sizeof(c->run->accelerator), "%s",
-			 domain_accel_name(c->env.accel));
+		note_accel(c);
 		r.bs = calloc(1, sizeof(*r.bs));
 		if (!r.bs) {
 			res_scenario_finish(r.sc, VERDICT_ERROR,
@@ -804,6 +814,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	c.env.kernel = o->kernel;
 	c.env.initrd = o->initrd;
 	c.env.cmdline = o->cmdline;
+	c.env.icount = o->icount;
 	c.env.vms_dir = o->vms_dir;
 	c.env.ssh_host_key = o->ssh_host_key;
 	c.env.events = o->events;

@@ -22,6 +22,9 @@
 /* Bounds for the first hello, in ms: KVM is probed, TCG is slow. */
 #define RUNNER_HELLO_KVM_MS 10000
 #define RUNNER_HELLO_TCG_MS 120000
+/* TCG with -icount runs single-threaded and counts every instruction: a
+ * debug kernel took over 120 s to its hello on a loaded host. */
+#define RUNNER_HELLO_ICOUNT_MS 480000
 /* The bound for a scenario's own boot to be up: a resume reads its image. */
 #define RUNNER_HELLO_BOOT_MS 120000
 /* How long a guest that ran an expect_incident scenario gets for its
@@ -32,6 +35,12 @@ struct progress;
 struct guest_stats;
 struct vm;
 
+/* hostctl run --clock: what guest time counts under TCG. */
+enum run_clock { RUN_CLOCK_AUTO, RUN_CLOCK_ICOUNT, RUN_CLOCK_WALL };
+
+/* "auto", "icount", "wall" -> *ret; -EINVAL otherwise. */
+int run_clock_parse(const char *s, enum run_clock *ret);
+
 struct runner_opts {
 	const char *uri;
 	const char *cache_dir; /* for the accelerator verdict */
@@ -41,6 +50,7 @@ struct runner_opts {
 	const char *initrd;
 	const char *cmdline; /* NULL: the default */
 	enum accel_choice accel;
+	bool icount; /* under TCG, run VMs with -icount (domain.h) */
 	struct boundlog *events; /* events.jsonl */
 	struct progress *progress;
 	/* Post-mortem bundles (postmortem.h): the build's vmlinux and tree,

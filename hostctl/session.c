@@ -149,6 +149,7 @@ static int on_step_end(struct session *s, const struct proto_step_end *e)
 	st = &s->cur->steps[e->step];
 	st->verdict = e->verdict;
 	st->duration_us = e->duration_us;
+	st->bench = e->bench;
 	r = res_set_str(&st->expected, e->expected);
 	if (r == 0)
 		r = res_set_str(&st->got, e->got);

@@ -46,6 +46,10 @@ static void run_usage(FILE *f)
 		"  --scenarios DIR   the scenario tree (default: %s/scenarios)\n"
 		"  --cache DIR       the cache (default: $VLALAB_CACHE or ~/.cache/vlalab)\n"
 		"  --accel ACCEL     auto, kvm or tcg (default: auto)\n"
+		"  --clock CLOCK     auto, icount or wall: under TCG, icount runs the\n"
+		"                    VMs with -icount shift=0,sleep=off, so guest time\n"
+		"                    counts instructions (default: auto, icount when a\n"
+		"                    scenario has a bench step; KVM: always wall)\n"
 		"  --initrd FILE     boot this initramfs instead of building the image\n"
 		"                    (tests use it to boot misbehaving guests)\n"
 		"  --dump-max-mb N   keep a crashed or hung guest's memory dump of at\n"
@@ -103,6 +107,7 @@ struct run_args {
 	enum res_format format;
 	bool format_set;
 	enum accel_choice accel;
+	enum run_clock clock;
 	uint64_t dump_max_mb;
 	const char *dump_format;
 	uint64_t events_max_mb;
@@ -204,6 +209,7 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "scenarios", required_argument, NULL, 's' },
 		{ "cache", required_argument, NULL, 'C' },
 		{ "accel", required_argument, NULL, 'a' },
+		{ "clock", required_argument, NULL, 'Q' },
 		{ "initrd", required_argument, NULL, 'i' },
 		{ "without-patch", required_argument, NULL, 'w' },
 		{ "kernel-dir", required_argument, NULL, 'K' },
@@ -267,6 +273,14 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 			if (accel_parse(optarg, &a->accel) < 0) {
 				fprintf(stderr,
 					"hostctl run: unknown accelerator '%s'; use auto, kvm or tcg\n",
+					optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'Q':
+			if (run_clock_parse(optarg, &a->clock) < 0) {
+				fprintf(stderr,
+					"hostctl run: unknown clock '%s'; use auto, icount or wall\n",
 					optarg);
 				return -EINVAL;
 			}
@@ -501,6 +515,35 @@ struct run_plan {
  * carry. At most KSELFTEST_DIRS_MAX; the image builder refuses more.
  */
 #define KSELFTEST_DIRS_MAX 16
+
+int run_clock_parse(const char *s, enum run_clock *ret)
+{
+	static const char *const names[] = { "auto", "icount", "wall" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(s, names[i])) {
+			*ret = (enum run_clock)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* --clock auto: icount when one of the scenarios measures (a bench step). */
+static bool wants_icount(enum run_clock clock, const struct scn_set *set,
+			 const size_t *idx, size_t n)
+{
+	if (clock != RUN_CLOCK_AUTO)
+		return clock == RUN_CLOCK_ICOUNT;
+	for (size_t i = 0; i < n; i++) {
+		const struct scenario *s = &set->v[idx[i]];
+
+		for (size_t j = 0; j < s->nsteps + s->ncleanup; j++)
+			if (!strcmp(s->steps[j].kind, "bench"))
+				return true;
+	}
+	return false;
+}
 
 static size_t kselftest_dirs(const struct scn_set *set, const size_t *idx,
 			     size_t n, const char **ret)
@@ -785,6 +828,7 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	ro.initrd = p->su.image.path;
 	ro.cmdline = cmdline;
 	ro.accel = a->accel;
+	ro.icount = wants_icount(a->clock, &p->set, p->idx, p->n);
 	ro.events = &events;
 	ro.progress = &p->prog;
 	ro.vmlinux = *p->su.kernel.dir ? p->vmlinux : NULL;

@@ -69,6 +69,7 @@ extern const struct verb verb_push_def;
 extern const struct verb verb_shell_def;
 extern const struct verb verb_ls_def;
 extern const struct verb verb_repro_def;
+extern const struct verb verb_compare_def;
 
 int verb_run(int argc, char *argv[]);
 int verb_list(int argc, char *argv[]);

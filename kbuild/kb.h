@@ -68,6 +68,9 @@ struct kb_key_input {
 	/* kernel/evidence (what the manifest measures), hashed only when
 	 * there is one. */
 	struct kb_blob evidence;
+	/* Our modules' files (extmod.c), hashed only when there are some. */
+	const struct kb_blob *extmods;
+	size_t nextmods;
 };
 
 int kb_sha256_hex(const void *data, size_t len, char ret_hex[65]);
@@ -84,6 +87,23 @@ int kb_hash_add(struct kb_hash *h, const char *tag, const void *data,
 int kb_hash_add_str(struct kb_hash *h, const char *tag, const char *s);
 int kb_hash_final(struct kb_hash *h, char ret_hex[65]);
 void kb_hash_free(struct kb_hash *h);
+
+/* ---- extmod.c: kernel/modules/<name>/, built with M= ---- */
+#define KB_EXTMOD_FILE_MAX (1024 * 1024)
+#define KB_EXTMOD_STAGE "vlalab-modules" /* below the object tree */
+
+struct kb_extmods {
+	char **dirs; /* the modules' folder names, sorted */
+	size_t ndirs;
+	struct kb_blob *files; /* "<dir>/<file>", malloc'd name and data */
+	size_t nfiles;
+};
+
+/* Reads kernel_dir/modules/ (none: no modules). 0 or -errno. */
+int kb_extmods_read(const char *kernel_dir, struct kb_extmods *ret);
+void kb_extmods_free(struct kb_extmods *m);
+/* Writes the modules' files afresh below root/<dir>/. 0 or -errno. */
+int kb_extmods_stage(const struct kb_extmods *m, const char *root);
 
 /* ---- kconfig.c: .config, fragments, Kconfig, verification ---- */
 enum kb_cfg_line {

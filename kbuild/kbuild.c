@@ -199,6 +199,8 @@ struct inputs {
 	char *evidence_text; /* kernel/evidence, NULL without one */
 	size_t evidence_len;
 	struct kb_evidence_spec evidence;
+	/* modules/: our out-of-tree modules, built against the kernel */
+	struct kb_extmods extmods;
 };
 
 static void inputs_free(struct inputs *in)
@@ -215,6 +217,7 @@ static void inputs_free(struct inputs *in)
 		if (in->frags)
 			kb_fragment_free(&in->frags[i]);
 	}
+	kb_extmods_free(&in->extmods);
 	kb_strv_free(in->frag_names, in->nfrags);
 	kb_strv_free(in->frag_paths, in->nfrags);
 	free(in->frag_data);
@@ -493,6 +496,13 @@ static int read_inputs(const char *kernel_dir, const char *flavour,
 		if (r == 0)
 			r = add_flavour_patches(in, fdir, prefix, p);
 	}
+	if (r == 0) {
+		r = kb_extmods_read(kernel_dir, &in->extmods);
+		if (r < 0)
+			kb_msg(p,
+			       "kbuild: cannot read the modules in '%s/modules': %s",
+			       kernel_dir, strerror(-r));
+	}
 	return r;
 }
 
@@ -530,6 +540,8 @@ static int compute_key(const struct inputs *in, const char *flavour,
 		.without = (const char *const *)in->without,
 		.nwithout = in->nwithout,
 		.evidence = { "evidence", in->evidence_text, in->evidence_len },
+		.extmods = in->extmods.files,
+		.nextmods = in->extmods.nfiles,
 	};
 	r = kb_cache_key(&ki, key);
 	free(patches);
@@ -578,6 +590,43 @@ static int make_target(const char *tree, const char *obj, int jobs,
 		argv[n++] = *targets;
 	argv[n] = NULL;
 	return kb_run_logged(argv, NULL, log_fd, p, NULL);
+}
+
+/*
+ * Builds each of our modules (kernel/modules/<name>/) with M= against the
+ * kernel in obj, and installs it into modpath as modules_install did the
+ * tree's (lib/modules/<release>/extra/, modules.dep updated), so that
+ * modprobe and a scenario's requires find it like any other.
+ */
+static int build_extmods(const char *tree, const char *obj,
+			 const struct kb_extmods *m, const char *modpath,
+			 int jobs, int log_fd, struct kb_progress *p)
+{
+	char root[PATH_MAX], marg[PATH_MAX + 4], iarg[PATH_MAX + 32];
+	int r;
+
+	if (!m->ndirs)
+		return 0;
+	kb_progress_stage(p, "building kernel/modules");
+	r = kb_path(root, sizeof(root), "%s/%s", obj, KB_EXTMOD_STAGE);
+	if (r == 0)
+		r = kb_extmods_stage(m, root);
+	if (r == 0)
+		r = kb_path(iarg, sizeof(iarg), "INSTALL_MOD_PATH=%s", modpath);
+	for (size_t i = 0; r == 0 && i < m->ndirs; i++) {
+		r = kb_path(marg, sizeof(marg), "M=%s/%s", root, m->dirs[i]);
+		if (r == 0)
+			r = make_target(tree, obj, jobs,
+					(char *[]){ marg, "modules", NULL },
+					log_fd, NULL);
+		if (r == 0)
+			r = make_target(tree, obj, jobs,
+					(char *[]){ marg, iarg,
+						    "INSTALL_MOD_STRIP=1",
+						    "modules_install", NULL },
+					log_fd, NULL);
+	}
+	return r;
 }
 
 static void print_make_failure(struct kb_progress *p, const char *what,
@@ -1221,6 +1270,11 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 					   log_path);
 			goto out;
 		}
+	}
+	r = build_extmods(tree, obj, &in.extmods, path, jobs, log_fd, &p);
+	if (r < 0) {
+		print_make_failure(&p, "building kernel/modules", log_path);
+		goto out;
 	}
 	/* The manifest's build_seconds: make and modules_install, not the
 	 * evidence compiles. */

@@ -195,6 +195,19 @@ int kb_cache_key(const struct kb_key_input *in, char ret_hex[65])
 	if (r == 0 && in->evidence.data)
 		r = kb_hash_add(h, "evidence", in->evidence.data,
 				in->evidence.len);
+	if (in->nextmods) {
+		snprintf(count, sizeof(count), "%zu", in->nextmods);
+		if (r == 0)
+			r = kb_hash_add_str(h, "extmods", count);
+		for (size_t i = 0; r == 0 && i < in->nextmods; i++) {
+			r = kb_hash_add_str(h, "extmod-name",
+					    in->extmods[i].name);
+			if (r == 0)
+				r = kb_hash_add(h, "extmod",
+						in->extmods[i].data,
+						in->extmods[i].len);
+		}
+	}
 	if (r == 0)
 		r = kb_hash_final(h, ret_hex);
 	kb_hash_free(h);

@@ -66,6 +66,45 @@ static void test_every_event_roundtrips(void)
 	}
 }
 
+/* A bench step's figures: on the wire only with runs, and checked. */
+static void test_bench(void)
+{
+	struct proto_event ev = { .type = PROTO_EV_STEP_END, .t_us = 9 };
+	struct proto_event back;
+	const char *pre = "{\"ev\":\"step_end\",\"t_us\":1,\"scenario\":\"a/b\","
+			  "\"step\":0,\"verdict\":\"pass\",\"duration_us\":5";
+	char *line, buf[512];
+	size_t len;
+
+	strcpy(ev.u.step_end.scenario, "bch/bench-encode");
+	ok(proto_event_encode(&ev, &line, &len) == 0 &&
+	   !strstr(line, "bench_"), "no bench fields without runs");
+	free(line);
+	ev.u.step_end.bench = (struct proto_bench){ 10, 25, 10, 40, 516398 };
+	ok(proto_event_encode(&ev, &line, &len) == 0, "encode with bench");
+	line[len - 1] = '\0';
+	is_int(decode(line, &back), 0, "decode it back");
+	ok(back.u.step_end.bench.runs == 10 && back.u.step_end.bench.median == 25 &&
+	   back.u.step_end.bench.min == 10 && back.u.step_end.bench.max == 40 &&
+	   back.u.step_end.bench.cv_ppm == 516398, "the figures survive");
+	free(line);
+
+	snprintf(buf, sizeof(buf), "%s,\"bench_runs\":1001,\"bench_median\":1,"
+		 "\"bench_min\":1,\"bench_max\":1}", pre);
+	is_int(decode(buf, &back), -EPROTO, "runs above the bound");
+	is_str(err, "step_end: bench_runs 1001 is above 1000", "says so");
+	snprintf(buf, sizeof(buf), "%s,\"bench_runs\":3,\"bench_median\":1,"
+		 "\"bench_min\":2,\"bench_max\":3}", pre);
+	is_int(decode(buf, &back), -EPROTO, "min above the median");
+	snprintf(buf, sizeof(buf), "%s,\"bench_runs\":3,\"bench_median\":4,"
+		 "\"bench_min\":2,\"bench_max\":3}", pre);
+	is_int(decode(buf, &back), -EPROTO, "median above max");
+	snprintf(buf, sizeof(buf), "%s,\"bench_median\":4}", pre);
+	is_int(decode(buf, &back), -EPROTO, "figures without runs");
+	snprintf(buf, sizeof(buf), "%s,\"bench_runs\":\"3\"}", pre);
+	is_int(decode(buf, &back), -EPROTO, "a mistyped runs");
+}
+
 static void test_hostile(void)
 {
 	struct proto_event ev;
@@ -740,6 +779,7 @@ int main(void)
 	test_cleanup();
 	test_roundtrip();
 	test_every_event_roundtrips();
+	test_bench();
 	test_hostile();
 	test_encode_bound();
 	test_linebuf();

@@ -492,6 +492,55 @@ static void test_sample_delta(void)
 	sample_set_free(&samples);
 }
 
+/* The figures of a bench step, and the step over a file. */
+static void test_bench(void)
+{
+	uint64_t v[] = { 30, 10, 20, 40 }, one[] = { 7 };
+	uint64_t big[] = { UINT64_MAX - 2, UINT64_MAX };
+	uint64_t same[] = { 5, 5, 5 }, spread[] = { 90, 100, 110 };
+	struct step_result res;
+	struct proto_bench b;
+	char f[300];
+
+	is_int(bench_stats(v, 4, &b), 0, "bench_stats of four");
+	ok(b.runs == 4 && b.min == 10 && b.max == 40 && b.median == 25,
+	   "min 10, max 40, an even count's median 25");
+	/* sd of 10..40 is 12.9099, over a mean of 25: 516398 ppm. */
+	is_int((int64_t)b.cv_ppm, 516398, "cv in ppm");
+	is_int(bench_stats(spread, 3, &b), 0, "bench_stats of three");
+	ok(b.median == 100 && b.cv_ppm == 100000, "median 100, cv 10 percent");
+	is_int(bench_stats(same, 3, &b), 0, "equal values");
+	is_int((int64_t)b.cv_ppm, 0, "no variation");
+	is_int(bench_stats(one, 1, &b), 0, "one value");
+	ok(b.median == 7 && b.cv_ppm == 0, "its own median, cv 0");
+	is_int(bench_stats(big, 2, &b), 0, "values near the top");
+	ok(b.median == UINT64_MAX - 1, "the middle without overflow");
+	is_int(bench_stats(v, 0, &b), -EINVAL, "no values");
+	is_int(bench_stats(v, PROTO_BENCH_RUNS_MAX + 1, &b), -EINVAL,
+	       "too many");
+
+	snprintf(f, sizeof(f), "%s/encode", dir);
+	tu_write(f, "blocks 8192 bytes 4194304 ns 1234\n", O_TRUNC);
+	run(&res, "{\"kind\":\"bench\",\"path\":\"%s\","
+	    "\"match\":\"ns ([0-9]+)\",\"runs\":5,\"warmup\":1}", f);
+	is_int(res.verdict, VERDICT_PASS, "bench passes");
+	ok(res.bench.runs == 5 && res.bench.median == 1234 &&
+	   res.bench.cv_ppm == 0, "bench: 5 runs of 1234");
+	is_str(res.got, "median 1234, min 1234, max 1234, cv 0.00% over 5 runs",
+	       "bench says its figures");
+	run(&res, "{\"kind\":\"bench\",\"path\":\"%s\",\"runs\":3}", f);
+	ok(res.verdict == VERDICT_PASS && res.bench.runs == 3,
+	   "bench without match times the read");
+	tu_write(f, "ns -5\n", O_TRUNC);
+	run(&res, "{\"kind\":\"bench\",\"path\":\"%s\","
+	    "\"match\":\"ns (-?[0-9]+)\",\"runs\":2}", f);
+	is_int(res.verdict, VERDICT_FAIL, "a negative value fails");
+	ok(res.bench.runs == 0, "and reports no figures");
+	run(&res, "{\"kind\":\"bench\",\"path\":\"%s/none\","
+	    "\"runs\":2}", dir);
+	is_int(res.verdict, VERDICT_FAIL, "a missing file fails");
+}
+
 static void test_wait_for(void)
 {
 	struct step_result res;
@@ -703,6 +752,7 @@ int main(void)
 	test_readlink();
 	test_repeat_length();
 	test_sample_delta();
+	test_bench();
 	test_wait_for();
 	test_sleep();
 	test_kmsg_without_log();

@@ -49,7 +49,27 @@ static void test_domain(void)
 	   "one virtio-net NIC (eth0), user network, no option ROM");
 	ok(xml && !strstr(strstr(xml, "<interface") + 1, "<interface"),
 	   "only one NIC");
+	ok(xml && !strstr(xml, "icount") && !strstr(xml, "xmlns:qemu"),
+	   "no icount unasked");
 	free(xml);
+	xml = NULL;
+	c.icount = true;
+	is_int(domain_xml(&c, &xml), 0, "domain_xml with icount");
+	ok(xml && strstr(xml, "<domain type='qemu' xmlns:qemu='"
+			      "http://libvirt.org/schemas/domain/qemu/1.0'>") &&
+		   strstr(xml, "  </devices>\n"
+			       "  <qemu:commandline>\n"
+			       "    <qemu:arg value='-icount'/>\n"
+			       "    <qemu:arg value='shift=0,sleep=off'/>\n"
+			       "  </qemu:commandline>\n"
+			       "</domain>\n"),
+	   "icount through the QEMU namespace");
+	free(xml);
+	xml = NULL;
+	c.accel = DOMAIN_ACCEL_KVM;
+	is_int(domain_xml(&c, &xml), -EINVAL, "icount with KVM refused");
+	c.accel = DOMAIN_ACCEL_TCG;
+	c.icount = false;
 	c.vcpus = 3;
 	is_int(domain_xml(&c, &xml), -EINVAL, "3 vcpus refused");
 	c.vcpus = 2;

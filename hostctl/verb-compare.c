@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hostctl compare: the same scenarios on two kernel flavours, --rounds
+ * times each, every round a `hostctl run` of its own (fresh VMs), then one
+ * table (compare.c) printed and written as compare.json and compare.svg
+ * into the compare directory (docs/evidence.md).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "fileio.h"
+#include "kbuild.h"
+#include "store.h"
+#include "verbs.h"
+
+#define CMP_ARGV_MAX 64
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: hostctl compare --baseline FLAVOUR --candidate FLAVOUR [OPTIONS] SCENARIO...\n"
+		"\n"
+		"Run the scenarios on both kernel flavours, each round on fresh VMs,\n"
+		"and print one table: verdicts, bench medians with the candidate/\n"
+		"baseline ratio and its 95%% confidence interval, -Wvla counts and the\n"
+		"touched functions' code and frame sizes from the build manifests, and\n"
+		"the accelerator and clock. Under TCG the VMs count instructions\n"
+		"(-icount): instruction-time, not hardware speed. Writes compare.json\n"
+		"and compare.svg into the compare directory. Exit 0 when every\n"
+		"scenario gave the same verdicts on both, 1 otherwise.\n"
+		"\n"
+		"  --baseline NAME   the flavour to compare against (e.g. vla)\n"
+		"  --candidate NAME  the flavour under test (e.g. patched)\n"
+		"  --rounds N        runs of each flavour, 1..%d (default: 2)\n"
+		"  --output DIR      the compare directory (default:\n"
+		"                    results/compare-DATE-TIME); each round's run\n"
+		"                    goes in DIR/{baseline,candidate}-<flavour>-<round>\n"
+		"  --accel ACCEL     auto, kvm or tcg, for every run (default: auto)\n"
+		"  --kernel-dir DIR  the kernel/ folder with the flavours\n",
+		CMP_ROUNDS_MAX);
+}
+
+/* One `hostctl run` of @flavour into @dir; its exit code, or -1. */
+static int run_flavour(const char *flavour, const char *dir, const char *accel,
+		       const char *kernel_dir, char *const *scenarios,
+		       int nscenarios)
+{
+	char *argv[CMP_ARGV_MAX];
+	int n = 0, status;
+	pid_t pid;
+
+	if (nscenarios > CMP_ARGV_MAX - 16)
+		return -1;
+	argv[n++] = "hostctl";
+	argv[n++] = "run";
+	argv[n++] = "--flavour";
+	argv[n++] = (char *)flavour;
+	argv[n++] = "--output";
+	argv[n++] = (char *)dir;
+	argv[n++] = "--format";
+	argv[n++] = "text";
+	if (accel) {
+		argv[n++] = "--accel";
+		argv[n++] = (char *)accel;
+	}
+	if (kernel_dir) {
+		argv[n++] = "--kernel-dir";
+		argv[n++] = (char *)kernel_dir;
+	}
+	for (int i = 0; i < nscenarios; i++)
+		argv[n++] = scenarios[i];
+	argv[n] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "hostctl compare: cannot run hostctl: %s\n",
+			strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int write_outputs(const char *dir, struct json_object *t)
+{
+	char path[PATH_MAX];
+	const char *s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int r;
+
+	s = json_object_to_json_string_ext(
+		t, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!s)
+		return -ENOMEM;
+	if (snprintf(path, sizeof(path), "%s/compare.json", dir) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	r = fileio_write_atomic(path, s, strlen(s));
+	if (r < 0)
+		return r;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	cmp_svg(t, f);
+	if (fclose(f) != 0) {
+		free(buf);
+		return -ENOMEM;
+	}
+	if (snprintf(path, sizeof(path), "%s/compare.svg", dir) >=
+	    (int)sizeof(path))
+		r = -ENAMETOOLONG;
+	else
+		r = fileio_write_atomic(path, buf, len);
+	free(buf);
+	return r;
+}
+
+/* Every scenario's verdicts the same on both flavours, in every round. */
+static bool verdicts_agree(const struct cmp_input *in)
+{
+	for (size_t k = 0; k < in->nrounds; k++) {
+		const struct res_run *b = &in->base[k], *c = &in->cand[k];
+
+		if (b->n != c->n)
+			return false;
+		for (size_t i = 0; i < b->n; i++)
+			if (strcmp(b->v[i].name, c->v[i].name) ||
+			    b->v[i].verdict != c->v[i].verdict)
+				return false;
+	}
+	return true;
+}
+
+int verb_compare(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "candidate", required_argument, NULL, 'c' },
+		{ "rounds", required_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "accel", required_argument, NULL, 'a' },
+		{ "kernel-dir", required_argument, NULL, 'K' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *baseline = NULL, *candidate = NULL, *output = NULL,
+		   *accel = NULL, *kernel_dir = NULL;
+	struct res_run base[CMP_ROUNDS_MAX] = { 0 },
+		       cand[CMP_ROUNDS_MAX] = { 0 };
+	char dir[PATH_MAX], sub[PATH_MAX + 64], err[512], kd[PATH_MAX];
+	struct json_object *table = NULL;
+	unsigned long rounds = 2;
+	int c, r, ret = EXIT_SETUP;
+	size_t done = 0;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
+		switch (c) {
+		case 'b':
+			baseline = optarg;
+			break;
+		case 'c':
+			candidate = optarg;
+			break;
+		case 'n':
+			errno = 0;
+			rounds = strtoul(optarg, &end, 10);
+			if (errno || *end || rounds < 1 ||
+			    rounds > CMP_ROUNDS_MAX) {
+				fprintf(stderr,
+					"hostctl compare: --rounds '%s': give 1..%d\n",
+					optarg, CMP_ROUNDS_MAX);
+				return EXIT_SETUP;
+			}
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'a':
+			accel = optarg;
+			break;
+		case 'K':
+			kernel_dir = optarg;
+			break;
+		case 'h':
+			compare_usage(stdout);
+			return EXIT_GREEN;
+		default:
+			compare_usage(stderr);
+			return EXIT_SETUP;
+		}
+	}
+	r = verb_check_nargs(&verb_compare_def, argc - optind);
+	if (r)
+		return r;
+	if (!baseline || !candidate) {
+		fprintf(stderr,
+			"hostctl compare: give --baseline and --candidate\n");
+		return EXIT_SETUP;
+	}
+	snprintf(kd, sizeof(kd), "%s",
+		 kernel_dir ? kernel_dir : VLALAB_SRCDIR "/kernel");
+	if (kbuild_flavour_check(kd, baseline, err, sizeof(err)) < 0 ||
+	    kbuild_flavour_check(kd, candidate, err, sizeof(err)) < 0) {
+		fprintf(stderr, "hostctl compare: %s\n", err);
+		return EXIT_SETUP;
+	}
+	if (output) {
+		snprintf(dir, sizeof(dir), "%s", output);
+	} else {
+		time_t now = time(NULL);
+		struct tm tm;
+
+		gmtime_r(&now, &tm);
+		strftime(dir, sizeof(dir),
+			 STORE_DEFAULT_DIR "/compare-%Y%m%d-%H%M%S", &tm);
+		mkdir(STORE_DEFAULT_DIR, 0755);
+	}
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "hostctl compare: cannot create '%s': %s\n",
+			dir, strerror(errno));
+		return EXIT_SETUP;
+	}
+	/* Rounds alternate the flavours, so that a drift of the host hits
+	 * both alike. */
+	for (done = 0; done < rounds; done++) {
+		const char *fl[2] = { baseline, candidate };
+		const char *role[2] = { "baseline", "candidate" };
+		struct res_run *into[2] = { &base[done], &cand[done] };
+
+		for (int i = 0; i < 2; i++) {
+			/* The role in the name: a flavour may be compared
+			 * with itself. */
+			snprintf(sub, sizeof(sub), "%s/%s-%s-%zu", dir, role[i],
+				 fl[i], done + 1);
+			fprintf(stderr,
+				"hostctl compare: round %zu of %lu, %s: %s\n",
+				done + 1, rounds, fl[i], sub);
+			r = run_flavour(fl[i], sub, accel, kernel_dir,
+					argv + optind, argc - optind);
+			/* A run that ended red or with a lab error still
+			 * has its verdicts; only one without a summary
+			 * stops the comparison. */
+			if (r < 0 || r == EXIT_SETUP) {
+				fprintf(stderr,
+					"hostctl compare: the run of %s in '%s' did not start (exit %d)\n",
+					fl[i], sub, r);
+				goto out;
+			}
+			r = store_read_run(sub, into[i], err, sizeof(err));
+			if (r < 0) {
+				fprintf(stderr,
+					"hostctl compare: the run of %s has no results: %s\n",
+					fl[i], err);
+				goto out;
+			}
+		}
+	}
+	r = cmp_table(&(struct cmp_input){ baseline, candidate, base, cand,
+					   rounds },
+		      &table);
+	if (r < 0) {
+		fprintf(stderr, "hostctl compare: cannot build the table: %s\n",
+			strerror(-r));
+		goto out;
+	}
+	cmp_print(table, stdout);
+	r = write_outputs(dir, table);
+	if (r < 0) {
+		fprintf(stderr,
+			"hostctl compare: cannot write compare.json or compare.svg in '%s': %s\n",
+			dir, strerror(-r));
+		goto out;
+	}
+	printf("\ntable: %s/compare.json, chart: %s/compare.svg\n", dir, dir);
+	if (fflush(stdout) != 0)
+		goto out;
+	ret = verdicts_agree(&(struct cmp_input){ baseline, candidate, base,
+						  cand, rounds }) ?
+		      EXIT_GREEN :
+		      EXIT_RED;
+out:
+	json_object_put(table);
+	for (size_t i = 0; i < CMP_ROUNDS_MAX; i++) {
+		res_run_free(&base[i]);
+		res_run_free(&cand[i]);
+	}
+	return ret;
+}
+
+/* Its row in the verb table (main.c). */
+const struct verb verb_compare_def = {
+	.name = "compare",
+	.min_args = 1,
+	.max_args = CMP_ARGV_MAX - 16,
+	.fn = verb_compare,
+	.usage = "--baseline F1 --candidate F2 [OPTIONS] SCENARIO...",
+	.summary = "the same scenarios on two kernel flavours, one table",
+};
