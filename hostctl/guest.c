@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bootcheck.h"
+#include "conattach.h"
 #include "fsutil.h"
 #include "guest.h"
 #include "progress.h"
@@ -185,6 +186,8 @@ static void on_console(void *userdata, const char *buf, size_t len)
 	struct guest *g = userdata;
 	int r;
 
+	if (buf)
+		conattach_output(g->ca, buf, len);
 	if (!g->con_open)
 		return;
 	r = buf ? boundlog_bytes(&g->con, buf, len) : boundlog_flush(&g->con);
@@ -316,6 +319,25 @@ static void publish(const struct guest *g, const char *scenario, unsigned step,
 	}
 }
 
+/* Serve hostctl console on <vms>/<domain>.con (conattach.h). */
+static void serve_console(struct guest *g)
+{
+	char path[PATH_MAX];
+	int r;
+
+	if (!g->env->vms_dir)
+		return;
+	r = conattach_path(g->env->vms_dir, g->name, path, sizeof(path));
+	if (r == 0)
+		r = conattach_open(g->vm, path, &g->ca);
+	if (r < 0) {
+		progress_clear(g->env->progress);
+		fprintf(stderr,
+			"hostctl: cannot serve the console of %s on '%s': %s; hostctl console will not reach it\n",
+			g->label, path, strerror(-r));
+	}
+}
+
 int guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
 		const char *what, char *err, size_t errlen)
 {
@@ -346,8 +368,10 @@ int guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
 	if (r < 0)
 		console_close(g);
 	g->vm = r < 0 ? NULL : vm;
-	if (g->vm)
+	if (g->vm) {
+		serve_console(g);
 		publish(g, NULL, 0, 0);
+	}
 	if (g->vm && end != SCN_END_RUNNING) {
 		g->silence_ms = GUEST_SILENCE_STOPPING_MS;
 		vm_set_silence_ms(g->vm, g->silence_ms);
@@ -548,6 +572,8 @@ void guest_destroy(struct guest *g)
 		vmstate_remove(g->env->vms_dir, g->name);
 		unlink(g->ssh_sock);
 	}
+	conattach_close(g->ca);
+	g->ca = NULL;
 	vm_destroy(g->vm);
 	g->vm = NULL;
 	console_close(g);

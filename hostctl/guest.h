@@ -61,6 +61,8 @@ struct guest_stats {
 };
 
 /* What every guest of a run shares. */
+struct conattach;
+
 struct guest_env {
 	struct vm_host *host;
 	enum domain_accel accel; /* the runner may fall back to TCG */
@@ -134,6 +136,7 @@ struct guest {
 	 */
 	struct boundlog con;
 	bool con_open;
+	struct conattach *ca; /* hostctl console's socket, or NULL */
 	uint64_t con_cut_taken, con_cut_pending;
 };
 

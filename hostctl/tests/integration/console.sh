@@ -1,0 +1,117 @@
+#!/bin/sh
+# Integration: hostctl console (docs/repro.md). `hostctl repro --no-shell`
+# keeps ftrace/cached-filter's VM; `hostctl console VM` runs in a
+# pseudo-terminal, a line written to /dev/kmsg through `hostctl exec`
+# shows on it, a second attacher is turned away while the first is
+# attached, ^] detaches cleanly (exit 0, the terminal restored), and the
+# run's console log got the same line meanwhile (the run owns the stream).
+set -eu
+exec python3 - "$HOSTCTL" <<'PY'
+import json, os, pty, re, select, subprocess, sys, termios, time
+
+hostctl = sys.argv[1]
+cache = os.environ.get("VLALAB_CACHE") or os.path.expanduser("~/.cache/vlalab")
+bad = []
+
+def fail(msg):
+    print("# " + msg)
+    bad.append(msg)
+
+rp = subprocess.Popen([hostctl, "repro", "--no-shell", "--until-step", "2",
+                       "ftrace/cached-filter"], stdin=subprocess.PIPE,
+                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+# Until repro says the VM is up; the bound only turns a broken hostctl
+# into a failure rather than a hang.
+seen, deadline, dom = b"", time.time() + 900, None
+while time.time() < deadline and dom is None:
+    r, _, _ = select.select([rp.stdout], [], [], deadline - time.time())
+    if not r:
+        break
+    chunk = os.read(rp.stdout.fileno(), 4096)
+    if not chunk:
+        break
+    seen += chunk
+    m = re.search(rb"\) is up: 'hostctl shell (\S+)'", seen)
+    if m:
+        dom = m.group(1).decode()
+sys.stdout.write(seen.decode(errors="replace"))
+if dom is None:
+    fail("hostctl repro --no-shell never said the VM was up")
+    rp.kill()
+    sys.exit(1)
+
+def read_until(fd, pat, secs):
+    """What @fd (a pty master) says until @pat matches or @secs pass."""
+    got, end = b"", time.time() + secs
+    while time.time() < end and not re.search(pat, got):
+        r, _, _ = select.select([fd], [], [], end - time.time())
+        if not r:
+            break
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        got += chunk
+    return got
+
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(hostctl, [hostctl, "console", dom])
+got = read_until(fd, rb"\^\] detaches", 30)
+print("# attach: %r" % got[-200:])
+if b"attached to" not in got:
+    fail("hostctl console did not attach")
+# The client's terminal is raw while attached.
+if termios.tcgetattr(fd)[3] & termios.ICANON:
+    fail("the terminal is not raw while attached")
+
+# A second user is turned away.
+p = subprocess.run([hostctl, "console", dom], stdin=subprocess.DEVNULL,
+                   capture_output=True, timeout=60)
+print("# second attacher: rc %d, %r" % (p.returncode, p.stdout + p.stderr))
+if p.returncode == 0 or b"another user is attached" not in p.stderr:
+    fail("a second attacher was not turned away")
+
+mark = "vlalab-console-%d" % os.getpid()
+p = subprocess.run([hostctl, "exec", dom, "--", "sh", "-c",
+                    "echo %s > /dev/kmsg" % mark],
+                   capture_output=True, timeout=300)
+if p.returncode != 0:
+    fail("exec failed: %r" % p.stderr)
+got = read_until(fd, mark.encode(), 60)
+print("# console: %r" % got[-200:])
+if mark.encode() not in got:
+    fail("the kmsg line never showed on the console")
+
+# Typed input reaches the console (the getty-less guest echoes nothing,
+# but the stream must take it), then ^] detaches.
+os.write(fd, b"\r\x1d")
+got = read_until(fd, rb"detached|went away", 30)
+print("# detach: %r" % got[-200:])
+_, status = os.waitpid(pid, 0)
+rc = os.waitstatus_to_exitcode(status)
+if rc != 0 or b"detached" not in got:
+    fail("^] did not detach cleanly: exit %d" % rc)
+os.close(fd)
+
+# The run's own log has the line too: it kept writing while attached.
+state = json.load(open(os.path.join(cache, "vms", dom + ".json")))
+log = os.path.join(state["run_dir"], "console-%s.log" % state["label"])
+
+rp.stdin.write(b"\n")
+rp.stdin.close()
+sys.stdout.write(rp.stdout.read().decode(errors="replace"))
+rc = rp.wait(timeout=300)
+print("# repro exited %d" % rc)
+if not os.path.exists(log):
+    fail("no console log %s" % log)
+elif mark.encode() not in open(log, "rb").read():
+    fail("%s lacks the line shown to the attached user" % log)
+else:
+    print("# %s has the line too" % log)
+for b in bad:
+    print("# " + b)
+sys.exit(1 if bad else 0)
+PY
