@@ -6,39 +6,13 @@
 # attached, ^] detaches cleanly (exit 0, the terminal restored), and the
 # run's console log got the same line meanwhile (the run owns the stream).
 set -eu
-exec python3 - "$HOSTCTL" <<'PY'
+exec python3 - "$HOSTCTL" "$(dirname "$0")" <<'PY'
 import json, os, pty, re, select, subprocess, sys, termios, time
 
 hostctl = sys.argv[1]
-cache = os.environ.get("VLALAB_CACHE") or os.path.expanduser("~/.cache/vlalab")
-bad = []
-
-def fail(msg):
-    print("# " + msg)
-    bad.append(msg)
-
-rp = subprocess.Popen([hostctl, "repro", "--no-shell", "--until-step", "2",
-                       "ftrace/cached-filter"], stdin=subprocess.PIPE,
-                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-# Until repro says the VM is up; the bound only turns a broken hostctl
-# into a failure rather than a hang.
-seen, deadline, dom = b"", time.time() + 900, None
-while time.time() < deadline and dom is None:
-    r, _, _ = select.select([rp.stdout], [], [], deadline - time.time())
-    if not r:
-        break
-    chunk = os.read(rp.stdout.fileno(), 4096)
-    if not chunk:
-        break
-    seen += chunk
-    m = re.search(rb"\) is up: 'hostctl shell (\S+)'", seen)
-    if m:
-        dom = m.group(1).decode()
-sys.stdout.write(seen.decode(errors="replace"))
-if dom is None:
-    fail("hostctl repro --no-shell never said the VM was up")
-    rp.kill()
-    sys.exit(1)
+sys.path.insert(0, sys.argv[2])
+from repro_vm import CACHE as cache, fail, hold, done
+rp, dom = hold(hostctl, 2)
 
 def read_until(fd, pat, secs):
     """What @fd (a pty master) says until @pat matches or @secs pass."""
@@ -111,7 +85,5 @@ elif mark.encode() not in open(log, "rb").read():
     fail("%s lacks the line shown to the attached user" % log)
 else:
     print("# %s has the line too" % log)
-for b in bad:
-    print("# " + b)
-sys.exit(1 if bad else 0)
+done()
 PY
