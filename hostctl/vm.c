@@ -293,6 +293,7 @@ static void quiet_errors(void *userdata, virErrorPtr e)
 }
 
 static void console_drain(struct vm *vm);
+static volatile sig_atomic_t interrupted;
 
 static void vm_die(struct vm *vm, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -638,6 +639,18 @@ void vm_console_drain(struct vm *vm)
 	console_drain(vm);
 }
 
+void vm_console_wait(struct vm *vm, uint64_t ms)
+{
+	uint64_t deadline = vm_now_us() + ms * 1000;
+
+	while (!interrupted && !vm->con_eof && vm_now_us() < deadline)
+		if (virEventRunDefaultImpl() < 0)
+			break;
+	console_drain(vm);
+	if (vm->dead && !vm->con_eof)
+		vm->on_console(vm->userdata, NULL, 0);
+}
+
 int vm_console_send(struct vm *vm, const char *buf, size_t len)
 {
 	int n;
@@ -758,8 +771,6 @@ int vm_send(struct vm *vm, const char *line, size_t len)
 	flush_out(vm);
 	return vm->dead ? -EPIPE : 0;
 }
-
-static volatile sig_atomic_t interrupted;
 
 void vm_interrupt(void)
 {

@@ -96,6 +96,13 @@ int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
  */
 void vm_console_drain(struct vm *vm);
 /*
+ * Run the event loop for @ms (or until vm_interrupt(), or the console's
+ * end) whatever the VM's state, the console read meanwhile, then drain
+ * it; of a dead VM, end the console's last line. For a grace that lets a
+ * hung guest's detectors print.
+ */
+void vm_console_wait(struct vm *vm, uint64_t ms);
+/*
  * Type @len bytes on the guest's console (an attached user). 0, -EPIPE
  * when the console is gone, -EIO.
  */
