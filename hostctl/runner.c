@@ -190,6 +190,8 @@ static int boot_shared(struct run_ctx *c, char **why)
 		if (vm_proto_error(vm))
 			snprintf(what, sizeof(what), "%s: %s", g->label,
 				 vm_dead_reason(vm));
+		if (!vm_proto_error(vm) && r != -EINTR)
+			vm_console_drain(vm);
 		*why = vm_proto_error(vm) || r == -EINTR ?
 			       strdup(what) :
 			       guest_console_reason(what, g->console);

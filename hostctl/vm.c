@@ -33,6 +33,9 @@
 #include "vm.h"
 
 #define VM_TICK_MS 100
+/* A dead VM's console: quiet this long is done; at most this long. */
+#define VM_CONSOLE_QUIET_MS 300
+#define VM_CONSOLE_SETTLE_MS 3000
 
 struct vm_host {
 	virConnectPtr conn;
@@ -51,6 +54,7 @@ struct vm {
 	bool st_eof; /* the stream ended: QEMU closed the channel */
 	virStreamPtr con; /* the serial console */
 	bool con_cb, con_eof;
+	uint64_t con_rx_us; /* when console bytes last came */
 	struct proto_linebuf lb;
 	char name[128];
 	/* The owner's line hooks (vm_params). */
@@ -619,6 +623,7 @@ static void console_drain(struct vm *vm)
 			console_end(vm);
 			break;
 		}
+		vm->con_rx_us = vm_now_us();
 		vm->on_console(vm->userdata, buf, (size_t)n);
 	}
 }
@@ -636,7 +641,27 @@ static void console_cb(virStreamPtr st, int events, void *opaque)
 
 void vm_console_drain(struct vm *vm)
 {
+	uint64_t t0 = vm_now_us(), quiet_us = VM_CONSOLE_QUIET_MS * 1000;
+
 	console_drain(vm);
+	if (!vm->dead)
+		return;
+	/*
+	 * A VM that died may have printed its last lines a moment before
+	 * the event that says so, and they may not have reached the stream
+	 * yet (a panicked guest's domain stays, paused: its console never
+	 * ends). Read until it ends, or has been quiet for a while since
+	 * now, within a bound.
+	 */
+	while (!vm->con_eof && !interrupted &&
+	       vm_now_us() - t0 < VM_CONSOLE_SETTLE_MS * 1000 &&
+	       vm_now_us() - (vm->con_rx_us > t0 ? vm->con_rx_us : t0) <
+		       quiet_us)
+		if (virEventRunDefaultImpl() < 0)
+			break;
+	console_drain(vm);
+	if (!vm->con_eof)
+		vm->on_console(vm->userdata, NULL, 0);
 }
 
 void vm_console_wait(struct vm *vm, uint64_t ms)

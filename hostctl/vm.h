@@ -91,8 +91,10 @@ int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 	     char *err, size_t errlen);
 
 /*
- * Hand the owner's on_console hook what the console holds now, without
- * waiting: before the console log is read.
+ * Hand the owner's on_console hook what the console holds now: before
+ * the console log is read. Of a VM that died, also what it printed just
+ * before: the event loop runs until its console ends or has been quiet
+ * for a moment (300 ms, 3 s at most), and its last line is ended.
  */
 void vm_console_drain(struct vm *vm);
 /*
