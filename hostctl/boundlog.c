@@ -37,6 +37,21 @@ int boundlog_open(struct boundlog *b, const char *path, uint64_t max,
 	return 0;
 }
 
+int boundlog_open_stream(struct boundlog *b, const char *path, uint64_t max)
+{
+	int r;
+
+	if (max < BOUNDLOG_STREAM_MIN)
+		return -EINVAL;
+	r = boundlog_open(b, path, max, BOUNDLOG_MARK_TEXT);
+	if (r < 0)
+		return r;
+	/* A head of a half, a ring of a quarter, a tail on disk of a half. */
+	b->stream = true;
+	b->head_max = max / 2;
+	return 0;
+}
+
 int boundlog_error(const struct boundlog *b)
 {
 	return b->err;
@@ -93,6 +108,67 @@ static void ring_put(struct boundlog *b, const char *p, size_t len)
 	b->ring_len += len;
 }
 
+/* The cut mark, if anything was cut, and the tail in memory. */
+static int put_tail(struct boundlog *b)
+{
+	size_t first = b->tail_max - b->ring_start;
+	char mark[96];
+	int n, r = 0;
+
+	if (b->cut) {
+		if (b->mark == BOUNDLOG_MARK_JSON)
+			n = snprintf(mark, sizeof(mark),
+				     "{\"host\":\"cut\",\"bytes\":%" PRIu64
+				     "}\n",
+				     b->cut);
+		else
+			n = snprintf(mark, sizeof(mark),
+				     "[vlalab: %" PRIu64 " bytes cut]\n",
+				     b->cut);
+		r = put(b, mark, (size_t)n);
+	}
+	if (r == 0 && b->ring_len) {
+		if (first > b->ring_len)
+			first = b->ring_len;
+		r = put(b, b->ring + b->ring_start, first);
+		if (r == 0 && b->ring_len > first)
+			r = put(b, b->ring, b->ring_len - first);
+	}
+	return r;
+}
+
+/* A stream log's file back to its head, the mark and the tail in memory. */
+static int rewrite(struct boundlog *b)
+{
+	int r;
+
+	if (b->err)
+		return b->err;
+	if (ftruncate(b->fd, b->head_end) < 0) {
+		b->err = -errno;
+		return b->err;
+	}
+	b->size = b->good = b->head_end;
+	r = put_tail(b);
+	b->disk_tail = (uint64_t)(b->size - b->head_end);
+	b->disk_cut = b->cut;
+	return r;
+}
+
+/* A line of a stream log whose head is full: into the ring and the file. */
+static int stream_tail_line(struct boundlog *b, const char *line, size_t len)
+{
+	int r;
+
+	if (b->disk_tail + len + 1 > b->head_max)
+		return rewrite(b);
+	r = put(b, line, len);
+	if (r == 0)
+		r = put(b, "\n", 1);
+	b->disk_tail += len + 1;
+	return r;
+}
+
 int boundlog_line(struct boundlog *b, const char *line, size_t len)
 {
 	char small[BOUNDLOG_LINE_BUF], *buf = small;
@@ -118,6 +194,11 @@ int boundlog_line(struct boundlog *b, const char *line, size_t len)
 	}
 	/* The head is full: no later line of this part goes there. */
 	b->head = b->head_max;
+	if (b->stream && !b->tailing) {
+		b->tailing = true;
+		b->head_end = b->size;
+		b->disk_tail = 0;
+	}
 	if (len + 1 > b->tail_max) {
 		b->cut += len + 1;
 		return 0;
@@ -131,40 +212,76 @@ int boundlog_line(struct boundlog *b, const char *line, size_t len)
 		ring_drop(b);
 	ring_put(b, line, len);
 	ring_put(b, "\n", 1);
+	return b->stream ? stream_tail_line(b, line, len) : 0;
+}
+
+int boundlog_bytes(struct boundlog *b, const char *buf, size_t len)
+{
+	int r;
+
+	if (b->err)
+		return b->err;
+	while (len) {
+		const char *nl = memchr(buf, '\n', len);
+		size_t n = nl ? (size_t)(nl - buf) : len;
+		size_t room = sizeof(b->pend) - b->pend_len;
+
+		if (n > room) {
+			/* A line too long for a line: split it. */
+			memcpy(b->pend + b->pend_len, buf, room);
+			buf += room;
+			len -= room;
+			b->pend_len = 0;
+			r = boundlog_line(b, b->pend, sizeof(b->pend));
+			if (r < 0)
+				return r;
+			continue;
+		}
+		memcpy(b->pend + b->pend_len, buf, n);
+		b->pend_len += n;
+		if (!nl)
+			break;
+		buf += n + 1;
+		len -= n + 1;
+		r = boundlog_line(b, b->pend, b->pend_len);
+		b->pend_len = 0;
+		if (r < 0)
+			return r;
+	}
 	return 0;
+}
+
+int boundlog_flush(struct boundlog *b)
+{
+	size_t n = b->pend_len;
+
+	if (b->err || !n)
+		return b->err;
+	b->pend_len = 0;
+	return boundlog_line(b, b->pend, n);
+}
+
+uint64_t boundlog_cut(const struct boundlog *b)
+{
+	return b->cut;
 }
 
 int boundlog_part_end(struct boundlog *b, uint64_t *ret_cut)
 {
-	size_t first = b->tail_max - b->ring_start;
-	char mark[96];
-	int n, r = 0;
+	int r = 0;
 
 	if (ret_cut)
 		*ret_cut = b->cut;
-	if (b->cut) {
-		if (b->mark == BOUNDLOG_MARK_JSON)
-			n = snprintf(mark, sizeof(mark),
-				     "{\"host\":\"cut\",\"bytes\":%" PRIu64
-				     "}\n",
-				     b->cut);
-		else
-			n = snprintf(mark, sizeof(mark),
-				     "[vlalab: %" PRIu64 " bytes cut]\n",
-				     b->cut);
-		r = put(b, mark, (size_t)n);
-	}
-	if (r == 0 && b->ring_len) {
-		if (first > b->ring_len)
-			first = b->ring_len;
-		r = put(b, b->ring + b->ring_start, first);
-		if (r == 0 && b->ring_len > first)
-			r = put(b, b->ring, b->ring_len - first);
-	}
+	if (!b->stream)
+		r = put_tail(b);
+	else if (b->tailing && b->cut != b->disk_cut)
+		r = rewrite(b);
 	free(b->ring);
 	b->ring = NULL;
 	b->ring_start = b->ring_len = 0;
 	b->head = b->cut = 0;
+	b->tailing = false;
+	b->disk_tail = b->disk_cut = 0;
 	return r < 0 ? r : b->err;
 }
 
@@ -174,6 +291,8 @@ int boundlog_close(struct boundlog *b)
 
 	if (b->fd < 0)
 		return b->err;
+	/* An error of either is kept, and part_end() returns it. */
+	(void)boundlog_flush(b);
 	r = boundlog_part_end(b, NULL);
 	if (close(b->fd) < 0 && r == 0)
 		r = -errno;

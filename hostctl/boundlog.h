@@ -7,6 +7,15 @@
  * after a line that says how many bytes were cut. hostctl's memory and
  * the file's size thus stay bounded whatever the guest sends.
  *
+ * A stream log (boundlog_open_stream(): a VM's console) is one part fed
+ * with bytes rather than lines, and is always current on disk: once its
+ * head (half the bound) is full, each line also goes to the file after the
+ * head, and when that tail on disk outgrows half the bound, the file is
+ * cut back to its head and gets the mark and the in-memory tail (a
+ * quarter of the bound) again. The file thus never exceeds the bound (and
+ * the mark's line), readers may read it at any time, and what it says was
+ * cut is exact after each rewrite and at the end.
+ *
  * A write that fails (a full disk: ENOSPC, a file size limit: EFBIG) is
  * kept (boundlog_error()), every later call fails with it, and the file is
  * cut back to its last complete line: no line is ever half there.
@@ -15,6 +24,7 @@
 #define VLALAB_HOSTCTL_BOUNDLOG_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -33,6 +43,10 @@ enum boundlog_mark {
 #define BOUNDLOG_MAX_MB_MAX 65536
 /* Of a part's bound, the tail takes a quarter (held in memory). */
 #define BOUNDLOG_TAIL_SHARE 4
+/* A stream's line longer than this is split (the pieces are lines). */
+#define BOUNDLOG_STREAM_LINE 4096
+/* The smallest bound of a stream log. */
+#define BOUNDLOG_STREAM_MIN (16 * BOUNDLOG_STREAM_LINE)
 
 struct boundlog {
 	int fd;
@@ -46,6 +60,13 @@ struct boundlog {
 	off_t size; /* bytes written to the file */
 	off_t good; /* its size after its last complete line */
 	int err; /* the first write error, or 0 */
+	/* A stream log: the head's end in the file, the tail's bytes on
+	 * disk after it, the cut its mark on disk says, the line so far. */
+	bool stream, tailing;
+	off_t head_end;
+	uint64_t disk_tail, disk_cut;
+	size_t pend_len;
+	char pend[BOUNDLOG_STREAM_LINE];
 };
 
 /*
@@ -54,6 +75,28 @@ struct boundlog {
  */
 int boundlog_open(struct boundlog *b, const char *path, uint64_t max,
 		  enum boundlog_mark mark);
+
+/*
+ * Create (truncate) @path as a stream log of one part of at most @max
+ * bytes (@max >= BOUNDLOG_STREAM_MIN), marked in text. 0, or the
+ * negative errno of open(2).
+ */
+int boundlog_open_stream(struct boundlog *b, const char *path, uint64_t max);
+
+/*
+ * Append @len bytes of a stream log: each line as it ends (a '\n', or
+ * BOUNDLOG_STREAM_LINE bytes without one). 0, or the kept write error.
+ */
+int boundlog_bytes(struct boundlog *b, const char *buf, size_t len);
+
+/*
+ * Write a stream log's unfinished line as a line (its source ended, or
+ * readers are about to read). 0, or the kept write error.
+ */
+int boundlog_flush(struct boundlog *b);
+
+/* The bytes the current part has left out so far. */
+uint64_t boundlog_cut(const struct boundlog *b);
 
 /*
  * Append @line (@len bytes, without its '\n') and a '\n' to the current

@@ -2,7 +2,9 @@
 /*
  * Domain XML: direct kernel boot, a virtio-serial channel for guestd (and
  * one for SSH, when asked: a unix socket QEMU listens on), the
- * serial console into a file, a pvpanic device, no balloon, and one
+ * serial console on a pty (hostctl reads it as a libvirt stream into a
+ * bounded log, vm.c and guest.c: a file QEMU writes has no bound), a
+ * pvpanic device, no balloon, and one
  * virtio-net NIC that the guest names eth0 (dsa_loop's master). The NIC is
  * QEMU's user-mode network: it needs no tap or bridge on the host, and the
  * guest never configures it. Its option ROM is off: the kernel boots
@@ -67,9 +69,8 @@ int domain_xml(const struct domain_config *c, char **ret)
 
 	const char *machine = c->machine ? c->machine : "pc";
 
-	if (!c->name || !*c->name || !c->kernel || !c->initrd ||
-	    !c->console_log || vcpus > 2 || c->ndisks > DOMAIN_DISKS_MAX ||
-	    (c->icount && kvm) ||
+	if (!c->name || !*c->name || !c->kernel || !c->initrd || vcpus > 2 ||
+	    c->ndisks > DOMAIN_DISKS_MAX || (c->icount && kvm) ||
 	    (strcmp(machine, "pc") != 0 && strcmp(machine, "q35") != 0))
 		return -EINVAL;
 	for (unsigned int i = 0; i < c->ndisks; i++)
@@ -115,16 +116,11 @@ int domain_xml(const struct domain_config *c, char **ret)
 	      "  <devices>\n",
 	      f);
 	domain_disks_xml(f, c);
-	fputs("    <serial type='file'>\n", f);
-	esc_xml_printf(f, "      <source path='%s' append='off'/>\n",
-		       c->console_log);
-	fputs("      <target port='0'/>\n"
+	fputs("    <serial type='pty'>\n"
+	      "      <target port='0'/>\n"
 	      "    </serial>\n"
-	      "    <console type='file'>\n",
-	      f);
-	esc_xml_printf(f, "      <source path='%s' append='off'/>\n",
-		       c->console_log);
-	fputs("      <target type='serial' port='0'/>\n"
+	      "    <console type='pty'>\n"
+	      "      <target type='serial' port='0'/>\n"
 	      "    </console>\n"
 	      "    <controller type='usb' model='none'/>\n"
 	      "    <channel type='unix'>\n"

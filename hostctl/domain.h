@@ -32,7 +32,6 @@ struct domain_config {
 	const char *kernel; /* bzImage */
 	const char *initrd; /* initramfs */
 	const char *cmdline; /* NULL: domain_default_cmdline */
-	const char *console_log; /* file the serial console is written to */
 	const char *firmware; /* a ROM for -bios (qboot), or NULL: SeaBIOS */
 	const char *machine; /* "pc" or "q35"; NULL: "pc" */
 	const struct domain_disk *disks; /* at most DOMAIN_DISKS_MAX */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bootcheck.h"
+#include "conattach.h"
 #include "fsutil.h"
 #include "guest.h"
 #include "progress.h"
@@ -176,6 +177,54 @@ static void on_bad_line(void *userdata, const char *start, size_t len,
 		 g->label);
 }
 
+/*
+ * vm.c's on_console: the console's bytes into its bounded log; NULL ends
+ * its last line (the VM died, or its console ended).
+ */
+static void on_console(void *userdata, const char *buf, size_t len)
+{
+	struct guest *g = userdata;
+	int r;
+
+	if (buf)
+		conattach_output(g->ca, buf, len);
+	if (!g->con_open)
+		return;
+	r = buf ? boundlog_bytes(&g->con, buf, len) : boundlog_flush(&g->con);
+	if (r < 0)
+		guest_write_failed(g->env, g->con.path, r);
+}
+
+/* The VM is gone: close its console log, keep its cut for the summary. */
+static void console_close(struct guest *g)
+{
+	uint64_t cut = 0;
+	int r;
+
+	if (!g->con_open)
+		return;
+	(void)boundlog_flush(&g->con);
+	(void)boundlog_part_end(&g->con, &cut);
+	r = boundlog_close(&g->con);
+	g->con_open = false;
+	g->con_cut_pending += cut - g->con_cut_taken;
+	g->con_cut_taken = 0;
+	if (r < 0)
+		guest_write_failed(g->env, g->con.path, r);
+}
+
+uint64_t guest_console_cut(struct guest *g)
+{
+	uint64_t cut = g->con_cut_pending;
+
+	g->con_cut_pending = 0;
+	if (g->con_open) {
+		cut += boundlog_cut(&g->con) - g->con_cut_taken;
+		g->con_cut_taken = boundlog_cut(&g->con);
+	}
+	return cut;
+}
+
 void guest_write_failed(struct guest_env *env, const char *path, int err)
 {
 	if (env->write_err)
@@ -237,7 +286,6 @@ void guest_domain(const struct guest *g, struct domain_config *dc)
 	dc->kernel = g->env->kernel;
 	dc->initrd = g->env->initrd;
 	dc->cmdline = g->env->cmdline;
-	dc->console_log = g->console;
 	dc->firmware = g->env->firmware;
 	dc->ssh_socket = g->ssh_sock[0] ? g->ssh_sock : NULL;
 	dc->owner = g->env->owner;
@@ -271,6 +319,25 @@ static void publish(const struct guest *g, const char *scenario, unsigned step,
 	}
 }
 
+/* Serve hostctl console on <vms>/<domain>.con (conattach.h). */
+static void serve_console(struct guest *g)
+{
+	char path[PATH_MAX];
+	int r;
+
+	if (!g->env->vms_dir)
+		return;
+	r = conattach_path(g->env->vms_dir, g->name, path, sizeof(path));
+	if (r == 0)
+		r = conattach_open(g->vm, path, &g->ca);
+	if (r < 0) {
+		progress_clear(g->env->progress);
+		fprintf(stderr,
+			"hostctl: cannot serve the console of %s on '%s': %s; hostctl console will not reach it\n",
+			g->label, path, strerror(-r));
+	}
+}
+
 int guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
 		const char *what, char *err, size_t errlen)
 {
@@ -278,6 +345,7 @@ int guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
 		.xml = xml,
 		.on_line = on_line,
 		.on_bad_line = on_bad_line,
+		.on_console = on_console,
 		.userdata = g,
 	};
 
@@ -289,10 +357,21 @@ int guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
 	g->end = end;
 	g->silence_ms = VM_SILENCE_MS;
 	g->hang = NULL;
+	r = boundlog_open_stream(&g->con, g->console, g->env->console_max);
+	if (r < 0) {
+		snprintf(err, errlen, "creating '%s': %s", g->console,
+			 strerror(-r));
+		return r;
+	}
+	g->con_open = true;
 	r = vm_start(g->env->host, &p, &vm, err, errlen);
+	if (r < 0)
+		console_close(g);
 	g->vm = r < 0 ? NULL : vm;
-	if (g->vm)
+	if (g->vm) {
+		serve_console(g);
 		publish(g, NULL, 0, 0);
+	}
 	if (g->vm && end != SCN_END_RUNNING) {
 		g->silence_ms = GUEST_SILENCE_STOPPING_MS;
 		vm_set_silence_ms(g->vm, g->silence_ms);
@@ -461,8 +540,10 @@ bool guest_ended(struct guest *g, int r, size_t boot, struct res_scenario *view,
 		snprintf(what, len, "%s died: %s", g->label,
 			 vm_dead_reason(g->vm));
 	}
-	if (console)
+	if (console) {
+		vm_console_drain(g->vm);
 		ret->reason = guest_console_reason(what, g->console);
+	}
 	return true;
 }
 
@@ -491,8 +572,11 @@ void guest_destroy(struct guest *g)
 		vmstate_remove(g->env->vms_dir, g->name);
 		unlink(g->ssh_sock);
 	}
+	conattach_close(g->ca);
+	g->ca = NULL;
 	vm_destroy(g->vm);
 	g->vm = NULL;
+	console_close(g);
 }
 
 uint64_t guest_host_bound(const struct guest *g, uint64_t ms)

@@ -61,6 +61,8 @@ struct guest_stats {
 };
 
 /* What every guest of a run shares. */
+struct conattach;
+
 struct guest_env {
 	struct vm_host *host;
 	enum domain_accel accel; /* the runner may fall back to TCG */
@@ -76,6 +78,7 @@ struct guest_env {
 	const char *ssh_host_key;
 	const struct owner *owner; /* each domain's mark (owner.h), or NULL */
 	struct boundlog *events; /* events.jsonl, or NULL */
+	uint64_t console_max; /* bytes of a console log, at most */
 	struct progress *progress;
 	unsigned int vmno; /* VMs named so far: labels are vm1, vm2, ... */
 	/*
@@ -125,6 +128,16 @@ struct guest {
 	char name[128]; /* the domain's, unique per run */
 	char console[PATH_MAX];
 	char ssh_sock[108]; /* the SSH port's host end, or "" */
+	/*
+	 * The console log (a stream boundlog, fed by vm.c's on_console),
+	 * open while the VM lives; and its cut bytes not yet taken
+	 * (guest_console_cut()): of the open log, those taken already; of
+	 * closed ones, those not taken yet.
+	 */
+	struct boundlog con;
+	bool con_open;
+	struct conattach *ca; /* hostctl console's socket, or NULL */
+	uint64_t con_cut_taken, con_cut_pending;
 };
 
 /* @g with no VM yet, in @env. */
@@ -136,6 +149,13 @@ void guest_init(struct guest *g, struct guest_env *env);
  * end (vm_interrupt()), so that the run stops and tears its VMs down.
  */
 void guest_write_failed(struct guest_env *env, const char *path, int err);
+/*
+ * The console bytes cut from @g's console logs since the last call: a
+ * scenario's share (summary.json's console_cut_bytes). The shares of one
+ * VM add up to what its log's mark says at its end.
+ */
+uint64_t guest_console_cut(struct guest *g);
+
 /* Free what @g holds; its VM must be gone (guest_stop()). */
 void guest_fini(struct guest *g);
 

@@ -128,8 +128,9 @@ void judge_incidents(const struct judge_in *in)
 	char rel[128];
 	size_t first = sc->nincidents;
 
-	if (in->hang)
-		usleep(JUDGE_HANG_GRACE_MS * 1000);
+	/* The console is a stream hostctl reads: keep reading it meanwhile. */
+	if (in->hang && in->vm)
+		vm_console_wait(in->vm, JUDGE_HANG_GRACE_MS);
 	if (pm_read_tail(in->console, JUDGE_CONSOLE_MAX, &log, &len) == 0)
 		collect(in, log, len, &txt, &tlen, &raw, &rlen);
 	if (in->hang) {

@@ -185,6 +185,7 @@ static const struct field scenario_fields[] = {
 	/* Only when guest output was lost. */
 	SCN("events_cut_bytes", F_U64, events_cut_bytes, .when = IF_SET),
 	SCN("kmsg_dropped", F_U64, kmsg_dropped, .when = IF_SET),
+	SCN("console_cut_bytes", F_U64, console_cut_bytes, .when = IF_SET),
 };
 /* clang-format on */
 

@@ -134,6 +134,9 @@ static void say_lost(const struct res_scenario *sc, const char *prefix, FILE *f)
 	if (sc->kmsg_dropped)
 		fprintf(f, "%skmsg: %" PRIu64 " records dropped\n", prefix,
 			sc->kmsg_dropped);
+	if (sc->console_cut_bytes)
+		fprintf(f, "%sconsole-%s.log: %" PRIu64 " bytes cut\n", prefix,
+			sc->vm, sc->console_cut_bytes);
 }
 
 /* A step's subtests, one level below it: they end before the step. */

@@ -111,10 +111,13 @@ struct res_scenario {
 	 * Guest output cut to its bound (boundlog.h): bytes of this
 	 * scenario's events.jsonl lines left out, and kmsg records the
 	 * guest's sequence numbers skipped (guestd or the kernel dropped
-	 * them). 0 when nothing was lost.
+	 * them), and bytes of the VM's console log cut while this
+	 * scenario ran (a VM's scenarios add up to its log's mark). 0 when
+	 * nothing was lost.
 	 */
 	uint64_t events_cut_bytes;
 	uint64_t kmsg_dropped;
+	uint64_t console_cut_bytes;
 };
 
 /*

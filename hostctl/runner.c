@@ -190,6 +190,8 @@ static int boot_shared(struct run_ctx *c, char **why)
 		if (vm_proto_error(vm))
 			snprintf(what, sizeof(what), "%s: %s", g->label,
 				 vm_dead_reason(vm));
+		if (!vm_proto_error(vm) && r != -EINTR)
+			vm_console_drain(vm);
 		*why = vm_proto_error(vm) || r == -EINTR ?
 			       strdup(what) :
 			       guest_console_reason(what, g->console);
@@ -312,8 +314,11 @@ static void finish(struct scn_run *r, size_t k, enum proto_verdict v,
 static void finish_console(struct run_ctx *c, struct scn_run *r, size_t k,
 			   enum proto_verdict v, const char *what)
 {
-	char *reason = guest_console_reason(what, c->g.console);
+	char *reason;
 
+	if (c->g.vm)
+		vm_console_drain(c->g.vm);
+	reason = guest_console_reason(what, c->g.console);
 	finish(r, k, v, reason ? reason : what);
 	free(reason);
 }
@@ -609,6 +614,9 @@ static void judge_boot(struct run_ctx *c, struct scn_run *r, size_t k,
 	in.survived = !g->hang &&
 		      (r->stopped || (!r->ended && !vm_dead(g->vm)));
 	r->survived = in.survived;
+	/* The judge reads the console log: all the console has said. */
+	if (g->vm)
+		vm_console_drain(g->vm);
 	c->pm.memory_mib = r->bs ? r->s->boots[k].memory_mib :
 				   DOMAIN_MEMORY_MIB_DEFAULT;
 	judge_incidents(&in);
@@ -733,7 +741,8 @@ static void checkpoint(struct run_ctx *c)
 
 /*
  * Scenario @sc is over: its part of events.jsonl ends (its tail written
- * after the cut), and the guest output it lost goes into its result.
+ * after the cut), and the guest output it lost (events, kmsg records,
+ * console bytes) goes into its result.
  */
 static void take_losses(struct run_ctx *c, struct res_scenario *sc)
 {
@@ -742,6 +751,7 @@ static void take_losses(struct run_ctx *c, struct res_scenario *sc)
 
 	sc->kmsg_dropped += c->env.kmsg_dropped;
 	c->env.kmsg_dropped = 0;
+	sc->console_cut_bytes += guest_console_cut(&c->g);
 	if (!c->o->events)
 		return;
 	r = boundlog_part_end(c->o->events, &cut);
@@ -818,6 +828,9 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	c.env.vms_dir = o->vms_dir;
 	c.env.ssh_host_key = o->ssh_host_key;
 	c.env.events = o->events;
+	c.env.console_max = (o->console_max_mb ? o->console_max_mb :
+						 BOUNDLOG_MAX_MB_DEFAULT)
+			    << 20;
 	c.env.progress = o->progress;
 	guest_init(&c.g, &c.env);
 	c.g.show_steps = true;

@@ -52,6 +52,7 @@ struct runner_opts {
 	enum accel_choice accel;
 	bool icount; /* under TCG, run VMs with -icount (domain.h) */
 	struct boundlog *events; /* events.jsonl */
+	uint64_t console_max_mb; /* each console log's bound; 0: default */
 	struct progress *progress;
 	/* Post-mortem bundles (postmortem.h): the build's vmlinux and tree,
 	 * the dump's cap and format. NULL paths: no stack.txt. */

@@ -10,26 +10,23 @@
 #include "sshvm.h"
 #include "vmstate.h"
 
-int sshvm_connect(const char *verb, const char *cache, const char *name,
-		  struct sshc **ret)
+int sshvm_resolve(const char *verb, const char *cache, const char *name,
+		  char *dir, size_t dirlen, struct vmstate *ret)
 {
-	char dir[PATH_MAX], vms[PATH_MAX + 8], priv[PATH_MAX], pub[PATH_MAX];
-	char err[PATH_MAX * 2 + 256];
-	struct vmstate v;
+	char vms[PATH_MAX + 8];
 	int r;
 
-	r = cache ? (snprintf(dir, sizeof(dir), "%s", cache) >=
-				     (int)sizeof(dir) ?
+	r = cache ? (snprintf(dir, dirlen, "%s", cache) >= (int)dirlen ?
 			     -ENAMETOOLONG :
 			     0) :
-		    kbuild_cache_dir(dir, sizeof(dir));
+		    kbuild_cache_dir(dir, dirlen);
 	if (r < 0) {
 		fprintf(stderr, "hostctl %s: cache directory: %s\n", verb,
 			strerror(-r));
 		return r;
 	}
 	snprintf(vms, sizeof(vms), "%s/vms", dir);
-	r = vmstate_resolve(vms, name, &v);
+	r = vmstate_resolve(vms, name, ret);
 	if (r == -ENOENT) {
 		fprintf(stderr,
 			"hostctl %s: no live VM named '%s' (see 'hostctl ls')\n",
@@ -42,11 +39,23 @@ int sshvm_connect(const char *verb, const char *cache, const char *name,
 			verb, name);
 		return r;
 	}
-	if (r < 0) {
+	if (r < 0)
 		fprintf(stderr, "hostctl %s: reading '%s': %s\n", verb, vms,
 			strerror(-r));
+	return r;
+}
+
+int sshvm_connect(const char *verb, const char *cache, const char *name,
+		  struct sshc **ret)
+{
+	char dir[PATH_MAX], priv[PATH_MAX], pub[PATH_MAX];
+	char err[PATH_MAX * 2 + 256];
+	struct vmstate v;
+	int r;
+
+	r = sshvm_resolve(verb, cache, name, dir, sizeof(dir), &v);
+	if (r < 0)
 		return r;
-	}
 	r = sshc_client_key(dir, priv, sizeof(priv), pub, sizeof(pub), err,
 			    sizeof(err));
 	if (r == 0)

@@ -68,6 +68,9 @@ static void run_usage(FILE *f)
 		"  --events-max-mb N keep at most N MiB of each scenario's lines in\n"
 		"                    events.jsonl: the first ones and the last,\n"
 		"                    with the bytes cut between (default: %d)\n"
+		"  --console-max-mb N keep at most N MiB of each VM's console log\n"
+		"                    (4 KiB lines): its head and its last lines,\n"
+		"                    with the bytes cut between (default: %d)\n"
 		"  --keep            keep the disk images of scenarios with a\n"
 		"                    disk in the run directory\n"
 		"  --junit FILE      also write the results as JUnit XML\n"
@@ -92,7 +95,7 @@ static void run_usage(FILE *f)
 		"same pass/skip/xfail verdict in each; 1 when any failed or flipped, or\n"
 		"a signal cut the rounds short.\n",
 		VLALAB_SRCDIR, PM_DUMP_MAX_MB_DEFAULT, BOUNDLOG_MAX_MB_DEFAULT,
-		REPEAT_ROUNDS_MAX);
+		BOUNDLOG_MAX_MB_DEFAULT, REPEAT_ROUNDS_MAX);
 }
 
 #define RUN_WITHOUT_MAX 32
@@ -110,7 +113,7 @@ struct run_args {
 	enum run_clock clock;
 	uint64_t dump_max_mb;
 	const char *dump_format;
-	uint64_t events_max_mb;
+	uint64_t events_max_mb, console_max_mb;
 	bool keep;
 	unsigned int repeat; /* --repeat N, or 0 */
 	const struct run_hooks *hooks; /* hostctl repro's, or NULL */
@@ -200,6 +203,25 @@ static int parse_repeat(const char *s, unsigned int *ret)
 	return 0;
 }
 
+/* --events-max-mb, --console-max-mb: N MiB, 1..BOUNDLOG_MAX_MB_MAX. */
+static int parse_max_mb(const char *what, const char *arg, uint64_t *ret)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || *arg < '0' || *arg > '9' || v < 1 ||
+	    v > BOUNDLOG_MAX_MB_MAX) {
+		fprintf(stderr,
+			"hostctl run: --%s-max-mb '%s': give a size in MiB, 1..%d\n",
+			what, arg, BOUNDLOG_MAX_MB_MAX);
+		return -EINVAL;
+	}
+	*ret = v;
+	return 0;
+}
+
 static int parse_args(int argc, char *argv[], struct run_args *a)
 {
 	static const struct option opts[] = {
@@ -217,6 +239,7 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "dump-max-mb", required_argument, NULL, 'D' },
 		{ "dump-format", required_argument, NULL, 'F' },
 		{ "events-max-mb", required_argument, NULL, 'E' },
+		{ "console-max-mb", required_argument, NULL, 'O' },
 		{ "keep", no_argument, NULL, 'k' },
 		{ "keep-vm-on-fail", optional_argument, NULL, 'V' },
 		{ "repeat", required_argument, NULL, 'r' },
@@ -320,21 +343,16 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 			}
 			a->without[a->n_without++] = optarg;
 			break;
-		case 'E': {
-			char *end;
-
-			errno = 0;
-			a->events_max_mb = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || *optarg < '0' ||
-			    *optarg > '9' || a->events_max_mb < 1 ||
-			    a->events_max_mb > BOUNDLOG_MAX_MB_MAX) {
-				fprintf(stderr,
-					"hostctl run: --events-max-mb '%s': give a size in MiB, 1..%d\n",
-					optarg, BOUNDLOG_MAX_MB_MAX);
+		case 'E':
+			if (parse_max_mb("events", optarg, &a->events_max_mb) <
+			    0)
 				return -EINVAL;
-			}
 			break;
-		}
+		case 'O':
+			if (parse_max_mb("console", optarg,
+					 &a->console_max_mb) < 0)
+				return -EINVAL;
+			break;
 		case 'D': {
 			char *end;
 
@@ -644,7 +662,7 @@ static int plan_run(const struct run_args *a, char *const *names, int nnames,
 			p->run_dir, strerror(-r));
 		return -1;
 	}
-	/* QEMU opens the console files: give libvirt absolute paths. */
+	/* Disk images and sockets go to libvirt: give it absolute paths. */
 	if (!realpath(p->run_dir, abs_dir)) {
 		fprintf(stderr, "hostctl run: run directory '%s': %m\n",
 			p->run_dir);
@@ -830,6 +848,7 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	ro.accel = a->accel;
 	ro.icount = wants_icount(a->clock, &p->set, p->idx, p->n);
 	ro.events = &events;
+	ro.console_max_mb = a->console_max_mb;
 	ro.progress = &p->prog;
 	ro.vmlinux = *p->su.kernel.dir ? p->vmlinux : NULL;
 	ro.tree = p->tree;
@@ -1151,6 +1170,7 @@ int verb_run_hooked(int argc, char *argv[], const struct run_hooks *h)
 			      .kernel_dir = VLALAB_SRCDIR "/kernel",
 			      .dump_max_mb = PM_DUMP_MAX_MB_DEFAULT,
 			      .events_max_mb = BOUNDLOG_MAX_MB_DEFAULT,
+			      .console_max_mb = BOUNDLOG_MAX_MB_DEFAULT,
 			      .hooks = h };
 	int r;
 

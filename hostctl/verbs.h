@@ -70,6 +70,7 @@ extern const struct verb verb_shell_def;
 extern const struct verb verb_ls_def;
 extern const struct verb verb_repro_def;
 extern const struct verb verb_compare_def;
+extern const struct verb verb_console_def;
 
 int verb_run(int argc, char *argv[]);
 int verb_list(int argc, char *argv[]);
@@ -87,5 +88,6 @@ int verb_push(int argc, char *argv[]);
 int verb_shell(int argc, char *argv[]);
 int verb_ls(int argc, char *argv[]);
 int verb_repro(int argc, char *argv[]);
+int verb_console(int argc, char *argv[]);
 
 #endif

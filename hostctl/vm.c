@@ -33,6 +33,9 @@
 #include "vm.h"
 
 #define VM_TICK_MS 100
+/* A dead VM's console: quiet this long is done; at most this long. */
+#define VM_CONSOLE_QUIET_MS 300
+#define VM_CONSOLE_SETTLE_MS 3000
 
 struct vm_host {
 	virConnectPtr conn;
@@ -49,6 +52,9 @@ struct vm {
 	virStreamPtr st;
 	bool st_cb; /* stream callback registered */
 	bool st_eof; /* the stream ended: QEMU closed the channel */
+	virStreamPtr con; /* the serial console */
+	bool con_cb, con_eof;
+	uint64_t con_rx_us; /* when console bytes last came */
 	struct proto_linebuf lb;
 	char name[128];
 	/* The owner's line hooks (vm_params). */
@@ -56,6 +62,7 @@ struct vm {
 		       size_t whylen);
 	void (*on_bad_line)(void *userdata, const char *start, size_t len,
 			    const char *reason, char *why, size_t whylen);
+	void (*on_console)(void *userdata, const char *buf, size_t len);
 	void *userdata;
 	bool up; /* the guest is up: the silence bound applies */
 	bool dead;
@@ -289,6 +296,9 @@ static void quiet_errors(void *userdata, virErrorPtr e)
 {
 }
 
+static void console_drain(struct vm *vm);
+static volatile sig_atomic_t interrupted;
+
 static void vm_die(struct vm *vm, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void vm_die(struct vm *vm, const char *fmt, ...)
@@ -303,6 +313,13 @@ static void vm_die(struct vm *vm, const char *fmt, ...)
 	va_end(ap);
 	if (vm->st_cb)
 		virStreamEventUpdateCallback(vm->st, 0);
+	/*
+	 * What the console holds now is the death's evidence: read it and
+	 * end its last line before anyone judges. The stream stays open:
+	 * a guest that hangs may still print, up to its destruction.
+	 */
+	console_drain(vm);
+	vm->on_console(vm->userdata, NULL, 0);
 }
 
 static const char *stopped_detail(int detail)
@@ -583,6 +600,120 @@ static void stream_cb(virStreamPtr st, int events, void *opaque)
 	}
 }
 
+/* The console ended (QEMU went away): stop watching it. */
+static void console_end(struct vm *vm)
+{
+	vm->con_eof = true;
+	if (vm->con_cb)
+		virStreamEventUpdateCallback(vm->con, 0);
+	vm->on_console(vm->userdata, NULL, 0);
+}
+
+/* Hand the owner what the console has now, without waiting. */
+static void console_drain(struct vm *vm)
+{
+	char buf[16384];
+
+	while (vm->con && !vm->con_eof) {
+		int n = virStreamRecv(vm->con, buf, sizeof(buf));
+
+		if (n == -2)
+			break;
+		if (n <= 0) {
+			console_end(vm);
+			break;
+		}
+		vm->con_rx_us = vm_now_us();
+		vm->on_console(vm->userdata, buf, (size_t)n);
+	}
+}
+
+static void console_cb(virStreamPtr st, int events, void *opaque)
+{
+	struct vm *vm = opaque;
+
+	(void)st;
+	console_drain(vm);
+	if (!vm->con_eof &&
+	    (events & (VIR_STREAM_EVENT_ERROR | VIR_STREAM_EVENT_HANGUP)))
+		console_end(vm);
+}
+
+void vm_console_drain(struct vm *vm)
+{
+	uint64_t t0 = vm_now_us(), quiet_us = VM_CONSOLE_QUIET_MS * 1000;
+
+	console_drain(vm);
+	if (!vm->dead)
+		return;
+	/*
+	 * A VM that died may have printed its last lines a moment before
+	 * the event that says so, and they may not have reached the stream
+	 * yet (a panicked guest's domain stays, paused: its console never
+	 * ends). Read until it ends, or has been quiet for a while since
+	 * now, within a bound.
+	 */
+	while (!vm->con_eof && !interrupted &&
+	       vm_now_us() - t0 < VM_CONSOLE_SETTLE_MS * 1000 &&
+	       vm_now_us() - (vm->con_rx_us > t0 ? vm->con_rx_us : t0) <
+		       quiet_us)
+		if (virEventRunDefaultImpl() < 0)
+			break;
+	console_drain(vm);
+	if (!vm->con_eof)
+		vm->on_console(vm->userdata, NULL, 0);
+}
+
+void vm_console_wait(struct vm *vm, uint64_t ms)
+{
+	uint64_t deadline = vm_now_us() + ms * 1000;
+
+	while (!interrupted && !vm->con_eof && vm_now_us() < deadline)
+		if (virEventRunDefaultImpl() < 0)
+			break;
+	console_drain(vm);
+	if (vm->dead && !vm->con_eof)
+		vm->on_console(vm->userdata, NULL, 0);
+}
+
+int vm_console_send(struct vm *vm, const char *buf, size_t len)
+{
+	int n;
+
+	/* A few keystrokes: a console that cannot take them drops them. */
+	if (!vm->con || vm->con_eof)
+		return -EPIPE;
+	n = virStreamSend(vm->con, buf, len);
+	return n == -2 || n >= 0 ? 0 : -EIO;
+}
+
+/*
+ * Open the serial console as a stream, while the domain is paused: the
+ * guest cannot have printed anything yet.
+ */
+static int console_open(struct vm *vm, char *err, size_t errlen)
+{
+	virStreamPtr st = virStreamNew(vm->host->conn, VIR_STREAM_NONBLOCK);
+
+	if (!st || virDomainOpenConsole(vm->dom, NULL, st, 0) < 0) {
+		set_err(err, errlen, "opening the serial console");
+		if (st)
+			virStreamFree(st);
+		return -EIO;
+	}
+	vm->con = st;
+	if (virStreamEventAddCallback(vm->con,
+				      VIR_STREAM_EVENT_READABLE |
+					      VIR_STREAM_EVENT_ERROR |
+					      VIR_STREAM_EVENT_HANGUP,
+				      console_cb, vm, NULL) < 0) {
+		set_err(err, errlen, "watching the serial console");
+		return -EIO;
+	}
+	vm->con_cb = true;
+	return 0;
+}
+
 int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 	     char *err, size_t errlen)
 {
@@ -601,12 +732,14 @@ int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 	vm->silence_ms = VM_SILENCE_MS;
 	vm->on_line = p->on_line;
 	vm->on_bad_line = p->on_bad_line;
+	vm->on_console = p->on_console;
 	vm->userdata = p->userdata;
 	vm->next = h->vms;
 	h->vms = vm;
 
 	vm->t_call_us = vm_now_us();
-	vm->dom = virDomainCreateXML(h->conn, p->xml, 0);
+	/* Paused until the console is read: nothing of its boot is lost. */
+	vm->dom = virDomainCreateXML(h->conn, p->xml, VIR_DOMAIN_START_PAUSED);
 	vm->t_created_us = vm_now_us();
 	vm->last_rx_us = vm->t_created_us;
 	if (!vm->dom) {
@@ -635,6 +768,15 @@ int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 		return -EIO;
 	}
 	vm->st_cb = true;
+	if (console_open(vm, err, errlen) < 0) {
+		vm_destroy(vm);
+		return -EIO;
+	}
+	if (virDomainResume(vm->dom) < 0) {
+		set_err(err, errlen, "starting the paused domain");
+		vm_destroy(vm);
+		return -EIO;
+	}
 	*ret = vm;
 	return 0;
 }
@@ -654,8 +796,6 @@ int vm_send(struct vm *vm, const char *line, size_t len)
 	flush_out(vm);
 	return vm->dead ? -EPIPE : 0;
 }
-
-static volatile sig_atomic_t interrupted;
 
 void vm_interrupt(void)
 {
@@ -803,6 +943,18 @@ void vm_destroy(struct vm *vm)
 			*pp = vm->next;
 			break;
 		}
+	}
+	if (vm->con) {
+		/* The last of the console, then its end, as for the channel. */
+		console_drain(vm);
+		if (!vm->con_eof)
+			vm->on_console(vm->userdata, NULL, 0);
+		if (vm->con_cb)
+			virStreamEventRemoveCallback(vm->con);
+		if (!vm->stopped && !vm->con_eof &&
+		    (!vm->dom || virDomainIsActive(vm->dom) == 1))
+			virStreamAbort(vm->con);
+		virStreamFree(vm->con);
 	}
 	if (vm->st) {
 		if (vm->st_cb)

@@ -71,6 +71,15 @@ struct vm_params {
 	 */
 	void (*on_bad_line)(void *userdata, const char *start, size_t len,
 			    const char *reason, char *why, size_t whylen);
+	/*
+	 * Required: bytes of the guest's serial console, read as a libvirt
+	 * stream from the domain's start (it starts paused until the stream
+	 * is open). @buf NULL: the console has nothing more for now (the VM
+	 * died: its last line is to be ended) or for good (its stream
+	 * ended, or the VM is being destroyed). Called until vm_destroy()
+	 * returns.
+	 */
+	void (*on_console)(void *userdata, const char *buf, size_t len);
 	void *userdata;
 };
 
@@ -80,6 +89,26 @@ struct vm_params {
  */
 int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 	     char *err, size_t errlen);
+
+/*
+ * Hand the owner's on_console hook what the console holds now: before
+ * the console log is read. Of a VM that died, also what it printed just
+ * before: the event loop runs until its console ends or has been quiet
+ * for a moment (300 ms, 3 s at most), and its last line is ended.
+ */
+void vm_console_drain(struct vm *vm);
+/*
+ * Run the event loop for @ms (or until vm_interrupt(), or the console's
+ * end) whatever the VM's state, the console read meanwhile, then drain
+ * it; of a dead VM, end the console's last line. For a grace that lets a
+ * hung guest's detectors print.
+ */
+void vm_console_wait(struct vm *vm, uint64_t ms);
+/*
+ * Type @len bytes on the guest's console (an attached user). 0, -EPIPE
+ * when the console is gone, -EIO.
+ */
+int vm_console_send(struct vm *vm, const char *buf, size_t len);
 
 /* Queue @line (with its '\n') for the guest; 0, -EPIPE if dead, -ENOMEM. */
 int vm_send(struct vm *vm, const char *line, size_t len);

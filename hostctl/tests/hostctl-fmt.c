@@ -74,8 +74,6 @@ static int do_xml(char *text)
 			c.initrd = eq;
 		else if (strcmp(line, "cmdline") == 0)
 			c.cmdline = eq;
-		else if (strcmp(line, "console_log") == 0)
-			c.console_log = eq;
 		else if (strcmp(line, "firmware") == 0)
 			c.firmware = eq;
 		else if (strcmp(line, "machine") == 0)

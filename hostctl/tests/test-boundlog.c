@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,79 @@ static void test_cut(void)
 	free(want);
 }
 
+/*
+ * A stream log of 65536 bytes: a head of 327 lines (32700 bytes), a ring
+ * of 163 (16300), fed bytes in pieces that split lines. The file is
+ * within its bound and current (its last line the last one ended) at
+ * every step, and ends as head, mark, tail.
+ */
+static void test_stream(void)
+{
+	char line[100], piece[100 * 2000], *want, *got, *p;
+	size_t len, max_len = 0, off;
+	bool current = true;
+	struct boundlog b;
+	uint64_t cut;
+
+	want = malloc(64 * 1024);
+	if (!want)
+		exit(99);
+	is_int(boundlog_open_stream(&b, path, 4096), -EINVAL,
+	       "a stream's bound holds a few long lines");
+	is_int(boundlog_open_stream(&b, path, 65536), 0, "open a stream");
+	for (unsigned int i = 0; i < 2000; i++) {
+		line_of(piece + i * 100, i);
+		piece[i * 100 + 99] = '\n';
+	}
+	for (off = 0; off < sizeof(piece); off += 37) {
+		size_t n = sizeof(piece) - off < 37 ? sizeof(piece) - off : 37;
+		size_t ended = (off + n) / 100;
+
+		if (boundlog_bytes(&b, piece + off, n) < 0)
+			current = false;
+		if (fileio_read(path, FILEIO_ALL, &got, &len, NULL) < 0)
+			exit(99);
+		if (len > max_len)
+			max_len = len;
+		line_of(line, (unsigned int)ended - 1);
+		line[99] = '\n';
+		if (ended && (len < 100 || memcmp(got + len - 100, line, 100)))
+			current = false;
+		free(got);
+	}
+	okf(max_len <= 65536 + 40, "the file stays within its bound (%zu)",
+	    max_len);
+	ok(current, "and ends in the last line ended, at every step");
+	cut = boundlog_cut(&b);
+	is_int(boundlog_bytes(&b, "no newline", 10), 0, "a line not ended");
+	is_int(boundlog_close(&b), 0, "close");
+	got = slurp();
+	expect_lines(want, 0, 327);
+	p = want + strlen(want);
+	p += sprintf(p, "[vlalab: 151000 bytes cut]\n");
+	expect_lines(p, 1837, 2000);
+	strcat(p, "no newline\n");
+	is_str(got, want, "head, mark, tail, the unended line");
+	okf(cut >= 151000 - 16400 && cut <= 151000, "the cut so far (%llu)",
+	    (unsigned long long)cut);
+	free(got);
+
+	/* A line longer than BOUNDLOG_STREAM_LINE comes as pieces. */
+	is_int(boundlog_open_stream(&b, path, 65536), 0, "open again");
+	memset(piece, 'y', BOUNDLOG_STREAM_LINE + 10);
+	piece[BOUNDLOG_STREAM_LINE + 10] = '\n';
+	is_int(boundlog_bytes(&b, piece, BOUNDLOG_STREAM_LINE + 11), 0,
+	       "a long line");
+	is_int(boundlog_close(&b), 0, "close");
+	if (fileio_read(path, FILEIO_ALL, &got, &len, NULL) < 0)
+		exit(99);
+	ok(len == BOUNDLOG_STREAM_LINE + 12 &&
+		   got[BOUNDLOG_STREAM_LINE] == '\n',
+	   "split at BOUNDLOG_STREAM_LINE bytes");
+	free(got);
+	free(want);
+}
+
 static void test_full(void)
 {
 	struct rlimit saved, small;
@@ -123,8 +197,7 @@ static void test_full(void)
 	int r = 0;
 	unsigned int i;
 
-	is_int(boundlog_open(&b, path, 1 << 20, BOUNDLOG_MARK_JSON), 0,
-	       "open");
+	is_int(boundlog_open(&b, path, 1 << 20, BOUNDLOG_MARK_JSON), 0, "open");
 	/* Past 2050 bytes write(2) fails as on a full disk, mid-line. */
 	signal(SIGXFSZ, SIG_IGN);
 	if (getrlimit(RLIMIT_FSIZE, &saved) < 0)
@@ -165,6 +238,7 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/log", dir);
 	test_within();
 	test_cut();
+	test_stream();
 	test_full();
 	unlink(path);
 	rmdir(dir);

@@ -95,6 +95,7 @@ static void full_run(struct res_run *run)
 	sc[0].nincidents = 1;
 	sc[0].events_cut_bytes = 4096;
 	sc[0].kmsg_dropped = 7;
+	sc[0].console_cut_bytes = 65536;
 	sc[0].leaks = malloc(sizeof(leaks));
 	memcpy(sc[0].leaks, leaks, sizeof(leaks));
 	sc[0].nleaks = 2;
@@ -171,6 +172,7 @@ static void test_round_trip(void)
 	ok(strstr(a, "\"complete\": false,") != NULL, "complete written");
 	is_int(back.v[0].events_cut_bytes, 4096, "events_cut_bytes");
 	is_int(back.v[0].kmsg_dropped, 7, "kmsg_dropped");
+	is_int(back.v[0].console_cut_bytes, 65536, "console_cut_bytes");
 	ok(!back.v[1].events_cut_bytes && !strstr(a, "\"kmsg_dropped\": 0"),
 	   "nothing lost: neither written");
 	is_str(back.accelerator, "kvm", "accelerator");

@@ -31,14 +31,14 @@ static void test_domain(void)
 		.name = "a<b>&'\"",
 		.kernel = "/k",
 		.initrd = "/i",
-		.console_log = "/c&d",
 	};
 	char *xml = NULL;
 
 	is_int(domain_xml(&c, &xml), 0, "domain_xml");
 	ok(xml && strstr(xml, "<name>a&lt;b&gt;&amp;&apos;&quot;</name>"),
 	   "name escaped");
-	ok(xml && strstr(xml, "path='/c&amp;d'"), "console path escaped");
+	ok(xml && strstr(xml, "<console type='pty'>"),
+	   "the console on a pty, for hostctl's stream");
 	ok(xml && strstr(xml, "<domain type='qemu'>"), "TCG is type qemu");
 	ok(xml && strstr(xml, "name='org.vlalab.guestd.0'"), "channel named");
 	ok(xml && strstr(xml, "<memballoon model='none'/>"), "no balloon");

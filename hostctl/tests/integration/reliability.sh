@@ -13,6 +13,13 @@
 #     exit 3, "writing '.../events.jsonl': ...; the run stopped", no QEMU
 #     of the run left, events.jsonl whole lines only, summary.json valid
 #     and incomplete.
+#  5. a real guest floods its serial console (/dev/console, 8,000 lines of
+#     200 bytes, a minute or so under TCG) with --console-max-mb 1: the run
+#     goes on (exit 0, the scenario passes, its later step too); the log
+#     within 1 MiB, its first boot line and the flood's last line (written
+#     after it) kept, one '[vlalab: N bytes cut]' mark, N equal to
+#     console_cut_bytes and to the flood lines missing; hostctl's peak RSS
+#     within 8 MiB of the baseline.
 # Prints "# rss: NAME KB" lines, the figures of docs/reliability.md.
 set -eu
 . "$(dirname "$0")/fake-guest.sh"
@@ -29,8 +36,7 @@ make_reliability_initrd "$out/fake.cpio.gz" "$out/flood.jsonl"
 run_measured() {
 	name=$1
 	shift
-	"$HOSTCTL" run --format ktap --scenarios "$out/scenarios" \
-		--initrd "$out/fake.cpio.gz" "$@" > "$out/$name.ktap" \
+	"$HOSTCTL" run --format ktap "$@" > "$out/$name.ktap" \
 		2> "$out/$name.err" &
 	pid=$!
 	hwm=0
@@ -47,27 +53,30 @@ run_measured() {
 	cat "$out/$name.err" >&2
 }
 
-run_measured baseline --output "$out/baseline" reliability/good
-run_measured flood --output "$out/flood" all
-run_measured flood-1mb --output "$out/flood-1mb" --events-max-mb 1 all
+fake="--scenarios $out/scenarios --initrd $out/fake.cpio.gz"
+run_measured baseline $fake --output "$out/baseline" reliability/good
+run_measured flood $fake --output "$out/flood" all
+run_measured flood-1mb $fake --output "$out/flood-1mb" --events-max-mb 1 all
+run_measured console-flood --output "$out/console-flood" --console-max-mb 1 \
+	--scenarios "$SRCDIR/hostctl/tests/console-fixtures" all
 
 full=$out/full
 mkdir -p "$full"
 if mount -t tmpfs -o size=2m tmpfs "$full" 2>/dev/null; then
 	how=tmpfs
-	run_measured full --output "$full/run" all || true
+	run_measured full $fake --output "$full/run" all || true
 else
 	# Not root: a file size limit (4096 blocks of 512 bytes) makes write(2)
 	# fail as a full disk does.
 	how=rlimit
-	(trap '' XFSZ; ulimit -f 4096; run_measured full --output "$full/run" all)
+	(trap '' XFSZ; ulimit -f 4096; run_measured full $fake --output "$full/run" all)
 fi
 qemus=$(qemu_pids "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run_id"])' "$full/run/summary.json" 2>/dev/null || echo none)")
 cp -r "$full/run" "$out/full-run" 2>/dev/null || true
 [ $how = tmpfs ] && umount "$full"
 
 python3 - "$out" "$n" "$how" "$qemus" <<'PY'
-import json, os, sys
+import json, os, re, sys
 out, n, how, qemus = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 bad = []
 
@@ -129,6 +138,32 @@ if fl["verdict"] != "pass":
     bad.append("flood-1mb: %s" % fl["verdict"])
 print("# flood-1mb: events.jsonl %d bytes, %d kmsg events kept, %d bytes cut"
       % (os.path.getsize(os.path.join(out, "flood-1mb", "events.jsonl")), len(kept), fl.get("events_cut_bytes", 0)))
+
+# 5: the console log stops at its bound, head, mark and tail.
+name = "console-flood"
+log = open(os.path.join(out, name, "console-vm1.log"), "rb").read()
+sc = summary(name)["scenarios"][0]
+marks = re.findall(rb"\[vlalab: (\d+) bytes cut\]\r?\n", log)
+flood_line = b"console flood " + b"x" * 184 + b"\r\n"
+if rc(name) != 0 or sc["verdict"] != "pass":
+    bad.append("%s: exit %d, verdict %s: the run did not go on" % (name, rc(name), sc["verdict"]))
+if len(log) > (1 << 20) + 64:
+    bad.append("%s: console-vm1.log is %d bytes, bound 1 MiB" % (name, len(log)))
+if not log.startswith(b"[    0.") or b"console flood done\r\n" not in log[-1024:]:
+    bad.append("%s: the log lost its first boot line or the flood's last line" % name)
+if len(marks) != 1 or int(marks[0]) != sc.get("console_cut_bytes"):
+    bad.append("%s: marks %r, console_cut_bytes %r" % (name, marks, sc.get("console_cut_bytes")))
+else:
+    # Whole lines are cut, never one in two: the bytes cut are the flood's
+    # missing lines, give or take a few lines that another print broke
+    # into (kept, but no longer flood lines) or that came between.
+    missing = (8000 - log.count(flood_line)) * len(flood_line)
+    if abs(int(marks[0]) - missing) >= 4096:
+        bad.append("%s: %s bytes cut, %d bytes of flood lines missing" % (name, marks[0].decode(), missing))
+if hwm(name) > hwm("baseline") + 8192:
+    bad.append("%s: peak RSS %d kB, baseline %d kB" % (name, hwm(name), hwm("baseline")))
+print("# %s: console-vm1.log %d bytes, %d flood lines kept, %s bytes cut"
+      % (name, len(log), log.count(flood_line), sc.get("console_cut_bytes")))
 
 # 4: a full disk stops the run cleanly.
 err = open(os.path.join(out, "full.err")).read()

@@ -8,40 +8,14 @@
 # state file that pins another host key is refused with a clear error, and
 # a line on repro's stdin tears the VM down with no QEMU left.
 set -eu
-exec python3 - "$HOSTCTL" <<'PY'
-import json, os, re, select, subprocess, sys, tempfile, time, hashlib
+exec python3 - "$HOSTCTL" "$(dirname "$0")" <<'PY'
+import json, os, re, subprocess, sys, tempfile, hashlib
 
 hostctl = sys.argv[1]
-cache = os.environ.get("VLALAB_CACHE") or os.path.expanduser("~/.cache/vlalab")
+sys.path.insert(0, sys.argv[2])
+from repro_vm import CACHE as cache, fail, hold, done
 out = tempfile.mkdtemp(prefix="hostctl-it-ssh-")
-bad = []
-
-def fail(msg):
-    print("# " + msg)
-    bad.append(msg)
-
-rp = subprocess.Popen([hostctl, "repro", "--no-shell", "--until-step", "4",
-                       "ftrace/cached-filter"], stdin=subprocess.PIPE,
-                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-# Until repro says the VM is up: its own bound is the boot's, this one is
-# only there so that a broken hostctl fails the test instead of hanging it.
-seen, deadline, dom = b"", time.time() + 900, None
-while time.time() < deadline and dom is None:
-    r, _, _ = select.select([rp.stdout], [], [], deadline - time.time())
-    if not r:
-        break
-    chunk = os.read(rp.stdout.fileno(), 4096)
-    if not chunk:
-        break
-    seen += chunk
-    m = re.search(rb"\) is up: 'hostctl shell (\S+)'", seen)
-    if m:
-        dom = m.group(1).decode()
-sys.stdout.write(seen.decode(errors="replace"))
-if dom is None:
-    fail("hostctl repro --no-shell never said the VM was up")
-    rp.kill()
-    sys.exit(1)
+rp, dom = hold(hostctl, 4)
 
 def run(*args):
     return subprocess.run([hostctl] + list(args), capture_output=True, timeout=300)
@@ -142,7 +116,5 @@ if os.path.exists(os.path.join(cache, "vms", dom + ".json")):
 ps = subprocess.run(["ps", "-eo", "args"], capture_output=True).stdout.decode()
 if dom in ps:
     fail("a process still names %s" % dom)
-for b in bad:
-    print("# " + b)
-sys.exit(1 if bad else 0)
+done()
 PY
