@@ -70,6 +70,24 @@ int scn_check_requires(const struct scenario *s, const char *config_path,
 		}
 		free(val);
 	}
+	/*
+	 * config_unset: a measurement or an expectation that a kernel with
+	 * this option (KASAN's quarantine, say) would make wrong.
+	 */
+	for (size_t i = 0; i < s->n_req_unset; i++) {
+		const char *opt = s->req_unset[i];
+		char *val = NULL;
+		int has;
+
+		has = kbuild_has_config(config_path, opt, &val, reason, len);
+		free(val);
+		if (has < 0)
+			return has;
+		if (has) {
+			scn_reason_add(reason, len, "%s is set", opt);
+			r = 1;
+		}
+	}
 	for (size_t i = 0; i < s->n_req_modules; i++) {
 		const char *m = s->req_modules[i];
 		int has = kbuild_has_module(modules_dir, m, reason, len);

@@ -78,6 +78,7 @@ static const struct scn_key scn_incident_keys[] = {
 
 static const struct scn_key scn_requires_keys[] = {
 	{ "config", SCN_V_CONFIGS, false, 0, 0, NULL },
+	{ "config_unset", SCN_V_CONFIGS, false, 0, 0, NULL },
 	{ "modules", SCN_V_MODULES, false, 0, 0, NULL },
 	{ "module_params", SCN_V_MODULE_PARAMS, false, 0, 0, NULL },
 	{ NULL },

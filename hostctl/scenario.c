@@ -419,6 +419,10 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 				 &s->n_req_config);
 		if (r < 0)
 			return r;
+		r = scn_dup_list(req, "config_unset", &s->req_unset,
+				 &s->n_req_unset);
+		if (r < 0)
+			return r;
 		r = scn_dup_list(req, "modules", &s->req_modules,
 				 &s->n_req_modules);
 		if (r < 0)
@@ -507,6 +511,9 @@ void scn_free(struct scenario *s)
 	for (size_t i = 0; i < s->n_req_config; i++)
 		free(s->req_config[i]);
 	free(s->req_config);
+	for (size_t i = 0; i < s->n_req_unset; i++)
+		free(s->req_unset[i]);
+	free(s->req_unset);
 	for (size_t i = 0; i < s->n_req_modules; i++)
 		free(s->req_modules[i]);
 	free(s->req_modules);

@@ -106,6 +106,8 @@ struct scenario {
 	size_t nbites;
 	char **req_config; /* "CONFIG_X" */
 	size_t n_req_config;
+	char **req_unset; /* "CONFIG_X" that must be neither y nor m */
+	size_t n_req_unset;
 	char **req_modules;
 	size_t n_req_modules;
 	char **req_params; /* "module.param" */

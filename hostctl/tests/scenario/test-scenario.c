@@ -114,7 +114,7 @@ static void test_bad_files(void)
 	BAD("not-object", "$: expected an object, got an array");
 	BAD("unknown-keys",
 	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, cleanup, cleanup_timeout_ms, expect_incident, bites, xfail, state_files, disk, boots, fresh_vm",
-	    "$.requires.module: unknown key; requires takes: config, modules, module_params",
+	    "$.requires.module: unknown key; requires takes: config, config_unset, modules, module_params",
 	    "$.steps[0].valeu: unknown key; a 'write' step takes: kind, name, timeout_ms, path, value, append, expect_errno, repeat",
 	    "$.steps[0]: missing required key 'value'");
 	BAD("wrong-types",
@@ -848,6 +848,28 @@ static void test_requires(void)
 		is_int(scn_check_requires(&s, "/nonexistent/.config", "/nonexistent",
 					  reason, sizeof(reason)),
 		       -ENOENT, "a missing modules dir is an I/O error");
+	}
+	{
+		struct scenario s = { 0 };
+		char *unset[] = { "CONFIG_KALLSYMS_ALL", "CONFIG_KASAN", "CONFIG_FTRACE",
+				  "CONFIG_SAMPLE_TRACE_PRINTK" };
+		char *cfg = xasprintf("%s/kernel/config", data_dir);
+		char reason[256];
+
+		s.req_unset = unset;
+		s.n_req_unset = 2;
+		is_int(scn_check_requires(&s, cfg, NULL, reason, sizeof(reason)), 0,
+		       "config_unset: options that are not set or absent");
+		is_str(reason, "", "config_unset: no reason");
+		s.n_req_unset = 4;
+		is_int(scn_check_requires(&s, cfg, NULL, reason, sizeof(reason)), 1,
+		       "config_unset: options that are y and m");
+		is_str(reason, "CONFIG_FTRACE is set; CONFIG_SAMPLE_TRACE_PRINTK is set",
+		       "config_unset: each set option named");
+		is_int(scn_check_requires(&s, "/nonexistent/.config", NULL, reason,
+					  sizeof(reason)),
+		       -ENOENT, "config_unset: a missing .config is an I/O error");
+		free(cfg);
 	}
 	{
 		struct scenario s = { 0 };
