@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* hostctl console VM: attach to a live VM's serial console (conattach.h). */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "conattach.h"
 #include "sshvm.h"
@@ -35,30 +35,18 @@ const struct verb verb_console_def = {
 
 int verb_console(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "cache", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	char dir[PATH_MAX], vms[PATH_MAX + 8], path[PATH_MAX],
 		err[PATH_MAX * 2], hello[512];
 	const char *cache = NULL;
 	struct vmstate v;
-	int opt, r;
+	int r;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (opt == 'c') {
-			cache = optarg;
-		} else if (opt == 'h') {
-			console_usage(stdout);
-			return EXIT_GREEN;
-		} else {
-			console_usage(stderr);
-			return EXIT_SETUP;
-		}
-	}
-	if (verb_check_nargs(&verb_console_def, argc - optind) < 0)
-		return EXIT_SETUP;
+	r = verb_vm_options(argc, argv, "", console_usage, &cache);
+	if (r != VERB_GO_ON)
+		return r;
+	r = verb_check_nargs(&verb_console_def, argc - optind);
+	if (r)
+		return r;
 	if (sshvm_resolve("console", cache, argv[optind], dir, sizeof(dir),
 			  &v) < 0)
 		return EXIT_SETUP;

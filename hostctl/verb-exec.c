@@ -4,7 +4,6 @@
  * its stdout and stderr stay apart, and its exit status is hostctl's.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,28 +73,15 @@ static int quote_args(char *const *argv, int argc, char **ret)
 
 int verb_exec(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "cache", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	char err[1024], *cmd = NULL;
 	const char *cache = NULL;
 	struct sshc *c = NULL;
-	int opt, r, status;
+	int r, status;
 
-	while ((opt = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
-		if (opt == 'c') {
-			cache = optarg;
-		} else if (opt == 'h') {
-			exec_usage(stdout);
-			return EXIT_GREEN;
-		} else {
-			exec_usage(stderr);
-			return EXIT_SETUP;
-		}
-	}
-	if (verb_check_nargs(&verb_exec_def, argc - optind) < 0 ||
+	r = verb_vm_options(argc, argv, "+", exec_usage, &cache);
+	if (r != VERB_GO_ON)
+		return r;
+	if (verb_check_nargs(&verb_exec_def, argc - optind) ||
 	    optind + 2 > argc || strcmp(argv[optind + 1], "--") != 0 ||
 	    optind + 3 > argc) {
 		fprintf(stderr,

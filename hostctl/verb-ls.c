@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* hostctl ls: the live VMs that hostctl exec, pull and shell can reach. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,30 +36,18 @@ const struct verb verb_ls_def = {
 
 int verb_ls(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "cache", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	char dir[PATH_MAX], vms[PATH_MAX + 8];
 	const char *cache = NULL;
 	struct vmstate *v;
 	size_t n;
-	int opt, r;
+	int r;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (opt == 'c') {
-			cache = optarg;
-		} else if (opt == 'h') {
-			ls_usage(stdout);
-			return EXIT_GREEN;
-		} else {
-			ls_usage(stderr);
-			return EXIT_SETUP;
-		}
-	}
-	if (verb_check_nargs(&verb_ls_def, argc - optind) < 0)
-		return EXIT_SETUP;
+	r = verb_vm_options(argc, argv, "", ls_usage, &cache);
+	if (r != VERB_GO_ON)
+		return r;
+	r = verb_check_nargs(&verb_ls_def, argc - optind);
+	if (r)
+		return r;
 	r = cache ? (snprintf(dir, sizeof(dir), "%s", cache) >=
 				     (int)sizeof(dir) ?
 			     -ENAMETOOLONG :

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* hostctl pull VM PATH [DEST]: fetch a guest file over SFTP. */
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sshc.h"
 #include "sshvm.h"
@@ -34,29 +34,17 @@ const struct verb verb_pull_def = {
 
 int verb_pull(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "cache", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	char err[PATH_MAX * 2 + 256], base[PATH_MAX];
 	const char *cache = NULL, *dest;
 	struct sshc *c = NULL;
-	int opt, r;
+	int r;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (opt == 'c') {
-			cache = optarg;
-		} else if (opt == 'h') {
-			pull_usage(stdout);
-			return EXIT_GREEN;
-		} else {
-			pull_usage(stderr);
-			return EXIT_SETUP;
-		}
-	}
-	if (verb_check_nargs(&verb_pull_def, argc - optind) < 0)
-		return EXIT_SETUP;
+	r = verb_vm_options(argc, argv, "", pull_usage, &cache);
+	if (r != VERB_GO_ON)
+		return r;
+	r = verb_check_nargs(&verb_pull_def, argc - optind);
+	if (r)
+		return r;
 	snprintf(base, sizeof(base), "%s", argv[optind + 1]);
 	dest = optind + 2 < argc ? argv[optind + 2] : basename(base);
 	if (!*dest || !strcmp(dest, "/") || !strcmp(dest, ".") ||

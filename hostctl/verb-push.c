@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* hostctl push FILE VM:PATH: copy a file into a guest over SFTP. */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sshc.h"
 #include "sshvm.h"
@@ -33,29 +33,17 @@ const struct verb verb_push_def = {
 
 int verb_push(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "cache", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	char err[PATH_MAX * 2 + 256], vm[128];
 	const char *cache = NULL, *dst, *colon;
 	struct sshc *c = NULL;
-	int opt, r;
+	int r;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (opt == 'c') {
-			cache = optarg;
-		} else if (opt == 'h') {
-			push_usage(stdout);
-			return EXIT_GREEN;
-		} else {
-			push_usage(stderr);
-			return EXIT_SETUP;
-		}
-	}
-	if (verb_check_nargs(&verb_push_def, argc - optind) < 0)
-		return EXIT_SETUP;
+	r = verb_vm_options(argc, argv, "", push_usage, &cache);
+	if (r != VERB_GO_ON)
+		return r;
+	r = verb_check_nargs(&verb_push_def, argc - optind);
+	if (r)
+		return r;
 	dst = argv[optind + 1];
 	colon = strchr(dst, ':');
 	if (!colon || colon == dst || (size_t)(colon - dst) >= sizeof(vm) ||

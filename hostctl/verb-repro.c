@@ -220,8 +220,9 @@ int verb_repro(int argc, char *argv[])
 			return EXIT_SETUP;
 		}
 	}
-	if (verb_check_nargs(&verb_repro_def, argc - optind) < 0)
-		return EXIT_SETUP;
+	r = verb_check_nargs(&verb_repro_def, argc - optind);
+	if (r)
+		return r;
 	rargv[n++] = argv[optind];
 	rargv[n] = NULL;
 	optind = 0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* hostctl shell VM: an interactive shell in a live VM over its SSH port. */
-#include <getopt.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "sshc.h"
 #include "sshvm.h"
@@ -32,29 +32,17 @@ const struct verb verb_shell_def = {
 
 int verb_shell(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "cache", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	const char *cache = NULL;
 	struct sshc *c = NULL;
 	char err[1024];
-	int opt, r, status = 0;
+	int r, status = 0;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (opt == 'c') {
-			cache = optarg;
-		} else if (opt == 'h') {
-			shell_usage(stdout);
-			return EXIT_GREEN;
-		} else {
-			shell_usage(stderr);
-			return EXIT_SETUP;
-		}
-	}
-	if (verb_check_nargs(&verb_shell_def, argc - optind) < 0)
-		return EXIT_SETUP;
+	r = verb_vm_options(argc, argv, "", shell_usage, &cache);
+	if (r != VERB_GO_ON)
+		return r;
+	r = verb_check_nargs(&verb_shell_def, argc - optind);
+	if (r)
+		return r;
 	r = sshvm_connect("shell", cache, argv[optind], &c);
 	if (r < 0)
 		return EXIT_SETUP;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What every verb shares and that is not the table: checking a verb's
- * positional arguments against its own row.
+ * What verbs share and that is not the table: checking a verb's
+ * positional arguments against its own row, and the options of the verbs
+ * on a live VM.
  */
+#include <getopt.h>
 #include <stdio.h>
 
 #include "verbs.h"
@@ -15,4 +17,28 @@ int verb_check_nargs(const struct verb *v, int n)
 		v->name, n < v->min_args ? "too few" : "too many", v->name,
 		v->usage);
 	return EXIT_SETUP;
+}
+
+int verb_vm_options(int argc, char *argv[], const char *optstring,
+		    void (*usage)(FILE *out), const char **cache)
+{
+	static const struct option opts[] = {
+		{ "cache", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, optstring, opts, NULL)) != -1) {
+		if (opt == 'c') {
+			*cache = optarg;
+		} else if (opt == 'h') {
+			usage(stdout);
+			return EXIT_GREEN;
+		} else {
+			usage(stderr);
+			return EXIT_SETUP;
+		}
+	}
+	return VERB_GO_ON;
 }

@@ -13,6 +13,7 @@
 #define VLALAB_VERBS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define EXIT_GREEN 0
 #define EXIT_RED 1
@@ -36,6 +37,19 @@ struct verb {
  * usage (verbs.c).
  */
 int verb_check_nargs(const struct verb *v, int n);
+
+#define VERB_GO_ON (-1)
+
+/*
+ * The options of every verb on a live VM (ls, shell, exec, pull, push,
+ * console): --cache DIR into *@cache, and --help. @optstring is
+ * getopt's ("+" stops at the first positional argument, as exec does for
+ * its command). Returns VERB_GO_ON with optind at the first positional
+ * argument, or the exit code: EXIT_GREEN after the help on stdout,
+ * EXIT_SETUP after it on stderr for an unknown option (verbs.c).
+ */
+int verb_vm_options(int argc, char *argv[], const char *optstring,
+		    void (*usage)(FILE *out), const char **cache);
 
 struct vm;
 struct res_scenario;
