@@ -101,7 +101,8 @@ static void *reaper(void *arg)
  * to destroy them (its auto-destroy needs the process alive). A watchdog
  * process, forked before libvirt starts a thread, holds one end of a
  * socket pair and a pidfd of each QEMU that hostctl adopted (sent over
- * the socket). When hostctl dies, however it dies, the socket's other end
+ * the socket), in a session of its own. When hostctl dies, however it
+ * dies (its whole process group killed too), the socket's other end
  * closes, and the watchdog kills every QEMU it holds that still runs, and
  * exits. A pidfd names one process, so a reused pid is never hit.
  */
@@ -179,6 +180,10 @@ void vm_watchdog_start(void)
 	if (pid == 0) {
 		int null;
 
+		/* A session of its own: a SIGKILL to hostctl's process
+		 * group (a shell's job, a test runner's timeout) must not
+		 * take the watchdog with it. */
+		setsid();
 		/* Hold nothing of hostctl's, not even its output: its locks
 		 * and pipes go with it. */
 		if (sv[1] > 3)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Integration (suite reliability): kill -9 of hostctl mid-run. With the
 # fake guest (fake-guest.sh) in the middle of reliability/hang's step,
-# SIGKILL hostctl; then within 5 s no QEMU of the run may be left, the run
+# SIGKILL hostctl and its process group; then within 5 s no QEMU of the run may be left, the run
 # directory must hold a valid summary.json marked incomplete, the slot's
 # lock must be free, and a next run on the same libvirt root must pass.
 # Results stream: reliability/good, which ended before the kill, is
@@ -16,12 +16,13 @@ cache=${VLALAB_CACHE:-$HOME/.cache/vlalab}
 make_scenarios "$out/scenarios" hang good
 make_reliability_initrd "$out/fake.cpio.gz"
 
-# Start a run of both scenarios into $out/$1, in the background ($pid),
+# Start a run of both scenarios into $out/$1, in the background ($pid,
+# the leader of a process group of its own),
 # and return once reliability/hang's step is open: its step_begin is in
 # events.jsonl (a poll of a file, bounded, as nothing else tells this
 # shell).
 start_hang() {
-	"$HOSTCTL" run --format ktap --output "$out/$1" \
+	setsid "$HOSTCTL" run --format ktap --output "$out/$1" \
 		--scenarios "$out/scenarios" --initrd "$out/fake.cpio.gz" \
 		all > "$out/ktap-$1" 2> "$out/err-$1" &
 	pid=$!
@@ -43,7 +44,9 @@ run_id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run_id
 qemus=$(qemu_pids "$run_id")
 lock=$(ls -l /proc/$pid/fd | sed -n 's|.* -> \(.*/locks/libvirt-[0-9]*\.lock\)$|\1|p')
 echo "# killing hostctl $pid (run $run_id; QEMU $qemus; lock $lock)"
-kill -9 $pid
+# The whole process group, as a shell's job control or a test runner's
+# timeout kills: the watchdog (in a session of its own) must outlive it.
+kill -9 -$pid
 wait $pid || true
 
 # QEMU gets 5 s to go.
