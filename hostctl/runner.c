@@ -98,6 +98,12 @@ int runner_result_init(const struct scenario *s, struct res_scenario *ret)
 	return 0;
 }
 
+/* A hello bound for this run's kernel (runner_opts.boot_scale). */
+static uint64_t scaled(const struct runner_opts *o, uint64_t ms)
+{
+	return o->boot_scale > 1 ? ms * o->boot_scale : ms;
+}
+
 /* qboot when it is installed, else SeaBIOS (NULL). */
 static const char *firmware(void)
 {
@@ -156,6 +162,7 @@ static int boot_shared(struct run_ctx *c, char **why)
 		bound = c->env.accel == DOMAIN_ACCEL_KVM ? RUNNER_HELLO_KVM_MS :
 			c->env.icount ? RUNNER_HELLO_ICOUNT_MS :
 					RUNNER_HELLO_TCG_MS;
+		bound = scaled(c->o, bound);
 		r = guest_wait_up(g, bound);
 		if (r == 0) {
 			cache_verdict(c);
@@ -530,14 +537,14 @@ static int own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 		finish(r, k, VERDICT_ERROR, err);
 		return 0;
 	}
-	e = guest_wait_up(g, RUNNER_HELLO_BOOT_MS);
+	e = guest_wait_up(g, scaled(c->o, RUNNER_HELLO_BOOT_MS));
 	if (e == 0)
 		return 1;
 	if (e == -ETIMEDOUT) {
 		g->hang = "nothing from the guest after its start";
 		snprintf(what, sizeof(what),
-			 "nothing from %s within %d s of its start", g->label,
-			 RUNNER_HELLO_BOOT_MS / 1000);
+			 "nothing from %s within %" PRIu64 " s of its start",
+			 g->label, scaled(c->o, RUNNER_HELLO_BOOT_MS) / 1000);
 		finish_console(c, r, k, VERDICT_ERROR, what);
 		return 0;
 	}

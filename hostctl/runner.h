@@ -27,6 +27,10 @@
 #define RUNNER_HELLO_ICOUNT_MS 480000
 /* The bound for a scenario's own boot to be up: a resume reads its image. */
 #define RUNNER_HELLO_BOOT_MS 120000
+/* A KASAN kernel's guest runs about 4.7 times slower than the patched
+ * one's (docs/performance.md, "The debug flavour's cost"): the bounds
+ * above are this many times longer for it (runner_opts.boot_scale). */
+#define RUNNER_SANITIZER_BOOT_SCALE 4
 /* How long a guest that ran an expect_incident scenario gets for its
  * console to catch up and to die of a late panic, in ms. */
 #define RUNNER_SETTLE_MS 1000
@@ -51,6 +55,9 @@ struct runner_opts {
 	const char *cmdline; /* NULL: the default */
 	enum accel_choice accel;
 	bool icount; /* under TCG, run VMs with -icount (domain.h) */
+	/* The hello bounds' factor: RUNNER_SANITIZER_BOOT_SCALE for a KASAN
+	 * kernel; 0 or 1: as they are. */
+	unsigned int boot_scale;
 	struct boundlog *events; /* events.jsonl */
 	uint64_t console_max_mb; /* each console log's bound; 0: default */
 	struct progress *progress;
