@@ -110,15 +110,15 @@ int kb_evidence_spec_parse(const char *file, const char *text,
 		if (!strcmp(w[0], "variant") && nw >= 4 && nw < 64 &&
 		    word_ok(w[1], false) && !strchr(w[1], '/') &&
 		    strcmp(w[1], KB_EVIDENCE_BUILD) && object_ok(w[2])) {
-			void *v =
-				reallocarray(s.var, s.nvar + 1, sizeof(*s.var));
 			struct kb_evidence_variant *var;
 			bool ok = true;
+			void *v;
 
 			for (size_t i = 3; i < nw; i++)
 				ok = ok && word_ok(w[i], true);
 			if (!ok)
 				goto bad;
+			v = reallocarray(s.var, s.nvar + 1, sizeof(*s.var));
 			if (!v) {
 				r = -ENOMEM;
 				break;
