@@ -76,10 +76,11 @@ int main(void)
 	put("trees/patched/lib/bch.c", "int x;\n");
 	put("trees/patched/.vlalab/tree-id", "1.2.3");
 	put("obj/patched/.vlalab-tree-id", "1.2.3");
-	snprintf(cmd, sizeof(cmd),
-		 "cmd_lib/bch.o := gcc -I%s/trees/patched/include -c -o lib/bch.o %s/trees/patched/lib/bch.c ; objtool %s/obj/patched/lib/bch.o\n"
-		 "deps_lib/bch.o := %s/trees/patched/lib/bch.c %s/trees/patched2/x.h\n",
-		 tmp, tmp, tmp, tmp, tmp);
+	snprintf(
+		cmd, sizeof(cmd),
+		"cmd_lib/bch.o := gcc -I%s/trees/patched/include -c -o lib/bch.o %s/trees/patched/lib/bch.c ; objtool %s/obj/patched/lib/bch.o\n"
+		"deps_lib/bch.o := %s/trees/patched/lib/bch.c %s/trees/patched2/x.h\n",
+		tmp, tmp, tmp, tmp, tmp);
 	put("obj/patched/lib/.bch.o.cmd", cmd);
 	put("obj/patched/lib/bch.o", "ELF");
 	put("obj/patched/.missing-syscalls.d", cmd);
@@ -90,13 +91,14 @@ int main(void)
 	ok(kb_seed_flavour(tmp, "patched", "vla", -1, &files) == 0,
 	   "vla is seeded from patched");
 	okf(files == 2, "two records rewritten (got %u)", files);
-	snprintf(want, sizeof(want),
-		 "cmd_lib/bch.o := gcc -I%s/trees/vla/include -c -o lib/bch.o %s/trees/vla/lib/bch.c ; objtool %s/obj/vla/lib/bch.o\n"
-		 "deps_lib/bch.o := %s/trees/vla/lib/bch.c %s/trees/patched2/x.h\n",
-		 tmp, tmp, tmp, tmp, tmp);
+	snprintf(
+		want, sizeof(want),
+		"cmd_lib/bch.o := gcc -I%s/trees/vla/include -c -o lib/bch.o %s/trees/vla/lib/bch.c ; objtool %s/obj/vla/lib/bch.o\n"
+		"deps_lib/bch.o := %s/trees/vla/lib/bch.c %s/trees/patched2/x.h\n",
+		tmp, tmp, tmp, tmp, tmp);
 	text = get("obj/vla/lib/.bch.o.cmd");
-	okf(!strcmp(text, want),
-	    "the .cmd names the new trees, and not a longer name: %s", text);
+	is_str(text, want,
+	       "the .cmd names the new trees, and not a longer name");
 	free(text);
 	text = get("obj/vla/.missing-syscalls.d");
 	ok(!strcmp(text, want), "a .d file too");
