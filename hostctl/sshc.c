@@ -24,6 +24,7 @@
 #include <libssh/libssh.h>
 #include <libssh/sftp.h>
 
+#include "fileio.h"
 #include "shell-escape.h"
 #include "fsutil.h"
 #include "proto.h"
@@ -252,21 +253,6 @@ fail:
 	return r;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* What is buffered on @ch's stream @is_stderr, to @fd; 1 at its end. */
 static int copy_stream(ssh_channel ch, int is_stderr, int fd)
 {
@@ -282,7 +268,7 @@ static int copy_stream(ssh_channel ch, int is_stderr, int fd)
 			return -EIO;
 		if (n == 0)
 			return 0;
-		r = write_all(fd, buf, (size_t)n);
+		r = fileio_write_all(fd, buf, (size_t)n);
 		if (r < 0)
 			return r;
 	}
@@ -410,7 +396,7 @@ int sshc_pull(struct sshc *c, const char *remote, const char *local, char *err,
 				 remote, (unsigned long long)SSHC_PULL_MAX);
 			break;
 		}
-		r = write_all(fd, buf, (size_t)n);
+		r = fileio_write_all(fd, buf, (size_t)n);
 		if (r < 0) {
 			snprintf(err, errlen, "writing '%s': %s", tmp,
 				 strerror(-r));
