@@ -19,7 +19,7 @@
 #include "uri.h"
 
 /* Embedded-driver roots, <cache>/libvirt and libvirt-1.., to choose from. */
-#define SETUP_EMBED_SLOTS 4
+#define SETUP_EMBED_SLOTS 4u
 
 #ifndef VLALAB_SRCDIR
 #error "VLALAB_SRCDIR (the repository root) must be defined by the build"
@@ -63,7 +63,7 @@ static int claim_slot(const char *cache_dir, unsigned int slot)
 /*
  * The default URI: the first embedded-driver root that no other hostctl
  * has claimed and no other libvirt user holds, so that runs can go side by
- * side.
+ * side. -EBUSY when every one is taken (@buf then names the first).
  */
 static int default_uri(const char *cache_dir, char *buf, size_t len)
 {
@@ -79,8 +79,9 @@ static int default_uri(const char *cache_dir, char *buf, size_t len)
 		if (r != 0)
 			return r < 0 ? r : 0;
 	}
-	/* All busy: use the first; connecting will say it is busy. */
-	return uri_default(cache_dir, 0, buf, len);
+	/* All busy: name the first in the message; none is ours. */
+	r = uri_default(cache_dir, 0, buf, len);
+	return r < 0 ? r : -EBUSY;
 }
 
 const struct kbuild_image_program setup_image_programs[] = {
@@ -216,6 +217,13 @@ int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
 		r = default_uri(s.cache_dir, s.uri, sizeof(s.uri));
 	if (r == 0)
 		r = uri_prepare(s.uri);
+	if (r == -EBUSY && !uri) {
+		fprintf(stderr,
+			"hostctl: all %u libvirt roots of the cache '%s' are in use by other runs of hostctl; wait for one to end, or give --connect URI\n",
+			SETUP_EMBED_SLOTS, s.cache_dir);
+		setup_free(&s);
+		return r;
+	}
 	if (r < 0) {
 		fprintf(stderr, "hostctl: preparing libvirt URI '%s': %s\n",
 			s.uri, strerror(-r));
