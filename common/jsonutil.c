@@ -25,3 +25,13 @@ int jsonutil_append(struct json_object *arr, struct json_object *val)
 	}
 	return 0;
 }
+
+const char *jsonutil_str(const struct json_object *obj, const char *key)
+{
+	struct json_object *v;
+
+	if (obj && json_object_object_get_ex(obj, key, &v) &&
+	    json_object_is_type(v, json_type_string))
+		return json_object_get_string(v);
+	return "";
+}

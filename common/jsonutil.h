@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Small json-c helpers that every JSON writer in the tree needs.
+ * Small json-c helpers that the tree's JSON writers and readers share.
  */
 #ifndef VLALAB_JSONUTIL_H
 #define VLALAB_JSONUTIL_H
@@ -17,5 +17,12 @@ int jsonutil_add(struct json_object *obj, const char *key,
 
 /* The same for appending @val to the array @arr. 0 or -ENOMEM. */
 int jsonutil_append(struct json_object *arr, struct json_object *val);
+
+/*
+ * The string member @key of @obj, or "" when @obj is NULL or has no
+ * string under @key: for readers that print what a file holds. The text
+ * belongs to @obj.
+ */
+const char *jsonutil_str(const struct json_object *obj, const char *key);
 
 #endif

@@ -27,16 +27,6 @@ static const struct {
 	{ "kmalloc", 1967 },
 };
 
-static const char *str_of(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return "";
-	return json_object_get_string(v);
-}
-
 static int64_t int_of(struct json_object *o, const char *key, int64_t dflt)
 {
 	struct json_object *v;
@@ -192,7 +182,7 @@ static struct json_object *kernel_of(const struct res_run *run,
 	if (r == 0 && run->kernel)
 		r = jsonutil_add(
 			k, "key",
-			json_object_new_string(str_of(run->kernel, "key")));
+			json_object_new_string(res_kernel_str(run, "key")));
 	if (r == 0 && run->kernel &&
 	    json_object_object_get_ex(run->kernel, "warnings", &w) &&
 	    json_object_object_get_ex(w, "Wvla", &v) &&
@@ -372,7 +362,7 @@ static void print_functions(struct json_object *k, FILE *f)
 {
 	struct json_object *fns, *fn;
 
-	fprintf(f, "  %s:", str_of(k, "flavour"));
+	fprintf(f, "  %s:", jsonutil_str(k, "flavour"));
 	if (int_of(k, "Wvla", -1) >= 0)
 		fprintf(f, " -Wvla warnings %" PRId64 ";",
 			int_of(k, "Wvla", -1));
@@ -389,10 +379,11 @@ static void print_functions(struct json_object *k, FILE *f)
 		fprintf(f,
 			"    %-24s %-18s code %6" PRId64 " B  frame %6" PRId64
 			" B %s\n",
-			str_of(fn, "function"), str_of(fn, "variant"),
+			jsonutil_str(fn, "function"),
+			jsonutil_str(fn, "variant"),
 			int_of(fn, "code_bytes", -1),
 			int_of(fn, "frame_bytes", -1),
-			str_of(fn, "frame_kind"));
+			jsonutil_str(fn, "frame_kind"));
 	}
 }
 
@@ -403,17 +394,17 @@ void cmp_print(struct json_object *t, FILE *f)
 	fprintf(f,
 		"hostctl compare: baseline %s, candidate %s, %" PRId64
 		" round%s\n",
-		str_of(t, "baseline"), str_of(t, "candidate"),
+		jsonutil_str(t, "baseline"), jsonutil_str(t, "candidate"),
 		int_of(t, "rounds", 0), int_of(t, "rounds", 0) == 1 ? "" : "s");
 	fprintf(f, "accelerator %s, clock %s (%s)\n\n",
-		str_of(t, "accelerator"), str_of(t, "clock"),
-		str_of(t, "clock_note"));
-	fprintf(f, "%-34s  %-24s  %-24s\n", "scenario", str_of(t, "baseline"),
-		str_of(t, "candidate"));
+		jsonutil_str(t, "accelerator"), jsonutil_str(t, "clock"),
+		jsonutil_str(t, "clock_note"));
+	fprintf(f, "%-34s  %-24s  %-24s\n", "scenario",
+		jsonutil_str(t, "baseline"), jsonutil_str(t, "candidate"));
 	json_object_object_get_ex(t, "verdicts", &a);
 	for (size_t i = 0; a && i < json_object_array_length(a); i++) {
 		row = json_object_array_get_idx(a, i);
-		fprintf(f, "%-34s", str_of(row, "scenario"));
+		fprintf(f, "%-34s", jsonutil_str(row, "scenario"));
 		print_verdicts(row, "baseline", f);
 		print_verdicts(row, "candidate", f);
 		fputc('\n', f);
@@ -421,15 +412,17 @@ void cmp_print(struct json_object *t, FILE *f)
 	json_object_object_get_ex(t, "bench", &a);
 	if (a && json_object_array_length(a)) {
 		fprintf(f, "\n%-34s  %14s  %14s  %6s  %-17s\n",
-			"bench step (median of rounds)", str_of(t, "baseline"),
-			str_of(t, "candidate"), "ratio", "95% CI");
+			"bench step (median of rounds)",
+			jsonutil_str(t, "baseline"),
+			jsonutil_str(t, "candidate"), "ratio", "95% CI");
 		for (size_t i = 0; i < json_object_array_length(a); i++) {
 			char what[160];
 
 			row = json_object_array_get_idx(a, i);
 			snprintf(what, sizeof(what), "%s #%" PRId64 " %s",
-				 str_of(row, "scenario"),
-				 int_of(row, "step", 0), str_of(row, "name"));
+				 jsonutil_str(row, "scenario"),
+				 int_of(row, "step", 0),
+				 jsonutil_str(row, "name"));
 			fprintf(f, "%-34s  %14" PRId64 "  %14" PRId64, what,
 				int_of(row, "baseline_median", 0),
 				int_of(row, "candidate_median", 0));
@@ -438,9 +431,10 @@ void cmp_print(struct json_object *t, FILE *f)
 					dbl_of(row, "ratio"),
 					dbl_of(row, "ci_lo"),
 					dbl_of(row, "ci_hi"),
-					str_of(row, "verdict"));
+					jsonutil_str(row, "verdict"));
 			else
-				fprintf(f, "  %s\n", str_of(row, "verdict"));
+				fprintf(f, "  %s\n",
+					jsonutil_str(row, "verdict"));
 		}
 	}
 	fputs("\nkernel builds\n", f);
@@ -452,11 +446,12 @@ void cmp_print(struct json_object *t, FILE *f)
 	}
 	if (json_object_object_get_ex(t, "reference", &ref) &&
 	    json_object_object_get_ex(ref, "bch_encode", &a)) {
-		fprintf(f, "\nreference only, %s:\n", str_of(ref, "source"));
+		fprintf(f, "\nreference only, %s:\n",
+			jsonutil_str(ref, "source"));
 		for (size_t i = 0; i < json_object_array_length(a); i++) {
 			row = json_object_array_get_idx(a, i);
 			fprintf(f, "  %-16s %5" PRId64 " Mbit/s\n",
-				str_of(row, "buffer"),
+				jsonutil_str(row, "buffer"),
 				int_of(row, "mbit_s", 0));
 		}
 		fputs("  (as time ratios: fixed/VLA 0.887, kmalloc/fixed 2.285)\n",
@@ -489,17 +484,17 @@ void cmp_svg(struct json_object *t, FILE *f)
 		"font-family='sans-serif' font-size='12'>\n",
 		SVG_W, 70 + n * SVG_ROW);
 	fputs("<text x='10' y='18' font-weight='bold'>", f);
-	esc_xml_put(f, str_of(t, "candidate"));
+	esc_xml_put(f, jsonutil_str(t, "candidate"));
 	fputs(" vs ", f);
-	esc_xml_put(f, str_of(t, "baseline"));
+	esc_xml_put(f, jsonutil_str(t, "baseline"));
 	fputs(" (baseline = 100; whisker: 95% CI)</text>\n"
 	      "<text x='10' y='36'>",
 	      f);
-	esc_xml_put(f, str_of(t, "accelerator"));
+	esc_xml_put(f, jsonutil_str(t, "accelerator"));
 	fputs(", clock ", f);
-	esc_xml_put(f, str_of(t, "clock"));
+	esc_xml_put(f, jsonutil_str(t, "clock"));
 	fputs(": ", f);
-	esc_xml_put(f, str_of(t, "clock_note"));
+	esc_xml_put(f, jsonutil_str(t, "clock_note"));
 	fputs("</text>\n", f);
 	for (size_t i = 0; i < n; i++) {
 		double y = 50 + i * SVG_ROW, ratio, lo, hi;
@@ -507,8 +502,8 @@ void cmp_svg(struct json_object *t, FILE *f)
 
 		row = json_object_array_get_idx(a, i);
 		snprintf(what, sizeof(what), "%s #%" PRId64 " %s",
-			 str_of(row, "scenario"), int_of(row, "step", 0),
-			 str_of(row, "name"));
+			 jsonutil_str(row, "scenario"), int_of(row, "step", 0),
+			 jsonutil_str(row, "name"));
 		fprintf(f, "<text x='10' y='%.0f'>", y + SVG_BAR);
 		esc_xml_put(f, what);
 		fputs("</text>\n", f);

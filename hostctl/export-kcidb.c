@@ -60,17 +60,6 @@ const char *export_scenario_vm(const struct res_scenario *sc)
 	return vm_label_ok(sc->vm) ? sc->vm : NULL;
 }
 
-/* A string member of the manifest, or "" when it has none. */
-static const char *mf_str(const struct json_object *m, const char *key)
-{
-	struct json_object *v;
-
-	if (m && json_object_object_get_ex(m, key, &v) &&
-	    json_object_is_type(v, json_type_string))
-		return json_object_get_string(v);
-	return "";
-}
-
 /* A copy of the manifest member @key, when it has one; else 0. */
 static int copy_member(struct json_object *to, const struct json_object *m,
 		       const char *key)
@@ -156,7 +145,7 @@ static struct json_object *resource(const char *base, const char *name)
 /* The checkout's and the build's id: the kernel's cache key. */
 static void kernel_id(const struct export_in *in, char *buf, size_t len)
 {
-	const char *key = mf_str(in->run->kernel, "key");
+	const char *key = jsonutil_str(in->run->kernel, "key");
 
 	if (*key)
 		snprintf(buf, len, KCIDB_ORIGIN ":%s", key);
@@ -174,8 +163,9 @@ static struct json_object *checkout(const struct export_in *in, const char *id)
 
 	snprintf(comment, sizeof(comment),
 		 "Debian linux-source %s with vlalab's series",
-		 *mf_str(m, "source_version") ? mf_str(m, "source_version") :
-						"(unknown version)");
+		 *jsonutil_str(m, "source_version") ?
+			 jsonutil_str(m, "source_version") :
+			 "(unknown version)");
 	r = o && misc ? 0 : -ENOMEM;
 	if (r == 0 && in->patches_url && m &&
 	    json_object_object_get_ex(m, "patches", &patches) &&
@@ -184,7 +174,7 @@ static struct json_object *checkout(const struct export_in *in, const char *id)
 		r = files ? 0 : -ENOMEM;
 		for (size_t i = 0;
 		     r == 0 && i < json_object_array_length(patches); i++) {
-			const char *name = mf_str(
+			const char *name = jsonutil_str(
 				json_object_array_get_idx(patches, i), "name");
 
 			if (!*name || strchr(name, '/'))
@@ -243,14 +233,17 @@ static char *config_name(const struct json_object *m)
 
 	if (!f)
 		return NULL;
-	fputs(*mf_str(m, "flavour") ? mf_str(m, "flavour") : "unknown", f);
+	fputs(*jsonutil_str(m, "flavour") ? jsonutil_str(m, "flavour") :
+					    "unknown",
+	      f);
 	if (m && json_object_object_get_ex(m, "fragments", &frags) &&
 	    json_object_is_type(frags, json_type_array)) {
 		fputc(':', f);
 		for (size_t i = 0; i < json_object_array_length(frags); i++)
 			fprintf(f, " %s",
-				mf_str(json_object_array_get_idx(frags, i),
-				       "name"));
+				jsonutil_str(json_object_array_get_idx(frags,
+								       i),
+					     "name"));
 	}
 	if (fclose(f) != 0) {
 		free(buf);
@@ -276,9 +269,10 @@ static struct json_object *build(const struct export_in *in, const char *id)
 	if (r == 0)
 		r = jsonutil_add(o, "architecture",
 				 json_object_new_string("x86_64"));
-	if (r == 0 && *mf_str(m, "compiler"))
-		r = jsonutil_add(o, "compiler",
-				 json_object_new_string(mf_str(m, "compiler")));
+	if (r == 0 && *jsonutil_str(m, "compiler"))
+		r = jsonutil_add(
+			o, "compiler",
+			json_object_new_string(jsonutil_str(m, "compiler")));
 	if (r == 0)
 		r = jsonutil_add(o, "config_name", json_object_new_string(cfg));
 	if (r == 0 && m && json_object_object_get_ex(m, "build_seconds", &v) &&

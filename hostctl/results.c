@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonutil.h"
 #include "results.h"
 
 int res_set_str(char **field, const char *value)
@@ -194,12 +195,7 @@ void res_leaks_free(struct res_scenario *sc)
 
 const char *res_kernel_str(const struct res_run *run, const char *key)
 {
-	struct json_object *v;
-
-	if (run->kernel && json_object_object_get_ex(run->kernel, key, &v) &&
-	    json_object_is_type(v, json_type_string))
-		return json_object_get_string(v);
-	return "";
+	return jsonutil_str(run->kernel, key);
 }
 
 enum res_outcome res_run_outcome(const struct res_run *run)
