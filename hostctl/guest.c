@@ -287,6 +287,7 @@ void guest_domain(const struct guest *g, struct domain_config *dc)
 	dc->initrd = g->env->initrd;
 	dc->cmdline = g->env->cmdline;
 	dc->firmware = g->env->firmware;
+	dc->machine = g->env->machine;
 	dc->ssh_socket = g->ssh_sock[0] ? g->ssh_sock : NULL;
 	dc->owner = g->env->owner;
 }

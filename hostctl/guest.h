@@ -72,6 +72,7 @@ struct guest_env {
 	const char *kernel, *initrd;
 	const char *cmdline; /* NULL: domain_default_cmdline */
 	const char *firmware; /* or NULL */
+	const char *machine; /* "pc" or "q35"; NULL: DOMAIN_MACHINE_DEFAULT */
 	/* The SSH port (docs/repro.md): the live VMs' state directory and
 	 * the image's pinned host key; NULL: no SSH port. */
 	const char *vms_dir;

@@ -250,7 +250,7 @@ static int scn_fill_boot(struct scn_ctx *ctx, struct json_object *obj,
 	snprintf(b->machine, sizeof(b->machine), "%s",
 		 json_object_object_get_ex(obj, "machine", &v) ?
 			 json_object_get_string(v) :
-			 "pc");
+			 "");
 	r = scn_dup_list(obj, "kernel_args", &b->kernel_args,
 			 &b->n_kernel_args);
 	if (r < 0)
@@ -355,7 +355,6 @@ static int scn_fill_one_boot(struct scenario *s)
 		return -ENOMEM;
 	s->nboots = 1;
 	s->boots[0].memory_mib = SCN_MEMORY_MIB_DEFAULT;
-	snprintf(s->boots[0].machine, sizeof(s->boots[0].machine), "pc");
 	s->boots[0].timeout_ms = s->timeout_ms;
 	s->boots[0].nsteps = s->nsteps;
 	s->boots[0].steps_json = strdup(s->steps_json);

@@ -85,7 +85,7 @@ enum scn_resumed { SCN_RESUMED_ANY, SCN_RESUMED_YES, SCN_RESUMED_NO };
 
 struct scn_boot {
 	uint64_t memory_mib; /* default SCN_MEMORY_MIB_DEFAULT */
-	char machine[8]; /* "pc" or "q35" */
+	char machine[8]; /* "pc" or "q35"; "": the run's (runner_opts) */
 	char **kernel_args; /* appended to the command line */
 	size_t n_kernel_args;
 	struct scn_disk extra_disks[SCN_EXTRA_DISKS_MAX];

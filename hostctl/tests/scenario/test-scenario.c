@@ -1123,7 +1123,7 @@ static void test_boots_fill(void)
 	   s.boots[1].resumed == SCN_RESUMED_NO, "boots: resumed");
 	ok(s.boots[0].memory_mib == 512 && s.boots[1].memory_mib == 768,
 	   "boots: memory");
-	is_str(s.boots[1].machine, "pc", "boots: machine defaults to pc");
+	is_str(s.boots[1].machine, "", "boots: no machine: the run's");
 	ok(s.boots[1].n_kernel_args == 3 &&
 	   strcmp(s.boots[1].kernel_args[2], "resume=/dev/vda") == 0,
 	   "boots: kernel arguments in order");
