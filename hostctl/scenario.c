@@ -422,6 +422,12 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 				 &s->n_req_unset);
 		if (r < 0)
 			return r;
+		if (json_object_object_get_ex(req, "unset_why", NULL)) {
+			s->req_unset_why =
+				scn_dup_string_value(req, "unset_why");
+			if (!s->req_unset_why)
+				return -ENOMEM;
+		}
 		r = scn_dup_list(req, "modules", &s->req_modules,
 				 &s->n_req_modules);
 		if (r < 0)
@@ -513,6 +519,7 @@ void scn_free(struct scenario *s)
 	for (size_t i = 0; i < s->n_req_unset; i++)
 		free(s->req_unset[i]);
 	free(s->req_unset);
+	free(s->req_unset_why);
 	for (size_t i = 0; i < s->n_req_modules; i++)
 		free(s->req_modules[i]);
 	free(s->req_modules);
