@@ -561,23 +561,6 @@ int run_clock_parse(const char *s, enum run_clock *ret)
 	return -EINVAL;
 }
 
-/*
- * The hello bounds' factor for the built kernel: a KASAN kernel boots
- * several times slower (RUNNER_SANITIZER_BOOT_SCALE). A kernel not built
- * here (no build directory) or a config that cannot be read: as they are.
- */
-static unsigned int boot_scale(const struct setup *su)
-{
-	char path[PATH_MAX + 16];
-
-	if (!*su->kernel.dir || snprintf(path, sizeof(path), "%s/config",
-					 su->kernel.dir) >= (int)sizeof(path))
-		return 1;
-	return kbuild_has_config(path, "CONFIG_KASAN", NULL, NULL, 0) == 1 ?
-		       RUNNER_SANITIZER_BOOT_SCALE :
-		       1;
-}
-
 /* --clock auto: icount when one of the scenarios measures (a bench step). */
 static bool wants_icount(enum run_clock clock, const struct scn_set *set,
 			 const size_t *idx, size_t n)
@@ -879,7 +862,7 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	ro.machine = a->machine;
 	ro.accel = a->accel;
 	ro.icount = wants_icount(a->clock, &p->set, p->idx, p->n);
-	ro.boot_scale = boot_scale(&p->su);
+	ro.boot_scale = setup_boot_scale(&p->su);
 	ro.events = &events;
 	ro.console_max_mb = a->console_max_mb;
 	ro.progress = &p->prog;
