@@ -376,6 +376,9 @@ int guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
 	if (g->vm && end != SCN_END_RUNNING) {
 		g->silence_ms = GUEST_SILENCE_STOPPING_MS;
 		vm_set_silence_ms(g->vm, g->silence_ms);
+	} else if (g->vm && g->env->silence_scale > 1) {
+		g->silence_ms = VM_SILENCE_MS * g->env->silence_scale;
+		vm_set_silence_ms(g->vm, g->silence_ms);
 	}
 	return r;
 }

@@ -82,6 +82,9 @@ struct guest_env {
 	uint64_t console_max; /* bytes of a console log, at most */
 	struct progress *progress;
 	unsigned int vmno; /* VMs named so far: labels are vm1, vm2, ... */
+	/* VM_SILENCE_MS times this for a running guest (runner_opts'
+	 * boot_scale: a KASAN guest runs several times slower); 0: 1. */
+	unsigned int silence_scale;
 	/*
 	 * The first result file that could not be written ("writing
 	 * 'PATH': REASON"), and its negative errno; 0 while none failed

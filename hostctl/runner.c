@@ -840,6 +840,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 						 BOUNDLOG_MAX_MB_DEFAULT)
 			    << 20;
 	c.env.progress = o->progress;
+	c.env.silence_scale = o->boot_scale;
 	guest_init(&c.g, &c.env);
 	c.g.show_steps = true;
 	c.g.stats = stats;
