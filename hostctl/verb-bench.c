@@ -141,7 +141,7 @@ int verb_bench(int argc, char *argv[])
 		{ 0 },
 	};
 	const char *connect = NULL, *cache = NULL, *machine = NULL;
-	struct setup_kernel k = { 0 };
+	struct setup_kernel k = { .kernel_dir = VLALAB_SRCDIR "/kernel" };
 	enum accel_choice accel = ACCEL_AUTO;
 	unsigned int runs = 5, nstep = 0, nwall = 0;
 	uint64_t create[BENCH_RUNS_MAX], hello[BENCH_RUNS_MAX];
