@@ -37,6 +37,13 @@
 
 extern char **environ;
 
+/* The machine boot @sb runs on: its own, or the run's. */
+static const char *boot_machine(const struct boots *b,
+				const struct scn_boot *sb)
+{
+	return sb->machine[0] ? sb->machine : b->machine;
+}
+
 void boots_note(struct boots *b, const char *what, size_t k, const char *label,
 		const char *ended, int resumed)
 {
@@ -64,8 +71,9 @@ void boots_note(struct boots *b, const char *what, size_t k, const char *label,
 		json_object_object_add(
 			o, "memory_mib",
 			json_object_new_int64((int64_t)sb->memory_mib));
-		json_object_object_add(o, "machine",
-				       json_object_new_string(sb->machine));
+		json_object_object_add(
+			o, "machine",
+			json_object_new_string(boot_machine(b, sb)));
 		json_object_object_add(
 			o, "expected_end",
 			json_object_new_string(boots_end_name(sb->end)));
@@ -185,7 +193,7 @@ int boots_domain(struct boots *b, size_t k, const char *base,
 		return r;
 	}
 	dc->memory_mib = sb->memory_mib;
-	dc->machine = sb->machine;
+	dc->machine = boot_machine(b, sb);
 	dc->cmdline = b->cmdline;
 	dc->disks = b->disks;
 	return 0;
@@ -245,7 +253,7 @@ static void init_views(struct boots *b)
 			rb->index = (uint32_t)k;
 			rb->memory_mib = sb->memory_mib;
 			snprintf(rb->machine, sizeof(rb->machine), "%s",
-				 sb->machine);
+				 boot_machine(b, sb));
 			snprintf(rb->expected_end, sizeof(rb->expected_end),
 				 "%s", boots_end_name(sb->end));
 			rb->resumed = -1;
@@ -259,11 +267,12 @@ static void init_views(struct boots *b)
 
 int boots_begin(struct boots *b, const struct scenario *s,
 		struct res_scenario *sc, const char *run_dir,
-		struct boundlog *events, bool keep)
+		struct boundlog *events, bool keep, const char *machine)
 {
 	char what[PATH_MAX + 128];
 	int r;
 
+	b->machine = machine ? machine : DOMAIN_MACHINE_DEFAULT;
 	b->s = s;
 	b->sc = sc;
 	b->run_dir = run_dir;

@@ -32,6 +32,7 @@ struct boots {
 	const char *run_dir;
 	struct boundlog *events; /* events.jsonl, or NULL */
 	bool keep; /* keep the disk images after the run */
+	const char *machine; /* the run's, for boots that name none */
 	char disk[PATH_MAX]; /* "" without one */
 	char extra[SCN_EXTRA_DISKS_MAX][PATH_MAX]; /* the boot's own */
 	size_t nextra;
@@ -42,12 +43,13 @@ struct boots {
 /*
  * Begin scenario @s (s->nboots > 0), whose result is @sc (from
  * runner_result_init()): each boot's view and result, and the persistent
- * disk (qemu-img). Returns 0, or a negative errno with @sc finished as
- * error; boots_end() is due either way.
+ * disk (qemu-img). A boot that names no machine gets @machine, the run's
+ * (NULL: DOMAIN_MACHINE_DEFAULT). Returns 0, or a negative errno with @sc
+ * finished as error; boots_end() is due either way.
  */
 int boots_begin(struct boots *b, const struct scenario *s,
 		struct res_scenario *sc, const char *run_dir,
-		struct boundlog *events, bool keep);
+		struct boundlog *events, bool keep, const char *machine);
 
 /*
  * Boot @k's domain on top of what every guest shares (@dc, from

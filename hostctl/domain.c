@@ -57,6 +57,13 @@ static void domain_disks_xml(FILE *f, const struct domain_config *c)
 	}
 }
 
+int domain_machine_check(const char *machine)
+{
+	return machine && (!strcmp(machine, "pc") || !strcmp(machine, "q35")) ?
+		       0 :
+		       -EINVAL;
+}
+
 int domain_xml(const struct domain_config *c, char **ret)
 {
 	uint64_t mem = c->memory_mib ? c->memory_mib :
@@ -67,11 +74,11 @@ int domain_xml(const struct domain_config *c, char **ret)
 	size_t len = 0;
 	FILE *f;
 
-	const char *machine = c->machine ? c->machine : "pc";
+	const char *machine = c->machine ? c->machine : DOMAIN_MACHINE_DEFAULT;
 
 	if (!c->name || !*c->name || !c->kernel || !c->initrd || vcpus > 2 ||
 	    c->ndisks > DOMAIN_DISKS_MAX || (c->icount && kvm) ||
-	    (strcmp(machine, "pc") != 0 && strcmp(machine, "q35") != 0))
+	    domain_machine_check(machine) < 0)
 		return -EINVAL;
 	for (unsigned int i = 0; i < c->ndisks; i++)
 		if (!c->disks[i].path || !c->disks[i].format ||

@@ -33,7 +33,7 @@ struct domain_config {
 	const char *initrd; /* initramfs */
 	const char *cmdline; /* NULL: domain_default_cmdline */
 	const char *firmware; /* a ROM for -bios (qboot), or NULL: SeaBIOS */
-	const char *machine; /* "pc" or "q35"; NULL: "pc" */
+	const char *machine; /* "pc" or "q35"; NULL: DOMAIN_MACHINE_DEFAULT */
 	const struct domain_disk *disks; /* at most DOMAIN_DISKS_MAX */
 	unsigned int ndisks;
 	/* The SSH port's host end (docs/repro.md): a unix socket QEMU
@@ -52,6 +52,18 @@ struct domain_config {
  * and no sleeping in real time when the guest idles. */
 #define DOMAIN_QEMU_NS "http://libvirt.org/schemas/domain/qemu/1.0"
 #define DOMAIN_ICOUNT "shift=0,sleep=off"
+
+/*
+ * QEMU's machine type when neither the run nor a scenario's boot names one.
+ * q35: its DSDT's _PRT returns a routing table built once by QEMU, where
+ * pc's (i440FX/PIIX) builds its 128 entries in an AML While loop at each
+ * call, which a KASAN kernel under TCG takes 25 s of guest time over for
+ * each PCI device (docs/kernel.md, "The machine: q35").
+ */
+#define DOMAIN_MACHINE_DEFAULT "q35"
+
+/* "pc" or "q35": 0; anything else -EINVAL. */
+int domain_machine_check(const char *machine);
 
 /* qboot boots a kernel from fw_cfg some 0.3 s sooner than SeaBIOS. */
 #define DOMAIN_QBOOT_PATH "/usr/share/qemu/qboot.rom"

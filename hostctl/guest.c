@@ -287,6 +287,7 @@ void guest_domain(const struct guest *g, struct domain_config *dc)
 	dc->initrd = g->env->initrd;
 	dc->cmdline = g->env->cmdline;
 	dc->firmware = g->env->firmware;
+	dc->machine = g->env->machine;
 	dc->ssh_socket = g->ssh_sock[0] ? g->ssh_sock : NULL;
 	dc->owner = g->env->owner;
 }
@@ -374,6 +375,9 @@ int guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
 	}
 	if (g->vm && end != SCN_END_RUNNING) {
 		g->silence_ms = GUEST_SILENCE_STOPPING_MS;
+		vm_set_silence_ms(g->vm, g->silence_ms);
+	} else if (g->vm && g->env->silence_scale > 1) {
+		g->silence_ms = VM_SILENCE_MS * g->env->silence_scale;
 		vm_set_silence_ms(g->vm, g->silence_ms);
 	}
 	return r;

@@ -72,6 +72,7 @@ struct guest_env {
 	const char *kernel, *initrd;
 	const char *cmdline; /* NULL: domain_default_cmdline */
 	const char *firmware; /* or NULL */
+	const char *machine; /* "pc" or "q35"; NULL: DOMAIN_MACHINE_DEFAULT */
 	/* The SSH port (docs/repro.md): the live VMs' state directory and
 	 * the image's pinned host key; NULL: no SSH port. */
 	const char *vms_dir;
@@ -81,6 +82,9 @@ struct guest_env {
 	uint64_t console_max; /* bytes of a console log, at most */
 	struct progress *progress;
 	unsigned int vmno; /* VMs named so far: labels are vm1, vm2, ... */
+	/* VM_SILENCE_MS times this for a running guest (runner_opts'
+	 * boot_scale: a KASAN guest runs several times slower); 0: 1. */
+	unsigned int silence_scale;
 	/*
 	 * The first result file that could not be written ("writing
 	 * 'PATH': REASON"), and its negative errno; 0 while none failed

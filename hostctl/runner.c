@@ -673,7 +673,7 @@ static void run_scenario(struct run_ctx *c, size_t i)
 		 * scenario's steps. */
 		c->g.whole = r.sc;
 		if (boots_begin(r.bs, r.s, r.sc, c->o->run_dir, c->o->events,
-				c->o->keep) < 0)
+				c->o->keep, c->o->machine) < 0)
 			goto out;
 	}
 	for (size_t k = 0; k < nboots; k++) {
@@ -831,6 +831,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	c.env.kernel = o->kernel;
 	c.env.initrd = o->initrd;
 	c.env.cmdline = o->cmdline;
+	c.env.machine = o->machine;
 	c.env.icount = o->icount;
 	c.env.vms_dir = o->vms_dir;
 	c.env.ssh_host_key = o->ssh_host_key;
@@ -839,6 +840,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 						 BOUNDLOG_MAX_MB_DEFAULT)
 			    << 20;
 	c.env.progress = o->progress;
+	c.env.silence_scale = o->boot_scale;
 	guest_init(&c.g, &c.env);
 	c.g.show_steps = true;
 	c.g.stats = stats;

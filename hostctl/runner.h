@@ -53,10 +53,14 @@ struct runner_opts {
 	const char *kernel; /* bzImage */
 	const char *initrd;
 	const char *cmdline; /* NULL: the default */
+	/* QEMU's machine type, "pc" or "q35"; NULL: DOMAIN_MACHINE_DEFAULT.
+	 * A scenario's boot may name its own. */
+	const char *machine;
 	enum accel_choice accel;
 	bool icount; /* under TCG, run VMs with -icount (domain.h) */
-	/* The hello bounds' factor: RUNNER_SANITIZER_BOOT_SCALE for a KASAN
-	 * kernel; 0 or 1: as they are. */
+	/* The hello bounds' factor, and the heartbeat silence bound's:
+	 * RUNNER_SANITIZER_BOOT_SCALE for a KASAN kernel; 0 or 1: as they
+	 * are. */
 	unsigned int boot_scale;
 	struct boundlog *events; /* events.jsonl */
 	uint64_t console_max_mb; /* each console log's bound; 0: default */

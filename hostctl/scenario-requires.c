@@ -47,6 +47,7 @@ static bool scn_listed(char *const *v, size_t n, const char *module)
 int scn_check_requires(const struct scenario *s, const char *config_path,
 		       const char *modules_dir, char *reason, size_t len)
 {
+	bool unset = false;
 	int r = 0;
 
 	if (reason && len)
@@ -85,9 +86,12 @@ int scn_check_requires(const struct scenario *s, const char *config_path,
 			return has;
 		if (has) {
 			scn_reason_add(reason, len, "%s is set", opt);
+			unset = true;
 			r = 1;
 		}
 	}
+	if (unset && s->req_unset_why)
+		scn_reason_add(reason, len, "%s", s->req_unset_why);
 	for (size_t i = 0; i < s->n_req_modules; i++) {
 		const char *m = s->req_modules[i];
 		int has = kbuild_has_module(modules_dir, m, reason, len);

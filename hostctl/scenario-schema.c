@@ -79,6 +79,7 @@ static const struct scn_key scn_incident_keys[] = {
 static const struct scn_key scn_requires_keys[] = {
 	{ "config", SCN_V_CONFIGS, false, 0, 0, NULL },
 	{ "config_unset", SCN_V_CONFIGS, false, 0, 0, NULL },
+	{ "unset_why", SCN_V_LINE, false, 0, SCN_UNSET_WHY_MAX, NULL },
 	{ "modules", SCN_V_MODULES, false, 0, 0, NULL },
 	{ "module_params", SCN_V_MODULE_PARAMS, false, 0, 0, NULL },
 	{ NULL },
@@ -613,6 +614,13 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 		return;
 	case SCN_V_REQUIRES:
 		scn_check_nested(ctx, path, v, scn_requires_keys, "requires");
+		/* A skip for an option the kernel has says why it must. */
+		if (json_object_is_type(v, json_type_object) &&
+		    json_object_object_get_ex(v, "config_unset", NULL) !=
+			    json_object_object_get_ex(v, "unset_why", NULL))
+			scn_error(
+				ctx, path,
+				"config_unset and unset_why go together: the options, and one line on why a kernel with them cannot run the scenario");
 		return;
 	case SCN_V_STEPS:
 		scn_check_steps(ctx, path, spec, v);

@@ -250,7 +250,7 @@ static int scn_fill_boot(struct scn_ctx *ctx, struct json_object *obj,
 	snprintf(b->machine, sizeof(b->machine), "%s",
 		 json_object_object_get_ex(obj, "machine", &v) ?
 			 json_object_get_string(v) :
-			 "pc");
+			 "");
 	r = scn_dup_list(obj, "kernel_args", &b->kernel_args,
 			 &b->n_kernel_args);
 	if (r < 0)
@@ -355,7 +355,6 @@ static int scn_fill_one_boot(struct scenario *s)
 		return -ENOMEM;
 	s->nboots = 1;
 	s->boots[0].memory_mib = SCN_MEMORY_MIB_DEFAULT;
-	snprintf(s->boots[0].machine, sizeof(s->boots[0].machine), "pc");
 	s->boots[0].timeout_ms = s->timeout_ms;
 	s->boots[0].nsteps = s->nsteps;
 	s->boots[0].steps_json = strdup(s->steps_json);
@@ -423,6 +422,12 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 				 &s->n_req_unset);
 		if (r < 0)
 			return r;
+		if (json_object_object_get_ex(req, "unset_why", NULL)) {
+			s->req_unset_why =
+				scn_dup_string_value(req, "unset_why");
+			if (!s->req_unset_why)
+				return -ENOMEM;
+		}
 		r = scn_dup_list(req, "modules", &s->req_modules,
 				 &s->n_req_modules);
 		if (r < 0)
@@ -514,6 +519,7 @@ void scn_free(struct scenario *s)
 	for (size_t i = 0; i < s->n_req_unset; i++)
 		free(s->req_unset[i]);
 	free(s->req_unset);
+	free(s->req_unset_why);
 	for (size_t i = 0; i < s->n_req_modules; i++)
 		free(s->req_modules[i]);
 	free(s->req_modules);

@@ -57,6 +57,8 @@ struct scn_incident {
  * hostctl resolves it against kernel/patches/series (bites.h).
  */
 #define SCN_BITES_MAX 16
+/* requires.unset_why: one line, at most this many bytes. */
+#define SCN_UNSET_WHY_MAX 240
 
 struct scn_bite {
 	char *patch;
@@ -85,7 +87,7 @@ enum scn_resumed { SCN_RESUMED_ANY, SCN_RESUMED_YES, SCN_RESUMED_NO };
 
 struct scn_boot {
 	uint64_t memory_mib; /* default SCN_MEMORY_MIB_DEFAULT */
-	char machine[8]; /* "pc" or "q35" */
+	char machine[8]; /* "pc" or "q35"; "": the run's (runner_opts) */
 	char **kernel_args; /* appended to the command line */
 	size_t n_kernel_args;
 	struct scn_disk extra_disks[SCN_EXTRA_DISKS_MAX];
@@ -108,6 +110,7 @@ struct scenario {
 	size_t n_req_config;
 	char **req_unset; /* "CONFIG_X" that must be neither y nor m */
 	size_t n_req_unset;
+	char *req_unset_why; /* with req_unset: why, one line; else NULL */
 	char **req_modules;
 	size_t n_req_modules;
 	char **req_params; /* "module.param" */

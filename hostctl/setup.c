@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "runner.h"
 #include "setup.h"
 #include "sshc.h"
 #include "uri.h"
@@ -239,4 +240,16 @@ int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
 	setenv("LIBVIRT_LOG_OUTPUTS", logs, 0);
 	*ret = s;
 	return 0;
+}
+
+unsigned int setup_boot_scale(const struct setup *s)
+{
+	char path[PATH_MAX + 16];
+
+	if (!*s->kernel.dir || snprintf(path, sizeof(path), "%s/config",
+					s->kernel.dir) >= (int)sizeof(path))
+		return 1;
+	return kbuild_has_config(path, "CONFIG_KASAN", NULL, NULL, 0) == 1 ?
+		       RUNNER_SANITIZER_BOOT_SCALE :
+		       1;
 }

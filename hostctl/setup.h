@@ -61,4 +61,12 @@ int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
 			 const struct setup_kernel *k, struct setup *ret);
 void setup_free(struct setup *s);
 
+/*
+ * The hello bounds' factor for the prepared kernel (runner_opts): a KASAN
+ * kernel boots several times slower (RUNNER_SANITIZER_BOOT_SCALE). A
+ * kernel not built here (no build directory) or a config that cannot be
+ * read: 1, the bounds as they are.
+ */
+unsigned int setup_boot_scale(const struct setup *s);
+
 #endif

@@ -40,6 +40,10 @@ static void bench_usage(FILE *f)
 		"  --connect URI     libvirt URI (default: the embedded driver)\n"
 		"  --cache DIR       the cache (default: $VLALAB_CACHE or ~/.cache/vlalab)\n"
 		"  --accel ACCEL     auto, kvm or tcg (default: auto)\n"
+		"  --machine M       QEMU's machine type, q35 or pc (default: q35)\n"
+		"  --kernel-dir DIR  patches/ and configs/ of the kernel to boot\n"
+		"                    (default: the repository's kernel/)\n"
+		"  --flavour NAME    the kernel flavour, as in run (default: patched)\n"
 		"  --help            show this help\n",
 		BENCH_RUNS_MAX);
 }
@@ -70,6 +74,7 @@ static void report(const char *what, uint64_t *us, unsigned int n,
 
 /* Time `hostctl run all` (this binary), its report thrown away. */
 static int time_run_all(const char *cache, const char *connect,
+			const char *machine, const struct setup_kernel *k,
 			const char *out_dir, uint64_t *ret_us, int *ret_status)
 {
 	uint64_t t0 = vm_now_us();
@@ -80,7 +85,7 @@ static int time_run_all(const char *cache, const char *connect,
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		char *args[16];
+		char *args[24];
 		int n = 0;
 
 		args[n++] = "hostctl";
@@ -94,6 +99,18 @@ static int time_run_all(const char *cache, const char *connect,
 		if (connect) {
 			args[n++] = "--connect";
 			args[n++] = (char *)connect;
+		}
+		if (machine) {
+			args[n++] = "--machine";
+			args[n++] = (char *)machine;
+		}
+		if (k->kernel_dir) {
+			args[n++] = "--kernel-dir";
+			args[n++] = (char *)k->kernel_dir;
+		}
+		if (k->flavour) {
+			args[n++] = "--flavour";
+			args[n++] = (char *)k->flavour;
 		}
 		args[n++] = "all";
 		args[n] = NULL;
@@ -117,10 +134,14 @@ int verb_bench(int argc, char *argv[])
 		{ "connect", required_argument, NULL, 'c' },
 		{ "cache", required_argument, NULL, 'C' },
 		{ "accel", required_argument, NULL, 'a' },
+		{ "machine", required_argument, NULL, 'M' },
+		{ "kernel-dir", required_argument, NULL, 'K' },
+		{ "flavour", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *connect = NULL, *cache = NULL;
+	const char *connect = NULL, *cache = NULL, *machine = NULL;
+	struct setup_kernel k = { .kernel_dir = VLALAB_SRCDIR "/kernel" };
 	enum accel_choice accel = ACCEL_AUTO;
 	unsigned int runs = 5, nstep = 0, nwall = 0;
 	uint64_t create[BENCH_RUNS_MAX], hello[BENCH_RUNS_MAX];
@@ -164,6 +185,21 @@ int verb_bench(int argc, char *argv[])
 				return EXIT_SETUP;
 			}
 			break;
+		case 'M':
+			if (domain_machine_check(optarg) < 0) {
+				fprintf(stderr,
+					"hostctl bench: unknown machine '%s'; use q35 or pc\n",
+					optarg);
+				return EXIT_SETUP;
+			}
+			machine = optarg;
+			break;
+		case 'K':
+			k.kernel_dir = optarg;
+			break;
+		case 'L':
+			k.flavour = optarg;
+			break;
 		case 'h':
 			bench_usage(stdout);
 			return EXIT_GREEN;
@@ -184,7 +220,18 @@ int verb_bench(int argc, char *argv[])
 		scn_errors_free(&errs);
 		return EXIT_SETUP;
 	}
-	r = setup_prepare(cache, connect, NULL, &su);
+	if (k.flavour) {
+		char err[512];
+
+		r = kbuild_flavour_check(k.kernel_dir, k.flavour, err,
+					 sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "hostctl bench: --flavour: %s\n",
+				r == -EINVAL ? err : strerror(-r));
+			goto out;
+		}
+	}
+	r = setup_prepare_kernel(cache, connect, NULL, &k, &su);
 	if (r < 0)
 		goto out;
 
@@ -198,8 +245,8 @@ int verb_bench(int argc, char *argv[])
 
 		snprintf(out_dir, sizeof(out_dir), "%s/bench/run-all-%d-%u",
 			 su.cache_dir, getpid(), i);
-		r = time_run_all(su.cache_dir, connect, out_dir, &wall[nwall],
-				 &status);
+		r = time_run_all(su.cache_dir, connect, machine, &k, out_dir,
+				 &wall[nwall], &status);
 		if (r < 0) {
 			fprintf(stderr,
 				"hostctl bench: running 'hostctl run all': %s\n",
@@ -236,6 +283,8 @@ int verb_bench(int argc, char *argv[])
 		ro.run_id = run_id;
 		ro.kernel = su.kernel_path;
 		ro.initrd = su.image.path;
+		ro.machine = machine;
+		ro.boot_scale = setup_boot_scale(&su);
 		ro.accel = accel;
 		r = runner_run(&ro, scn, &run, &stats, err, sizeof(err));
 		if (r < 0) {
@@ -269,8 +318,9 @@ int verb_bench(int argc, char *argv[])
 		teardown[i] = stats.teardown_us[i];
 	}
 
-	printf("hostctl bench: %u runs, accelerator %s, kernel %s\n", runs,
-	       *accel_used ? accel_used : "none", su.kernel.release);
+	printf("hostctl bench: %u runs, accelerator %s, machine %s, kernel %s\n",
+	       runs, *accel_used ? accel_used : "none",
+	       machine ? machine : DOMAIN_MACHINE_DEFAULT, su.kernel.release);
 	printf("%-34s %10s %10s %10s   %s\n", "measurement (ms)", "median",
 	       "min", "max", "target");
 	report("virDomainCreateXML call", create, stats.boots, "");

@@ -61,6 +61,9 @@ static void run_usage(FILE *f)
 		"  --flavour NAME    the kernel flavour: patched (default), vanilla, or\n"
 		"                    a folder of kernel/flavours/, e.g. debug (KASAN,\n"
 		"                    kmemleak, lockdep, SLUB debugging)\n"
+		"  --machine M       QEMU's machine type for the VMs, q35 or pc\n"
+		"                    (default: q35); a scenario's boot may name\n"
+		"                    its own\n"
 		"  --without-patch NAME\n"
 		"                    build and boot the kernel with this patch of the\n"
 		"                    series left out (file name or unique prefix,\n"
@@ -104,6 +107,7 @@ struct run_args {
 	const char *connect, *output, *scenarios, *cache, *initrd;
 	const char *kernel_dir; /* patches/ and configs/ */
 	const char *flavour; /* NULL: patched */
+	const char *machine; /* NULL: DOMAIN_MACHINE_DEFAULT */
 	const char *junit, *kcidb; /* hostctl export's files, or NULL */
 	const char *without[RUN_WITHOUT_MAX];
 	size_t n_without;
@@ -236,6 +240,7 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "without-patch", required_argument, NULL, 'w' },
 		{ "kernel-dir", required_argument, NULL, 'K' },
 		{ "flavour", required_argument, NULL, 'L' },
+		{ "machine", required_argument, NULL, 'M' },
 		{ "dump-max-mb", required_argument, NULL, 'D' },
 		{ "dump-format", required_argument, NULL, 'F' },
 		{ "events-max-mb", required_argument, NULL, 'E' },
@@ -327,6 +332,15 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 			break;
 		case 'L':
 			a->flavour = optarg;
+			break;
+		case 'M':
+			if (domain_machine_check(optarg) < 0) {
+				fprintf(stderr,
+					"hostctl run: unknown machine '%s'; use q35 or pc\n",
+					optarg);
+				return -EINVAL;
+			}
+			a->machine = optarg;
 			break;
 		case 'J':
 			a->junit = optarg;
@@ -545,23 +559,6 @@ int run_clock_parse(const char *s, enum run_clock *ret)
 		}
 	}
 	return -EINVAL;
-}
-
-/*
- * The hello bounds' factor for the built kernel: a KASAN kernel boots
- * several times slower (RUNNER_SANITIZER_BOOT_SCALE). A kernel not built
- * here (no build directory) or a config that cannot be read: as they are.
- */
-static unsigned int boot_scale(const struct setup *su)
-{
-	char path[PATH_MAX + 16];
-
-	if (!*su->kernel.dir || snprintf(path, sizeof(path), "%s/config",
-					 su->kernel.dir) >= (int)sizeof(path))
-		return 1;
-	return kbuild_has_config(path, "CONFIG_KASAN", NULL, NULL, 0) == 1 ?
-		       RUNNER_SANITIZER_BOOT_SCALE :
-		       1;
 }
 
 /* --clock auto: icount when one of the scenarios measures (a bench step). */
@@ -862,9 +859,10 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	ro.kernel = p->su.kernel_path;
 	ro.initrd = p->su.image.path;
 	ro.cmdline = cmdline;
+	ro.machine = a->machine;
 	ro.accel = a->accel;
 	ro.icount = wants_icount(a->clock, &p->set, p->idx, p->n);
-	ro.boot_scale = boot_scale(&p->su);
+	ro.boot_scale = setup_boot_scale(&p->su);
 	ro.events = &events;
 	ro.console_max_mb = a->console_max_mb;
 	ro.progress = &p->prog;

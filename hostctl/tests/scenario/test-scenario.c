@@ -114,7 +114,7 @@ static void test_bad_files(void)
 	BAD("not-object", "$: expected an object, got an array");
 	BAD("unknown-keys",
 	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, cleanup, cleanup_timeout_ms, expect_incident, bites, xfail, state_files, disk, boots, fresh_vm",
-	    "$.requires.module: unknown key; requires takes: config, config_unset, modules, module_params",
+	    "$.requires.module: unknown key; requires takes: config, config_unset, unset_why, modules, module_params",
 	    "$.steps[0].valeu: unknown key; a 'write' step takes: kind, name, timeout_ms, path, value, append, expect_errno, repeat",
 	    "$.steps[0]: missing required key 'value'");
 	BAD("wrong-types",
@@ -165,6 +165,8 @@ static void test_bad_files(void)
 	    "$.steps[2].name: duplicate step name 'nap' (also $.steps[0])",
 	    "$.steps[1].match: duplicate key (JSON keeps only the last)");
 	BAD("bad-seed", "$.seed: '006' is not one of: 001, 002, 003, 004, 005, none");
+	BAD("unset-why",
+	    "$.requires: config_unset and unset_why go together: the options, and one line on why a kernel with them cannot run the scenario");
 	BAD("bad-names",
 	    "$.requires.config[0]: bad config option name 'FTRACE' (want CONFIG_[A-Z0-9_]+)",
 	    "$.requires.config[1]: bad config option name 'CONFIG_ftrace' (want CONFIG_[A-Z0-9_]+)",
@@ -866,6 +868,18 @@ static void test_requires(void)
 		       "config_unset: options that are y and m");
 		is_str(reason, "CONFIG_FTRACE is set; CONFIG_SAMPLE_TRACE_PRINTK is set",
 		       "config_unset: each set option named");
+		s.req_unset_why = "its measurement counts what FTRACE keeps";
+		is_int(scn_check_requires(&s, cfg, NULL, reason, sizeof(reason)), 1,
+		       "config_unset: with unset_why");
+		is_str(reason,
+		       "CONFIG_FTRACE is set; CONFIG_SAMPLE_TRACE_PRINTK is set; its measurement counts what FTRACE keeps",
+		       "config_unset: unset_why follows the options");
+		s.n_req_unset = 2;
+		is_int(scn_check_requires(&s, cfg, NULL, reason, sizeof(reason)), 0,
+		       "config_unset: unset_why alone is no reason");
+		is_str(reason, "", "config_unset: unset_why without a set option");
+		s.req_unset_why = NULL;
+		s.n_req_unset = 4;
 		is_int(scn_check_requires(&s, "/nonexistent/.config", NULL, reason,
 					  sizeof(reason)),
 		       -ENOENT, "config_unset: a missing .config is an I/O error");
@@ -1123,7 +1137,7 @@ static void test_boots_fill(void)
 	   s.boots[1].resumed == SCN_RESUMED_NO, "boots: resumed");
 	ok(s.boots[0].memory_mib == 512 && s.boots[1].memory_mib == 768,
 	   "boots: memory");
-	is_str(s.boots[1].machine, "pc", "boots: machine defaults to pc");
+	is_str(s.boots[1].machine, "", "boots: no machine: the run's");
 	ok(s.boots[1].n_kernel_args == 3 &&
 	   strcmp(s.boots[1].kernel_args[2], "resume=/dev/vda") == 0,
 	   "boots: kernel arguments in order");
