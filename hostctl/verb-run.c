@@ -535,6 +535,14 @@ static int write_file(const char *dir, const char *name, const char *text)
  * Results for the selected scenarios: requires that the kernel does not
  * meet make a scenario skip right away, without booting.
  */
+static bool has_kselftest(const struct scenario *s)
+{
+	for (size_t j = 0; j < s->nsteps + s->ncleanup; j++)
+		if (*s->steps[j].kselftest_dir)
+			return true;
+	return false;
+}
+
 static int init_results(const struct scn_set *set, const size_t *idx, size_t n,
 			const struct setup *su, struct res_run *run,
 			struct scenario **scn)
@@ -554,6 +562,12 @@ static int init_results(const struct scn_set *set, const size_t *idx, size_t n,
 		scn[i] = &set->v[idx[i]];
 		r = scn_check_requires(s, su->kernel.config, su->modules_dir,
 				       reason, sizeof(reason));
+		if (r == 0 && !*su->kernel.tree && has_kselftest(s)) {
+			snprintf(
+				reason, sizeof(reason),
+				"its kselftest steps need the kernel's source tree, which a kernel built elsewhere (--kernel) does not come with");
+			r = 1;
+		}
 		if (r == 1) {
 			res_scenario_finish(&run->v[i], VERDICT_SKIP, reason);
 		} else if (r < 0) {
@@ -713,7 +727,9 @@ static int plan_run(const struct run_args *a, char *const *names, int nnames,
 		if (r < 0)
 			return -1;
 	}
-	nks = kselftest_dirs(&p->set, p->idx, p->n, ks);
+	/* A kernel built elsewhere has no tree to take selftests from: its
+	 * scenarios that run them skip (init_results()). */
+	nks = a->ext_kernel ? 0 : kselftest_dirs(&p->set, p->idx, p->n, ks);
 	r = setup_prepare_kernel(a->cache, a->connect, a->initrd,
 				 &(struct setup_kernel){
 					 .kernel_dir = a->kernel_dir,
