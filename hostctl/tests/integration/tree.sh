@@ -32,19 +32,27 @@ bdir=$(sed -n 's/^kernel: \(.*\)\/bzImage .*/\1/p' "$out/build" | head -n 1)
 [ -f "$bdir/bzImage" ] || { cat "$out/build"; fail "no bzImage in '$bdir'"; }
 release=$(ls "$bdir/modules/lib/modules")
 
-# The second tree: Debian's source plus a commit of our own.
-rm -rf "$work"
-cp -a --reflink=auto "$cache/trees/patched" "$work"
-rm -rf "$work/.vlalab"
-tac "$SRCDIR/kernel/patches/series" | grep -v '^#' | grep . | while read -r p; do
-	git -C "$work" apply -R "$SRCDIR/kernel/patches/$p" ||
-		fail "cannot reverse $p"
-done
+# The second tree: Debian's source plus a commit of our own. Kept from
+# the last run when it is still that (so its build is a cache hit).
 g() { git -C "$work" -c user.name=vlalab-test -c user.email=test@vlalab "$@"; }
-g init -q
-g add -f -A
-g commit -q -m "Debian linux-source-6.1 $release"
-python3 - "$work/kernel/ksysfs.c" <<'PY'
+subject="ksysfs: /sys/kernel/vlalab_tree, for the vlalab tree test"
+if [ "$(g log -1 --format=%s 2>/dev/null)" = "$subject" ] &&
+	[ "$(g log -1 --skip=1 --format=%s)" = "Debian linux-source-6.1 $release" ] &&
+	[ -z "$(g status --porcelain --untracked-files=no)" ]; then
+	echo "# reusing the tree $work"
+else
+	rm -rf "$work"
+	cp -a --reflink=auto "$cache/trees/patched" "$work"
+	rm -rf "$work/.vlalab"
+	tac "$SRCDIR/kernel/patches/series" | grep -v '^#' | grep . |
+	while read -r p; do
+		git -C "$work" apply -R "$SRCDIR/kernel/patches/$p" ||
+			fail "cannot reverse $p"
+	done
+	g init -q
+	g add -f -A
+	g commit -q -m "Debian linux-source-6.1 $release"
+	python3 - "$work/kernel/ksysfs.c" <<'PY'
 import sys
 p = sys.argv[1]
 s = open(p).read()
@@ -62,7 +70,8 @@ assert s.count("static struct attribute * kernel_attrs[] = {\n") == 1
 s = s.replace("static struct attribute * kernel_attrs[] = {\n", attr)
 open(p, "w").write(s)
 PY
-g commit -q -a -m "ksysfs: /sys/kernel/vlalab_tree, for the vlalab tree test"
+	g commit -q -a -m "$subject"
+fi
 commit=$(g rev-parse HEAD)
 
 # This test's scenarios.
