@@ -36,7 +36,7 @@ static int find_modules(const char *given, const char *release, char *buf,
 	int r;
 
 	if (!realpath(given, real) || !is_dir(real)) {
-		r = errno ? -errno : -ENOTDIR;
+		r = access(given, F_OK) < 0 ? -errno : -ENOTDIR;
 		snprintf(err, errlen, "the modules '%s': %s", given,
 			 strerror(-r));
 		return r;
