@@ -535,6 +535,40 @@ static int write_file(const char *dir, const char *name, const char *text)
  * Results for the selected scenarios: requires that the kernel does not
  * meet make a scenario skip right away, without booting.
  */
+/*
+ * A user's tree: when the skip is for an option of our fragments that did
+ * not make it into its config, say why, from the manifest's
+ * "missing_options" ("configs/edac.config:13: CONFIG_X=y: not in this
+ * tree's Kconfig").
+ */
+static void explain_missing(const struct setup *su, char *reason, size_t len)
+{
+	struct json_object *tree, *missing;
+
+	if (!su->manifest ||
+	    !json_object_object_get_ex(su->manifest, "tree", &tree) ||
+	    !json_object_object_get_ex(tree, "missing_options", &missing) ||
+	    !json_object_is_type(missing, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(missing); i++) {
+		const char *m = json_object_get_string(
+			json_object_array_get_idx(missing, i));
+		const char *opt = m ? strstr(m, ": CONFIG_") : NULL;
+		size_t n, used = strlen(reason);
+		char name[PROTO_NAME_MAX];
+
+		if (!opt)
+			continue;
+		opt += 2;
+		n = strcspn(opt, "=");
+		if (n >= sizeof(name))
+			continue;
+		snprintf(name, sizeof(name), "%.*s is not set", (int)n, opt);
+		if (strstr(reason, name) && used < len)
+			snprintf(reason + used, len - used, " (%s)", m);
+	}
+}
+
 static bool has_kselftest(const struct scenario *s)
 {
 	for (size_t j = 0; j < s->nsteps + s->ncleanup; j++)
@@ -569,6 +603,7 @@ static int init_results(const struct scn_set *set, const size_t *idx, size_t n,
 			r = 1;
 		}
 		if (r == 1) {
+			explain_missing(su, reason, sizeof(reason));
 			res_scenario_finish(&run->v[i], VERDICT_SKIP, reason);
 		} else if (r < 0) {
 			char what[PROTO_TEXT_MAX + 64];

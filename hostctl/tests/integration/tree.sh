@@ -126,7 +126,9 @@ v = {sc["name"]: sc for sc in s["scenarios"]}
 if v["tree/sees-commit"]["verdict"] != "pass":
     bad.append("sees-commit: %r" % v["tree/sees-commit"])
 lmc = v["tree/needs-lmc-model"]
-if lmc["verdict"] != "skip" or "CONFIG_EDAC_THUNDERX_LMC_MODEL" not in lmc["reason"]:
+if (lmc["verdict"] != "skip" or
+        "CONFIG_EDAC_THUNDERX_LMC_MODEL is not set" not in lmc["reason"] or
+        "not in this tree's Kconfig" not in lmc["reason"]):
     bad.append("needs-lmc-model: %r" % lmc)
 t = s["kernel"].get("tree", {})
 if t.get("path") != work or t.get("id") != "git:" + commit or t.get("series"):
