@@ -34,7 +34,7 @@ release=$(ls "$bdir/modules/lib/modules")
 
 # The second tree: Debian's source plus a commit of our own. Kept from
 # the last run when it is still that (so its build is a cache hit).
-g() { git -C "$work" -c user.name=vlalab-test -c user.email=test@vlalab "$@"; }
+g() { git -C "$work" -c gc.auto=0 -c user.name=vlalab-test -c user.email=test@vlalab "$@"; }
 subject="ksysfs: /sys/kernel/vlalab_tree, for the vlalab tree test"
 if [ "$(g log -1 --format=%s 2>/dev/null)" = "$subject" ] &&
 	[ "$(g log -1 --skip=1 --format=%s)" = "Debian linux-source-6.1 $release" ] &&
@@ -79,6 +79,7 @@ mkdir -p "$out/scenarios/tree"
 cat > "$out/scenarios/tree/sees-commit.json" <<'EOF'
 {
 	"description": "The kernel built from the test's tree has its commit's sysfs file",
+	"seed": "none",
 	"steps": [
 		{"kind": "read", "name": "the test commit's file", "path": "/sys/kernel/vlalab_tree", "equals": "built from the vlalab tree test"}
 	]
@@ -87,18 +88,22 @@ EOF
 cat > "$out/scenarios/tree/needs-lmc-model.json" <<'EOF'
 {
 	"description": "Needs the series' ThunderX LMC model, which Debian's tree does not have",
+	"seed": "003",
 	"requires": {"config": ["CONFIG_EDAC_THUNDERX_LMC_MODEL"]},
 	"steps": [
-		{"kind": "read", "name": "the model's EDAC device", "path": "/sys/kernel/debug/edac/mc0/mask0"}
+		{"kind": "read", "name": "the model's EDAC device", "path": "/sys/kernel/debug/edac/mc0/mask0", "match": "."}
 	]
 }
 EOF
 
 # A dirty tree is refused, naming the file, before anything is built.
+"$HOSTCTL" list --scenarios "$out/scenarios" > /dev/null ||
+	fail "the test's scenarios do not load"
 echo >> "$work/README"
 rc=0
 "$HOSTCTL" run --tree "$work" --scenarios "$out/scenarios" --output "$out/dirty" \
 	all > /dev/null 2> "$out/dirty.err" || rc=$?
+g checkout -q README
 cat "$out/dirty.err"
 [ "$rc" -eq 2 ] || fail "a dirty tree: exit $rc, want 2"
 grep -q "uncommitted changes to tracked files ( M README)" "$out/dirty.err" ||
