@@ -62,7 +62,7 @@ static void summary(const struct export_in *in, FILE *f)
 {
 	const struct res_run *run = in->run;
 	size_t counts[VERDICT__COUNT] = { 0 };
-	char key[13];
+	char key[13], kernel[RES_KERNEL_DESC_MAX];
 
 	for (size_t i = 0; i < run->n; i++)
 		if (run->v[i].verdict < VERDICT__COUNT)
@@ -70,10 +70,10 @@ static void summary(const struct export_in *in, FILE *f)
 	fputs("<h1>vlalab run ", f);
 	esc_xml_put(f, run->run_id);
 	fputs("</h1>\n<p>", f);
-	esc_xml_printf(f, "kernel %s", res_kernel_str(run, "source_version"));
-	esc_xml_printf(f, " (%s", res_kernel_str(run, "release"));
+	res_kernel_describe(run, kernel, sizeof(kernel));
+	esc_xml_printf(f, "kernel: %s", kernel);
 	snprintf(key, sizeof(key), "%s", res_kernel_str(run, "key"));
-	esc_xml_printf(f, ", key %s)", key);
+	esc_xml_printf(f, " (key %s)", key);
 	esc_xml_printf(f, ", accelerator %s", run->accelerator);
 	fprintf(f, ", %zu scenarios:", run->n);
 	for (int v = 0; v < VERDICT__COUNT; v++)

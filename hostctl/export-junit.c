@@ -155,9 +155,13 @@ int export_junit(const struct export_in *in, FILE *f)
 {
 	const struct res_run *run = in->run;
 	struct counts all = { 0 };
+	char kernel[RES_KERNEL_DESC_MAX];
 
 	for (size_t i = 0; i < run->n; i++)
 		count(&all, &run->v[i]);
+	/* Which kernel ran, in each suite's properties (as the JUnit
+	 * schema Jenkins reads has them). */
+	res_kernel_describe(run, kernel, sizeof(kernel));
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites", f);
 	esc_xml_printf(f, " name=\"vlalab %s\"", run->run_id);
 	counts_attrs(f, &all);
@@ -182,6 +186,10 @@ int export_junit(const struct export_in *in, FILE *f)
 		esc_xml_printf(f, " name=\"%s\"", area);
 		counts_attrs(f, &c);
 		fputs(">\n", f);
+		esc_xml_printf(
+			f,
+			"    <properties><property name=\"kernel\" value=\"%s\"/></properties>\n",
+			kernel);
 		for (j = i; j < run->n; j++)
 			if (same_area(run->v[j].name, run->v[i].name))
 				testcase(f, &run->v[j],

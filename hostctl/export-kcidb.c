@@ -158,14 +158,18 @@ static struct json_object *checkout(const struct export_in *in, const char *id)
 	const struct json_object *m = in->run->kernel;
 	struct json_object *o = json_object_new_object(), *files = NULL;
 	struct json_object *misc = json_object_new_object(), *patches;
-	char comment[256];
+	const char *tree_id = res_kernel_str2(in->run, "tree", "id");
+	const char *tree_name = "debian-linux-source";
+	char comment[RES_KERNEL_DESC_MAX];
 	int r;
 
-	snprintf(comment, sizeof(comment),
-		 "Debian linux-source %s with vlalab's series",
-		 *jsonutil_str(m, "source_version") ?
-			 jsonutil_str(m, "source_version") :
-			 "(unknown version)");
+	/* Which kernel ran: ours, a user's tree (--tree) or one built
+	 * elsewhere (--kernel). */
+	res_kernel_describe(in->run, comment, sizeof(comment));
+	if (*tree_id)
+		tree_name = "user-tree";
+	else if (*res_kernel_str2(in->run, "external", "bzimage"))
+		tree_name = "external";
 	r = o && misc ? 0 : -ENOMEM;
 	if (r == 0 && in->patches_url && m &&
 	    json_object_object_get_ex(m, "patches", &patches) &&
@@ -196,7 +200,10 @@ static struct json_object *checkout(const struct export_in *in, const char *id)
 				 json_object_new_string(KCIDB_ORIGIN));
 	if (r == 0)
 		r = jsonutil_add(o, "tree_name",
-				 json_object_new_string("debian-linux-source"));
+				 json_object_new_string(tree_name));
+	if (r == 0 && !strncmp(tree_id, "git:", 4))
+		r = jsonutil_add(o, "git_commit_hash",
+				 json_object_new_string(tree_id + 4));
 	if (r == 0)
 		r = jsonutil_add(o, "comment", json_object_new_string(comment));
 	if (r == 0 && in->patchset_hash)
@@ -211,6 +218,10 @@ static struct json_object *checkout(const struct export_in *in, const char *id)
 		r = copy_member(misc, m, "patches");
 	if (r == 0)
 		r = copy_member(misc, m, "without");
+	if (r == 0)
+		r = copy_member(misc, m, "tree");
+	if (r == 0)
+		r = copy_member(misc, m, "external");
 	if (r == 0) {
 		r = jsonutil_add(o, "misc", misc);
 		misc = NULL;

@@ -29,6 +29,14 @@ static void series(const struct res_run *run, FILE *f)
 		fputs("series ?", f);
 		return;
 	}
+	if (*res_kernel_str2(run, "tree", "path") ||
+	    *res_kernel_str2(run, "external", "bzimage")) {
+		char buf[RES_KERNEL_DESC_MAX];
+
+		res_kernel_describe(run, buf, sizeof(buf));
+		fputs(buf, f);
+		return;
+	}
 	fprintf(f, "%zu patches", kernel_list_len(run, "patches"));
 	if (!nw)
 		return;

@@ -198,6 +198,47 @@ const char *res_kernel_str(const struct res_run *run, const char *key)
 	return jsonutil_str(run->kernel, key);
 }
 
+const char *res_kernel_str2(const struct res_run *run, const char *obj,
+			    const char *key)
+{
+	struct json_object *o;
+
+	if (!run->kernel || !json_object_object_get_ex(run->kernel, obj, &o))
+		return "";
+	return jsonutil_str(o, key);
+}
+
+void res_kernel_describe(const struct res_run *run, char *buf, size_t len)
+{
+	struct json_object *tree, *series;
+	const char *rel = res_kernel_str(run, "release");
+	int n;
+
+	if (!run->kernel)
+		n = snprintf(buf, len, "unknown kernel (no manifest)");
+	else if (*res_kernel_str2(run, "external", "bzimage"))
+		n = snprintf(buf, len, "external bzImage %s, sha256 %s",
+			     res_kernel_str2(run, "external", "bzimage"),
+			     res_kernel_str2(run, "external", "sha256"));
+	else if (json_object_object_get_ex(run->kernel, "tree", &tree))
+		n = snprintf(buf, len, "tree %s at %s, %s our series",
+			     res_kernel_str2(run, "tree", "path"),
+			     res_kernel_str2(run, "tree", "id"),
+			     json_object_object_get_ex(tree, "series",
+						       &series) &&
+					     json_object_get_boolean(series) ?
+				     "with" :
+				     "without");
+	else
+		n = snprintf(
+			buf, len,
+			"Debian linux-source %s with vlalab's series, %s flavour",
+			res_kernel_str(run, "source_version"),
+			res_kernel_str(run, "flavour"));
+	if (n >= 0 && (size_t)n < len && *rel)
+		snprintf(buf + n, len - n, ", release %s", rel);
+}
+
 enum res_outcome res_run_outcome(const struct res_run *run)
 {
 	bool lab = false;

@@ -11,6 +11,7 @@
 #ifndef VLALAB_RESULTS_H
 #define VLALAB_RESULTS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -170,6 +171,17 @@ void res_run_free(struct res_run *run);
 
 /* A string member of the run's build manifest, or "" when it has none. */
 const char *res_kernel_str(const struct res_run *run, const char *key);
+/* A string member of an object member of the manifest ("tree", "id"),
+ * or "" when it has none. */
+const char *res_kernel_str2(const struct res_run *run, const char *obj,
+			    const char *key);
+/* The longest res_kernel_describe() line: two paths and some words. */
+#define RES_KERNEL_DESC_MAX (2 * PATH_MAX + 256)
+/* Which kernel ran, one line into @buf: a user's tree ("tree PATH at
+ * git:COMMIT, with our series"), a kernel built elsewhere ("external
+ * bzImage PATH, sha256 HEX"), or ours ("linux-source VERSION with
+ * vlalab's series, FLAVOUR flavour"), each with its release. */
+void res_kernel_describe(const struct res_run *run, char *buf, size_t len);
 
 /* True when the run is not known incomplete and every scenario is pass,
  * skip or xfail. */

@@ -146,13 +146,25 @@ int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
 	kopts.flavour = k->flavour;
 	kopts.without = k->without;
 	kopts.n_without = k->n_without;
+	kopts.tree = k->tree;
+	kopts.tree_series = k->tree_series;
 	/* Plain lines every few seconds when stderr is not a terminal, so
 	 * that a cold build in CI is never silent for minutes. */
 	kopts.progress = true;
-	r = kbuild_run(&kopts, &s.kernel);
+	if (k->ext_kernel)
+		r = kbuild_external(
+			&(struct kbuild_external_opts){
+				.cache_dir = s.cache_dir,
+				.bzimage = k->ext_kernel,
+				.modules = k->ext_modules,
+				.config = k->ext_config,
+			},
+			&s.kernel);
+	else
+		r = kbuild_run(&kopts, &s.kernel);
 	if (r < 0) {
-		fprintf(stderr, "hostctl: building the kernel failed: %s\n",
-			strerror(-r));
+		fprintf(stderr, "hostctl: %s the kernel failed: %s\n",
+			k->ext_kernel ? "staging" : "building", strerror(-r));
 		return r;
 	}
 	r = sshc_client_key(s.cache_dir, s.ssh_client_key,

@@ -50,6 +50,13 @@ struct setup_kernel {
 	const char *const *without; /* patches left out: file names or unique
 				     * prefixes; kbuild_without_check() first */
 	size_t n_without;
+	/* A user's tree to build instead (kbuild_opts.tree), with our
+	 * series on a copy when tree_series. */
+	const char *tree;
+	bool tree_series;
+	/* A kernel built elsewhere (kbuild_external()): its bzImage, its
+	 * modules and optionally its .config. */
+	const char *ext_kernel, *ext_modules, *ext_config;
 	/* folders of the tree's tools/testing/selftests to put in the
 	 * image (the kselftest steps' DIRs) */
 	const char *const *kselftests;

@@ -40,6 +40,9 @@ static void build_usage(FILE *f)
 		"  --without-patch NAME\n"
 		"                    leave this patch of the series out (its file name\n"
 		"                    or a unique prefix such as 0001; repeatable)\n"
+		"  --tree DIR        build your kernel tree instead, with our config\n"
+		"                    fragments, out of tree into the cache\n"
+		"  --series          with --tree: apply our series to a copy of it\n"
 		"  -j, --jobs N      parallel make jobs (default: the number of CPUs)\n"
 		"  --config-only     stop after the verified .config\n"
 		"  --image           also pack the guest initramfs\n"
@@ -69,7 +72,9 @@ int verb_build(int argc, char *argv[])
 		OPT_IMAGE,
 		OPT_GUESTD,
 		OPT_EXTRA,
-		OPT_WITHOUT
+		OPT_WITHOUT,
+		OPT_TREE,
+		OPT_SERIES
 	};
 	static const struct option opts[] = {
 		{ "cache", required_argument, NULL, OPT_CACHE },
@@ -82,6 +87,8 @@ int verb_build(int argc, char *argv[])
 		{ "guestd", required_argument, NULL, OPT_GUESTD },
 		{ "extra", required_argument, NULL, OPT_EXTRA },
 		{ "without-patch", required_argument, NULL, OPT_WITHOUT },
+		{ "tree", required_argument, NULL, OPT_TREE },
+		{ "series", no_argument, NULL, OPT_SERIES },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -124,6 +131,12 @@ int verb_build(int argc, char *argv[])
 				return 2;
 			}
 			break;
+		case OPT_TREE:
+			ko.tree = optarg;
+			break;
+		case OPT_SERIES:
+			ko.tree_series = true;
+			break;
 		case OPT_CONFIG_ONLY:
 			ko.config_only = true;
 			break;
@@ -161,6 +174,12 @@ int verb_build(int argc, char *argv[])
 		fprintf(stderr, "hostctl build: unexpected argument '%s'\n",
 			argv[optind]);
 		build_usage(stderr);
+		return 2;
+	}
+	if ((ko.tree_series && !ko.tree) || (ko.tree && ko.flavour) ||
+	    (ko.tree && ko.n_without && !ko.tree_series)) {
+		fprintf(stderr,
+			"hostctl build: --series goes with --tree, --flavour does not, and --without-patch with --tree needs --series\n");
 		return 2;
 	}
 	if (ko.flavour) {

@@ -68,6 +68,15 @@ static void run_usage(FILE *f)
 		"                    build and boot the kernel with this patch of the\n"
 		"                    series left out (file name or unique prefix,\n"
 		"                    e.g. 0001; repeatable)\n"
+		"  --tree DIR        build your kernel tree (a git checkout, without\n"
+		"                    uncommitted changes, or any folder) with our\n"
+		"                    config fragments, out of tree into the cache\n"
+		"  --series          with --tree: apply our series to a copy of it\n"
+		"  --kernel BZIMAGE  boot a kernel built elsewhere, with\n"
+		"  --modules DIR     its modules: an INSTALL_MOD_PATH tree or\n"
+		"                    lib/modules/RELEASE\n"
+		"  --config FILE     its .config (default: its IKCONFIG, from\n"
+		"                    kernel/configs.ko or the bzImage)\n"
 		"  --events-max-mb N keep at most N MiB of each scenario's lines in\n"
 		"                    events.jsonl: the first ones and the last,\n"
 		"                    with the bytes cut between (default: %d)\n"
@@ -108,6 +117,11 @@ struct run_args {
 	const char *kernel_dir; /* patches/ and configs/ */
 	const char *flavour; /* NULL: patched */
 	const char *machine; /* NULL: DOMAIN_MACHINE_DEFAULT */
+	/* --tree DIR [--series]: a user's tree (docs/kernel.md) */
+	const char *tree;
+	bool tree_series;
+	/* --kernel BZIMAGE --modules DIR [--config FILE]: built elsewhere */
+	const char *ext_kernel, *ext_modules, *ext_config;
 	const char *junit, *kcidb; /* hostctl export's files, or NULL */
 	const char *without[RUN_WITHOUT_MAX];
 	size_t n_without;
@@ -226,6 +240,33 @@ static int parse_max_mb(const char *what, const char *arg, uint64_t *ret)
 	return 0;
 }
 
+/* --tree and --kernel choose the kernel instead of our series: each goes
+ * only with its own options. */
+static int kernel_choice_check(const struct run_args *a)
+{
+	const char *bad = NULL;
+
+	if (a->tree && a->ext_kernel)
+		bad = "--tree and --kernel are two kernels; give one";
+	else if (a->tree_series && !a->tree)
+		bad = "--series goes with --tree";
+	else if (a->tree && a->flavour)
+		bad = "--flavour chooses one of our kernels, not a --tree";
+	else if (a->tree && a->n_without && !a->tree_series)
+		bad = "--without-patch with --tree needs --series";
+	else if (!a->ext_kernel != !a->ext_modules)
+		bad = "--kernel BZIMAGE and --modules DIR go together";
+	else if (a->ext_config && !a->ext_kernel)
+		bad = "--config goes with --kernel";
+	else if (a->ext_kernel && (a->flavour || a->n_without))
+		bad = "--flavour and --without-patch build our kernel, not a --kernel";
+	else if ((a->tree || a->ext_kernel) && a->initrd)
+		bad = "--initrd replaces the image of our kernel only";
+	if (bad)
+		fprintf(stderr, "hostctl run: %s\n", bad);
+	return bad ? -EINVAL : 0;
+}
+
 static int parse_args(int argc, char *argv[], struct run_args *a)
 {
 	static const struct option opts[] = {
@@ -241,6 +282,11 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "kernel-dir", required_argument, NULL, 'K' },
 		{ "flavour", required_argument, NULL, 'L' },
 		{ "machine", required_argument, NULL, 'M' },
+		{ "tree", required_argument, NULL, 'T' },
+		{ "series", no_argument, NULL, 'S' },
+		{ "kernel", required_argument, NULL, 'Z' },
+		{ "modules", required_argument, NULL, 'N' },
+		{ "config", required_argument, NULL, 'G' },
 		{ "dump-max-mb", required_argument, NULL, 'D' },
 		{ "dump-format", required_argument, NULL, 'F' },
 		{ "events-max-mb", required_argument, NULL, 'E' },
@@ -342,6 +388,21 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 			}
 			a->machine = optarg;
 			break;
+		case 'T':
+			a->tree = optarg;
+			break;
+		case 'S':
+			a->tree_series = true;
+			break;
+		case 'Z':
+			a->ext_kernel = optarg;
+			break;
+		case 'N':
+			a->ext_modules = optarg;
+			break;
+		case 'G':
+			a->ext_config = optarg;
+			break;
 		case 'J':
 			a->junit = optarg;
 			break;
@@ -398,6 +459,8 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 			return -EINVAL;
 		}
 	}
+	if (kernel_choice_check(a) < 0)
+		return -EINVAL;
 	if (a->flavour) {
 		char err[1024];
 		int r = kbuild_flavour_check(a->kernel_dir, a->flavour, err,
@@ -472,6 +535,48 @@ static int write_file(const char *dir, const char *name, const char *text)
  * Results for the selected scenarios: requires that the kernel does not
  * meet make a scenario skip right away, without booting.
  */
+/*
+ * A user's tree: when the skip is for an option of our fragments that did
+ * not make it into its config, say why, from the manifest's
+ * "missing_options" ("configs/edac.config:13: CONFIG_X=y: not in this
+ * tree's Kconfig").
+ */
+static void explain_missing(const struct setup *su, char *reason, size_t len)
+{
+	struct json_object *tree, *missing;
+
+	if (!su->manifest ||
+	    !json_object_object_get_ex(su->manifest, "tree", &tree) ||
+	    !json_object_object_get_ex(tree, "missing_options", &missing) ||
+	    !json_object_is_type(missing, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(missing); i++) {
+		const char *m = json_object_get_string(
+			json_object_array_get_idx(missing, i));
+		const char *opt = m ? strstr(m, ": CONFIG_") : NULL;
+		size_t n, used = strlen(reason);
+		char name[PROTO_NAME_MAX];
+
+		if (!opt)
+			continue;
+		opt += 2;
+		n = strcspn(opt, "=");
+		if (n >= sizeof(name))
+			continue;
+		snprintf(name, sizeof(name), "%.*s is not set", (int)n, opt);
+		if (strstr(reason, name) && used < len)
+			snprintf(reason + used, len - used, " (%s)", m);
+	}
+}
+
+static bool has_kselftest(const struct scenario *s)
+{
+	for (size_t j = 0; j < s->nsteps + s->ncleanup; j++)
+		if (*s->steps[j].kselftest_dir)
+			return true;
+	return false;
+}
+
 static int init_results(const struct scn_set *set, const size_t *idx, size_t n,
 			const struct setup *su, struct res_run *run,
 			struct scenario **scn)
@@ -491,7 +596,14 @@ static int init_results(const struct scn_set *set, const size_t *idx, size_t n,
 		scn[i] = &set->v[idx[i]];
 		r = scn_check_requires(s, su->kernel.config, su->modules_dir,
 				       reason, sizeof(reason));
+		if (r == 0 && !*su->kernel.tree && has_kselftest(s)) {
+			snprintf(
+				reason, sizeof(reason),
+				"its kselftest steps need the kernel's source tree, which a kernel built elsewhere (--kernel) does not come with");
+			r = 1;
+		}
 		if (r == 1) {
+			explain_missing(su, reason, sizeof(reason));
 			res_scenario_finish(&run->v[i], VERDICT_SKIP, reason);
 		} else if (r < 0) {
 			char what[PROTO_TEXT_MAX + 64];
@@ -650,13 +762,20 @@ static int plan_run(const struct run_args *a, char *const *names, int nnames,
 		if (r < 0)
 			return -1;
 	}
-	nks = kselftest_dirs(&p->set, p->idx, p->n, ks);
+	/* A kernel built elsewhere has no tree to take selftests from: its
+	 * scenarios that run them skip (init_results()). */
+	nks = a->ext_kernel ? 0 : kselftest_dirs(&p->set, p->idx, p->n, ks);
 	r = setup_prepare_kernel(a->cache, a->connect, a->initrd,
 				 &(struct setup_kernel){
 					 .kernel_dir = a->kernel_dir,
 					 .flavour = a->flavour,
 					 .without = a->without,
 					 .n_without = a->n_without,
+					 .tree = a->tree,
+					 .tree_series = a->tree_series,
+					 .ext_kernel = a->ext_kernel,
+					 .ext_modules = a->ext_modules,
+					 .ext_config = a->ext_config,
 					 .kselftests = ks,
 					 .n_kselftests = nks,
 				 },
@@ -690,7 +809,7 @@ static int plan_run(const struct run_args *a, char *const *names, int nnames,
 	}
 	snprintf(p->vmlinux, sizeof(p->vmlinux), "%s/vmlinux",
 		 p->su.kernel.dir);
-	snprintf(p->tree, sizeof(p->tree), "%s/trees/patched", p->su.cache_dir);
+	snprintf(p->tree, sizeof(p->tree), "%s", p->su.kernel.tree);
 	p->prog.f = a->format == RES_FORMAT_TEXT ? stdout : stderr;
 	p->prog.live = isatty(fileno(p->prog.f));
 	p->prog.results = a->format == RES_FORMAT_TEXT;
@@ -867,7 +986,7 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	ro.console_max_mb = a->console_max_mb;
 	ro.progress = &p->prog;
 	ro.vmlinux = *p->su.kernel.dir ? p->vmlinux : NULL;
-	ro.tree = p->tree;
+	ro.tree = *p->tree ? p->tree : NULL;
 	ro.dump_max_mb = a->dump_max_mb;
 	ro.dump_format = a->dump_format;
 	ro.keep = a->keep;

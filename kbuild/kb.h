@@ -278,6 +278,21 @@ struct kb_manifest {
 	bool warn_complete; /* the ledger covers every object */
 	unsigned log_vla; /* the same, in this build's log only */
 	unsigned log_frame;
+	/* A user's tree (kbuild_opts.tree), or NULL. */
+	char *tree_path;
+	char *tree_id; /* kb_usertree_id() */
+	bool tree_series; /* our series applied on a copy */
+	/* Fragment lines whose option did not make it into a user's tree's
+	 * .config, with why: "configs/edac.config:4: CONFIG_X=y: not in
+	 * this tree's Kconfig" or "...: got n" ("missing_options"). */
+	char **absent;
+	size_t nabsent;
+	/* A kernel built elsewhere (kbuild_external()), or NULL. */
+	char *ext_bzimage; /* the path the user gave, made absolute */
+	char ext_sha256[65]; /* of the bzImage */
+	char *ext_modules; /* the modules folder given */
+	char *ext_config; /* where the config came from */
+	char *ext_version; /* the bzImage's version string */
 };
 
 /* Pretty JSON, '/' not escaped; *ret is malloc'ed. */
@@ -382,6 +397,58 @@ struct kb_tree_opts {
  * built from another id must be wiped, as unpacked files carry old mtimes. */
 int kb_tree_prepare(const struct kb_tree_opts *o, char *tree, size_t treelen);
 
+/* Applies one patch file to tree with git apply; when it does not apply,
+ * prints failed, then why (git's message and the rejected hunks), to o->p
+ * and leaves the tree as it was. */
+int kb_tree_apply(const struct kb_tree_opts *o, const char *tree,
+		  const char *patch, const char *failed);
+
+/* ---- usertree.c: a user's kernel tree (kbuild_opts.tree) ---- */
+/* A hash over the sorted "path size mtime" of every file below dir. */
+int kb_files_id(const char *dir, char ret_hex[65]);
+/* What names a user's tree in the key: for a git checkout "git:<commit>"
+ * (a checkout with changes to tracked files is -EBUSY: commit or stash
+ * them), for any other folder "files:<sha256>" over each file's path,
+ * size and mtime (not its content: a kernel tree is 1.3 GB). err says why
+ * on failure. */
+int kb_usertree_id(const char *tree, char *buf, size_t len, char *err,
+		   size_t errlen);
+/* Whether an object tree built from from_tree can serve tree: every file
+ * of tree is either the same as from_tree's (size and mtime) or newer
+ * than the newest file of from_obj, so make sees each difference, and
+ * most files are the same (else the copy buys nothing). 1 or 0 (with err
+ * saying why not), or -errno. */
+int kb_usertree_seedable(const char *tree, const char *from_tree,
+			 const char *from_obj, char *err, size_t errlen);
+/* A private copy of tree at copy (a git clone --shared checked out at the
+ * same commit, or cp -a for another folder), kept across calls so that
+ * mtimes, and so the object tree, stay valid: the user's tree is never
+ * written. */
+int kb_usertree_copy(const char *tree, const char *id, const char *copy,
+		     int log_fd);
+
+/* ---- ikconfig.c: a kernel built elsewhere (pure) ---- */
+#define KB_BZIMAGE_MAX (256u << 20)
+#define KB_IKCONFIG_MAX (8u << 20)
+#define KB_VMLINUX_MAX (1024u << 20)
+/* The release ("6.1.192") from a bzImage's setup header. -EINVAL, with
+ * err saying why, when it is not a bzImage or names none. */
+int kb_bzimage_release(const unsigned char *img, size_t len, char *buf,
+		       size_t buflen, char *err, size_t errlen);
+/* The compressed kernel inside a bzImage (a pointer into img).
+ * -EOPNOTSUPP when it is not gzip (err names the format). */
+int kb_bzimage_payload(const unsigned char *img, size_t len,
+		       const unsigned char **ret, size_t *ret_len, char *err,
+		       size_t errlen);
+/* One gzip stream, at most max bytes out (-EFBIG beyond), NUL-terminated. */
+int kb_gunzip(const unsigned char *in, size_t len, size_t max, char **ret,
+	      size_t *ret_len);
+/* The .config embedded by IKCONFIG in data (vmlinux or configs.ko).
+ * -ENOENT without the IKCFG_ST marker, -EBADMSG when what follows is not
+ * a gzip'd .config. */
+int kb_ikconfig_find(const unsigned char *data, size_t len, char **ret_text,
+		     size_t *ret_len);
+
 /* ---- evidence.c: code and stack evidence per function ---- */
 /* The variant every build has: the object as the build compiled it. */
 #define KB_EVIDENCE_BUILD "build"
@@ -455,6 +522,13 @@ void kb_evidence_free(struct kb_evidence *v, size_t n);
  * nothing of <to> is left. *ret_files: the records rewritten. */
 int kb_seed_flavour(const char *cache, const char *from, const char *to,
 		    int log_fd, unsigned *ret_files);
+
+/* The same for an object tree alone: copies from_obj (built from the
+ * source at from_tree) to to_obj and rewrites its records to name to_tree
+ * and to_obj (a user's tree, usertree.c). -EEXIST when to_obj exists. */
+int kb_seed_obj(const char *from_tree, const char *from_obj,
+		const char *to_tree, const char *to_obj, int log_fd,
+		unsigned *ret_files);
 
 /* Upstream version in a tree's top Makefile, "6.1.192". */
 int kb_tree_makefile_version(const char *tree, char *buf, size_t len);

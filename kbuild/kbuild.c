@@ -54,6 +54,16 @@ static bool flavour_is_builtin(const char *f)
 	return !strcmp(f, "patched") || !strcmp(f, "vanilla");
 }
 
+/* The key's flavour for a user's tree (kbuild_opts.tree), with and
+ * without our series; never a folder of kernel/flavours/. */
+#define TREE_FLAVOUR "tree"
+#define TREE_SERIES_FLAVOUR "tree+series"
+
+static bool flavour_is_tree(const char *f)
+{
+	return !strcmp(f, TREE_FLAVOUR) || !strcmp(f, TREE_SERIES_FLAVOUR);
+}
+
 int kbuild_flavour_check(const char *kernel_dir, const char *flavour, char *err,
 			 size_t errlen)
 {
@@ -384,7 +394,8 @@ static int read_inputs(const char *kernel_dir, const char *flavour,
 		       const struct kbuild_opts *opts, struct inputs *in,
 		       struct kb_progress *p)
 {
-	bool with_patches = strcmp(flavour, "vanilla") != 0;
+	bool with_patches = strcmp(flavour, "vanilla") != 0 &&
+			    strcmp(flavour, TREE_FLAVOUR) != 0;
 	char patches_dir[PATH_MAX], configs_dir[PATH_MAX], path[PATH_MAX],
 		err[1024];
 	char **present = NULL;
@@ -483,7 +494,8 @@ static int read_inputs(const char *kernel_dir, const char *flavour,
 		       configs_dir);
 		r = -ENOENT;
 	}
-	if (r == 0 && !flavour_is_builtin(flavour)) {
+	if (r == 0 && !flavour_is_builtin(flavour) &&
+	    !flavour_is_tree(flavour)) {
 		char fdir[PATH_MAX], prefix[PATH_MAX];
 
 		r = kb_path(fdir, sizeof(fdir), "%s/flavours/%s", kernel_dir,
@@ -670,6 +682,48 @@ static int kc_visit(const char *path, const struct stat *st, int type,
 	return FTW_CONTINUE;
 }
 
+/* One option that did not survive: where the tree defines it and what
+ * its dependencies are. false when the tree's Kconfig does not define it. */
+static bool explain_one(struct kb_progress *p, const char *tree,
+			const struct kb_mismatch *m,
+			const struct kb_config *cfg)
+{
+	struct kb_ksyms syms = { 0 };
+	bool defined;
+
+	kb_msg(p, "  %s:%u: CONFIG_%s: wanted %s, got %s", m->file, m->line,
+	       m->name, m->want, m->got);
+	kc_tree = tree;
+	kc_name = m->name;
+	kc_out = &syms;
+	nftw(tree, kc_visit, 32, FTW_PHYS | FTW_ACTIONRETVAL);
+	defined = syms.n > 0;
+	if (!syms.n)
+		kb_msg(p, "    no 'config %s' in this tree's Kconfig files",
+		       m->name);
+	for (size_t j = 0; j < syms.n; j++) {
+		const struct kb_ksym *s = &syms.v[j];
+
+		kb_msg(p, "    defined at %s:%u%s", s->file, s->line,
+		       s->has_prompt ?
+			       "" :
+			       " (no prompt: only another option's select sets it)");
+		if (!s->ndeps)
+			kb_msg(p, "    no depends on");
+		for (size_t k = 0; k < s->ndeps; k++) {
+			char vals[512];
+
+			kb_expr_values(s->deps[k].expr, cfg, vals,
+				       sizeof(vals));
+			kb_msg(p, "    %s %s  [%s]  (%s:%u)", s->deps[k].kind,
+			       s->deps[k].expr, vals, s->deps[k].file,
+			       s->deps[k].line);
+		}
+	}
+	kb_ksyms_free(&syms);
+	return defined;
+}
+
 static void explain_mismatches(struct kb_progress *p, const char *tree,
 			       const struct kb_mismatch *mm, size_t n,
 			       const struct kb_config *cfg)
@@ -677,47 +731,57 @@ static void explain_mismatches(struct kb_progress *p, const char *tree,
 	kb_msg(p,
 	       "kbuild: %zu requested config option%s did not survive olddefconfig:",
 	       n, n == 1 ? "" : "s");
-	for (size_t i = 0; i < n; i++) {
-		struct kb_ksyms syms = { 0 };
+	for (size_t i = 0; i < n; i++)
+		explain_one(p, tree, &mm[i], cfg);
+}
 
-		kb_msg(p, "  %s:%u: CONFIG_%s: wanted %s, got %s", mm[i].file,
-		       mm[i].line, mm[i].name, mm[i].want, mm[i].got);
-		kc_tree = tree;
-		kc_name = mm[i].name;
-		kc_out = &syms;
-		nftw(tree, kc_visit, 32, FTW_PHYS | FTW_ACTIONRETVAL);
-		if (!syms.n)
-			kb_msg(p,
-			       "    no 'config %s' in this tree's Kconfig files",
-			       mm[i].name);
-		for (size_t j = 0; j < syms.n; j++) {
-			const struct kb_ksym *s = &syms.v[j];
+/* A user's tree: a fragment's option that did not make it into its
+ * .config (its Kconfig lacks it, or its dependencies differ from 6.1's)
+ * moves from mm to *missing, as "file:line: CONFIG_X=v: why" lines,
+ * reported with the reasons: the scenarios that require it skip. Those
+ * of base.config stay errors: without them no guest boots or talks. */
+static int split_missing(struct kb_progress *p, const char *tree,
+			 const struct kb_config *cfg, struct kb_mismatch *mm,
+			 size_t *nmm, char ***missing, size_t *nmissing)
+{
+	size_t keep = 0, n = 0;
 
-			kb_msg(p, "    defined at %s:%u%s", s->file, s->line,
-			       s->has_prompt ?
-				       "" :
-				       " (no prompt: only another option's select sets it)");
-			if (!s->ndeps)
-				kb_msg(p, "    no depends on");
-			for (size_t k = 0; k < s->ndeps; k++) {
-				char vals[512];
+	for (size_t i = 0; i < *nmm; i++)
+		n += strcmp(mm[i].file, "configs/base.config") != 0;
+	if (n)
+		kb_msg(p,
+		       "kbuild: %zu option%s of our fragments did not make it into this tree's config; the scenarios that require %s will skip:",
+		       n, n == 1 ? "" : "s", n == 1 ? "it" : "them");
+	for (size_t i = 0; i < *nmm; i++) {
+		char *line;
+		bool defined;
 
-				kb_expr_values(s->deps[k].expr, cfg, vals,
-					       sizeof(vals));
-				kb_msg(p, "    %s %s  [%s]  (%s:%u)",
-				       s->deps[k].kind, s->deps[k].expr, vals,
-				       s->deps[k].file, s->deps[k].line);
-			}
+		if (!strcmp(mm[i].file, "configs/base.config")) {
+			mm[keep++] = mm[i];
+			continue;
 		}
-		kb_ksyms_free(&syms);
+		defined = explain_one(p, tree, &mm[i], cfg);
+		if (asprintf(&line, "%s:%u: CONFIG_%s=%s: %s%s", mm[i].file,
+			     mm[i].line, mm[i].name, mm[i].want,
+			     defined ? "got " : "not in this tree's Kconfig",
+			     defined ? mm[i].got : "") < 0)
+			return -ENOMEM;
+		if (!grow(missing, *nmissing + 1)) {
+			free(line);
+			return -ENOMEM;
+		}
+		(*missing)[(*nmissing)++] = line;
 	}
+	*nmm = keep;
+	return 0;
 }
 
 /* allnoconfig, merge_config.sh -m with every fragment, olddefconfig, then
- * the check that each requested value made it. */
+ * the check that each requested value made it. With absent (a user's
+ * tree), options that did not make it are listed there (split_missing()). */
 static int configure(const char *tree, const char *obj, const struct inputs *in,
 		     int jobs, int log_fd, const char *log_path,
-		     struct kb_progress *p)
+		     struct kb_progress *p, char ***absent, size_t *nabsent)
 {
 	char merge[PATH_MAX], dotconfig[PATH_MAX], *text = NULL;
 	struct kb_config cfg = { 0 };
@@ -768,6 +832,8 @@ static int configure(const char *tree, const char *obj, const struct inputs *in,
 		r = kb_config_parse(text, &cfg);
 	if (r == 0)
 		r = kb_config_verify(in->frags, in->nfrags, &cfg, &mm, &nmm);
+	if (r == 0 && absent)
+		r = split_missing(p, tree, &cfg, mm, &nmm, absent, nabsent);
 	if (r < 0)
 		goto out;
 	if (nmm) {
@@ -922,10 +988,16 @@ static int make_manifest(const char *flavour, const char *key,
 			 double secs, bool incremental,
 			 const struct warnings *w, const char *seeded_from,
 			 double seed_secs, struct kb_evidence *ev, size_t nev,
-			 char **ret)
+			 const struct kb_manifest *ut, char **ret)
 {
 	struct kb_manifest m = { 0 };
 	int r = 0;
+
+	m.tree_path = ut->tree_path;
+	m.tree_id = ut->tree_id;
+	m.tree_series = ut->tree_series;
+	m.absent = ut->absent;
+	m.nabsent = ut->nabsent;
 
 	m.source_version = (char *)in->source_version;
 	m.compiler = (char *)in->compiler;
@@ -1055,12 +1127,182 @@ static int seed(const char *cache, const char *flavour, int log_fd,
 	return 0;
 }
 
+/* Whether obj/<from> was built from trees/<from> (tree.c: tree-id). */
+static bool obj_built_from_tree(const char *cache, const char *from)
+{
+	char tid_path[PATH_MAX], oid_path[PATH_MAX], *tid = NULL, *oid = NULL;
+	bool same;
+
+	if (kb_path(tid_path, sizeof(tid_path), "%s/trees/%s/.vlalab/tree-id",
+		    cache, from) < 0 ||
+	    kb_path(oid_path, sizeof(oid_path), "%s/obj/%s/.vlalab-tree-id",
+		    cache, from) < 0)
+		return false;
+	same = fileio_read(tid_path, FILEIO_ALL, &tid, NULL, NULL) == 0 &&
+	       fileio_read(oid_path, FILEIO_ALL, &oid, NULL, NULL) == 0 &&
+	       !strcmp(tid, oid);
+	free(tid);
+	free(oid);
+	return same;
+}
+
+/* A user's tree's first build starts from patched's object tree when
+ * that is safe (kb_usertree_seedable(): every file that differs from
+ * trees/patched is newer than patched's objects, so make sees each
+ * difference), under patched's lock; else it is cold, and says why. */
+static int seed_usertree(const char *cache, const char *src, const char *obj,
+			 int log_fd, struct kb_progress *p, double *ret_secs)
+{
+	char stree[PATH_MAX], sobj[PATH_MAX], why[PATH_MAX + 128];
+	unsigned files = 0;
+	struct stat st;
+	double t0;
+	int fd = -1, r;
+
+	*ret_secs = -1;
+	if (stat(obj, &st) == 0)
+		return 0;
+	r = kb_path(stree, sizeof(stree), "%s/trees/" SEED_FROM, cache);
+	if (r == 0)
+		r = kb_path(sobj, sizeof(sobj), "%s/obj/" SEED_FROM, cache);
+	if (r < 0)
+		return r;
+	r = lock_flavour(cache, SEED_FROM, p, &fd);
+	if (r < 0)
+		return r;
+	kb_progress_stage(p, "checking whether " SEED_FROM
+			     "'s object tree can seed this tree's");
+	if (!obj_built_from_tree(cache, SEED_FROM)) {
+		kb_msg(p,
+		       "kbuild: no %s object tree built from its tree to seed from: a cold build",
+		       SEED_FROM);
+		goto out;
+	}
+	r = kb_usertree_seedable(src, stree, sobj, why, sizeof(why));
+	if (r == 0)
+		kb_msg(p,
+		       "kbuild: not seeded from the %s flavour's object tree (%s): a cold build",
+		       SEED_FROM, why);
+	if (r <= 0)
+		goto out;
+	kb_progress_stage(p, "seeding the object tree from the " SEED_FROM
+			     " flavour's");
+	t0 = kb_now();
+	r = kb_seed_obj(stree, sobj, src, obj, log_fd, &files);
+	if (r < 0) {
+		kb_msg(p,
+		       "kbuild: cannot seed '%s' from the %s flavour's object tree: %s",
+		       obj, SEED_FROM, strerror(-r));
+		goto out;
+	}
+	*ret_secs = kb_now() - t0;
+	kb_msg(p,
+	       "kbuild: seeded the object tree from the %s flavour's in %.0f s (%u records rewritten)",
+	       SEED_FROM, *ret_secs, files);
+out:
+	close(fd);
+	return r < 0 ? r : 0;
+}
+
+/* With our series (kbuild_opts.tree_series): trees/<name> holds a copy of
+ * the user's tree at its id with the series applied. A record beside it
+ * (<copy>.applied: the id and the series' hash) says what it holds, so an
+ * unchanged copy is left alone. A copy of a folder that is not git gets
+ * the user's old mtimes back, so its object tree is wiped then. */
+static int prepare_copy(const struct kbuild_opts *opts, const char *cache,
+			const char *name, const char *id,
+			const struct inputs *in, const char *patches_dir,
+			int log_fd, struct kb_progress *p, char *copy,
+			size_t copylen, const char *obj)
+{
+	char rec_path[PATH_MAX], hex[65], *rec = NULL, *want = NULL;
+	struct kb_hash *h = NULL;
+	int r;
+
+	r = kb_path(copy, copylen, "%s/trees/%s", cache, name);
+	if (r == 0)
+		r = kb_path(rec_path, sizeof(rec_path), "%s.applied", copy);
+	if (r == 0)
+		r = kb_hash_new(&h);
+	for (size_t i = 0; r == 0 && i < in->series.n; i++) {
+		r = kb_hash_add_str(h, "patch", in->series.v[i].name);
+		if (r == 0)
+			r = kb_hash_add(h, "data", in->patch_data[i],
+					in->patch_len[i]);
+	}
+	if (r == 0)
+		r = kb_hash_final(h, hex);
+	kb_hash_free(h);
+	if (r == 0 && asprintf(&want, "%s\n%s\n", id, hex) < 0)
+		r = -ENOMEM;
+	if (r < 0)
+		return r;
+	if (fileio_read(rec_path, FILEIO_ALL, &rec, NULL, NULL) == 0 &&
+	    !strcmp(rec, want))
+		goto out;
+	kb_progress_stage(p, "copying the tree to apply the series");
+	unlink(rec_path);
+	r = kb_mkdir_p(cache, 0755);
+	if (r == 0) {
+		char trees[PATH_MAX];
+
+		r = kb_path(trees, sizeof(trees), "%s/trees", cache);
+		if (r == 0)
+			r = kb_mkdir_p(trees, 0755);
+	}
+	if (r == 0)
+		r = kb_usertree_copy(opts->tree, id, copy, log_fd);
+	if (r < 0) {
+		kb_msg(p, "kbuild: cannot copy the tree '%s' to '%s': %s",
+		       opts->tree, copy, strerror(-r));
+		goto out;
+	}
+	if (strncmp(id, "git:", 4)) {
+		r = kb_rm_rf(obj);
+		if (r < 0)
+			goto out;
+	}
+	kb_progress_stage(p, "applying patches");
+	for (size_t i = 0; r == 0 && i < in->series.n; i++) {
+		char src[PATH_MAX], msg[PATH_MAX + 256];
+
+		r = kb_path(src, sizeof(src), "%s/%s", patches_dir,
+			    in->series.v[i].name);
+		if (r < 0)
+			break;
+		snprintf(
+			msg, sizeof(msg),
+			"kbuild: patch '%s' (series line %u) does not apply to the tree '%s' (%s):",
+			in->series.v[i].name, in->series.v[i].line, opts->tree,
+			id);
+		r = kb_tree_apply(&(struct kb_tree_opts){ .log_fd = log_fd,
+							  .p = p },
+				  copy, src, msg);
+		if (r < 0)
+			r = -EINVAL;
+	}
+	if (r == 0)
+		r = fileio_write_atomic(rec_path, want, strlen(want));
+out:
+	free(rec);
+	free(want);
+	return r;
+}
+
 int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 {
 	const char *tarball = opts->tarball ? opts->tarball :
 					      KBUILD_DEFAULT_TARBALL;
-	const char *flavour = opts->flavour ? opts->flavour :
+	const char *flavour = opts->tree ?
+				      (opts->tree_series ? TREE_SERIES_FLAVOUR :
+							   TREE_FLAVOUR) :
+			      opts->flavour ? opts->flavour :
 					      KBUILD_DEFAULT_FLAVOUR;
+	/* The folders' and the lock's name: the flavour's, or for a user's
+	 * tree "tree-" and a hash of its path. */
+	char name[KBUILD_FLAVOUR_MAX + 8], user_src[PATH_MAX];
+	char **absent = NULL;
+	size_t nabsent = 0;
 	char cache[PATH_MAX], tree[PATH_MAX], obj[PATH_MAX], dir[PATH_MAX],
 		log_path[PATH_MAX];
 	char patches_dir[PATH_MAX], path[PATH_MAX];
@@ -1080,7 +1322,28 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	kb_progress_init(&p, opts->msg, opts->progress);
 	if (!opts->kernel_dir)
 		return -EINVAL;
-	if (!flavour_is_builtin(flavour)) {
+	snprintf(name, sizeof(name), "%s", flavour);
+	if (opts->tree) {
+		char hex[65], what[PATH_MAX + 16];
+
+		if (!realpath(opts->tree, user_src)) {
+			r = -errno;
+			kb_msg(&p, "kbuild: the tree '%s': %s", opts->tree,
+			       strerror(-r));
+			return r;
+		}
+		snprintf(what, sizeof(what), "%s%s", user_src,
+			 opts->tree_series ? "\n+series" : "");
+		r = kb_sha256_hex(what, strlen(what), hex);
+		if (r < 0)
+			return r;
+		snprintf(name, sizeof(name), "tree-%.12s", hex);
+		if (opts->n_without && !opts->tree_series) {
+			kb_msg(&p,
+			       "kbuild: leaving patches out of a user's tree needs the series on it");
+			return -EINVAL;
+		}
+	} else if (!flavour_is_builtin(flavour)) {
 		char err[512];
 
 		r = kbuild_flavour_check(opts->kernel_dir, flavour, err,
@@ -1100,7 +1363,7 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 		    kbuild_cache_dir(cache, sizeof(cache));
 	if (r < 0)
 		return r;
-	if (stat(tarball, &st) < 0) {
+	if (!opts->tree && stat(tarball, &st) < 0) {
 		r = -errno;
 		kb_msg(&p,
 		       "kbuild: kernel source '%s': %s (install linux-source-6.1)",
@@ -1113,8 +1376,23 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 		return r;
 
 	/* The key, from the inputs alone. */
-	r = source_version(tarball, !strcmp(tarball, KBUILD_DEFAULT_TARBALL),
-			   in.source_version, sizeof(in.source_version));
+	if (opts->tree) {
+		char err[PATH_MAX + 512];
+
+		r = kb_usertree_id(user_src, in.source_version,
+				   sizeof(in.source_version), err, sizeof(err));
+		if (r < 0) {
+			kb_msg(&p, "kbuild: %s", err);
+			if (r == -EBUSY)
+				r = -EINVAL;
+			goto out;
+		}
+	} else {
+		r = source_version(tarball,
+				   !strcmp(tarball, KBUILD_DEFAULT_TARBALL),
+				   in.source_version,
+				   sizeof(in.source_version));
+	}
 	if (r < 0)
 		goto out;
 	r = kb_run_capture((char *[]){ "gcc", "--version", NULL }, NULL,
@@ -1142,9 +1420,11 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	r = kb_path(dir, sizeof(dir), "%s/builds/%s", cache, key);
 	if (r == 0)
 		r = kb_path(res.config, sizeof(res.config), "%s/config", dir);
-	if (r == 0)
+	if (r == 0 && opts->tree && !opts->tree_series)
+		r = kb_path(res.tree, sizeof(res.tree), "%s", user_src);
+	else if (r == 0)
 		r = kb_path(res.tree, sizeof(res.tree), "%s/trees/%s", cache,
-			    flavour);
+			    name);
 	if (r < 0)
 		goto out;
 	snprintf(res.dir, sizeof(res.dir), "%s", dir);
@@ -1155,7 +1435,7 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 
 	r = kb_mkdir_p(cache, 0755);
 	if (r == 0)
-		r = lock_flavour(cache, flavour, &p, &lock_fd);
+		r = lock_flavour(cache, name, &p, &lock_fd);
 	if (r < 0)
 		goto out;
 	/* Someone else may have built it while we waited. */
@@ -1166,7 +1446,7 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	if (opts->obj_dir)
 		r = kb_path(obj, sizeof(obj), "%s", opts->obj_dir);
 	else
-		r = kb_path(obj, sizeof(obj), "%s/obj/%s", cache, flavour);
+		r = kb_path(obj, sizeof(obj), "%s/obj/%s", cache, name);
 	if (r < 0)
 		goto out;
 	if (opts->config_only)
@@ -1186,6 +1466,27 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 		goto out;
 	}
 
+	if (opts->tree) {
+		if (opts->tree_series)
+			r = prepare_copy(opts, cache, name, in.source_version,
+					 &in, patches_dir, log_fd, &p, tree,
+					 sizeof(tree), obj);
+		else
+			r = kb_path(tree, sizeof(tree), "%s", user_src);
+		if (r == 0 && !opts->obj_dir)
+			r = seed_usertree(cache, tree, obj, log_fd, &p,
+					  &seed_secs);
+		seeded = seed_secs >= 0;
+		if (r == 0)
+			r = kb_mkdir_p(obj, 0755);
+		if (r < 0)
+			goto out;
+		r = kb_path(path, sizeof(path), "%s/.config", obj);
+		if (r < 0)
+			goto out;
+		incremental = stat(path, &st) == 0;
+		goto configure;
+	}
 	if (!opts->obj_dir && !flavour_is_builtin(flavour)) {
 		r = seed(cache, flavour, log_fd, &p, &seed_secs);
 		if (r < 0)
@@ -1210,7 +1511,9 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	r = obj_sync_tree_id(tree, obj, &p, &incremental);
 	if (r < 0)
 		goto out;
-	r = configure(tree, obj, &in, jobs, log_fd, log_path, &p);
+configure:
+	r = configure(tree, obj, &in, jobs, log_fd, log_path, &p,
+		      opts->tree ? &absent : NULL, &nabsent);
 	if (r < 0)
 		goto out;
 	if (opts->config_only) {
@@ -1279,7 +1582,8 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	/* The manifest's build_seconds: make and modules_install, not the
 	 * evidence compiles. */
 	tbuild = kb_now() - tbuild;
-	if (in.evidence.nfn) {
+	/* The evidence measures our series' functions in Debian's tree. */
+	if (in.evidence.nfn && !opts->tree) {
 		kb_progress_stage(&p, "measuring code and stack (evidence)");
 		r = kb_path(path, sizeof(path), "%s/evidence", dir);
 		if (r == 0)
@@ -1297,6 +1601,13 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	snprintf(path, sizeof(path), "the manifest of %s", key);
 	r = make_manifest(flavour, key, res.release, &in, tbuild, incremental,
 			  &warn, seeded ? SEED_FROM : NULL, seed_secs, ev, nev,
+			  &(struct kb_manifest){
+				  .tree_path = opts->tree ? user_src : NULL,
+				  .tree_id = in.source_version,
+				  .tree_series = opts->tree_series,
+				  .absent = absent,
+				  .nabsent = nabsent,
+			  },
 			  &manifest);
 	if (r == 0)
 		r = kb_cache_commit(obj, dir, manifest, path, sizeof(path));
@@ -1322,5 +1633,6 @@ out:
 		close(lock_fd);
 	inputs_free(&in);
 	kb_evidence_free(ev, nev);
+	kb_strv_free(absent, nabsent);
 	return r;
 }

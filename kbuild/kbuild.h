@@ -65,6 +65,19 @@ struct kbuild_opts {
 	 * change. */
 	const char *const *without;
 	size_t n_without;
+	/* A user's kernel tree to build instead of the Debian tarball, or
+	 * NULL (docs/kernel.md, "Your own kernel"): built with O= into
+	 * obj/tree-<hash of its path>, never written; keyed by its commit
+	 * (a git checkout with uncommitted changes is refused) or by its
+	 * files' names, sizes and mtimes. flavour is ignored. Our fragments
+	 * are merged and verified; a fragment's option that does not make
+	 * it (the tree's Kconfig lacks it or its dependencies differ) is
+	 * reported and listed in the manifest ("tree": "missing_options"),
+	 * not an error, except those of base.config. */
+	const char *tree;
+	/* With tree: apply our series (without the left-out patches) on a
+	 * private copy, trees/tree-<hash>. */
+	bool tree_series;
 };
 
 /* Checks opts-style without names against kernel_dir's series before a
@@ -121,6 +134,33 @@ struct kbuild_result {
 };
 
 int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret);
+
+/* A kernel built elsewhere (hostctl run --kernel, docs/kernel.md). */
+struct kbuild_external_opts {
+	const char *cache_dir; /* NULL: kbuild_cache_dir() */
+	const char *bzimage; /* an x86 bzImage */
+	/* An INSTALL_MOD_PATH tree (lib/modules/<release>/ in it) or a
+	 * lib/modules/<release> folder itself; <release> must be the
+	 * bzImage's. */
+	const char *modules;
+	/* The kernel's .config, or NULL: then the IKCONFIG blob of
+	 * modules' kernel/configs.ko or of the bzImage's gzip payload; with
+	 * none, an error (requires could not be checked). */
+	const char *config;
+	/* For gen_init_cpio, compiled once into <cache>/tools/ from this
+	 * source (NULL: the Debian tarball). */
+	const char *tarball;
+	FILE *msg; /* NULL: stderr */
+};
+
+/* Stages the kernel as a build in <cache>/builds/ext-<key> (bzImage,
+ * config, modules/, gen_init_cpio, manifest.json with "external"), so that
+ * the image, requires and the results treat it as any build; the key is
+ * over the bzImage's and config's content and the modules' names, sizes
+ * and mtimes. 0, or -errno after saying why to msg (-EINVAL for bad
+ * input). */
+int kbuild_external(const struct kbuild_external_opts *opts,
+		    struct kbuild_result *ret);
 
 /* Prints a build's measurements from its manifest (builds/<key>/ in dir):
  * the -Wvla and -Wframe-larger-than totals, whether it was seeded, and

@@ -39,6 +39,15 @@ void kb_manifest_free(struct kb_manifest *m)
 	for (size_t i = 0; i < m->nwithout; i++)
 		free(m->without[i]);
 	free(m->without);
+	free(m->tree_path);
+	free(m->tree_id);
+	for (size_t i = 0; i < m->nabsent; i++)
+		free(m->absent[i]);
+	free(m->absent);
+	free(m->ext_bzimage);
+	free(m->ext_modules);
+	free(m->ext_config);
+	free(m->ext_version);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -254,6 +263,30 @@ int kb_manifest_to_json(const struct kb_manifest *m, char **ret)
 			    0)
 			goto out;
 	}
+	if (m->tree_path) {
+		w = json_object_new_object();
+		if (jsonutil_add(o, "tree", w) < 0 ||
+		    add_str(w, "path", m->tree_path) < 0 ||
+		    add_str(w, "id", m->tree_id ? m->tree_id : "") < 0 ||
+		    jsonutil_add(w, "series",
+				 json_object_new_boolean(m->tree_series)) < 0 ||
+		    jsonutil_add(w, "missing_options",
+				 names_to_json(m->absent, m->nabsent)) < 0)
+			goto out;
+	}
+	if (m->ext_bzimage) {
+		w = json_object_new_object();
+		if (jsonutil_add(o, "external", w) < 0 ||
+		    add_str(w, "bzimage", m->ext_bzimage) < 0 ||
+		    add_str(w, "sha256", m->ext_sha256) < 0 ||
+		    add_str(w, "modules",
+			    m->ext_modules ? m->ext_modules : "") < 0 ||
+		    add_str(w, "config", m->ext_config ? m->ext_config : "") <
+			    0 ||
+		    add_str(w, "version",
+			    m->ext_version ? m->ext_version : "") < 0)
+			goto out;
+	}
 	if (m->nevidence &&
 	    jsonutil_add(o, "evidence",
 			 evidence_to_json(m->evidence, m->nevidence)) < 0)
@@ -381,6 +414,27 @@ int kb_manifest_parse(const char *text, struct kb_manifest *ret)
 		r = get_str(w, "from", &m.seeded_from);
 		if (r == 0 && json_object_object_get_ex(w, "seconds", &v))
 			m.seed_seconds = json_object_get_double(v);
+	}
+	if (r == 0 && json_object_object_get_ex(o, "tree", &w)) {
+		r = get_str(w, "path", &m.tree_path);
+		if (r == 0)
+			r = get_str(w, "id", &m.tree_id);
+		if (r == 0 && json_object_object_get_ex(w, "series", &v))
+			m.tree_series = json_object_get_boolean(v);
+		if (r == 0 &&
+		    json_object_object_get_ex(w, "missing_options", &v))
+			r = get_names(v, &m.absent, &m.nabsent);
+	}
+	if (r == 0 && json_object_object_get_ex(o, "external", &w)) {
+		r = get_str(w, "bzimage", &m.ext_bzimage);
+		if (r == 0)
+			r = get_hex(w, "sha256", m.ext_sha256);
+		if (r == 0)
+			r = get_str(w, "modules", &m.ext_modules);
+		if (r == 0)
+			r = get_str(w, "config", &m.ext_config);
+		if (r == 0)
+			r = get_str(w, "version", &m.ext_version);
 	}
 	if (r == 0 && json_object_object_get_ex(o, "warnings", &w)) {
 		if (json_object_object_get_ex(w, "Wvla", &v))

@@ -164,48 +164,20 @@ static int copy_tree(const char *src, const char *dst, int log_fd)
 	return r;
 }
 
-int kb_seed_flavour(const char *cache, const char *from, const char *to,
-		    int log_fd, unsigned *ret_files)
+/* Copies sobj to dobj and rewrites its records from stree and sobj to
+ * dtree and dobj; on failure nothing of dobj is left. */
+static int copy_obj(const char *stree, const char *sobj, const char *dtree,
+		    const char *dobj, int log_fd, unsigned *ret_files)
 {
-	char stree[PATH_MAX], sobj[PATH_MAX], dtree[PATH_MAX], dobj[PATH_MAX];
-	char tid_path[PATH_MAX], oid_path[PATH_MAX], link[PATH_MAX];
-	char *tid = NULL, *oid = NULL;
 	struct rewrite w = { 0 };
-	struct stat st;
+	char link[PATH_MAX];
 	int r;
 
-	r = kb_path(stree, sizeof(stree), "%s/trees/%s", cache, from);
-	if (r == 0)
-		r = kb_path(sobj, sizeof(sobj), "%s/obj/%s", cache, from);
-	if (r == 0)
-		r = kb_path(dtree, sizeof(dtree), "%s/trees/%s", cache, to);
-	if (r == 0)
-		r = kb_path(dobj, sizeof(dobj), "%s/obj/%s", cache, to);
-	if (r == 0)
-		r = kb_path(tid_path, sizeof(tid_path), "%s/.vlalab/tree-id",
-			    stree);
-	if (r == 0)
-		r = kb_path(oid_path, sizeof(oid_path), "%s/.vlalab-tree-id",
-			    sobj);
-	if (r == 0)
-		r = kb_path(link, sizeof(link), "%s/source", dobj);
-	if (r < 0)
-		return r;
-	/* Only into a flavour that has neither tree yet. */
-	if (stat(dtree, &st) == 0 || stat(dobj, &st) == 0)
-		return -EEXIST;
-	/* Only from an object tree built from that very tree. */
-	if (fileio_read(tid_path, FILEIO_ALL, &tid, NULL, NULL) < 0 ||
-	    fileio_read(oid_path, FILEIO_ALL, &oid, NULL, NULL) < 0 ||
-	    strcmp(tid, oid)) {
-		r = -ENOENT;
-		goto out;
-	}
-	r = copy_tree(stree, dtree, log_fd);
+	r = kb_path(link, sizeof(link), "%s/source", dobj);
 	if (r == 0)
 		r = copy_tree(sobj, dobj, log_fd);
 	if (r < 0)
-		goto out;
+		return r;
 	w.from[0] = stree;
 	w.to[0] = dtree;
 	w.from[1] = sobj;
@@ -222,13 +194,68 @@ int kb_seed_flavour(const char *cache, const char *from, const char *to,
 	if (r == 0 && symlink(dtree, link) < 0)
 		r = -errno;
 	if (r < 0) {
-		/* Half a seed is worse than none: the build starts cold. */
 		kb_rm_rf(dobj);
-		kb_rm_rf(dtree);
-		goto out;
+		return r;
 	}
 	if (ret_files)
 		*ret_files = w.files;
+	return 0;
+}
+
+int kb_seed_obj(const char *from_tree, const char *from_obj,
+		const char *to_tree, const char *to_obj, int log_fd,
+		unsigned *ret_files)
+{
+	struct stat st;
+
+	if (stat(to_obj, &st) == 0)
+		return -EEXIST;
+	return copy_obj(from_tree, from_obj, to_tree, to_obj, log_fd,
+			ret_files);
+}
+
+int kb_seed_flavour(const char *cache, const char *from, const char *to,
+		    int log_fd, unsigned *ret_files)
+{
+	char stree[PATH_MAX], sobj[PATH_MAX], dtree[PATH_MAX], dobj[PATH_MAX];
+	char tid_path[PATH_MAX], oid_path[PATH_MAX];
+	char *tid = NULL, *oid = NULL;
+	struct stat st;
+	int r;
+
+	r = kb_path(stree, sizeof(stree), "%s/trees/%s", cache, from);
+	if (r == 0)
+		r = kb_path(sobj, sizeof(sobj), "%s/obj/%s", cache, from);
+	if (r == 0)
+		r = kb_path(dtree, sizeof(dtree), "%s/trees/%s", cache, to);
+	if (r == 0)
+		r = kb_path(dobj, sizeof(dobj), "%s/obj/%s", cache, to);
+	if (r == 0)
+		r = kb_path(tid_path, sizeof(tid_path), "%s/.vlalab/tree-id",
+			    stree);
+	if (r == 0)
+		r = kb_path(oid_path, sizeof(oid_path), "%s/.vlalab-tree-id",
+			    sobj);
+	if (r < 0)
+		return r;
+	/* Only into a flavour that has neither tree yet. */
+	if (stat(dtree, &st) == 0 || stat(dobj, &st) == 0)
+		return -EEXIST;
+	/* Only from an object tree built from that very tree. */
+	if (fileio_read(tid_path, FILEIO_ALL, &tid, NULL, NULL) < 0 ||
+	    fileio_read(oid_path, FILEIO_ALL, &oid, NULL, NULL) < 0 ||
+	    strcmp(tid, oid)) {
+		r = -ENOENT;
+		goto out;
+	}
+	r = copy_tree(stree, dtree, log_fd);
+	if (r == 0)
+		r = copy_obj(stree, sobj, dtree, dobj, log_fd, ret_files);
+	if (r < 0) {
+		/* Half a seed is worse than none: the build starts cold. */
+		kb_rm_rf(dtree);
+		goto out;
+	}
 out:
 	free(tid);
 	free(oid);

@@ -316,6 +316,18 @@ out:
 	kb_rm_rf(scratch);
 }
 
+int kb_tree_apply(const struct kb_tree_opts *o, const char *tree,
+		  const char *patch, const char *failed)
+{
+	int r = git_apply(tree, patch, false, o->log_fd);
+
+	if (r < 0) {
+		kb_msg(o->p, "%s", failed);
+		show_rejects(o, tree, patch);
+	}
+	return r;
+}
+
 /* Where the patch named name is read from (kb_tree_opts). */
 static int patch_source(const struct kb_tree_opts *o, const char *name,
 			char *buf, size_t len)
@@ -442,26 +454,25 @@ int kb_tree_prepare(const struct kb_tree_opts *o, char *tree, size_t treelen)
 	if (nnew > prefix)
 		kb_progress_stage(o->p, "applying patches");
 	for (applied = prefix; applied < nnew; applied++) {
-		char src[PATH_MAX];
+		char src[PATH_MAX], msg[PATH_MAX + 256];
 
 		r = patch_source(o, new_names[applied], src, sizeof(src));
 		if (r < 0)
 			goto out;
-		r = git_apply(tree, src, false, o->log_fd);
-		if (r < 0) {
-			if (strchr(new_names[applied], '/'))
-				kb_msg(o->p,
-				       "kbuild: patch '%s' (the flavour's) does not apply on top of the series to linux-source %s:",
-				       new_names[applied], o->source_version);
-			else
-				kb_msg(o->p,
-				       "kbuild: patch '%s' (series line %u) does not apply to linux-source %s:",
-				       new_names[applied],
-				       o->series->v[applied].line,
-				       o->source_version);
-			show_rejects(o, tree, src);
+		if (strchr(new_names[applied], '/'))
+			snprintf(
+				msg, sizeof(msg),
+				"kbuild: patch '%s' (the flavour's) does not apply on top of the series to linux-source %s:",
+				new_names[applied], o->source_version);
+		else
+			snprintf(
+				msg, sizeof(msg),
+				"kbuild: patch '%s' (series line %u) does not apply to linux-source %s:",
+				new_names[applied], o->series->v[applied].line,
+				o->source_version);
+		r = kb_tree_apply(o, tree, src, msg);
+		if (r < 0)
 			break;
-		}
 		r = kb_path(path, sizeof(path), "%s/.vlalab/applied/%s", tree,
 			    new_names[applied]);
 		if (r == 0 && strchr(new_names[applied], '/')) {

@@ -91,8 +91,11 @@ allowed = {
     "testcase": {"name", "classname", "time"},
     "failure": {"type", "message"}, "error": {"type", "message"},
     "skipped": {"message"}, "system-out": set(),
+    "properties": set(), "property": {"name", "value"},
 }
-children = {"testsuites": {"testsuite"}, "testsuite": {"testcase"},
+children = {"testsuites": {"testsuite"},
+            "testsuite": {"testcase", "properties"},
+            "properties": {"property"}, "property": set(),
             "testcase": {"failure", "error", "skipped", "system-out"},
             "failure": set(), "error": set(), "skipped": set(),
             "system-out": set()}
@@ -100,6 +103,13 @@ bad = [e.tag for e in root.iter() if e.tag not in allowed or
        not set(e.attrib) <= allowed[e.tag] or
        any(c.tag not in children[e.tag] for c in e)]
 ok(not bad, "only JUnit's elements and attributes: %s" % bad)
+want = "Debian linux-source %s with vlalab's series, %s flavour, release %s" % (
+    mf["source_version"], mf["flavour"], mf["release"])
+ok(all([(p.get("name"), p.get("value")) for p in s.findall("properties/property")]
+       == [("kernel", want)] for s in suites),
+   "each testsuite names the kernel that ran: %s" % want)
+ok(co.get("comment") == want and co.get("tree_name") == "debian-linux-source",
+   "so does the KCIDB checkout")
 ok(all(int(s.get("tests")) == len(s.findall("testcase")) for s in suites),
    "each testsuite counts its testcases")
 fails = [c.get("name") for c in cases if c.find("failure") is not None]

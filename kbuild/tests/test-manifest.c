@@ -243,6 +243,40 @@ int main(void)
 	kb_manifest_free(&back);
 	free(json);
 
+	/* A user's tree and a kernel built elsewhere say which they were. */
+	{
+		char *missing[] = { "configs/edac.config:13: CONFIG_X=y: not in this tree's Kconfig" };
+		struct kb_manifest t = m;
+
+		t.tree_path = "/src/linux";
+		t.tree_id = "git:0123456789abcdef0123456789abcdef01234567";
+		t.tree_series = true;
+		t.absent = missing;
+		t.nabsent = 1;
+		t.ext_bzimage = "/boot/vmlinuz";
+		snprintf(t.ext_sha256, sizeof(t.ext_sha256), "%064d", 7);
+		t.ext_modules = "/lib/modules/6.1.192";
+		t.ext_config = "ikconfig:bzImage";
+		t.ext_version = "6.1.192 (root@vm) #1";
+		okf(kb_manifest_to_json(&t, &json) == 0 && kb_manifest_parse(json, &back) == 0,
+		    "a manifest with tree and external round-trips");
+		okf(back.tree_path && !strcmp(back.tree_path, "/src/linux") &&
+			    !strcmp(back.tree_id, t.tree_id) && back.tree_series && back.nabsent == 1 &&
+			    !strcmp(back.absent[0], missing[0]),
+		    "the tree, its id, the series and the missing options");
+		okf(back.ext_bzimage && !strcmp(back.ext_bzimage, "/boot/vmlinuz") &&
+			    !strcmp(back.ext_sha256, t.ext_sha256) &&
+			    !strcmp(back.ext_modules, t.ext_modules) && !strcmp(back.ext_config, t.ext_config) &&
+			    !strcmp(back.ext_version, t.ext_version),
+		    "the bzImage, its sha256, modules, config and version");
+		kb_manifest_free(&back);
+		free(json);
+		okf(kb_manifest_parse("{\"source_version\":\"a\",\"compiler\":\"b\",\"flavour\":\"c\",\"key\":\"k\","
+				      "\"release\":\"r\",\"patches\":[],\"fragments\":[],\"tree\":{\"path\":1}}",
+				      &back) < 0,
+		    "a tree without a string path is refused");
+	}
+
 	okf(kb_manifest_parse("{\"source_version\": 3}", &back) < 0, "a wrong type is refused");
 	okf(kb_manifest_parse("not json", &back) < 0, "garbage is refused");
 	okf(kb_manifest_parse("{\"source_version\":\"a\",\"compiler\":\"b\",\"flavour\":\"c\",\"key\":\"k\","
