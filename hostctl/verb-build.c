@@ -229,7 +229,12 @@ int verb_build(int argc, char *argv[])
 		return r == -ENOENT || r == -EACCES ? 2 : 1;
 	}
 	if (ko.config_only) {
-		printf("config: %s (verified)\n", kr.config);
+		if (kr.n_missing)
+			printf("config: %s (verified, but %zu of the fragments' options %s missing: listed above)\n",
+			       kr.config, kr.n_missing,
+			       kr.n_missing == 1 ? "is" : "are");
+		else
+			printf("config: %s (verified)\n", kr.config);
 		printf("key: %s\n", kr.key);
 		return 0;
 	}

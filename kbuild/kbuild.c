@@ -1516,6 +1516,7 @@ configure:
 		      opts->tree ? &absent : NULL, &nabsent);
 	if (r < 0)
 		goto out;
+	res.n_missing = nabsent;
 	if (opts->config_only) {
 		r = kb_path(res.config, sizeof(res.config), "%s/.config", obj);
 		if (r < 0)

@@ -131,6 +131,9 @@ struct kbuild_result {
 	char config[PATH_MAX]; /* the verified .config (builds/<key>/config, or obj's with config_only) */
 	char tree[PATH_MAX]; /* trees/<flavour>/: the source the kernel was built from */
 	double seconds; /* wall time of this call */
+	/* With opts->tree: how many fragment options did not make it into
+	 * the tree's .config (reported, and in the manifest). */
+	size_t n_missing;
 };
 
 int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret);
