@@ -482,7 +482,7 @@ static int shared_vm(struct run_ctx *c, size_t i)
 	if (cloud && !c->env.cloud) {
 		res_scenario_finish(
 			sc, VERDICT_ERROR,
-			"needs the cloud image, which this run did not prepare");
+			"needs the cloud image, which this run could not prepare (hostctl said why as it began)");
 		return -EINVAL;
 	}
 	if (c->g.vm && c->ran && s->fresh_vm) {
