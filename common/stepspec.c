@@ -475,6 +475,56 @@ static void check_readlink(struct json_object *step,
 			"'expect_errno' with 'equals' or 'match': a failed readlink has no target");
 }
 
+static const struct stepspec_key trace_cmd_keys[] = {
+	{ "filter", STEPSPEC_STRING, true, 1, STEPSPEC_TRACE_FILTER_MAX - 1,
+	  NULL },
+	{ "module", STEPSPEC_STRING, true, 1, STEPSPEC_MODULE_NAME_MAX - 1,
+	  NULL },
+	{ "expect", STEPSPEC_REGEX, false, 0, 0, NULL },
+	{ "all_match", STEPSPEC_REGEX, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const char *const trace_cmd_conds[] = { "expect", "all_match", NULL };
+
+bool stepspec_trace_cmd_word_ok(const char *word, const char *extra)
+{
+	static const char ok[] = "abcdefghijklmnopqrstuvwxyz"
+				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
+
+	if (!*word || *word == '-')
+		return false;
+	for (; *word; word++)
+		if (!strchr(ok, *word) && !strchr(extra, *word))
+			return false;
+	return true;
+}
+
+/*
+ * trace-cmd takes both as words of its command line: neither may start
+ * with '-' (an option), and each keeps to the characters of its kind.
+ */
+static void check_trace_cmd(struct json_object *step,
+			    struct stepspec_problems *out)
+{
+	struct json_object *v;
+
+	if (json_object_object_get_ex(step, "filter", &v) &&
+	    json_object_is_type(v, json_type_string) &&
+	    !stepspec_trace_cmd_word_ok(json_object_get_string(v),
+					STEPSPEC_TRACE_FILTER_CHARS))
+		problem(out, "filter", false,
+			"'%s' is not a function filter: [A-Za-z0-9_-] and '" STEPSPEC_TRACE_FILTER_CHARS
+			"', not starting with '-'",
+			json_object_get_string(v));
+	if (json_object_object_get_ex(step, "module", &v) &&
+	    json_object_is_type(v, json_type_string) &&
+	    !stepspec_trace_cmd_word_ok(json_object_get_string(v), ""))
+		problem(out, "module", false,
+			"'%s' is not a module name: [A-Za-z0-9_-], not starting with '-'",
+			json_object_get_string(v));
+}
+
 static const char *const ks_formats[] = { "ktap", "ftracetest", NULL };
 
 static const struct stepspec_key kselftest_keys[] = {
@@ -579,6 +629,8 @@ const struct stepspec stepspec_table[] = {
 	{ "readlink", readlink_keys, readlink_conds, NULL, NULL,
 	  check_readlink },
 	{ "kselftest", kselftest_keys, NULL, NULL, NULL, check_kselftest },
+	{ "trace_cmd", trace_cmd_keys, trace_cmd_conds, NULL, NULL,
+	  check_trace_cmd },
 };
 
 const size_t stepspec_count =

@@ -105,6 +105,17 @@ struct stepspec {
 	void (*check)(struct json_object *step, struct stepspec_problems *out);
 };
 
+/*
+ * trace_cmd: its function filter (trace-cmd record -l) and module (the
+ * modprobe it records): their bounds, the filter's characters besides
+ * [A-Za-z0-9_-], and the check of either (@extra: those characters, or
+ * "" for a module name).
+ */
+#define STEPSPEC_TRACE_FILTER_MAX 128
+#define STEPSPEC_MODULE_NAME_MAX 56
+#define STEPSPEC_TRACE_FILTER_CHARS "*?:.!"
+bool stepspec_trace_cmd_word_ok(const char *word, const char *extra);
+
 /* Every kind, in the order docs/scenarios.md lists them. */
 extern const struct stepspec stepspec_table[];
 extern const size_t stepspec_count;

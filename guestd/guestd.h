@@ -42,6 +42,15 @@ void util_fmt(char *buf, size_t size, const char *fmt, ...)
 const char *util_errno_desc(int err);
 /* regcomp(REG_EXTENDED | REG_NEWLINE); on failure -EINVAL and a message. */
 int util_regcomp(regex_t *re, const char *pattern, char *err, size_t errlen);
+/*
+ * Fork and exec @argv (argv[0] a path) in @dir, standard input
+ * /dev/null, standard output and error together on a pipe whose read end
+ * goes to *@ret_fd; the child stays in the caller's process group. A
+ * child that cannot chdir exits 126, one that cannot exec 127 after
+ * saying why on the pipe. 0 or -errno.
+ */
+int util_spawn_pipe(char *const *argv, const char *dir, pid_t *ret_pid,
+		    int *ret_fd);
 /* "SIGSEGV (core dumped)" or "exit status 3", for a wait status. */
 void util_wait_status(int status, char *buf, size_t size);
 /*

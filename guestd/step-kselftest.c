@@ -145,39 +145,6 @@ static int read_output(struct ks_run *k, int fd)
 	return 0;
 }
 
-/* Fork and exec @argv in @dir with its output on a pipe. */
-static int spawn(char *const *argv, const char *dir, pid_t *ret_pid,
-		 int *ret_fd)
-{
-	int p[2], devnull;
-	pid_t pid = -1;
-
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		int r = -errno;
-
-		close(p[0]);
-		close(p[1]);
-		return r;
-	}
-	if (pid == 0) {
-		devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(p[1], 1) < 0 ||
-		    dup2(p[1], 2) < 0 || chdir(dir) < 0)
-			_exit(126);
-		signal(SIGPIPE, SIG_DFL);
-		execv(argv[0], argv);
-		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(p[1]);
-	*ret_pid = pid;
-	*ret_fd = p[0];
-	return 0;
-}
-
 /*
  * What the step saw when it fails: @lead (what was wrong with the output)
  * if any, the counts, the bad subtests, the exit status, and with
@@ -263,7 +230,7 @@ static int kselftest_run(struct step_ctx *ctx, struct json_object *step,
 			json_object_array_get_idx(args, i));
 	argv[nargs + 1] = NULL;
 
-	r = spawn(argv, dir, &pid, &fd);
+	r = util_spawn_pipe(argv, dir, &pid, &fd);
 	if (r < 0) {
 		step_error(res, "cannot start '%s': %s", path,
 			   util_errno_desc(-r));

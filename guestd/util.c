@@ -137,3 +137,35 @@ void util_fmt(char *buf, size_t size, const char *fmt, ...)
 	vsnprintf(buf, size, fmt, ap);
 	va_end(ap);
 }
+
+int util_spawn_pipe(char *const *argv, const char *dir, pid_t *ret_pid,
+		    int *ret_fd)
+{
+	int p[2], devnull;
+	pid_t pid = -1;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int r = -errno;
+
+		close(p[0]);
+		close(p[1]);
+		return r;
+	}
+	if (pid == 0) {
+		devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(p[1], 1) < 0 ||
+		    dup2(p[1], 2) < 0 || chdir(dir) < 0)
+			_exit(126);
+		signal(SIGPIPE, SIG_DFL);
+		execv(argv[0], argv);
+		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[1]);
+	*ret_pid = pid;
+	*ret_fd = p[0];
+	return 0;
+}

@@ -22,20 +22,16 @@
  * (docs/crashes.md).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "boots.h"
-
-extern char **environ;
+#include "fsutil.h"
 
 /* The machine boot @sb runs on: its own, or the run's. */
 static const char *boot_machine(const struct boots *b,
@@ -105,23 +101,9 @@ static int disk_create(const struct scn_disk *d, const char *path)
 			 (char *)path,
 			 size,
 			 NULL };
-	posix_spawn_file_actions_t fa;
-	int status, r;
-	pid_t pid;
 
 	snprintf(size, sizeof(size), "%" PRIu64 "M", d->size_mib);
-	if (posix_spawn_file_actions_init(&fa) != 0)
-		return -ENOMEM;
-	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null",
-					 O_WRONLY, 0);
-	r = posix_spawnp(&pid, "qemu-img", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (r != 0)
-		return -r;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+	return fs_run(argv, NULL, NULL);
 }
 
 static void disk_path(struct boots *b, char *buf, size_t len,

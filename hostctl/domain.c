@@ -37,6 +37,14 @@
 const char domain_default_cmdline[] =
 	"console=ttyS0 panic=-1 rdinit=/init quiet loglevel=5";
 
+/*
+ * The cloud image (docs/repro.md, "Cloud images"): no initramfs, the root
+ * is the whole of the disk the runner puts first (no partition table, so
+ * no LABEL= without an initramfs to resolve it), and systemd is init.
+ */
+const char domain_cloud_cmdline[] =
+	"console=ttyS0 panic=-1 root=/dev/vda rw quiet loglevel=5";
+
 const char *domain_accel_name(enum domain_accel a)
 {
 	return a == DOMAIN_ACCEL_KVM ? "kvm" : "tcg";
@@ -76,7 +84,7 @@ int domain_xml(const struct domain_config *c, char **ret)
 
 	const char *machine = c->machine ? c->machine : DOMAIN_MACHINE_DEFAULT;
 
-	if (!c->name || !*c->name || !c->kernel || !c->initrd || vcpus > 2 ||
+	if (!c->name || !*c->name || !c->kernel || vcpus > 2 ||
 	    c->ndisks > DOMAIN_DISKS_MAX || (c->icount && kvm) ||
 	    domain_machine_check(machine) < 0)
 		return -EINVAL;
@@ -107,7 +115,8 @@ int domain_xml(const struct domain_config *c, char **ret)
 			"    <loader readonly='yes' type='rom'>%s</loader>\n",
 			c->firmware);
 	esc_xml_printf(f, "    <kernel>%s</kernel>\n", c->kernel);
-	esc_xml_printf(f, "    <initrd>%s</initrd>\n", c->initrd);
+	if (c->initrd)
+		esc_xml_printf(f, "    <initrd>%s</initrd>\n", c->initrd);
 	esc_xml_printf(f, "    <cmdline>%s</cmdline>\n",
 		       c->cmdline ? c->cmdline : domain_default_cmdline);
 	fputs("  </os>\n"

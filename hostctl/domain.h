@@ -30,7 +30,7 @@ struct domain_config {
 	uint64_t memory_mib; /* 0: DOMAIN_MEMORY_MIB_DEFAULT */
 	unsigned int vcpus; /* 0: DOMAIN_VCPUS_DEFAULT; at most 2 */
 	const char *kernel; /* bzImage */
-	const char *initrd; /* initramfs */
+	const char *initrd; /* initramfs, or NULL: the root is a disk */
 	const char *cmdline; /* NULL: domain_default_cmdline */
 	const char *firmware; /* a ROM for -bios (qboot), or NULL: SeaBIOS */
 	const char *machine; /* "pc" or "q35"; NULL: DOMAIN_MACHINE_DEFAULT */
@@ -69,6 +69,8 @@ int domain_machine_check(const char *machine);
 #define DOMAIN_QBOOT_PATH "/usr/share/qemu/qboot.rom"
 
 extern const char domain_default_cmdline[];
+/* A cloud image's: its root on /dev/vda, systemd as init. */
+extern const char domain_cloud_cmdline[];
 
 /* "kvm" or "tcg". */
 const char *domain_accel_name(enum domain_accel a);

@@ -2,12 +2,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fsutil.h"
+
+extern char **environ;
 
 int fs_mkdir_p(const char *path)
 {
@@ -60,4 +64,30 @@ int fs_read_tail(const char *path, size_t max, char **ret, size_t *ret_len)
 	*ret = buf;
 	*ret_len = (size_t)n;
 	return 0;
+}
+
+int fs_run(char *const argv[], const char *out_path, int *ret_status)
+{
+	posix_spawn_file_actions_t fa;
+	int status, r;
+	pid_t pid;
+
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		return -ENOMEM;
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO,
+					 out_path ? out_path : "/dev/null",
+					 O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	r = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r != 0)
+		return -r;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (ret_status)
+		*ret_status = WIFEXITED(status) ? WEXITSTATUS(status) :
+						  128 + WTERMSIG(status);
+	return -EIO;
 }

@@ -14,4 +14,14 @@ int fs_mkdir_p(const char *path);
  */
 int fs_read_tail(const char *path, size_t max, char **ret, size_t *ret_len);
 
+/*
+ * Run @argv (argv[0] looked up in PATH), no shell, its standard output
+ * into @out_path (created or truncated, mode 0644) or /dev/null when
+ * NULL, its standard error the caller's, and wait for it. 0 when it
+ * exited 0; -EIO when it failed (*ret_status, when not NULL, gets its
+ * exit status, or 128 + the signal that killed it); another -errno when
+ * it could not run.
+ */
+int fs_run(char *const argv[], const char *out_path, int *ret_status);
+
 #endif

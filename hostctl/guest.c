@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "bootcheck.h"
+#include "cloud.h"
 #include "conattach.h"
+#include "errmsg.h"
 #include "fsutil.h"
 #include "guest.h"
 #include "progress.h"
@@ -278,7 +280,55 @@ void guest_name(struct guest *g)
 		g->ssh_sock[0] = '\0';
 }
 
-void guest_domain(const struct guest *g, struct domain_config *dc)
+int guest_cloud_overlay(struct guest *g, char *err, size_t errlen)
+{
+	int r;
+
+	/* A retry of the boot (KVM fell back to TCG) names a new VM. */
+	if (g->overlay[0])
+		unlink(g->overlay);
+	if (snprintf(g->overlay, sizeof(g->overlay), "%s/cloud-%s.qcow2",
+		     g->env->run_dir, g->label) >= (int)sizeof(g->overlay)) {
+		g->overlay[0] = '\0';
+		return errmsg(err, errlen, -ENAMETOOLONG,
+			      "the run directory's path is too long");
+	}
+	r = cloud_overlay(g->env->cloud->base, g->overlay);
+	if (r < 0) {
+		errmsg(err, errlen, r,
+		       "qemu-img could not make the overlay '%s' on '%s': %s",
+		       g->overlay, g->env->cloud->base, strerror(-r));
+		g->overlay[0] = '\0';
+	}
+	return r;
+}
+
+/*
+ * A cloud VM's domain: its overlay as vda (the root), the modules disk
+ * and the seed; domain_cloud_cmdline with what the run adds to the
+ * default command line (hostctl run --repeat's round).
+ */
+static void cloud_domain(struct guest *g, struct domain_config *dc)
+{
+	const struct cloud_image *ci = g->env->cloud;
+	const char *extra = "";
+	size_t n = strlen(domain_default_cmdline);
+
+	if (g->env->cmdline &&
+	    !strncmp(g->env->cmdline, domain_default_cmdline, n))
+		extra = g->env->cmdline + n;
+	snprintf(g->cloud_cmdline, sizeof(g->cloud_cmdline), "%s%s",
+		 domain_cloud_cmdline, extra);
+	g->cloud_disks[0] = (struct domain_disk){ g->overlay, "qcow2" };
+	g->cloud_disks[1] = (struct domain_disk){ ci->modules, "raw" };
+	g->cloud_disks[2] = (struct domain_disk){ ci->seed, "raw" };
+	dc->initrd = NULL;
+	dc->cmdline = g->cloud_cmdline;
+	dc->disks = g->cloud_disks;
+	dc->ndisks = 3;
+}
+
+void guest_domain(struct guest *g, struct domain_config *dc)
 {
 	dc->name = g->name;
 	dc->accel = g->env->accel;
@@ -290,6 +340,8 @@ void guest_domain(const struct guest *g, struct domain_config *dc)
 	dc->machine = g->env->machine;
 	dc->ssh_socket = g->ssh_sock[0] ? g->ssh_sock : NULL;
 	dc->owner = g->env->owner;
+	if (g->cloud)
+		cloud_domain(g, dc);
 }
 
 /*
@@ -581,6 +633,9 @@ void guest_destroy(struct guest *g)
 	vm_destroy(g->vm);
 	g->vm = NULL;
 	console_close(g);
+	if (g->overlay[0] && !g->env->keep_overlays)
+		unlink(g->overlay);
+	g->overlay[0] = '\0';
 }
 
 uint64_t guest_host_bound(const struct guest *g, uint64_t ms)

@@ -48,6 +48,7 @@
 #define GUEST_WHY_VERSION "the guest speaks another protocol version"
 #define GUEST_WHY_WRITE "a result file could not be written"
 
+struct cloud_image;
 struct vm;
 struct vm_host;
 struct progress;
@@ -78,6 +79,10 @@ struct guest_env {
 	const char *vms_dir;
 	const char *ssh_host_key;
 	const struct owner *owner; /* each domain's mark (owner.h), or NULL */
+	/* The cloud image's files (cloud.h), or NULL when no VM boots it;
+	 * keep_overlays: leave each VM's overlay in the run directory. */
+	const struct cloud_image *cloud;
+	bool keep_overlays;
 	struct boundlog *events; /* events.jsonl, or NULL */
 	uint64_t console_max; /* bytes of a console log, at most */
 	struct progress *progress;
@@ -133,6 +138,16 @@ struct guest {
 	char console[PATH_MAX];
 	char ssh_sock[108]; /* the SSH port's host end, or "" */
 	/*
+	 * The next VM boots the cloud image (set before guest_name()): its
+	 * overlay in the run directory (cloud-<label>.qcow2, made by
+	 * guest_name()'s caller through guest_cloud_overlay()), its disks and
+	 * command line.
+	 */
+	bool cloud;
+	char overlay[PATH_MAX];
+	struct domain_disk cloud_disks[3];
+	char cloud_cmdline[512];
+	/*
 	 * The console log (a stream boundlog, fed by vm.c's on_console),
 	 * open while the VM lives; and its cut bytes not yet taken
 	 * (guest_console_cut()): of the open log, those taken already; of
@@ -181,7 +196,12 @@ void guest_name(struct guest *g);
  * initrd, command line, console log and firmware. The caller adds memory,
  * machine and disks, or another command line.
  */
-void guest_domain(const struct guest *g, struct domain_config *dc);
+void guest_domain(struct guest *g, struct domain_config *dc);
+/*
+ * For a VM of the cloud image (g->cloud), named last: its overlay on the
+ * image. 0, or a negative errno with the reason in @err.
+ */
+int guest_cloud_overlay(struct guest *g, char *err, size_t errlen);
 
 /*
  * Start the VM named last with the domain @xml, its boot expected to end

@@ -137,6 +137,10 @@ static int boot_shared(struct run_ctx *c, char **why)
 	for (;;) {
 		c->env.firmware = firmware();
 		guest_name(g);
+		if (g->cloud && guest_cloud_overlay(g, err, sizeof(err)) < 0) {
+			*why = strdup(err);
+			return -EIO;
+		}
 		guest_domain(g, &dc);
 		r = domain_xml(&dc, &xml);
 		if (r < 0) {
@@ -163,6 +167,8 @@ static int boot_shared(struct run_ctx *c, char **why)
 			c->env.icount ? RUNNER_HELLO_ICOUNT_MS :
 					RUNNER_HELLO_TCG_MS;
 		bound = scaled(c->o, bound);
+		if (g->cloud)
+			bound *= RUNNER_CLOUD_BOOT_SCALE;
 		r = guest_wait_up(g, bound);
 		if (r == 0) {
 			cache_verdict(c);
@@ -469,15 +475,28 @@ static int shared_vm(struct run_ctx *c, size_t i)
 {
 	const struct scenario *s = c->scn[i];
 	struct res_scenario *sc = &c->run->v[i];
+	bool cloud = c->o->all_cloud || s->cloud;
 	char *reason = NULL;
 	int r;
 
+	if (cloud && !c->env.cloud) {
+		res_scenario_finish(
+			sc, VERDICT_ERROR,
+			"needs the cloud image, which this run could not prepare (hostctl said why as it began)");
+		return -EINVAL;
+	}
 	if (c->g.vm && c->ran && s->fresh_vm) {
 		snprintf(c->fresh, sizeof(c->fresh), "%s asks for a fresh VM",
 			 s->name);
 		guest_stop(&c->g, true);
 	}
+	if (c->g.vm && c->g.cloud != cloud) {
+		snprintf(c->fresh, sizeof(c->fresh), "%s runs on the %s image",
+			 s->name, cloud ? "cloud" : "initramfs");
+		guest_stop(&c->g, true);
+	}
 	if (!c->g.vm) {
+		c->g.cloud = cloud;
 		r = boot_shared(c, &reason);
 		/* The accelerator that ran, even if the guest then died. */
 		note_accel(c);
@@ -520,6 +539,8 @@ static int own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 	else
 		guest_fresh(g);
 	r->carry = false;
+	/* Its disks come first, from vda: never the cloud image's. */
+	g->cloud = false;
 	guest_name(g);
 	guest_domain(g, &dc);
 	if (boots_domain(r->bs, k, c->env.cmdline, &dc) < 0)
@@ -835,6 +856,8 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	c.env.icount = o->icount;
 	c.env.vms_dir = o->vms_dir;
 	c.env.ssh_host_key = o->ssh_host_key;
+	c.env.cloud = o->cloud;
+	c.env.keep_overlays = o->keep;
 	c.env.events = o->events;
 	c.env.console_max = (o->console_max_mb ? o->console_max_mb :
 						 BOUNDLOG_MAX_MB_DEFAULT)

@@ -31,12 +31,16 @@
  * one's (docs/performance.md, "The debug flavour's cost"): the bounds
  * above are this many times longer for it (runner_opts.boot_scale). */
 #define RUNNER_SANITIZER_BOOT_SCALE 4
+/* A cloud image's first boot runs systemd and cloud-init (Python) before
+ * guestd: its hello bound is this many times the initramfs's. */
+#define RUNNER_CLOUD_BOOT_SCALE 3
 /* How long a guest that ran an expect_incident scenario gets for its
  * console to catch up and to die of a late panic, in ms. */
 #define RUNNER_SETTLE_MS 1000
 
 struct progress;
 struct guest_stats;
+struct cloud_image;
 struct vm;
 
 /* hostctl run --clock: what guest time counts under TCG. */
@@ -71,7 +75,14 @@ struct runner_opts {
 	const char *tree;
 	uint64_t dump_max_mb;
 	const char *dump_format;
-	bool keep; /* keep scenario disk images (boots.c) */
+	bool keep; /* keep scenario disk images (boots.c), cloud overlays */
+	/*
+	 * The cloud image (cloud.h), or NULL when no VM boots it: the VMs of
+	 * scenarios with "image": "cloud" boot it, and all VMs but those of
+	 * scenarios with their own disks when all_cloud (--image cloud:PATH).
+	 */
+	const struct cloud_image *cloud;
+	bool all_cloud;
 	/* The SSH port: guest_env's vms_dir and ssh_host_key, or NULL. */
 	const char *vms_dir;
 	const char *ssh_host_key;

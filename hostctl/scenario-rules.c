@@ -26,6 +26,7 @@ static const struct {
 	{ "state_files", "not supported in a scenario with boots or a disk" },
 	{ "cleanup", "not supported in a scenario with boots or a disk: its VMs are its own and destroyed after it, so no later scenario inherits its state; undo what must be undone in the last boot's steps" },
 	{ "cleanup_timeout_ms", "not supported in a scenario with boots or a disk (it has no 'cleanup')" },
+	{ "image", "not supported in a scenario with boots or a disk: the cloud image's root would come after its disks, and its steps name them from vda" },
 };
 
 /* One entry of "bites"; scn_check_bites() checks both values. */

@@ -25,6 +25,9 @@
 static const char *const scn_seeds[] = { "001", "002", "003", "004", "005",
 					 "none", NULL };
 
+/* The guest images a scenario may ask for (docs/repro.md, "Cloud images"). */
+static const char *const scn_images[] = { "cloud", NULL };
+
 /* The report kinds an expect_incident may name: report_kind_name()'s words. */
 static const struct scn_key scn_top_keys[] = {
 	{ "description", SCN_V_LINE, true, 0, 0, NULL },
@@ -42,6 +45,7 @@ static const struct scn_key scn_top_keys[] = {
 	{ "disk", SCN_V_DISK, false, 0, 0, NULL },
 	{ "boots", SCN_V_BOOTS, false, 1, SCN_BOOTS_MAX, NULL },
 	{ "fresh_vm", STEPSPEC_BOOL, false, 0, 0, NULL },
+	{ "image", STEPSPEC_CHOICE, false, 0, 0, scn_images },
 	{ NULL },
 };
 

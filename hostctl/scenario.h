@@ -131,6 +131,12 @@ struct scenario {
 	 * per-CPU page lists, would move).
 	 */
 	bool fresh_vm;
+	/*
+	 * image "cloud": run on the cloud image (a Debian userland with
+	 * systemd, bash, trace-cmd; docs/repro.md, "Cloud images"), on a VM
+	 * of that image; else on the run's image, the initramfs by default.
+	 */
+	bool cloud;
 	char *xfail; /* the xfail reason, or NULL */
 	/*
 	 * The steps array, every step's timeout_ms filled in, as compact JSON

@@ -168,8 +168,8 @@ int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
 		return r;
 	}
 	r = sshc_client_key(s.cache_dir, s.ssh_client_key,
-			    sizeof(s.ssh_client_key), path, sizeof(path), logs,
-			    sizeof(logs));
+			    sizeof(s.ssh_client_key), s.ssh_client_pub,
+			    sizeof(s.ssh_client_pub), logs, sizeof(logs));
 	if (r < 0) {
 		fprintf(stderr, "hostctl: %s\n", logs);
 		return r;
@@ -182,7 +182,7 @@ int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
 			strerror(-r));
 		return r;
 	}
-	iopts.ssh_authorized_key = path;
+	iopts.ssh_authorized_key = s.ssh_client_pub;
 	iopts.cache_dir = s.cache_dir;
 	iopts.kernel = &s.kernel;
 	iopts.guestd = VLALAB_GUESTD_PATH;

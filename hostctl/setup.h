@@ -33,6 +33,7 @@ struct setup {
 	char modules_dir[PATH_MAX + 96]; /* modules/lib/modules/<release> */
 	struct json_object *manifest; /* owned; NULL if unreadable */
 	char ssh_client_key[PATH_MAX]; /* <cache>/ssh/client_ed25519 */
+	char ssh_client_pub[PATH_MAX + 32]; /* its public part, one line */
 	char vms_dir[PATH_MAX + 8]; /* <cache>/vms: the live VMs' state */
 };
 

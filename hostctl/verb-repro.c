@@ -49,6 +49,7 @@ static void repro_usage(FILE *f)
 		"  --without-patch NAME   leave a patch of the series out (repeatable)\n"
 		"  --cache DIR            the cache directory\n"
 		"  --scenarios DIR        the scenario tree, as in run\n"
+		"  --image cloud:PATH     boot this cloud image (a qcow2), as in run\n"
 		"  --no-shell             no shell: keep the VM until a line or the end\n"
 		"                         of standard input, for hostctl exec, pull, push\n"
 		"  --help                 show this help\n");
@@ -160,11 +161,12 @@ int verb_repro(int argc, char *argv[])
 		{ "without-patch", required_argument, NULL, 'w' },
 		{ "cache", required_argument, NULL, 'c' },
 		{ "scenarios", required_argument, NULL, 's' },
+		{ "image", required_argument, NULL, 'I' },
 		{ "no-shell", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	char *rargv[8 + 2 * REPRO_WITHOUT_MAX + 2];
+	char *rargv[10 + 2 * REPRO_WITHOUT_MAX + 2];
 	struct repro rp = { 0 };
 	struct run_hooks h = { .hold = hold, .hold_data = &rp };
 	int opt, n = 0, r;
@@ -176,7 +178,7 @@ int verb_repro(int argc, char *argv[])
 	rargv[n++] = "text";
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		/* Room for this option's two words, the name and NULL. */
-		if ((opt == 'w' || opt == 'c' || opt == 's') &&
+		if ((opt == 'w' || opt == 'c' || opt == 's' || opt == 'I') &&
 		    n + 4 > (int)(sizeof(rargv) / sizeof(rargv[0]))) {
 			fprintf(stderr,
 				"hostctl repro: too many options (at most %d --without-patch)\n",
@@ -207,6 +209,10 @@ int verb_repro(int argc, char *argv[])
 			break;
 		case 's':
 			rargv[n++] = "--scenarios";
+			rargv[n++] = optarg;
+			break;
+		case 'I':
+			rargv[n++] = "--image";
 			rargv[n++] = optarg;
 			break;
 		case 'n':

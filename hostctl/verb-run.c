@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bites.h"
+#include "cloud.h"
 #include "domain.h"
 #include "export.h"
 #include "fileio.h"
@@ -52,6 +53,12 @@ static void run_usage(FILE *f)
 		"                    scenario has a bench step; KVM: always wall)\n"
 		"  --initrd FILE     boot this initramfs instead of building the image\n"
 		"                    (tests use it to boot misbehaving guests)\n"
+		"  --image cloud:PATH\n"
+		"                    boot every VM from this cloud image (a qcow2, e.g.\n"
+		"                    Debian's genericcloud) through a qcow2 overlay, with\n"
+		"                    the kernel's modules on a disk and guestd installed\n"
+		"                    by cloud-init (docs/repro.md, \"Cloud images\");\n"
+		"                    scenarios with boots or a disk skip\n"
 		"  --dump-max-mb N   keep a crashed or hung guest's memory dump of at\n"
 		"                    most N MiB in its bundle; 0: no dump (default: %d)\n"
 		"  --dump-format F   kdump-zlib, kdump-lzo, kdump-snappy or elf\n"
@@ -114,6 +121,8 @@ static void run_usage(FILE *f)
 
 struct run_args {
 	const char *connect, *output, *scenarios, *cache, *initrd;
+	const char *image; /* --image cloud:PATH: PATH, made absolute */
+	char image_buf[PATH_MAX];
 	const char *kernel_dir; /* patches/ and configs/ */
 	const char *flavour; /* NULL: patched */
 	const char *machine; /* NULL: DOMAIN_MACHINE_DEFAULT */
@@ -267,6 +276,32 @@ static int kernel_choice_check(const struct run_args *a)
 	return bad ? -EINVAL : 0;
 }
 
+/* --image cloud:PATH: PATH must be a qcow2 we can read. 0 or -1. */
+static int parse_image(const char *spec, struct run_args *a)
+{
+	const char *path;
+	int r;
+
+	if (cloud_spec_path(spec, &path) < 0) {
+		fprintf(stderr,
+			"hostctl run: --image '%s': give cloud:PATH, PATH a qcow2 cloud image\n",
+			spec);
+		return -1;
+	}
+	r = cloud_check_qcow2(path, a->image_buf, sizeof(a->image_buf));
+	if (r == -EMEDIUMTYPE)
+		fprintf(stderr,
+			"hostctl run: --image: '%s' is not a qcow2 image (convert it: qemu-img convert -O qcow2 IN OUT)\n",
+			path);
+	else if (r < 0)
+		fprintf(stderr, "hostctl run: --image: '%s': %s\n", path,
+			strerror(-r));
+	if (r < 0)
+		return -1;
+	a->image = a->image_buf;
+	return 0;
+}
+
 static int parse_args(int argc, char *argv[], struct run_args *a)
 {
 	static const struct option opts[] = {
@@ -278,6 +313,7 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "accel", required_argument, NULL, 'a' },
 		{ "clock", required_argument, NULL, 'Q' },
 		{ "initrd", required_argument, NULL, 'i' },
+		{ "image", required_argument, NULL, 'I' },
 		{ "without-patch", required_argument, NULL, 'w' },
 		{ "kernel-dir", required_argument, NULL, 'K' },
 		{ "flavour", required_argument, NULL, 'L' },
@@ -361,6 +397,10 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 			break;
 		case 'i':
 			a->initrd = optarg;
+			break;
+		case 'I':
+			if (parse_image(optarg, a) < 0)
+				return -EINVAL;
 			break;
 		case 'k':
 			a->keep = true;
@@ -461,6 +501,11 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 	}
 	if (kernel_choice_check(a) < 0)
 		return -EINVAL;
+	if (a->image && a->initrd) {
+		fprintf(stderr,
+			"hostctl run: --image and --initrd both name the guest's image; give one\n");
+		return -EINVAL;
+	}
 	if (a->flavour) {
 		char err[1024];
 		int r = kbuild_flavour_check(a->kernel_dir, a->flavour, err,
@@ -532,6 +577,37 @@ static int write_file(const char *dir, const char *name, const char *text)
 }
 
 /*
+ * Whether @s can run on this run's images: 1 with the reason when not
+ * (it skips), else 0.
+ */
+static int image_fits(const struct run_args *a, const struct scenario *s,
+		      char *reason, size_t len)
+{
+	if (a->image && (s->nboots || s->has_disk)) {
+		snprintf(
+			reason, len,
+			"needs the initramfs image: its disks come first, from vda, where a cloud image's root goes");
+		return 1;
+	}
+	for (size_t j = 0;
+	     (a->image || s->cloud) && j < s->nsteps + s->ncleanup; j++)
+		if (s->steps[j].kselftest_dir[0]) {
+			snprintf(
+				reason, len,
+				"needs the initramfs image: only it carries the kselftest programs (%s)",
+				s->steps[j].kselftest_dir);
+			return 1;
+		}
+	if (a->initrd && s->cloud) {
+		snprintf(
+			reason, len,
+			"needs the cloud image, and --initrd replaces the image");
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * Results for the selected scenarios: requires that the kernel does not
  * meet make a scenario skip right away, without booting.
  */
@@ -577,9 +653,9 @@ static bool has_kselftest(const struct scenario *s)
 	return false;
 }
 
-static int init_results(const struct scn_set *set, const size_t *idx, size_t n,
-			const struct setup *su, struct res_run *run,
-			struct scenario **scn)
+static int init_results(const struct run_args *a, const struct scn_set *set,
+			const size_t *idx, size_t n, const struct setup *su,
+			struct res_run *run, struct scenario **scn)
 {
 	run->v = calloc(n ? n : 1, sizeof(*run->v));
 	if (!run->v)
@@ -602,6 +678,8 @@ static int init_results(const struct scn_set *set, const size_t *idx, size_t n,
 				"its kselftest steps need the kernel's source tree, which a kernel built elsewhere (--kernel) does not come with");
 			r = 1;
 		}
+		if (r == 0)
+			r = image_fits(a, s, reason, sizeof(reason));
 		if (r == 1) {
 			explain_missing(su, reason, sizeof(reason));
 			res_scenario_finish(&run->v[i], VERDICT_SKIP, reason);
@@ -648,6 +726,8 @@ struct run_plan {
 	struct scenario **scn;
 	struct setup su;
 	bool su_ok;
+	struct cloud_image cloud;
+	bool cloud_ok; /* some VM boots the cloud image */
 	char run_dir[PATH_MAX], run_id[64];
 	char vmlinux[PATH_MAX + 16], tree[PATH_MAX + 32];
 	struct progress prog;
@@ -708,6 +788,76 @@ static size_t kselftest_dirs(const struct scn_set *set, const size_t *idx,
 		}
 	}
 	return nret;
+}
+
+/*
+ * The cloud image's files, when a VM of this run boots it (--image, or a
+ * selected scenario with "image": "cloud" that did not skip): the image
+ * (built locally when no --image names one), the kernel's modules disk,
+ * and the seed in the run directory. 0, or -1 after saying why.
+ */
+static int prepare_cloud(const struct run_args *a, struct run_plan *p)
+{
+	struct cloud_image *ci = &p->cloud;
+	char host_key[PATH_MAX];
+	bool need = a->image != NULL;
+	size_t n;
+	int r;
+
+	for (size_t i = 0; i < p->n && !a->initrd; i++)
+		need |= p->set.v[p->idx[i]].cloud;
+	if (!need)
+		return 0;
+	if (a->image) {
+		snprintf(ci->base, sizeof(ci->base), "%s", a->image);
+	} else {
+		fprintf(stderr,
+			"hostctl run: a scenario needs the cloud image: building it or finding it in the cache\n");
+		r = cloud_build_local(VLALAB_SRCDIR, p->su.cache_dir, ci->base,
+				      sizeof(ci->base));
+		if (r < 0) {
+			fprintf(stderr,
+				"hostctl run: building the cloud image (images/cloud/build.sh) failed: %s; the scenarios that need it will be errors\n",
+				r == -EIO ? "see its messages above" :
+					    strerror(-r));
+			/* Only its scenarios suffer (runner.c). */
+			return 0;
+		}
+	}
+	r = cloud_modules_disk(p->su.kernel.dir, ci->modules,
+			       sizeof(ci->modules));
+	if (r < 0) {
+		fprintf(stderr,
+			"hostctl run: the modules disk '%s' (mkfs.ext4 -d): %s\n",
+			ci->modules, strerror(-r));
+		return -1;
+	}
+	/* The image's dropbear host key, whose public part hostctl pins. */
+	n = strlen(p->su.image.ssh_host_key_pub);
+	if (n < 5 || strcmp(p->su.image.ssh_host_key_pub + n - 4, ".pub")) {
+		fprintf(stderr,
+			"hostctl run: the image has no SSH host key to give the cloud image\n");
+		return -1;
+	}
+	snprintf(host_key, sizeof(host_key), "%.*s", (int)(n - 4),
+		 p->su.image.ssh_host_key_pub);
+	if (snprintf(ci->seed, sizeof(ci->seed), "%s/cloud-seed.img",
+		     p->run_dir) >= (int)sizeof(ci->seed)) {
+		fprintf(stderr, "hostctl run: run directory '%s': %s\n",
+			p->run_dir, strerror(ENAMETOOLONG));
+		return -1;
+	}
+	r = cloud_seed(VLALAB_SRCDIR, ci->seed, VLALAB_GUESTD_PATH,
+		       p->su.ssh_client_pub, host_key);
+	if (r < 0) {
+		fprintf(stderr,
+			"hostctl run: the cloud image's seed '%s' (images/cloud/seed.sh): %s\n",
+			ci->seed,
+			r == -EIO ? "see its messages above" : strerror(-r));
+		return -1;
+	}
+	p->cloud_ok = true;
+	return 0;
 }
 
 /* Load and select the scenarios, build or reuse the kernel and image, and
@@ -802,6 +952,8 @@ static int plan_run(const struct run_args *a, char *const *names, int nnames,
 		return -1;
 	}
 	snprintf(p->run_dir, sizeof(p->run_dir), "%s", abs_dir);
+	if (prepare_cloud(a, p) < 0)
+		return -1;
 	p->scn = calloc(p->n ? p->n : 1, sizeof(*p->scn));
 	if (!p->scn) {
 		fprintf(stderr, "hostctl run: out of memory\n");
@@ -947,7 +1099,7 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	}
 	snprintf(run->run_id, sizeof(run->run_id), "%s", run_id);
 	run->kernel = json_object_get(p->su.manifest);
-	if (init_results(&p->set, p->idx, p->n, &p->su, run, p->scn) < 0) {
+	if (init_results(a, &p->set, p->idx, p->n, &p->su, run, p->scn) < 0) {
 		fprintf(stderr, "hostctl run: out of memory\n");
 		boundlog_close(&events);
 		return -1;
@@ -990,6 +1142,8 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	ro.dump_max_mb = a->dump_max_mb;
 	ro.dump_format = a->dump_format;
 	ro.keep = a->keep;
+	ro.cloud = p->cloud_ok ? &p->cloud : NULL;
+	ro.all_cloud = a->image != NULL;
 	if (!a->initrd && p->su.image.ssh_host_key_pub[0]) {
 		ro.vms_dir = p->su.vms_dir;
 		ro.ssh_host_key = p->su.image.ssh_host_key_pub;

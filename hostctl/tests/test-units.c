@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "accel.h"
+#include "cloud.h"
 #include "domain.h"
 #include "shell-escape.h"
 #include "fsutil.h"
@@ -89,6 +90,21 @@ static void test_domain(void)
 	ok(xml && strstr(xml, "<source mode='bind' path='/s/x.ssh'/>") &&
 		   strstr(xml, "name='org.vlalab.ssh.0'"),
 	   "SSH port: a unix socket QEMU binds");
+	ok(xml && strstr(xml, "<initrd>/i</initrd>"), "the initramfs");
+	free(xml);
+	xml = NULL;
+	/* The cloud image: its root is a disk, no initramfs. */
+	c.initrd = NULL;
+	c.cmdline = domain_cloud_cmdline;
+	c.disks = (const struct domain_disk[]){ { "/r/cloud-vm1.qcow2",
+						  "qcow2" } };
+	c.ndisks = 1;
+	is_int(domain_xml(&c, &xml), 0, "domain_xml without an initramfs");
+	ok(xml && !strstr(xml, "<initrd>") &&
+		   strstr(xml, "<cmdline>console=ttyS0 panic=-1 root=/dev/vda") &&
+		   strstr(xml, "<source file='/r/cloud-vm1.qcow2'/>\n"
+			       "      <target dev='vda' bus='virtio'/>"),
+	   "no initrd element, the root on vda");
 	free(xml);
 }
 
@@ -437,6 +453,35 @@ static void test_vmstate(void)
 #undef VMSTATE_BASE
 }
 
+/* --image cloud:PATH: the form, and a qcow2 by its magic. */
+static void test_cloud(void)
+{
+	char path[PATH_MAX], abs[PATH_MAX];
+	const char *got = NULL;
+	FILE *f;
+
+	is_int(cloud_spec_path("cloud:/a/b.qcow2", &got), 0, "cloud:PATH");
+	ok(got && !strcmp(got, "/a/b.qcow2"), "its PATH");
+	is_int(cloud_spec_path("cloud:", &got), -EINVAL, "no PATH refused");
+	is_int(cloud_spec_path("/a/b.qcow2", &got), -EINVAL,
+	       "no cloud: refused");
+	snprintf(path, sizeof(path), "%s/img", tmpdir);
+	is_int(cloud_check_qcow2(path, abs, sizeof(abs)), -ENOENT,
+	       "a missing image");
+	f = fopen(path, "w");
+	fputs("QFI", f);
+	fclose(f);
+	is_int(cloud_check_qcow2(path, abs, sizeof(abs)), -EMEDIUMTYPE,
+	       "three bytes are no qcow2");
+	f = fopen(path, "w");
+	fputs("QFI\xfb\x00\x00\x00\x03", f);
+	fclose(f);
+	is_int(cloud_check_qcow2(path, abs, sizeof(abs)), 0, "a qcow2");
+	ok(!strcmp(abs, path), "its absolute path");
+	is_int(cloud_check_qcow2(tmpdir, abs, sizeof(abs)), -EISDIR,
+	       "a folder refused");
+}
+
 int main(void)
 {
 	char cmd[64];
@@ -454,6 +499,7 @@ int main(void)
 	test_outcome();
 	test_escape();
 	test_vmstate();
+	test_cloud();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", tmpdir);
