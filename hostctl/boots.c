@@ -66,7 +66,6 @@ void boots_note(struct boots *b, const char *what, size_t k, const char *label,
 	json_object_object_add(o, "scenario",
 			       json_object_new_string(b->s->name));
 	json_object_object_add(o, "boot", json_object_new_int64((int64_t)k));
-	json_object_object_add(o, "vm", json_object_new_string(label));
 	if (!ended) {
 		json_object_object_add(
 			o, "memory_mib",
@@ -86,9 +85,10 @@ void boots_note(struct boots *b, const char *what, size_t k, const char *label,
 	}
 	line = json_object_to_json_string_ext(
 		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-	/* A failed write is kept in the log, for the runner to see. */
+	/* "vm" goes first, as on every line (boundlog_vm_line()). A failed
+	 * write is kept in the log, for the runner to see. */
 	if (line)
-		boundlog_line(b->events, line, strlen(line));
+		boundlog_vm_line(b->events, label, line, strlen(line));
 out:
 	json_object_put(o);
 }

@@ -112,11 +112,17 @@ static void ring_put(struct boundlog *b, const char *p, size_t len)
 static int put_tail(struct boundlog *b)
 {
 	size_t first = b->tail_max - b->ring_start;
-	char mark[96];
+	char mark[96 + BOUNDLOG_VM_MAX];
 	int n, r = 0;
 
 	if (b->cut) {
-		if (b->mark == BOUNDLOG_MARK_JSON)
+		if (b->mark == BOUNDLOG_MARK_JSON && b->vm[0])
+			n = snprintf(
+				mark, sizeof(mark),
+				"{\"vm\":\"%s\",\"host\":\"cut\",\"bytes\":%" PRIu64
+				"}\n",
+				b->vm, b->cut);
+		else if (b->mark == BOUNDLOG_MARK_JSON)
 			n = snprintf(mark, sizeof(mark),
 				     "{\"host\":\"cut\",\"bytes\":%" PRIu64
 				     "}\n",
@@ -213,6 +219,45 @@ int boundlog_line(struct boundlog *b, const char *line, size_t len)
 	ring_put(b, line, len);
 	ring_put(b, "\n", 1);
 	return b->stream ? stream_tail_line(b, line, len) : 0;
+}
+
+int boundlog_vm_tag(char *buf, size_t len, const char *vm)
+{
+	int n = snprintf(buf, len, "{\"vm\":\"%s\",", vm);
+
+	if (n < 0 || (size_t)n >= len || strlen(vm) >= BOUNDLOG_VM_MAX)
+		return -ENAMETOOLONG;
+	return n;
+}
+
+int boundlog_vm_line(struct boundlog *b, const char *vm, const char *line,
+		     size_t len)
+{
+	char small[BOUNDLOG_LINE_BUF], *buf = small;
+	const char *brace = memchr(line, '{', len);
+	size_t rest;
+	int n, r;
+
+	if (!brace)
+		return -EINVAL;
+	rest = len - (size_t)(brace - line) - 1;
+	if (rest + 16 + BOUNDLOG_VM_MAX > sizeof(small)) {
+		buf = malloc(rest + 16 + BOUNDLOG_VM_MAX);
+		if (!buf)
+			return -ENOMEM;
+	}
+	n = boundlog_vm_tag(buf, 16 + BOUNDLOG_VM_MAX, vm);
+	if (n < 0) {
+		r = n;
+		goto out;
+	}
+	memcpy(buf + n, brace + 1, rest);
+	snprintf(b->vm, sizeof(b->vm), "%s", vm);
+	r = boundlog_line(b, buf, (size_t)n + rest);
+out:
+	if (buf != small)
+		free(buf);
+	return r;
 }
 
 int boundlog_bytes(struct boundlog *b, const char *buf, size_t len)

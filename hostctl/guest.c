@@ -158,7 +158,7 @@ static int on_line(void *userdata, const char *line, size_t len, char *why,
 		return r;
 	}
 	if (events) {
-		r = boundlog_line(events, line, len);
+		r = boundlog_vm_line(events, g->label, line, len);
 		if (r < 0)
 			guest_write_failed(g->env, events->path, r);
 	}

@@ -226,6 +226,50 @@ static void test_full(void)
 	free(got);
 }
 
+/*
+ * Every events.jsonl line names its VM: a guest's line, white space and
+ * all, gets "vm" as its first member; a line that is no object is
+ * refused; the JSON mark names the VM named last.
+ */
+static void test_vm_line(void)
+{
+	static const char want[] =
+		"{\"vm\":\"vm2\",\"ev\":\"hello\",\"t_us\":1}\n"
+		"{\"vm\":\"vm10\", \"ev\":\"bye\"}\n";
+	static const char big[] = "{\"ev\":\"x\"}";
+	static const char one[] = "{\"ev\":\"hello\",\"t_us\":1}";
+	static const char two[] = "  { \"ev\":\"bye\"}";
+	char tag[16], *got;
+	struct boundlog b;
+
+	is_int(boundlog_vm_tag(tag, sizeof(tag), "vm3"), 12,
+	       "the tag's length");
+	is_str(tag, "{\"vm\":\"vm3\",", "the tag");
+	is_int(boundlog_vm_tag(tag, sizeof(tag), "vm12345"), -ENAMETOOLONG,
+	       "a tag too long for its buffer");
+	is_int(boundlog_open(&b, path, 4096, BOUNDLOG_MARK_JSON), 0, "open");
+	is_int(boundlog_vm_line(&b, "vm2", one, strlen(one)), 0, "a line");
+	is_int(boundlog_vm_line(&b, "vm10", two, strlen(two)), 0,
+	       "a line with white space");
+	is_int(boundlog_vm_line(&b, "vm10", "[1]", 3), -EINVAL,
+	       "no object: refused");
+	is_int(boundlog_part_end(&b, NULL), 0, "part end");
+	is_int(boundlog_close(&b), 0, "close");
+	got = slurp();
+	is_str(got, want, "each line names its VM first");
+	free(got);
+
+	is_int(boundlog_open(&b, path, 4096, BOUNDLOG_MARK_JSON), 0, "open");
+	for (unsigned int i = 0; i < 400; i++)
+		boundlog_vm_line(&b, i < 200 ? "vm1" : "vm7", big,
+				 sizeof(big) - 1);
+	is_int(boundlog_close(&b), 0, "close");
+	got = slurp();
+	ok(strstr(got, "{\"vm\":\"vm7\",\"host\":\"cut\",\"bytes\":") != NULL,
+	   "the mark names the VM named last");
+	free(got);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
@@ -240,6 +284,7 @@ int main(void)
 	test_cut();
 	test_stream();
 	test_full();
+	test_vm_line();
 	unlink(path);
 	rmdir(dir);
 	return tap_done();
