@@ -22,6 +22,7 @@ int boundlog_open(struct boundlog *b, const char *path, uint64_t max,
 {
 	memset(b, 0, sizeof(*b));
 	b->fd = -1;
+	b->good_at = &b->good;
 	if (max < 4096 || max > SIZE_MAX / 2)
 		return -EINVAL;
 	if (snprintf(b->path, sizeof(b->path), "%s", path) >=
@@ -34,6 +35,25 @@ int boundlog_open(struct boundlog *b, const char *path, uint64_t max,
 	b->mark = mark;
 	b->tail_max = max / BOUNDLOG_TAIL_SHARE;
 	b->head_max = max - b->tail_max;
+	return 0;
+}
+
+int boundlog_open_more(struct boundlog *b, struct boundlog *first)
+{
+	memset(b, 0, sizeof(*b));
+	b->fd = open(first->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (b->fd < 0)
+		return -errno;
+	snprintf(b->path, sizeof(b->path), "%s", first->path);
+	b->mark = first->mark;
+	b->tail_max = first->tail_max;
+	b->head_max = first->head_max;
+	/* The file's last whole line, by any of its logs: the first's. */
+	if (first->good_at == &first->good) {
+		first->shared_good = first->good;
+		first->good_at = &first->shared_good;
+	}
+	b->good_at = first->good_at;
 	return 0;
 }
 
@@ -72,12 +92,15 @@ static int put(struct boundlog *b, const char *buf, size_t len)
 	if (r < 0) {
 		b->err = r;
 		/* Best effort: the error to report stays the write's. */
-		(void)!ftruncate(b->fd, b->good);
+		(void)!ftruncate(b->fd, *b->good_at);
 		return r;
 	}
 	b->size += (off_t)len;
+	/* Where the file ends: another log may append to it too. */
 	if (buf[len - 1] == '\n')
-		b->good = b->size;
+		*b->good_at = b->good_at == &b->good ?
+				      b->size :
+				      lseek(b->fd, 0, SEEK_CUR);
 	return 0;
 }
 

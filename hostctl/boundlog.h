@@ -72,6 +72,12 @@ struct boundlog {
 	uint64_t disk_tail, disk_cut;
 	size_t pend_len;
 	char pend[BOUNDLOG_STREAM_LINE];
+	/*
+	 * Where the file's last whole line ends, whoever wrote it: &good,
+	 * or with another log on the file (boundlog_open_more()) the first
+	 * log's shared_good, which both update after each line.
+	 */
+	off_t *good_at, shared_good;
 	/* The VM boundlog_vm_line() named last, for the JSON mark, or "". */
 	char vm[BOUNDLOG_VM_MAX];
 };
@@ -82,6 +88,15 @@ struct boundlog {
  */
 int boundlog_open(struct boundlog *b, const char *path, uint64_t max,
 		  enum boundlog_mark mark);
+
+/*
+ * A second log of @first's file, with its own parts (its lines are
+ * appended as they come, in any order with @first's): each lane of
+ * hostctl run -j has its own in events.jsonl. A failed write still cuts
+ * the file back to its last whole line, whichever log wrote that.
+ * 0, or the negative errno of open(2).
+ */
+int boundlog_open_more(struct boundlog *b, struct boundlog *first);
 
 /*
  * Create (truncate) @path as a stream log of one part of at most @max
