@@ -124,16 +124,26 @@ static int disk_create(const struct scn_disk *d, const char *path)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
 }
 
+bool boots_disk_slug(const struct scenario *s, char *buf, size_t len)
+{
+	bool disks = s->has_disk;
+
+	for (size_t k = 0; k < s->nboots; k++)
+		disks = disks || s->boots[k].n_extra_disks;
+	/* Scenario names are [a-z0-9-]+/[a-z0-9-]+: one '/' to replace. */
+	snprintf(buf, len, "%s", s->name);
+	for (char *p = buf; *p; p++)
+		if (*p == '/')
+			*p = '-';
+	return disks;
+}
+
 static void disk_path(struct boots *b, char *buf, size_t len,
 		      const char *suffix, const struct scn_disk *d)
 {
 	char slug[PROTO_NAME_MAX];
 
-	/* Scenario names are [a-z0-9-]+/[a-z0-9-]+: one '/' to replace. */
-	snprintf(slug, sizeof(slug), "%s", b->s->name);
-	for (char *p = slug; *p; p++)
-		if (*p == '/')
-			*p = '-';
+	boots_disk_slug(b->s, slug, sizeof(slug));
 	snprintf(buf, len, "%s/disk-%s%s.%s", b->run_dir, slug, suffix,
 		 d->format == SCN_DISK_QCOW2 ? "qcow2" : "img");
 }
