@@ -513,8 +513,26 @@ end:
 	return 1;
 }
 
+/* A lane waits for the spare's VM @vm to be up. */
+struct spare_wait {
+	struct run_ctx *sp;
+	struct vm *vm;
+};
+
 /*
- * The spare's VM, when it is up, becomes lane @c's: their guests swap
+ * Up, or no more the spare's VM (the spare's coroutine destroyed it, so
+ * that it must not be looked at): checked before vm_wait() reads @vm.
+ */
+static bool spare_up(void *arg)
+{
+	struct spare_wait *w = arg;
+
+	return w->sp->g->vm != w->vm || w->sp->g->sess.hello_seen;
+}
+
+/*
+ * The spare's VM, when it is up or booting, becomes lane @c's (it waits
+ * for the hello of one booting): their guests swap
  * (each guest stays where its VM's callbacks find it), and the spare
  * boots the next. Returns whether the lane got it.
  */
@@ -522,8 +540,17 @@ static bool take_spare(struct run_ctx *c)
 {
 	struct run_ctx *sp = c->sh->spare;
 	struct guest *mine = c->g;
+	struct spare_wait w;
 
-	if (!sp || !sp->g->vm || !sp->g->sess.hello_seen || vm_dead(sp->g->vm))
+	if (!sp || !sp->g->vm || vm_dead(sp->g->vm))
+		return false;
+	/* Still booting: the rest of its boot is shorter than a whole one. */
+	w.sp = sp;
+	w.vm = sp->g->vm;
+	if (!sp->g->sess.hello_seen &&
+	    vm_wait(w.vm, spare_up, &w, scaled(c->o, RUNNER_HELLO_TCG_MS)) < 0)
+		return false;
+	if (sp->g->vm != w.vm || !sp->g->sess.hello_seen || vm_dead(w.vm))
 		return false;
 	c->g = sp->g;
 	sp->g = mine;
@@ -948,6 +975,9 @@ static void spare_run(struct run_ctx *c)
 			continue;
 		}
 		c->boot_failures = 0;
+		/* A lane waiting for its hello may have taken it already. */
+		if (!c->g->vm)
+			continue;
 		c->spare_vm = c->g->vm;
 		r = vm_wait(c->g->vm, spare_done, c, UINT64_MAX / 2000);
 		if (r == -EINTR)
