@@ -62,7 +62,6 @@ void boots_note(struct boots *b, const char *what, size_t k, const char *label,
 	json_object_object_add(o, "scenario",
 			       json_object_new_string(b->s->name));
 	json_object_object_add(o, "boot", json_object_new_int64((int64_t)k));
-	json_object_object_add(o, "vm", json_object_new_string(label));
 	if (!ended) {
 		json_object_object_add(
 			o, "memory_mib",
@@ -82,9 +81,10 @@ void boots_note(struct boots *b, const char *what, size_t k, const char *label,
 	}
 	line = json_object_to_json_string_ext(
 		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-	/* A failed write is kept in the log, for the runner to see. */
+	/* "vm" goes first, as on every line (boundlog_vm_line()). A failed
+	 * write is kept in the log, for the runner to see. */
 	if (line)
-		boundlog_line(b->events, line, strlen(line));
+		boundlog_vm_line(b->events, label, line, strlen(line));
 out:
 	json_object_put(o);
 }
@@ -106,16 +106,26 @@ static int disk_create(const struct scn_disk *d, const char *path)
 	return fs_run(argv, NULL, NULL);
 }
 
+bool boots_disk_slug(const struct scenario *s, char *buf, size_t len)
+{
+	bool disks = s->has_disk;
+
+	for (size_t k = 0; k < s->nboots; k++)
+		disks = disks || s->boots[k].n_extra_disks;
+	/* Scenario names are [a-z0-9-]+/[a-z0-9-]+: one '/' to replace. */
+	snprintf(buf, len, "%s", s->name);
+	for (char *p = buf; *p; p++)
+		if (*p == '/')
+			*p = '-';
+	return disks;
+}
+
 static void disk_path(struct boots *b, char *buf, size_t len,
 		      const char *suffix, const struct scn_disk *d)
 {
 	char slug[PROTO_NAME_MAX];
 
-	/* Scenario names are [a-z0-9-]+/[a-z0-9-]+: one '/' to replace. */
-	snprintf(slug, sizeof(slug), "%s", b->s->name);
-	for (char *p = slug; *p; p++)
-		if (*p == '/')
-			*p = '-';
+	boots_disk_slug(b->s, slug, sizeof(slug));
 	snprintf(buf, len, "%s/disk-%s%s.%s", b->run_dir, slug, suffix,
 		 d->format == SCN_DISK_QCOW2 ? "qcow2" : "img");
 }

@@ -41,6 +41,14 @@ struct boots {
 };
 
 /*
+ * The part of scenario @s's disk images' names that comes from its name
+ * (disk-<slug>....img in the run directory): two scenarios with one slug
+ * ("a/b-c", "a-b/c") share their images, which hostctl run -j must not
+ * use at once. Returns whether @s has disk images at all.
+ */
+bool boots_disk_slug(const struct scenario *s, char *buf, size_t len);
+
+/*
  * Begin scenario @s (s->nboots > 0), whose result is @sc (from
  * runner_result_init()): each boot's view and result, and the persistent
  * disk (qemu-img). A boot that names no machine gets @machine, the run's

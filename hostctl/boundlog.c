@@ -22,6 +22,7 @@ int boundlog_open(struct boundlog *b, const char *path, uint64_t max,
 {
 	memset(b, 0, sizeof(*b));
 	b->fd = -1;
+	b->good_at = &b->good;
 	if (max < 4096 || max > SIZE_MAX / 2)
 		return -EINVAL;
 	if (snprintf(b->path, sizeof(b->path), "%s", path) >=
@@ -34,6 +35,25 @@ int boundlog_open(struct boundlog *b, const char *path, uint64_t max,
 	b->mark = mark;
 	b->tail_max = max / BOUNDLOG_TAIL_SHARE;
 	b->head_max = max - b->tail_max;
+	return 0;
+}
+
+int boundlog_open_more(struct boundlog *b, struct boundlog *first)
+{
+	memset(b, 0, sizeof(*b));
+	b->fd = open(first->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (b->fd < 0)
+		return -errno;
+	snprintf(b->path, sizeof(b->path), "%s", first->path);
+	b->mark = first->mark;
+	b->tail_max = first->tail_max;
+	b->head_max = first->head_max;
+	/* The file's last whole line, by any of its logs: the first's. */
+	if (first->good_at == &first->good) {
+		first->shared_good = first->good;
+		first->good_at = &first->shared_good;
+	}
+	b->good_at = first->good_at;
 	return 0;
 }
 
@@ -72,12 +92,15 @@ static int put(struct boundlog *b, const char *buf, size_t len)
 	if (r < 0) {
 		b->err = r;
 		/* Best effort: the error to report stays the write's. */
-		(void)!ftruncate(b->fd, b->good);
+		(void)!ftruncate(b->fd, *b->good_at);
 		return r;
 	}
 	b->size += (off_t)len;
+	/* Where the file ends: another log may append to it too. */
 	if (buf[len - 1] == '\n')
-		b->good = b->size;
+		*b->good_at = b->good_at == &b->good ?
+				      b->size :
+				      lseek(b->fd, 0, SEEK_CUR);
 	return 0;
 }
 
@@ -112,11 +135,17 @@ static void ring_put(struct boundlog *b, const char *p, size_t len)
 static int put_tail(struct boundlog *b)
 {
 	size_t first = b->tail_max - b->ring_start;
-	char mark[96];
+	char mark[96 + BOUNDLOG_VM_MAX];
 	int n, r = 0;
 
 	if (b->cut) {
-		if (b->mark == BOUNDLOG_MARK_JSON)
+		if (b->mark == BOUNDLOG_MARK_JSON && b->vm[0])
+			n = snprintf(
+				mark, sizeof(mark),
+				"{\"vm\":\"%s\",\"host\":\"cut\",\"bytes\":%" PRIu64
+				"}\n",
+				b->vm, b->cut);
+		else if (b->mark == BOUNDLOG_MARK_JSON)
 			n = snprintf(mark, sizeof(mark),
 				     "{\"host\":\"cut\",\"bytes\":%" PRIu64
 				     "}\n",
@@ -213,6 +242,45 @@ int boundlog_line(struct boundlog *b, const char *line, size_t len)
 	ring_put(b, line, len);
 	ring_put(b, "\n", 1);
 	return b->stream ? stream_tail_line(b, line, len) : 0;
+}
+
+int boundlog_vm_tag(char *buf, size_t len, const char *vm)
+{
+	int n = snprintf(buf, len, "{\"vm\":\"%s\",", vm);
+
+	if (n < 0 || (size_t)n >= len || strlen(vm) >= BOUNDLOG_VM_MAX)
+		return -ENAMETOOLONG;
+	return n;
+}
+
+int boundlog_vm_line(struct boundlog *b, const char *vm, const char *line,
+		     size_t len)
+{
+	char small[BOUNDLOG_LINE_BUF], *buf = small;
+	const char *brace = memchr(line, '{', len);
+	size_t rest;
+	int n, r;
+
+	if (!brace)
+		return -EINVAL;
+	rest = len - (size_t)(brace - line) - 1;
+	if (rest + 16 + BOUNDLOG_VM_MAX > sizeof(small)) {
+		buf = malloc(rest + 16 + BOUNDLOG_VM_MAX);
+		if (!buf)
+			return -ENOMEM;
+	}
+	n = boundlog_vm_tag(buf, 16 + BOUNDLOG_VM_MAX, vm);
+	if (n < 0) {
+		r = n;
+		goto out;
+	}
+	memcpy(buf + n, brace + 1, rest);
+	snprintf(b->vm, sizeof(b->vm), "%s", vm);
+	r = boundlog_line(b, buf, (size_t)n + rest);
+out:
+	if (buf != small)
+		free(buf);
+	return r;
 }
 
 int boundlog_bytes(struct boundlog *b, const char *buf, size_t len)

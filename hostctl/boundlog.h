@@ -31,8 +31,10 @@
 
 /* How the cut is marked in the file. */
 enum boundlog_mark {
-	/* {"host":"cut","bytes":N}: a host line, which readers of
-	 * events.jsonl skip as they skip every line without "ev". */
+	/* {"vm":"vmN","host":"cut","bytes":N}: a host line, which readers
+	 * of events.jsonl skip as they skip every line without "ev"; the
+	 * VM is the one boundlog_vm_line() named last ("vm" left out
+	 * when none was). */
 	BOUNDLOG_MARK_JSON,
 	/* [vlalab: N bytes cut] */
 	BOUNDLOG_MARK_TEXT,
@@ -47,6 +49,9 @@ enum boundlog_mark {
 #define BOUNDLOG_STREAM_LINE 4096
 /* The smallest bound of a stream log. */
 #define BOUNDLOG_STREAM_MIN (16 * BOUNDLOG_STREAM_LINE)
+
+/* A VM's label in events.jsonl ("vm12"), with its NUL, at most. */
+#define BOUNDLOG_VM_MAX 32
 
 struct boundlog {
 	int fd;
@@ -67,6 +72,14 @@ struct boundlog {
 	uint64_t disk_tail, disk_cut;
 	size_t pend_len;
 	char pend[BOUNDLOG_STREAM_LINE];
+	/*
+	 * Where the file's last whole line ends, whoever wrote it: &good,
+	 * or with another log on the file (boundlog_open_more()) the first
+	 * log's shared_good, which both update after each line.
+	 */
+	off_t *good_at, shared_good;
+	/* The VM boundlog_vm_line() named last, for the JSON mark, or "". */
+	char vm[BOUNDLOG_VM_MAX];
 };
 
 /*
@@ -75,6 +88,15 @@ struct boundlog {
  */
 int boundlog_open(struct boundlog *b, const char *path, uint64_t max,
 		  enum boundlog_mark mark);
+
+/*
+ * A second log of @first's file, with its own parts (its lines are
+ * appended as they come, in any order with @first's): each lane of
+ * hostctl run -j has its own in events.jsonl. A failed write still cuts
+ * the file back to its last whole line, whichever log wrote that.
+ * 0, or the negative errno of open(2).
+ */
+int boundlog_open_more(struct boundlog *b, struct boundlog *first);
 
 /*
  * Create (truncate) @path as a stream log of one part of at most @max
@@ -103,6 +125,24 @@ uint64_t boundlog_cut(const struct boundlog *b);
  * part, or to its tail when its head is full. 0, or the kept write error.
  */
 int boundlog_line(struct boundlog *b, const char *line, size_t len);
+
+/*
+ * The start of every events.jsonl line of VM @vm (a label such as "vm3",
+ * of at most BOUNDLOG_VM_MAX - 1 bytes of [a-z0-9]): {"vm":"vm3", into
+ * @buf. Its length, or -ENAMETOOLONG when @buf is too small.
+ */
+int boundlog_vm_tag(char *buf, size_t len, const char *vm);
+
+/*
+ * boundlog_line() of the JSON object @line (@len bytes, possibly with
+ * white space before its '{'; a guest's line that the protocol's decoder
+ * accepted, which has no "vm" member) with "vm":@vm as its first member:
+ * every line of events.jsonl names its VM, so that the lines of several
+ * VMs at once stay apart. 0, -EINVAL when @line is not an object, -ENOMEM,
+ * or the kept write error.
+ */
+int boundlog_vm_line(struct boundlog *b, const char *vm, const char *line,
+		     size_t len);
 
 /*
  * End the current part: write the cut mark, if anything was cut, and the

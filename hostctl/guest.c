@@ -60,9 +60,9 @@ static void count_kmsg(struct guest *g, const struct proto_event *ev)
 	if (g->kmsg_seen && seq > g->kmsg_next) {
 		uint64_t gap = seq - g->kmsg_next;
 
-		g->env->kmsg_dropped = gap > UINT64_MAX - g->env->kmsg_dropped ?
-					       UINT64_MAX :
-					       g->env->kmsg_dropped + gap;
+		g->kmsg_dropped = gap > UINT64_MAX - g->kmsg_dropped ?
+					  UINT64_MAX :
+					  g->kmsg_dropped + gap;
 	}
 	g->kmsg_next = seq == UINT64_MAX ? seq : seq + 1;
 	g->kmsg_seen = true;
@@ -148,7 +148,7 @@ static int on_line(void *userdata, const char *line, size_t len, char *why,
 {
 	struct guest *g = userdata;
 	bool had_hello = g->sess.hello_seen;
-	struct boundlog *events = g->env->events;
+	struct boundlog *events = g->events;
 	int r;
 
 	r = session_feed(&g->sess, line, len);
@@ -160,7 +160,7 @@ static int on_line(void *userdata, const char *line, size_t len, char *why,
 		return r;
 	}
 	if (events) {
-		r = boundlog_line(events, line, len);
+		r = boundlog_vm_line(events, g->label, line, len);
 		if (r < 0)
 			guest_write_failed(g->env, events->path, r);
 	}
@@ -241,6 +241,7 @@ void guest_init(struct guest *g, struct guest_env *env)
 {
 	memset(g, 0, sizeof(*g));
 	g->env = env;
+	g->events = env->events;
 	incident_timeline_init(&g->tl);
 	guest_fresh(g);
 }

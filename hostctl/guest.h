@@ -59,6 +59,10 @@ struct guest_stats {
 	uint64_t create_us[16], hello_us[16], teardown_us[16];
 	/* Host time from sending a VM's first scenario to its scenario_end. */
 	uint64_t run_us[16];
+	/* From a scenario's end (its steps' end) to the next one's start on
+	 * a fresh VM of the same lane (runner.c): the first 16. */
+	unsigned int gaps;
+	uint64_t gap_us[16];
 };
 
 /* What every guest of a run shares. */
@@ -97,13 +101,15 @@ struct guest_env {
 	 */
 	int write_err;
 	char write_what[PATH_MAX + 160];
-	/* This scenario's kmsg records that never came (results.h), and the
-	 * next kmsg sequence number the guest should send. */
-	uint64_t kmsg_dropped;
 };
 
 struct guest {
 	struct guest_env *env;
+	/* Its lines' log in events.jsonl (env->events, or a lane's own of
+	 * the same file: boundlog_open_more()), or NULL. */
+	struct boundlog *events;
+	/* This scenario's kmsg records that never came (results.h). */
+	uint64_t kmsg_dropped;
 	struct vm *vm; /* NULL between VMs */
 	struct session sess;
 	/* Crashes (judge.h): this guest's step timeline, and when the open

@@ -20,12 +20,15 @@
 
 #include <libvirt/libvirt.h>
 
+#include "boundlog.h"
 #include "postmortem.h"
 
 /* decode_stacktrace.sh runs nm and addr2line per frame: seconds, not more. */
 #define PM_DECODE_TIMEOUT_MS 120000
 /* Events kept in a bundle: the tail of this VM's events. */
 #define PM_EVENTS_MAX 200
+/* Of events.jsonl, the last bytes read for them: all VMs' lines. */
+#define PM_EVENTS_READ (4 << 20)
 
 extern char **environ;
 
@@ -102,32 +105,55 @@ static int write_text(const char *dir, const char *name, const char *text,
 	return fclose(f) == 0 ? 0 : -EIO;
 }
 
-/* The events after the last hello (this VM's), at most PM_EVENTS_MAX. */
-static void copy_events(const struct pm_opts *o, const char *dir)
+/*
+ * The last PM_EVENTS_MAX lines of VM @label in the run's events.jsonl,
+ * found by the VM each line names (boundlog_vm_tag()): other VMs' lines
+ * may come before, between and after them.
+ */
+static void copy_events(const struct pm_opts *o, const char *label,
+			const char *dir)
 {
-	char path[PATH_MAX + 32];
-	char *buf, *start, *p;
-	size_t len, lines = 0;
+	char path[PATH_MAX + 32], tag[64];
+	char *buf, *out, *start, *p, *nl;
+	size_t len, total = 0, seen = 0, olen = 0;
+	int tlen;
 
-	snprintf(path, sizeof(path), "%s/events.jsonl", o->run_dir);
-	if (pm_read_tail(path, 4 << 20, &buf, &len) < 0)
+	tlen = boundlog_vm_tag(tag, sizeof(tag), label);
+	if (tlen < 0)
 		return;
+	snprintf(path, sizeof(path), "%s/events.jsonl", o->run_dir);
+	if (pm_read_tail(path, PM_EVENTS_READ, &buf, &len) < 0)
+		return;
+	out = malloc(len + 1);
+	if (!out) {
+		free(buf);
+		return;
+	}
+	/* A tail read to its bound may start mid-line: that piece goes. */
 	start = buf;
-	p = strstr(buf, "{\"ev\":\"hello\"");
-	while (p) {
-		start = p;
-		p = strstr(p + 1, "{\"ev\":\"hello\"");
+	if (len == PM_EVENTS_READ) {
+		start = memchr(buf, '\n', len);
+		start = start ? start + 1 : buf + len;
 	}
-	/* Back from the end: each '\n' passed starts one more whole line. */
-	p = buf + len;
-	if (p > start && p[-1] == '\n')
-		p--;
-	while (p > start) {
-		if (p[-1] == '\n' && ++lines == PM_EVENTS_MAX)
-			break;
-		p--;
+	/* Twice over the whole lines: count this VM's, then copy the last. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (p = start; p < buf + len; p = nl + 1) {
+			nl = memchr(p, '\n', (size_t)(buf + len - p));
+			if (!nl)
+				break;
+			if ((size_t)(nl - p) < (size_t)tlen ||
+			    memcmp(p, tag, (size_t)tlen))
+				continue;
+			if (pass == 0) {
+				total++;
+			} else if (seen++ + PM_EVENTS_MAX >= total) {
+				memcpy(out + olen, p, (size_t)(nl - p) + 1);
+				olen += (size_t)(nl - p) + 1;
+			}
+		}
 	}
-	write_text(dir, "events.jsonl", p, buf + len - p);
+	write_text(dir, "events.jsonl", out, olen);
+	free(out);
 	free(buf);
 }
 
@@ -243,7 +269,7 @@ int pm_bundle(const struct pm_opts *o, struct vm *vm, const char *label,
 	}
 	write_text(dir, "reports.txt", reports, strlen(reports));
 	write_text(dir, "reports-raw.txt", raw, strlen(raw));
-	copy_events(o, dir);
+	copy_events(o, label, dir);
 	dump_guest(o, vm, dir, note, sizeof(note));
 	if (!o->vmlinux || !o->tree)
 		snprintf(more, sizeof(more),

@@ -5,7 +5,8 @@
  * share a VM while each passes cleanly; the rest continue on a fresh VM. A
  * scenario with boots or a disk has a VM of its own per boot. KVM that
  * never says hello falls back to TCG. Results go into the struct res_run
- * the caller prepared.
+ * the caller prepared. With runner_opts.jobs > 1, that many lanes do this
+ * at once, the longest scenario first (runner.c).
  */
 #ifndef VLALAB_RUNNER_H
 #define VLALAB_RUNNER_H
@@ -83,6 +84,18 @@ struct runner_opts {
 	 */
 	const struct cloud_image *cloud;
 	bool all_cloud;
+	/*
+	 * hostctl run -j: up to this many VMs at once (0 or 1: one), the
+	 * longest scenario first by @expect_ms (per run->v[i], an earlier
+	 * run's duration; 0 or a NULL array: unknown).
+	 */
+	unsigned int jobs;
+	const uint64_t *expect_ms;
+	/*
+	 * Keep one spare VM booted ahead while scenarios are pending, which
+	 * the next lane that needs a fresh VM takes instead of booting one.
+	 */
+	bool spare;
 	/* The SSH port: guest_env's vms_dir and ssh_host_key, or NULL. */
 	const char *vms_dir;
 	const char *ssh_host_key;

@@ -2,7 +2,10 @@
 /*
  * hostctl bench: boot N guests, each running a scenario of trivial read
  * steps, and report median/min/max of create -> hello, per-step overhead
- * and teardown; then time N whole `hostctl run all` runs.
+ * and teardown, and the time from a failed scenario's end to the next
+ * one's start on a fresh VM, booted then or the spare's; then time N
+ * whole `hostctl run all` runs at -j 1 and at -j N (--jobs, default 2),
+ * each pair one after the other.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,6 +28,7 @@
 
 #define BENCH_RUNS_MAX 16
 #define BENCH_SCENARIO VLALAB_SRCDIR "/hostctl/bench/trivial-read.json"
+#define BENCH_FAILS VLALAB_SRCDIR "/hostctl/bench/fails.json"
 
 static void bench_usage(FILE *f)
 {
@@ -33,10 +37,12 @@ static void bench_usage(FILE *f)
 		"\n"
 		"Measure, over several runs (median, min, max): virDomainCreateXML\n"
 		"to hello, the per-step overhead of a trivial read step, teardown,\n"
-		"and the wall time of 'hostctl run all'.\n"
+		"and the wall time of 'hostctl run all' at -j 1 and -j N.\n"
 		"\n"
 		"  --runs N          runs of each measurement, 1..%d (default: 5)\n"
-		"  --no-run-all      skip the 'hostctl run all' measurement\n"
+		"  --no-run-all      skip the 'hostctl run all' measurements\n"
+		"  --jobs N          time 'hostctl run all' at -j 1 and at -j N, one\n"
+		"                    after the other, each run (default: 2)\n"
 		"  --connect URI     libvirt URI (default: the embedded driver)\n"
 		"  --cache DIR       the cache (default: $VLALAB_CACHE or ~/.cache/vlalab)\n"
 		"  --accel ACCEL     auto, kvm or tcg (default: auto)\n"
@@ -75,9 +81,11 @@ static void report(const char *what, uint64_t *us, unsigned int n,
 /* Time `hostctl run all` (this binary), its report thrown away. */
 static int time_run_all(const char *cache, const char *connect,
 			const char *machine, const struct setup_kernel *k,
-			const char *out_dir, uint64_t *ret_us, int *ret_status)
+			const char *out_dir, unsigned int jobs,
+			uint64_t *ret_us, int *ret_status)
 {
 	uint64_t t0 = vm_now_us();
+	char j[16];
 	int status;
 	pid_t pid;
 
@@ -85,7 +93,7 @@ static int time_run_all(const char *cache, const char *connect,
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		char *args[24];
+		char *args[28];
 		int n = 0;
 
 		args[n++] = "hostctl";
@@ -112,6 +120,9 @@ static int time_run_all(const char *cache, const char *connect,
 			args[n++] = "--flavour";
 			args[n++] = (char *)k->flavour;
 		}
+		snprintf(j, sizeof(j), "%u", jobs);
+		args[n++] = "-j";
+		args[n++] = j;
 		args[n++] = "all";
 		args[n] = NULL;
 		if (!freopen("/dev/null", "w", stdout))
@@ -126,11 +137,110 @@ static int time_run_all(const char *cache, const char *connect,
 	return 0;
 }
 
+/* A bench scenario file, or its errors said. 0 or -errno. */
+static int load(const char *path, const char *name, struct scenario *ret,
+		struct scn_errors *errs)
+{
+	int r = scn_load_file(path, name, ret, errs);
+
+	if (r < 0) {
+		for (size_t i = 0; i < errs->n; i++)
+			fprintf(stderr, "%s\n", errs->msgs[i]);
+		fprintf(stderr, "hostctl bench: loading '%s': %s\n", path,
+			strerror(-r));
+	}
+	return r;
+}
+
+/*
+ * Run @i of the fresh-VM gap: bench/fails, then bench/trivial-read,
+ * which a failure sends to a fresh VM (the spare's, with @spare); @stats
+ * gets the gap. 0 or -1.
+ */
+static int time_gap(const struct setup *su, enum accel_choice accel,
+		    const char *machine, struct scenario *fails,
+		    struct scenario *s, unsigned int i, bool spare,
+		    struct guest_stats *stats)
+{
+	struct scenario *scn[2] = { fails, s };
+	struct runner_opts ro = { 0 };
+	struct res_run run = { 0 };
+	char run_dir[PATH_MAX + 128], run_id[64], err[1024];
+	int r;
+
+	snprintf(run_id, sizeof(run_id), "bench-gap%s-%d-%u",
+		 spare ? "-spare" : "", getpid(), i);
+	snprintf(run_dir, sizeof(run_dir), "%s/bench/%s", su->cache_dir,
+		 run_id);
+	run.v = calloc(2, sizeof(*run.v));
+	if (fs_mkdir_p(run_dir) < 0 || !run.v ||
+	    runner_result_init(fails, &run.v[0]) < 0 ||
+	    runner_result_init(s, &run.v[1]) < 0) {
+		fprintf(stderr, "hostctl bench: preparing gap run %u failed\n",
+			i);
+		free(run.v);
+		return -1;
+	}
+	run.n = 2;
+	ro.uri = su->uri;
+	ro.cache_dir = su->cache_dir;
+	ro.run_dir = run_dir;
+	ro.run_id = run_id;
+	ro.kernel = su->kernel_path;
+	ro.initrd = su->image.path;
+	ro.machine = machine;
+	ro.accel = accel;
+	ro.spare = spare;
+	r = runner_run(&ro, scn, &run, stats, err, sizeof(err));
+	if (r < 0)
+		fprintf(stderr, "hostctl bench: libvirt '%s': %s\n", su->uri,
+			err);
+	else if (run.v[1].verdict != VERDICT_PASS)
+		fprintf(stderr, "hostctl bench: gap run %u: %s: %s\n", i,
+			proto_verdict_name(run.v[1].verdict),
+			run.v[1].reason ? run.v[1].reason : "");
+	res_run_free(&run);
+	return r < 0 ? -1 : 0;
+}
+
+/*
+ * Run @i of `run all`: once with -j 1, once with -j @jobs, one right
+ * after the other so that both see about the same load. 0 or -errno.
+ */
+static int time_pair(const struct setup *su, const char *connect,
+		     const char *machine, const struct setup_kernel *k,
+		     unsigned int i, unsigned int runs, unsigned int jobs,
+		     uint64_t *ret_one, uint64_t *ret_jobs)
+{
+	for (unsigned int n = 0; n < 2; n++) {
+		unsigned int j = n ? jobs : 1;
+		char out_dir[PATH_MAX + 64];
+		uint64_t *us = n ? ret_jobs : ret_one;
+		int status = 0, r;
+
+		snprintf(out_dir, sizeof(out_dir), "%s/bench/run-all-%d-%u-j%u",
+			 su->cache_dir, getpid(), i, j);
+		r = time_run_all(su->cache_dir, connect, machine, k, out_dir, j,
+				 us, &status);
+		if (r < 0) {
+			fprintf(stderr,
+				"hostctl bench: running 'hostctl run all -j %u': %s\n",
+				j, strerror(-r));
+			return r;
+		}
+		fprintf(stderr,
+			"hostctl bench: run all -j %u, %u/%u: %.1f s, exit %d\n",
+			j, i + 1, runs, *us / 1e6, status);
+	}
+	return 0;
+}
+
 int verb_bench(int argc, char *argv[])
 {
 	static const struct option opts[] = {
 		{ "runs", required_argument, NULL, 'n' },
 		{ "no-run-all", no_argument, NULL, 'N' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "connect", required_argument, NULL, 'c' },
 		{ "cache", required_argument, NULL, 'C' },
 		{ "accel", required_argument, NULL, 'a' },
@@ -143,15 +253,16 @@ int verb_bench(int argc, char *argv[])
 	const char *connect = NULL, *cache = NULL, *machine = NULL;
 	struct setup_kernel k = { .kernel_dir = VLALAB_SRCDIR "/kernel" };
 	enum accel_choice accel = ACCEL_AUTO;
-	unsigned int runs = 5, nstep = 0, nwall = 0;
+	unsigned int runs = 5, nstep = 0, nwall = 0, nwall_j = 0, jobs = 2;
 	uint64_t create[BENCH_RUNS_MAX], hello[BENCH_RUNS_MAX];
 	uint64_t teardown[BENCH_RUNS_MAX], step[BENCH_RUNS_MAX];
 	uint64_t wall[BENCH_RUNS_MAX], step_own[BENCH_RUNS_MAX];
+	uint64_t wall_j[BENCH_RUNS_MAX], ratio[BENCH_RUNS_MAX];
 	uint64_t step_host[BENCH_RUNS_MAX];
 	unsigned int nstep_host = 0;
-	struct guest_stats stats = { 0 };
+	struct guest_stats stats = { 0 }, gstats = { 0 }, sstats = { 0 };
 	struct scn_errors errs = { 0 };
-	struct scenario s = { 0 };
+	struct scenario s = { 0 }, fails = { 0 };
 	struct setup su = { 0 };
 	char accel_used[16] = "";
 	bool run_all = true;
@@ -170,6 +281,15 @@ int verb_bench(int argc, char *argv[])
 			break;
 		case 'N':
 			run_all = false;
+			break;
+		case 'j':
+			jobs = strtoul(optarg, NULL, 10);
+			if (jobs < 1 || jobs > 16) {
+				fprintf(stderr,
+					"hostctl bench: --jobs '%s' is not 1..16\n",
+					optarg);
+				return EXIT_SETUP;
+			}
 			break;
 		case 'c':
 			connect = optarg;
@@ -211,15 +331,9 @@ int verb_bench(int argc, char *argv[])
 	r = verb_check_nargs(&verb_bench_def, argc - optind);
 	if (r)
 		return r;
-	r = scn_load_file(BENCH_SCENARIO, "bench/trivial-read", &s, &errs);
-	if (r < 0) {
-		for (size_t i = 0; i < errs.n; i++)
-			fprintf(stderr, "%s\n", errs.msgs[i]);
-		fprintf(stderr, "hostctl bench: loading '%s': %s\n",
-			BENCH_SCENARIO, strerror(-r));
-		scn_errors_free(&errs);
-		return EXIT_SETUP;
-	}
+	if (load(BENCH_SCENARIO, "bench/trivial-read", &s, &errs) < 0 ||
+	    load(BENCH_FAILS, "bench/fails", &fails, &errs) < 0)
+		goto out;
 	if (k.flavour) {
 		char err[512];
 
@@ -240,23 +354,13 @@ int verb_bench(int argc, char *argv[])
 	 * process once used, and its root would then be busy for the child.
 	 */
 	for (unsigned int i = 0; run_all && i < runs; i++) {
-		char out_dir[PATH_MAX + 64];
-		int status = 0;
-
-		snprintf(out_dir, sizeof(out_dir), "%s/bench/run-all-%d-%u",
-			 su.cache_dir, getpid(), i);
-		r = time_run_all(su.cache_dir, connect, machine, &k, out_dir,
-				 &wall[nwall], &status);
-		if (r < 0) {
-			fprintf(stderr,
-				"hostctl bench: running 'hostctl run all': %s\n",
-				strerror(-r));
+		r = time_pair(&su, connect, machine, &k, i, runs, jobs,
+			      &wall[nwall], &wall_j[nwall_j]);
+		if (r < 0)
 			break;
-		}
+		ratio[nwall] = wall_j[nwall] * 1000000 / wall[nwall];
 		nwall++;
-		fprintf(stderr,
-			"hostctl bench: run all %u/%u: %.1f s, exit %d\n",
-			i + 1, runs, wall[nwall - 1] / 1e6, status);
+		nwall_j++;
 	}
 
 	for (unsigned int i = 0; i < runs; i++) {
@@ -310,6 +414,12 @@ int verb_bench(int argc, char *argv[])
 		fprintf(stderr, "hostctl bench: boot %u/%u done\n", i + 1,
 			runs);
 	}
+	for (unsigned int i = 0; i < runs; i++)
+		if (time_gap(&su, accel, machine, &fails, &s, i, false,
+			     &gstats) < 0 ||
+		    time_gap(&su, accel, machine, &fails, &s, i, true,
+			     &sstats) < 0)
+			goto out;
 	for (unsigned int i = 0; i < stats.boots; i++) {
 		if (stats.run_us[i] && s.nsteps)
 			step_host[nstep_host++] = stats.run_us[i] / s.nsteps;
@@ -337,11 +447,26 @@ int verb_bench(int argc, char *argv[])
 	report("per read step, host: run -> end", step_host, nstep_host, "");
 	report("teardown (shutdown + destroy)", teardown, stats.boots,
 	       "<= 300");
-	report("hostctl run all (wall)", wall, nwall, "");
+	report("end -> next start, VM booted then", gstats.gap_us, gstats.gaps,
+	       "");
+	report("end -> next start, spare VM", sstats.gap_us, sstats.gaps,
+	       "<= 500");
+	report("hostctl run all -j 1 (wall)", wall, nwall, "");
+	{
+		char what[64];
+
+		snprintf(what, sizeof(what), "hostctl run all -j %u (wall)",
+			 jobs);
+		report(what, wall_j, nwall_j, "");
+		snprintf(what, sizeof(what),
+			 "run all, -j %u / -j 1 (per mille)", jobs);
+		report(what, ratio, nwall, "<= 600");
+	}
 	ret = stats.boots == runs ? EXIT_GREEN : EXIT_RED;
 out:
 	setup_free(&su);
 	scn_free(&s);
+	scn_free(&fails);
 	scn_errors_free(&errs);
 	return ret;
 }

@@ -22,6 +22,7 @@
 #include "export.h"
 #include "fileio.h"
 #include "fsutil.h"
+#include "history.h"
 #include "postmortem.h"
 #include "progress.h"
 #include "repeat.h"
@@ -29,6 +30,7 @@
 #include "store.h"
 #include "runner.h"
 #include "scenario.h"
+#include "schedule.h"
 #include "setup.h"
 #include "verbs.h"
 #include "vm.h"
@@ -99,6 +101,11 @@ static void run_usage(FILE *f)
 		"                    pass alive (on the shared VM) and print the\n"
 		"                    'hostctl shell' command that reaches it; go on\n"
 		"                    after a line on standard input, or SECONDS\n"
+		"  -j, --jobs N      run up to N VMs at once (1..%d), the longest\n"
+		"                    scenario first by the stored runs' durations,\n"
+		"                    with a spare VM booted ahead for the next\n"
+		"                    fresh one; 'auto': as many as the host's CPUs\n"
+		"                    and memory hold (default: 1)\n"
 		"  --repeat N        run the selection N times (1..%d), each round\n"
 		"                    on fresh VMs in RUN-DIR/round-K, with\n"
 		"                    vlalab.round=K on the guest's command line;\n"
@@ -114,10 +121,15 @@ static void run_usage(FILE *f)
 		"same pass/skip/xfail verdict in each; 1 when any failed or flipped, or\n"
 		"a signal cut the rounds short.\n",
 		VLALAB_SRCDIR, PM_DUMP_MAX_MB_DEFAULT, BOUNDLOG_MAX_MB_DEFAULT,
-		BOUNDLOG_MAX_MB_DEFAULT, REPEAT_ROUNDS_MAX);
+		BOUNDLOG_MAX_MB_DEFAULT, SCHED_LANES_MAX, REPEAT_ROUNDS_MAX);
 }
 
 #define RUN_WITHOUT_MAX 32
+/* The stored runs -j reads durations from, newest first. */
+#define RUN_HISTORY_RUNS 10
+/* QEMU's own memory beside a guest's (TCG's translation cache, libvirt's
+ * share), for -j auto. */
+#define RUNNER_VM_OVERHEAD_MIB 256
 
 struct run_args {
 	const char *connect, *output, *scenarios, *cache, *initrd;
@@ -148,6 +160,8 @@ struct run_args {
 	 * stays until a line on stdin, or for keep_vm_s seconds. */
 	bool keep_vm_on_fail;
 	uint64_t keep_vm_s;
+	/* -j: VMs at once; 0 ("auto"): what the host holds (jobs_auto()). */
+	unsigned int jobs;
 };
 
 /* The hold of --keep-vm-on-fail: once, for the first failing scenario. */
@@ -214,8 +228,8 @@ static size_t repro_default_step(const struct scenario *s)
 	return step ? step : s->nsteps;
 }
 
-/* "1".."1000", decimal only. */
-static int parse_repeat(const char *s, unsigned int *ret)
+/* A count, "1".."@max", decimal only: --repeat, -j. */
+static int parse_count(const char *s, unsigned long max, unsigned int *ret)
 {
 	unsigned long n;
 	char *end;
@@ -224,7 +238,7 @@ static int parse_repeat(const char *s, unsigned int *ret)
 		return -EINVAL;
 	errno = 0;
 	n = strtoul(s, &end, 10);
-	if (errno || *end || n < 1 || n > REPEAT_ROUNDS_MAX)
+	if (errno || *end || n < 1 || n > max)
 		return -EINVAL;
 	*ret = (unsigned int)n;
 	return 0;
@@ -332,13 +346,26 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "junit", required_argument, NULL, 'J' },
 		{ "kcidb", required_argument, NULL, 'B' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, "hj:", opts, NULL)) >= 0) {
 		switch (c) {
+		case 'j':
+			/* 0: "auto", what the host holds. */
+			a->jobs = 0;
+			if (strcmp(optarg, "auto") &&
+			    parse_count(optarg, SCHED_LANES_MAX, &a->jobs) <
+				    0) {
+				fprintf(stderr,
+					"hostctl run: -j '%s': give 'auto' or a number of VMs at once, 1..%d\n",
+					optarg, SCHED_LANES_MAX);
+				return -EINVAL;
+			}
+			break;
 		case 'c':
 			a->connect = optarg;
 			break;
@@ -406,7 +433,8 @@ static int parse_args(int argc, char *argv[], struct run_args *a)
 			a->keep = true;
 			break;
 		case 'r':
-			if (parse_repeat(optarg, &a->repeat) < 0) {
+			if (parse_count(optarg, REPEAT_ROUNDS_MAX, &a->repeat) <
+			    0) {
 				fprintf(stderr,
 					"hostctl run: --repeat '%s': give a number of rounds, 1..%d\n",
 					optarg, REPEAT_ROUNDS_MAX);
@@ -1068,6 +1096,79 @@ static int ktap_open(const struct run_args *a, struct run_plan *p,
 	return 0;
 }
 
+/* MemAvailable of /proc/meminfo in MiB; 0 when it cannot be read. */
+static uint64_t mem_available_mib(void)
+{
+	unsigned long long kib = 0;
+	char *buf, *p;
+
+	if (fileio_read("/proc/meminfo", 1 << 16, &buf, NULL, NULL) < 0)
+		return 0;
+	p = strstr(buf, "\nMemAvailable:");
+	if (p && sscanf(p, "\nMemAvailable: %llu kB", &kib) != 1)
+		kib = 0;
+	free(buf);
+	return kib / 1024;
+}
+
+/*
+ * -j auto: the host's CPUs, and its available memory against the largest
+ * VM the selection boots (its memory and QEMU's own, RUNNER_VM_OVERHEAD_MIB).
+ */
+static unsigned int jobs_auto(const struct run_plan *p)
+{
+	uint64_t vm = DOMAIN_MEMORY_MIB_DEFAULT;
+
+	for (size_t i = 0; i < p->n; i++)
+		for (size_t k = 0; k < p->scn[i]->nboots; k++)
+			if (p->scn[i]->boots[k].memory_mib > vm)
+				vm = p->scn[i]->boots[k].memory_mib;
+	return sched_default_lanes(sysconf(_SC_NPROCESSORS_ONLN),
+				   mem_available_mib(),
+				   vm + RUNNER_VM_OVERHEAD_MIB);
+}
+
+/*
+ * How long each scenario of @run took in the newest stored run (under
+ * results/) that ran it, of the last RUN_HISTORY_RUNS: the order -j
+ * starts them in, longest first. A NULL array when none tells (or no
+ * memory); a run that cannot be read is passed over.
+ */
+static uint64_t *expect_durations(const struct res_run *run)
+{
+	char **names = NULL, dir[PATH_MAX], err[256];
+	size_t n = 0, left = run->n;
+	uint64_t *ms;
+
+	ms = calloc(run->n ? run->n : 1, sizeof(*ms));
+	if (!ms || store_list(STORE_DEFAULT_DIR, &names, &n) < 0) {
+		free(ms);
+		return NULL;
+	}
+	for (size_t k = n; k > 0 && n - k < RUN_HISTORY_RUNS && left; k--) {
+		struct res_run old = { 0 };
+
+		snprintf(dir, sizeof(dir), "%s/%s", STORE_DEFAULT_DIR,
+			 names[k - 1]);
+		if (store_read_run(dir, &old, err, sizeof(err)) < 0)
+			continue;
+		for (size_t i = 0; i < run->n; i++) {
+			const struct res_scenario *sc;
+
+			if (ms[i])
+				continue;
+			sc = hist_find(&old, run->v[i].name);
+			if (sc && sc->duration_ms) {
+				ms[i] = sc->duration_ms;
+				left--;
+			}
+		}
+		res_run_free(&old);
+	}
+	store_list_free(names, n);
+	return ms;
+}
+
 /*
  * One round: run the selection into @dir (events.jsonl, console logs,
  * bundles, summary.json) under the id @run_id, booting every guest with
@@ -1084,6 +1185,7 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	char ktap_path[PATH_MAX + 16];
 	struct runner_opts ro = { 0 };
 	struct keep_vm keep = { 0 };
+	uint64_t *expect_ms = NULL;
 	struct boundlog events;
 	const char *name = NULL;
 	FILE *ktap;
@@ -1157,7 +1259,15 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 		ro.hold = keep_vm_hold;
 		ro.hold_data = &keep;
 	}
+	/* repro's hold is a shell on one VM: one lane. */
+	ro.jobs = a->hooks ? 1 : a->jobs ? a->jobs : jobs_auto(p);
+	/* Several lanes: the longest first, and a VM booted ahead. */
+	if (ro.jobs > 1) {
+		ro.expect_ms = expect_ms = expect_durations(run);
+		ro.spare = true;
+	}
 	r = runner_run(&ro, p->scn, run, NULL, err, sizeof(err));
+	free(expect_ms);
 	/* What came after the last scenario, if its tail cannot go. */
 	rc = boundlog_close(&events);
 	if (r == 0 && rc < 0) {
@@ -1460,6 +1570,7 @@ int verb_run_hooked(int argc, char *argv[], const struct run_hooks *h)
 			      .dump_max_mb = PM_DUMP_MAX_MB_DEFAULT,
 			      .events_max_mb = BOUNDLOG_MAX_MB_DEFAULT,
 			      .console_max_mb = BOUNDLOG_MAX_MB_DEFAULT,
+			      .jobs = 1,
 			      .hooks = h };
 	int r;
 

@@ -33,6 +33,8 @@
 #include "vm.h"
 
 #define VM_TICK_MS 100
+/* The loop not run for this long means the host was busy, not the guests. */
+#define VM_STALL_MS 1000
 /* A dead VM's console: quiet this long is done; at most this long. */
 #define VM_CONSOLE_QUIET_MS 300
 #define VM_CONSOLE_SETTLE_MS 3000
@@ -304,6 +306,16 @@ static void quiet_errors(void *userdata, virErrorPtr e)
 static void console_drain(struct vm *vm);
 static volatile sig_atomic_t interrupted;
 
+/*
+ * The lanes of hostctl run -j (vm_set_yield()): a wait hands the loop to
+ * them, and only the scheduler runs it (vm_loop_once()). The host the
+ * loop serves, for the stall rule, and when the loop last ran.
+ */
+static void (*yield_fn)(void *data);
+static void *yield_data;
+static struct vm_host *loop_host;
+static uint64_t loop_last_us;
+
 static void vm_die(struct vm *vm, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void vm_die(struct vm *vm, const char *fmt, ...)
@@ -371,6 +383,38 @@ static void tick_cb(int timer, void *opaque)
 {
 }
 
+int vm_loop_once(void)
+{
+	uint64_t now = vm_now_us(), gap = now - loop_last_us;
+	int r;
+
+	/*
+	 * The loop did not run for a while: the host was busy (a memory
+	 * dump, another lane's domain start). What the guests sent meanwhile
+	 * waits in their channels; their silence counts from now.
+	 */
+	if (loop_last_us && gap > VM_STALL_MS * 1000 && loop_host)
+		for (struct vm *vm = loop_host->vms; vm; vm = vm->next)
+			vm->last_rx_us += gap;
+	r = virEventRunDefaultImpl();
+	loop_last_us = vm_now_us();
+	return r;
+}
+
+void vm_set_yield(void (*fn)(void *data), void *data)
+{
+	yield_fn = fn;
+	yield_data = data;
+}
+
+int vm_loop_step(void)
+{
+	if (!yield_fn)
+		return vm_loop_once();
+	yield_fn(yield_data);
+	return 0;
+}
+
 int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 		 size_t errlen)
 {
@@ -427,6 +471,7 @@ int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 		vm_host_close(h);
 		return -EIO;
 	}
+	loop_host = h;
 	*ret = h;
 	return 0;
 }
@@ -490,6 +535,8 @@ void vm_host_close(struct vm_host *h)
 	if (h->lifecycle_id >= 0)
 		virConnectDomainEventDeregisterAny(h->conn, h->lifecycle_id);
 	virConnectClose(h->conn);
+	if (loop_host == h)
+		loop_host = NULL;
 	free(h);
 }
 
@@ -662,7 +709,7 @@ void vm_console_drain(struct vm *vm)
 	       vm_now_us() - t0 < VM_CONSOLE_SETTLE_MS * 1000 &&
 	       vm_now_us() - (vm->con_rx_us > t0 ? vm->con_rx_us : t0) <
 		       quiet_us)
-		if (virEventRunDefaultImpl() < 0)
+		if (vm_loop_step() < 0)
 			break;
 	console_drain(vm);
 	if (!vm->con_eof)
@@ -674,7 +721,7 @@ void vm_console_wait(struct vm *vm, uint64_t ms)
 	uint64_t deadline = vm_now_us() + ms * 1000;
 
 	while (!interrupted && !vm->con_eof && vm_now_us() < deadline)
-		if (virEventRunDefaultImpl() < 0)
+		if (vm_loop_step() < 0)
 			break;
 	console_drain(vm);
 	if (vm->dead && !vm->con_eof)
@@ -832,7 +879,7 @@ int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 		}
 		if (now >= deadline)
 			return -ETIMEDOUT;
-		if (virEventRunDefaultImpl() < 0) {
+		if (vm_loop_step() < 0) {
 			vm_die(vm, "the event loop failed: %s",
 			       virGetLastErrorMessage());
 			return -EPIPE;
@@ -851,7 +898,7 @@ bool vm_guest_stopped(struct vm *vm, uint64_t timeout_ms)
 
 	/* The channel's end can come before libvirt's lifecycle event. */
 	while (!vm->stopped && !interrupted && vm_now_us() < deadline)
-		if (virEventRunDefaultImpl() < 0)
+		if (vm_loop_step() < 0)
 			break;
 	return vm->guest_stopped;
 }

@@ -130,6 +130,26 @@ void vm_watchdog_start(void);
 void vm_watchdog_add(int pidfd);
 
 /*
+ * Several guests at once (hostctl run -j, runner.c): each lane of the
+ * run waits in a coroutine of its own, and a wait that would run the
+ * event loop calls @fn(@data) instead, which hands the loop to the
+ * scheduler; NULL @fn: waits run the loop themselves again.
+ */
+void vm_set_yield(void (*fn)(void *data), void *data);
+/*
+ * One turn of libvirt's event loop: every callback that is due runs, or
+ * it waits for one (VM_TICK_MS at most). A loop that did not run for a
+ * second was a busy host: the guests' silence counts from now. 0, or -1
+ * when the loop failed.
+ */
+int vm_loop_once(void);
+/*
+ * One turn of the loop for a wait: the scheduler's (vm_set_yield()) when
+ * the caller is a lane of several, else vm_loop_once(). 0 or -1.
+ */
+int vm_loop_step(void);
+
+/*
  * Run the event loop until @done(@arg) is true (0), the VM dies (-EPIPE:
  * stream closed, domain stopped, protocol error or silence), @timeout_ms
  * passes (-ETIMEDOUT) or vm_interrupt() was called (-EINTR). @done may be

@@ -226,6 +226,115 @@ static void test_full(void)
 	free(got);
 }
 
+/*
+ * Two logs of one file (hostctl run -j's lanes): their lines interleave
+ * in the order written, each log cuts its own part, and a write that
+ * fails cuts the file back to the last whole line of either log.
+ */
+static void test_more(void)
+{
+	struct rlimit saved, small;
+	struct boundlog a, b;
+	char line[99], *got;
+	uint64_t cut = 1;
+	size_t len;
+	int r = 0;
+
+	is_int(boundlog_open(&a, path, 4096, BOUNDLOG_MARK_JSON), 0, "open");
+	is_int(boundlog_open_more(&b, &a), 0, "a second log of the file");
+	line_of(line, 0);
+	boundlog_line(&a, line, sizeof(line));
+	line_of(line, 1);
+	boundlog_line(&b, line, sizeof(line));
+	line_of(line, 2);
+	boundlog_line(&a, line, sizeof(line));
+	for (unsigned int i = 0; i < 59; i++) {
+		line_of(line, 10 + i);
+		boundlog_line(&b, line, sizeof(line));
+	}
+	is_int(boundlog_part_end(&a, &cut), 0, "the first's part ends");
+	is_int(cut, 0, "the first cut nothing: the second's lines are its own");
+	is_int(boundlog_part_end(&b, &cut), 0, "the second's part ends");
+	/* 60 lines: a head of 30, a tail of 10, 20 cut. */
+	is_int(cut, 2000, "the second cut its own: 20 lines");
+	got = slurp();
+	ok(!strncmp(got, "line 0000", 9) && strstr(got, "\nline 0001") &&
+		   strstr(got, "line 0001") < strstr(got, "line 0002"),
+	   "the lines in the order written");
+	free(got);
+
+	/* Past the file's size now plus 150 bytes a write fails: the
+	 * second's line fits, the first's next one does not. */
+	if (fileio_read(path, FILEIO_ALL, &got, &len, NULL) < 0)
+		exit(99);
+	free(got);
+	signal(SIGXFSZ, SIG_IGN);
+	if (getrlimit(RLIMIT_FSIZE, &saved) < 0)
+		exit(99);
+	small = saved;
+	small.rlim_cur = len + 150;
+	if (setrlimit(RLIMIT_FSIZE, &small) < 0)
+		exit(99);
+	line_of(line, 90);
+	is_int(boundlog_line(&b, line, sizeof(line)), 0, "the second's line");
+	line_of(line, 91);
+	r = boundlog_line(&a, line, sizeof(line));
+	if (setrlimit(RLIMIT_FSIZE, &saved) < 0)
+		exit(99);
+	is_int(r, -EFBIG, "the first's fails");
+	(void)boundlog_close(&a);
+	(void)boundlog_close(&b);
+	if (fileio_read(path, FILEIO_ALL, &got, &len, NULL) < 0)
+		exit(99);
+	ok(len > 100 && !strncmp(got + len - 100, "line 0090", 9),
+	   "the file ends in the second's whole line, kept");
+	free(got);
+}
+
+/*
+ * Every events.jsonl line names its VM: a guest's line, white space and
+ * all, gets "vm" as its first member; a line that is no object is
+ * refused; the JSON mark names the VM named last.
+ */
+static void test_vm_line(void)
+{
+	static const char want[] =
+		"{\"vm\":\"vm2\",\"ev\":\"hello\",\"t_us\":1}\n"
+		"{\"vm\":\"vm10\", \"ev\":\"bye\"}\n";
+	static const char big[] = "{\"ev\":\"x\"}";
+	static const char one[] = "{\"ev\":\"hello\",\"t_us\":1}";
+	static const char two[] = "  { \"ev\":\"bye\"}";
+	char tag[16], *got;
+	struct boundlog b;
+
+	is_int(boundlog_vm_tag(tag, sizeof(tag), "vm3"), 12,
+	       "the tag's length");
+	is_str(tag, "{\"vm\":\"vm3\",", "the tag");
+	is_int(boundlog_vm_tag(tag, sizeof(tag), "vm12345"), -ENAMETOOLONG,
+	       "a tag too long for its buffer");
+	is_int(boundlog_open(&b, path, 4096, BOUNDLOG_MARK_JSON), 0, "open");
+	is_int(boundlog_vm_line(&b, "vm2", one, strlen(one)), 0, "a line");
+	is_int(boundlog_vm_line(&b, "vm10", two, strlen(two)), 0,
+	       "a line with white space");
+	is_int(boundlog_vm_line(&b, "vm10", "[1]", 3), -EINVAL,
+	       "no object: refused");
+	is_int(boundlog_part_end(&b, NULL), 0, "part end");
+	is_int(boundlog_close(&b), 0, "close");
+	got = slurp();
+	is_str(got, want, "each line names its VM first");
+	free(got);
+
+	is_int(boundlog_open(&b, path, 4096, BOUNDLOG_MARK_JSON), 0, "open");
+	for (unsigned int i = 0; i < 400; i++)
+		boundlog_vm_line(&b, i < 200 ? "vm1" : "vm7", big,
+				 sizeof(big) - 1);
+	is_int(boundlog_close(&b), 0, "close");
+	got = slurp();
+	ok(strstr(got, "{\"vm\":\"vm7\",\"host\":\"cut\",\"bytes\":") != NULL,
+	   "the mark names the VM named last");
+	free(got);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
@@ -240,6 +349,8 @@ int main(void)
 	test_cut();
 	test_stream();
 	test_full();
+	test_vm_line();
+	test_more();
 	unlink(path);
 	rmdir(dir);
 	return tap_done();

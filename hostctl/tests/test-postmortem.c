@@ -2,8 +2,9 @@
 /*
  * Unit tests of hostctl/postmortem.c without a guest: a bundle with the
  * dump turned off (--dump-max-mb 0) and no vmlinux holds the console, the
- * reports, only the last VM's events (at most 200), and says why there is
- * no dump and no stack; dump formats are checked by name.
+ * reports, only that VM's events (the last 200, found by the VM each line
+ * names), and says why there is no dump and no stack; dump formats are
+ * checked by name.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -56,16 +57,24 @@ int main(void)
 
 	if (!mkdtemp(run))
 		abort();
-	put(run, "console-vm2.log", "[    1.0] Kernel panic - not syncing: x\n");
-	/* VM 1's events, then VM 2's: a hello and 300 heartbeats. */
+	put(run, "console-vm2.log",
+	    "[    1.0] Kernel panic - not syncing: x\n");
+	/*
+	 * VM 1's events, then VM 2's (a hello and 300 heartbeats) with VM 12's
+	 * between them, as two VMs at once write them, and VM 1's last.
+	 */
 	snprintf(bundle, sizeof(bundle), "%s/events.jsonl", run);
 	f = fopen(bundle, "w");
 	if (!f)
 		abort();
-	fputs("{\"ev\":\"hello\",\"t_us\":1}\n{\"ev\":\"bye\",\"t_us\":2}\n", f);
-	fputs("{\"ev\":\"hello\",\"t_us\":1}\n", f);
+	fputs("{\"vm\":\"vm1\",\"ev\":\"hello\",\"t_us\":1}\n", f);
+	fputs("{\"vm\":\"vm2\",\"ev\":\"hello\",\"t_us\":1}\n", f);
 	for (int i = 0; i < 300; i++)
-		fprintf(f, "{\"ev\":\"heartbeat\",\"t_us\":%d}\n", i + 2);
+		fprintf(f,
+			"{\"vm\":\"vm2\",\"ev\":\"heartbeat\",\"t_us\":%d}\n"
+			"{\"vm\":\"vm12\",\"ev\":\"heartbeat\",\"t_us\":%d}\n",
+			i + 2, 1000 + i);
+	fputs("{\"vm\":\"vm1\",\"ev\":\"bye\",\"t_us\":2}\n", f);
 	fclose(f);
 
 	o.run_dir = run;
@@ -87,14 +96,21 @@ int main(void)
 	free(s);
 	events = get(bundle, "events.jsonl");
 	is_int(count_lines(events), 200, "events.jsonl: the last 200");
-	ok(events && !strstr(events, "bye"), "events.jsonl: not the older VM's");
+	ok(events && !strstr(events, "bye"),
+	   "events.jsonl: not the older VM's");
+	ok(events && !strstr(events, "vm12") && !strstr(events, "vm1\""),
+	   "events.jsonl: none of another VM's, whatever its name");
+	ok(events && !strncmp(events, "{\"vm\":\"vm2\",", 12),
+	   "events.jsonl: each line names its VM");
 	ok(events && strstr(events, "\"t_us\":301}\n") &&
 		   !strstr(events, "\"t_us\":101}"),
 	   "events.jsonl: the newest ones");
 	free(events);
 	s = get(bundle, "dump.txt");
-	ok(s && strstr(s, "no dump: --dump-max-mb 0"), "dump.txt: no dump, why");
-	ok(s && strstr(s, "no stack.txt: no vmlinux"), "dump.txt: no stack, why");
+	ok(s && strstr(s, "no dump: --dump-max-mb 0"),
+	   "dump.txt: no dump, why");
+	ok(s && strstr(s, "no stack.txt: no vmlinux"),
+	   "dump.txt: no stack, why");
 	free(s);
 	snprintf(bundle + strlen(bundle), sizeof(bundle) - strlen(bundle),
 		 "/vmcore.kdump");

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The lanes' scheduler (schedule.h): longest first, an exclusive resource
+ * held by one running scenario at a time.
+ */
+#include <string.h>
+
+#include "schedule.h"
+
+static uint64_t expected(const struct sched_item *it)
+{
+	return it->expect_ms ? it->expect_ms : SCHED_UNKNOWN_MS;
+}
+
+/* Whether a running scenario holds @res. */
+static bool held(const struct sched *s, const char *res)
+{
+	for (size_t i = 0; res && i < s->n; i++)
+		if (s->v[i].state == SCHED_RUNNING && s->v[i].resource &&
+		    !strcmp(s->v[i].resource, res))
+			return true;
+	return false;
+}
+
+size_t sched_next(struct sched *s)
+{
+	size_t pick = SCHED_NONE;
+	bool pending = false;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct sched_item *it = &s->v[i];
+
+		if (it->state != SCHED_PENDING)
+			continue;
+		pending = true;
+		if (held(s, it->resource))
+			continue;
+		if (pick == SCHED_NONE) {
+			pick = i;
+			if (!s->longest_first)
+				break;
+		} else if (expected(it) > expected(&s->v[pick])) {
+			pick = i;
+		}
+	}
+	if (pick == SCHED_NONE)
+		return pending ? SCHED_WAIT : SCHED_NONE;
+	s->v[pick].state = SCHED_RUNNING;
+	return pick;
+}
+
+bool sched_pending(const struct sched *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].state == SCHED_PENDING)
+			return true;
+	return false;
+}
+
+void sched_done(struct sched *s, size_t i)
+{
+	if (i < s->n)
+		s->v[i].state = SCHED_DONE;
+}
+
+unsigned int sched_default_lanes(long cpus, uint64_t avail_mib, uint64_t vm_mib)
+{
+	uint64_t n = cpus > 0 ? (uint64_t)cpus : 1;
+
+	if (vm_mib && avail_mib / vm_mib < n)
+		n = avail_mib / vm_mib;
+	if (n < 1)
+		n = 1;
+	return n > SCHED_LANES_MAX ? SCHED_LANES_MAX : (unsigned int)n;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Which scenario a free lane of hostctl run -j N takes next: the longest
+ * first (by the duration an earlier run recorded), never one that needs an
+ * exclusive resource a running scenario holds. With one lane the
+ * selection's own order stays. Pure: the runner (runner.c) asks, and says
+ * when a scenario starts and ends; the unit test drives it directly.
+ */
+#ifndef VLALAB_SCHEDULE_H
+#define VLALAB_SCHEDULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A scenario no earlier run timed counts as this long, in ms. */
+#define SCHED_UNKNOWN_MS 10000
+/* The most lanes hostctl run -j takes. */
+#define SCHED_LANES_MAX 16
+
+enum sched_state { SCHED_PENDING, SCHED_RUNNING, SCHED_DONE };
+
+struct sched_item {
+	uint64_t expect_ms; /* an earlier run's duration; 0: unknown */
+	/* An exclusive resource it needs (its disk image), or NULL. */
+	const char *resource;
+	enum sched_state state;
+};
+
+struct sched {
+	struct sched_item *v;
+	size_t n;
+	bool longest_first; /* false: the selection's order */
+};
+
+/* sched_next()'s answers besides an index. */
+#define SCHED_NONE ((size_t)-1) /* nothing is pending any more */
+#define SCHED_WAIT ((size_t)-2) /* all pending ones wait for a resource */
+
+/*
+ * The scenario a free lane takes next, now marked running: the pending
+ * one that runs longest (the earliest in the selection among equals), or
+ * the first pending one without longest_first, among those whose resource
+ * no running scenario holds. SCHED_WAIT when each pending one waits for
+ * a resource, SCHED_NONE when none is pending.
+ */
+size_t sched_next(struct sched *s);
+
+/* Whether any scenario is pending still. */
+bool sched_pending(const struct sched *s);
+
+/* Scenario @i ended: its resource is free again. */
+void sched_done(struct sched *s, size_t i);
+
+/*
+ * How many lanes the host holds by default: its CPUs, and its available
+ * memory (@avail_mib) against each VM's (@vm_mib, QEMU's own overhead
+ * included), at least 1 and at most SCHED_LANES_MAX.
+ */
+unsigned int sched_default_lanes(long cpus, uint64_t avail_mib,
+				 uint64_t vm_mib);
+
+#endif

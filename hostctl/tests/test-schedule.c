@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of hostctl/schedule.c: the longest first, the selection's order
+ * with one lane, and never two running scenarios with one exclusive
+ * resource, checked over every step of a simulated run of two lanes;
+ * the default lane count from CPUs and memory.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "schedule.h"
+#include "tap.h"
+
+static void test_order(void)
+{
+	struct sched_item v[] = {
+		{ .expect_ms = 2000 },
+		{ .expect_ms = 0 },
+		{ .expect_ms = 30000 },
+		{ .expect_ms = 30000 },
+	};
+	struct sched s = { .v = v, .n = 4, .longest_first = true };
+
+	ok(sched_pending(&s), "pending");
+	is_int(sched_next(&s), 2, "the longest first");
+	is_int(sched_next(&s), 3, "equals in the selection's order");
+	is_int(sched_next(&s), 1, "an unknown one counts as 10 s");
+	is_int(sched_next(&s), 0, "then the shortest");
+	ok(sched_next(&s) == SCHED_NONE, "running ones are no pending ones");
+	ok(!sched_pending(&s), "none pending");
+	for (size_t i = 0; i < 4; i++)
+		sched_done(&s, i);
+	ok(sched_next(&s) == SCHED_NONE, "then none");
+
+	for (size_t i = 0; i < 4; i++)
+		v[i].state = SCHED_PENDING;
+	s.longest_first = false;
+	is_int(sched_next(&s), 0, "one lane: the selection's order");
+	is_int(sched_next(&s), 1, "...and on");
+}
+
+/*
+ * Two lanes over four scenarios, three of them on one disk: at every
+ * step at most one of those runs, a lane waits rather than take a second,
+ * and every scenario runs once.
+ */
+static void test_exclusive(void)
+{
+	struct sched_item v[] = {
+		{ .expect_ms = 9000, .resource = "disk-a" },
+		{ .expect_ms = 8000, .resource = "disk-a" },
+		{ .expect_ms = 7000, .resource = "disk-b" },
+		{ .expect_ms = 6000, .resource = "disk-a" },
+	};
+	struct sched s = { .v = v, .n = 4, .longest_first = true };
+	size_t lane[2] = { SCHED_NONE, SCHED_NONE }, runs[4] = { 0 };
+	bool both = true, waited = false;
+
+	for (int step = 0; step < 40; step++) {
+		size_t on_a = 0;
+
+		/* Each step the lane that started first ends its scenario. */
+		for (int l = 0; l < 2; l++) {
+			if (lane[l] != SCHED_NONE && lane[l] != SCHED_WAIT)
+				continue;
+			lane[l] = sched_next(&s);
+			if (lane[l] == SCHED_WAIT)
+				waited = true;
+			else if (lane[l] != SCHED_NONE)
+				runs[lane[l]]++;
+		}
+		for (size_t i = 0; i < 4; i++)
+			on_a += v[i].state == SCHED_RUNNING && v[i].resource &&
+				!strcmp(v[i].resource, "disk-a");
+		if (on_a > 1)
+			both = false;
+		if (lane[step % 2] < 4) {
+			sched_done(&s, lane[step % 2]);
+			lane[step % 2] = SCHED_NONE;
+		}
+	}
+	ok(both, "never two scenarios on disk-a at once");
+	ok(waited, "a lane waited for disk-a rather than take it");
+	for (size_t i = 0; i < 4; i++)
+		okf(runs[i] == 1, "scenario %zu ran once", i);
+}
+
+static void test_lanes(void)
+{
+	is_int(sched_default_lanes(2, 16000, 768), 2, "2 CPUs, memory enough");
+	is_int(sched_default_lanes(8, 2000, 768), 2, "memory for two VMs");
+	is_int(sched_default_lanes(4, 500, 768), 1, "at least one");
+	is_int(sched_default_lanes(-1, 500, 0), 1, "CPUs unknown: one");
+	is_int(sched_default_lanes(64, 1 << 20, 768), SCHED_LANES_MAX,
+	       "at most SCHED_LANES_MAX");
+}
+
+int main(void)
+{
+	test_order();
+	test_exclusive();
+	test_lanes();
+	return tap_done();
+}
