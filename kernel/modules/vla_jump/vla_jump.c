@@ -12,18 +12,24 @@
  *
  *  - N that fits in the stack: the victim stays intact;
  *  - N that moves the stack pointer into the guard page: the first access
- *    below it faults, and the kernel reports "stack guard page was hit";
+ *    faults with nowhere to push the exception frame, and the kernel
+ *    reports "stack guard page was hit" from the double fault, fatal;
  *  - N that moves it below the guard page: the writes land in the victim
  *    with no fault at all. The module prints a "BUG: vla_jump:" report of
  *    what changed there, and <debugfs>/vla_jump/report says it too.
  *
  * vla_jump_probed is this file built with -fstack-clash-protection: GCC
  * then touches every page it moves the stack pointer over, so the jump
- * hits the guard page as well. A fixed-size array cannot express the jump:
- * its size is part of the frame, which -Wframe-larger-than checks.
+ * hits the guard page as well, and only the kthread dies (the probe comes
+ * after the move, so the oops runs below the guard page, in the victim;
+ * the report says how much it changed there). A fixed-size array cannot
+ * express the jump: its size is part of the frame, which
+ * -Wframe-larger-than checks.
+ *
+ * A write returns the count when jump_fill() returned, -EFAULT when its
+ * kthread died.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
+#include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/fs.h>
@@ -51,6 +57,8 @@ static const char jump_mark[16] = "vla_jump marker";
 struct jump_run {
 	size_t bytes;
 	unsigned long buf; /* the VLA's lowest address */
+	struct completion started;
+	bool done; /* jump_fill() returned */
 };
 
 struct jump_try {
@@ -79,7 +87,11 @@ static noinline void jump_fill(struct jump_run *run)
 
 static int jump_thread(void *data)
 {
-	jump_fill(data);
+	struct jump_run *run = data;
+
+	complete(&run->started);
+	jump_fill(run);
+	run->done = true;
 	return 0;
 }
 
@@ -125,9 +137,9 @@ static int jump_place(struct jump_try *tries, struct jump_run *run)
 }
 
 /* Reports what the run changed in the victim, here and in the log. */
-static void jump_check(const struct jump_try *t, const struct jump_run *run)
+static void jump_check(const struct jump_try *t, const struct jump_run *run,
+		       unsigned long stack)
 {
-	unsigned long stack = (unsigned long)task_stack_page(t->task);
 	unsigned long victim = (unsigned long)t->victim;
 	size_t first = t->victim_bytes, last = 0, changed = 0, i;
 	const char *mark = "not in the victim";
@@ -142,18 +154,25 @@ static void jump_check(const struct jump_try *t, const struct jump_run *run)
 	if (run->buf >= victim && run->buf - victim < t->victim_bytes)
 		mark = memcmp((void *)run->buf, jump_mark, sizeof(jump_mark)) ?
 			       "overwritten" :
-			       "intact";
-	scnprintf(jump_report, sizeof(jump_report),
-		  "vla %zu bytes, starts %lu below the stack\nvictim %zu bytes below the guard page: changed %zu\n",
-		  run->bytes, stack - run->buf, t->victim_bytes, changed);
-	if (!changed)
+			       "found";
+	if (run->done)
+		scnprintf(jump_report, sizeof(jump_report),
+			  "vla %zu bytes, starts %lu below the stack\nvictim %zu bytes below the guard page: changed %zu\nmarker %s\n",
+			  run->bytes, stack - run->buf, t->victim_bytes, changed,
+			  mark);
+	else
+		scnprintf(jump_report, sizeof(jump_report),
+			  "vla %zu bytes, its kthread died\nvictim %zu bytes below the guard page: changed %zu\nmarker %s\n",
+			  run->bytes, t->victim_bytes, changed, mark);
+	/* A thread that died has had its fault reported by the kernel. */
+	if (!changed || !run->done)
 		return;
 	pr_err("BUG: vla_jump: a VLA of %zu bytes jumped the stack guard page and changed %zu bytes of the vmalloc area below it\n",
 	       run->bytes, changed);
-	pr_err("the VLA starts %lu bytes below the stack, at offset %lu of the victim (marker %s); changed offsets %zu..%zu of %zu\n",
+	pr_err(KBUILD_MODNAME ": the VLA starts %lu bytes below the stack, at offset %lu of the victim (marker %s); changed offsets %zu..%zu of %zu\n",
 	       stack - run->buf, run->buf - victim, mark, first, last,
 	       t->victim_bytes);
-	print_hex_dump(KERN_ERR, "victim: ", DUMP_PREFIX_NONE, 16, 1,
+	print_hex_dump(KERN_ERR, KBUILD_MODNAME ": victim: ", DUMP_PREFIX_NONE, 16, 1,
 		       t->victim + first, min_t(size_t, last - first + 1, DUMP_MAX),
 		       true);
 }
@@ -162,22 +181,33 @@ static int jump_run_one(size_t bytes)
 {
 	struct jump_run run = { .bytes = bytes };
 	struct jump_try *tries, *t;
+	unsigned long stack;
 	int i, ret;
 
 	tries = kcalloc(PLACE_TRIES, sizeof(*tries), GFP_KERNEL);
 	if (!tries)
 		return -ENOMEM;
+	init_completion(&run.started);
 	ret = jump_place(tries, &run);
 	if (ret >= 0) {
 		t = &tries[ret];
 		memset(t->victim, VICTIM_CANARY, t->victim_bytes);
-		pr_info("a VLA of %zu bytes on a %lu-byte stack, %zu bytes of victim below its guard page (placed in %d tries)\n",
+		pr_info(KBUILD_MODNAME ": a VLA of %zu bytes on a %lu-byte stack, %zu bytes of victim below its guard page (placed in %d tries)\n",
 			bytes, (unsigned long)THREAD_SIZE, t->victim_bytes,
 			ret + 1);
+		stack = (unsigned long)task_stack_page(t->task);
 		wake_up_process(t->task);
+		/*
+		 * Stopped before it ran, it would skip jump_thread; once it
+		 * runs, kthread_stop() waits for its end, a return or the
+		 * oops of a fault that it survives.
+		 */
+		wait_for_completion(&run.started);
 		kthread_stop(t->task);
-		jump_check(t, &run);
-		ret = 0;
+		put_task_struct(t->task);
+		t->task = NULL;
+		jump_check(t, &run, stack);
+		ret = run.done ? 0 : -EFAULT;
 	}
 	for (i = 0; i < PLACE_TRIES; i++) {
 		t = &tries[i];
