@@ -135,6 +135,7 @@ static int stack_tracer_run(struct step_ctx *ctx, struct json_object *step,
 			return 0;
 		}
 		res->verdict = VERDICT_PASS;
+		res->expected[0] = '\0';
 		return 0;
 	}
 	step_expected(res, "the stack tracer off, and its deepest stack");

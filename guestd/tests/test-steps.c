@@ -573,6 +573,7 @@ static void test_stack_tracer(void)
 
 	run(&res, "{\"kind\":\"stack_tracer\",\"action\":\"start\"}");
 	is_int(res.verdict, VERDICT_PASS, "start passes");
+	is_str(res.expected, "", "with no expected text");
 	snprintf(f, sizeof(f), "%s/sys/kernel/stack_tracer_enabled", dir);
 	ok(fileio_read(f, 64, &text, NULL, NULL) == 0 && !strcmp(text, "1\n"),
 	   "start turns the tracer on");
