@@ -104,6 +104,20 @@ static uint64_t median_of(const struct cmp_round *r, size_t n)
 	return lo + (s[n / 2].median - lo) / 2;
 }
 
+/* What a step's row starts with: its scenario, index and name. */
+static int add_row_head(struct json_object *row, const struct res_scenario *s,
+			size_t step)
+{
+	int r = jsonutil_add(row, "scenario", json_object_new_string(s->name));
+
+	if (r == 0)
+		r = jsonutil_add(row, "step", json_object_new_int64(step));
+	if (r == 0)
+		r = jsonutil_add(row, "name",
+				 json_object_new_string(s->steps[step].name));
+	return r;
+}
+
 static int add_bench_row(struct json_object *rows, const struct cmp_input *in,
 			 const struct res_scenario *s, size_t step)
 {
@@ -117,12 +131,7 @@ static int add_bench_row(struct json_object *rows, const struct cmp_input *in,
 		return -ENOMEM;
 	nb = rounds_of(in->base, in->nrounds, s->name, step, b);
 	nc = rounds_of(in->cand, in->nrounds, s->name, step, c);
-	ret = jsonutil_add(row, "scenario", json_object_new_string(s->name));
-	if (ret == 0)
-		ret = jsonutil_add(row, "step", json_object_new_int64(step));
-	if (ret == 0)
-		ret = jsonutil_add(row, "name",
-				   json_object_new_string(s->steps[step].name));
+	ret = add_row_head(row, s, step);
 	if (ret == 0)
 		ret = jsonutil_add(row, "baseline_rounds",
 				   json_object_new_int64(nb));
@@ -218,12 +227,7 @@ static int add_stack_row(struct json_object *rows, const struct cmp_input *in,
 
 	if (!row)
 		return -ENOMEM;
-	r = jsonutil_add(row, "scenario", json_object_new_string(s->name));
-	if (r == 0)
-		r = jsonutil_add(row, "step", json_object_new_int64(step));
-	if (r == 0)
-		r = jsonutil_add(row, "name",
-				 json_object_new_string(s->steps[step].name));
+	r = add_row_head(row, s, step);
 	if (r == 0)
 		r = add_stack_side(row, "baseline",
 				   deepest_of(in->base, in->nrounds, s->name,
