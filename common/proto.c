@@ -86,7 +86,7 @@ struct field {
 	size_t size; /* F_STR: array size, NUL included */
 	int64_t min; /* F_I64 only */
 	bool optional; /* may be absent (strings default to "") */
-	bool omit_zero; /* integers: left off the wire when 0 */
+	bool omit_zero; /* left off the wire when 0 or "" */
 };
 
 /* One row per line: clang-format would spread each over four. */
@@ -96,6 +96,7 @@ struct field {
 #define U64(n, m) { n, F_U64, EV_OFF(m), 0, 0, false, false }
 #define U32(n, m) { n, F_U32, EV_OFF(m), 0, 0, false, false }
 #define U32_OPT(n, m) { n, F_U32, EV_OFF(m), 0, 0, true, false }
+#define STR_OMIT(n, m) { n, F_STR, EV_OFF(m), sizeof(((struct proto_event *)0)->u.m), 0, true, true }
 #define U32_OMIT(n, m) { n, F_U32, EV_OFF(m), 0, 0, true, true }
 #define U64_OMIT(n, m) { n, F_U64, EV_OFF(m), 0, 0, true, true }
 #define I64(n, m, lo) { n, F_I64, EV_OFF(m), 0, lo, false, false }
@@ -137,6 +138,9 @@ static const struct field step_end_fields[] = {
 	U64_OMIT("bench_min", step_end.bench.min),
 	U64_OMIT("bench_max", step_end.bench.max),
 	U64_OMIT("bench_cv_ppm", step_end.bench.cv_ppm),
+	U32_OMIT("stack_max_bytes", step_end.stack.max_bytes),
+	U32_OMIT("stack_frames", step_end.stack.frames),
+	STR_OMIT("stack_functions", step_end.stack.functions),
 };
 
 static const struct field scenario_end_fields[] = {
@@ -237,7 +241,8 @@ static int encode_field(struct json_object *obj, const struct proto_event *ev,
 	const char *p = (const char *)ev + f->offset;
 
 	if (f->omit_zero && ((f->type == F_U64 && !*(const uint64_t *)p) ||
-			     (f->type == F_U32 && !*(const uint32_t *)p)))
+			     (f->type == F_U32 && !*(const uint32_t *)p) ||
+			     (f->type == F_STR && !*p)))
 		return 0;
 	switch (f->type) {
 	case F_STR:
@@ -438,6 +443,24 @@ static int check_bench(const struct proto_bench *b, char *err, size_t errlen)
 	return 0;
 }
 
+/* A stack_tracer step's figures: bounded, and none without max_bytes. */
+static int check_stack(const struct proto_stack *st, char *err, size_t errlen)
+{
+	if (st->max_bytes > PROTO_STACK_BYTES_MAX)
+		return errmsg(err, errlen, -EPROTO,
+			      "step_end: stack_max_bytes %u is above %d",
+			      st->max_bytes, PROTO_STACK_BYTES_MAX);
+	if (st->frames > PROTO_STACK_FRAMES_MAX)
+		return errmsg(err, errlen, -EPROTO,
+			      "step_end: stack_frames %u is above %d",
+			      st->frames, PROTO_STACK_FRAMES_MAX);
+	if (!st->max_bytes && (st->frames || st->functions[0]))
+		return errmsg(
+			err, errlen, -EPROTO,
+			"step_end: stack figures without stack_max_bytes");
+	return 0;
+}
+
 static int decode_object(struct json_object *obj, struct proto_event *ret,
 			 char *err, size_t errlen)
 {
@@ -498,8 +521,12 @@ static int decode_object(struct json_object *obj, struct proto_event *ret,
 			      ret->u.audit.nfiles, PROTO_AUDIT_FILES_MAX);
 	if (t == PROTO_EV_SUBTEST)
 		return check_subtest(&ret->u.subtest, err, errlen);
-	if (t == PROTO_EV_STEP_END)
-		return check_bench(&ret->u.step_end.bench, err, errlen);
+	if (t == PROTO_EV_STEP_END) {
+		r = check_bench(&ret->u.step_end.bench, err, errlen);
+		if (r == 0)
+			r = check_stack(&ret->u.step_end.stack, err, errlen);
+		return r;
+	}
 	return 0;
 }
 

@@ -142,6 +142,24 @@ struct proto_bench {
 	uint64_t cv_ppm;
 };
 
+/*
+ * A stack_tracer step's figures (docs/scenarios.md, "stack_tracer"): the
+ * deepest kernel stack the ftrace stack tracer saw between its start and
+ * its stop (tracefs stack_max_size, bytes), the frames of that stack
+ * (stack_trace), and their functions from the deepest up, " < " between
+ * them, cut with "..." to fit. On the wire only when max_bytes is not 0;
+ * max_bytes is at most PROTO_STACK_BYTES_MAX, frames at most
+ * PROTO_STACK_FRAMES_MAX.
+ */
+#define PROTO_STACK_BYTES_MAX (1024 * 1024)
+#define PROTO_STACK_FRAMES_MAX 4096
+
+struct proto_stack {
+	uint32_t max_bytes;
+	uint32_t frames;
+	char functions[PROTO_TEXT_MAX];
+};
+
 /* "step_end": its verdict; expected and got are set on failure. */
 struct proto_step_end {
 	char scenario[PROTO_NAME_MAX];
@@ -152,6 +170,7 @@ struct proto_step_end {
 	char got[PROTO_TEXT_MAX];
 	char reason[PROTO_TEXT_MAX];
 	struct proto_bench bench; /* a bench step's; runs 0 otherwise */
+	struct proto_stack stack; /* a stack_tracer stop's; 0 otherwise */
 };
 
 /* "scenario_end": the scenario's verdict and, unless it passed, why. */

@@ -296,6 +296,13 @@ static const struct stepspec_key bench_keys[] = {
 	{ NULL },
 };
 
+static const char *const stack_tracer_actions[] = { "start", "stop", NULL };
+
+static const struct stepspec_key stack_tracer_keys[] = {
+	{ "action", STEPSPEC_CHOICE, true, 0, 0, stack_tracer_actions },
+	{ NULL },
+};
+
 static const struct stepspec_key delta_keys[] = {
 	{ "of", STEPSPEC_STRING, true, 0, STEPSPEC_SAMPLE_NAME_MAX - 1, NULL },
 	{ "equals", STEPSPEC_INT, false, -DELTA_MAX, DELTA_MAX, NULL },
@@ -623,6 +630,7 @@ const struct stepspec stepspec_table[] = {
 	{ "sample", sample_keys, NULL, NULL, NULL, NULL },
 	{ "delta", delta_keys, delta_conds, NULL, "within_ms", NULL },
 	{ "bench", bench_keys, NULL, NULL, NULL, NULL },
+	{ "stack_tracer", stack_tracer_keys, NULL, NULL, NULL, NULL },
 	{ "swap", swap_keys, NULL, NULL, NULL, NULL },
 	{ "marker", marker_keys, NULL, NULL, NULL, NULL },
 	{ "resume", resume_keys, NULL, NULL, NULL, NULL },

@@ -189,6 +189,7 @@ struct step_result {
 	char got[PROTO_TEXT_MAX];
 	char reason[PROTO_TEXT_MAX];
 	struct proto_bench bench; /* a bench step's figures, or runs 0 */
+	struct proto_stack stack; /* a stack_tracer stop's, or max_bytes 0 */
 };
 
 void step_expected(struct step_result *res, const char *fmt, ...)
@@ -297,6 +298,15 @@ struct sample_set {
  * for a count out of range.
  */
 int bench_stats(uint64_t *v, size_t n, struct proto_bench *ret);
+
+/* ---- step-stack-tracer.c ---- */
+/*
+ * Reads tracefs stack_trace: the frame count its header announces, and the
+ * frames' functions from the deepest up, " < " between them, cut with
+ * "..." to fit size. 0, or -EINVAL for a text it does not understand.
+ */
+int stack_trace_parse(const char *text, uint32_t *ret_frames, char *functions,
+		      size_t size);
 
 int sample_parse(const char *buf, const char *pattern, int64_t *ret, char *err,
 		 size_t errlen);

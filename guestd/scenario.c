@@ -181,6 +181,7 @@ void scenario_child(const struct step_ops *const *table,
 		memcpy(ev.u.step_end.got, res.got, PROTO_TEXT_MAX);
 		memcpy(ev.u.step_end.reason, res.reason, PROTO_TEXT_MAX);
 		ev.u.step_end.bench = res.bench;
+		ev.u.step_end.stack = res.stack;
 		child_emit(out_fd, &ev);
 		memset(&ev, 0, sizeof(ev));
 

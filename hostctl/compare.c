@@ -104,6 +104,20 @@ static uint64_t median_of(const struct cmp_round *r, size_t n)
 	return lo + (s[n / 2].median - lo) / 2;
 }
 
+/* What a step's row starts with: its scenario, index and name. */
+static int add_row_head(struct json_object *row, const struct res_scenario *s,
+			size_t step)
+{
+	int r = jsonutil_add(row, "scenario", json_object_new_string(s->name));
+
+	if (r == 0)
+		r = jsonutil_add(row, "step", json_object_new_int64(step));
+	if (r == 0)
+		r = jsonutil_add(row, "name",
+				 json_object_new_string(s->steps[step].name));
+	return r;
+}
+
 static int add_bench_row(struct json_object *rows, const struct cmp_input *in,
 			 const struct res_scenario *s, size_t step)
 {
@@ -117,12 +131,7 @@ static int add_bench_row(struct json_object *rows, const struct cmp_input *in,
 		return -ENOMEM;
 	nb = rounds_of(in->base, in->nrounds, s->name, step, b);
 	nc = rounds_of(in->cand, in->nrounds, s->name, step, c);
-	ret = jsonutil_add(row, "scenario", json_object_new_string(s->name));
-	if (ret == 0)
-		ret = jsonutil_add(row, "step", json_object_new_int64(step));
-	if (ret == 0)
-		ret = jsonutil_add(row, "name",
-				   json_object_new_string(s->steps[step].name));
+	ret = add_row_head(row, s, step);
 	if (ret == 0)
 		ret = jsonutil_add(row, "baseline_rounds",
 				   json_object_new_int64(nb));
@@ -166,6 +175,71 @@ static int add_bench_row(struct json_object *rows, const struct cmp_input *in,
 		return jsonutil_append(rows, row);
 	json_object_put(row);
 	return ret;
+}
+
+/* The deepest of one flavour's rounds of stack_tracer step @step of
+ * scenario @name, or NULL when no round has figures. */
+static const struct proto_stack *
+deepest_of(const struct res_run *runs, size_t n, const char *name, size_t step)
+{
+	const struct proto_stack *deepest = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct res_scenario *s = find_scn(&runs[i], name);
+		const struct proto_stack *st;
+
+		if (!s || step >= s->nsteps || !s->steps[step].stack.max_bytes)
+			continue;
+		st = &s->steps[step].stack;
+		if (!deepest || st->max_bytes > deepest->max_bytes)
+			deepest = st;
+	}
+	return deepest;
+}
+
+static int add_stack_side(struct json_object *row, const char *side,
+			  const struct proto_stack *st)
+{
+	char key[64];
+	int r;
+
+	if (!st)
+		return 0;
+	snprintf(key, sizeof(key), "%s_max_bytes", side);
+	r = jsonutil_add(row, key, json_object_new_int64(st->max_bytes));
+	snprintf(key, sizeof(key), "%s_frames", side);
+	if (r == 0)
+		r = jsonutil_add(row, key, json_object_new_int64(st->frames));
+	snprintf(key, sizeof(key), "%s_functions", side);
+	if (r == 0)
+		r = jsonutil_add(row, key,
+				 json_object_new_string(st->functions));
+	return r;
+}
+
+/* A stack_tracer step's row: the deepest stack of each flavour's rounds,
+ * and through which functions. */
+static int add_stack_row(struct json_object *rows, const struct cmp_input *in,
+			 const struct res_scenario *s, size_t step)
+{
+	struct json_object *row = json_object_new_object();
+	int r;
+
+	if (!row)
+		return -ENOMEM;
+	r = add_row_head(row, s, step);
+	if (r == 0)
+		r = add_stack_side(row, "baseline",
+				   deepest_of(in->base, in->nrounds, s->name,
+					      step));
+	if (r == 0)
+		r = add_stack_side(row, "candidate",
+				   deepest_of(in->cand, in->nrounds, s->name,
+					      step));
+	if (r == 0)
+		return jsonutil_append(rows, row);
+	json_object_put(row);
+	return r;
 }
 
 /* What a flavour's build manifest says: -Wvla warnings and, when the
@@ -246,7 +320,7 @@ static struct json_object *reference(void)
 int cmp_table(const struct cmp_input *in, struct json_object **ret)
 {
 	struct json_object *t = json_object_new_object(), *verdicts, *bench,
-			   *kernel;
+			   *stack, *kernel;
 	const struct res_run *first = in->nrounds ? &in->base[0] : NULL;
 	bool icount;
 	int r;
@@ -286,6 +360,11 @@ int cmp_table(const struct cmp_input *in, struct json_object **ret)
 		r = jsonutil_add(t, "bench", bench);
 	else
 		json_object_put(bench);
+	stack = json_object_new_array();
+	if (r == 0)
+		r = jsonutil_add(t, "stack", stack);
+	else
+		json_object_put(stack);
 	for (size_t i = 0; r == 0 && i < first->n; i++) {
 		const struct res_scenario *s = &first->v[i];
 		struct json_object *row = json_object_new_object();
@@ -304,9 +383,16 @@ int cmp_table(const struct cmp_input *in, struct json_object **ret)
 			r = jsonutil_append(verdicts, row);
 		else
 			json_object_put(row);
-		for (size_t j = 0; r == 0 && j < s->nsteps; j++)
+		for (size_t j = 0; r == 0 && j < s->nsteps; j++) {
 			if (!strcmp(s->steps[j].kind, "bench"))
 				r = add_bench_row(bench, in, s, j);
+			else if (!strcmp(s->steps[j].kind, "stack_tracer") &&
+				 (deepest_of(in->base, in->nrounds, s->name,
+					     j) ||
+				  deepest_of(in->cand, in->nrounds, s->name,
+					     j)))
+				r = add_stack_row(stack, in, s, j);
+		}
 	}
 	kernel = json_object_new_object();
 	if (r == 0)
@@ -435,6 +521,29 @@ void cmp_print(struct json_object *t, FILE *f)
 			else
 				fprintf(f, "  %s\n",
 					jsonutil_str(row, "verdict"));
+		}
+	}
+	json_object_object_get_ex(t, "stack", &a);
+	if (a && json_object_array_length(a)) {
+		fprintf(f, "\n%-34s  %14s  %14s\n",
+			"deepest stack (bytes, of rounds)",
+			jsonutil_str(t, "baseline"),
+			jsonutil_str(t, "candidate"));
+		for (size_t i = 0; i < json_object_array_length(a); i++) {
+			char what[160];
+
+			row = json_object_array_get_idx(a, i);
+			snprintf(what, sizeof(what), "%s #%" PRId64 " %s",
+				 jsonutil_str(row, "scenario"),
+				 int_of(row, "step", 0),
+				 jsonutil_str(row, "name"));
+			fprintf(f, "%-34s  %14" PRId64 "  %14" PRId64 "\n",
+				what, int_of(row, "baseline_max_bytes", 0),
+				int_of(row, "candidate_max_bytes", 0));
+			fprintf(f, "  %s: %s\n", jsonutil_str(t, "baseline"),
+				jsonutil_str(row, "baseline_functions"));
+			fprintf(f, "  %s: %s\n", jsonutil_str(t, "candidate"),
+				jsonutil_str(row, "candidate_functions"));
 		}
 	}
 	fputs("\nkernel builds\n", f);

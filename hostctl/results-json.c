@@ -127,6 +127,10 @@ static const struct field step_fields[] = {
 	STEP("bench_min", F_U64, bench.min, .when = IF_SET),
 	STEP("bench_max", F_U64, bench.max, .when = IF_SET),
 	STEP("bench_cv_ppm", F_U64, bench.cv_ppm, .when = IF_SET),
+	/* A stack_tracer step's figures (struct proto_stack). */
+	STEP("stack_max_bytes", F_U32, stack.max_bytes, .when = IF_SET),
+	STEP("stack_frames", F_U32, stack.frames, .when = IF_SET),
+	STEP("stack_functions", F_STR, stack.functions, .when = IF_SET),
 	/* The tests of the program a kselftest step ran. */
 	STEP("subtests", F_LIST, subtests, .when = IF_SET, .count = STEP_AT(nsubtests), .elem = &subtest_record),
 };

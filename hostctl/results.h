@@ -41,6 +41,7 @@ struct res_step {
 	struct res_subtest *subtests; /* in the order they ended, or NULL */
 	size_t nsubtests;
 	struct proto_bench bench; /* a bench step's figures, or runs 0 */
+	struct proto_stack stack; /* a stack_tracer stop's, or max_bytes 0 */
 };
 
 /* One boot of a multi-boot scenario (boots.c), for summary.json. */

@@ -150,6 +150,7 @@ static int on_step_end(struct session *s, const struct proto_step_end *e)
 	st->verdict = e->verdict;
 	st->duration_us = e->duration_us;
 	st->bench = e->bench;
+	st->stack = e->stack;
 	r = res_set_str(&st->expected, e->expected);
 	if (r == 0)
 		r = res_set_str(&st->got, e->got);

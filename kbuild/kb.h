@@ -88,6 +88,10 @@ int kb_hash_add_str(struct kb_hash *h, const char *tag, const char *s);
 int kb_hash_final(struct kb_hash *h, char ret_hex[65]);
 void kb_hash_free(struct kb_hash *h);
 
+/* ---- flavour.c: what a flavour is ---- */
+/* patched and vanilla: the flavours without a folder of kernel/flavours/. */
+bool kb_flavour_is_builtin(const char *f);
+
 /* ---- extmod.c: kernel/modules/<name>/, built with M= ---- */
 #define KB_EXTMOD_FILE_MAX (1024 * 1024)
 #define KB_EXTMOD_STAGE "vlalab-modules" /* below the object tree */
@@ -99,8 +103,12 @@ struct kb_extmods {
 	size_t nfiles;
 };
 
-/* Reads kernel_dir/modules/ (none: no modules). 0 or -errno. */
-int kb_extmods_read(const char *kernel_dir, struct kb_extmods *ret);
+/* Reads kernel_dir/modules/ (none: no modules), the modules that flavour
+ * builds: those without a `flavours` file and those whose file names it.
+ * 0, -EINVAL with err set ("FILE:LINE: reason") for a bad `flavours` file,
+ * or -errno. */
+int kb_extmods_read(const char *kernel_dir, const char *flavour,
+		    struct kb_extmods *ret, char *err, size_t errlen);
 void kb_extmods_free(struct kb_extmods *m);
 /* Writes the modules' files afresh below root/<dir>/. 0 or -errno. */
 int kb_extmods_stage(const struct kb_extmods *m, const char *root);

@@ -38,22 +38,6 @@ int kbuild_cache_dir(char *buf, size_t len)
 	return kb_path(buf, len, "%s/.cache/vlalab", s);
 }
 
-/* A flavour's own fragments live in kernel/flavours/<name>/; its name is
- * used in cache paths, so it is short and plain. */
-static bool flavour_name_ok(const char *f)
-{
-	size_t n = strlen(f);
-
-	if (n == 0 || n > KBUILD_FLAVOUR_MAX || f[0] == '-')
-		return false;
-	return strspn(f, "abcdefghijklmnopqrstuvwxyz0123456789-") == n;
-}
-
-static bool flavour_is_builtin(const char *f)
-{
-	return !strcmp(f, "patched") || !strcmp(f, "vanilla");
-}
-
 /* The key's flavour for a user's tree (kbuild_opts.tree), with and
  * without our series; never a folder of kernel/flavours/. */
 #define TREE_FLAVOUR "tree"
@@ -62,58 +46,6 @@ static bool flavour_is_builtin(const char *f)
 static bool flavour_is_tree(const char *f)
 {
 	return !strcmp(f, TREE_FLAVOUR) || !strcmp(f, TREE_SERIES_FLAVOUR);
-}
-
-int kbuild_flavour_check(const char *kernel_dir, const char *flavour, char *err,
-			 size_t errlen)
-{
-	char dir[PATH_MAX], **names = NULL, **frags = NULL;
-	size_t nnames = 0, nfrags = 0, len = 0;
-	char known[256] = "patched, vanilla";
-	int r;
-
-	if (flavour_is_builtin(flavour))
-		return 0;
-	r = kb_path(dir, sizeof(dir), "%s/flavours", kernel_dir);
-	if (r < 0)
-		return r;
-	r = kb_list_subdirs(dir, &names, &nnames);
-	if (r < 0 && r != -ENOENT)
-		return r;
-	len = strlen(known);
-	for (size_t i = 0; i < nnames && len < sizeof(known); i++)
-		len += snprintf(known + len, sizeof(known) - len, ", %s",
-				names[i]);
-	kb_strv_free(names, nnames);
-	if (!flavour_name_ok(flavour)) {
-		snprintf(err, errlen, "bad flavour name '%s' (known: %s)",
-			 flavour, known);
-		return -EINVAL;
-	}
-	r = kb_path(dir, sizeof(dir), "%s/flavours/%s", kernel_dir, flavour);
-	if (r < 0)
-		return r;
-	r = kb_list_dir(dir, ".config", &frags, &nfrags);
-	kb_strv_free(frags, nfrags);
-	if (r == -ENOENT || r == -ENOTDIR) {
-		snprintf(err, errlen, "unknown flavour '%s' (known: %s)",
-			 flavour, known);
-		return -EINVAL;
-	}
-	if (r == 0 && !nfrags) {
-		r = kb_list_dir(dir, ".patch", &frags, &nfrags);
-		kb_strv_free(frags, nfrags);
-	}
-	if (r < 0)
-		return r;
-	if (!nfrags) {
-		snprintf(
-			err, errlen,
-			"flavour '%s': no config fragments (*.config) and no patches (*.patch) in '%s'",
-			flavour, dir);
-		return -EINVAL;
-	}
-	return 0;
 }
 
 /* Reads and parses kernel_dir's series (none: an empty one) into *s. */
@@ -494,7 +426,7 @@ static int read_inputs(const char *kernel_dir, const char *flavour,
 		       configs_dir);
 		r = -ENOENT;
 	}
-	if (r == 0 && !flavour_is_builtin(flavour) &&
+	if (r == 0 && !kb_flavour_is_builtin(flavour) &&
 	    !flavour_is_tree(flavour)) {
 		char fdir[PATH_MAX], prefix[PATH_MAX];
 
@@ -509,8 +441,12 @@ static int read_inputs(const char *kernel_dir, const char *flavour,
 			r = add_flavour_patches(in, fdir, prefix, p);
 	}
 	if (r == 0) {
-		r = kb_extmods_read(kernel_dir, &in->extmods);
-		if (r < 0)
+		err[0] = '\0';
+		r = kb_extmods_read(kernel_dir, flavour, &in->extmods, err,
+				    sizeof(err));
+		if (r == -EINVAL && err[0])
+			kb_msg(p, "kbuild: %s", err);
+		else if (r < 0)
 			kb_msg(p,
 			       "kbuild: cannot read the modules in '%s/modules': %s",
 			       kernel_dir, strerror(-r));
@@ -1343,7 +1279,7 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 			       "kbuild: leaving patches out of a user's tree needs the series on it");
 			return -EINVAL;
 		}
-	} else if (!flavour_is_builtin(flavour)) {
+	} else if (!kb_flavour_is_builtin(flavour)) {
 		char err[512];
 
 		r = kbuild_flavour_check(opts->kernel_dir, flavour, err,
@@ -1487,7 +1423,7 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 		incremental = stat(path, &st) == 0;
 		goto configure;
 	}
-	if (!opts->obj_dir && !flavour_is_builtin(flavour)) {
+	if (!opts->obj_dir && !kb_flavour_is_builtin(flavour)) {
 		r = seed(cache, flavour, log_fd, &p, &seed_secs);
 		if (r < 0)
 			goto out;

@@ -105,6 +105,42 @@ static void test_bench(void)
 	is_int(decode(buf, &back), -EPROTO, "a mistyped runs");
 }
 
+/* A stack_tracer step's figures: on the wire only with max_bytes, checked. */
+static void test_stack(void)
+{
+	struct proto_event ev = { .type = PROTO_EV_STEP_END, .t_us = 9 };
+	struct proto_event back;
+	const char *pre = "{\"ev\":\"step_end\",\"t_us\":1,\"scenario\":\"a/b\","
+			  "\"step\":0,\"verdict\":\"pass\",\"duration_us\":5";
+	char *line, buf[512];
+	size_t len;
+
+	strcpy(ev.u.step_end.scenario, "bch/bench-encode");
+	ok(proto_event_encode(&ev, &line, &len) == 0 &&
+	   !strstr(line, "stack_"), "no stack fields without max_bytes");
+	free(line);
+	ev.u.step_end.stack.max_bytes = 3512;
+	ev.u.step_end.stack.frames = 31;
+	strcpy(ev.u.step_end.stack.functions, "bch_encode < bench_encode_read");
+	ok(proto_event_encode(&ev, &line, &len) == 0, "encode with stack");
+	line[len - 1] = '\0';
+	is_int(decode(line, &back), 0, "decode it back");
+	ok(back.u.step_end.stack.max_bytes == 3512 &&
+	   back.u.step_end.stack.frames == 31 &&
+	   !strcmp(back.u.step_end.stack.functions,
+		   "bch_encode < bench_encode_read"), "the figures survive");
+	free(line);
+
+	snprintf(buf, sizeof(buf), "%s,\"stack_max_bytes\":1048577}", pre);
+	is_int(decode(buf, &back), -EPROTO, "a stack above the bound");
+	is_str(err, "step_end: stack_max_bytes 1048577 is above 1048576", "says so");
+	snprintf(buf, sizeof(buf), "%s,\"stack_max_bytes\":9,\"stack_frames\":4097}", pre);
+	is_int(decode(buf, &back), -EPROTO, "frames above the bound");
+	snprintf(buf, sizeof(buf), "%s,\"stack_functions\":\"f\"}", pre);
+	is_int(decode(buf, &back), -EPROTO, "functions without max_bytes");
+	is_str(err, "step_end: stack figures without stack_max_bytes", "says so");
+}
+
 static void test_hostile(void)
 {
 	struct proto_event ev;
@@ -780,6 +816,7 @@ int main(void)
 	test_roundtrip();
 	test_every_event_roundtrips();
 	test_bench();
+	test_stack();
 	test_hostile();
 	test_encode_bound();
 	test_linebuf();

@@ -541,6 +541,83 @@ static void test_bench(void)
 	is_int(res.verdict, VERDICT_FAIL, "a missing file fails");
 }
 
+/* stack_tracer against fake tracefs and procfs files under the temp dir. */
+static void test_stack_tracer(void)
+{
+	static const char trace[] =
+		"        Depth    Size   Location    (3 entries)\n"
+		"        -----    ----   --------\n"
+		"  0)     3512     232   bch_encode+0x5c/0x2e0 [bch]\n"
+		"  1)     3280     120   bench_encode_read+0x3d/0xb0 [bch_bench]\n"
+		"  2)     3160    3160   entry_SYSCALL_64_after_hwframe+0x63/0xcd\n";
+	struct step_result res;
+	char f[512], *text = NULL;
+	uint32_t frames = 0;
+	char fns[32];
+
+	env.sys_dir = env.proc_dir = dir;
+	snprintf(f, sizeof(f), "%s/kernel", dir);
+	mkdir(f, 0755);
+	snprintf(f, sizeof(f), "%s/kernel/tracing", dir);
+	mkdir(f, 0755);
+	snprintf(f, sizeof(f), "%s/sys", dir);
+	mkdir(f, 0755);
+	snprintf(f, sizeof(f), "%s/sys/kernel", dir);
+	mkdir(f, 0755);
+	snprintf(f, sizeof(f), "%s/sys/kernel/stack_tracer_enabled", dir);
+	tu_write(f, "0\n", O_TRUNC);
+	snprintf(f, sizeof(f), "%s/kernel/tracing/stack_max_size", dir);
+	tu_write(f, "4000\n", O_TRUNC);
+	snprintf(f, sizeof(f), "%s/kernel/tracing/stack_trace", dir);
+	tu_write(f, trace, O_TRUNC);
+
+	run(&res, "{\"kind\":\"stack_tracer\",\"action\":\"start\"}");
+	is_int(res.verdict, VERDICT_PASS, "start passes");
+	is_str(res.expected, "", "with no expected text");
+	snprintf(f, sizeof(f), "%s/sys/kernel/stack_tracer_enabled", dir);
+	ok(fileio_read(f, 64, &text, NULL, NULL) == 0 && !strcmp(text, "1\n"),
+	   "start turns the tracer on");
+	free(text);
+	snprintf(f, sizeof(f), "%s/kernel/tracing/stack_max_size", dir);
+	ok(fileio_read(f, 64, &text, NULL, NULL) == 0 && !strcmp(text, "0\n"),
+	   "and clears the deepest stack");
+	free(text);
+	tu_write(f, "3512\n", O_TRUNC);
+	run(&res, "{\"kind\":\"stack_tracer\",\"action\":\"stop\"}");
+	is_int(res.verdict, VERDICT_PASS, "stop passes");
+	ok(res.stack.max_bytes == 3512 && res.stack.frames == 3,
+	   "stop: 3512 bytes in 3 frames");
+	is_str(res.stack.functions,
+	       "bch_encode < bench_encode_read < entry_SYSCALL_64_after_hwframe",
+	       "stop: the functions from the deepest up");
+	snprintf(f, sizeof(f), "%s/sys/kernel/stack_tracer_enabled", dir);
+	ok(fileio_read(f, 64, &text, NULL, NULL) == 0 && !strcmp(text, "0\n"),
+	   "stop turns the tracer off");
+	free(text);
+
+	is_int(stack_trace_parse(trace, &frames, fns, sizeof(fns)), 0,
+	       "a small buffer");
+	is_str(fns, "bch_encode < ...", "is cut with ...");
+	is_int(stack_trace_parse("        Depth    Size   Location    (2 entries)\n"
+				 "  0)     3512     232   f+0x5c/0x2e0\n",
+				 &frames, fns, sizeof(fns)),
+	       -EINVAL, "fewer frames than the header says");
+	is_int(stack_trace_parse("  0)     3512     232   f+0x5c/0x2e0\n",
+				 &frames, fns, sizeof(fns)),
+	       -EINVAL, "no header");
+	is_int(stack_trace_parse("        Depth    Size   Location    (1 entries)\n"
+				 "  1)     3512     232   f+0x5c/0x2e0\n",
+				 &frames, fns, sizeof(fns)),
+	       -EINVAL, "a frame out of order");
+
+	snprintf(f, sizeof(f), "%s/kernel/tracing/stack_trace", dir);
+	unlink(f);
+	run(&res, "{\"kind\":\"stack_tracer\",\"action\":\"stop\"}");
+	is_int(res.verdict, VERDICT_FAIL, "stop fails without stack_trace");
+	ok(res.stack.max_bytes == 0, "and reports no figures");
+	env.sys_dir = env.proc_dir = NULL;
+}
+
 static void test_wait_for(void)
 {
 	struct step_result res;
@@ -753,6 +830,7 @@ int main(void)
 	test_repeat_length();
 	test_sample_delta();
 	test_bench();
+	test_stack_tracer();
 	test_wait_for();
 	test_sleep();
 	test_kmsg_without_log();
