@@ -59,14 +59,21 @@ for f in files:
                    (name, sc["leaks"]))
 # One VM to start with, and a fresh one after each scenario that did not
 # pass cleanly (an incident, or any verdict but pass: the xfail of
-# cfi-forward-proto too), unless it was the last to run.
+# cfi-forward-proto too), and for each scenario on another image than
+# the one before it ("image": "cloud", e.g. ftrace/trace-cmd-mod).
 order = [x["name"] for x in s["scenarios"]]
 unclean = [n for n in order
            if by[n].get("incidents") or by[n]["verdict"] != "pass"]
+def image(name):
+    return json.load(open(os.path.join(src, "scenarios", name + ".json"))).get("image", "initramfs")
+want_vms, fresh, prev = 0, True, None
+for n in order:
+    if fresh or image(n) != prev:
+        want_vms += 1
+    fresh, prev = n in unclean, image(n)
 vms = len(glob.glob(os.path.join(run, "console-vm*.log")))
-want_vms = 1 + len(unclean) - (1 if order and order[-1] in unclean else 0)
 if vms != want_vms:
-    bad.append("%d VMs, want %d: one, and one after each of %r" % (vms, want_vms, unclean))
+    bad.append("%d VMs, want %d: one, one after each of %r, one for each change of image" % (vms, want_vms, unclean))
 for name, sc in by.items():
     if name.startswith("ftrace/"):
         if sc["verdict"] != "pass":
