@@ -12,23 +12,9 @@
 #include "fileio.h"
 #include "kb.h"
 #include "tap.h"
+#include "tfile.h"
 
 static char tmp[64];
-
-static void put(const char *rel, const char *text)
-{
-	char path[PATH_MAX], *slash;
-
-	kb_path(path, sizeof(path), "%s/%s", tmp, rel);
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	kb_mkdir_p(path, 0755);
-	*slash = '/';
-	if (fileio_write_atomic(path, text, strlen(text)) < 0) {
-		printf("Bail out! cannot write %s\n", path);
-		exit(1);
-	}
-}
 
 /* The modules flavour reads, as "dir,dir" and their file count. */
 static int read_for(const char *flavour, char *names, size_t len,
@@ -61,30 +47,30 @@ int main(void)
 		printf("Bail out! mkdtemp\n");
 		return 1;
 	}
-	put("flavours/vla/vla.config", "CONFIG_VMAP_STACK=y\n");
-	put("modules/all/Kbuild", "obj-m += all.o\n");
-	put("modules/all/all.c", "int x;\n");
-	put("modules/only/Kbuild", "obj-m += only.o\n");
-	put("modules/only/only.c", "int y;\n");
-	put("modules/only/flavours", "# the vla flavour only\n\n  vla\n");
+	tfile_put(tmp, "flavours/vla/vla.config", "CONFIG_VMAP_STACK=y\n");
+	tfile_put(tmp, "modules/all/Kbuild", "obj-m += all.o\n");
+	tfile_put(tmp, "modules/all/all.c", "int x;\n");
+	tfile_put(tmp, "modules/only/Kbuild", "obj-m += only.o\n");
+	tfile_put(tmp, "modules/only/only.c", "int y;\n");
+	tfile_put(tmp, "modules/only/flavours",
+		  "# the vla flavour only\n\n  vla\n");
 
 	ok(read_for("patched", names, sizeof(names), &files, err,
 		    sizeof(err)) == 0,
 	   "patched reads its modules");
 	is_str(names, "all", "a module with a flavours file is left out");
 	is_int(files, 2, "and its files are not read (not in the key)");
-	ok(read_for("vla", names, sizeof(names), &files, err, sizeof(err)) ==
-		   0,
+	ok(read_for("vla", names, sizeof(names), &files, err, sizeof(err)) == 0,
 	   "vla reads its modules");
 	is_str(names, "all,only", "a module whose flavours name it is in");
 	is_int(files, 5, "with all its files, the flavours file too");
 
-	put("modules/only/flavours", "vla\nvlaa\n");
+	tfile_put(tmp, "modules/only/flavours", "vla\nvlaa\n");
 	is_int(read_for("vla", names, sizeof(names), &files, err, sizeof(err)),
 	       -EINVAL, "an unknown flavour is an error");
 	okf(strstr(err, "modules/only/flavours:2: unknown flavour 'vlaa'"),
 	    "naming the file and line: %s", err);
-	put("modules/only/flavours", "vla patched\n");
+	tfile_put(tmp, "modules/only/flavours", "vla patched\n");
 	is_int(read_for("vla", names, sizeof(names), &files, err, sizeof(err)),
 	       -EINVAL, "two names on a line are an error");
 	okf(strstr(err, "modules/only/flavours:1: one flavour a line"),

@@ -15,33 +15,9 @@
 #include "fileio.h"
 #include "kb.h"
 #include "tap.h"
+#include "tfile.h"
 
 static char tmp[64];
-
-static void put(const char *rel, const char *text)
-{
-	char path[PATH_MAX], *slash;
-
-	kb_path(path, sizeof(path), "%s/%s", tmp, rel);
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	kb_mkdir_p(path, 0755);
-	*slash = '/';
-	if (fileio_write_atomic(path, text, strlen(text)) < 0) {
-		printf("Bail out! cannot write %s\n", path);
-		exit(1);
-	}
-}
-
-static char *get(const char *rel)
-{
-	char path[PATH_MAX], *text = NULL;
-
-	kb_path(path, sizeof(path), "%s/%s", tmp, rel);
-	if (fileio_read(path, FILEIO_ALL, &text, NULL, NULL) < 0)
-		return strdup("(unreadable)");
-	return text;
-}
 
 static time_t mtime(const char *rel)
 {
@@ -73,18 +49,18 @@ int main(void)
 		printf("Bail out! mkdtemp\n");
 		return 1;
 	}
-	put("trees/patched/lib/bch.c", "int x;\n");
-	put("trees/patched/.vlalab/tree-id", "1.2.3");
-	put("obj/patched/.vlalab-tree-id", "1.2.3");
+	tfile_put(tmp, "trees/patched/lib/bch.c", "int x;\n");
+	tfile_put(tmp, "trees/patched/.vlalab/tree-id", "1.2.3");
+	tfile_put(tmp, "obj/patched/.vlalab-tree-id", "1.2.3");
 	snprintf(
 		cmd, sizeof(cmd),
 		"cmd_lib/bch.o := gcc -I%s/trees/patched/include -c -o lib/bch.o %s/trees/patched/lib/bch.c ; objtool %s/obj/patched/lib/bch.o\n"
 		"deps_lib/bch.o := %s/trees/patched/lib/bch.c %s/trees/patched2/x.h\n",
 		tmp, tmp, tmp, tmp, tmp);
-	put("obj/patched/lib/.bch.o.cmd", cmd);
-	put("obj/patched/lib/bch.o", "ELF");
-	put("obj/patched/.missing-syscalls.d", cmd);
-	put("obj/patched/lib/bch.s", cmd);
+	tfile_put(tmp, "obj/patched/lib/.bch.o.cmd", cmd);
+	tfile_put(tmp, "obj/patched/lib/bch.o", "ELF");
+	tfile_put(tmp, "obj/patched/.missing-syscalls.d", cmd);
+	tfile_put(tmp, "obj/patched/lib/bch.s", cmd);
 	set_mtime("obj/patched/lib/.bch.o.cmd", 1000000000);
 	set_mtime("obj/patched/lib/bch.o", 1000000000);
 
@@ -96,23 +72,23 @@ int main(void)
 		"cmd_lib/bch.o := gcc -I%s/trees/vla/include -c -o lib/bch.o %s/trees/vla/lib/bch.c ; objtool %s/obj/vla/lib/bch.o\n"
 		"deps_lib/bch.o := %s/trees/vla/lib/bch.c %s/trees/patched2/x.h\n",
 		tmp, tmp, tmp, tmp, tmp);
-	text = get("obj/vla/lib/.bch.o.cmd");
+	text = tfile_get(tmp, "obj/vla/lib/.bch.o.cmd");
 	is_str(text, want,
 	       "the .cmd names the new trees, and not a longer name");
 	free(text);
-	text = get("obj/vla/.missing-syscalls.d");
+	text = tfile_get(tmp, "obj/vla/.missing-syscalls.d");
 	ok(!strcmp(text, want), "a .d file too");
 	free(text);
-	text = get("obj/vla/lib/bch.s");
+	text = tfile_get(tmp, "obj/vla/lib/bch.s");
 	ok(!strcmp(text, cmd), "an output that is not a record is left alone");
 	free(text);
 	ok(mtime("obj/vla/lib/.bch.o.cmd") == 1000000000 &&
 		   mtime("obj/vla/lib/bch.o") == 1000000000,
 	   "mtimes are kept");
-	text = get("trees/vla/lib/bch.c");
+	text = tfile_get(tmp, "trees/vla/lib/bch.c");
 	ok(!strcmp(text, "int x;\n"), "the source tree is copied");
 	free(text);
-	text = get("obj/patched/lib/.bch.o.cmd");
+	text = tfile_get(tmp, "obj/patched/lib/.bch.o.cmd");
 	ok(!strcmp(text, cmd), "patched's records are untouched");
 	free(text);
 	kb_path(path, sizeof(path), "%s/obj/vla/source", tmp);
@@ -124,7 +100,7 @@ int main(void)
 
 	ok(kb_seed_flavour(tmp, "patched", "vla", -1, NULL) == -EEXIST,
 	   "a flavour with trees is not seeded again");
-	put("obj/patched/.vlalab-tree-id", "4.5.6");
+	tfile_put(tmp, "obj/patched/.vlalab-tree-id", "4.5.6");
 	ok(kb_seed_flavour(tmp, "patched", "kmalloc", -1, NULL) == -ENOENT,
 	   "not from an object tree of another unpacking");
 	kb_path(path, sizeof(path), "%s/trees/kmalloc", tmp);

@@ -17,33 +17,9 @@
 #include "fileio.h"
 #include "kb.h"
 #include "tap.h"
+#include "tfile.h"
 
 static char tmp[64];
-
-static void put(const char *rel, const char *text)
-{
-	char path[PATH_MAX], *slash;
-
-	kb_path(path, sizeof(path), "%s/%s", tmp, rel);
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	kb_mkdir_p(path, 0755);
-	*slash = '/';
-	if (fileio_write_atomic(path, text, strlen(text)) < 0) {
-		printf("Bail out! cannot write %s\n", path);
-		exit(1);
-	}
-}
-
-static char *get(const char *rel)
-{
-	char path[PATH_MAX], *text = NULL;
-
-	kb_path(path, sizeof(path), "%s/%s", tmp, rel);
-	if (fileio_read(path, FILEIO_ALL, &text, NULL, NULL) < 0)
-		return strdup("(unreadable)");
-	return text;
-}
 
 static void set_mtime(const char *rel, time_t t)
 {
@@ -92,8 +68,8 @@ int main(void)
 	}
 
 	/* A git checkout. */
-	put("git/a.c", "one\ntwo\n");
-	put("git/Makefile", "all:\n");
+	tfile_put(tmp, "git/a.c", "one\ntwo\n");
+	tfile_put(tmp, "git/Makefile", "all:\n");
 	kb_path(tree, sizeof(tree), "%s/git", tmp);
 	if (git("git", "init", "-q", NULL) < 0 ||
 	    git("git", "add", "-A", NULL) < 0 ||
@@ -104,20 +80,20 @@ int main(void)
 	r = kb_usertree_id(tree, id, sizeof(id), err, sizeof(err));
 	okf(r == 0 && !strncmp(id, "git:", 4) && strlen(id) == 44,
 	    "a clean checkout is its commit: %s", r == 0 ? id : err);
-	put("git/untracked.c", "x\n");
+	tfile_put(tmp, "git/untracked.c", "x\n");
 	r = kb_usertree_id(tree, id2, sizeof(id2), err, sizeof(err));
 	okf(r == 0 && !strcmp(id, id2), "an untracked file changes nothing");
-	put("git/a.c", "one\ntwo\nthree\n");
+	tfile_put(tmp, "git/a.c", "one\ntwo\nthree\n");
 	r = kb_usertree_id(tree, id2, sizeof(id2), err, sizeof(err));
 	okf(r == -EBUSY && strstr(err, "uncommitted changes") &&
 		    strstr(err, "a.c"),
 	    "a changed tracked file is refused, naming it: %s", err);
-	put("git/a.c", "one\ntwo\n");
+	tfile_put(tmp, "git/a.c", "one\ntwo\n");
 	git("git", "commit", "-qam", "same");
 
 	/* A plain folder: names, sizes and mtimes. */
-	put("plain/a.c", "one\n");
-	put("plain/sub/b.c", "two\n");
+	tfile_put(tmp, "plain/a.c", "one\n");
+	tfile_put(tmp, "plain/sub/b.c", "two\n");
 	set_mtime("plain/a.c", now - 100);
 	kb_path(path, sizeof(path), "%s/plain", tmp);
 	r = kb_usertree_id(path, id, sizeof(id), err, sizeof(err));
@@ -134,10 +110,10 @@ int main(void)
 	    "a missing tree: %s", err);
 
 	/* Seeding: patched's tree and objects, and trees made from it. */
-	put("from/a.c", "one\n");
-	put("from/b.c", "two\n");
-	put("from/c.c", "three\n");
-	put("fromobj/a.o", "obj\n");
+	tfile_put(tmp, "from/a.c", "one\n");
+	tfile_put(tmp, "from/b.c", "two\n");
+	tfile_put(tmp, "from/c.c", "three\n");
+	tfile_put(tmp, "fromobj/a.o", "obj\n");
 	set_mtime("from/a.c", now - 1000);
 	set_mtime("from/b.c", now - 1000);
 	set_mtime("from/c.c", now - 1000);
@@ -152,7 +128,7 @@ int main(void)
 		kb_run_output(cp, NULL, err, sizeof(err));
 		r = kb_usertree_seedable(to, from, fobj, err, sizeof(err));
 		is_int(r, 1, "a copy with its mtimes can be seeded");
-		put("to/b.c", "TWO\n");
+		tfile_put(tmp, "to/b.c", "TWO\n");
 		r = kb_usertree_seedable(to, from, fobj, err, sizeof(err));
 		is_int(r, 1, "and with a file changed since the objects");
 		set_mtime("to/b.c", now - 700);
@@ -160,8 +136,8 @@ int main(void)
 		okf(r == 0 && strstr(err, "'b.c'"),
 		    "not with one older than the objects: %s", err);
 		set_mtime("to/b.c", now);
-		put("to/a.c", "ONE\n");
-		put("to/c.c", "THREE\n");
+		tfile_put(tmp, "to/a.c", "ONE\n");
+		tfile_put(tmp, "to/c.c", "THREE\n");
 		r = kb_usertree_seedable(to, from, fobj, err, sizeof(err));
 		okf(r == 0 && strstr(err, "3 of its files differ"),
 		    "nor when most files differ: %s", err);
@@ -173,10 +149,10 @@ int main(void)
 	if (r == 0)
 		r = kb_usertree_copy(tree, id, copy, 2);
 	is_int(r, 0, "a copy of the checkout");
-	s = get("copy/a.c");
+	s = tfile_get(tmp, "copy/a.c");
 	is_str(s, "one\ntwo\n", "holds its files");
 	free(s);
-	put("p/0001-shout.patch", patch);
+	tfile_put(tmp, "p/0001-shout.patch", patch);
 	kb_path(path, sizeof(path), "%s/p/0001-shout.patch", tmp);
 	{
 		struct kb_progress p;
@@ -187,23 +163,23 @@ int main(void)
 				  copy, path, "# (failed)");
 	}
 	is_int(r, 0, "the series applies to the copy");
-	s = get("copy/a.c");
+	s = tfile_get(tmp, "copy/a.c");
 	is_str(s, "ONE\ntwo\n", "the copy is patched");
 	free(s);
-	s = get("git/a.c");
+	s = tfile_get(tmp, "git/a.c");
 	is_str(s, "one\ntwo\n", "the user's tree is not");
 	free(s);
 	r = kb_usertree_copy(tree, id, copy, 2);
-	s = get("copy/a.c");
+	s = tfile_get(tmp, "copy/a.c");
 	okf(r == 0 && !strcmp(s, "one\ntwo\n"),
 	    "copying again puts the commit back");
 	free(s);
-	put("git/a.c", "one\n2\n");
+	tfile_put(tmp, "git/a.c", "one\n2\n");
 	git("git", "commit", "-qam", "two");
 	r = kb_usertree_id(tree, id, sizeof(id), err, sizeof(err));
 	if (r == 0)
 		r = kb_usertree_copy(tree, id, copy, 2);
-	s = get("copy/a.c");
+	s = tfile_get(tmp, "copy/a.c");
 	okf(r == 0 && !strcmp(s, "one\n2\n"),
 	    "and follows a new commit of the user's tree");
 	free(s);
