@@ -473,6 +473,13 @@ static void print_functions(struct json_object *k, FILE *f)
 	}
 }
 
+/* A bench or stack row's step: "<scenario> #<step> <name>". */
+static void step_label(struct json_object *row, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s #%" PRId64 " %s", jsonutil_str(row, "scenario"),
+		 int_of(row, "step", 0), jsonutil_str(row, "name"));
+}
+
 void cmp_print(struct json_object *t, FILE *f)
 {
 	struct json_object *a, *row, *k, *ref;
@@ -505,10 +512,7 @@ void cmp_print(struct json_object *t, FILE *f)
 			char what[160];
 
 			row = json_object_array_get_idx(a, i);
-			snprintf(what, sizeof(what), "%s #%" PRId64 " %s",
-				 jsonutil_str(row, "scenario"),
-				 int_of(row, "step", 0),
-				 jsonutil_str(row, "name"));
+			step_label(row, what, sizeof(what));
 			fprintf(f, "%-34s  %14" PRId64 "  %14" PRId64, what,
 				int_of(row, "baseline_median", 0),
 				int_of(row, "candidate_median", 0));
@@ -533,10 +537,7 @@ void cmp_print(struct json_object *t, FILE *f)
 			char what[160];
 
 			row = json_object_array_get_idx(a, i);
-			snprintf(what, sizeof(what), "%s #%" PRId64 " %s",
-				 jsonutil_str(row, "scenario"),
-				 int_of(row, "step", 0),
-				 jsonutil_str(row, "name"));
+			step_label(row, what, sizeof(what));
 			fprintf(f, "%-34s  %14" PRId64 "  %14" PRId64 "\n",
 				what, int_of(row, "baseline_max_bytes", 0),
 				int_of(row, "candidate_max_bytes", 0));
