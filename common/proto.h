@@ -23,9 +23,17 @@
 #define PROTO_PORT_NAME "org.vlalab.guestd.0"
 /* The second port: an SSH session per host connection (docs/repro.md). */
 #define PROTO_SSH_PORT_NAME "org.vlalab.ssh.0"
-/* What the host sends first on that port, before SSH: where a connection
- * starts in the byte stream (guestd/sshport.c). */
+/*
+ * Where a connection starts in that port's byte stream, each way
+ * (guestd/sshport.c): the host sends SSHPORT_PREAMBLE and a line of
+ * SSHPORT_NONCE_LEN random hex digits in one write, before SSH; the guest
+ * sends the same bytes back before dropbear's. Either side drops what
+ * comes before them: the tail of an earlier connection.
+ */
 #define SSHPORT_PREAMBLE "VLALAB-SSH-1\n"
+#define SSHPORT_NONCE_LEN 16
+/* Preamble, nonce and newline. */
+#define SSHPORT_HELLO_LEN (sizeof(SSHPORT_PREAMBLE) - 1 + SSHPORT_NONCE_LEN + 1)
 
 /* Longest line either side may send, in bytes, newline included. */
 #define PROTO_LINE_MAX (64 * 1024)

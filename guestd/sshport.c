@@ -6,18 +6,25 @@
  *
  * dropbear -i wants a socket on stdin (it asks getpeername()), so a relay
  * process copies bytes between the port and one end of a socketpair, the
- * other end being dropbear's stdin and stdout. How the port tells the
- * host's side (drivers/char/virtio_console.c): while no host end is
- * connected, poll() says POLLHUP and read() returns 0; a connection or a
- * disconnection sends SIGIO to the owner of an O_ASYNC descriptor. So the
- * relay waits for SIGIO while the port says POLLHUP, starts dropbear when
- * it stops saying so, and ends that dropbear when it says so again.
+ * other end being dropbear's stdin and stdout.
+ *
+ * Where one host connection ends and the next begins is marked in the
+ * byte stream by SSHPORT_PREAMBLE, which hostctl sends first, and by
+ * nothing else. The port's own news (drivers/char/virtio_console.c:
+ * POLLHUP while no host end is connected, SIGIO to the owner of an
+ * O_ASYNC descriptor when that changes) comes on the control queue, and
+ * the data on another: a close of the previous connection can be seen
+ * after the first bytes of the next, so POLLHUP may be stale and the
+ * port need not say POLLHUP at all between two connections. The relay
+ * uses POLLHUP only to sleep until SIGIO; a dropbear lasts until it
+ * leaves or the next preamble comes.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +69,12 @@ static __attribute__((format(printf, 1, 2))) void say(const char *fmt, ...)
 struct pipebuf {
 	char data[SSH_BUF];
 	size_t off, len;
+};
+
+/* The last bytes from the host, which may start a preamble. */
+struct pretail {
+	char data[sizeof(SSHPORT_PREAMBLE)];
+	size_t len;
 };
 
 /*
@@ -164,16 +177,70 @@ static int fill(struct pipebuf *b, int fd)
 }
 
 /*
- * Copy between the port and dropbear's socket until either ends: the host
- * end going (POLLHUP) or dropbear leaving (end of file on its socket).
- * @up may hold what the host sent after the preamble.
+ * Where a preamble ends in @buf (@n bytes that follow what @tail holds of
+ * the stream before them), or 0 when none does. @tail then keeps the last
+ * bytes of the stream that could start a preamble.
  */
-static void pump(int port, int sock, struct pipebuf *up, struct pipebuf *down)
+static size_t preamble_end(struct pretail *tail, const char *buf, size_t n)
 {
-	down->off = down->len = 0;
-	for (;;) {
-		struct pollfd p[2] = { { .fd = port }, { .fd = sock } };
+	const size_t plen = strlen(SSHPORT_PREAMBLE);
+	char join[2 * sizeof(SSHPORT_PREAMBLE)];
+	size_t head = n < plen - 1 ? n : plen - 1, keep;
+	const char *at;
 
+	/* A preamble across the boundary with what came before @buf. */
+	memcpy(join, tail->data, tail->len);
+	memcpy(join + tail->len, buf, head);
+	at = memmem(join, tail->len + head, SSHPORT_PREAMBLE, plen);
+	if (at)
+		return (size_t)(at - join) + plen - tail->len;
+	at = memmem(buf, n, SSHPORT_PREAMBLE, plen);
+	if (at)
+		return (size_t)(at - buf) + plen;
+	/* Keep the last plen - 1 bytes of tail + buf. */
+	if (n >= plen - 1) {
+		memcpy(tail->data, buf + n - (plen - 1), plen - 1);
+		tail->len = plen - 1;
+	} else {
+		keep = tail->len + n > plen - 1 ? plen - 1 - n : tail->len;
+		memmove(tail->data, tail->data + tail->len - keep, keep);
+		memcpy(tail->data + keep, buf, n);
+		tail->len = keep + n;
+	}
+	return 0;
+}
+
+/* What the relay carries from one connection to the next. */
+struct relay {
+	int port;
+	sigset_t sigio_on; /* the mask that lets SIGIO in, for ppoll() */
+	struct pipebuf up, down;
+	struct pretail tail;
+};
+
+/*
+ * Copy between the port and dropbear's socket @sock until dropbear has
+ * left (0: end of file on @sock, and what it wrote before is sent) or the
+ * next connection's preamble comes (1, with what followed it in @r->up).
+ * With @sock -1 there is no connection yet: what comes before the
+ * preamble is dropped. Otherwise @r->up may hold what the host sent after
+ * this connection's hello, and @r->down the hello's echo.
+ */
+static int pump(struct relay *r, int sock)
+{
+	struct pipebuf *up = &r->up, *down = &r->down;
+	bool hup = false, left = false;
+	int n;
+
+	if (sock < 0)
+		up->off = up->len = down->off = down->len = 0;
+	for (;;) {
+		struct pollfd p[2] = { { .fd = hup ? -1 : r->port },
+				       { .fd = left ? -1 : sock } };
+		size_t was, end;
+
+		if (left && !down->len)
+			return 0;
 		if (up->len < sizeof(up->data))
 			p[0].events |= POLLIN;
 		if (down->len)
@@ -182,86 +249,104 @@ static void pump(int port, int sock, struct pipebuf *up, struct pipebuf *down)
 			p[1].events |= POLLIN;
 		if (up->len)
 			p[1].events |= POLLOUT;
-		if (poll(p, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			return;
+		/* While the port says no host end, sleep until SIGIO. */
+		if (ppoll(p, 2, NULL, &r->sigio_on) < 0) {
+			if (errno != EINTR)
+				return -errno;
+			hup = false;
+			continue;
 		}
-		if (p[0].revents & (POLLHUP | POLLERR | POLLNVAL))
-			return;
-		if ((p[0].revents & POLLOUT) && drain(down, port) < 0)
-			return;
-		if ((p[0].revents & POLLIN) && fill(up, port) != 0)
-			return;
+		if (p[0].revents & (POLLERR | POLLNVAL))
+			return -EIO;
+		if ((p[0].revents & POLLOUT) && drain(down, r->port) < 0)
+			return -EIO;
+		if (p[0].revents & POLLIN) {
+			was = up->len;
+			n = fill(up, r->port);
+			if (n < 0)
+				return -EIO;
+			/* read() says 0 while no host end is connected. */
+			hup = n == 1;
+			end = preamble_end(&r->tail, up->data + was,
+					   up->len - was);
+			if (end) {
+				/* This connection's bytes are dropped. */
+				memmove(up->data, up->data + was + end,
+					up->len - was - end);
+				up->off = 0;
+				up->len -= was + end;
+				return 1;
+			}
+			if (sock < 0 || left)
+				up->off = up->len = 0;
+		} else if (p[0].revents & POLLHUP) {
+			hup = true;
+		}
 		if ((p[1].revents & POLLOUT) && drain(up, sock) < 0)
-			return;
+			left = true;
 		if ((p[1].revents & (POLLIN | POLLHUP | POLLERR)) &&
 		    fill(down, sock) != 0)
-			return;
+			left = true;
 	}
 }
 
 /*
- * Until a host end sends SSHPORT_PREAMBLE: what came before it (the tail
- * of an earlier connection) is dropped, what comes after it goes to @up.
- * The preamble marks where a connection starts in the byte stream, which
- * the port's POLLHUP cannot: a disconnect and the next connect may both
- * come between two polls. Without a host end (POLLHUP, read() 0) the
- * relay sleeps until SIGIO says the host end changed.
+ * The rest of the host's hello after its preamble: the nonce line, which
+ * came in the same write. It goes back to the host in @r->down, ahead of
+ * dropbear's bytes, and what follows it stays in @r->up. -EPROTO for a
+ * hello that is not one.
  */
-static int wait_preamble(int port, const sigset_t *sigio, struct pipebuf *up)
+static int take_hello(struct relay *r)
 {
 	const size_t plen = strlen(SSHPORT_PREAMBLE);
-	char buf[512];
-	size_t have = 0;
+	const size_t rest = SSHPORT_NONCE_LEN + 1;
+	struct pipebuf *up = &r->up, *down = &r->down;
 
-	for (;;) {
-		struct pollfd p = { .fd = port, .events = POLLIN };
-		ssize_t n = 0;
-		char *at;
+	while (up->len < rest) {
+		struct pollfd p = { .fd = r->port, .events = POLLIN };
+		int n;
 
-		if (poll(&p, 1, -1) < 0) {
+		if (ppoll(&p, 1, NULL, &r->sigio_on) < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		if (p.revents & POLLNVAL)
-			return -EBADF;
-		if (p.revents & POLLIN) {
-			n = read(port, buf + have, sizeof(buf) - have);
-			if (n < 0 && errno != EAGAIN && errno != EINTR)
-				return -errno;
-		}
-		if (n > 0) {
-			have += (size_t)n;
-			at = memmem(buf, have, SSHPORT_PREAMBLE, plen);
-			if (at) {
-				size_t rest = have - (size_t)(at - buf) - plen;
-
-				memcpy(up->data, at + plen, rest);
-				up->off = 0;
-				up->len = rest;
-				return 0;
-			}
-			/* Keep what could be the preamble's start. */
-			if (have >= plen) {
-				memmove(buf, buf + have - (plen - 1), plen - 1);
-				have = plen - 1;
-			}
-			continue;
-		}
-		if ((p.revents & POLLHUP) && sigwaitinfo(sigio, NULL) < 0 &&
-		    errno != EINTR)
-			return -errno;
+		if (p.revents & (POLLERR | POLLNVAL))
+			return -EIO;
+		n = fill(up, r->port);
+		if (n < 0)
+			return n;
+		/* No host end, and nothing left of what it sent. */
+		if (n == 1)
+			return -EPROTO;
 	}
+	for (size_t i = 0; i < SSHPORT_NONCE_LEN; i++)
+		if (!strchr("0123456789abcdef", up->data[i]) ||
+		    up->data[i] == '\0')
+			return -EPROTO;
+	if (up->data[SSHPORT_NONCE_LEN] != '\n')
+		return -EPROTO;
+	memcpy(down->data, SSHPORT_PREAMBLE, plen);
+	memcpy(down->data + plen, up->data, rest);
+	down->off = 0;
+	down->len = plen + rest;
+	memmove(up->data, up->data + rest, up->len - rest);
+	up->len -= rest;
+	return 0;
+}
+
+static void sigio_wake(int sig)
+{
+	(void)sig;
 }
 
 static __attribute__((noreturn)) void relay(void)
 {
-	static struct pipebuf up, down;
+	static struct relay rl;
+	const struct sigaction wake = { .sa_handler = sigio_wake };
 	char path[512];
 	sigset_t sigio;
-	int port = -1, r = -ENOENT;
+	int r = -ENOENT;
 	char seed;
 
 	setsid();
@@ -272,18 +357,22 @@ static __attribute__((noreturn)) void relay(void)
 			break;
 		step_msleep(10);
 	}
-	if (r == 0)
-		port = open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (port < 0) {
+	rl.port = r == 0 ? open(path,
+				O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) :
+			   -1;
+	if (rl.port < 0) {
 		say("no port '%s': %s", PROTO_SSH_PORT_NAME,
 		    util_errno_desc(r < 0 ? -r : errno));
 		_exit(1);
 	}
+	/* SIGIO is let in only inside ppoll(), so none is missed. */
 	sigemptyset(&sigio);
 	sigaddset(&sigio, SIGIO);
-	sigprocmask(SIG_BLOCK, &sigio, NULL);
-	if (fcntl(port, F_SETOWN, getpid()) < 0 ||
-	    fcntl(port, F_SETFL, fcntl(port, F_GETFL) | O_ASYNC) < 0) {
+	sigprocmask(SIG_BLOCK, &sigio, &rl.sigio_on);
+	sigdelset(&rl.sigio_on, SIGIO);
+	if (sigaction(SIGIO, &wake, NULL) < 0 ||
+	    fcntl(rl.port, F_SETOWN, getpid()) < 0 ||
+	    fcntl(rl.port, F_SETFL, fcntl(rl.port, F_GETFL) | O_ASYNC) < 0) {
 		say("O_ASYNC on '%s': %s", path, util_errno_desc(errno));
 		_exit(1);
 	}
@@ -296,37 +385,44 @@ static __attribute__((noreturn)) void relay(void)
 	while (getrandom(&seed, sizeof(seed), 0) < 0 && errno == EINTR)
 		;
 	say("listening on %s", path);
-	for (;;) {
-		int sv[2];
+	r = pump(&rl, -1);
+	while (r == 1) {
+		int sv[2], status = 0;
 		pid_t pid;
 
-		r = wait_preamble(port, &sigio, &up);
+		r = take_hello(&rl);
+		if (r == -EPROTO) {
+			say("not a hello after the preamble: dropped");
+			r = pump(&rl, -1);
+			continue;
+		}
 		if (r == 0)
 			r = sock_pair(sv);
-		if (r < 0) {
-			say("giving up: %s", util_errno_desc(-r));
-			_exit(1);
-		}
+		if (r < 0)
+			break;
 		fcntl(sv[0], F_SETFL, O_NONBLOCK);
 		pid = start_dropbear(sv[1]);
 		close(sv[1]);
-		say("host connected: dropbear %d", (int)pid);
-		if (pid > 0)
-			pump(port, sv[0], &up, &down);
-		close(sv[0]);
-		if (pid > 0) {
-			int status = 0;
-
-			kill(pid, SIGTERM);
-			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-				;
-			/* dropbear that could not run exits 127. */
-			if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-				say("dropbear did not run");
-		} else {
-			say("fork: %s", util_errno_desc(errno));
+		if (pid < 0) {
+			r = -errno;
+			close(sv[0]);
+			break;
 		}
+		say("host connected: dropbear %d", (int)pid);
+		r = pump(&rl, sv[0]);
+		close(sv[0]);
+		kill(pid, SIGTERM);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		/* dropbear that could not run exits 127. */
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			say("dropbear did not run");
+		/* Dropbear left: wait for the next connection. */
+		if (r == 0)
+			r = pump(&rl, -1);
 	}
+	say("giving up: %s", util_errno_desc(r < 0 ? -r : EPROTO));
+	_exit(1);
 }
 
 pid_t sshport_start(void)

@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -31,6 +32,9 @@
 #include "sshc.h"
 
 #define SSHC_BUF 32768
+#define SSHC_HANDSHAKE_S 60L /* libssh: 10 s */
+/* Most an earlier connection may leave before this one's echo. */
+#define SSHC_STALE_MAX (64ULL << 20)
 
 struct sshc {
 	ssh_session s;
@@ -132,6 +136,76 @@ static int connect_unix(const char *path)
 	return fd;
 }
 
+/*
+ * Send this connection's hello (proto.h) to @fd, and drop what the guest
+ * sends before its echo: the tail of an earlier connection, which the
+ * port may still carry. Reads only up to the echo's end, so that libssh
+ * gets the first byte of dropbear's.
+ */
+static int hello(int fd, char *err, size_t errlen)
+{
+	const size_t plen = strlen(SSHPORT_PREAMBLE);
+	char want[SSHPORT_HELLO_LEN], buf[4096];
+	unsigned char rnd[SSHPORT_NONCE_LEN / 2];
+	unsigned long long stale = 0;
+	size_t k = 0;
+	ssize_t n, i;
+
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+		snprintf(err, errlen, "getrandom: %s", strerror(errno));
+		return -EIO;
+	}
+	memcpy(want, SSHPORT_PREAMBLE, plen);
+	for (i = 0; i < (ssize_t)sizeof(rnd); i++)
+		snprintf(want + plen + 2 * i, 3, "%02x", rnd[i]);
+	want[sizeof(want) - 1] = '\n';
+	if (write(fd, want, sizeof(want)) != (ssize_t)sizeof(want)) {
+		snprintf(err, errlen, "writing the hello: %s", strerror(errno));
+		return -EIO;
+	}
+	/*
+	 * @k bytes of the echo seen so far. Its first byte, 'V', comes
+	 * nowhere else in it, so a mismatch restarts the match at that byte.
+	 */
+	while (k < sizeof(want)) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		n = poll(&p, 1, (int)SSHC_HANDSHAKE_S * 1000);
+		if (n == 0) {
+			snprintf(err, errlen,
+				 "no answer from the guest's relay in %ld s",
+				 SSHC_HANDSHAKE_S);
+			return -ETIMEDOUT;
+		}
+		if (n > 0)
+			n = recv(fd, buf, sizeof(buf), MSG_PEEK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			snprintf(err, errlen,
+				 "the guest's relay closed before its answer");
+			return -EPIPE;
+		}
+		for (i = 0; i < n && k < sizeof(want); i++)
+			k = buf[i] == want[k] ? k + 1 : buf[i] == want[0];
+		/* Take only what was matched: the rest is libssh's. */
+		if (recv(fd, buf, (size_t)i, 0) != i) {
+			snprintf(err, errlen, "reading the hello: %s",
+				 strerror(errno));
+			return -EIO;
+		}
+		stale += (unsigned long long)i;
+		if (stale > SSHC_STALE_MAX) {
+			snprintf(
+				err, errlen,
+				"the guest sent over %llu MiB before its answer",
+				SSHC_STALE_MAX >> 20);
+			return -EPROTO;
+		}
+	}
+	return 0;
+}
+
 void sshc_close(struct sshc *c)
 {
 	if (!c)
@@ -185,6 +259,12 @@ int sshc_connect(const char *sock, const char *pinned, const char *client,
 		 struct sshc **ret, char *err, size_t errlen)
 {
 	struct sshc *c = calloc(1, sizeof(*c));
+	/*
+	 * The handshake waits on a dropbear the guest's relay starts for
+	 * this connection; under TCG on a loaded host that takes seconds,
+	 * and libssh's own bound is 10 s.
+	 */
+	long timeout = SSHC_HANDSHAKE_S;
 	int no = 0, r;
 	ssh_key priv = NULL;
 
@@ -197,14 +277,10 @@ int sshc_connect(const char *sock, const char *pinned, const char *client,
 			 strerror(-r));
 		goto fail;
 	}
-	/* Where this connection starts, for the guest's relay. */
-	if (write(c->fd, SSHPORT_PREAMBLE, strlen(SSHPORT_PREAMBLE)) !=
-	    (ssize_t)strlen(SSHPORT_PREAMBLE)) {
-		r = -errno;
-		snprintf(err, errlen, "writing to '%s': %s", sock,
-			 strerror(-r));
+	/* Where this connection starts, each way. */
+	r = hello(c->fd, err, errlen);
+	if (r < 0)
 		goto fail;
-	}
 	c->s = ssh_new();
 	if (!c->s) {
 		r = -ENOMEM;
@@ -215,6 +291,7 @@ int sshc_connect(const char *sock, const char *pinned, const char *client,
 	if (ssh_options_set(c->s, SSH_OPTIONS_PROCESS_CONFIG, &no) < 0 ||
 	    ssh_options_set(c->s, SSH_OPTIONS_HOST, "vlalab-guest") < 0 ||
 	    ssh_options_set(c->s, SSH_OPTIONS_USER, "root") < 0 ||
+	    ssh_options_set(c->s, SSH_OPTIONS_TIMEOUT, &timeout) < 0 ||
 	    ssh_options_set(c->s, SSH_OPTIONS_FD, &c->fd) < 0) {
 		r = -EINVAL;
 		snprintf(err, errlen, "libssh options: %s",
