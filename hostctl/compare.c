@@ -461,12 +461,14 @@ static void print_functions(struct json_object *k, FILE *f)
 	fputc('\n', f);
 	for (size_t i = 0; i < json_object_array_length(fns); i++) {
 		fn = json_object_array_get_idx(fns, i);
-		/* -1: inlined into its callers (null in the manifest). */
-		fprintf(f,
-			"    %-24s %-18s code %6" PRId64 " B  frame %6" PRId64
-			" B %s\n",
-			jsonutil_str(fn, "function"),
-			jsonutil_str(fn, "variant"),
+		fprintf(f, "    %-24s %-18s ", jsonutil_str(fn, "function"),
+			jsonutil_str(fn, "variant"));
+		/* No figures: inlined into its callers (null in the manifest). */
+		if (int_of(fn, "code_bytes", -1) < 0) {
+			fputs("inlined: no symbol of its own\n", f);
+			continue;
+		}
+		fprintf(f, "code %6" PRId64 " B  frame %6" PRId64 " B %s\n",
 			int_of(fn, "code_bytes", -1),
 			int_of(fn, "frame_bytes", -1),
 			jsonutil_str(fn, "frame_kind"));
