@@ -16,9 +16,9 @@
 #include "guestd.h"
 
 /*
- * The same on the wire: json-c reads "0e" as a double and writes it "0",
- * which reads back as an integer, so compare the texts the lists encode
- * to (the host's strict JSON never holds such a number).
+ * The same on the wire: the texts the lists encode to. (Read leniently,
+ * "0100e" encoded as "0100" and read back as 100: the decoder is strict
+ * since, docs/reliability.md finding 5.)
  */
 static bool same_list(struct json_object *a, struct json_object *b)
 {
