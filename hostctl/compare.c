@@ -461,7 +461,7 @@ static void print_functions(struct json_object *k, FILE *f)
 	fputc('\n', f);
 	for (size_t i = 0; i < json_object_array_length(fns); i++) {
 		fn = json_object_array_get_idx(fns, i);
-		fprintf(f, "    %-24s %-18s ", jsonutil_str(fn, "function"),
+		fprintf(f, "    %-30s %-20s ", jsonutil_str(fn, "function"),
 			jsonutil_str(fn, "variant"));
 		/* No figures: inlined into its callers (null in the manifest). */
 		if (int_of(fn, "code_bytes", -1) < 0) {
@@ -494,12 +494,12 @@ void cmp_print(struct json_object *t, FILE *f)
 	fprintf(f, "accelerator %s, clock %s (%s)\n\n",
 		jsonutil_str(t, "accelerator"), jsonutil_str(t, "clock"),
 		jsonutil_str(t, "clock_note"));
-	fprintf(f, "%-34s  %-24s  %-24s\n", "scenario",
+	fprintf(f, "%-38s  %-24s  %-24s\n", "scenario",
 		jsonutil_str(t, "baseline"), jsonutil_str(t, "candidate"));
 	json_object_object_get_ex(t, "verdicts", &a);
 	for (size_t i = 0; a && i < json_object_array_length(a); i++) {
 		row = json_object_array_get_idx(a, i);
-		fprintf(f, "%-34s", jsonutil_str(row, "scenario"));
+		fprintf(f, "%-38s", jsonutil_str(row, "scenario"));
 		print_verdicts(row, "baseline", f);
 		print_verdicts(row, "candidate", f);
 		fputc('\n', f);
