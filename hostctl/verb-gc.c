@@ -573,7 +573,7 @@ const struct verb verb_gc_def = {
 	.min_args = 0,
 	.max_args = 1,
 	.fn = verb_gc,
-	.usage = "[--cache [DIR]] --keep N [--dry-run] [--results DIR]",
+	.usage = "[--cache [DIR]] --keep N [OPTIONS]",
 	.summary =
-		"remove all but the newest N stored runs, or the cache's builds and images they did not use",
+		"remove old runs, or the cache's builds and images no run needs",
 };
