@@ -4,7 +4,12 @@
  * nightly lab does not fill its disk. Only run directories (a directory
  * of the results folder with a summary.json) are removed, never the one
  * results/latest points to.
+ *
+ * hostctl gc --cache --keep N: remove the kernel builds and guest images
+ * of the cache that the newest N runs of its usage log (kbuild/uses.c)
+ * did not use, largest first, each under its lock (docs/nightly.md).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <getopt.h>
@@ -13,8 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "kbuild.h"
+#include "results.h"
 #include "store.h"
 #include "verbs.h"
 
@@ -22,17 +30,29 @@ static void gc_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: hostctl gc --keep N [--dry-run] [--results DIR]\n"
+		"       hostctl gc --cache [DIR] --keep N [--dry-run] [--results DIR]\n"
 		"\n"
 		"Remove all but the newest N stored runs (and never the one\n"
 		"results/latest points to).\n"
 		"\n"
+		"With --cache, remove instead the kernel builds and guest images\n"
+		"of the cache (DIR, else $VLALAB_CACHE or ~/.cache/vlalab) that\n"
+		"the newest N runs in its usage log did not use, largest first.\n"
+		"The log counts the runs of every checkout and results folder\n"
+		"sharing the cache. Kept too: what was used in the last hour,\n"
+		"what a running hostctl holds, results/latest's build and image,\n"
+		"and what the log never names unless it is older than the kept\n"
+		"runs. The object and source trees are reported, not removed.\n"
+		"\n"
 		"  --keep N       the runs to keep, newest first (required)\n"
+		"  --cache        the cache's builds and images, not the runs\n"
 		"  --dry-run      say what would go, remove nothing\n"
 		"  --results DIR  where the runs are (default: " STORE_DEFAULT_DIR
 		")\n"
 		"  --help         show this help\n"
 		"\n"
-		"Exit codes: 0 done, 2 usage or a run that could not be removed.\n");
+		"Exit codes: 0 done, 2 usage or something that could not be\n"
+		"removed.\n");
 }
 
 static uint64_t freed;
@@ -57,19 +77,394 @@ static int rm_tree(const char *dir)
 	return r > 0 ? -EIO : r < 0 ? (errno ? -errno : -EIO) : r;
 }
 
+/* Kept for anything used within this many seconds. */
+#define RECENT_S 3600
+
+#define MIB(b) ((double)(b) / (1 << 20))
+
+static uint64_t du_bytes;
+static time_t du_mtime;
+
+static int du_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)path;
+	(void)flag;
+	(void)ftw;
+	du_bytes += (uint64_t)st->st_blocks * 512;
+	if (st->st_mtime > du_mtime)
+		du_mtime = st->st_mtime;
+	return 0;
+}
+
+/* The bytes under @path and its newest mtime. 0 or -errno. */
+static int du(const char *path, uint64_t *ret_bytes, time_t *ret_mtime)
+{
+	int r;
+
+	du_bytes = 0;
+	du_mtime = 0;
+	r = nftw(path, du_one, 16, FTW_PHYS);
+	if (r != 0)
+		return r < 0 && errno ? -errno : -EIO;
+	*ret_bytes = du_bytes;
+	*ret_mtime = du_mtime;
+	return 0;
+}
+
+/* A build or image of the cache: "builds/<key>" or "images/<key>". */
+struct entry {
+	char name[8 + KBUILD_CACHE_KEY_MAX];
+	const char *kind; /* "build" or "image" */
+	uint64_t bytes;
+	time_t mtime;
+};
+
+/* The key of @e: its name after the slash. */
+static const char *key_of(const struct entry *e)
+{
+	return strchr(e->name, '/') + 1;
+}
+
+/* What the log and results/latest say to keep. */
+struct keep {
+	const struct kbuild_cache_use *u;
+	size_t n;
+	const char **runs; /* the newest N runs of the log */
+	size_t nruns;
+	bool full; /* the log holds N runs: what only older ones used goes */
+	time_t cutoff; /* before the kept runs and the last hour */
+	const char *latest_run, *latest_build; /* or NULL */
+};
+
+static bool run_kept(const struct keep *k, const char *run)
+{
+	for (size_t i = 0; i < k->nruns; i++)
+		if (!strcmp(k->runs[i], run))
+			return true;
+	return false;
+}
+
+/* Why @e stays, or NULL when it goes; *ret_logged: the log names it. */
+static const char *why_kept(const struct keep *k, const struct entry *e,
+			    time_t now, bool *ret_logged)
+{
+	bool build = !strcmp(e->kind, "build"), logged = false;
+
+	if (build && k->latest_build && !strcmp(key_of(e), k->latest_build))
+		return "results/latest's build";
+	for (size_t i = 0; i < k->n; i++) {
+		const struct kbuild_cache_use *u = &k->u[i];
+
+		if (u->build != build || strcmp(u->key, key_of(e)))
+			continue;
+		*ret_logged = logged = true;
+		if (u->when > now - RECENT_S)
+			return "used in the last hour";
+		if (k->latest_run && !strcmp(u->run, k->latest_run))
+			return "used by results/latest's run";
+		if (run_kept(k, u->run))
+			return "used by a kept run";
+	}
+	if (!logged && !k->full)
+		return "not in the log, which holds fewer than N runs";
+	if (!logged && e->mtime >= k->cutoff)
+		return "not in the log, and not older than the kept runs";
+	return NULL;
+}
+
+/* The newest N runs of the log (a run: the uses of one run id), and the
+ * cutoff before them. */
+static int keep_runs(struct keep *k, long keep, time_t now)
+{
+	k->cutoff = now - RECENT_S;
+	k->runs = calloc(keep ? keep : 1, sizeof(*k->runs));
+	if (!k->runs)
+		return -ENOMEM;
+	for (size_t i = k->n; i-- > 0;) {
+		if (run_kept(k, k->u[i].run))
+			continue;
+		if (k->nruns == (size_t)keep)
+			break;
+		k->runs[k->nruns++] = k->u[i].run;
+	}
+	k->full = k->nruns == (size_t)keep;
+	for (size_t i = 0; i < k->n; i++)
+		if (run_kept(k, k->u[i].run) && k->u[i].when < k->cutoff)
+			k->cutoff = k->u[i].when;
+	return 0;
+}
+
+/* Adds the builds or images of @cache/@sub to *@v. 0 or -errno. */
+static int list_entries(const char *cache, const char *sub, const char *kind,
+			struct entry **v, size_t *n)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 256];
+	struct dirent *d;
+	struct stat st;
+	DIR *dh;
+	int r = 0;
+
+	snprintf(dir, sizeof(dir), "%s/%s", cache, sub);
+	dh = opendir(dir);
+	if (!dh)
+		return errno == ENOENT ? 0 : -errno;
+	while (r == 0 && (d = readdir(dh))) {
+		struct entry *e;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) ||
+		    !kbuild_cache_name_ok(d->d_name, KBUILD_CACHE_KEY_MAX)) {
+			printf("left alone: %s/%s (no build or image)\n", sub,
+			       d->d_name);
+			continue;
+		}
+		e = realloc(*v, (*n + 1) * sizeof(**v));
+		if (!e) {
+			r = -ENOMEM;
+			break;
+		}
+		*v = e;
+		e = &e[(*n)++];
+		if (snprintf(e->name, sizeof(e->name), "%s/%s", sub,
+			     d->d_name) >= (int)sizeof(e->name)) {
+			r = -ENAMETOOLONG;
+			break;
+		}
+		e->kind = kind;
+		r = du(path, &e->bytes, &e->mtime);
+	}
+	closedir(dh);
+	return r;
+}
+
+static int by_size(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : 0;
+}
+
+/* Renames @e aside (a clean miss at once), then removes it. 0 or -errno. */
+static int remove_entry(const char *cache, const struct entry *e)
+{
+	char path[PATH_MAX], aside[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/%s", cache, e->name) >=
+		    (int)sizeof(path) ||
+	    snprintf(aside, sizeof(aside), "%s/%.6s/.gc-%s", cache, e->name,
+		     key_of(e)) >= (int)sizeof(aside))
+		return -ENAMETOOLONG;
+	if (rename(path, aside) < 0)
+		return -errno;
+	return rm_tree(aside);
+}
+
+/* What an earlier gc renamed aside and could not remove. */
+static int remove_leftovers(const char *cache, const char *sub, bool dry)
+{
+	char path[PATH_MAX + 256];
+	struct dirent *d;
+	DIR *dh;
+	int r, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", cache, sub);
+	dh = opendir(path);
+	if (!dh)
+		return 0;
+	while ((d = readdir(dh))) {
+		if (strncmp(d->d_name, ".gc-", 4))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/%s", cache, sub, d->d_name);
+		r = dry ? 0 : rm_tree(path);
+		if (r < 0) {
+			fprintf(stderr, "hostctl gc: removing '%s': %s\n", path,
+				strerror(-r));
+			ret = r;
+			continue;
+		}
+		printf("%s %s (left over from an earlier gc)\n",
+		       dry ? "would remove" : "removed", path);
+	}
+	closedir(dh);
+	return ret;
+}
+
+static int not_hidden(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+/* The flavours' and user trees' object and source trees, sizes only, by
+ * name. */
+static void report_trees(const char *cache)
+{
+	static const char *const subs[] = { "obj", "trees" };
+	char path[PATH_MAX + 256];
+	uint64_t bytes, total = 0;
+	struct dirent **d;
+	time_t mtime;
+	int n;
+
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", cache, subs[i]);
+		n = scandir(path, &d, not_hidden, alphasort);
+		for (int j = 0; j < n; j++) {
+			if (snprintf(path, sizeof(path), "%s/%s/%s", cache,
+				     subs[i],
+				     d[j]->d_name) >= (int)sizeof(path) ||
+			    du(path, &bytes, &mtime) < 0) {
+				printf("tree     %s/%s: cannot be read\n",
+				       subs[i], d[j]->d_name);
+			} else {
+				printf("tree     %s/%s %.1f MiB\n", subs[i],
+				       d[j]->d_name, MIB(bytes));
+				total += bytes;
+			}
+			free(d[j]);
+		}
+		if (n >= 0)
+			free(d);
+	}
+	printf("left alone: %.1f MiB of object and source trees (obj/, trees/): what the next build of their flavour or --tree starts from\n",
+	       MIB(total));
+}
+
+/* hostctl gc --cache: see the top of the file. */
+static int gc_cache(const char *cache, const char *results, long keep, bool dry)
+{
+	char path[PATH_MAX + 64], latest[PATH_MAX], err[512];
+	struct keep k = { 0 };
+	struct entry *v = NULL;
+	struct res_run run = { 0 };
+	struct kbuild_cache_use *u = NULL;
+	size_t n = 0, line, gone = 0;
+	uint64_t freed_bytes = 0;
+	time_t now = time(NULL);
+	bool have_run = false;
+	ssize_t ll;
+	int r, r2, fd, ret = EXIT_GREEN;
+
+	r = kbuild_cache_uses_read(cache, &u, &k.n, &line);
+	if (r == -EBADMSG) {
+		fprintf(stderr,
+			"hostctl gc: %s/%s:%zu: not a use (time kind key run); nothing removed\n",
+			cache, KBUILD_CACHE_USES, line);
+		return EXIT_SETUP;
+	}
+	if (r < 0 && r != -ENOENT) {
+		fprintf(stderr, "hostctl gc: %s/%s: %s\n", cache,
+			KBUILD_CACHE_USES, strerror(-r));
+		return EXIT_SETUP;
+	}
+	k.u = u;
+	r = keep_runs(&k, keep, now);
+	snprintf(path, sizeof(path), "%s/latest", results);
+	ll = readlink(path, latest, sizeof(latest) - 1);
+	if (r == 0 && ll > 0) {
+		latest[ll] = '\0';
+		k.latest_run = strrchr(latest, '/') ? strrchr(latest, '/') + 1 :
+						      latest;
+		have_run = store_read_run(path, &run, err, sizeof(err)) == 0;
+		if (have_run && *res_kernel_str(&run, "key"))
+			k.latest_build = res_kernel_str(&run, "key");
+	}
+	if (r == 0)
+		printf("keeping what the newest %zu run%s of %s/%s used%s\n",
+		       k.nruns, k.nruns == 1 ? "" : "s", cache,
+		       KBUILD_CACHE_USES,
+		       k.full ? "" : " (all the runs it holds)");
+	if (r == 0)
+		r = list_entries(cache, "builds", "build", &v, &n);
+	if (r == 0)
+		r = list_entries(cache, "images", "image", &v, &n);
+	if (r < 0) {
+		fprintf(stderr, "hostctl gc: reading the cache '%s': %s\n",
+			cache, strerror(-r));
+		ret = EXIT_SETUP;
+		goto out;
+	}
+	/* First, so that a key renamed aside again finds the place free. */
+	if (remove_leftovers(cache, "builds", dry) < 0 ||
+	    remove_leftovers(cache, "images", dry) < 0)
+		ret = EXIT_SETUP;
+	qsort(v, n, sizeof(*v), by_size);
+	for (size_t i = 0; i < n; i++) {
+		bool logged = false;
+		const char *why = why_kept(&k, &v[i], now, &logged);
+
+		if (why) {
+			printf("keep     %s %.1f MiB: %s\n", v[i].name,
+			       MIB(v[i].bytes), why);
+			continue;
+		}
+		fd = -1;
+		r = kbuild_cache_lock(cache, v[i].kind, key_of(&v[i]), !dry,
+				      &fd);
+		if (r == -EWOULDBLOCK) {
+			printf("keep     %s %.1f MiB: in use by a running hostctl\n",
+			       v[i].name, MIB(v[i].bytes));
+			continue;
+		}
+		if (r < 0)
+			fprintf(stderr,
+				"hostctl gc: '%s/%s': cannot take its lock: %s\n",
+				cache, v[i].name, strerror(-r));
+		else if (!dry && (r = remove_entry(cache, &v[i])) < 0)
+			fprintf(stderr, "hostctl gc: removing '%s/%s': %s\n",
+				cache, v[i].name, strerror(-r));
+		r2 = fd < 0 ? 0 :
+			      kbuild_cache_unlock(cache, v[i].kind,
+						  key_of(&v[i]), fd,
+						  r == 0 && !dry);
+		if (r2 < 0) {
+			fprintf(stderr,
+				"hostctl gc: '%s/%s': cannot remove its lock file: %s\n",
+				cache, v[i].name, strerror(-r2));
+			ret = EXIT_SETUP;
+		}
+		if (r < 0) {
+			ret = EXIT_SETUP;
+			continue;
+		}
+		printf("%s %s %.1f MiB%s\n", dry ? "would remove" : "removed ",
+		       v[i].name, MIB(v[i].bytes),
+		       logged ? "" :
+				" (not in the log, older than the kept runs)");
+		freed_bytes += v[i].bytes;
+		gone++;
+	}
+	report_trees(cache);
+	printf("%s %zu of %zu builds and images in %s, %.1f MiB%s\n",
+	       dry ? "would remove" : "removed", gone, n, cache,
+	       MIB(freed_bytes), dry ? "" : " freed");
+out:
+	if (have_run)
+		res_run_free(&run);
+	free(k.runs);
+	free(u);
+	free(v);
+	if (fflush(stdout) != 0)
+		ret = EXIT_SETUP;
+	return ret;
+}
+
 int verb_gc(int argc, char *argv[])
 {
 	static const struct option opts[] = {
 		{ "keep", required_argument, NULL, 'k' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "results", required_argument, NULL, 'R' },
+		{ "cache", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *results = STORE_DEFAULT_DIR;
 	char **names, dir[PATH_MAX], latest[PATH_MAX], *end;
 	long keep = -1;
-	bool dry = false;
+	bool dry = false, cache = false;
 	size_t n, removed = 0;
 	ssize_t ll;
 	int c, r, ret = EXIT_GREEN;
@@ -93,6 +488,9 @@ int verb_gc(int argc, char *argv[])
 		case 'R':
 			results = optarg;
 			break;
+		case 'C':
+			cache = true;
+			break;
 		case 'h':
 			gc_usage(stdout);
 			return EXIT_GREEN;
@@ -108,6 +506,27 @@ int verb_gc(int argc, char *argv[])
 		fprintf(stderr,
 			"hostctl gc: give --keep N, the number of runs to keep\n");
 		return EXIT_SETUP;
+	}
+	if (optind < argc && !cache) {
+		fprintf(stderr,
+			"hostctl gc: '%s': a folder goes with --cache only\n",
+			argv[optind]);
+		return EXIT_SETUP;
+	}
+	if (cache) {
+		if (optind < argc)
+			r = snprintf(dir, sizeof(dir), "%s", argv[optind]) >=
+					    (int)sizeof(dir) ?
+				    -ENAMETOOLONG :
+				    0;
+		else
+			r = kbuild_cache_dir(dir, sizeof(dir));
+		if (r < 0) {
+			fprintf(stderr, "hostctl gc: the cache folder: %s\n",
+				strerror(-r));
+			return EXIT_SETUP;
+		}
+		return gc_cache(dir, results, keep, dry);
 	}
 	r = store_list(results, &names, &n);
 	if (r < 0) {
@@ -152,8 +571,9 @@ int verb_gc(int argc, char *argv[])
 const struct verb verb_gc_def = {
 	.name = "gc",
 	.min_args = 0,
-	.max_args = 0,
+	.max_args = 1,
 	.fn = verb_gc,
-	.usage = "--keep N [--dry-run] [--results DIR]",
-	.summary = "remove all but the newest N stored runs",
+	.usage = "[--cache [DIR]] --keep N [OPTIONS]",
+	.summary =
+		"remove old runs, or the cache's builds and images no run needs",
 };

@@ -818,6 +818,21 @@ static size_t kselftest_dirs(const struct scn_set *set, const size_t *idx,
 	return nret;
 }
 
+/* Records the use of the local cloud image @path, <cache>/images/<name>/
+ * disk.qcow2, as kbuild does a build's and an image's (gc --cache). */
+static int cloud_use(const char *cache, const char *path)
+{
+	char name[PATH_MAX], *slash;
+
+	snprintf(name, sizeof(name), "%s", path);
+	slash = strrchr(name, '/');
+	if (!slash)
+		return -EINVAL;
+	*slash = '\0';
+	slash = strrchr(name, '/');
+	return kbuild_cache_use(cache, "image", slash ? slash + 1 : name);
+}
+
 /*
  * The cloud image's files, when a VM of this run boots it (--image, or a
  * selected scenario with "image": "cloud" that did not skip): the image
@@ -850,6 +865,13 @@ static int prepare_cloud(const struct run_args *a, struct run_plan *p)
 					    strerror(-r));
 			/* Only its scenarios suffer (runner.c). */
 			return 0;
+		}
+		r = cloud_use(p->su.cache_dir, ci->base);
+		if (r < 0) {
+			fprintf(stderr,
+				"hostctl run: recording the use of the cloud image '%s' in the cache: %s\n",
+				ci->base, strerror(-r));
+			return -1;
 		}
 	}
 	r = cloud_modules_disk(p->su.kernel.dir, ci->modules,
@@ -940,6 +962,17 @@ static int plan_run(const struct run_args *a, char *const *names, int nnames,
 		if (r < 0)
 			return -1;
 	}
+	/* The run id names this run's uses of the cache (gc --cache). */
+	now = time(NULL);
+	strftime(p->run_id, sizeof(p->run_id), "%Y%m%d-%H%M%S",
+		 localtime(&now));
+	snprintf(p->run_id + strlen(p->run_id),
+		 sizeof(p->run_id) - strlen(p->run_id), "-%d", getpid());
+	if (kbuild_cache_run_id(p->run_id) < 0) {
+		fprintf(stderr, "hostctl run: run id '%s': %s\n", p->run_id,
+			strerror(EINVAL));
+		return -1;
+	}
 	/* A kernel built elsewhere has no tree to take selftests from: its
 	 * scenarios that run them skip (init_results()). */
 	nks = a->ext_kernel ? 0 : kselftest_dirs(&p->set, p->idx, p->n, ks);
@@ -962,11 +995,6 @@ static int plan_run(const struct run_args *a, char *const *names, int nnames,
 		return -1;
 	p->su_ok = true;
 
-	now = time(NULL);
-	strftime(p->run_id, sizeof(p->run_id), "%Y%m%d-%H%M%S",
-		 localtime(&now));
-	snprintf(p->run_id + strlen(p->run_id),
-		 sizeof(p->run_id) - strlen(p->run_id), "-%d", getpid());
 	r = make_run_dir(a->output, p->run_id, p->run_dir, sizeof(p->run_dir));
 	if (r < 0) {
 		fprintf(stderr, "hostctl run: run directory '%s': %s\n",

@@ -340,6 +340,9 @@ int kbuild_external(const struct kbuild_external_opts *o,
 		goto out;
 	snprintf(res.dir, sizeof(res.dir), "%s", dir);
 	snprintf(res.release, sizeof(res.release), "%s", release);
+	r = kb_cache_use(&p, cache, "build", res.key);
+	if (r < 0)
+		goto out;
 	if (kb_cache_hit(dir, &res)) {
 		res.cache_hit = true;
 		goto done;

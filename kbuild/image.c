@@ -851,6 +851,9 @@ int kbuild_image_build(const struct kbuild_image_opts *opts,
 	if (r < 0)
 		goto out;
 	snprintf(res.path, sizeof(res.path), "%s", out);
+	r = kb_cache_use(&p, cache, "image", res.key);
+	if (r < 0)
+		goto out;
 	if (opts->ssh_authorized_key) {
 		r = kb_path(res.ssh_host_key_pub, sizeof(res.ssh_host_key_pub),
 			    "%s/ssh_host_key.pub", dir);

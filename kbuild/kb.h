@@ -541,4 +541,9 @@ int kb_seed_obj(const char *from_tree, const char *from_obj,
 /* Upstream version in a tree's top Makefile, "6.1.192". */
 int kb_tree_makefile_version(const char *tree, char *buf, size_t len);
 
+/* ---- uses.c ---- */
+/* kbuild_cache_use(), saying why to p when it fails. */
+int kb_cache_use(struct kb_progress *p, const char *cache, const char *kind,
+		 const char *key);
+
 #endif

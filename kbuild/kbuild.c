@@ -1364,6 +1364,13 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	if (r < 0)
 		goto out;
 	snprintf(res.dir, sizeof(res.dir), "%s", dir);
+	/* Before the hit check, so that gc --cache leaves the build alone
+	 * while this process lives, whether it finds or makes it. */
+	if (!opts->config_only) {
+		r = kb_cache_use(&p, cache, "build", key);
+		if (r < 0)
+			goto out;
+	}
 	if (!opts->config_only && kb_cache_hit(dir, &res)) {
 		res.cache_hit = true;
 		goto done;

@@ -10,6 +10,7 @@
  *   builds/<key>/           bzImage, vmlinux, System.map, config, modules/,
  *                           manifest.json (written last: a hit), build.log
  *   images/<key>/           initramfs.cpio.gz
+ *   uses.log, locks/        who used which build and image (uses.c)
  *
  * Functions return 0 or a negative errno. Details a user must read (a patch
  * that does not apply, dropped config options, a failed make) are printed
@@ -23,12 +24,58 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #define KBUILD_DEFAULT_TARBALL "/usr/src/linux-source-6.1.tar.xz"
 #define KBUILD_DEFAULT_FLAVOUR "patched"
 
 /* ${VLALAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vlalab} into buf; 0 or -errno. */
 int kbuild_cache_dir(char *buf, size_t len);
+
+/*
+ * The cache's record of its own uses (uses.c; docs/nightly.md, "gc"): a
+ * line per use in <cache>/uses.log, and a shared flock on
+ * <cache>/locks/<kind>-<key>.lock held until the process exits. kbuild
+ * records each build and image it finds or makes; hostctl the cloud image.
+ */
+#define KBUILD_CACHE_USES "uses.log"
+#define KBUILD_CACHE_KEY_MAX 80 /* "ext-" or "cloud-" and 64 hex digits */
+#define KBUILD_CACHE_RUN_MAX 64
+
+/* Whether s is a key or run id the log can hold: 1 to max of [A-Za-z0-9-_.],
+ * not starting with '.'. */
+bool kbuild_cache_name_ok(const char *s, size_t max);
+
+/* Names this process's uses from now on (hostctl run's run id); without
+ * it, "<date>-<time>-<pid>" of the first use. 0 or -EINVAL. */
+int kbuild_cache_run_id(const char *id);
+
+/* Records a use of builds/<key> (kind "build") or images/<key> ("image")
+ * in cache. 0 or -errno: a use that cannot be recorded is an error. */
+int kbuild_cache_use(const char *cache, const char *kind, const char *key);
+
+struct kbuild_cache_use {
+	time_t when;
+	bool build; /* else an image */
+	char key[KBUILD_CACHE_KEY_MAX + 1];
+	char run[KBUILD_CACHE_RUN_MAX];
+};
+
+/* Reads cache's uses.log, oldest first, into *ret (malloc'd). -ENOENT when
+ * there is none; -EBADMSG for a line that is not a use, *ret_line its
+ * number; another -errno. */
+int kbuild_cache_uses_read(const char *cache, struct kbuild_cache_use **ret,
+			   size_t *ret_n, size_t *ret_line);
+
+/* Takes the lock of an entry exclusively without waiting, for its removal:
+ * 0 and *ret_fd, -EWOULDBLOCK when a hostctl uses it, another -errno.
+ * Without create (a dry run), a lock file that is not there is not made:
+ * 0 and *ret_fd -1. */
+int kbuild_cache_lock(const char *cache, const char *kind, const char *key,
+		      bool create, int *ret_fd);
+/* Drops it; gone: the entry was removed, so its lock file goes too. */
+int kbuild_cache_unlock(const char *cache, const char *kind, const char *key,
+			int fd, bool gone);
 
 /* The longest flavour name. */
 #define KBUILD_FLAVOUR_MAX 32
