@@ -61,6 +61,8 @@ static void domain_disks_xml(FILE *f, const struct domain_config *c)
 			       c->disks[i].path);
 		fprintf(f, "      <target dev='vd%c' bus='virtio'/>\n",
 			'a' + i);
+		if (c->disks[i].readonly)
+			fputs("      <readonly/>\n", f);
 		fputs("    </disk>\n", f);
 	}
 }

@@ -20,6 +20,9 @@ struct owner;
 struct domain_disk {
 	const char *path;
 	const char *format; /* "raw" or "qcow2" */
+	/* Attached read-only: QEMU then takes a shared lock, so that VMs of
+	 * this and other runs can attach the same file at once. */
+	bool readonly;
 };
 
 #define DOMAIN_DISKS_MAX 8

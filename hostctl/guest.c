@@ -320,9 +320,11 @@ static void cloud_domain(struct guest *g, struct domain_config *dc)
 		extra = g->env->cmdline + n;
 	snprintf(g->cloud_cmdline, sizeof(g->cloud_cmdline), "%s%s",
 		 domain_cloud_cmdline, extra);
-	g->cloud_disks[0] = (struct domain_disk){ g->overlay, "qcow2" };
-	g->cloud_disks[1] = (struct domain_disk){ ci->modules, "raw" };
-	g->cloud_disks[2] = (struct domain_disk){ ci->seed, "raw" };
+	g->cloud_disks[0] = (struct domain_disk){ g->overlay, "qcow2", false };
+	/* Shared: the modules disk by every VM of this kernel build, in any
+	 * run; the seed by the run's VMs. Neither is the guest's to write. */
+	g->cloud_disks[1] = (struct domain_disk){ ci->modules, "raw", true };
+	g->cloud_disks[2] = (struct domain_disk){ ci->seed, "raw", true };
 	dc->initrd = NULL;
 	dc->cmdline = g->cloud_cmdline;
 	dc->disks = g->cloud_disks;

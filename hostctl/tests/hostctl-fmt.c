@@ -84,6 +84,7 @@ static int do_xml(char *text)
 			 c.ndisks < DOMAIN_DISKS_MAX && strchr(eq, ',')) {
 			/* disk=FORMAT,PATH */
 			disks[c.ndisks].path = strchr(eq, ',') + 1;
+			disks[c.ndisks].readonly = false;
 			*strchr(eq, ',') = '\0';
 			disks[c.ndisks++].format = eq;
 			c.disks = disks;

@@ -96,15 +96,22 @@ static void test_domain(void)
 	/* The cloud image: its root is a disk, no initramfs. */
 	c.initrd = NULL;
 	c.cmdline = domain_cloud_cmdline;
-	c.disks = (const struct domain_disk[]){ { "/r/cloud-vm1.qcow2",
-						  "qcow2" } };
-	c.ndisks = 1;
+	c.disks = (const struct domain_disk[]){
+		{ "/r/cloud-vm1.qcow2", "qcow2", false },
+		{ "/b/cloud-modules.img", "raw", true },
+	};
+	c.ndisks = 2;
 	is_int(domain_xml(&c, &xml), 0, "domain_xml without an initramfs");
 	ok(xml && !strstr(xml, "<initrd>") &&
 		   strstr(xml, "<cmdline>console=ttyS0 panic=-1 root=/dev/vda") &&
 		   strstr(xml, "<source file='/r/cloud-vm1.qcow2'/>\n"
-			       "      <target dev='vda' bus='virtio'/>"),
-	   "no initrd element, the root on vda");
+			       "      <target dev='vda' bus='virtio'/>\n"
+			       "    </disk>"),
+	   "no initrd element, the root on vda, writable");
+	ok(xml && strstr(xml, "<source file='/b/cloud-modules.img'/>\n"
+			      "      <target dev='vdb' bus='virtio'/>\n"
+			      "      <readonly/>\n"),
+	   "a shared disk is read-only");
 	free(xml);
 }
 

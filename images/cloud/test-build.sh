@@ -25,6 +25,8 @@ trap 'rm -rf "$work"' EXIT
 
 "$build" "$cache" >"$work/out" 2>"$work/err"
 ok $? "build.sh builds the image or finds it ($(tail -n 1 "$work/err"))"
+[ "$(wc -l <"$work/out")" -eq 1 ]
+ok $? "its standard output is the image's path alone ($(wc -l <"$work/out") lines)"
 img=$(tail -n 1 "$work/out")
 qemu-img info --output=json "$img" 2>/dev/null | grep -q '"format": "qcow2"'
 ok $? "'$img' is a qcow2"
@@ -41,6 +43,9 @@ done
 debugfs -R "cat /etc/cloud/cloud.cfg.d/90-vlalab.cfg" "$work/raw" 2>/dev/null |
 	grep -qx 'datasource_list: \[NoCloud, None\]'
 ok $? "cloud-init looks only for a NoCloud seed"
+[ "$(debugfs -R "stat /etc/systemd/system/e2scrub_reap.service" "$work/raw" 2>/dev/null |
+	sed -n 's/^Fast link dest: "\(.*\)"$/\1/p')" = /dev/null ]
+ok $? "e2scrub_reap.service is masked (no scrub beside the first boot)"
 debugfs -R "cat /etc/shadow" "$work/raw" 2>/dev/null | grep -q '^root:[!*]'
 ok $? "root's password is locked"
 "$build" "$cache" >"$work/out2" 2>"$work/err2"

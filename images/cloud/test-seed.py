@@ -52,15 +52,29 @@ ok(ak.get("content", "").strip() == open(client).read().strip(),
    "root's authorized_keys is the client key")
 gd = files.get("/usr/local/sbin/guestd", {})
 got = gzip.decompress(base64.b64decode(gd.get("content", ""))) if gd.get("encoding") == "gz+b64" else b""
-ok(hashlib.sha256(got).digest() == hashlib.sha256(open(guestd, "rb").read()).digest()
-   and gd.get("permissions") == "0755", "guestd is carried byte for byte, executable")
+stripped = os.path.join(work, "guestd")
+subprocess.run(["strip", "--strip-debug", "-o", stripped, guestd], check=True)
+want = open(stripped, "rb").read()
+ok(hashlib.sha256(got).digest() == hashlib.sha256(want).digest()
+   and gd.get("permissions") == "0755",
+   "guestd is carried byte for byte without its debug information, executable")
+ok(len(want) < os.path.getsize(guestd) and len(ud) < 256 * 1024,
+   "so the user-data stays small (%d bytes)" % len(ud))
 hk = files.get("/etc/dropbear/dropbear_ed25519_host_key", {})
 ok(base64.b64decode(hk.get("content", "")) == open(hostkey, "rb").read(),
    "the pinned host key is carried")
 unit = files.get("/etc/systemd/system/vlalab-guestd.service", {}).get("content", "")
 ok("ExecStart=/usr/local/sbin/guestd" in unit and
-   ["systemctl", "enable", "--now", "vlalab-guestd.service"] in cfg.get("runcmd", []),
-   "guestd's unit is written and enabled")
+   ["systemctl", "enable", "--now", "--no-block", "vlalab-guestd.service"] in cfg.get("bootcmd", []),
+   "guestd's unit is written, enabled and started without waiting")
+mods = cfg.get("cloud_init_modules", [])
+ok("write-files" in mods and "bootcmd" in mods and
+   mods.index("write-files") < mods.index("bootcmd") and "mounts" in mods,
+   "the init stage writes the files, mounts the modules, then starts guestd")
+slow = {"ssh", "locale", "users-groups", "apt-configure", "grub-dpkg", "keys-to-console", "growpart"}
+ran = set(mods) | set(cfg.get("cloud_config_modules", [None])) | set(cfg.get("cloud_final_modules", [None]))
+ok(not (ran & slow) and None not in ran,
+   "every stage's modules are listed, none of the slow ones (%s)" % sorted(ran & slow))
 md = member("meta-data").decode()
 ok("instance-id: vlalab-" in md, "meta-data has an instance id")
 # A client key file that is no public key is refused, and says so.
