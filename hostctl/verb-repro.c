@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * hostctl repro SCENARIO [--until-step N]: boot the scenario's VM as run
+ * hostctl repro SCENARIO [--until-step N] [--flavour F]: boot the scenario's VM as run
  * does, run its steps up to N (without its cleanup list, so that the state
  * stays), print what ran, and open a shell in the guest. The VM lives
  * while the shell does: the shell runs in a child process while this one
@@ -49,6 +49,7 @@ static void repro_usage(FILE *f)
 		"  --without-patch NAME   leave a patch of the series out (repeatable)\n"
 		"  --cache DIR            the cache directory\n"
 		"  --scenarios DIR        the scenario tree, as in run\n"
+		"  --flavour NAME         boot that flavour's kernel, as in run\n"
 		"  --image cloud:PATH     boot this cloud image (a qcow2), as in run\n"
 		"  --no-shell             no shell: keep the VM until a line or the end\n"
 		"                         of standard input, for hostctl exec, pull, push\n"
@@ -162,11 +163,12 @@ int verb_repro(int argc, char *argv[])
 		{ "cache", required_argument, NULL, 'c' },
 		{ "scenarios", required_argument, NULL, 's' },
 		{ "image", required_argument, NULL, 'I' },
+		{ "flavour", required_argument, NULL, 'L' },
 		{ "no-shell", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	char *rargv[10 + 2 * REPRO_WITHOUT_MAX + 2];
+	char *rargv[12 + 2 * REPRO_WITHOUT_MAX + 2];
 	struct repro rp = { 0 };
 	struct run_hooks h = { .hold = hold, .hold_data = &rp };
 	int opt, n = 0, r;
@@ -178,7 +180,8 @@ int verb_repro(int argc, char *argv[])
 	rargv[n++] = "text";
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		/* Room for this option's two words, the name and NULL. */
-		if ((opt == 'w' || opt == 'c' || opt == 's' || opt == 'I') &&
+		if ((opt == 'w' || opt == 'c' || opt == 's' || opt == 'I' ||
+		     opt == 'L') &&
 		    n + 4 > (int)(sizeof(rargv) / sizeof(rargv[0]))) {
 			fprintf(stderr,
 				"hostctl repro: too many options (at most %d --without-patch)\n",
@@ -213,6 +216,10 @@ int verb_repro(int argc, char *argv[])
 			break;
 		case 'I':
 			rargv[n++] = "--image";
+			rargv[n++] = optarg;
+			break;
+		case 'L':
+			rargv[n++] = "--flavour";
 			rargv[n++] = optarg;
 			break;
 		case 'n':

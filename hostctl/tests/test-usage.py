@@ -35,4 +35,15 @@ for args in cases:
        (what, p.returncode))
     ok("usage" in p.stderr.lower() or "unrecognized option" in p.stderr,
        "%s: says why on stderr (%r)" % (what, p.stderr.strip()[:120]))
+
+# repro takes run's --flavour, and a flavour that is not there is refused
+# with the known ones named, before anything boots.
+p = subprocess.run([hostctl, "repro", "--cache", cache, "--flavour", "nosuch",
+                    "ftrace/cached-filter"],
+                   capture_output=True, text=True, timeout=60)
+ok(p.returncode == 2, "hostctl repro --flavour nosuch: exit %d, want 2" %
+   p.returncode)
+ok("--flavour" in p.stderr and "debug" in p.stderr,
+   "hostctl repro --flavour nosuch: names the known flavours (%r)" %
+   p.stderr.strip()[:200])
 done()
