@@ -869,7 +869,16 @@ int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 		if (interrupted)
 			return -EINTR;
 		now = vm_now_us();
-		if (vm->up && now - vm->last_rx_us > vm->silence_ms * 1000) {
+		/*
+		 * Silence is judged as of the loop's last turn, not now: what
+		 * the guest sent since then waits unread in its channel. With
+		 * hostctl run -j, another lane may have held the thread for
+		 * seconds (a memory dump) and handed it to this one before the
+		 * loop turned again; judged against now, a guest that went on
+		 * talking the whole time would be called hung.
+		 */
+		if (vm->up && loop_last_us > vm->last_rx_us &&
+		    loop_last_us - vm->last_rx_us > vm->silence_ms * 1000) {
 			vm->silent = !vm->dead;
 			vm_die(vm,
 			       "the guest sent nothing, not even a heartbeat, for %" PRIu64
