@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * hostctl repro SCENARIO [--until-step N] [--flavour F]: boot the scenario's VM as run
- * does, run its steps up to N (without its cleanup list, so that the state
- * stays), print what ran, and open a shell in the guest. The VM lives
- * while the shell does: the shell runs in a child process while this one
- * keeps reading the guest (its kernel log, a crash), and the run ends as
- * any run does, crash judge and run directory included.
+ * hostctl repro SCENARIO [--until-step N] [--flavour F]: boot the scenario's
+ * VM as run does, run its steps up to N (without its cleanup list, so that
+ * the state stays), print what ran, and open a shell in the guest. The VM
+ * lives while the shell does: the shell runs in a child process while this
+ * one keeps reading the guest (its kernel log, a crash), and the run ends
+ * as any run does, crash judge and run directory included.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -24,6 +24,32 @@
 #include "vm.h"
 
 #define REPRO_WITHOUT_MAX 32
+
+/* repro's options that go to run as they are, in run's spelling. */
+static const struct {
+	int opt;
+	char *run_opt;
+} to_run[] = {
+	{ 'w', "--without-patch" }, { 'c', "--cache" },
+	{ 's', "--scenarios" },	    { 'I', "--image" },
+	{ 'L', "--flavour" },
+};
+#define TO_RUN_N (sizeof(to_run) / sizeof(to_run[0]))
+
+/*
+ * run's words: "run --format text", two for each option of to_run
+ * (--without-patch up to REPRO_WITHOUT_MAX times, the others once), the
+ * scenario and NULL.
+ */
+#define RARGV_MAX (3 + 2 * (TO_RUN_N - 1) + 2 * REPRO_WITHOUT_MAX + 2)
+
+static char *run_option(int opt)
+{
+	for (size_t i = 0; i < TO_RUN_N; i++)
+		if (to_run[i].opt == opt)
+			return to_run[i].run_opt;
+	return NULL;
+}
 
 struct repro {
 	const char *cache;
@@ -168,7 +194,7 @@ int verb_repro(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	char *rargv[12 + 2 * REPRO_WITHOUT_MAX + 2];
+	char *rargv[RARGV_MAX], *fwd;
 	struct repro rp = { 0 };
 	struct run_hooks h = { .hold = hold, .hold_data = &rp };
 	int opt, n = 0, r;
@@ -179,14 +205,20 @@ int verb_repro(int argc, char *argv[])
 	rargv[n++] = "--format";
 	rargv[n++] = "text";
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		/* Room for this option's two words, the name and NULL. */
-		if ((opt == 'w' || opt == 'c' || opt == 's' || opt == 'I' ||
-		     opt == 'L') &&
-		    n + 4 > (int)(sizeof(rargv) / sizeof(rargv[0]))) {
-			fprintf(stderr,
-				"hostctl repro: too many options (at most %d --without-patch)\n",
-				REPRO_WITHOUT_MAX);
-			return EXIT_SETUP;
+		fwd = run_option(opt);
+		if (fwd) {
+			/* Room for its two words, the scenario and NULL. */
+			if (n + 4 > (int)RARGV_MAX) {
+				fprintf(stderr,
+					"hostctl repro: too many options (at most %d --without-patch)\n",
+					REPRO_WITHOUT_MAX);
+				return EXIT_SETUP;
+			}
+			rargv[n++] = fwd;
+			rargv[n++] = optarg;
+			if (opt == 'c')
+				rp.cache = optarg;
+			continue;
 		}
 		switch (opt) {
 		case 'u':
@@ -200,27 +232,6 @@ int verb_repro(int argc, char *argv[])
 				return EXIT_SETUP;
 			}
 			h.until_step = v;
-			break;
-		case 'w':
-			rargv[n++] = "--without-patch";
-			rargv[n++] = optarg;
-			break;
-		case 'c':
-			rp.cache = optarg;
-			rargv[n++] = "--cache";
-			rargv[n++] = optarg;
-			break;
-		case 's':
-			rargv[n++] = "--scenarios";
-			rargv[n++] = optarg;
-			break;
-		case 'I':
-			rargv[n++] = "--image";
-			rargv[n++] = optarg;
-			break;
-		case 'L':
-			rargv[n++] = "--flavour";
-			rargv[n++] = optarg;
 			break;
 		case 'n':
 			rp.no_shell = true;
