@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "confine.h"
 #include "fsutil.h"
 #include "runner.h"
 #include "setup.h"
@@ -83,6 +84,57 @@ static int default_uri(const char *cache_dir, char *buf, size_t len)
 	/* All busy: name the first in the message; none is ours. */
 	r = uri_default(cache_dir, 0, buf, len);
 	return r < 0 ? r : -EBUSY;
+}
+
+/*
+ * Write the embedded driver's qemu.conf; as root, with QEMU confined to
+ * CONFINE_USER (confine.h): its driver directory reachable, the cache's
+ * SSH key not. Logs once; 0 or a negative errno.
+ */
+static int confine_uri(const struct setup *s)
+{
+	char user[64], group[64], root[PATH_MAX], path[PATH_MAX + 16];
+	bool confined = uri_embed_root(s->uri, root, sizeof(root)) == 0 &&
+			geteuid() == 0;
+	int r = 0;
+
+	if (confined)
+		r = confine_init(user, sizeof(user), group, sizeof(group));
+	if (r == -ENOENT) {
+		fprintf(stderr,
+			"hostctl: as root, hostctl runs QEMU as the user '%s', and there is none: " CONFINE_USER_HINT
+			"\n",
+			CONFINE_USER);
+		return r;
+	}
+	if (r == 0)
+		r = confined ? uri_prepare(s->uri, user, group,
+					   confine_namespaces_ok()) :
+			       uri_prepare(s->uri, NULL, NULL, false);
+	if (r < 0) {
+		fprintf(stderr, "hostctl: preparing libvirt URI '%s': %s\n",
+			s->uri, strerror(-r));
+		return r;
+	}
+	if (!confined)
+		return 0;
+	/* QEMU reads its master key from the driver's lib/qemu/domain-N-*. */
+	snprintf(path, sizeof(path), "%s/lib/qemu", root);
+	r = fs_mkdir_p(path);
+	if (r == 0)
+		r = confine_path(path, CONFINE_READ);
+	if (r == 0)
+		r = confine_path(s->ssh_client_key, CONFINE_DENY);
+	if (r < 0) {
+		fprintf(stderr,
+			"hostctl: confining QEMU to the user '%s' under '%s': %s\n",
+			CONFINE_USER, root,
+			r == -EIO ?
+				"setfacl failed (is the acl package installed?)" :
+				strerror(-r));
+		return r;
+	}
+	return 0;
 }
 
 const struct kbuild_image_program setup_image_programs[] = {
@@ -228,8 +280,6 @@ int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
 			    0;
 	else
 		r = default_uri(s.cache_dir, s.uri, sizeof(s.uri));
-	if (r == 0)
-		r = uri_prepare(s.uri);
 	if (r == -EBUSY && !uri) {
 		fprintf(stderr,
 			"hostctl: all %u libvirt roots of the cache '%s' are in use by other runs of hostctl; wait for one to end, or give --connect URI\n",
@@ -240,6 +290,11 @@ int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
 	if (r < 0) {
 		fprintf(stderr, "hostctl: preparing libvirt URI '%s': %s\n",
 			s.uri, strerror(-r));
+		setup_free(&s);
+		return r;
+	}
+	r = confine_uri(&s);
+	if (r < 0) {
 		setup_free(&s);
 		return r;
 	}
