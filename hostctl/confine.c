@@ -79,9 +79,12 @@ static int setfacl(const char *path, const char *perm)
 	char entry[64];
 	char *argv[] = { "setfacl", "-m", entry, (char *)path, NULL };
 
+	int r;
+
 	snprintf(entry, sizeof(entry), "u:%lu:%s", (unsigned long)conf.uid,
 		 perm);
-	return fs_run(argv, NULL, NULL);
+	r = fs_run(argv, NULL, NULL);
+	return r == -ENOENT ? -ENOPKG : r;
 }
 
 /* Whether QEMU's user may search @st without an entry of its own. */
@@ -163,7 +166,15 @@ int confine_domain(const struct domain_config *dc, char *err, size_t errlen)
 	if (r < 0)
 		snprintf(err, errlen,
 			 "giving QEMU's user '%s' access to '%s': %s",
-			 CONFINE_USER, what,
-			 r == -EIO ? "setfacl failed" : strerror(-r));
+			 CONFINE_USER, what, confine_strerror(r));
 	return r;
+}
+
+const char *confine_strerror(int r)
+{
+	if (r == -EIO)
+		return "setfacl failed (its message is above)";
+	if (r == -ENOPKG)
+		return "there is no setfacl: install the acl package";
+	return strerror(-r);
 }

@@ -52,10 +52,13 @@ bool confine_namespaces_ok(void);
 /*
  * Give QEMU's user @a on @path (which must exist), and search on each
  * directory above it it could not otherwise pass; CONFINE_DENY touches
- * @path only. A no-op while confinement is off. 0 or -errno (-EIO when
- * setfacl failed: its message is on stderr).
+ * @path only. A no-op while confinement is off. 0 or -errno: -EIO when
+ * setfacl failed (its message is on stderr), -ENOPKG when there is none.
  */
 int confine_path(const char *path, enum confine_access a);
+
+/* What confine_path()'s error @r means, for a message. */
+const char *confine_strerror(int r);
 
 /*
  * confine_path() for what @dc's QEMU opens by name: its kernel,

@@ -308,8 +308,7 @@ int guest_cloud_overlay(struct guest *g, char *err, size_t errlen)
 	if (r < 0)
 		errmsg(err, errlen, r,
 		       "giving QEMU's user '%s' access to '%s': %s",
-		       CONFINE_USER, g->env->cloud->base,
-		       r == -EIO ? "setfacl failed" : strerror(-r));
+		       CONFINE_USER, g->env->cloud->base, confine_strerror(r));
 	return r;
 }
 

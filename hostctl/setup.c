@@ -128,10 +128,7 @@ static int confine_uri(const struct setup *s)
 	if (r < 0) {
 		fprintf(stderr,
 			"hostctl: confining QEMU to the user '%s' under '%s': %s\n",
-			CONFINE_USER, root,
-			r == -EIO ?
-				"setfacl failed (is the acl package installed?)" :
-				strerror(-r));
+			CONFINE_USER, root, confine_strerror(r));
 		return r;
 	}
 	return 0;
