@@ -17,12 +17,13 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 
 #include "symbolize.h"
 
-/* Below the modules folder: how deep to look, and how many .ko to list. */
-#define SYM_WALK_DEPTH 8
+/* Below a folder: how deep to look, and how many .ko to list. */
+#define SYM_WALK_DEPTH 12
 #define SYM_KO_MAX 20000
 
 /* A function symbol of a module, for lookup by name. */
@@ -33,6 +34,7 @@ struct sym_ent {
 };
 
 struct sym_mod {
+	struct sym_ctx *ctx;
 	char name[SYM_MODULE_MAX + 1]; /* '-' written as '_'; "" for vmlinux */
 	char *path; /* the .ko file; NULL for vmlinux */
 	Dwfl_Module *mod; /* NULL until reported */
@@ -42,14 +44,23 @@ struct sym_mod {
 	bool indexed;
 };
 
+/* .ko files found below a folder, by module name. */
+struct sym_kos {
+	struct sym_mod *v;
+	size_t n, cap;
+	bool walked;
+};
+
 struct sym_ctx {
 	Dwfl *dwfl;
 	char *strip; /* without a trailing '/', or NULL */
 	char *modules_dir;
 	struct sym_mod kernel;
-	struct sym_mod *kos; /* the .ko files below modules_dir */
-	size_t nko, capko;
-	bool walked;
+	struct sym_kos kos; /* below modules_dir */
+	struct sym_kos objs; /* below the object tree vmlinux was built in */
+	const char *objdir; /* that tree, in vmlinux's DWARF; NULL: unknown */
+	bool objdir_tried;
+	char *objdir_set; /* sym_set_objdir()'s */
 };
 
 /* ---- the frame grammar: pure ---- */
@@ -183,24 +194,6 @@ int sym_parse_frame(const char *line, size_t len, struct sym_frame *ret)
 
 /* ---- libdwfl ---- */
 
-/* Only the build's own files: no separate debuginfo is looked up. */
-static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			Dwarf_Addr base, const char *file_name,
-			const char *debuglink_file, GElf_Word debuglink_crc,
-			char **debuginfo_file_name)
-{
-	(void)mod, (void)userdata, (void)modname, (void)base;
-	(void)file_name, (void)debuglink_file, (void)debuglink_crc;
-	(void)debuginfo_file_name;
-	return -1;
-}
-
-static const Dwfl_Callbacks sym_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = no_debuginfo,
-	.section_address = dwfl_offline_section_address,
-};
-
 static int ent_cmp(const void *a, const void *b)
 {
 	const struct sym_ent *x = a, *y = b;
@@ -300,7 +293,7 @@ static bool ko_name(const char *file, char *ret)
 }
 
 /* List the .ko files below @dfd (@path), @depth levels deep at most. */
-static void walk(struct sym_ctx *c, int dfd, const char *path, int depth)
+static void walk(struct sym_kos *l, int dfd, const char *path, int depth)
 {
 	struct dirent *de;
 	DIR *d;
@@ -310,7 +303,7 @@ static void walk(struct sym_ctx *c, int dfd, const char *path, int depth)
 		close(dfd);
 		return;
 	}
-	while ((de = readdir(d)) && c->nko < SYM_KO_MAX) {
+	while ((de = readdir(d)) && l->n < SYM_KO_MAX) {
 		char name[SYM_MODULE_MAX + 1], *sub;
 		struct sym_mod *n;
 		struct stat st;
@@ -325,20 +318,20 @@ static void walk(struct sym_ctx *c, int dfd, const char *path, int depth)
 			fd = openat(dirfd(d), de->d_name,
 				    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			if (fd >= 0)
-				walk(c, fd, sub, depth - 1);
+				walk(l, fd, sub, depth - 1);
 		} else if (S_ISREG(st.st_mode) && ko_name(de->d_name, name)) {
-			if (c->nko == c->capko) {
-				size_t cap = c->capko ? 2 * c->capko : 64;
+			if (l->n == l->cap) {
+				size_t cap = l->cap ? 2 * l->cap : 64;
 
-				n = realloc(c->kos, cap * sizeof(*n));
+				n = realloc(l->v, cap * sizeof(*n));
 				if (!n) {
 					free(sub);
 					break;
 				}
-				c->kos = n;
-				c->capko = cap;
+				l->v = n;
+				l->cap = cap;
 			}
-			n = &c->kos[c->nko++];
+			n = &l->v[l->n++];
 			*n = (struct sym_mod){ .path = sub };
 			memcpy(n->name, name, sizeof(name));
 			continue;
@@ -348,38 +341,141 @@ static void walk(struct sym_ctx *c, int dfd, const char *path, int depth)
 	closedir(d);
 }
 
+/* List the .ko files below @dir into @l, once. */
+static void walk_once(struct sym_kos *l, const char *dir)
+{
+	int fd;
+
+	if (l->walked || !dir)
+		return;
+	l->walked = true;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0)
+		walk(l, fd, dir, SYM_WALK_DEPTH);
+}
+
+/* The object tree vmlinux was built in: its first unit's DW_AT_comp_dir. */
+static const char *objdir(struct sym_ctx *c)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr bias;
+	const char *dir;
+	Dwarf_Die *cu;
+
+	if (c->objdir_tried)
+		return c->objdir;
+	c->objdir_tried = true;
+	cu = dwfl_module_nextcu(c->kernel.mod, NULL, &bias);
+	dir = cu ? dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr)) :
+		   NULL;
+	if (dir && dir[0] == '/' && dir[1])
+		c->objdir = dir;
+	return c->objdir;
+}
+
+/* Whether the ELF file @path has the GNU build ID @id (@len bytes). */
+static bool same_build_id(const char *path, const void *id, int len)
+{
+	const void *other;
+	bool same = false;
+	ssize_t n;
+	Elf *elf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf) {
+		n = dwelf_elf_gnu_build_id(elf, &other);
+		same = n > 0 && n == len && memcmp(other, id, (size_t)len) == 0;
+		elf_end(elf);
+	}
+	close(fd);
+	return same;
+}
+
+/*
+ * The modules are staged stripped of their DWARF (INSTALL_MOD_STRIP=1);
+ * the object tree they were built in keeps them whole. That tree is the
+ * compilation directory of vmlinux's DWARF, and a .ko of the same name
+ * there is taken only when its build ID is the staged file's: a tree
+ * rebuilt since has other IDs. libdwfl calls this when a module's own
+ * file has no DWARF; @userdata holds our struct sym_mod.
+ */
+static int obj_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			 Dwarf_Addr base, const char *file_name,
+			 const char *debuglink_file, GElf_Word debuglink_crc,
+			 char **debuginfo_file_name)
+{
+	struct sym_mod *m = *userdata;
+	const unsigned char *id;
+	struct sym_ctx *c;
+	GElf_Addr vaddr;
+	int len, fd;
+
+	(void)modname, (void)base, (void)file_name;
+	(void)debuglink_file, (void)debuglink_crc;
+	if (!m || !m->path)
+		return -1;
+	c = m->ctx;
+	len = dwfl_module_build_id(mod, &id, &vaddr);
+	if (len <= 0)
+		return -1;
+	walk_once(&c->objs, objdir(c));
+	for (size_t i = 0; i < c->objs.n; i++) {
+		const char *path = c->objs.v[i].path;
+
+		if (strcmp(c->objs.v[i].name, m->name) != 0 ||
+		    !same_build_id(path, id, len))
+			continue;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		*debuginfo_file_name = strdup(path);
+		return fd;
+	}
+	return -1;
+}
+
 /* The module a frame names, reported to libdwfl on first use; or NULL. */
 static struct sym_mod *module_get(struct sym_ctx *c, const char *module)
 {
 	char name[SYM_MODULE_MAX + 1];
 	struct sym_mod *m = NULL;
+	void **userdata;
 	size_t i;
-	int fd;
 
 	if (!*module)
 		return &c->kernel;
-	if (!c->walked && c->modules_dir) {
-		c->walked = true;
-		fd = open(c->modules_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0)
-			walk(c, fd, c->modules_dir, SYM_WALK_DEPTH);
-	}
+	walk_once(&c->kos, c->modules_dir);
 	for (i = 0; module[i]; i++)
 		name[i] = module[i] == '-' ? '_' : module[i];
 	name[i] = '\0';
-	for (i = 0; i < c->nko && !m; i++)
-		if (strcmp(c->kos[i].name, name) == 0)
-			m = &c->kos[i];
+	for (i = 0; i < c->kos.n && !m; i++)
+		if (strcmp(c->kos.v[i].name, name) == 0)
+			m = &c->kos.v[i];
 	if (!m)
 		return NULL;
 	if (!m->tried) {
 		m->tried = true;
+		m->ctx = c;
 		dwfl_report_begin_add(c->dwfl);
 		m->mod = dwfl_report_offline(c->dwfl, m->name, m->path, -1);
 		dwfl_report_end(c->dwfl, NULL, NULL);
+		if (m->mod && dwfl_module_info(m->mod, &userdata, NULL, NULL,
+					       NULL, NULL, NULL, NULL))
+			*userdata = m;
 	}
 	return m->mod ? m : NULL;
 }
+
+/* Only the build's own files: no debuginfo path, no debuginfod. */
+static const Dwfl_Callbacks sym_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = obj_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
 
 int sym_open(const char *vmlinux, const char *modules_dir, const char *strip,
 	     struct sym_ctx **ret)
@@ -417,6 +513,19 @@ int sym_open(const char *vmlinux, const char *modules_dir, const char *strip,
 	return 0;
 }
 
+int sym_set_objdir(struct sym_ctx *c, const char *dir)
+{
+	char *d = strdup(dir);
+
+	if (!d)
+		return -ENOMEM;
+	free(c->objdir_set);
+	c->objdir_set = d;
+	c->objdir = d;
+	c->objdir_tried = true;
+	return 0;
+}
+
 void sym_close(struct sym_ctx *c)
 {
 	if (!c)
@@ -424,13 +533,17 @@ void sym_close(struct sym_ctx *c)
 	if (c->dwfl)
 		dwfl_end(c->dwfl);
 	free(c->kernel.v);
-	for (size_t i = 0; i < c->nko; i++) {
-		free(c->kos[i].path);
-		free(c->kos[i].v);
+	for (size_t i = 0; i < c->kos.n; i++) {
+		free(c->kos.v[i].path);
+		free(c->kos.v[i].v);
 	}
-	free(c->kos);
+	free(c->kos.v);
+	for (size_t i = 0; i < c->objs.n; i++)
+		free(c->objs.v[i].path);
+	free(c->objs.v);
 	free(c->modules_dir);
 	free(c->strip);
+	free(c->objdir_set);
 	free(c);
 }
 
@@ -517,14 +630,25 @@ static int resolve(struct sym_ctx *c, const struct sym_frame *f,
 	return 1;
 }
 
-static void put_src(const struct sym_ctx *c, const struct sym_src *s, FILE *out)
+/* @file without the leading @dir + "/", when it has them. */
+static const char *below(const char *file, const char *dir)
+{
+	size_t n = dir ? strlen(dir) : 0;
+
+	if (n && strncmp(file, dir, n) == 0 && file[n] == '/')
+		return file + n + 1;
+	return file;
+}
+
+/* "(file:line)", the file relative to the source or the object tree. */
+static void put_src(struct sym_ctx *c, const struct sym_src *s, FILE *out)
 {
 	const char *file = s->file ? s->file : "??";
-	size_t n = c->strip ? strlen(c->strip) : 0;
+	const char *rel = below(file, c->strip);
 
-	if (n && strncmp(file, c->strip, n) == 0 && file[n] == '/')
-		file += n + 1;
-	fprintf(out, "(%s:%d)", file, s->line);
+	if (rel == file)
+		rel = below(file, objdir(c));
+	fprintf(out, "(%s:%d)", rel, s->line);
 }
 
 int sym_decode(struct sym_ctx *c, const char *text, size_t len, FILE *out,

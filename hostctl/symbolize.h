@@ -63,13 +63,19 @@ struct sym_ctx;
 
 /*
  * Open @vmlinux and, below @modules_dir (an INSTALL_MOD_PATH tree, or
- * NULL), the .ko files that frames name. File names that start with
- * @strip + "/" (the source tree, or NULL) are shown relative to it.
- * 0 or a negative errno (-ENOENT: @vmlinux cannot be read; -EINVAL: it is
- * not an ELF file libdwfl takes).
+ * NULL), the .ko files that frames name. A .ko without DWARF (the staged
+ * modules are stripped) takes it from the .ko of the same name and GNU
+ * build ID below the object tree, which is vmlinux's compilation directory
+ * (DW_AT_comp_dir) unless sym_set_objdir() says otherwise. File names that
+ * start with @strip + "/" (the source tree, or NULL), or else with the
+ * object tree's, are shown relative to it. 0 or a negative errno
+ * (-ENOENT: @vmlinux cannot be read; -EINVAL: it is not an ELF file
+ * libdwfl takes).
  */
 int sym_open(const char *vmlinux, const char *modules_dir, const char *strip,
 	     struct sym_ctx **ret);
+/* Look for whole .ko files below @dir instead. 0 or -ENOMEM. */
+int sym_set_objdir(struct sym_ctx *c, const char *dir);
 void sym_close(struct sym_ctx *c);
 
 /*

@@ -7,19 +7,24 @@
  * bundle code (judge_incidents(), pm_bundle()) with the newest patched
  * build of the cache as vmlinux. No payload may create its file, the
  * payload lines must reach stack.txt as they were, and the honest frames
- * must resolve to file:line. Exit 77 (skip, with the reason) when the cache
+ * must resolve to file:line, a module's too (dsa_loop, whose DWARF is in
+ * the object tree) when the build has it. Exit 77 (skip, with the reason) when the cache
  * holds no build: `hostctl build` makes one, and ./bootstrap test runs it
  * first.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <elfutils/libdwelf.h>
 #include <json-c/json.h>
+#include <libelf.h>
 
 #include "judge.h"
 #include "postmortem.h"
@@ -85,6 +90,69 @@ static void expand(const char *tmpl, const char *t, char *ret, size_t len)
 	const char *at = strstr(tmpl, "@T@");
 
 	snprintf(ret, len, "%.*s%s%s", (int)(at - tmpl), tmpl, t, at + 3);
+}
+
+/* @text as TAP comments, a "# " before each line. */
+static void diag(const char *what, const char *text)
+{
+	printf("# %s:\n", what);
+	for (const char *p = text; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+
+		printf("#   %.*s\n", n, p);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+/* The GNU build ID of ELF file @path as hex into @ret ("" without). */
+static void build_id(const char *path, char *ret, size_t len)
+{
+	const unsigned char *id;
+	ssize_t n = 0;
+	Elf *elf;
+	int fd;
+
+	*ret = '\0';
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf)
+		n = dwelf_elf_gnu_build_id(elf, (const void **)&id);
+	for (ssize_t i = 0; i < n && (size_t)(2 * i + 2) < len; i++)
+		snprintf(ret + 2 * i, 3, "%02x", id[i]);
+	elf_end(elf);
+	close(fd);
+}
+
+/*
+ * Whether the build's staged dsa_loop.ko (stripped) has its whole twin,
+ * same build ID, in the object tree: then its frames get file:line.
+ */
+static bool dsa_loop_whole(const char *cache, const char *build)
+{
+	char pat[8400], obj[4200], a[129], b[129];
+	glob_t g;
+	bool same;
+
+	snprintf(pat, sizeof(pat),
+		 "%s/modules/lib/modules/*/kernel/drivers/net/dsa/dsa_loop.ko",
+		 build);
+	if (glob(pat, 0, NULL, &g) != 0)
+		return false;
+	snprintf(obj, sizeof(obj), "%s/obj/patched/drivers/net/dsa/dsa_loop.ko",
+		 cache);
+	build_id(g.gl_pathv[0], a, sizeof(a));
+	build_id(obj, b, sizeof(b));
+	globfree(&g);
+	same = *a && strcmp(a, b) == 0;
+	if (!same)
+		printf("# dsa_loop.ko: no twin of build ID '%s' in '%s': "
+		       "its frame is not checked\n",
+		       a, obj);
+	return same;
 }
 
 static char *slurp(const char *dir, const char *name)
@@ -174,7 +242,8 @@ int main(void)
 		expand(payloads[i], t, line, sizeof(line));
 		fprintf(f, "%s\n", line);
 	}
-	fputs("[    5.000110]  ksys_write+0x10/0xe0\n"
+	fputs("[    5.000110]  dsa_loop_port_vlan_add+0x20/0x100 [dsa_loop]\n"
+	      "[    5.000110]  ksys_write+0x10/0xe0\n"
 	      "[    5.000111]  do_syscall_64+0x10/0x90\n"
 	      "[    5.000112]  </TASK>\n"
 	      "[    5.000113] Kernel Offset: disabled\n"
@@ -221,8 +290,8 @@ int main(void)
 	   "the payloads are in the report given to the decoder");
 	stack = slurp(bundle, "stack.txt");
 	dump = slurp(bundle, "dump.txt");
-	printf("# dump.txt:\n%s", dump ? dump : "(none)\n");
-	printf("# stack.txt:\n%s", stack ? stack : "(none)\n");
+	diag("dump.txt", dump ? dump : "(none)");
+	diag("stack.txt", stack ? stack : "(none)");
 	ok(stack != NULL, "stack.txt written");
 	if (stack) {
 		ok(line_with(stack, "ksys_write", "(fs/read_write.c:"),
@@ -230,6 +299,11 @@ int main(void)
 		ok(line_with(stack, "do_syscall_64",
 			     "(arch/x86/entry/common.c:"),
 		   "do_syscall_64 resolves to arch/x86/entry/common.c:N");
+		if (dsa_loop_whole(cache, build))
+			ok(line_with(stack, "dsa_loop_port_vlan_add",
+				     "(drivers/net/dsa/dsa_loop.c:"),
+			   "a module frame resolves to "
+			   "drivers/net/dsa/dsa_loop.c:N");
 		ok(line_with(stack, "sysrq_handle_crash",
 			     "(drivers/tty/sysrq.c:"),
 		   "sysrq_handle_crash resolves to drivers/tty/sysrq.c:N");

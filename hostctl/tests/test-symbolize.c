@@ -18,8 +18,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+
+#include <elfutils/libdwelf.h>
+#include <libelf.h>
+
 #include "symbolize.h"
 #include "tap.h"
+
+/* This build has DWARF: the resolver's line tests can run. */
+static bool have_dwarf;
 
 static int parse(const char *line, struct sym_frame *f)
 {
@@ -175,6 +183,19 @@ static char *decode(struct sym_ctx *c, const char *text, struct sym_stats *st)
 	return buf;
 }
 
+/* @text as TAP comments, a "# " before each line. */
+static void diag(const char *what, const char *text)
+{
+	printf("# %s:\n", what);
+	for (const char *p = text; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+
+		printf("#   %.*s\n", n, p);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
 /* Whether a line of @text starts with @pre and ends with @suf. */
 static bool has_line(const char *text, const char *pre, const char *suf)
 {
@@ -243,8 +264,9 @@ static void test_resolve(void)
 		 "no newline at the end",
 		 off, off + 0x100, dir, off, off + 0x100);
 	out = decode(c, text, &st);
-	printf("# decoded:\n%s\n", out);
-	if (!strstr(out, "(inlined)")) {
+	diag("decoded", out);
+	have_dwarf = strstr(out, "(inlined)") != NULL;
+	if (!have_dwarf) {
 		/* Without DWARF (a build without -g), only the counts. */
 		is_int(st.frames, 5, "five frames");
 		printf("# this build has no line info: the rest skipped\n");
@@ -295,10 +317,103 @@ static void test_resolve(void)
 	rmdir(dir);
 }
 
-int main(void)
+/* Change one byte of @path's GNU build ID, so that it is another build. */
+static void flip_build_id(const char *path)
+{
+	const void *id;
+	unsigned char b;
+	off_t at;
+	Elf *elf;
+	int fd;
+
+	/* Mapped, the ID points into the file's image. */
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDWR);
+	elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || dwelf_elf_gnu_build_id(elf, &id) <= 0)
+		abort();
+	at = (const char *)id - elf_rawfile(elf, NULL);
+	elf_end(elf);
+	if (pread(fd, &b, 1, at) != 1)
+		abort();
+	b ^= 0xff;
+	if (pwrite(fd, &b, 1, at) != 1 || close(fd) != 0)
+		abort();
+}
+
+/*
+ * The staged modules are stripped: a module's DWARF comes from the .ko
+ * of the same name and build ID in the object tree. @stripped is this
+ * test's executable without its DWARF (objcopy --strip-debug, meson).
+ */
+static void test_objdir(const char *stripped)
+{
+	char d[] = "/tmp/vlalab-test-symobj-XXXXXX", path[512], mods[256];
+	char self[4096], text[512], *out;
+	struct sym_ctx *c = NULL;
+	struct sym_stats st;
+	unsigned long off;
+	ssize_t n;
+
+	if (!stripped || !have_dwarf) {
+		printf("# skip the object tree: %s\n",
+		       stripped ? "this build has no DWARF" :
+				  "no stripped copy given");
+		return;
+	}
+	off = (unsigned long)(seen_ra - (uintptr_t)sym_test_outer);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0 || !mkdtemp(d))
+		abort();
+	self[n] = '\0';
+	snprintf(mods, sizeof(mods), "%s/mods", d);
+	mkdir(mods, 0755);
+	snprintf(path, sizeof(path), "%s/mods/sym-test.ko", d);
+	copy_file(stripped, path);
+	snprintf(path, sizeof(path), "%s/obj", d);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/obj/sub", d);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/obj/sub/sym_test.ko", d);
+	copy_file(self, path);
+	snprintf(path, sizeof(path), "%s/other", d);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/other/sym_test.ko", d);
+	copy_file(self, path);
+	flip_build_id(path);
+	snprintf(text, sizeof(text),
+		 "[    1.0]  sym_test_outer+0x%lx/0x%lx [sym_test]\n", off,
+		 off + 0x100);
+
+	snprintf(path, sizeof(path), "%s/obj", d);
+	if (sym_open(self, mods, NULL, &c) < 0 || sym_set_objdir(c, path) < 0)
+		abort();
+	out = decode(c, text, &st);
+	diag("with the object tree", out);
+	ok(st.located == 1 && strstr(out, "/test-symbolize.c:"),
+	   "a stripped module takes file:line from the object tree's .ko");
+	free(out);
+	sym_close(c);
+
+	snprintf(path, sizeof(path), "%s/other", d);
+	if (sym_open(self, mods, NULL, &c) < 0 || sym_set_objdir(c, path) < 0)
+		abort();
+	out = decode(c, text, &st);
+	ok(st.symbol_only == 1 && strcmp(out, text) == 0,
+	   "not from a .ko of another build ID: the symbol only, line copied");
+	free(out);
+	sym_close(c);
+
+	snprintf(path, sizeof(path), "rm -rf '%s'", d);
+	if (system(path) != 0)
+		printf("# could not remove %s\n", d);
+}
+
+int main(int argc, char **argv)
 {
 	test_good();
 	test_bad();
 	test_resolve();
+	test_objdir(argc > 1 ? argv[1] : NULL);
 	return tap_done();
 }
