@@ -201,10 +201,13 @@ static int ent_cmp(const void *a, const void *b)
 
 	if (r)
 		return r;
-	return (int)y->func - (int)x->func;
+	if (x->func != y->func)
+		return (int)y->func - (int)x->func;
+	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
-/* The module's function symbols, sorted by name, once. */
+/* The module's function symbols, sorted by name (functions first, then
+ * by address, so that a name's first is always the same), once. */
 static int index_module(struct sym_mod *m)
 {
 	int n;
@@ -278,10 +281,11 @@ static bool ko_name(const char *file, char *ret)
 	size_t len = strlen(file);
 
 	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
-		size_t el = strlen(ext[i]), n = len - el;
+		size_t el = strlen(ext[i]), n;
 
-		if (len <= el || strcmp(file + n, ext[i]) != 0)
+		if (len <= el || strcmp(file + len - el, ext[i]) != 0)
 			continue;
+		n = len - el;
 		if (n > SYM_MODULE_MAX)
 			return false;
 		for (size_t j = 0; j < n; j++)
