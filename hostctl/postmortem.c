@@ -182,13 +182,15 @@ static void decode_stack(const struct pm_opts *o, const char *dir,
 	snprintf(path, sizeof(path), "%s/stack.txt", dir);
 	f = fopen(path, "we");
 	if (!f) {
-		snprintf(note, len, "no stack.txt: %s\n", strerror(errno));
+		snprintf(note, len, "no stack.txt: '%.2048s': %s\n", path,
+			 strerror(errno));
 		sym_close(c);
 		return;
 	}
 	r = sym_decode(c, raw, strlen(raw), f, &st);
 	if (fclose(f) != 0 || r < 0)
-		snprintf(note, len, "stack.txt: write error\n");
+		snprintf(note, len, "stack.txt: '%.2048s': write error\n",
+			 path);
 	else
 		snprintf(note, len,
 			 "stack.txt: %zu frames: %zu with file:line, "
