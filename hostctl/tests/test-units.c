@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "accel.h"
@@ -403,6 +404,13 @@ static void test_vmstate(void)
 	is_int(vmstate_resolve(dir, "vm1", &got), -ENOENT,
 	       "no state dir: none");
 	is_int(vmstate_write(dir, &a), 0, "state written");
+	{
+		struct stat st;
+
+		/* The SSH and console sockets' folder: root's alone. */
+		ok(stat(dir, &st) == 0 && (st.st_mode & 07777) == 0700,
+		   "the state dir is made 0700");
+	}
 	is_int(vmstate_resolve(dir, "vm1", &got), 0, "by label");
 	ok(strcmp(got.socket, "/s/1.ssh") == 0 && got.pid == getpid(),
 	   "read back");
