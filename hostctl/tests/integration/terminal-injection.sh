@@ -228,7 +228,8 @@ incs = [i for n in ("term/a-console", "term/b-texts")
         for i in by[n].get("incidents", []) if "evil" in i["title"]]
 if not incs:
     bad.append("no incident from the console's BUG line")
-text = open(os.path.join(out, "fmt.text"), encoding="utf-8").read()
+text = open(os.path.join(out, "fmt.text"), encoding="utf-8",
+            errors="replace").read()
 for want in ("\\x1b]52;c;cHduZWQ=\\x07", "\\xc2\\x9b2J", "\\xc2\\x85",
              "\\x0dok 99 - forged", "incident: "):
     if want not in text:
