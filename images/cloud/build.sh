@@ -61,7 +61,8 @@ fi
 printf '/dev/vda / ext4 defaults 0 1\n' >"$root/etc/fstab"
 printf 'vlalab\n' >"$root/etc/hostname"
 # cloud-init: NoCloud only (the seed disk made by cloud-localds), no
-# network to wait for, no search through other clouds' metadata services.
+# network to configure or wait for (the VM has no NIC: hostctl/domain.c),
+# no search through other clouds' metadata services.
 cat >"$root/etc/cloud/cloud.cfg.d/90-vlalab.cfg" <<'CFG'
 datasource_list: [NoCloud, None]
 network: {config: disabled}
@@ -70,6 +71,10 @@ CFG
 # included: 48 s of the guest's one vCPU under TCG, beside cloud-init's
 # stages, for LVM snapshots this image never has (docs/performance.md).
 ln -s /dev/null "$root/etc/systemd/system/e2scrub_reap.service"
+# No apt at boot or later: apt's daily timers would try a network the
+# guest does not have (and the image is rebuilt, never upgraded in place).
+ln -s /dev/null "$root/etc/systemd/system/apt-daily.timer"
+ln -s /dev/null "$root/etc/systemd/system/apt-daily-upgrade.timer"
 # No password anywhere: root is reached only over SSH with the client key.
 chroot "$root" passwd -l root >/dev/null
 rm -rf "$root/var/cache/apt/archives"/*.deb "$root/var/lib/apt/lists"/*
