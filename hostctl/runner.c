@@ -1195,15 +1195,16 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 		goto out;
 	}
 	c = &lanes[0];
-	/* Measured here: 161 s under load, once per root; say so up front. */
-	if (uri_embed_first_use(o->uri))
-		fprintf(stderr,
-			"hostctl: first use of this libvirt root: libvirt "
-			"probes QEMU's capabilities once, which can take "
-			"minutes without KVM\n");
 	r = vm_host_open(o->uri, &sh.env.host, err, errlen);
 	if (r < 0)
 		goto out;
+	/* Seconds without a word otherwise: say what they were. */
+	if (vm_host_probe_ms(sh.env.host))
+		fprintf(stderr,
+			"hostctl: libvirt probed QEMU's capabilities in "
+			"%.1f s (its cache for this root was missing or "
+			"outdated)\n",
+			vm_host_probe_ms(sh.env.host) / 1000.0);
 	for (unsigned int k = 0; k < m; k++)
 		lanes[k] = (struct run_ctx){ .o = o,
 					     .scn = scn,

@@ -4,12 +4,14 @@
  * driver's root, the checks on that root, and the qemu.conf hostctl
  * writes into it. libc only: the libvirt calls are vm.c's.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fsutil.h"
@@ -126,15 +128,36 @@ bool uri_embed_busy(const char *uri)
 	return fl.l_type != F_UNLCK;
 }
 
-bool uri_embed_first_use(const char *uri)
+uint64_t uri_embed_caps_stamp(const char *uri)
 {
-	char root[PATH_MAX], path[PATH_MAX + 32];
+	char root[PATH_MAX], dir[PATH_MAX + 32], path[PATH_MAX + 320];
+	uint64_t newest = 0;
+	struct dirent *e;
+	DIR *d;
 
 	if (uri_embed_root(uri, root, sizeof(root)) < 0 ||
-	    snprintf(path, sizeof(path), "%s/cache/qemu/capabilities", root) >=
-		    (int)sizeof(path))
-		return false;
-	return access(path, F_OK) < 0;
+	    snprintf(dir, sizeof(dir), "%s/cache/qemu/capabilities", root) >=
+		    (int)sizeof(dir))
+		return 0;
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		struct stat st;
+		uint64_t t;
+
+		if (e->d_name[0] == '.' ||
+		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >=
+			    (int)sizeof(path) ||
+		    stat(path, &st) < 0)
+			continue;
+		t = (uint64_t)st.st_mtim.tv_sec * 1000000000 +
+		    (uint64_t)st.st_mtim.tv_nsec;
+		if (t > newest)
+			newest = t;
+	}
+	closedir(d);
+	return newest;
 }
 
 int uri_prepare(const char *uri)

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * The default URI, qemu:///embed?root=<cache>/libvirt (percent-escaped),
@@ -26,10 +27,11 @@ int uri_default(const char *cache_dir, unsigned int slot, char *buf,
  */
 bool uri_embed_busy(const char *uri);
 /*
- * True when @uri is an embedded-driver URI whose root has no QEMU
- * capabilities cache yet: connecting will make libvirt probe QEMU first.
+ * When libvirt last wrote its cache of QEMU's capabilities under the root
+ * of embedded-driver URI @uri (the newest file's mtime, in ns): a change
+ * across a call means libvirt probed QEMU in it. 0 when there is none.
  */
-bool uri_embed_first_use(const char *uri);
+uint64_t uri_embed_caps_stamp(const char *uri);
 
 /*
  * The URI to connect to: @connect (--connect) when given, else @env

@@ -5,10 +5,11 @@
  * lifecycle callback and a periodic tick that lets vm_wait() check its
  * deadlines. Nothing here prints; errors go back with libvirt's message.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -29,6 +30,7 @@
 
 #include "owner.h"
 #include "proto.h"
+#include "reap.h"
 #include "uri.h"
 #include "vm.h"
 
@@ -38,6 +40,13 @@
 /* A dead VM's console: quiet this long is done; at most this long. */
 #define VM_CONSOLE_QUIET_MS 300
 #define VM_CONSOLE_SETTLE_MS 3000
+/*
+ * Most bytes one turn of the loop reads of one guest's channel, and of its
+ * console: the rest waits in the stream, which stays readable, for the next
+ * turn. A guest that sends without end must not hold the loop: timers,
+ * other guests and the waits' deadlines come between two such reads.
+ */
+#define VM_TURN_BYTES (64 * 1024)
 
 struct vm_host {
 	virConnectPtr conn;
@@ -45,6 +54,7 @@ struct vm_host {
 	int lifecycle_id;
 	int tick_id;
 	struct vm *vms; /* running guests, for the callback */
+	uint64_t probe_ms; /* libvirt probed QEMU at open, this long; or 0 */
 };
 
 struct vm {
@@ -79,23 +89,6 @@ struct vm {
 	bool stopped; /* a lifecycle event said the domain stopped */
 	bool guest_stopped; /* ... because the guest powered off or reset */
 };
-
-/*
- * With the embedded driver, libvirt daemonizes QEMU, so it is orphaned and
- * reparented to the nearest subreaper, or to PID 1, which here reaps late:
- * libvirt then polls a zombie for a second on every destroy. hostctl
- * makes itself the subreaper and reaps its QEMUs at once, one thread each.
- */
-static void *reaper(void *arg)
-{
-	int pidfd = (int)(intptr_t)arg;
-	siginfo_t si;
-
-	while (waitid(P_PIDFD, pidfd, &si, WEXITED) < 0 && errno == EINTR)
-		;
-	close(pidfd);
-	return NULL;
-}
 
 /*
  * QEMUs outlive a hostctl killed with SIGKILL: with the embedded driver
@@ -232,14 +225,15 @@ void vm_watchdog_add(int pidfd)
 		;
 }
 
-/* Adopt the QEMU of domain @name: a pidfd, and a thread to reap it. */
+/*
+ * Adopt the QEMU of domain @name: a pidfd, for the watchdog. reap.c reaps
+ * it when it exits.
+ */
 static int adopt_qemu(const struct vm_host *h, const char *name)
 {
 	char path[PATH_MAX + 160];
-	pthread_attr_t attr;
-	pthread_t thread;
 	FILE *f;
-	int pid = 0, pidfd, fd, r;
+	int pid = 0, pidfd, r;
 
 	if (!*h->embed_root)
 		return -1;
@@ -264,22 +258,7 @@ static int adopt_qemu(const struct vm_host *h, const char *name)
 			return -1;
 		}
 	}
-	/* The thread gets its own copy of the pidfd, and closes it. */
-	fd = fcntl(pidfd, F_DUPFD_CLOEXEC, 0);
-	if (fd < 0) {
-		close(pidfd);
-		return -1;
-	}
 	vm_watchdog_add(pidfd);
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	r = pthread_create(&thread, &attr, reaper, (void *)(intptr_t)fd);
-	pthread_attr_destroy(&attr);
-	if (r != 0) {
-		close(fd);
-		close(pidfd);
-		return -1;
-	}
 	return pidfd;
 }
 
@@ -303,7 +282,7 @@ static void quiet_errors(void *userdata, virErrorPtr e)
 {
 }
 
-static void console_drain(struct vm *vm);
+static bool console_drain(struct vm *vm);
 static volatile sig_atomic_t interrupted;
 
 /*
@@ -415,6 +394,70 @@ int vm_loop_step(void)
 	return 0;
 }
 
+/*
+ * libvirt (9.0) keeps, beside each QEMU's cached capabilities, the host's
+ * CPUID as the connecting thread read it when the driver started, and
+ * probes QEMU again whenever that differs. It includes the APIC ID of the
+ * CPU the thread ran on, so a process that started on another core found
+ * the cache outdated ("host cpuid changed") and probed again: every
+ * other run on two cores. Open from the same CPU every time, the lowest
+ * this process may use, then give every thread back the CPUs it had
+ * (libvirt's threads, created meanwhile, inherited the one).
+ */
+static virConnectPtr connect_pinned(const char *uri)
+{
+	cpu_set_t all, one, cur;
+	virConnectPtr conn;
+	struct dirent *e;
+	int cpu = -1;
+	DIR *d;
+
+	if (sched_getaffinity(0, sizeof(all), &all) < 0)
+		return virConnectOpen(uri);
+	for (int i = 0; i < CPU_SETSIZE && cpu < 0; i++)
+		if (CPU_ISSET(i, &all))
+			cpu = i;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (CPU_EQUAL(&one, &all) ||
+	    sched_setaffinity(0, sizeof(one), &one) < 0)
+		return virConnectOpen(uri);
+	conn = virConnectOpen(uri);
+	d = opendir("/proc/self/task");
+	while (d && (e = readdir(d))) {
+		pid_t tid = atoi(e->d_name);
+
+		if (tid > 0 && sched_getaffinity(tid, sizeof(cur), &cur) == 0 &&
+		    CPU_EQUAL(&cur, &one))
+			sched_setaffinity(tid, sizeof(all), &all);
+	}
+	if (d)
+		closedir(d);
+	sched_setaffinity(0, sizeof(all), &all);
+	return conn;
+}
+
+/*
+ * Have libvirt look up (and, when its cache is outdated, probe) every
+ * QEMU binary now, rather than in the middle of a guest's start; how
+ * long a probe took, or 0 when the cache served.
+ */
+static uint64_t probe_now(struct vm_host *h, const char *uri)
+{
+	uint64_t before = uri_embed_caps_stamp(uri), t = vm_now_us();
+	char *caps = virConnectGetCapabilities(h->conn);
+
+	free(caps);
+	if (uri_embed_caps_stamp(uri) == before)
+		return 0;
+	return (vm_now_us() - t) / 1000 ?: 1;
+}
+
+uint64_t vm_host_probe_ms(const struct vm_host *h)
+{
+	return h->probe_ms;
+}
+
 int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 		 size_t errlen)
 {
@@ -448,10 +491,11 @@ int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 	if (uri_embed_root(uri, h->embed_root, sizeof(h->embed_root)) < 0)
 		h->embed_root[0] = '\0';
 	else {
-		prctl(PR_SET_CHILD_SUBREAPER, 1);
+		/* Failing that, PID 1 reaps them, later. */
+		reap_start();
 		vm_watchdog_start();
 	}
-	h->conn = virConnectOpen(uri);
+	h->conn = *h->embed_root ? connect_pinned(uri) : virConnectOpen(uri);
 	if (!h->conn) {
 		virErrorPtr e = virGetLastError();
 		/* An embedded driver's root is locked by the process using it. */
@@ -471,6 +515,8 @@ int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 		vm_host_close(h);
 		return -EIO;
 	}
+	if (*h->embed_root)
+		h->probe_ms = probe_now(h, uri);
 	loop_host = h;
 	*ret = h;
 	return 0;
@@ -601,18 +647,27 @@ static void flush_out(struct vm *vm)
 	}
 }
 
+/*
+ * The channel is readable: at most VM_TURN_BYTES of it this turn, and its
+ * end or hang-up only once all it held was read.
+ */
 static void stream_cb(virStreamPtr st, int events, void *opaque)
 {
 	struct vm *vm = opaque;
 	char buf[16384];
+	size_t budget = VM_TURN_BYTES;
 
 	if (vm->dead)
 		return;
 	if (events & VIR_STREAM_EVENT_WRITABLE)
 		flush_out(vm);
 	for (;;) {
-		int n = virStreamRecv(st, buf, sizeof(buf));
-		int r;
+		int n, r;
+
+		if (!budget)
+			return;
+		n = virStreamRecv(st, buf,
+				  budget < sizeof(buf) ? budget : sizeof(buf));
 
 		if (n == -2)
 			break;
@@ -627,6 +682,7 @@ static void stream_cb(virStreamPtr st, int events, void *opaque)
 			       virGetLastErrorMessage());
 			return;
 		}
+		budget -= (size_t)n;
 		vm->last_rx_us = vm_now_us();
 		r = proto_linebuf_feed(&vm->lb, buf, n, line_cb, vm);
 		if (r == -E2BIG) {
@@ -661,13 +717,21 @@ static void console_end(struct vm *vm)
 	vm->on_console(vm->userdata, NULL, 0);
 }
 
-/* Hand the owner what the console has now, without waiting. */
-static void console_drain(struct vm *vm)
+/*
+ * Hand the owner what the console has now, without waiting, up to
+ * VM_TURN_BYTES: a console that prints without end must not hold the
+ * loop, nor a VM's death or destruction. True when that bound stopped it
+ * (more may wait).
+ */
+static bool console_drain(struct vm *vm)
 {
 	char buf[16384];
+	size_t budget = VM_TURN_BYTES;
 
-	while (vm->con && !vm->con_eof) {
-		int n = virStreamRecv(vm->con, buf, sizeof(buf));
+	while (vm->con && !vm->con_eof && budget) {
+		int n = virStreamRecv(vm->con, buf,
+				      budget < sizeof(buf) ? budget :
+							     sizeof(buf));
 
 		if (n == -2)
 			break;
@@ -675,9 +739,11 @@ static void console_drain(struct vm *vm)
 			console_end(vm);
 			break;
 		}
+		budget -= (size_t)n;
 		vm->con_rx_us = vm_now_us();
 		vm->on_console(vm->userdata, buf, (size_t)n);
 	}
+	return !budget;
 }
 
 static void console_cb(virStreamPtr st, int events, void *opaque)
@@ -685,7 +751,9 @@ static void console_cb(virStreamPtr st, int events, void *opaque)
 	struct vm *vm = opaque;
 
 	(void)st;
-	console_drain(vm);
+	/* A hang-up is read as one once all before it was. */
+	if (console_drain(vm))
+		return;
 	if (!vm->con_eof &&
 	    (events & (VIR_STREAM_EVENT_ERROR | VIR_STREAM_EVENT_HANGUP)))
 		console_end(vm);
@@ -1039,7 +1107,7 @@ void vm_destroy(struct vm *vm)
 	}
 	/*
 	 * libvirt stops QEMU (SIGTERM, then SIGKILL) and waits for it to
-	 * go; our reaper thread makes that wait short (see adopt_qemu()).
+	 * go; reap.c makes that wait short.
 	 */
 	if (vm->dom) {
 		virDomainDestroy(vm->dom);

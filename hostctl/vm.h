@@ -34,6 +34,12 @@ uint64_t vm_now_us(void);
 int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 		 size_t errlen);
 void vm_host_close(struct vm_host *h);
+/*
+ * How long libvirt spent probing QEMU's capabilities when the embedded
+ * driver opened (it does when its cache for the root is missing or
+ * outdated), in ms; 0 when its cache served or the driver is another.
+ */
+uint64_t vm_host_probe_ms(const struct vm_host *h);
 
 /*
  * On a libvirt daemon (not the embedded driver, whose QEMUs die with
