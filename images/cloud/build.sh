@@ -44,8 +44,22 @@ mirror=$(apt-cache policy | awk '$3 == "bookworm/main" && $2 ~ /^(https?|file):/
 
 mkdir -p "$cache/images"
 work=$(mktemp -d "$cache/images/.cloud-$key.XXXXXX")
-trap 'rm -rf "$work"' EXIT
 root=$work/root
+# debootstrap mounts /proc (and, in a container, binds /dev) in the root
+# and unmounts it when it ends, unless a process the packages' scripts
+# started still holds it: once here, under load, the removal then failed
+# on /proc's files after a good build. Unmount whatever is left, and
+# never let the removal cross into a mount (a bound /dev is the host's).
+cleanup() {
+	local m
+	for m in dev/pts dev proc sys; do
+		if mountpoint -q "$root/$m" 2>/dev/null; then
+			umount -l "$root/$m" || say "warning: cannot unmount $root/$m"
+		fi
+	done
+	rm -rf --one-file-system "$work"
+}
+trap cleanup EXIT
 
 say "debootstrap bookworm from $mirror: ${pkgs[*]}"
 include=$(IFS=,; printf '%s' "${pkgs[*]}")
