@@ -344,6 +344,7 @@ void guest_domain(struct guest *g, struct domain_config *dc)
 	dc->machine = g->env->machine;
 	dc->ssh_socket = g->ssh_sock[0] ? g->ssh_sock : NULL;
 	dc->owner = g->env->owner;
+	dc->nic = g->nic;
 	if (g->cloud)
 		cloud_domain(g, dc);
 }

@@ -47,12 +47,7 @@ static void test_domain(void)
 	ok(xml && strstr(xml, "name='org.vlalab.guestd.0'"), "channel named");
 	ok(xml && strstr(xml, "<memballoon model='none'/>"), "no balloon");
 	ok(xml && strstr(xml, "<panic model='isa'>"), "pvpanic");
-	ok(xml && strstr(xml, "<interface type='user'>\n"
-			      "      <model type='virtio'/>\n"
-			      "      <rom enabled='no'/>\n"),
-	   "one virtio-net NIC (eth0), user network, no option ROM");
-	ok(xml && !strstr(strstr(xml, "<interface") + 1, "<interface"),
-	   "only one NIC");
+	ok(xml && !strstr(xml, "<interface"), "no NIC unasked");
 	ok(xml && !strstr(xml, "icount") && !strstr(xml, "xmlns:qemu"),
 	   "no icount unasked");
 	free(xml);
@@ -70,6 +65,25 @@ static void test_domain(void)
 	   "icount through the QEMU namespace");
 	free(xml);
 	xml = NULL;
+	c.icount = false;
+	c.nic = true;
+	is_int(domain_xml(&c, &xml), 0, "domain_xml with a NIC");
+	ok(xml && strstr(xml, "<interface type='udp'>\n"
+			      "      <source address='127.0.0.1' port='0'>\n"
+			      "        <local address='127.0.0.1' port='0'/>\n"
+			      "      </source>\n"
+			      "      <model type='virtio'/>\n"
+			      "      <rom enabled='no'/>\n"),
+	   "a NIC: virtio-net, a UDP backend that sends to port 0 (nothing)");
+	ok(xml && !strstr(strstr(xml, "<interface") + 1, "<interface"),
+	   "only one NIC");
+	ok(xml && !strstr(xml, "type='user'") && !strstr(xml, "mcast") &&
+		   !strstr(xml, "'server'") && !strstr(xml, "'client'"),
+	   "no user network, multicast or TCP socket backend");
+	free(xml);
+	xml = NULL;
+	c.nic = false;
+	c.icount = true;
 	c.accel = DOMAIN_ACCEL_KVM;
 	is_int(domain_xml(&c, &xml), -EINVAL, "icount with KVM refused");
 	c.accel = DOMAIN_ACCEL_TCG;
