@@ -47,6 +47,8 @@
  * other guests and the waits' deadlines come between two such reads.
  */
 #define VM_TURN_BYTES (64 * 1024)
+/* What a dead guest's channel may still hold: more than its socket can. */
+#define VM_DEATH_BYTES (4 * 1024 * 1024)
 
 struct vm_host {
 	virConnectPtr conn;
@@ -283,6 +285,7 @@ static void quiet_errors(void *userdata, virErrorPtr e)
 }
 
 static bool console_drain(struct vm *vm);
+static int channel_read(struct vm *vm, size_t budget);
 static volatile sig_atomic_t interrupted;
 
 /*
@@ -343,6 +346,16 @@ static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 	for (struct vm *vm = h->vms; vm; vm = vm->next) {
 		if (!name || strcmp(vm->name, name) != 0)
 			continue;
+		/*
+		 * What the guest wrote before it crashed or stopped is in the
+		 * channel's socket already, and this event may come before
+		 * the callback that reads it: read it now, or its last events
+		 * (the step that provoked a panic) are lost.
+		 */
+		if (!vm->dead && vm->st_cb &&
+		    (event == VIR_DOMAIN_EVENT_CRASHED ||
+		     event == VIR_DOMAIN_EVENT_STOPPED))
+			channel_read(vm, VM_DEATH_BYTES);
 		if (event == VIR_DOMAIN_EVENT_CRASHED) {
 			vm->panicked = true;
 			vm_die(vm, "the guest panicked (pvpanic)");
@@ -648,39 +661,31 @@ static void flush_out(struct vm *vm)
 }
 
 /*
- * The channel is readable: at most VM_TURN_BYTES of it this turn, and its
- * end or hang-up only once all it held was read.
+ * Read at most @budget bytes of the guest's channel, handing its lines to
+ * the owner: 1 when it is empty for now, 0 when the budget ran out first,
+ * -1 when it ended, failed or broke the protocol (the VM is dead then).
  */
-static void stream_cb(virStreamPtr st, int events, void *opaque)
+static int channel_read(struct vm *vm, size_t budget)
 {
-	struct vm *vm = opaque;
 	char buf[16384];
-	size_t budget = VM_TURN_BYTES;
 
-	if (vm->dead)
-		return;
-	if (events & VIR_STREAM_EVENT_WRITABLE)
-		flush_out(vm);
-	for (;;) {
+	while (budget && !vm->dead) {
 		int n, r;
 
-		if (!budget)
-			return;
-		n = virStreamRecv(st, buf,
+		n = virStreamRecv(vm->st, buf,
 				  budget < sizeof(buf) ? budget : sizeof(buf));
-
 		if (n == -2)
-			break;
+			return 1;
 		if (n == 0) {
 			vm->st_eof = true;
 			vm_die(vm, "the guest's channel closed");
-			return;
+			return -1;
 		}
 		if (n < 0) {
 			vm->st_eof = true;
 			vm_die(vm, "reading the channel failed: %s",
 			       virGetLastErrorMessage());
-			return;
+			return -1;
 		}
 		budget -= (size_t)n;
 		vm->last_rx_us = vm_now_us();
@@ -700,9 +705,26 @@ static void stream_cb(virStreamPtr st, int events, void *opaque)
 			vm_die(vm, "protocol error: %s", why);
 		}
 		if (r < 0)
-			return;
+			return -1;
 	}
-	if (events & (VIR_STREAM_EVENT_ERROR | VIR_STREAM_EVENT_HANGUP)) {
+	return vm->dead ? -1 : 0;
+}
+
+/*
+ * The channel is readable: at most VM_TURN_BYTES of it this turn, and its
+ * end or hang-up only once all it held was read.
+ */
+static void stream_cb(virStreamPtr st, int events, void *opaque)
+{
+	struct vm *vm = opaque;
+
+	(void)st;
+	if (vm->dead)
+		return;
+	if (events & VIR_STREAM_EVENT_WRITABLE)
+		flush_out(vm);
+	if (channel_read(vm, VM_TURN_BYTES) == 1 &&
+	    (events & (VIR_STREAM_EVENT_ERROR | VIR_STREAM_EVENT_HANGUP))) {
 		vm->st_eof = true;
 		vm_die(vm, "the guest's channel hung up");
 	}
