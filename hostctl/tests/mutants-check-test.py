@@ -5,7 +5,8 @@ summary.json files shaped as hostctl writes them, without a kernel: a
 titled catch needs verdict fail, the declared first failing step (or none)
 and the title at its step; a catch without a title needs fail at its step.
 Then every titled "Caught-by:" of kernel/mutants/ has its first failing
-step in mutants-first-fail, and no line there is stale. TAP on stdout.
+step in mutants-first-fail, and no line there is stale; and docs/kernel.md's
+table of mutants names the steps the Caught-by: lines do. TAP on stdout.
 
 usage: mutants-check-test.py SRCDIR"""
 import json
@@ -125,6 +126,36 @@ try:
     ok(not stale, "each declaration is a titled Caught-by: (stale: %s)" % stale)
     badval = sorted(k for k, v in decl.items() if v != "none" and not v.isdigit())
     ok(not badval, "each declared step is an index or none (%s)" % badval)
+
+    # docs/kernel.md's table of mutants names each catch's step as the
+    # Caught-by: line does ("`SCENARIO`: N" or "`SCENARIO`: incident at N").
+    steps = {}
+    for m in sorted(os.listdir(mdir)):
+        if m.endswith(".patch"):
+            with open(os.path.join(mdir, m)) as f:
+                for line in f:
+                    c = re.match(r"^Caught-by: (\S+) ([0-9]+)", line)
+                    if c:
+                        steps[(m[:-len(".patch")], c.group(1))] = int(c.group(2))
+    seen = {}
+    row = None
+    with open(os.path.join(src, "docs/kernel.md")) as f:
+        for line in f:
+            r = re.match(r"^\| `([a-z0-9-]+)`", line)
+            if r and (r.group(1) + ".patch") in os.listdir(mdir):
+                row = r.group(1)
+            elif not line.startswith("| |"):
+                row = None if not line.startswith("|") else row
+            if row is None or not line.startswith("|"):
+                continue
+            for sc, st in re.findall(r"`([a-z0-9-]+/[a-z0-9-]+)`: (?:incident at )?([0-9]+)", line):
+                seen[(row, sc)] = int(st)
+    wrong = sorted("%s %s: docs %d, Caught-by %s" % (k[0], k[1], v, steps.get(k))
+                   for k, v in seen.items() if steps.get(k) != v)
+    ok(seen and not wrong, "docs/kernel.md's mutant table has each Caught-by: step (%d rows; %s)"
+       % (len(seen), wrong or "all agree"))
+    unnamed = sorted("%s %s" % k for k in set(steps) - set(seen))
+    ok(not unnamed, "and names every Caught-by: scenario (missing: %s)" % unnamed)
 finally:
     shutil.rmtree(work, ignore_errors=True)
 print("1..%d" % n)
