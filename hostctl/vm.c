@@ -40,6 +40,13 @@
 /* A dead VM's console: quiet this long is done; at most this long. */
 #define VM_CONSOLE_QUIET_MS 300
 #define VM_CONSOLE_SETTLE_MS 3000
+/*
+ * Most bytes one turn of the loop reads of one guest's channel, and of its
+ * console: the rest waits in the stream, which stays readable, for the next
+ * turn. A guest that sends without end must not hold the loop: timers,
+ * other guests and the waits' deadlines come between two such reads.
+ */
+#define VM_TURN_BYTES (64 * 1024)
 
 struct vm_host {
 	virConnectPtr conn;
@@ -275,7 +282,7 @@ static void quiet_errors(void *userdata, virErrorPtr e)
 {
 }
 
-static void console_drain(struct vm *vm);
+static bool console_drain(struct vm *vm);
 static volatile sig_atomic_t interrupted;
 
 /*
@@ -640,18 +647,27 @@ static void flush_out(struct vm *vm)
 	}
 }
 
+/*
+ * The channel is readable: at most VM_TURN_BYTES of it this turn, and its
+ * end or hang-up only once all it held was read.
+ */
 static void stream_cb(virStreamPtr st, int events, void *opaque)
 {
 	struct vm *vm = opaque;
 	char buf[16384];
+	size_t budget = VM_TURN_BYTES;
 
 	if (vm->dead)
 		return;
 	if (events & VIR_STREAM_EVENT_WRITABLE)
 		flush_out(vm);
 	for (;;) {
-		int n = virStreamRecv(st, buf, sizeof(buf));
-		int r;
+		int n, r;
+
+		if (!budget)
+			return;
+		n = virStreamRecv(st, buf,
+				  budget < sizeof(buf) ? budget : sizeof(buf));
 
 		if (n == -2)
 			break;
@@ -666,6 +682,7 @@ static void stream_cb(virStreamPtr st, int events, void *opaque)
 			       virGetLastErrorMessage());
 			return;
 		}
+		budget -= (size_t)n;
 		vm->last_rx_us = vm_now_us();
 		r = proto_linebuf_feed(&vm->lb, buf, n, line_cb, vm);
 		if (r == -E2BIG) {
@@ -700,13 +717,21 @@ static void console_end(struct vm *vm)
 	vm->on_console(vm->userdata, NULL, 0);
 }
 
-/* Hand the owner what the console has now, without waiting. */
-static void console_drain(struct vm *vm)
+/*
+ * Hand the owner what the console has now, without waiting, up to
+ * VM_TURN_BYTES: a console that prints without end must not hold the
+ * loop, nor a VM's death or destruction. True when that bound stopped it
+ * (more may wait).
+ */
+static bool console_drain(struct vm *vm)
 {
 	char buf[16384];
+	size_t budget = VM_TURN_BYTES;
 
-	while (vm->con && !vm->con_eof) {
-		int n = virStreamRecv(vm->con, buf, sizeof(buf));
+	while (vm->con && !vm->con_eof && budget) {
+		int n = virStreamRecv(vm->con, buf,
+				      budget < sizeof(buf) ? budget :
+							     sizeof(buf));
 
 		if (n == -2)
 			break;
@@ -714,9 +739,11 @@ static void console_drain(struct vm *vm)
 			console_end(vm);
 			break;
 		}
+		budget -= (size_t)n;
 		vm->con_rx_us = vm_now_us();
 		vm->on_console(vm->userdata, buf, (size_t)n);
 	}
+	return !budget;
 }
 
 static void console_cb(virStreamPtr st, int events, void *opaque)
@@ -724,7 +751,9 @@ static void console_cb(virStreamPtr st, int events, void *opaque)
 	struct vm *vm = opaque;
 
 	(void)st;
-	console_drain(vm);
+	/* A hang-up is read as one once all before it was. */
+	if (console_drain(vm))
+		return;
 	if (!vm->con_eof &&
 	    (events & (VIR_STREAM_EVENT_ERROR | VIR_STREAM_EVENT_HANGUP)))
 		console_end(vm);

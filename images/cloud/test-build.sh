@@ -48,6 +48,14 @@ ok $? "cloud-init looks only for a NoCloud seed"
 [ "$(debugfs -R "stat /etc/systemd/system/e2scrub_reap.service" "$work/raw" 2>/dev/null |
 	sed -n 's/^Fast link dest: "\(.*\)"$/\1/p')" = /dev/null ]
 ok $? "e2scrub_reap.service is masked (no scrub beside the first boot)"
+debugfs -R "cat /etc/cloud/cloud.cfg.d/90-vlalab.cfg" "$work/raw" 2>/dev/null |
+	grep -qx 'network: {config: disabled}'
+ok $? "cloud-init configures no network (the VM has none)"
+for t in apt-daily.timer apt-daily-upgrade.timer; do
+	[ "$(debugfs -R "stat /etc/systemd/system/$t" "$work/raw" 2>/dev/null |
+		sed -n 's/^Fast link dest: "\(.*\)"$/\1/p')" = /dev/null ]
+	ok $? "$t is masked (no apt, which would need a network)"
+done
 debugfs -R "cat /etc/shadow" "$work/raw" 2>/dev/null | grep -q '^root:[!*]'
 ok $? "root's password is locked"
 "$build" "$cache" >"$work/out2" 2>"$work/err2"
