@@ -294,6 +294,8 @@ static const struct stepspec_key bench_keys[] = {
 	{ "match", STEPSPEC_REGEX1, false, 0, 0, NULL },
 	{ "runs", STEPSPEC_INT, true, 1, PROTO_BENCH_RUNS_MAX, NULL },
 	{ "warmup", STEPSPEC_INT, false, 0, STEPSPEC_BENCH_WARMUP_MAX, NULL },
+	{ "min", STEPSPEC_INT, false, 0, STEPSPEC_BENCH_VALUE_MAX, NULL },
+	{ "max", STEPSPEC_INT, false, 0, STEPSPEC_BENCH_VALUE_MAX, NULL },
 	{ NULL },
 };
 
@@ -301,6 +303,8 @@ static const char *const stack_tracer_actions[] = { "start", "stop", NULL };
 
 static const struct stepspec_key stack_tracer_keys[] = {
 	{ "action", STEPSPEC_CHOICE, true, 0, 0, stack_tracer_actions },
+	{ "min_bytes", STEPSPEC_INT, false, 0, PROTO_STACK_BYTES_MAX, NULL },
+	{ "max_bytes", STEPSPEC_INT, false, 0, PROTO_STACK_BYTES_MAX, NULL },
 	{ NULL },
 };
 
@@ -332,6 +336,54 @@ static void problem(struct stepspec_problems *out, const char *key,
 	va_start(ap, fmt);
 	vsnprintf(p->msg, sizeof(p->msg), fmt, ap);
 	va_end(ap);
+}
+
+/* @key's value when @step has it as an integer. */
+static bool int_key(struct json_object *step, const char *key, int64_t *ret)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(step, key, &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return false;
+	*ret = json_object_get_int64(v);
+	return true;
+}
+
+/* A bound pair with nothing between its ends would fail every run. */
+static void check_bounds(struct json_object *step, const char *min_key,
+			 const char *max_key, struct stepspec_problems *out)
+{
+	int64_t lo, hi;
+
+	if (int_key(step, min_key, &lo) && int_key(step, max_key, &hi) &&
+	    lo > hi)
+		problem(out, min_key, false,
+			"%" PRId64 " is above '%s' %" PRId64, lo, max_key, hi);
+}
+
+static void check_bench(struct json_object *step, struct stepspec_problems *out)
+{
+	check_bounds(step, "min", "max", out);
+}
+
+/* Only a stop measures: the bounds are on what it reads. */
+static void check_stack_tracer(struct json_object *step,
+			       struct stepspec_problems *out)
+{
+	struct json_object *v;
+
+	if (json_object_object_get_ex(step, "action", &v) &&
+	    json_object_is_type(v, json_type_string) &&
+	    strcmp(json_object_get_string(v), "stop") != 0) {
+		if (json_object_object_get_ex(step, "min_bytes", NULL))
+			problem(out, "min_bytes", false,
+				"'min_bytes' goes with action 'stop'");
+		if (json_object_object_get_ex(step, "max_bytes", NULL))
+			problem(out, "max_bytes", false,
+				"'max_bytes' goes with action 'stop'");
+	}
+	check_bounds(step, "min_bytes", "max_bytes", out);
 }
 
 /* Which keys go with each fault attr (guestd/step-fault.c plans them). */
@@ -740,8 +792,9 @@ const struct stepspec stepspec_table[] = {
 	  check_bridge_check },
 	{ "sample", sample_keys, NULL, NULL, NULL, NULL },
 	{ "delta", delta_keys, delta_conds, NULL, "within_ms", NULL },
-	{ "bench", bench_keys, NULL, NULL, NULL, NULL },
-	{ "stack_tracer", stack_tracer_keys, NULL, NULL, NULL, NULL },
+	{ "bench", bench_keys, NULL, NULL, NULL, check_bench },
+	{ "stack_tracer", stack_tracer_keys, NULL, NULL, NULL,
+	  check_stack_tracer },
 	{ "swap", swap_keys, NULL, NULL, NULL, NULL },
 	{ "marker", marker_keys, NULL, NULL, NULL, NULL },
 	{ "resume", resume_keys, NULL, NULL, NULL, NULL },

@@ -32,6 +32,8 @@
 #define STEPSPEC_SAMPLE_MAX 32 /* sample names one scenario keeps */
 #define STEPSPEC_SAMPLE_NAME_MAX 64 /* a sample's name, NUL included */
 #define STEPSPEC_BENCH_WARMUP_MAX 100 /* runs a bench step throws away */
+/* A bench step's "min" and "max": in the unit of its values (ns, say). */
+#define STEPSPEC_BENCH_VALUE_MAX (INT64_C(1) << 62)
 
 /*
  * The kselftest step: a program below STEPSPEC_KSELFTEST_ROOT in the guest,

@@ -127,6 +127,26 @@ static void test_rules(void)
 	is_str(buf, ": 'master' and 'nomaster' together", "on the step");
 	is_int(rules("bridge_check", "{\"vlan\":false,\"mdb\":false}", 10000,
 		     buf, sizeof(buf)), -EINVAL, "bridge_check with nothing to check");
+	is_int(rules("bench", "{\"path\":\"/x\",\"runs\":3,\"min\":5,"
+		     "\"max\":5}", 10000, buf, sizeof(buf)), 0,
+	       "bench with min equal to max");
+	is_int(rules("bench", "{\"path\":\"/x\",\"runs\":3,\"min\":6,"
+		     "\"max\":5}", 10000, buf, sizeof(buf)), -EINVAL,
+	       "bench with min above max");
+	is_str(buf, "min: 6 is above 'max' 5", "on min");
+	is_int(rules("stack_tracer", "{\"action\":\"stop\",\"min_bytes\":512,"
+		     "\"max_bytes\":32768}", 10000, buf, sizeof(buf)), 0,
+	       "stack_tracer stop with its bounds");
+	is_int(rules("stack_tracer", "{\"action\":\"stop\",\"min_bytes\":4096,"
+		     "\"max_bytes\":512}", 10000, buf, sizeof(buf)), -EINVAL,
+	       "min_bytes above max_bytes");
+	is_str(buf, "min_bytes: 4096 is above 'max_bytes' 512", "on min_bytes");
+	is_int(rules("stack_tracer", "{\"action\":\"start\",\"min_bytes\":1,"
+		     "\"max_bytes\":2}", 10000, buf, sizeof(buf)), -EINVAL,
+	       "bounds on a start");
+	is_str(buf, "min_bytes: 'min_bytes' goes with action 'stop'\n"
+	       "max_bytes: 'max_bytes' goes with action 'stop'",
+	       "each on its key");
 }
 
 /* The addresses of addr_add and connect steps: literals only. */

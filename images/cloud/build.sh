@@ -23,9 +23,7 @@ die() { say "error: $*"; exit 2; }
 
 [ $# -eq 1 ] || die "usage: build.sh CACHE"
 cache=$1
-for t in debootstrap mkfs.ext4 qemu-img apt-cache sha256sum; do
-	command -v "$t" >/dev/null || die "'$t' is not installed (./bootstrap installs it)"
-done
+command -v sha256sum >/dev/null || die "'sha256sum' is not installed"
 
 mapfile -t pkgs < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$here/packages")
 [ ${#pkgs[@]} -gt 0 ] || die "$here/packages: no packages"
@@ -36,7 +34,12 @@ if [ -s "$dir/disk.qcow2" ]; then
 	printf '%s\n' "$dir/disk.qcow2"
 	exit 0
 fi
+# Finding the image needs neither root nor the build's tools (a user's
+# PATH may have no /usr/sbin); building it needs both.
 [ "$(id -u)" -eq 0 ] || die "debootstrap needs root"
+for t in debootstrap mkfs.ext4 qemu-img apt-cache; do
+	command -v "$t" >/dev/null || die "'$t' is not installed (./bootstrap installs it)"
+done
 
 # The first bookworm/main source apt knows, as "URI suite/component".
 mirror=$(apt-cache policy | awk '$3 == "bookworm/main" && $2 ~ /^(https?|file):/ { print $2; exit }')
