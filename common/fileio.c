@@ -98,6 +98,19 @@ int fileio_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+int fileio_create_tmp(const char *tmp, mode_t mode)
+{
+	const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	int fd;
+
+	fd = open(tmp, flags, mode);
+	/* A leftover of a dead process, or a planted link: it goes, and
+	 * O_EXCL still refuses whatever takes its place meanwhile. */
+	if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+		fd = open(tmp, flags, mode);
+	return fd < 0 ? -errno : fd;
+}
+
 int fileio_write_atomic(const char *path, const void *buf, size_t len)
 {
 	return fileio_write_atomic_mode(path, buf, len, 0644);
@@ -112,9 +125,9 @@ int fileio_write_atomic_mode(const char *path, const void *buf, size_t len,
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >=
 	    (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	fd = fileio_create_tmp(tmp, mode);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	r = fileio_write_all(fd, buf, len);
 	if (r == 0 && fsync(fd) < 0)
 		r = -errno;

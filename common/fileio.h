@@ -32,8 +32,18 @@ int fileio_read(const char *path, size_t max, char **ret_buf, size_t *ret_len,
 int fileio_write_all(int fd, const void *buf, size_t len);
 
 /*
+ * Create the temporary file @tmp for writing, with permission bits @mode
+ * (less the umask) from the start: O_CREAT | O_EXCL | O_NOFOLLOW, so
+ * whatever was at @tmp (a leftover, a planted symbolic link) is never
+ * opened, let alone written through; an entry already there is unlinked
+ * and the creation tried once more. Returns the descriptor (close-on-exec)
+ * or a negative errno (-EEXIST when something took the name again).
+ */
+int fileio_create_tmp(const char *tmp, mode_t mode);
+
+/*
  * Replace @path with @len bytes of @buf, all or nothing: written to
- * "@path.tmp.<pid>", fsync'd, then renamed over @path, so a reader (or a
+ * "@path.tmp.<pid>" (fileio_create_tmp()), fsync'd, then renamed over @path, so a reader (or a
  * crash, or a full disk) sees the old file or the new one, never a part.
  * Returns 0, or the negative errno of the step that failed (the temporary
  * file is removed then).

@@ -87,20 +87,22 @@ struct field {
 	int64_t min; /* F_I64 only */
 	bool optional; /* may be absent (strings default to "") */
 	bool omit_zero; /* left off the wire when 0 or "" */
+	bool no_ctl; /* F_STR: a name or a kind, no control character */
 };
 
 /* One row per line: clang-format would spread each over four. */
 /* clang-format off */
 #define EV_OFF(member) offsetof(struct proto_event, u.member)
-#define STR(n, m, opt) { n, F_STR, EV_OFF(m), sizeof(((struct proto_event *)0)->u.m), 0, opt, false }
-#define U64(n, m) { n, F_U64, EV_OFF(m), 0, 0, false, false }
-#define U32(n, m) { n, F_U32, EV_OFF(m), 0, 0, false, false }
-#define U32_OPT(n, m) { n, F_U32, EV_OFF(m), 0, 0, true, false }
-#define STR_OMIT(n, m) { n, F_STR, EV_OFF(m), sizeof(((struct proto_event *)0)->u.m), 0, true, true }
-#define U32_OMIT(n, m) { n, F_U32, EV_OFF(m), 0, 0, true, true }
-#define U64_OMIT(n, m) { n, F_U64, EV_OFF(m), 0, 0, true, true }
-#define I64(n, m, lo) { n, F_I64, EV_OFF(m), 0, lo, false, false }
-#define VERDICT(n, m) { n, F_VERDICT, EV_OFF(m), 0, 0, false, false }
+#define STR(n, m, opt) { n, F_STR, EV_OFF(m), sizeof(((struct proto_event *)0)->u.m), 0, opt, false, false }
+#define NAME(n, m, opt) { n, F_STR, EV_OFF(m), sizeof(((struct proto_event *)0)->u.m), 0, opt, false, true }
+#define U64(n, m) { n, F_U64, EV_OFF(m), 0, 0, false, false, false }
+#define U32(n, m) { n, F_U32, EV_OFF(m), 0, 0, false, false, false }
+#define U32_OPT(n, m) { n, F_U32, EV_OFF(m), 0, 0, true, false, false }
+#define STR_OMIT(n, m) { n, F_STR, EV_OFF(m), sizeof(((struct proto_event *)0)->u.m), 0, true, true, false }
+#define U32_OMIT(n, m) { n, F_U32, EV_OFF(m), 0, 0, true, true, false }
+#define U64_OMIT(n, m) { n, F_U64, EV_OFF(m), 0, 0, true, true, false }
+#define I64(n, m, lo) { n, F_I64, EV_OFF(m), 0, lo, false, false, false }
+#define VERDICT(n, m) { n, F_VERDICT, EV_OFF(m), 0, 0, false, false, false }
 /* clang-format on */
 
 static const struct field hello_fields[] = {
@@ -113,20 +115,20 @@ static const struct field hello_fields[] = {
 };
 
 static const struct field scenario_begin_fields[] = {
-	STR("scenario", scenario_begin.scenario, false),
+	NAME("scenario", scenario_begin.scenario, false),
 	U32("nsteps", scenario_begin.nsteps),
 	U32_OPT("ncleanup", scenario_begin.ncleanup),
 };
 
 static const struct field step_begin_fields[] = {
-	STR("scenario", step_begin.scenario, false),
+	NAME("scenario", step_begin.scenario, false),
 	U32("step", step_begin.step),
-	STR("kind", step_begin.kind, false),
-	STR("name", step_begin.name, true),
+	NAME("kind", step_begin.kind, false),
+	NAME("name", step_begin.name, true),
 };
 
 static const struct field step_end_fields[] = {
-	STR("scenario", step_end.scenario, false),
+	NAME("scenario", step_end.scenario, false),
 	U32("step", step_end.step),
 	VERDICT("verdict", step_end.verdict),
 	U64("duration_us", step_end.duration_us),
@@ -144,14 +146,14 @@ static const struct field step_end_fields[] = {
 };
 
 static const struct field scenario_end_fields[] = {
-	STR("scenario", scenario_end.scenario, false),
+	NAME("scenario", scenario_end.scenario, false),
 	VERDICT("verdict", scenario_end.verdict),
 	U64("duration_us", scenario_end.duration_us),
 	STR("reason", scenario_end.reason, true),
 };
 
 static const struct field kmsg_fields[] = {
-	STR("scenario", kmsg.scenario, true),
+	NAME("scenario", kmsg.scenario, true),
 	I64("step", kmsg.step, -1),
 	U64("seq", kmsg.seq),
 	U64("ts_us", kmsg.ts_us),
@@ -160,7 +162,7 @@ static const struct field kmsg_fields[] = {
 };
 
 static const struct field audit_fields[] = {
-	STR("scenario", audit.scenario, false),
+	NAME("scenario", audit.scenario, false),
 	STR("phase", audit.phase, false),
 	U64("tainted", audit.tainted),
 	U64("warns", audit.warns),
@@ -169,7 +171,7 @@ static const struct field audit_fields[] = {
 };
 
 static const struct field audit_file_fields[] = {
-	STR("scenario", audit_file.scenario, false),
+	NAME("scenario", audit_file.scenario, false),
 	STR("phase", audit_file.phase, false),
 	STR("path", audit_file.path, false),
 	STR("err", audit_file.err, true),
@@ -179,10 +181,10 @@ static const struct field audit_file_fields[] = {
 };
 
 static const struct field subtest_fields[] = {
-	STR("scenario", subtest.scenario, false),
+	NAME("scenario", subtest.scenario, false),
 	U32("step", subtest.step),
 	U32("index", subtest.index),
-	STR("name", subtest.name, false),
+	NAME("name", subtest.name, false),
 	VERDICT("verdict", subtest.verdict),
 	STR("reason", subtest.reason, true),
 };
@@ -318,14 +320,40 @@ static int get_uint(struct json_object *v, uint64_t max, uint64_t *ret)
 	return 0;
 }
 
+/*
+ * The first control character of the @len bytes at @s: a C0 control byte,
+ * DEL, or a C1 control (U+0080..U+009F, in UTF-8 C2 80..C2 9F). Its offset
+ * in *@ret_at and its code point in *@ret_cp; false when there is none.
+ */
+static bool find_control(const char *s, size_t len, size_t *ret_at,
+			 unsigned int *ret_cp)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] < 0x20 || p[i] == 0x7f) {
+			*ret_cp = p[i];
+		} else if (p[i] == 0xc2 && i + 1 < len && p[i + 1] >= 0x80 &&
+			   p[i + 1] < 0xa0) {
+			*ret_cp = p[i + 1];
+		} else {
+			continue;
+		}
+		*ret_at = i;
+		return true;
+	}
+	return false;
+}
+
 static int decode_field(struct json_object *obj, struct proto_event *ev,
 			const struct field *f, char *err, size_t errlen)
 {
 	char *p = (char *)ev + f->offset;
 	struct json_object *v;
 	uint64_t u;
+	unsigned int cp;
 	const char *s;
-	size_t len;
+	size_t len, at;
 	int r;
 
 	if (!json_object_object_get_ex(obj, f->name, &v) || !v) {
@@ -350,6 +378,13 @@ static int decode_field(struct json_object *obj, struct proto_event *ev,
 			return errmsg(err, errlen, -EPROTO,
 				      "%s: field '%s' contains a NUL byte",
 				      event_names[ev->type], f->name);
+		/* Names and kinds reach terminals and KTAP lines: no
+		 * control character, escaped (\u001b) or not. */
+		if (f->no_ctl && find_control(s, len, &at, &cp))
+			return errmsg(err, errlen, -EPROTO,
+				      "%s: field '%s' holds control character "
+				      "U+%04X at byte %zu",
+				      event_names[ev->type], f->name, cp, at);
 		memcpy(p, s, len);
 		p[len] = '\0';
 		return 0;

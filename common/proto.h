@@ -284,7 +284,8 @@ int proto_event_encode(const struct proto_event *ev, char **ret_line,
  * type-checked and bounded. Returns 0, or a negative errno with a one-line
  * reason in @err: -E2BIG (line or string too long), -EBADMSG (not a JSON
  * object, truncated, a control byte below 0x20 anywhere in the line),
- * -EPROTO (missing or mistyped field, unknown event).
+ * -EPROTO (missing or mistyped field, unknown event, a control character,
+ * C0, DEL or C1, escaped or not, in a name: "scenario", "kind", "name").
  */
 int proto_event_decode(const char *line, size_t len, struct proto_event *ret,
 		       char *err, size_t errlen);

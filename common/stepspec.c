@@ -4,6 +4,7 @@
  * rules between them. hostctl/scenario.c and guestd/steps.c read these
  * tables; nothing else lists a kind's keys.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -293,6 +294,8 @@ static const struct stepspec_key bench_keys[] = {
 	{ "match", STEPSPEC_REGEX1, false, 0, 0, NULL },
 	{ "runs", STEPSPEC_INT, true, 1, PROTO_BENCH_RUNS_MAX, NULL },
 	{ "warmup", STEPSPEC_INT, false, 0, STEPSPEC_BENCH_WARMUP_MAX, NULL },
+	{ "min", STEPSPEC_INT, false, 0, STEPSPEC_BENCH_VALUE_MAX, NULL },
+	{ "max", STEPSPEC_INT, false, 0, STEPSPEC_BENCH_VALUE_MAX, NULL },
 	{ NULL },
 };
 
@@ -300,6 +303,8 @@ static const char *const stack_tracer_actions[] = { "start", "stop", NULL };
 
 static const struct stepspec_key stack_tracer_keys[] = {
 	{ "action", STEPSPEC_CHOICE, true, 0, 0, stack_tracer_actions },
+	{ "min_bytes", STEPSPEC_INT, false, 0, PROTO_STACK_BYTES_MAX, NULL },
+	{ "max_bytes", STEPSPEC_INT, false, 0, PROTO_STACK_BYTES_MAX, NULL },
 	{ NULL },
 };
 
@@ -331,6 +336,54 @@ static void problem(struct stepspec_problems *out, const char *key,
 	va_start(ap, fmt);
 	vsnprintf(p->msg, sizeof(p->msg), fmt, ap);
 	va_end(ap);
+}
+
+/* @key's value when @step has it as an integer. */
+static bool int_key(struct json_object *step, const char *key, int64_t *ret)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(step, key, &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return false;
+	*ret = json_object_get_int64(v);
+	return true;
+}
+
+/* A bound pair with nothing between its ends would fail every run. */
+static void check_bounds(struct json_object *step, const char *min_key,
+			 const char *max_key, struct stepspec_problems *out)
+{
+	int64_t lo, hi;
+
+	if (int_key(step, min_key, &lo) && int_key(step, max_key, &hi) &&
+	    lo > hi)
+		problem(out, min_key, false,
+			"%" PRId64 " is above '%s' %" PRId64, lo, max_key, hi);
+}
+
+static void check_bench(struct json_object *step, struct stepspec_problems *out)
+{
+	check_bounds(step, "min", "max", out);
+}
+
+/* Only a stop measures: the bounds are on what it reads. */
+static void check_stack_tracer(struct json_object *step,
+			       struct stepspec_problems *out)
+{
+	struct json_object *v;
+
+	if (json_object_object_get_ex(step, "action", &v) &&
+	    json_object_is_type(v, json_type_string) &&
+	    strcmp(json_object_get_string(v), "stop") != 0) {
+		if (json_object_object_get_ex(step, "min_bytes", NULL))
+			problem(out, "min_bytes", false,
+				"'min_bytes' goes with action 'stop'");
+		if (json_object_object_get_ex(step, "max_bytes", NULL))
+			problem(out, "max_bytes", false,
+				"'max_bytes' goes with action 'stop'");
+	}
+	check_bounds(step, "min_bytes", "max_bytes", out);
 }
 
 /* Which keys go with each fault attr (guestd/step-fault.c plans them). */
@@ -598,6 +651,116 @@ static void check_kselftest(struct json_object *step,
 			json_object_get_string(v));
 }
 
+/*
+ * addr_add and connect (guestd/step-addr.c, guestd/step-connect.c): an
+ * IPv4 address on an interface, and a TCP connect whose outcome is the
+ * verdict, for the tests that the guest's network reaches nothing.
+ */
+static const struct stepspec_key addr_add_keys[] = {
+	{ "dev", STEPSPEC_IFNAME, true, 0, 0, NULL },
+	{ "addr", STEPSPEC_STRING, true, 0, STEPSPEC_ADDR_MAX - 1, NULL },
+	{ "gateway", STEPSPEC_STRING, false, 0, STEPSPEC_ADDR_MAX - 1, NULL },
+	{ "expect_errno", STEPSPEC_ERRNO, false, 0, 0, NULL },
+	{ NULL },
+};
+
+static const char *const connect_expect[] = { "connect", "fail", NULL };
+
+static const struct stepspec_key connect_keys[] = {
+	{ "addr", STEPSPEC_STRING, true, 0, STEPSPEC_ADDR_MAX - 1, NULL },
+	{ "port", STEPSPEC_INT, true, 1, 65535, NULL },
+	{ "expect", STEPSPEC_CHOICE, true, 0, 0, connect_expect },
+	{ "within_ms", STEPSPEC_INT, false, 1, PROTO_TIMEOUT_MAX_MS, NULL },
+	{ NULL },
+};
+
+int stepspec_ipv4_prefix(const char *text, struct in_addr *addr,
+			 unsigned int *prefix)
+{
+	char buf[STEPSPEC_ADDR_MAX];
+	const char *slash = strchr(text, '/');
+	unsigned int n = 0;
+	size_t len;
+
+	if (!slash || strlen(text) >= sizeof(buf))
+		return -EINVAL;
+	len = (size_t)(slash - text);
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	if (inet_pton(AF_INET, buf, addr) != 1)
+		return -EINVAL;
+	if (!slash[1] || strlen(slash + 1) > 2)
+		return -EINVAL;
+	for (const char *c = slash + 1; *c; c++) {
+		if (*c < '0' || *c > '9')
+			return -EINVAL;
+		n = n * 10 + (unsigned int)(*c - '0');
+	}
+	if (n > 32)
+		return -EINVAL;
+	*prefix = n;
+	return 0;
+}
+
+int stepspec_ip_addr(const char *text, struct sockaddr_storage *ss,
+		     socklen_t *len)
+{
+	struct sockaddr_in *in = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, text, &in->sin_addr) == 1) {
+		in->sin_family = AF_INET;
+		*len = sizeof(*in);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, text, &in6->sin6_addr) == 1) {
+		in6->sin6_family = AF_INET6;
+		*len = sizeof(*in6);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static const char *step_string(struct json_object *step, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(step, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static void check_addr_add(struct json_object *step,
+			   struct stepspec_problems *out)
+{
+	const char *addr = step_string(step, "addr");
+	const char *gw = step_string(step, "gateway");
+	unsigned int prefix;
+	struct in_addr a;
+
+	if (addr && stepspec_ipv4_prefix(addr, &a, &prefix) < 0)
+		problem(out, "addr", false,
+			"'%s' is not an IPv4 address with a prefix length (10.0.2.15/24)",
+			addr);
+	if (gw && inet_pton(AF_INET, gw, &a) != 1)
+		problem(out, "gateway", false, "'%s' is not an IPv4 address",
+			gw);
+}
+
+static void check_connect(struct json_object *step,
+			  struct stepspec_problems *out)
+{
+	const char *addr = step_string(step, "addr");
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	if (addr && stepspec_ip_addr(addr, &ss, &len) < 0)
+		problem(out, "addr", false,
+			"'%s' is not an IPv4 or IPv6 address", addr);
+}
+
 /* The step kinds guestd runs: docs/scenarios.md, "Steps". */
 const struct stepspec stepspec_table[] = {
 	{ "write", write_keys, NULL, NULL, NULL, NULL },
@@ -629,8 +792,9 @@ const struct stepspec stepspec_table[] = {
 	  check_bridge_check },
 	{ "sample", sample_keys, NULL, NULL, NULL, NULL },
 	{ "delta", delta_keys, delta_conds, NULL, "within_ms", NULL },
-	{ "bench", bench_keys, NULL, NULL, NULL, NULL },
-	{ "stack_tracer", stack_tracer_keys, NULL, NULL, NULL, NULL },
+	{ "bench", bench_keys, NULL, NULL, NULL, check_bench },
+	{ "stack_tracer", stack_tracer_keys, NULL, NULL, NULL,
+	  check_stack_tracer },
 	{ "swap", swap_keys, NULL, NULL, NULL, NULL },
 	{ "marker", marker_keys, NULL, NULL, NULL, NULL },
 	{ "resume", resume_keys, NULL, NULL, NULL, NULL },
@@ -639,6 +803,8 @@ const struct stepspec stepspec_table[] = {
 	{ "kselftest", kselftest_keys, NULL, NULL, NULL, check_kselftest },
 	{ "trace_cmd", trace_cmd_keys, trace_cmd_conds, NULL, NULL,
 	  check_trace_cmd },
+	{ "addr_add", addr_add_keys, NULL, NULL, NULL, check_addr_add },
+	{ "connect", connect_keys, NULL, NULL, "within_ms", check_connect },
 };
 
 const size_t stepspec_count =

@@ -22,6 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+
 #include <json-c/json.h>
 
 /* Bounds of what the steps do, which their keys' bounds follow. */
@@ -29,6 +32,8 @@
 #define STEPSPEC_SAMPLE_MAX 32 /* sample names one scenario keeps */
 #define STEPSPEC_SAMPLE_NAME_MAX 64 /* a sample's name, NUL included */
 #define STEPSPEC_BENCH_WARMUP_MAX 100 /* runs a bench step throws away */
+/* A bench step's "min" and "max": in the unit of its values (ns, say). */
+#define STEPSPEC_BENCH_VALUE_MAX (INT64_C(1) << 62)
 
 /*
  * The kselftest step: a program below STEPSPEC_KSELFTEST_ROOT in the guest,
@@ -111,6 +116,28 @@ struct stepspec {
  * [A-Za-z0-9_-], and the check of either (@extra: those characters, or
  * "" for a module name).
  */
+/*
+ * The addr_add and connect steps: an address's text, NUL included (an
+ * IPv6 literal is at most 45 bytes, an IPv4 one with "/32" 18).
+ */
+#define STEPSPEC_ADDR_MAX 64
+/* The connect step's bound on the connect when within_ms is absent. */
+#define STEPSPEC_CONNECT_WITHIN_MS 3000
+
+/*
+ * "A.B.C.D/N" (N of 0..32) into @addr and @prefix: 0, or -EINVAL for
+ * anything else.
+ */
+int stepspec_ipv4_prefix(const char *text, struct in_addr *addr,
+			 unsigned int *prefix);
+/*
+ * An IPv4 or IPv6 literal into @ss (family and address, port 0) and its
+ * length @len: 0, or -EINVAL for anything else (no names: nothing looks
+ * one up).
+ */
+int stepspec_ip_addr(const char *text, struct sockaddr_storage *ss,
+		     socklen_t *len);
+
 #define STEPSPEC_TRACE_FILTER_MAX 128
 #define STEPSPEC_MODULE_NAME_MAX 56
 #define STEPSPEC_TRACE_FILTER_CHARS "*?:.!"

@@ -13,7 +13,9 @@
 # libFuzzer (-max_len=N: no input longer than N bytes). It runs
 # $VLALAB_FUZZ_SECONDS seconds (60 by default) and fails on any finding,
 # whose input lands in NAME/crashes/; docs/reliability.md ("Fuzzing")
-# says how to replay one.
+# says how to replay one. It also fails when the harness executed fewer
+# than $VLALAB_FUZZ_MIN_RATE (50) inputs per second of its run: a harness
+# that hangs on its seeds, or stops early, must not pass as fuzzed.
 set -eu
 name=$1
 harness=$2
@@ -27,6 +29,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 secs=${VLALAB_FUZZ_SECONDS:-60}
+min_rate=${VLALAB_FUZZ_MIN_RATE:-50}
 work=$(dirname "$harness")/$name
 mkdir -p "$work/corpus" "$work/crashes"
 n=0
@@ -60,10 +63,17 @@ status=0
 # shellcheck disable=SC2086
 "$harness" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 $flags \
 	-print_final_stats=1 -artifact_prefix="$work/crashes/" \
-	"$work/corpus" || status=$?
+	"$work/corpus" 2>"$work/last.log" || status=$?
+cat "$work/last.log" >&2
 if [ $status -ne 0 ]; then
 	for f in "$work"/crashes/*; do
 		[ -f "$f" ] && echo "run-fuzzer: replay with: $harness$flags $f"
 	done
 	exit 1
 fi
+runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/last.log")
+if [ -z "$runs" ] || [ "$runs" -lt $((min_rate * secs)) ]; then
+	echo "run-fuzzer: $name executed ${runs:-no} inputs in $secs s, fewer than the floor of $((min_rate * secs)) ($min_rate a second)" >&2
+	exit 1
+fi
+echo "run-fuzzer: $name executed $runs inputs in $secs s (floor $((min_rate * secs)))"

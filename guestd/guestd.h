@@ -523,6 +523,15 @@ struct runner_ops {
 	void (*child_init)(void *data);
 	/* Optional: a problem of the runner's own, one line, syslog @prio. */
 	void (*log)(int prio, const char *msg, void *data);
+	/*
+	 * Optional, both or neither: how many bytes of events were emitted
+	 * so far, and how many of those went out to the host. With them a
+	 * step starts only once its step_begin went out (runner_out_sent()):
+	 * a step that crashes the guest must not leave the news that it
+	 * began in a queue the crash loses.
+	 */
+	uint64_t (*out_queued)(void *data);
+	uint64_t (*out_sent)(void *data);
 };
 
 struct runner {
@@ -544,6 +553,8 @@ struct runner {
 	pid_t pid;
 	int fd; /* the child's events */
 	int ack_fd; /* one byte per step_begin */
+	bool ack_pending; /* the byte waits for out_sent() to reach ack_mark */
+	uint64_t ack_mark;
 	struct proto_linebuf lb;
 	bool lb_skip; /* dropping the rest of a long line */
 	uint32_t nsteps;
@@ -593,6 +604,11 @@ void runner_submit(struct runner *r, struct json_object *req);
 bool runner_busy(const struct runner *r);
 /* The fd to poll for POLLIN, or -1. */
 int runner_fd(const struct runner *r);
+/*
+ * Events went out to the host (runner_ops.out_sent grew): let a step whose
+ * step_begin is among them start.
+ */
+void runner_out_sent(struct runner *r);
 /* The next timeout, CLOCK_BOOTTIME us, or 0 for none. */
 uint64_t runner_deadline(const struct runner *r);
 /* Read and apply what the child sent. */

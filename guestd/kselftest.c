@@ -48,6 +48,17 @@ static void set_text(char *dst, size_t size, const char *s, size_t len)
 	util_escape(dst, size, s, len, size - 1);
 }
 
+/*
+ * A test's name, as set_text() makes it, but with no tab either: the host
+ * refuses a name that holds a control character (docs/protocol.md).
+ */
+static void set_name(char *dst, size_t size, const char *s, size_t len)
+{
+	set_text(dst, size, s, len);
+	for (char *p = strchr(dst, '\t'); p; p = strchr(p, '\t'))
+		*p = ' ';
+}
+
 /* A decimal number at *@s, moving *@s past it; false when none. */
 static bool take_number(const char **s, uint64_t *ret)
 {
@@ -104,7 +115,7 @@ static int ktap_result(struct ks_parser *p, const char *line,
 			dir = w;
 	}
 	memset(ret, 0, sizeof(*ret));
-	set_text(ret->name, sizeof(ret->name), s,
+	set_name(ret->name, sizeof(ret->name), s,
 		 hash ? (size_t)(hash - s) : strlen(s));
 	if (!ret->name[0])
 		snprintf(ret->name, sizeof(ret->name), "test %" PRIu64, num);
@@ -250,7 +261,7 @@ static int ftrace_line(struct ks_parser *p, const char *raw,
 		    strncmp(ftrace_words[i].word, open, wlen) != 0)
 			continue;
 		memset(ret, 0, sizeof(*ret));
-		set_text(ret->name, sizeof(ret->name), s,
+		set_name(ret->name, sizeof(ret->name), s,
 			 (size_t)(open - 1 - s));
 		if (!ret->name[0])
 			snprintf(ret->name, sizeof(ret->name), "test %" PRIu64,

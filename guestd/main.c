@@ -40,6 +40,7 @@
 struct outq {
 	char *buf;
 	size_t off, len, cap;
+	uint64_t queued, sent; /* bytes, since the start */
 	uint64_t dropped; /* kmsg and heartbeat events */
 	uint64_t dropped_told;
 };
@@ -144,7 +145,9 @@ static void out_flush(void)
 			break;
 		}
 		gd.out.off += (size_t)n;
+		gd.out.sent += (uint64_t)n;
 	}
+	runner_out_sent(&gd.runner);
 	if (gd.out.off == gd.out.len) {
 		gd.out.off = gd.out.len = 0;
 		if (gd.out.dropped > gd.out.dropped_told) {
@@ -185,6 +188,7 @@ static void out_queue(const char *line, size_t len, bool droppable)
 	}
 	memcpy(gd.out.buf + gd.out.len, line, len);
 	gd.out.len += len;
+	gd.out.queued += len;
 	out_flush();
 }
 
@@ -260,11 +264,25 @@ static void runner_log(int prio, const char *msg, void *data)
 	gd_log(prio, "%s", msg);
 }
 
+static uint64_t out_queued(void *data)
+{
+	(void)data;
+	return gd.out.queued;
+}
+
+static uint64_t out_sent(void *data)
+{
+	(void)data;
+	return gd.out.sent;
+}
+
 static const struct runner_ops runner_ops = {
 	.emit = emit,
 	.before_event = kmsg_forward,
 	.child_init = child_init,
 	.log = runner_log,
+	.out_queued = out_queued,
+	.out_sent = out_sent,
 };
 
 static void read_text(const char *path, char *dst, size_t size)

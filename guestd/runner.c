@@ -345,6 +345,19 @@ bool runner_busy(const struct runner *r)
 	return r->pid != 0 || r->nqueued > 0;
 }
 
+void runner_out_sent(struct runner *r)
+{
+	char c = 1;
+
+	if (!r->ack_pending || r->ops->out_sent(r->data) < r->ack_mark)
+		return;
+	r->ack_pending = false;
+	/* If the child died, the write fails and its exit is reported when
+	 * it is reaped. */
+	if (r->ack_fd >= 0)
+		(void)!write(r->ack_fd, &c, 1);
+}
+
 int runner_fd(const struct runner *r)
 {
 	return r->fd;
@@ -448,7 +461,16 @@ static int on_line(const char *line, size_t len, void *data)
 		r->step_deadline_us =
 			r->step_begin_us + r->step_limit_ms * 1000;
 		r->ops->emit(&ev, r->data);
-		/* The step may start: kmsg lines are tagged with it now. */
+		/*
+		 * The step may start once its step_begin went out: kmsg
+		 * lines are tagged with it from now.
+		 */
+		if (r->ops->out_queued) {
+			r->ack_mark = r->ops->out_queued(r->data);
+			r->ack_pending = true;
+			runner_out_sent(r);
+			return 0;
+		}
 		/* If the child died, the write fails and its exit is
 		 * reported when it is reaped. */
 		(void)!write(r->ack_fd, &c, 1);
@@ -615,6 +637,7 @@ static void release_child(struct runner *r)
 	if (r->ack_fd >= 0)
 		close(r->ack_fd);
 	r->fd = r->ack_fd = -1;
+	r->ack_pending = false;
 	proto_linebuf_free(&r->lb);
 	r->pid = 0;
 	r->step = -1;

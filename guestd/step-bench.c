@@ -6,6 +6,9 @@
  * "ns N"), or without match the read's own time in ns on CLOCK_MONOTONIC.
  * The step passes with the runs' median, min, max and coefficient of
  * variation in its step_end (struct proto_bench), and says them in got.
+ * With "min" or "max" every run's value must lie within them (a kernel
+ * that did no work reads a time near 0); a run outside fails the step,
+ * which still reports the figures.
  * Under icount the guest's clocks count instructions (docs/evidence.md).
  */
 #include <errno.h>
@@ -109,6 +112,8 @@ static int bench_run(struct step_ctx *ctx, struct json_object *step,
 	const char *match = step_str(step, "match");
 	int64_t runs = step_int(step, "runs", 0);
 	int64_t warmup = step_int(step, "warmup", 0);
+	int64_t lo = step_int(step, "min", 0);
+	int64_t hi = step_int(step, "max", STEPSPEC_BENCH_VALUE_MAX);
 	char err[PROTO_TEXT_MAX];
 	struct proto_bench b;
 	uint64_t *v, x;
@@ -146,12 +151,18 @@ static int bench_run(struct step_ctx *ctx, struct json_object *step,
 	}
 	bench_stats(v, (size_t)runs, &b);
 	res->bench = b;
-	res->verdict = VERDICT_PASS;
-	res->reason[0] = '\0';
 	step_got(res,
 		 "median %" PRIu64 ", min %" PRIu64 ", max %" PRIu64
 		 ", cv %.2f%% over %u runs",
 		 b.median, b.min, b.max, b.cv_ppm / 10000.0, b.runs);
+	if (b.min < (uint64_t)lo || b.max > (uint64_t)hi) {
+		res->verdict = VERDICT_FAIL;
+		step_expected(res, "every run from %" PRId64 " to %" PRId64, lo,
+			      hi);
+		goto out;
+	}
+	res->verdict = VERDICT_PASS;
+	res->reason[0] = '\0';
 out:
 	free(v);
 	return 0;

@@ -7,7 +7,10 @@
  * and stack_trace: its bytes, its frames and their functions, in the
  * step_end (struct proto_stack) and in got. The tracer watches every
  * traced function of every task, so the deepest stack is the whole
- * guest's in that time, not only the scenario's.
+ * guest's in that time, not only the scenario's. With "min_bytes" or
+ * "max_bytes", stop fails unless the deepest stack lies within them: a
+ * tracer that saw nothing reads 0 bytes, and no kernel stack is deeper
+ * than its THREAD_SIZE.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -115,6 +118,8 @@ static int stack_tracer_run(struct step_ctx *ctx, struct json_object *step,
 	char enabled[PATH_MAX], max[PATH_MAX], trace[PATH_MAX];
 	char err[PATH_MAX + 128], *text = NULL, *end;
 	struct proto_stack st = { 0 };
+	int64_t lo = step_int(step, "min_bytes", 0);
+	int64_t hi = step_int(step, "max_bytes", PROTO_STACK_BYTES_MAX);
 	unsigned long v;
 	int r;
 
@@ -177,10 +182,17 @@ static int stack_tracer_run(struct step_ctx *ctx, struct json_object *step,
 	if (!st.max_bytes)
 		st = (struct proto_stack){ 0 };
 	res->stack = st;
-	res->verdict = VERDICT_PASS;
-	res->expected[0] = '\0';
 	step_got(res, "deepest stack %u bytes, %u frames: %s", st.max_bytes,
 		 st.frames, st.functions);
+	if (st.max_bytes < lo || st.max_bytes > hi) {
+		step_expected(res,
+			      "a deepest stack of %" PRId64 " to %" PRId64
+			      " bytes",
+			      lo, hi);
+		return 0;
+	}
+	res->verdict = VERDICT_PASS;
+	res->expected[0] = '\0';
 	return 0;
 }
 

@@ -122,7 +122,7 @@ int conattach_open(struct vm *vm, const char *path, struct conattach **ret)
 	}
 	unlink(path);
 	/* The console is a root shell's: only its owner may attach. */
-	old = umask(077);
+	old = umask(0177); /* 0600 */
 	r = bind(ca->lfd, (struct sockaddr *)&sa, sizeof(sa));
 	umask(old);
 	if (r < 0 || listen(ca->lfd, 2) < 0) {

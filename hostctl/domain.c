@@ -4,11 +4,10 @@
  * one for SSH, when asked: a unix socket QEMU listens on), the
  * serial console on a pty (hostctl reads it as a libvirt stream into a
  * bounded log, vm.c and guest.c: a file QEMU writes has no bound), a
- * pvpanic device, no balloon, and one
- * virtio-net NIC that the guest names eth0 (dsa_loop's master). The NIC is
- * QEMU's user-mode network: it needs no tap or bridge on the host, and the
- * guest never configures it. Its option ROM is off: the kernel boots
- * directly, and the ROM only costs firmware time.
+ * pvpanic device, no balloon, and no NIC unless asked: the guest is
+ * hostile, and has no network. A scenario that needs one,
+ * "nic": true (dsa_loop's master, eth0 in the guest), gets a virtio-net
+ * NIC whose backend reaches nothing (domain_nic_xml()).
  * A poweroff or reboot destroys the domain, so the host sees every end as a
  * lifecycle event. A panic (pvpanic) keeps it, paused in the crashed state
  * (on_crash preserve), so hostctl can dump its memory before destroying it.
@@ -65,6 +64,31 @@ static void domain_disks_xml(FILE *f, const struct domain_config *c)
 			fputs("      <readonly/>\n", f);
 		fputs("    </disk>\n", f);
 	}
+}
+
+/*
+ * The NIC of a VM that asks for one: a virtio-net device, eth0 in the
+ * guest, whose backend is a UDP socket that can send nothing. QEMU binds
+ * it to an ephemeral port of the host's 127.0.0.1 and sends each frame
+ * the guest transmits to 127.0.0.1 port 0, which the host kernel refuses
+ * (udp_sendmsg() returns EINVAL for a destination port 0) before any
+ * packet exists: every frame is dropped, and no address of the host or
+ * beyond ever sees one. libvirt 9.0 offers no user network that is
+ * restricted, and its type 'null' crashes it; a NIC with no backend at
+ * all would need QEMU arguments outside libvirt's PCI addressing. The
+ * guest still sees a NIC whose link is up, all dsa_loop needs. Its option
+ * ROM is off: the kernel boots directly.
+ */
+static void domain_nic_xml(FILE *f)
+{
+	fputs("    <interface type='udp'>\n"
+	      "      <source address='127.0.0.1' port='0'>\n"
+	      "        <local address='127.0.0.1' port='0'/>\n"
+	      "      </source>\n"
+	      "      <model type='virtio'/>\n"
+	      "      <rom enabled='no'/>\n"
+	      "    </interface>\n",
+	      f);
 }
 
 int domain_machine_check(const char *machine)
@@ -155,11 +179,9 @@ int domain_xml(const struct domain_config *c, char **ret)
 			       PROTO_SSH_PORT_NAME);
 		fputs("    </channel>\n", f);
 	}
-	fputs("    <interface type='user'>\n"
-	      "      <model type='virtio'/>\n"
-	      "      <rom enabled='no'/>\n"
-	      "    </interface>\n"
-	      "    <panic model='isa'>\n"
+	if (c->nic)
+		domain_nic_xml(f);
+	fputs("    <panic model='isa'>\n"
 	      "      <address type='isa' iobase='0x505'/>\n"
 	      "    </panic>\n"
 	      "    <video>\n"

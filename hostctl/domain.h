@@ -48,6 +48,9 @@ struct domain_config {
 	 * command-line namespace, so that the guest's clocks count executed
 	 * instructions (docs/evidence.md). -EINVAL with KVM. */
 	bool icount;
+	/* A virtio-net NIC (eth0 in the guest) whose backend reaches
+	 * nothing, domain.c; false: no NIC at all. */
+	bool nic;
 };
 
 /* libvirt's QEMU command-line namespace, and the instruction counting

@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Text made safe for XML and strict JSON readers (escape.h).
+ * Text made safe for XML and strict JSON readers, and for terminals and
+ * line-oriented formats (escape.h).
  */
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
 
 /*
- * The length of the valid UTF-8 sequence at @s (1..4), or 0 when the
- * bytes there are not one: overlong forms, surrogates and code points
- * above U+10FFFF included.
+ * The length of the valid UTF-8 sequence at @s (1..4, within @left
+ * bytes), or 0 when the bytes there are not one: overlong forms,
+ * surrogates and code points above U+10FFFF included.
  */
-static size_t utf8_len(const unsigned char *s)
+static size_t utf8_len(const unsigned char *s, size_t left)
 {
 	unsigned int cp;
 	size_t n;
@@ -31,6 +34,8 @@ static size_t utf8_len(const unsigned char *s)
 	} else {
 		return 0;
 	}
+	if (n > left)
+		return 0;
 	for (size_t i = 1; i < n; i++) {
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
@@ -49,9 +54,9 @@ static void clean_to(FILE *f, const char *s, size_t len,
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 
 	while (p < end && *p) {
-		size_t n = utf8_len(p);
+		size_t n = utf8_len(p, (size_t)(end - p));
 
-		if (n == 0 || n > (size_t)(end - p) ||
+		if (n == 0 ||
 		    (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') ||
 		    *p == 0x7f) {
 			put(f, '?');
@@ -118,7 +123,9 @@ void esc_xml_putn(FILE *f, const char *s, size_t n)
 	clean_to(f, s, n, put_xml);
 }
 
-void esc_xml_printf(FILE *f, const char *fmt, const char *value)
+/* @fmt's parts around its one "%s", and @value through @put between them. */
+static void fmt_one(FILE *f, const char *fmt, const char *value,
+		    void (*put)(FILE *, const char *))
 {
 	const char *p = strstr(fmt, "%s");
 
@@ -127,6 +134,108 @@ void esc_xml_printf(FILE *f, const char *fmt, const char *value)
 		return;
 	}
 	fwrite(fmt, 1, p - fmt, f);
-	esc_xml_put(f, value);
+	put(f, value);
 	fputs(p + 2, f);
+}
+
+void esc_xml_printf(FILE *f, const char *fmt, const char *value)
+{
+	fmt_one(f, fmt, value, esc_xml_put);
+}
+
+/*
+ * How many bytes at @p (of @left) esc_term's rule lets through as they
+ * are: a valid UTF-8 sequence that is neither a control nor a line end
+ * (newline aside, with @keep_nl); 0 for a byte to escape.
+ */
+static size_t term_ok_len(const unsigned char *p, size_t left, bool keep_nl)
+{
+	size_t n;
+
+	if (*p < 0x80)
+		return (*p >= 0x20 && *p != 0x7f) || *p == '\t' ||
+				       (keep_nl && *p == '\n') ?
+			       1 :
+			       0;
+	n = utf8_len(p, left);
+	/* C1 controls, U+0080..U+009F: C2 80..C2 9F. */
+	if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)
+		return 0;
+	/* U+2028 and U+2029, which Python's splitlines() splits on. */
+	if (n == 3 && p[0] == 0xe2 && p[1] == 0x80 &&
+	    (p[2] == 0xa8 || p[2] == 0xa9))
+		return 0;
+	return n;
+}
+
+static void term_to(FILE *f, const char *s, size_t len, bool xml)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	void (*put)(FILE *, char) = xml ? put_xml : put_plain;
+
+	while (p < end && *p) {
+		size_t n = term_ok_len(p, (size_t)(end - p), xml);
+
+		if (n == 0) {
+			fprintf(f, "\\x%02x", *p++);
+			continue;
+		}
+		for (size_t i = 0; i < n; i++)
+			put(f, (char)p[i]);
+		p += n;
+	}
+}
+
+void esc_term_putn(FILE *f, const char *s, size_t n)
+{
+	term_to(f, s, n, false);
+}
+
+void esc_term_printf(FILE *f, const char *fmt, ...)
+{
+	char buf[1024], *s = buf;
+	va_list ap;
+	size_t len;
+	bool nl;
+	int r;
+
+	va_start(ap, fmt);
+	r = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return;
+	len = (size_t)r;
+	if (len >= sizeof(buf)) {
+		s = malloc(len + 1);
+		if (s) {
+			va_start(ap, fmt);
+			vsnprintf(s, len + 1, fmt, ap);
+			va_end(ap);
+		} else {
+			/* Out of memory: the line's start, escaped still. */
+			s = buf;
+			len = sizeof(buf) - 1;
+		}
+	}
+	nl = len && s[len - 1] == '\n';
+	term_to(f, s, len - nl, false);
+	if (nl)
+		fputc('\n', f);
+	if (s != buf)
+		free(s);
+}
+
+void esc_term_xml_putn(FILE *f, const char *s, size_t n)
+{
+	term_to(f, s, n, true);
+}
+
+void esc_term_xml_put(FILE *f, const char *s)
+{
+	term_to(f, s, strlen(s), true);
+}
+
+void esc_term_xml_printf(FILE *f, const char *fmt, const char *value)
+{
+	fmt_one(f, fmt, value, esc_term_xml_put);
 }

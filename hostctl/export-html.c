@@ -35,7 +35,7 @@ static void head(const struct export_in *in, FILE *f)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\">\n<title>vlalab run ",
 	      f);
-	esc_xml_put(f, in->run->run_id);
+	esc_term_xml_put(f, in->run->run_id);
 	fputs("</title>\n<style>\n"
 	      "body{font-family:sans-serif;margin:1.5em;color:#222}\n"
 	      "table{border-collapse:collapse}\n"
@@ -68,13 +68,13 @@ static void summary(const struct export_in *in, FILE *f)
 		if (run->v[i].verdict < VERDICT__COUNT)
 			counts[run->v[i].verdict]++;
 	fputs("<h1>vlalab run ", f);
-	esc_xml_put(f, run->run_id);
+	esc_term_xml_put(f, run->run_id);
 	fputs("</h1>\n<p>", f);
 	res_kernel_describe(run, kernel, sizeof(kernel));
-	esc_xml_printf(f, "kernel: %s", kernel);
+	esc_term_xml_printf(f, "kernel: %s", kernel);
 	snprintf(key, sizeof(key), "%s", res_kernel_str(run, "key"));
-	esc_xml_printf(f, " (key %s)", key);
-	esc_xml_printf(f, ", accelerator %s", run->accelerator);
+	esc_term_xml_printf(f, " (key %s)", key);
+	esc_term_xml_printf(f, ", accelerator %s", run->accelerator);
 	fprintf(f, ", %zu scenarios:", run->n);
 	for (int v = 0; v < VERDICT__COUNT; v++)
 		if (counts[v])
@@ -153,7 +153,7 @@ static void table(const struct export_in *in, FILE *f)
 			proto_verdict_ok(sc->verdict) ? " ok" : "");
 		if (!proto_verdict_ok(sc->verdict))
 			fprintf(f, "<a href=\"#s%zu\">", i);
-		esc_xml_put(f, sc->name);
+		esc_term_xml_put(f, sc->name);
 		if (!proto_verdict_ok(sc->verdict))
 			fputs("</a>", f);
 		fprintf(f,
@@ -197,16 +197,16 @@ static void steps(const struct res_scenario *sc, FILE *f)
 		fprintf(f, "<tr class=\"v-%s\"><td>%s%" PRIu32 "</td><td>",
 			st->ran ? proto_verdict_name(st->verdict) : "skip",
 			st->cleanup ? "cleanup " : "", st->index);
-		esc_xml_put(f, st->kind);
+		esc_term_xml_put(f, st->kind);
 		fputs("</td><td>", f);
-		esc_xml_put(f, st->name);
+		esc_term_xml_put(f, st->name);
 		fprintf(f, "</td><td class=\"v\">%s</td><td>",
 			st->ran ? proto_verdict_name(st->verdict) : "not run");
-		esc_xml_put(f, st->expected ? st->expected : "");
+		esc_term_xml_put(f, st->expected ? st->expected : "");
 		fputs("</td><td>", f);
-		esc_xml_put(f, st->got ? st->got : "");
+		esc_term_xml_put(f, st->got ? st->got : "");
 		fputs("</td><td>", f);
-		esc_xml_put(f, st->reason ? st->reason : "");
+		esc_term_xml_put(f, st->reason ? st->reason : "");
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -223,26 +223,26 @@ static void failures(const struct export_in *in, FILE *f)
 			continue;
 		fprintf(f, "<h2 id=\"s%zu\" class=\"v-%s\">", i,
 			proto_verdict_name(sc->verdict));
-		esc_xml_put(f, sc->name);
+		esc_term_xml_put(f, sc->name);
 		fprintf(f, ": <span class=\"v\">%s</span></h2>\n",
 			proto_verdict_name(sc->verdict));
 		fputs("<pre>", f);
-		esc_xml_put(f, sc->reason ? sc->reason : "");
+		esc_term_xml_put(f, sc->reason ? sc->reason : "");
 		fputs("</pre>\n", f);
 		steps(sc, f);
 		for (size_t k = 0; k < sc->nincidents; k++) {
 			fputs("<p>incident: ", f);
-			esc_xml_put(f, sc->incidents[k].summary);
-			esc_xml_printf(f, " (guilty %s)",
-				       sc->incidents[k].guilty);
+			esc_term_xml_put(f, sc->incidents[k].summary);
+			esc_term_xml_printf(f, " (guilty %s)",
+					    sc->incidents[k].guilty);
 			if (sc->incidents[k].bundle)
-				esc_xml_printf(f, ", bundle %s",
-					       sc->incidents[k].bundle);
+				esc_term_xml_printf(f, ", bundle %s",
+						    sc->incidents[k].bundle);
 			fputs("</p>\n", f);
 		}
 		if (in->tails && in->tails[i]) {
 			fputs("<p>console, last lines:</p>\n<pre>", f);
-			esc_xml_put(f, in->tails[i]);
+			esc_term_xml_put(f, in->tails[i]);
 			fputs("</pre>\n", f);
 		}
 	}

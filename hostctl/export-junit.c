@@ -6,7 +6,8 @@
  * (its type the verdict), error an <error>, skip and xfail <skipped> (as
  * pytest writes xfail); the message is the reason's first line, the text
  * the whole reason and the failing step. A scenario that did not pass
- * carries its VM's console tail as <system-out>.
+ * carries its VM's console tail as <system-out>. Every text goes out
+ * through escape.h's esc_term_xml_*(): no control byte reaches the file.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -84,22 +85,22 @@ static void message_attr(FILE *f, const struct res_scenario *sc)
 	const char *r = sc->reason ? sc->reason :
 				     proto_verdict_name(sc->verdict);
 	fputs(" message=\"", f);
-	esc_xml_putn(f, r, strcspn(r, "\n"));
+	esc_term_xml_putn(f, r, strcspn(r, "\n"));
 	fputc('"', f);
 }
 
 static void step_text(FILE *f, const struct res_step *st)
 {
 	fprintf(f, "\nfailing step %" PRIu32 " ", st->index);
-	esc_xml_printf(f, "'%s'", st->name);
-	esc_xml_printf(f, " (%s): ", st->kind);
+	esc_term_xml_printf(f, "'%s'", st->name);
+	esc_term_xml_printf(f, " (%s): ", st->kind);
 	fputs(proto_verdict_name(st->verdict), f);
 	if (st->expected)
-		esc_xml_printf(f, "\nexpected: %s", st->expected);
+		esc_term_xml_printf(f, "\nexpected: %s", st->expected);
 	if (st->got)
-		esc_xml_printf(f, "\ngot: %s", st->got);
+		esc_term_xml_printf(f, "\ngot: %s", st->got);
 	if (st->reason)
-		esc_xml_printf(f, "\nreason: %s", st->reason);
+		esc_term_xml_printf(f, "\nreason: %s", st->reason);
 }
 
 static void testcase(FILE *f, const struct res_scenario *sc, const char *tail)
@@ -114,9 +115,9 @@ static void testcase(FILE *f, const struct res_scenario *sc, const char *tail)
 	snprintf(area, sizeof(area), "%.*s", (int)area_len(sc->name), sc->name);
 
 	fputs("    <testcase name=\"", f);
-	esc_xml_put(f, *name == '/' ? name + 1 : name);
+	esc_term_xml_put(f, *name == '/' ? name + 1 : name);
 	fputs("\" classname=\"", f);
-	esc_xml_put(f, area);
+	esc_term_xml_put(f, area);
 	fprintf(f, "\" time=\"%" PRIu64 ".%03" PRIu64 "\"",
 		sc->duration_ms / 1000, sc->duration_ms % 1000);
 	if (k == J_PASS && !tail) {
@@ -134,9 +135,9 @@ static void testcase(FILE *f, const struct res_scenario *sc, const char *tail)
 			fputs("/>\n", f);
 		} else {
 			fputc('>', f);
-			esc_xml_printf(f,
-				       "%s: ", proto_verdict_name(sc->verdict));
-			esc_xml_put(f, sc->reason ? sc->reason : "");
+			esc_term_xml_printf(
+				f, "%s: ", proto_verdict_name(sc->verdict));
+			esc_term_xml_put(f, sc->reason ? sc->reason : "");
 			st = failing_step(sc);
 			if (st)
 				step_text(f, st);
@@ -145,7 +146,7 @@ static void testcase(FILE *f, const struct res_scenario *sc, const char *tail)
 	}
 	if (tail) {
 		fputs("      <system-out>", f);
-		esc_xml_put(f, tail);
+		esc_term_xml_put(f, tail);
 		fputs("</system-out>\n", f);
 	}
 	fputs("    </testcase>\n", f);
@@ -163,7 +164,7 @@ int export_junit(const struct export_in *in, FILE *f)
 	 * schema Jenkins reads has them). */
 	res_kernel_describe(run, kernel, sizeof(kernel));
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites", f);
-	esc_xml_printf(f, " name=\"vlalab %s\"", run->run_id);
+	esc_term_xml_printf(f, " name=\"vlalab %s\"", run->run_id);
 	counts_attrs(f, &all);
 	fputs(">\n", f);
 	/* Each area once, where it first appears, with all its scenarios. */
@@ -183,10 +184,10 @@ int export_junit(const struct export_in *in, FILE *f)
 		snprintf(area, sizeof(area), "%.*s",
 			 (int)area_len(run->v[i].name), run->v[i].name);
 		fputs("  <testsuite", f);
-		esc_xml_printf(f, " name=\"%s\"", area);
+		esc_term_xml_printf(f, " name=\"%s\"", area);
 		counts_attrs(f, &c);
 		fputs(">\n", f);
-		esc_xml_printf(
+		esc_term_xml_printf(
 			f,
 			"    <properties><property name=\"kernel\" value=\"%s\"/></properties>\n",
 			kernel);

@@ -32,6 +32,26 @@ int fs_mkdir_p(const char *path)
 	return 0;
 }
 
+int fs_mkdir_private(const char *path)
+{
+	struct stat st;
+	int r;
+
+	r = fs_mkdir_p(path);
+	if (r < 0)
+		return r;
+	/* New, it is 0755 less the umask; old, it may be anything. */
+	if (lstat(path, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (st.st_uid != geteuid())
+		return -EPERM;
+	if ((st.st_mode & 07777) != 0700 && chmod(path, 0700) < 0)
+		return -errno;
+	return 0;
+}
+
 int fs_read_tail(const char *path, size_t max, char **ret, size_t *ret_len)
 {
 	char *buf;

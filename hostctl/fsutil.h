@@ -9,6 +9,13 @@
 int fs_mkdir_p(const char *path);
 
 /*
+ * mkdir -p, the last folder for its owner alone: made, or made again,
+ * 0700. 0; -ENOTDIR when @path is not a folder (a symbolic link is not);
+ * -EPERM when another user owns it; or the mkdir or chmod errno.
+ */
+int fs_mkdir_private(const char *path);
+
+/*
  * The last @max bytes of the file at @path (all of it when shorter) in a
  * malloc'd, NUL-terminated buffer, with its length. 0 or -errno.
  */

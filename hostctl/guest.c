@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bootcheck.h"
@@ -351,6 +352,7 @@ void guest_domain(struct guest *g, struct domain_config *dc)
 	dc->machine = g->env->machine;
 	dc->ssh_socket = g->ssh_sock[0] ? g->ssh_sock : NULL;
 	dc->owner = g->env->owner;
+	dc->nic = g->nic;
 	if (g->cloud)
 		cloud_domain(g, dc);
 }
@@ -367,6 +369,16 @@ static void publish(const struct guest *g, const char *scenario, unsigned step,
 
 	if (!g->ssh_sock[0] || !g->env->ssh_host_key)
 		return;
+	/*
+	 * libvirt binds the SSH socket (a root login) 0775 less its umask and
+	 * hands QEMU the descriptor: make it root's alone, as its folder is.
+	 */
+	if (!scenario && chmod(g->ssh_sock, 0600) < 0) {
+		progress_clear(g->env->progress);
+		fprintf(stderr,
+			"hostctl: cannot make the SSH socket '%s' mode 0600: %m\n",
+			g->ssh_sock);
+	}
 	snprintf(v.domain, sizeof(v.domain), "%s", g->name);
 	snprintf(v.label, sizeof(v.label), "%s", g->label);
 	snprintf(v.socket, sizeof(v.socket), "%s", g->ssh_sock);

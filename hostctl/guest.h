@@ -150,6 +150,9 @@ struct guest {
 	 * command line.
 	 */
 	bool cloud;
+	/* The next VM has a NIC that reaches nothing (domain_config.nic), for
+	 * a scenario with "nic": true; set before guest_domain(). */
+	bool nic;
 	char overlay[PATH_MAX];
 	struct domain_disk cloud_disks[3];
 	char cloud_cmdline[512];

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "history.h"
 
 static size_t kernel_list_len(const struct res_run *run, const char *key)
@@ -94,9 +95,12 @@ static const struct res_scenario *find(const struct res_run *run,
 /* The first line of a reason, for a diff line. */
 static void reason_tail(const struct res_scenario *sc, FILE *f)
 {
-	if (sc->reason && *sc->reason)
-		fprintf(f, " (%.*s)", (int)strcspn(sc->reason, "\n"),
-			sc->reason);
+	if (!sc->reason || !*sc->reason)
+		return;
+	/* The guest's text: no control of its reaches the terminal. */
+	fputs(" (", f);
+	esc_term_putn(f, sc->reason, strcspn(sc->reason, "\n"));
+	fputc(')', f);
 }
 
 struct diff_counts {

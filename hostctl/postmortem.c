@@ -2,35 +2,28 @@
 /*
  * Post-mortem bundles. Every file name here is fixed or made from the VM's
  * label and a counter: nothing the guest sent names a file or a command.
- * The guest's console text only ever goes to decode_stacktrace.sh's stdin.
+ * The guest's console text is data only: copied into files, and its
+ * call-trace frames parsed and resolved in-process (symbolize.h).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/pidfd.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <libvirt/libvirt.h>
 
 #include "boundlog.h"
 #include "postmortem.h"
+#include "symbolize.h"
 
-/* decode_stacktrace.sh runs nm and addr2line per frame: seconds, not more. */
-#define PM_DECODE_TIMEOUT_MS 120000
 /* Events kept in a bundle: the tail of this VM's events. */
 #define PM_EVENTS_MAX 200
 /* Of events.jsonl, the last bytes read for them: all VMs' lines. */
 #define PM_EVENTS_READ (4 << 20)
-
-extern char **environ;
 
 static const struct {
 	const char *word;
@@ -158,45 +151,52 @@ static void copy_events(const struct pm_opts *o, const char *label,
 }
 
 /*
- * scripts/decode_stacktrace.sh VMLINUX TREE < raw > stack.txt, bounded in
- * time. Returns 0 or a negative errno; the caller notes a failure.
+ * stack.txt: @raw with its call-trace frames resolved in-process against
+ * the build's vmlinux and the .ko files of its modules/ folder beside it
+ * (symbolize.h); what came of it goes to @note. The guest's text is only
+ * ever data here: parsed by a strict grammar, compared, copied.
  */
-static int decode_stack(const struct pm_opts *o, const char *dir)
+static void decode_stack(const struct pm_opts *o, const char *dir,
+			 const char *raw, char *note, size_t len)
 {
-	char script[PATH_MAX + 64], in[2 * PATH_MAX], out[2 * PATH_MAX];
-	char *argv[] = { script, (char *)o->vmlinux, (char *)o->tree, NULL };
-	posix_spawn_file_actions_t fa;
-	struct pollfd pfd;
-	siginfo_t si = { 0 };
-	pid_t pid;
-	int r, pidfd;
+	char path[2 * PATH_MAX], mods[2 * PATH_MAX];
+	struct sym_ctx *c = NULL;
+	struct sym_stats st;
+	const char *slash;
+	FILE *f;
+	int r;
 
-	snprintf(script, sizeof(script), "%s/scripts/decode_stacktrace.sh",
-		 o->tree);
-	if (access(script, X_OK) < 0 || access(o->vmlinux, R_OK) < 0)
-		return -ENOENT;
-	snprintf(in, sizeof(in), "%s/reports-raw.txt", dir);
-	snprintf(out, sizeof(out), "%s/stack.txt", dir);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, in, O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, out,
-					 O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	r = posix_spawn(&pid, script, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (r != 0)
-		return -r;
-	pidfd = pidfd_open(pid, 0);
-	if (pidfd >= 0) {
-		pfd.fd = pidfd;
-		pfd.events = POLLIN;
-		if (poll(&pfd, 1, PM_DECODE_TIMEOUT_MS) == 0)
-			kill(pid, SIGKILL);
-		close(pidfd);
+	slash = strrchr(o->vmlinux, '/');
+	if (slash)
+		snprintf(mods, sizeof(mods), "%.*s/modules",
+			 (int)(slash - o->vmlinux), o->vmlinux);
+	else
+		snprintf(mods, sizeof(mods), "modules");
+	r = sym_open(o->vmlinux, mods, o->tree, &c);
+	if (r < 0) {
+		snprintf(note, len, "no stack.txt: vmlinux '%s': %s\n",
+			 o->vmlinux,
+			 r == -EINVAL ? "not an ELF file" : strerror(-r));
+		return;
 	}
-	if (waitid(P_PID, pid, &si, WEXITED) < 0)
-		return -errno;
-	return si.si_code == CLD_EXITED && si.si_status == 0 ? 0 : -EIO;
+	snprintf(path, sizeof(path), "%s/stack.txt", dir);
+	f = fopen(path, "we");
+	if (!f) {
+		snprintf(note, len, "no stack.txt: '%.2048s': %s\n", path,
+			 strerror(errno));
+		sym_close(c);
+		return;
+	}
+	r = sym_decode(c, raw, strlen(raw), f, &st);
+	if (fclose(f) != 0 || r < 0)
+		snprintf(note, len, "stack.txt: '%.2048s': write error\n",
+			 path);
+	else
+		snprintf(note, len,
+			 "stack.txt: %zu frames: %zu with file:line, "
+			 "%zu with a symbol only, %zu not found\n",
+			 st.frames, st.located, st.symbol_only, st.unknown);
+	sym_close(c);
 }
 
 /* Dump the guest into @dir; what happened goes to @note. */
@@ -254,10 +254,9 @@ int pm_bundle(const struct pm_opts *o, struct vm *vm, const char *label,
 	      unsigned int seq, const char *console, const char *reports,
 	      const char *raw, char *ret_rel, size_t len)
 {
-	char dir[PATH_MAX + 64], note[2048], more[512] = "";
+	char dir[PATH_MAX + 64], note[2048], more[PATH_MAX + 128] = "";
 	size_t clen;
 	char *buf;
-	int r;
 
 	snprintf(ret_rel, len, "bundle-%s-%u", label, seq);
 	snprintf(dir, sizeof(dir), "%s/%s", o->run_dir, ret_rel);
@@ -271,13 +270,11 @@ int pm_bundle(const struct pm_opts *o, struct vm *vm, const char *label,
 	write_text(dir, "reports-raw.txt", raw, strlen(raw));
 	copy_events(o, label, dir);
 	dump_guest(o, vm, dir, note, sizeof(note));
-	if (!o->vmlinux || !o->tree)
+	if (!o->vmlinux)
 		snprintf(more, sizeof(more),
-			 "no stack.txt: no vmlinux or source tree known\n");
-	else if ((r = decode_stack(o, dir)) < 0)
-		snprintf(more, sizeof(more),
-			 "stack.txt: decode_stacktrace.sh failed: %s\n",
-			 strerror(-r));
+			 "no stack.txt: no vmlinux known\n");
+	else
+		decode_stack(o, dir, raw, more, sizeof(more));
 	strncat(note, more, sizeof(note) - strlen(note) - 1);
 	write_text(dir, "dump.txt", note, strlen(note));
 	return 0;

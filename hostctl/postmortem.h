@@ -20,7 +20,9 @@
 struct pm_opts {
 	const char *run_dir;
 	const char *vmlinux; /* the build's vmlinux, or NULL */
-	const char *tree; /* its source tree, for decode_stacktrace.sh, or NULL */
+	/* Its source tree, or NULL: stack.txt shows file names relative to it.
+	 * The .ko files are looked for in the modules/ folder beside vmlinux. */
+	const char *tree;
 	uint64_t dump_max_mb; /* 0: no dump */
 	const char *dump_format; /* "kdump-zlib" (default), "elf", ... */
 	uint64_t memory_mib; /* the guest's memory, to skip a hopeless ELF dump */
@@ -32,9 +34,10 @@ int pm_dump_format_check(const char *word);
 /*
  * Write bundle-@label-@seq/ in the run directory: console.log (a copy of
  * @console), reports.txt (@reports), events.jsonl (the last events of this
- * VM, from the run's events.jsonl), stack.txt (decode_stacktrace.sh over
- * @raw), vmcore.* (the dump, when the domain still exists) and dump.txt
- * (what became of the dump). The directory's name relative to the run
+ * VM, from the run's events.jsonl), stack.txt (@raw with its call-trace
+ * frames resolved to file:line in-process, symbolize.h), vmcore.* (the
+ * dump, when the domain still exists) and dump.txt (what became of the
+ * dump and of stack.txt). The directory's name relative to the run
  * directory goes to @ret_rel. Returns 0, or a negative errno when the
  * directory could not be made; a missing part is said in dump.txt and
  * does not fail the bundle.

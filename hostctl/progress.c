@@ -2,28 +2,40 @@
 /*
  * The run's progress (progress.h): the live line through common/ttyline,
  * and each scenario's end: the text formatter's line, the plain line and
- * the KTAP test.
+ * the KTAP test. What the guest named goes out through escape.h's
+ * esc_term_*() (results-text.c's, for the text and KTAP): no control byte
+ * of its reaches the terminal.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "escape.h"
 #include "progress.h"
 #include "ttyline.h"
 
 void progress_status(struct progress *p, const char *fmt, ...)
 {
-	char line[512];
+	char line[512], safe[sizeof(line) * 4];
 	va_list ap;
+	FILE *m;
 
 	if (!p || !p->f || !p->live || !fmt)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	/* Each byte escaped is 4: the whole line fits, cut or not. */
+	m = fmemopen(safe, sizeof(safe), "w");
+	if (!m)
+		return;
+	esc_term_putn(m, line, strlen(line));
+	if (fclose(m) != 0)
+		return;
 	/* One screen line, or it wraps and \r no longer rewrites it. */
-	ttyline_show(p->f, line, 2);
+	ttyline_show(p->f, safe, 2);
 	p->line_shown = true;
 }
 
@@ -77,10 +89,12 @@ int progress_result(struct progress *p, const struct res_scenario *sc,
 		fflush(p->f);
 	}
 	if (p->plain) {
-		fprintf(p->plain, "[%zu/%zu] %s %s %" PRIu64 ".%" PRIu64 " s\n",
-			p->ended, p->total, sc->name,
-			proto_verdict_name(sc->verdict), sc->duration_ms / 1000,
-			sc->duration_ms % 1000 / 100);
+		esc_term_printf(p->plain,
+				"[%zu/%zu] %s %s %" PRIu64 ".%" PRIu64 " s\n",
+				p->ended, p->total, sc->name,
+				proto_verdict_name(sc->verdict),
+				sc->duration_ms / 1000,
+				sc->duration_ms % 1000 / 100);
 		fflush(p->plain);
 	}
 	for (size_t i = 0; i < PROGRESS_KTAP_MAX; i++)

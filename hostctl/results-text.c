@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The run as text: the report people read and KTAP (version 1, as
- * Documentation/dev-tools/ktap.rst defines it).
+ * Documentation/dev-tools/ktap.rst defines it). Names, kinds, reasons and
+ * whatever else the guest or a summary.json may have written go out
+ * through escape.h's esc_term_*(): no control byte of theirs reaches a
+ * terminal or splits a line.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "escape.h"
 #include "results.h"
 
 int res_format_parse(const char *s, enum res_format *ret)
@@ -38,7 +42,9 @@ static void print_lines(FILE *f, const char *head, const char *label,
 	do {
 		size_t n = strcspn(p, "\n");
 
-		fprintf(f, "%s%s%.*s\n", head, label, (int)n, p);
+		fprintf(f, "%s%s", head, label);
+		esc_term_putn(f, p, n);
+		fputc('\n', f);
 		label = more;
 		p += n;
 		if (*p == '\n')
@@ -112,15 +118,25 @@ static void ktap_result(FILE *f, const char *indent, size_t num,
 	}
 	fprintf(f, "%s%s %zu ", indent, ok, num);
 	/* '#' starts a directive and a newline ends the line: keep neither. */
-	for (const char *p = name; *p; p++)
-		fputc(*p == '#' || *p == '\n' ? '_' : *p, f);
+	for (const char *p = name; *p;) {
+		size_t n = strcspn(p, "#\n");
+
+		esc_term_putn(f, p, n);
+		p += n;
+		if (*p) {
+			fputc('_', f);
+			p++;
+		}
+	}
 	if (dir) {
 		fprintf(f, " # %s", dir);
 		if (*prefix)
 			fprintf(f, " %s%s", prefix,
 				first_line_len(reason) ? ":" : "");
-		if (first_line_len(reason))
-			fprintf(f, " %.*s", first_line_len(reason), reason);
+		if (first_line_len(reason)) {
+			fputc(' ', f);
+			esc_term_putn(f, reason, first_line_len(reason));
+		}
 	}
 	fputc('\n', f);
 }
@@ -135,8 +151,8 @@ static void say_lost(const struct res_scenario *sc, const char *prefix, FILE *f)
 		fprintf(f, "%skmsg: %" PRIu64 " records dropped\n", prefix,
 			sc->kmsg_dropped);
 	if (sc->console_cut_bytes)
-		fprintf(f, "%sconsole-%s.log: %" PRIu64 " bytes cut\n", prefix,
-			sc->vm, sc->console_cut_bytes);
+		esc_term_printf(f, "%sconsole-%s.log: %" PRIu64 " bytes cut\n",
+				prefix, sc->vm, sc->console_cut_bytes);
 }
 
 /* A step's subtests, one level below it: they end before the step. */
@@ -159,7 +175,7 @@ static void ktap_subtests(FILE *f, const struct res_step *st)
 void res_ktap_begin(const struct res_run *run, FILE *f)
 {
 	fprintf(f, "KTAP version 1\n");
-	fprintf(f, "# vlalab run %s\n", run->run_id);
+	esc_term_printf(f, "# vlalab run %s\n", run->run_id);
 	fprintf(f, "1..%zu\n", run->n);
 }
 
@@ -212,8 +228,8 @@ void res_ktap_scenario(const struct res_scenario *sc, size_t num, FILE *f)
 
 void res_ktap_end(const struct res_run *run, FILE *f)
 {
-	fprintf(f, "# accelerator %s\n",
-		*run->accelerator ? run->accelerator : "none");
+	esc_term_printf(f, "# accelerator %s\n",
+			*run->accelerator ? run->accelerator : "none");
 	if (!strcmp(run->clock, "icount"))
 		fprintf(f, "# %s\n", RES_ICOUNT_NOTE);
 	if (run->complete == RES_COMPLETE_NO)
@@ -256,7 +272,7 @@ static void text_note(FILE *f, const char *label, const char *text)
 static void text_leaks(const struct res_scenario *sc, FILE *f)
 {
 	for (size_t i = 0; i < sc->nleaks; i++)
-		fprintf(f, "        %s\n", sc->leaks[i]);
+		esc_term_printf(f, "        %s\n", sc->leaks[i]);
 }
 
 /* "4 pass, 1 skip": the verdicts counted. Returns false for none. */
@@ -288,9 +304,11 @@ static void text_subtests(const struct res_step *st, FILE *f)
 	for (size_t i = 0; i < st->nsubtests; i++)
 		if ((unsigned int)st->subtests[i].verdict < VERDICT__COUNT)
 			count[st->subtests[i].verdict]++;
-	fprintf(f, "        step %u %s%s%s%s: %zu subtest%s: ", st->index,
-		st->kind, *st->name ? " '" : "", st->name, *st->name ? "'" : "",
-		st->nsubtests, st->nsubtests == 1 ? "" : "s");
+	esc_term_printf(f,
+			"        step %u %s%s%s%s: %zu subtest%s: ", st->index,
+			st->kind, *st->name ? " '" : "", st->name,
+			*st->name ? "'" : "", st->nsubtests,
+			st->nsubtests == 1 ? "" : "s");
 	print_counts(f, count);
 	fputc('\n', f);
 	for (size_t i = 0; i < st->nsubtests; i++) {
@@ -298,22 +316,24 @@ static void text_subtests(const struct res_step *st, FILE *f)
 
 		if (t->verdict == VERDICT_PASS)
 			continue;
-		fprintf(f, "          %-5s %s%s%s\n",
-			proto_verdict_name(t->verdict), t->name,
-			t->reason ? ": " : "", t->reason ? t->reason : "");
+		esc_term_printf(f, "          %-5s %s%s%s\n",
+				proto_verdict_name(t->verdict), t->name,
+				t->reason ? ": " : "",
+				t->reason ? t->reason : "");
 	}
 }
 
 void res_text_scenario(const struct res_scenario *sc, FILE *f)
 {
-	fprintf(f, "%-7s %s (%" PRIu64 ".%03" PRIu64 " s)\n",
-		upper_verdict(sc->verdict), sc->name, sc->duration_ms / 1000,
-		sc->duration_ms % 1000);
+	esc_term_printf(f, "%-7s %s (%" PRIu64 ".%03" PRIu64 " s)\n",
+			upper_verdict(sc->verdict), sc->name,
+			sc->duration_ms / 1000, sc->duration_ms % 1000);
 	for (size_t i = 0; i < sc->nincidents; i++) {
-		fprintf(f, "        incident: %s\n", sc->incidents[i].summary);
+		esc_term_printf(f, "        incident: %s\n",
+				sc->incidents[i].summary);
 		if (sc->incidents[i].bundle)
-			fprintf(f, "          bundle: %s\n",
-				sc->incidents[i].bundle);
+			esc_term_printf(f, "          bundle: %s\n",
+					sc->incidents[i].bundle);
 	}
 	text_leaks(sc, f);
 	say_lost(sc, "        ", f);
@@ -329,9 +349,10 @@ void res_text_scenario(const struct res_scenario *sc, FILE *f)
 
 		if (!st->ran || st->verdict == VERDICT_PASS || st->cleanup)
 			continue;
-		fprintf(f, "        step %u %s%s%s%s: %s\n", st->index,
-			st->kind, *st->name ? " '" : "", st->name,
-			*st->name ? "'" : "", proto_verdict_name(st->verdict));
+		esc_term_printf(f, "        step %u %s%s%s%s: %s\n", st->index,
+				st->kind, *st->name ? " '" : "", st->name,
+				*st->name ? "'" : "",
+				proto_verdict_name(st->verdict));
 		text_block(f, "expected: ", st->expected);
 		text_block(f, "got:      ", st->got);
 		text_block(f, "reason:   ", st->reason);
@@ -347,8 +368,9 @@ void res_text_totals(const struct res_run *run, FILE *f)
 	for (size_t i = 0; i < run->n; i++)
 		if ((unsigned int)run->v[i].verdict < VERDICT__COUNT)
 			count[run->v[i].verdict]++;
-	fprintf(f, "run %s, accelerator: %s\n", run->run_id,
-		*run->accelerator ? run->accelerator : "none (nothing booted)");
+	esc_term_printf(f, "run %s, accelerator: %s\n", run->run_id,
+			*run->accelerator ? run->accelerator :
+					    "none (nothing booted)");
 	if (!strcmp(run->clock, "icount"))
 		fprintf(f, "clock: %s\n", RES_ICOUNT_NOTE);
 	fprintf(f, "%zu scenario%s: ", run->n, run->n == 1 ? "" : "s");

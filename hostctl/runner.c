@@ -567,6 +567,7 @@ static bool take_spare(struct run_ctx *c)
 	c->g = sp->g;
 	sp->g = mine;
 	sp->g->cloud = c->o->all_cloud;
+	sp->g->nic = false;
 	c->g->events = c->evlog;
 	sp->g->events = sp->evlog;
 	note_accel(c);
@@ -602,8 +603,13 @@ static int shared_vm(struct run_ctx *c, size_t i)
 			 s->name, cloud ? "cloud" : "initramfs");
 		guest_stop(c->g, true);
 	}
+	if (c->g->vm && c->g->nic != s->nic) {
+		snprintf(c->fresh, sizeof(c->fresh), "%s runs on a VM %s a NIC",
+			 s->name, s->nic ? "with" : "without");
+		guest_stop(c->g, true);
+	}
 	if (!c->g->vm && c->sh->spare && c->sh->spare->g->cloud == cloud &&
-	    take_spare(c)) {
+	    c->sh->spare->g->nic == s->nic && take_spare(c)) {
 		c->boot_failures = 0;
 		c->ran = 0;
 		if (c->stats && c->end_us && c->stats->gaps < 16)
@@ -611,6 +617,7 @@ static int shared_vm(struct run_ctx *c, size_t i)
 				vm_now_us() - c->end_us;
 	} else if (!c->g->vm) {
 		c->g->cloud = cloud;
+		c->g->nic = s->nic;
 		r = boot_shared(c, &reason);
 		/* The accelerator that ran, even if the guest then died. */
 		note_accel(c);
@@ -658,6 +665,7 @@ static int own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 	r->carry = false;
 	/* Its disks come first, from vda: never the cloud image's. */
 	g->cloud = false;
+	g->nic = r->s->nic;
 	guest_name(g);
 	guest_domain(g, &dc);
 	if (boots_domain(r->bs, k, c->sh->env.cmdline, &dc) < 0)

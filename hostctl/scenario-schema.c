@@ -45,6 +45,7 @@ static const struct scn_key scn_top_keys[] = {
 	{ "disk", SCN_V_DISK, false, 0, 0, NULL },
 	{ "boots", SCN_V_BOOTS, false, 1, SCN_BOOTS_MAX, NULL },
 	{ "fresh_vm", STEPSPEC_BOOL, false, 0, 0, NULL },
+	{ "nic", STEPSPEC_BOOL, false, 0, 0, NULL },
 	{ "image", STEPSPEC_CHOICE, false, 0, 0, scn_images },
 	{ NULL },
 };

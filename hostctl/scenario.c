@@ -442,6 +442,8 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 		scn_get_ms(doc, "step_timeout_ms", SCN_STEP_TIMEOUT_DEFAULT_MS);
 	if (json_object_object_get_ex(doc, "fresh_vm", &v))
 		s->fresh_vm = json_object_get_boolean(v);
+	if (json_object_object_get_ex(doc, "nic", &v))
+		s->nic = json_object_get_boolean(v);
 	if (json_object_object_get_ex(doc, "image", &v))
 		s->cloud = strcmp(json_object_get_string(v), "cloud") == 0;
 	if (json_object_object_get_ex(doc, "disk", &v)) {

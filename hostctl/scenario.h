@@ -132,6 +132,11 @@ struct scenario {
 	 */
 	bool fresh_vm;
 	/*
+	 * nic: run on a VM with a virtio-net NIC, eth0 in the guest, whose
+	 * backend reaches nothing (hostctl/domain.c); the others have none.
+	 */
+	bool nic;
+	/*
 	 * image "cloud": run on the cloud image (a Debian userland with
 	 * systemd, bash, trace-cmd; docs/repro.md, "Cloud images"), on a VM
 	 * of that image; else on the run's image, the initramfs by default.

@@ -256,12 +256,16 @@ int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
 		fprintf(stderr, "hostctl: %s\n", logs);
 		return r;
 	}
-	/* QEMU binds the VMs' SSH sockets there: it must exist first. */
+	/*
+	 * The VMs' SSH sockets are bound there (by libvirt, which hands QEMU
+	 * the listening socket), and their consoles' (hostctl console): it
+	 * must exist first, and be root's alone, as each is a root shell.
+	 */
 	snprintf(s.vms_dir, sizeof(s.vms_dir), "%s/vms", s.cache_dir);
-	r = fs_mkdir_p(s.vms_dir);
+	r = fs_mkdir_private(s.vms_dir);
 	if (r < 0) {
-		fprintf(stderr, "hostctl: creating '%s': %s\n", s.vms_dir,
-			strerror(-r));
+		fprintf(stderr, "hostctl: creating '%s' (mode 0700): %s\n",
+			s.vms_dir, strerror(-r));
 		return r;
 	}
 	iopts.ssh_authorized_key = s.ssh_client_pub;

@@ -41,13 +41,56 @@ struct sshc {
 	int fd;
 };
 
+/*
+ * Write @len bytes of @text to @tmp, a new file of mode @mode from its
+ * creation (fileio_create_tmp()), and check that nobody but its owner can
+ * read it when @mode says so: a private key is never readable by others,
+ * not even for a moment.
+ */
+static int write_new(const char *tmp, const char *text, size_t len, mode_t mode)
+{
+	struct stat st;
+	int fd, r;
+
+	fd = fileio_create_tmp(tmp, mode);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (st.st_mode & 07777 & ~mode)
+		r = -EPERM;
+	else
+		r = fileio_write_all(fd, text, len);
+	if (r == 0 && fsync(fd) < 0)
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	return r;
+}
+
+/* A key an earlier hostctl left readable by others: its owner's alone. */
+static int key_private(const char *priv)
+{
+	struct stat st;
+
+	if (lstat(priv, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid())
+		return -EPERM;
+	if ((st.st_mode & 077) && chmod(priv, 0600) < 0)
+		return -errno;
+	return 0;
+}
+
 int sshc_client_key(const char *cache_dir, char *ret_priv, size_t priv_len,
 		    char *ret_pub, size_t pub_len, char *err, size_t errlen)
 {
 	char dir[PATH_MAX], priv[PATH_MAX], pub[PATH_MAX], tmp[PATH_MAX + 32];
+	char line[256];
 	ssh_key key = NULL;
-	char *b64 = NULL;
-	FILE *f;
+	char *b64 = NULL, *pem = NULL;
 	int r;
 
 	if (snprintf(dir, sizeof(dir), "%s/ssh", cache_dir) >=
@@ -58,47 +101,56 @@ int sshc_client_key(const char *cache_dir, char *ret_priv, size_t priv_len,
 		snprintf(err, errlen, "cache path '%s' too long", cache_dir);
 		return -ENAMETOOLONG;
 	}
-	if (access(priv, R_OK) == 0 && access(pub, R_OK) == 0)
-		goto done;
-	r = fs_mkdir_p(dir);
+	/* The folder of the key: its owner's alone, 0700. */
+	r = fs_mkdir_private(dir);
 	if (r < 0) {
-		snprintf(err, errlen, "creating '%s': %s", dir, strerror(-r));
+		snprintf(err, errlen, "creating '%s' (mode 0700): %s", dir,
+			 strerror(-r));
 		return r;
+	}
+	if (access(priv, R_OK) == 0 && access(pub, R_OK) == 0) {
+		r = key_private(priv);
+		if (r < 0) {
+			snprintf(err, errlen,
+				 "making the client key '%s' mode 0600: %s",
+				 priv, strerror(-r));
+			return r;
+		}
+		goto done;
 	}
 	/* Private names, then link(): two hostctls may race; one key wins. */
 	if (ssh_pki_generate(SSH_KEYTYPE_ED25519, 0, &key) != SSH_OK ||
-	    ssh_pki_export_pubkey_base64(key, &b64) != SSH_OK) {
+	    ssh_pki_export_pubkey_base64(key, &b64) != SSH_OK ||
+	    ssh_pki_export_privkey_base64(key, NULL, NULL, NULL, &pem) !=
+		    SSH_OK) {
 		snprintf(err, errlen, "libssh could not make an ed25519 key");
+		ssh_string_free_char(b64);
 		ssh_key_free(key);
 		return -EIO;
 	}
+	/*
+	 * Not ssh_pki_export_privkey_file(): it fopen()s the name, through
+	 * a link, and creates the file 0666 less the umask until a chmod.
+	 */
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", priv, (long)getpid());
-	unlink(tmp);
-	r = ssh_pki_export_privkey_file(key, NULL, NULL, NULL, tmp) == SSH_OK ?
-		    0 :
-		    -EIO;
+	r = write_new(tmp, pem, strlen(pem), 0600);
 	if (r == 0) {
-		chmod(tmp, 0600);
 		if (link(tmp, priv) < 0)
 			r = errno == EEXIST ? 1 : -errno;
+		unlink(tmp);
 	}
-	unlink(tmp);
 	if (r == 0) {
 		snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", pub, (long)getpid());
-		f = fopen(tmp, "we");
-		if (!f) {
+		snprintf(line, sizeof(line), "ssh-ed25519 %s vlalab-client\n",
+			 b64);
+		r = write_new(tmp, line, strlen(line), 0644);
+		if (r == 0 && rename(tmp, pub) < 0) {
 			r = -errno;
-		} else {
-			fprintf(f, "ssh-ed25519 %s vlalab-client\n", b64);
-			if (fclose(f) != 0)
-				r = -errno;
-		}
-		if (r == 0 && rename(tmp, pub) < 0)
-			r = -errno;
-		if (r < 0)
 			unlink(tmp);
+		}
 	}
 	ssh_string_free_char(b64);
+	ssh_string_free_char(pem);
 	ssh_key_free(key);
 	if (r < 0) {
 		snprintf(err, errlen, "writing the client key '%s': %s", priv,
@@ -447,9 +499,10 @@ int sshc_pull(struct sshc *c, const char *remote, const char *local, char *err,
 		snprintf(err, errlen, "'%s': %s", local, strerror(-r));
 		goto out;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* Never through a link planted at the temporary name. */
+	fd = fileio_create_tmp(tmp, 0644);
 	if (fd < 0) {
-		r = -errno;
+		r = fd;
 		snprintf(err, errlen, "'%s': %s", tmp, strerror(-r));
 		goto out;
 	}

@@ -4,6 +4,8 @@
  * summary.json: per scenario its verdict, each incident's attribution
  * ("area/x step 3 (name) -> TITLE"), the guilty function, and the files of
  * its post-mortem bundle. For a `hostctl run --repeat` run, each round's.
+ * What the guest wrote (titles, functions, names) goes out through
+ * escape.h's esc_term_printf(): no control byte of its reaches the terminal.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "postmortem.h"
 #include "repeat.h"
 #include "export.h"
@@ -47,7 +50,7 @@ static void print_bundle(const char *run, const char *bundle)
 {
 	char path[PATH_MAX * 2];
 
-	printf("      bundle %s/%s:", run, bundle);
+	esc_term_printf(stdout, "      bundle %s/%s:", run, bundle);
 	for (size_t i = 0; i < sizeof(bundle_files) / sizeof(bundle_files[0]);
 	     i++) {
 		snprintf(path, sizeof(path), "%s/%s/%s", run, bundle,
@@ -66,21 +69,26 @@ static void print_run(const struct res_run *run, const char *dir)
 		total += run->v[i].nincidents;
 		scns += run->v[i].nincidents > 0;
 	}
-	printf("run %s (%s): %zu incident%s in %zu scenario%s\n", run->run_id,
-	       dir, total, total == 1 ? "" : "s", scns, scns == 1 ? "" : "s");
+	esc_term_printf(stdout,
+			"run %s (%s): %zu incident%s in %zu scenario%s\n",
+			run->run_id, dir, total, total == 1 ? "" : "s", scns,
+			scns == 1 ? "" : "s");
 	for (size_t i = 0; i < run->n; i++) {
 		const struct res_scenario *sc = &run->v[i];
 
 		if (!sc->nincidents)
 			continue;
-		printf("%s: %s\n", sc->name, proto_verdict_name(sc->verdict));
+		esc_term_printf(stdout, "%s: %s\n", sc->name,
+				proto_verdict_name(sc->verdict));
 		for (size_t j = 0; j < sc->nincidents; j++) {
 			const struct res_incident *inc = &sc->incidents[j];
 
-			printf("  %-12s %s\n", inc->kind, inc->summary);
-			printf("      guilty '%s'%s%s", inc->guilty,
-			       inc->fatal ? ", fatal" : "",
-			       inc->corrupted ? ", report cut off" : "");
+			esc_term_printf(stdout, "  %-12s %s\n", inc->kind,
+					inc->summary);
+			esc_term_printf(
+				stdout, "      guilty '%s'%s%s", inc->guilty,
+				inc->fatal ? ", fatal" : "",
+				inc->corrupted ? ", report cut off" : "");
 			if (inc->ts >= 0)
 				printf(", kernel time %.6f s", inc->ts);
 			putchar('\n');

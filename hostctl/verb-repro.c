@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "results.h"
 #include "sshc.h"
 #include "sshvm.h"
@@ -101,11 +102,13 @@ static void print_steps(const struct res_scenario *sc, const char *label,
 	for (size_t i = 0; i < sc->nsteps; i++) {
 		const struct res_step *st = &sc->steps[i];
 
-		printf("  step %zu %-24s %-12s %s\n", i + 1,
-		       st->name[0] ? st->name : "-", st->kind,
-		       st->ran ? proto_verdict_name(st->verdict) : "not run");
+		esc_term_printf(stdout, "  step %zu %-24s %-12s %s\n", i + 1,
+				st->name[0] ? st->name : "-", st->kind,
+				st->ran ? proto_verdict_name(st->verdict) :
+					  "not run");
+		/* The guest's text: no control of its reaches the terminal. */
 		if (st->ran && st->reason)
-			printf("      %s\n", st->reason);
+			esc_term_printf(stdout, "      %s\n", st->reason);
 	}
 	fflush(stdout);
 	(void)domain;

@@ -40,6 +40,15 @@
 /* A dead VM's console: quiet this long is done; at most this long. */
 #define VM_CONSOLE_QUIET_MS 300
 #define VM_CONSOLE_SETTLE_MS 3000
+/*
+ * Most bytes one turn of the loop reads of one guest's channel, and of its
+ * console: the rest waits in the stream, which stays readable, for the next
+ * turn. A guest that sends without end must not hold the loop: timers,
+ * other guests and the waits' deadlines come between two such reads.
+ */
+#define VM_TURN_BYTES (64 * 1024)
+/* What a dead guest's channel may still hold: more than its socket can. */
+#define VM_DEATH_BYTES (4 * 1024 * 1024)
 
 struct vm_host {
 	virConnectPtr conn;
@@ -275,7 +284,8 @@ static void quiet_errors(void *userdata, virErrorPtr e)
 {
 }
 
-static void console_drain(struct vm *vm);
+static bool console_drain(struct vm *vm);
+static int channel_read(struct vm *vm, size_t budget);
 static volatile sig_atomic_t interrupted;
 
 /*
@@ -336,6 +346,16 @@ static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 	for (struct vm *vm = h->vms; vm; vm = vm->next) {
 		if (!name || strcmp(vm->name, name) != 0)
 			continue;
+		/*
+		 * What the guest wrote before it crashed or stopped is in the
+		 * channel's socket already, and this event may come before
+		 * the callback that reads it: read it now, or its last events
+		 * (the step that provoked a panic) are lost.
+		 */
+		if (!vm->dead && vm->st_cb &&
+		    (event == VIR_DOMAIN_EVENT_CRASHED ||
+		     event == VIR_DOMAIN_EVENT_STOPPED))
+			channel_read(vm, VM_DEATH_BYTES);
 		if (event == VIR_DOMAIN_EVENT_CRASHED) {
 			vm->panicked = true;
 			vm_die(vm, "the guest panicked (pvpanic)");
@@ -640,32 +660,34 @@ static void flush_out(struct vm *vm)
 	}
 }
 
-static void stream_cb(virStreamPtr st, int events, void *opaque)
+/*
+ * Read at most @budget bytes of the guest's channel, handing its lines to
+ * the owner: 1 when it is empty for now, 0 when the budget ran out first,
+ * -1 when it ended, failed or broke the protocol (the VM is dead then).
+ */
+static int channel_read(struct vm *vm, size_t budget)
 {
-	struct vm *vm = opaque;
 	char buf[16384];
 
-	if (vm->dead)
-		return;
-	if (events & VIR_STREAM_EVENT_WRITABLE)
-		flush_out(vm);
-	for (;;) {
-		int n = virStreamRecv(st, buf, sizeof(buf));
-		int r;
+	while (budget && !vm->dead) {
+		int n, r;
 
+		n = virStreamRecv(vm->st, buf,
+				  budget < sizeof(buf) ? budget : sizeof(buf));
 		if (n == -2)
-			break;
+			return 1;
 		if (n == 0) {
 			vm->st_eof = true;
 			vm_die(vm, "the guest's channel closed");
-			return;
+			return -1;
 		}
 		if (n < 0) {
 			vm->st_eof = true;
 			vm_die(vm, "reading the channel failed: %s",
 			       virGetLastErrorMessage());
-			return;
+			return -1;
 		}
+		budget -= (size_t)n;
 		vm->last_rx_us = vm_now_us();
 		r = proto_linebuf_feed(&vm->lb, buf, n, line_cb, vm);
 		if (r == -E2BIG) {
@@ -683,9 +705,26 @@ static void stream_cb(virStreamPtr st, int events, void *opaque)
 			vm_die(vm, "protocol error: %s", why);
 		}
 		if (r < 0)
-			return;
+			return -1;
 	}
-	if (events & (VIR_STREAM_EVENT_ERROR | VIR_STREAM_EVENT_HANGUP)) {
+	return vm->dead ? -1 : 0;
+}
+
+/*
+ * The channel is readable: at most VM_TURN_BYTES of it this turn, and its
+ * end or hang-up only once all it held was read.
+ */
+static void stream_cb(virStreamPtr st, int events, void *opaque)
+{
+	struct vm *vm = opaque;
+
+	(void)st;
+	if (vm->dead)
+		return;
+	if (events & VIR_STREAM_EVENT_WRITABLE)
+		flush_out(vm);
+	if (channel_read(vm, VM_TURN_BYTES) == 1 &&
+	    (events & (VIR_STREAM_EVENT_ERROR | VIR_STREAM_EVENT_HANGUP))) {
 		vm->st_eof = true;
 		vm_die(vm, "the guest's channel hung up");
 	}
@@ -700,13 +739,21 @@ static void console_end(struct vm *vm)
 	vm->on_console(vm->userdata, NULL, 0);
 }
 
-/* Hand the owner what the console has now, without waiting. */
-static void console_drain(struct vm *vm)
+/*
+ * Hand the owner what the console has now, without waiting, up to
+ * VM_TURN_BYTES: a console that prints without end must not hold the
+ * loop, nor a VM's death or destruction. True when that bound stopped it
+ * (more may wait).
+ */
+static bool console_drain(struct vm *vm)
 {
 	char buf[16384];
+	size_t budget = VM_TURN_BYTES;
 
-	while (vm->con && !vm->con_eof) {
-		int n = virStreamRecv(vm->con, buf, sizeof(buf));
+	while (vm->con && !vm->con_eof && budget) {
+		int n = virStreamRecv(vm->con, buf,
+				      budget < sizeof(buf) ? budget :
+							     sizeof(buf));
 
 		if (n == -2)
 			break;
@@ -714,9 +761,11 @@ static void console_drain(struct vm *vm)
 			console_end(vm);
 			break;
 		}
+		budget -= (size_t)n;
 		vm->con_rx_us = vm_now_us();
 		vm->on_console(vm->userdata, buf, (size_t)n);
 	}
+	return !budget;
 }
 
 static void console_cb(virStreamPtr st, int events, void *opaque)
@@ -724,7 +773,9 @@ static void console_cb(virStreamPtr st, int events, void *opaque)
 	struct vm *vm = opaque;
 
 	(void)st;
-	console_drain(vm);
+	/* A hang-up is read as one once all before it was. */
+	if (console_drain(vm))
+		return;
 	if (!vm->con_eof &&
 	    (events & (VIR_STREAM_EVENT_ERROR | VIR_STREAM_EVENT_HANGUP)))
 		console_end(vm);

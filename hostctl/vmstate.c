@@ -54,7 +54,7 @@ int vmstate_write(const char *dir, const struct vmstate *v)
 	if (r == 0 && !text)
 		r = -ENOMEM;
 	if (r == 0)
-		r = fs_mkdir_p(dir);
+		r = fs_mkdir_private(dir);
 	if (r == 0 && snprintf(path, sizeof(path), "%s/%s.json", dir,
 			       v->domain) >= (int)sizeof(path))
 		r = -ENAMETOOLONG;

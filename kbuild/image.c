@@ -605,9 +605,10 @@ static int pack(const char *gen, const char *spec, const char *out)
 	pid_t gen_pid = -1, gz_pid = -1;
 	int pipefd[2], out_fd, r, r2;
 
-	out_fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* @out is a temporary name: never opened through what is there. */
+	out_fd = fileio_create_tmp(out, 0644);
 	if (out_fd < 0)
-		return -errno;
+		return out_fd;
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		r = -errno;
 		close(out_fd);
@@ -908,9 +909,13 @@ int kbuild_image_build(const struct kbuild_image_opts *opts,
 	if (r < 0)
 		goto out;
 	/* Private names until done: two builds of one image may race. */
-	f = fopen(spec_tmp, "we");
+	r = fileio_create_tmp(spec_tmp, 0644);
+	f = r >= 0 ? fdopen(r, "we") : NULL;
 	if (!f) {
-		r = -errno;
+		if (r >= 0) {
+			close(r);
+			r = -ENOMEM;
+		}
 		goto out;
 	}
 	r = write_spec(f, busybox, applets, init, opts->guestd, &hf, &mtree,

@@ -66,10 +66,10 @@ int kb_copy_file(const char *src, const char *dst)
 		r = -errno;
 		goto out;
 	}
-	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		   st.st_mode & 0777);
+	out = fileio_create_tmp(tmp, st.st_mode & 0777);
 	if (out < 0) {
-		r = -errno;
+		r = out;
+		out = -1;
 		goto out;
 	}
 	for (;;) {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fileio_read(): bounds, truncation, empty and large files, errors.
- * fileio_write_atomic(): the new file or the old one, never a part.
+ * fileio_write_atomic(): the new file or the old one, never a part; its
+ * temporary file never opened through what was planted at its name, and
+ * made with its mode from the start.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -169,9 +172,75 @@ static void test_write_atomic(void)
 	       "a missing directory is -ENOENT");
 }
 
+static bool holds(const char *path, const char *text)
+{
+	size_t len = 0;
+	char *buf;
+	bool same;
+
+	if (fileio_read(path, FILEIO_ALL, &buf, &len, NULL) < 0)
+		return false;
+	same = len == strlen(text) && !memcmp(buf, text, len);
+	free(buf);
+	return same;
+}
+
+/*
+ * Someone who can write the folder plants a symbolic link at the
+ * temporary name (it is predictable: the pid): the write must not go
+ * through it, to an existing file or to create a new one.
+ */
+static void test_planted_link(void)
+{
+	const char *victim = write_file("victim", "secret\n", 7);
+	char path[512], tmp[600], gone[512];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/planted", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	if (symlink(victim, tmp) < 0)
+		exit(99);
+	is_int(fileio_write_atomic(path, "new\n", 4), 0,
+	       "a write with a link planted at its temporary name");
+	ok(holds(victim, "secret\n"), "the link's target is untouched");
+	ok(lstat(path, &st) == 0 && S_ISREG(st.st_mode) && holds(path, "new\n"),
+	   "the file is a regular file with the new text");
+	ok(lstat(tmp, &st) < 0 && errno == ENOENT, "the planted link is gone");
+
+	/* A dangling link: O_CREAT alone would create its target. */
+	snprintf(gone, sizeof(gone), "%s/created-through-link", dir);
+	if (symlink(gone, tmp) < 0)
+		exit(99);
+	is_int(fileio_write_atomic(path, "newer\n", 6), 0,
+	       "a write with a dangling link planted");
+	ok(lstat(gone, &st) < 0 && errno == ENOENT,
+	   "nothing is created where the link points");
+	ok(holds(path, "newer\n"), "the file has the newer text");
+
+	/* The key's mode from the start: the temporary file too. */
+	snprintf(tmp, sizeof(tmp), "%s/key.tmp", dir);
+	{
+		int fd = fileio_create_tmp(tmp, 0600);
+
+		ok(fd >= 0 && fstat(fd, &st) == 0 &&
+			   (st.st_mode & 07777) == 0600,
+		   "a temporary file is created 0600 when asked");
+		if (fd >= 0)
+			close(fd);
+	}
+	unlink(tmp);
+	snprintf(tmp, sizeof(tmp), "%s/key", dir);
+	is_int(fileio_write_atomic_mode(tmp, "k\n", 2, 0600), 0,
+	       "an atomic write with mode 0600");
+	ok(stat(tmp, &st) == 0 && (st.st_mode & 07777) == 0600,
+	   "the file is 0600");
+}
+
 int main(void)
 {
-	static const char *const names[] = { "small", "empty", "large", "atomic" };
+	static const char *const names[] = { "small",	"empty",  "large",
+					     "atomic",	"victim", "planted",
+					     "key" };
 	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	char path[512];
 
@@ -185,6 +254,8 @@ int main(void)
 	test_large();
 	test_errors();
 	test_write_atomic();
+	umask(022);
+	test_planted_link();
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		unlink(path);

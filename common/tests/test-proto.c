@@ -200,6 +200,70 @@ static void test_hostile(void)
 }
 
 /*
+ * Names and kinds reach terminals and KTAP result lines as they are: a
+ * control character in one, escaped or not, is refused, with the field
+ * and the character named. Texts keep theirs (hostctl escapes them where
+ * they leave).
+ */
+static void test_names_no_control(void)
+{
+	static const char *const ctl[] = { "\\u001b", "\\u0007", "\\r",
+					   "\\t",     "\\u007f", "\\u009b",
+					   "\\u0085", "\\n" };
+	static const struct {
+		const char *field, *pre, *post;
+	} names[] = {
+		{ "scenario_begin: field 'scenario'",
+		  "{\"ev\":\"scenario_begin\",\"t_us\":1,\"scenario\":\"a/", "b\",\"nsteps\":1}" },
+		{ "step_begin: field 'kind'",
+		  "{\"ev\":\"step_begin\",\"t_us\":1,\"scenario\":\"a/b\",\"step\":0,\"kind\":\"re", "ad\"}" },
+		{ "step_begin: field 'name'",
+		  "{\"ev\":\"step_begin\",\"t_us\":1,\"scenario\":\"a/b\",\"step\":0,\"kind\":\"read\",\"name\":\"x", "\"}" },
+		{ "subtest: field 'name'",
+		  "{\"ev\":\"subtest\",\"t_us\":1,\"scenario\":\"a/b\",\"step\":0,\"index\":0,\"name\":\"t", "1\",\"verdict\":\"pass\"}" },
+		{ "kmsg: field 'scenario'",
+		  "{\"ev\":\"kmsg\",\"t_us\":1,\"scenario\":\"a", "\",\"step\":-1,\"seq\":1,\"ts_us\":1,\"prio\":3,\"msg\":\"m\"}" },
+		{ "step_end: field 'scenario'",
+		  "{\"ev\":\"step_end\",\"t_us\":1,\"scenario\":\"", "a\",\"step\":0,\"verdict\":\"pass\",\"duration_us\":1}" },
+	};
+	struct proto_event ev;
+	char line[512];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		for (size_t k = 0; k < sizeof(ctl) / sizeof(ctl[0]); k++) {
+			snprintf(line, sizeof(line), "%s%s%s", names[i].pre,
+				 ctl[k], names[i].post);
+			okf(decode(line, &ev) == -EPROTO &&
+				    strstr(err, names[i].field) &&
+				    strstr(err, "holds control character U+00"),
+			    "%s with %s is refused: %s", names[i].field, ctl[k],
+			    err);
+		}
+		snprintf(line, sizeof(line), "%s%s%s", names[i].pre,
+			 "\\u00e9\\u00a0\\u2603", names[i].post);
+		okf(decode(line, &ev) == 0, "%s: other characters decode (%s)",
+		    names[i].field, err);
+	}
+	is_int(decode("{\"ev\":\"step_begin\",\"t_us\":1,\"scenario\":\"a/b\","
+		      "\"step\":0,\"kind\":\"read\",\"name\":\"ab\\u001b]52;c;eA==\\u0007\"}",
+		      &ev),
+	       -EPROTO, "OSC 52 in a step's name is refused");
+	is_str(err,
+	       "step_begin: field 'name' holds control character U+001B at byte 2",
+	       "the refusal names the character and its place");
+	is_int(decode("{\"ev\":\"step_end\",\"t_us\":1,\"scenario\":\"a/b\",\"step\":0,"
+		      "\"verdict\":\"fail\",\"duration_us\":1,\"expected\":\"\\u001b[2J\","
+		      "\"got\":\"\\r\\u0007\",\"reason\":\"\\u009b\\u001b]52;c;eA==\\u0007\"}",
+		      &ev),
+	       0, "texts keep their controls");
+	is_str(ev.u.step_end.got, "\r\a", "got as sent");
+	is_int(decode("{\"ev\":\"subtest\",\"t_us\":1,\"scenario\":\"a/b\",\"step\":0,"
+		      "\"index\":0,\"name\":\"t\",\"verdict\":\"skip\",\"reason\":\"\\r\\u001b\"}",
+		      &ev),
+	       0, "a subtest's reason keeps its controls");
+}
+
+/*
  * A step_end line whose three texts are @n copies of @ch: raw when @ch is a
  * byte, else that escape. Returns the malloc'd line, without '\n'.
  */
@@ -823,6 +887,7 @@ int main(void)
 	test_bench();
 	test_stack();
 	test_hostile();
+	test_names_no_control();
 	test_encode_bound();
 	test_linebuf();
 	test_requests_and_helpers();

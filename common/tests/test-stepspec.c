@@ -127,6 +127,73 @@ static void test_rules(void)
 	is_str(buf, ": 'master' and 'nomaster' together", "on the step");
 	is_int(rules("bridge_check", "{\"vlan\":false,\"mdb\":false}", 10000,
 		     buf, sizeof(buf)), -EINVAL, "bridge_check with nothing to check");
+	is_int(rules("bench", "{\"path\":\"/x\",\"runs\":3,\"min\":5,"
+		     "\"max\":5}", 10000, buf, sizeof(buf)), 0,
+	       "bench with min equal to max");
+	is_int(rules("bench", "{\"path\":\"/x\",\"runs\":3,\"min\":6,"
+		     "\"max\":5}", 10000, buf, sizeof(buf)), -EINVAL,
+	       "bench with min above max");
+	is_str(buf, "min: 6 is above 'max' 5", "on min");
+	is_int(rules("stack_tracer", "{\"action\":\"stop\",\"min_bytes\":512,"
+		     "\"max_bytes\":32768}", 10000, buf, sizeof(buf)), 0,
+	       "stack_tracer stop with its bounds");
+	is_int(rules("stack_tracer", "{\"action\":\"stop\",\"min_bytes\":4096,"
+		     "\"max_bytes\":512}", 10000, buf, sizeof(buf)), -EINVAL,
+	       "min_bytes above max_bytes");
+	is_str(buf, "min_bytes: 4096 is above 'max_bytes' 512", "on min_bytes");
+	is_int(rules("stack_tracer", "{\"action\":\"start\",\"min_bytes\":1,"
+		     "\"max_bytes\":2}", 10000, buf, sizeof(buf)), -EINVAL,
+	       "bounds on a start");
+	is_str(buf, "min_bytes: 'min_bytes' goes with action 'stop'\n"
+	       "max_bytes: 'max_bytes' goes with action 'stop'",
+	       "each on its key");
+}
+
+/* The addresses of addr_add and connect steps: literals only. */
+static void test_addrs(void)
+{
+	struct sockaddr_storage ss;
+	unsigned int prefix = 99;
+	struct in_addr a;
+	char buf[1024];
+	socklen_t len;
+
+	is_int(stepspec_ipv4_prefix("10.0.2.15/24", &a, &prefix), 0,
+	       "an IPv4 address with a prefix");
+	is_int((int)prefix, 24, "its prefix");
+	is_int(stepspec_ipv4_prefix("10.0.2.15/0", &a, &prefix), 0, "/0");
+	is_int(stepspec_ipv4_prefix("10.0.2.15", &a, &prefix), -EINVAL,
+	       "no prefix refused");
+	is_int(stepspec_ipv4_prefix("10.0.2.15/33", &a, &prefix), -EINVAL,
+	       "/33 refused");
+	is_int(stepspec_ipv4_prefix("10.0.2.15/", &a, &prefix), -EINVAL,
+	       "an empty prefix refused");
+	is_int(stepspec_ipv4_prefix("10.0.2.15/2x", &a, &prefix), -EINVAL,
+	       "a prefix with a letter refused");
+	is_int(stepspec_ipv4_prefix("host/24", &a, &prefix), -EINVAL,
+	       "a name refused");
+	is_int(stepspec_ip_addr("10.0.2.2", &ss, &len), 0, "IPv4");
+	ok(ss.ss_family == AF_INET && len == sizeof(struct sockaddr_in),
+	   "as AF_INET");
+	is_int(stepspec_ip_addr("::1", &ss, &len), 0, "IPv6");
+	ok(ss.ss_family == AF_INET6 && len == sizeof(struct sockaddr_in6),
+	   "as AF_INET6");
+	is_int(stepspec_ip_addr("localhost", &ss, &len), -EINVAL,
+	       "a name is never looked up");
+	is_int(rules("connect", "{\"addr\":\"example.org\",\"port\":1,"
+		     "\"expect\":\"fail\"}", 10000, buf, sizeof(buf)),
+	       -EINVAL, "connect to a name refused");
+	is_str(buf, "addr: 'example.org' is not an IPv4 or IPv6 address",
+	       "on the key");
+	is_int(rules("connect", "{\"addr\":\"10.0.2.2\",\"port\":1,"
+		     "\"expect\":\"fail\",\"within_ms\":20000}", 10000, buf,
+		     sizeof(buf)), -EINVAL, "a connect bound past the step's");
+	is_int(rules("addr_add", "{\"dev\":\"eth0\",\"addr\":\"10.0.2.15\","
+		     "\"gateway\":\"gw\"}", 10000, buf, sizeof(buf)),
+	       -EINVAL, "addr_add without a prefix, a gateway name");
+	is_str(buf, "addr: '10.0.2.15' is not an IPv4 address with a prefix "
+	       "length (10.0.2.15/24)\ngateway: 'gw' is not an IPv4 address",
+	       "each on its key");
 }
 
 /* Patterns that glibc's regcomp() would grow without bound are refused. */
@@ -163,6 +230,7 @@ int main(void)
 {
 	test_table();
 	test_rules();
+	test_addrs();
 	test_regex();
 	return tap_done();
 }

@@ -116,6 +116,14 @@ static void test_ktap(void)
 	is_int(got[1].verdict, VERDICT_FAIL, "the suite that failed");
 	is_str(got[1].name, "bch", "by name");
 
+	/* The host refuses a name with a control character (proto.c). */
+	is_int(parse_text("1..2\nok 1 a\tb \x1b]52;c;eA==\x07\nok 2 x\ry\n",
+			  KS_KTAP, why, sizeof(why)),
+	       0, "names with controls parse");
+	is_str(got[0].name, "a b \\x1b]52;c;eA==\\x07",
+	       "a tab in a name is a space, ESC and BEL are escaped");
+	is_str(got[1].name, "x\\x0dy", "so is a CR");
+
 	is_int(parse_text("1..3\nok 1 a\nok 2 b\n", KS_KTAP, why, sizeof(why)),
 	       -EBADMSG, "fewer results than the plan");
 	is_str(why, "the plan says 3 tests, but 2 results came", "says so");

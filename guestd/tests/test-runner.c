@@ -831,6 +831,78 @@ static void test_subtests(struct runner *r)
 	ok(!find(PROTO_EV_SUBTEST, 0), "and is not forwarded");
 }
 
+/*
+ * A host that has not read the step_begin yet: the step must not start
+ * until the runner hears the bytes went out (runner_out_sent()), or a
+ * step that crashes the guest loses the news that it began.
+ */
+static uint64_t q_bytes, s_bytes;
+
+static void count(const struct proto_event *ev, void *data)
+{
+	capture(ev, data);
+	q_bytes += 100; /* any size: only the order counts */
+}
+
+static uint64_t queued(void *data)
+{
+	return q_bytes;
+}
+
+static uint64_t sent(void *data)
+{
+	return s_bytes;
+}
+
+static const struct runner_ops ops_sent = { .emit = count,
+					    .log = capture_log,
+					    .out_queued = queued,
+					    .out_sent = sent };
+
+static void test_step_waits_for_sent(void)
+{
+	char req[2048], f[512];
+	const char *reqs[] = { req };
+	struct runner r;
+	uint64_t until;
+
+	runner_init(&r, table, &env, &ops_sent, NULL);
+	snprintf(req, sizeof(req),
+		 "{\"req\":\"run\",\"scenario\":\"t/sent\",\"timeout_ms\":5000,"
+		 "\"step_timeout_ms\":3000,\"steps\":["
+		 "{\"kind\":\"write\",\"path\":\"%s/g\",\"value\":\"on\"}]}",
+		 dir);
+	snprintf(f, sizeof(f), "%s/g", dir);
+	tu_write(f, "", O_TRUNC);
+	nevents = 0;
+	q_bytes = s_bytes = 0;
+	runner_submit(&r, json_tokener_parse(reqs[0]));
+	/* Half a second of the loop with nothing sent. */
+	until = guestd_now_us() + 500000;
+	while (guestd_now_us() < until) {
+		struct pollfd pfd = { .fd = runner_fd(&r), .events = POLLIN };
+
+		poll(&pfd, 1, 5);
+		if (pfd.revents)
+			runner_on_readable(&r);
+	}
+	is_str(types(), "scenario_begin step_begin",
+	       "the step_begin was emitted, nothing after");
+	is_str(tu_read(f), "", "the step waits while its step_begin is queued");
+	/* Everything but the step_begin's bytes went out: still waiting. */
+	s_bytes = q_bytes - 1;
+	runner_out_sent(&r);
+	usleep(100000);
+	is_str(tu_read(f), "", "...until all of it went out");
+	s_bytes = q_bytes;
+	runner_out_sent(&r);
+	run_all(&r, reqs, 0);
+	is_str(tu_read(f), "on", "then it runs");
+	is_str(types(), "step_end scenario_end",
+	       "and the scenario ends as usual");
+	runner_free(&r);
+}
+
 int main(void)
 {
 	struct runner r;
@@ -861,6 +933,7 @@ int main(void)
 	test_reset_hook(&r);
 	test_subtests(&r);
 	runner_free(&r);
+	test_step_waits_for_sent();
 	tu_rmrf(dir);
 	return tap_done();
 }

@@ -531,6 +531,28 @@ static void test_bench(void)
 	run(&res, "{\"kind\":\"bench\",\"path\":\"%s\",\"runs\":3}", f);
 	ok(res.verdict == VERDICT_PASS && res.bench.runs == 3,
 	   "bench without match times the read");
+	run(&res, "{\"kind\":\"bench\",\"path\":\"%s\","
+	    "\"match\":\"ns ([0-9]+)\",\"runs\":2,\"min\":1234,"
+	    "\"max\":1234}", f);
+	is_int(res.verdict, VERDICT_PASS, "runs within min and max pass");
+	run(&res, "{\"kind\":\"bench\",\"path\":\"%s\","
+	    "\"match\":\"ns ([0-9]+)\",\"runs\":2,\"min\":1235}", f);
+	is_int(res.verdict, VERDICT_FAIL, "a run below min fails");
+	is_str(res.expected, "every run from 1235 to 4611686018427387904",
+	       "expecting the range");
+	ok(res.bench.runs == 2 && res.bench.median == 1234,
+	   "and still reports the figures");
+	run(&res, "{\"kind\":\"bench\",\"path\":\"%s\","
+	    "\"match\":\"ns ([0-9]+)\",\"runs\":2,\"max\":1233}", f);
+	is_int(res.verdict, VERDICT_FAIL, "a run above max fails");
+	is_str(res.expected, "every run from 0 to 1233", "with max");
+	tu_write(f, "blocks 0 bytes 0 ns 0\n", O_TRUNC);
+	run(&res, "{\"kind\":\"bench\",\"path\":\"%s\","
+	    "\"match\":\"ns ([0-9]+)\",\"runs\":3,\"min\":1000}", f);
+	is_int(res.verdict, VERDICT_FAIL, "a bench that did no work fails min");
+	is_str(res.got, "median 0, min 0, max 0, cv 0.00% over 3 runs",
+	       "saying its figures");
+	tu_write(f, "blocks 8192 bytes 4194304 ns 1234\n", O_TRUNC);
 	tu_write(f, "ns -5\n", O_TRUNC);
 	run(&res, "{\"kind\":\"bench\",\"path\":\"%s\","
 	    "\"match\":\"ns (-?[0-9]+)\",\"runs\":2}", f);
@@ -594,6 +616,26 @@ static void test_stack_tracer(void)
 	ok(fileio_read(f, 64, &text, NULL, NULL) == 0 && !strcmp(text, "0\n"),
 	   "stop turns the tracer off");
 	free(text);
+	run(&res, "{\"kind\":\"stack_tracer\",\"action\":\"stop\","
+	    "\"min_bytes\":3512,\"max_bytes\":3512}");
+	is_int(res.verdict, VERDICT_PASS, "stop within its bounds passes");
+	run(&res, "{\"kind\":\"stack_tracer\",\"action\":\"stop\","
+	    "\"max_bytes\":3000}");
+	is_int(res.verdict, VERDICT_FAIL, "a stack deeper than max_bytes fails");
+	is_str(res.expected, "a deepest stack of 0 to 3000 bytes",
+	       "expecting the range");
+	ok(res.stack.max_bytes == 3512, "and still reports the figures");
+	snprintf(f, sizeof(f), "%s/kernel/tracing/stack_max_size", dir);
+	tu_write(f, "0\n", O_TRUNC);
+	run(&res, "{\"kind\":\"stack_tracer\",\"action\":\"stop\"}");
+	is_int(res.verdict, VERDICT_PASS, "0 bytes pass without bounds");
+	run(&res, "{\"kind\":\"stack_tracer\",\"action\":\"stop\","
+	    "\"min_bytes\":512,\"max_bytes\":32768}");
+	is_int(res.verdict, VERDICT_FAIL, "0 bytes fail min_bytes");
+	is_str(res.expected, "a deepest stack of 512 to 32768 bytes",
+	       "expecting the range");
+	ok(!strncmp(res.got, "deepest stack 0 bytes", 21), "got 0 bytes");
+	tu_write(f, "3512\n", O_TRUNC);
 
 	is_int(stack_trace_parse(trace, &frames, fns, sizeof(fns)), 0,
 	       "a small buffer");

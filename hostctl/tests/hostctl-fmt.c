@@ -80,6 +80,8 @@ static int do_xml(char *text)
 			c.machine = eq;
 		else if (strcmp(line, "icount") == 0)
 			c.icount = strcmp(eq, "yes") == 0;
+		else if (strcmp(line, "nic") == 0)
+			c.nic = strcmp(eq, "yes") == 0;
 		else if (strcmp(line, "disk") == 0 &&
 			 c.ndisks < DOMAIN_DISKS_MAX && strchr(eq, ',')) {
 			/* disk=FORMAT,PATH */

@@ -283,6 +283,23 @@ static void test_verdicts(void)
 	       "wrong step: reason");
 	done(&s, &sc);
 
+	/* Kind and step right, the title not: fail (expect_incident.title). */
+	mk(&s, &sc, 2, "warning", "in br_vlan_add$", true, 1);
+	add_inc(&sc, "warning", "WARNING in br_vlan_del", 1);
+	v = incident_verdict(&s, &sc, true, why, sizeof(why));
+	is_str(V(v), "fail", "wrong title: fail");
+	is_str(why,
+	       "unexpected incident: x/y step 1 -> WARNING in br_vlan_del; expected an incident of kind warning titled /in br_vlan_add$/ in step s1, got none that matches",
+	       "wrong title: reason");
+	done(&s, &sc);
+
+	/* ... and with the title matching, the same incident passes. */
+	mk(&s, &sc, 2, "warning", "in br_vlan_add$", true, 1);
+	add_inc(&sc, "warning", "WARNING in br_vlan_add", 1);
+	v = incident_verdict(&s, &sc, true, why, sizeof(why));
+	is_str(V(v), "pass", "title, kind and step right: pass");
+	done(&s, &sc);
+
 	/* The right incident plus another one: fail. */
 	mk(&s, &sc, 1, "warning", NULL, true, -1);
 	add_inc(&sc, "warning", "WARNING in a", 0);

@@ -3,18 +3,21 @@
  * Unit tests of hostctl's small pure pieces: domain XML checks and
  * escaping, the accelerator cache, the embedded-driver URI and its
  * qemu.conf, the console tail, KTAP/summary round trips, the shell's "~."
- * escape, and the live VMs' state files and their names.
+ * escape, text made safe for terminals, and the live VMs' state files and
+ * their names.
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "accel.h"
 #include "cloud.h"
 #include "domain.h"
+#include "escape.h"
 #include "shell-escape.h"
 #include "fsutil.h"
 #include "progress.h"
@@ -44,12 +47,7 @@ static void test_domain(void)
 	ok(xml && strstr(xml, "name='org.vlalab.guestd.0'"), "channel named");
 	ok(xml && strstr(xml, "<memballoon model='none'/>"), "no balloon");
 	ok(xml && strstr(xml, "<panic model='isa'>"), "pvpanic");
-	ok(xml && strstr(xml, "<interface type='user'>\n"
-			      "      <model type='virtio'/>\n"
-			      "      <rom enabled='no'/>\n"),
-	   "one virtio-net NIC (eth0), user network, no option ROM");
-	ok(xml && !strstr(strstr(xml, "<interface") + 1, "<interface"),
-	   "only one NIC");
+	ok(xml && !strstr(xml, "<interface"), "no NIC unasked");
 	ok(xml && !strstr(xml, "icount") && !strstr(xml, "xmlns:qemu"),
 	   "no icount unasked");
 	free(xml);
@@ -67,6 +65,25 @@ static void test_domain(void)
 	   "icount through the QEMU namespace");
 	free(xml);
 	xml = NULL;
+	c.icount = false;
+	c.nic = true;
+	is_int(domain_xml(&c, &xml), 0, "domain_xml with a NIC");
+	ok(xml && strstr(xml, "<interface type='udp'>\n"
+			      "      <source address='127.0.0.1' port='0'>\n"
+			      "        <local address='127.0.0.1' port='0'/>\n"
+			      "      </source>\n"
+			      "      <model type='virtio'/>\n"
+			      "      <rom enabled='no'/>\n"),
+	   "a NIC: virtio-net, a UDP backend that sends to port 0 (nothing)");
+	ok(xml && !strstr(strstr(xml, "<interface") + 1, "<interface"),
+	   "only one NIC");
+	ok(xml && !strstr(xml, "type='user'") && !strstr(xml, "mcast") &&
+		   !strstr(xml, "'server'") && !strstr(xml, "'client'"),
+	   "no user network, multicast or TCP socket backend");
+	free(xml);
+	xml = NULL;
+	c.nic = false;
+	c.icount = true;
 	c.accel = DOMAIN_ACCEL_KVM;
 	is_int(domain_xml(&c, &xml), -EINVAL, "icount with KVM refused");
 	c.accel = DOMAIN_ACCEL_TCG;
@@ -436,6 +453,13 @@ static void test_vmstate(void)
 	is_int(vmstate_resolve(dir, "vm1", &got), -ENOENT,
 	       "no state dir: none");
 	is_int(vmstate_write(dir, &a), 0, "state written");
+	{
+		struct stat st;
+
+		/* The SSH and console sockets' folder: root's alone. */
+		ok(stat(dir, &st) == 0 && (st.st_mode & 07777) == 0700,
+		   "the state dir is made 0700");
+	}
 	is_int(vmstate_resolve(dir, "vm1", &got), 0, "by label");
 	ok(strcmp(got.socket, "/s/1.ssh") == 0 && got.pid == getpid(),
 	   "read back");
@@ -522,6 +546,59 @@ static void test_cloud(void)
 	       "a folder refused");
 }
 
+/* One call of esc_term_*() into a string. */
+static char *term(int how, const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (how == 0)
+		esc_term_putn(f, s, strlen(s));
+	else if (how == 1)
+		esc_term_printf(f, "[%s]\n", s);
+	else
+		esc_term_xml_put(f, s);
+	fclose(f);
+	return buf;
+}
+
+static void term_case(int how, const char *in, const char *want,
+		      const char *what)
+{
+	char *got = term(how, in);
+
+	if (!ok(got && !strcmp(got, want), what) && got) {
+		for (size_t i = 0; got[i]; i++)
+			got[i] = got[i] == '\n' ? '|' : got[i];
+		printf("#   got '%s'\n", got);
+	}
+	free(got);
+}
+
+/* The rule for text that leaves for a terminal or a line (escape.h). */
+static void test_term(void)
+{
+	term_case(0, "plain text: a\\b 'c' \"d\" <e> \u00e9\u2603\t",
+		  "plain text: a\\b 'c' \"d\" <e> \u00e9\u2603\t",
+		  "ordinary text, tab and UTF-8 unchanged");
+	term_case(0, "\x1b]52;c;eA==\x07", "\\x1b]52;c;eA==\\x07",
+		  "OSC 52: ESC and BEL escaped");
+	term_case(0, "a\rok 2 b\nc\x7f", "a\\x0dok 2 b\\x0ac\\x7f",
+		  "\\r, \\n and DEL escaped");
+	term_case(0, "\xc2\x9b" "2J \xc2\x85 \xc2\xa0",
+		  "\\xc2\\x9b2J \\xc2\\x85 \xc2\xa0",
+		  "C1 controls escaped, U+00A0 kept");
+	term_case(0, "a\xe2\x80\xa8" "b\xe2\x80\xa9", "a\\xe2\\x80\\xa8b\\xe2\\x80\\xa9",
+		  "U+2028 and U+2029 escaped");
+	term_case(0, "\x9b\xff\xc3", "\\x9b\\xff\\xc3",
+		  "bytes of invalid UTF-8 escaped");
+	term_case(1, "x\ny\r", "[x\\x0ay\\x0d]\n",
+		  "printf: the line's own newline kept, the value's escaped");
+	term_case(2, "<a>&\n\x1b\r\xc2\x85", "&lt;a&gt;&amp;\n\\x1b\\x0d\\xc2\\x85",
+		  "XML: entities, newline kept, controls escaped");
+}
+
 int main(void)
 {
 	char cmd[64];
@@ -538,6 +615,7 @@ int main(void)
 	test_stream();
 	test_outcome();
 	test_escape();
+	test_term();
 	test_vmstate();
 	test_cloud();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);

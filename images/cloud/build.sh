@@ -23,9 +23,7 @@ die() { say "error: $*"; exit 2; }
 
 [ $# -eq 1 ] || die "usage: build.sh CACHE"
 cache=$1
-for t in debootstrap mkfs.ext4 qemu-img apt-cache sha256sum; do
-	command -v "$t" >/dev/null || die "'$t' is not installed (./bootstrap installs it)"
-done
+command -v sha256sum >/dev/null || die "'sha256sum' is not installed"
 
 mapfile -t pkgs < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$here/packages")
 [ ${#pkgs[@]} -gt 0 ] || die "$here/packages: no packages"
@@ -36,7 +34,12 @@ if [ -s "$dir/disk.qcow2" ]; then
 	printf '%s\n' "$dir/disk.qcow2"
 	exit 0
 fi
+# Finding the image needs neither root nor the build's tools (a user's
+# PATH may have no /usr/sbin); building it needs both.
 [ "$(id -u)" -eq 0 ] || die "debootstrap needs root"
+for t in debootstrap mkfs.ext4 qemu-img apt-cache; do
+	command -v "$t" >/dev/null || die "'$t' is not installed (./bootstrap installs it)"
+done
 
 # The first bookworm/main source apt knows, as "URI suite/component".
 mirror=$(apt-cache policy | awk '$3 == "bookworm/main" && $2 ~ /^(https?|file):/ { print $2; exit }')
@@ -44,8 +47,22 @@ mirror=$(apt-cache policy | awk '$3 == "bookworm/main" && $2 ~ /^(https?|file):/
 
 mkdir -p "$cache/images"
 work=$(mktemp -d "$cache/images/.cloud-$key.XXXXXX")
-trap 'rm -rf "$work"' EXIT
 root=$work/root
+# debootstrap mounts /proc (and, in a container, binds /dev) in the root
+# and unmounts it when it ends, unless a process the packages' scripts
+# started still holds it: once here, under load, the removal then failed
+# on /proc's files after a good build. Unmount whatever is left, and
+# never let the removal cross into a mount (a bound /dev is the host's).
+cleanup() {
+	local m
+	for m in dev/pts dev proc sys; do
+		if mountpoint -q "$root/$m" 2>/dev/null; then
+			umount -l "$root/$m" || say "warning: cannot unmount $root/$m"
+		fi
+	done
+	rm -rf --one-file-system "$work"
+}
+trap cleanup EXIT
 
 say "debootstrap bookworm from $mirror: ${pkgs[*]}"
 include=$(IFS=,; printf '%s' "${pkgs[*]}")
@@ -61,7 +78,8 @@ fi
 printf '/dev/vda / ext4 defaults 0 1\n' >"$root/etc/fstab"
 printf 'vlalab\n' >"$root/etc/hostname"
 # cloud-init: NoCloud only (the seed disk made by cloud-localds), no
-# network to wait for, no search through other clouds' metadata services.
+# network to configure or wait for (the VM has no NIC: hostctl/domain.c),
+# no search through other clouds' metadata services.
 cat >"$root/etc/cloud/cloud.cfg.d/90-vlalab.cfg" <<'CFG'
 datasource_list: [NoCloud, None]
 network: {config: disabled}
@@ -70,6 +88,10 @@ CFG
 # included: 48 s of the guest's one vCPU under TCG, beside cloud-init's
 # stages, for LVM snapshots this image never has (docs/performance.md).
 ln -s /dev/null "$root/etc/systemd/system/e2scrub_reap.service"
+# No apt at boot or later: apt's daily timers would try a network the
+# guest does not have (and the image is rebuilt, never upgraded in place).
+ln -s /dev/null "$root/etc/systemd/system/apt-daily.timer"
+ln -s /dev/null "$root/etc/systemd/system/apt-daily-upgrade.timer"
 # No password anywhere: root is reached only over SSH with the client key.
 chroot "$root" passwd -l root >/dev/null
 rm -rf "$root/var/cache/apt/archives"/*.deb "$root/var/lib/apt/lists"/*

@@ -2,7 +2,7 @@
 # Integration: the selftest fixtures. expect-wrong fails with expected vs
 # got in summary.json; crash (sysrq c) is a crash with the console attached;
 # the scenarios after it run on a fresh VM and pass; nic-eth0 shows the
-# domain's virtio-net NIC is eth0 in the guest. Crashes and hangs (issue 7):
+# NIC of "nic": true is eth0 in the guest. Crashes and hangs (issue 7):
 # expect-panic passes with a bundle whose dump `file` recognises, `crash`
 # opens against the build's vmlinux, and whose stack.txt has file:line,
 # expect-warning survives and runs its later step, unexpected-survival

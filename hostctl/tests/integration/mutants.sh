@@ -8,10 +8,13 @@
 # configs/ and patches/, with the mutant appended to the series), through
 # hostctl run --kernel-dir, and cached by kbuild like any other.
 #
-# "Caught-by: SCENARIO STEP TITLE" wants instead a scenario that did not
-# pass with an incident whose title starts with TITLE attributed to STEP
-# (a KASAN report, say, which the kernel survives: a later check of the
-# log is then the first step that fails). "Mutant-flavour: NAME" builds the mutant in that
+# "Caught-by: SCENARIO STEP TITLE" wants a scenario that fails with an
+# incident whose title starts with TITLE attributed to STEP (a KASAN
+# report, say, which the kernel survives): a later check of the log is
+# then the first step that fails, the one mutants-first-fail declares
+# for the mutant and scenario (or none). Either way the verdict must be
+# fail, not error, crash or timeout (mutants-check.py judges one run).
+# "Mutant-flavour: NAME" builds the mutant in that
 # flavour (kernel/flavours/NAME: the debug flavour for sanitizer finds).
 #
 #   mutants.sh              every mutant
@@ -33,6 +36,7 @@ set -euo pipefail
 : "${HOSTCTL:?HOSTCTL must name the hostctl binary}"
 : "${SRCDIR:?SRCDIR must name the repository}"
 mutants_dir=$SRCDIR/kernel/mutants
+here=$SRCDIR/hostctl/tests/integration
 
 out=$(mktemp -d /tmp/hostctl-it-mutants-XXXXXX)
 failed=0
@@ -129,6 +133,16 @@ for m in "${names[@]}"; do
 	for c in "${caught[@]}"; do
 		read -r name step title <<< "$c"
 		dir=$out/${m%.patch}-${name//\//-}
+		first=$step
+		if [ -n "$title" ]; then
+			first=$(awk -v m="$m" -v n="$name" '$1 == m && $2 == n { print $3 }' \
+				"$here/mutants-first-fail")
+			if [ -z "$first" ]; then
+				echo "# $m: no first failing step for $name in $here/mutants-first-fail"
+				failed=1
+				continue
+			fi
+		fi
 		echo "# $m: running $name on the series with the mutant"
 		rc=0
 		"$HOSTCTL" run --kernel-dir "$kdir" ${flavour:+--flavour "$flavour"} \
@@ -138,46 +152,8 @@ for m in "${names[@]}"; do
 			failed=1
 			continue
 		fi
-		/usr/bin/python3 - "$dir" "$name" "$step" "$m" "$title" <<'PY' || failed=1
-import json, os, sys
-d, name, step, m, title = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
-try:
-    summary = json.load(open(os.path.join(d, "summary.json")))
-except (OSError, ValueError) as e:
-    print("# %s: no readable summary.json in %s: %s" % (name, d, e))
-    sys.exit(1)
-patches = [p.get("name") for p in summary.get("kernel", {}).get("patches", [])]
-if m not in patches:
-    print("# %s: the kernel's patches do not include the mutant %s" % (name, m))
-    sys.exit(1)
-sc = {s["name"]: s for s in summary["scenarios"]}.get(name)
-if sc is None:
-    print("# %s: not in %s/summary.json" % (name, d))
-    sys.exit(1)
-first = next((st for st in sc["steps"] if st["verdict"] != "pass"), None)
-# With a title, the incident is the catch: a scenario may fail on it
-# with every step that ran passing (a boot that could not resume).
-if sc["verdict"] in ("pass", "skip", "xfail") or (first is None and not title):
-    print("# %s with %s: verdict %s, want a failure at step %d" % (name, m, sc["verdict"], step))
-    sys.exit(1)
-if title:
-    inc = [i for i in sc.get("incidents", []) if i.get("step") == step]
-    if not any(i.get("title", "").startswith(title) for i in inc):
-        print("# %s with %s: no incident titled '%s...' at step %d; incidents: %s"
-              % (name, m, title, step,
-                 [(i.get("step"), i.get("title")) for i in sc.get("incidents", [])]))
-        sys.exit(1)
-    print("# %s with %s: %s; incident '%s' at step %d (%s)"
-          % (name, m, sc["verdict"], title, step, sc["steps"][step]["name"]))
-    sys.exit(0)
-if first["index"] != step:
-    print("# %s with %s: first step that did not pass is %d (%s), want %d"
-          % (name, m, first["index"], first["name"], step))
-    sys.exit(1)
-print("# %s with %s: %s at step %d (%s): got %s%s" % (name, m, sc["verdict"], step,
-      first["name"], " ".join((first.get("got") or "").split())[:120],
-      "; incident '%s'" % title if title else ""))
-PY
+		/usr/bin/python3 "$here/mutants-check.py" "$dir" "$name" "$step" "$m" \
+			"$first" ${title:+"$title"} || failed=1
 		checked=$((checked + 1))
 	done
 done

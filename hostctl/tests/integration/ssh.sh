@@ -2,7 +2,9 @@
 # Integration: the SSH port (docs/repro.md). `hostctl repro --no-shell`
 # keeps ftrace/cached-filter's VM after step 4; then `hostctl exec` returns
 # the guest command's exit status with stdout and stderr apart, `hostctl
-# pull` fetches a file whose SHA-256 matches the guest's own sha256sum,
+# pull` fetches a file whose SHA-256 matches the guest's own sha256sum
+# (mode 0644 less the umask), the client key and the VM's SSH and console
+# sockets are root's alone (0600, in folders of mode 0700),
 # `hostctl push` sends one whose SHA-256 the guest agrees with, `hostctl
 # ls` says the scenario and step the VM is at, a
 # state file that pins another host key is refused with a clear error, and
@@ -16,6 +18,18 @@ sys.path.insert(0, sys.argv[2])
 from repro_vm import CACHE as cache, fail, hold, done
 out = tempfile.mkdtemp(prefix="hostctl-it-ssh-")
 rp, dom = hold(hostctl, 4)
+
+# Modes: the keys and the sockets (root logins) root's alone; a pulled
+# file as the user expects (0644 under umask 022).
+for path, want in ((os.path.join(cache, "ssh"), 0o700),
+                   (os.path.join(cache, "ssh", "client_ed25519"), 0o600),
+                   (os.path.join(cache, "vms"), 0o700),
+                   (os.path.join(cache, "vms", dom + ".ssh"), 0o600),
+                   (os.path.join(cache, "vms", dom + ".con"), 0o600)):
+    mode = os.stat(path).st_mode & 0o7777
+    print("# mode %04o %s" % (mode, path))
+    if mode != want:
+        fail("'%s' is mode %04o, want %04o" % (path, mode, want))
 
 def run(*args):
     return subprocess.run([hostctl] + list(args), capture_output=True, timeout=300)
@@ -42,6 +56,8 @@ p = run("pull", dom, "/bin/busybox", dest)
 if p.returncode != 0:
     fail("pull failed: %s" % p.stderr.decode(errors="replace"))
 else:
+    if os.stat(dest).st_mode & 0o7777 != 0o644 & ~os.umask(os.umask(0)):
+        fail("pulled file is mode %04o" % (os.stat(dest).st_mode & 0o7777))
     local = hashlib.sha256(open(dest, "rb").read()).hexdigest()
     g = run("exec", dom, "--", "sha256sum", "/bin/busybox").stdout.split()
     print("# pull: local %s, guest %s" % (local, g[0].decode() if g else "?"))

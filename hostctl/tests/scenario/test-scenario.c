@@ -113,13 +113,14 @@ static void test_bad_files(void)
 	BAD("comment", "line 1, column 1: not valid JSON: unexpected character");
 	BAD("not-object", "$: expected an object, got an array");
 	BAD("unknown-keys",
-	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, cleanup, cleanup_timeout_ms, expect_incident, bites, xfail, state_files, disk, boots, fresh_vm, image",
+	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, cleanup, cleanup_timeout_ms, expect_incident, bites, xfail, state_files, disk, boots, fresh_vm, nic, image",
 	    "$.requires.module: unknown key; requires takes: config, config_unset, unset_why, modules, module_params",
 	    "$.steps[0].valeu: unknown key; a 'write' step takes: kind, name, timeout_ms, path, value, append, expect_errno, repeat",
 	    "$.steps[0]: missing required key 'value'");
 	BAD("wrong-types",
 	    "$.description: expected a string, got an integer",
 	    "$.timeout_ms: expected an integer, got a string",
+	    "$.nic: expected a boolean, got a string",
 	    "$.requires.config: expected an array, got a string",
 	    "$.requires.modules[0]: expected a string, got an integer",
 	    "$.steps[0].value: expected a string, got an integer",
