@@ -17,6 +17,7 @@
 #include "bootcheck.h"
 #include "cloud.h"
 #include "conattach.h"
+#include "confine.h"
 #include "errmsg.h"
 #include "fsutil.h"
 #include "guest.h"
@@ -301,7 +302,14 @@ int guest_cloud_overlay(struct guest *g, char *err, size_t errlen)
 		       "qemu-img could not make the overlay '%s' on '%s': %s",
 		       g->overlay, g->env->cloud->base, strerror(-r));
 		g->overlay[0] = '\0';
+		return r;
 	}
+	/* QEMU opens the overlay's backing image by the name it records. */
+	r = confine_path(g->env->cloud->base, CONFINE_READ);
+	if (r < 0)
+		errmsg(err, errlen, r,
+		       "giving QEMU's user '%s' access to '%s': %s",
+		       CONFINE_USER, g->env->cloud->base, confine_strerror(r));
 	return r;
 }
 

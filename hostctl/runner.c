@@ -41,6 +41,7 @@
 #include <libvirt/virterror.h>
 
 #include "boots.h"
+#include "confine.h"
 #include "domain.h"
 #include "fileio.h"
 #include "guest.h"
@@ -188,6 +189,11 @@ static int boot_shared(struct run_ctx *c, char **why)
 			return -EIO;
 		}
 		guest_domain(g, &dc);
+		r = confine_domain(&dc, err, sizeof(err));
+		if (r < 0) {
+			*why = strdup(err);
+			return r;
+		}
 		r = domain_xml(&dc, &xml);
 		if (r < 0) {
 			*why = strdup("generating the domain XML failed");
@@ -664,6 +670,10 @@ static int own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 	guest_domain(g, &dc);
 	if (boots_domain(r->bs, k, c->sh->env.cmdline, &dc) < 0)
 		return 0;
+	if (confine_domain(&dc, err, sizeof(err)) < 0) {
+		finish(r, k, VERDICT_ERROR, err);
+		return 0;
+	}
 	if (domain_xml(&dc, &xml) < 0) {
 		finish(r, k, VERDICT_ERROR, "generating the domain XML failed");
 		return 0;

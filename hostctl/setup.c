@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "confine.h"
 #include "fsutil.h"
 #include "runner.h"
 #include "setup.h"
@@ -85,6 +86,79 @@ static int default_uri(const char *cache_dir, char *buf, size_t len)
 	return r < 0 ? r : -EBUSY;
 }
 
+/*
+ * Write the embedded driver's qemu.conf; as root, with QEMU confined to
+ * CONFINE_USER (confine.h): its driver directory reachable, the cache's
+ * SSH key not. Logs once; 0 or a negative errno.
+ */
+/*
+ * Whether hostctl confines QEMU for @uri (NULL: the default, embedded):
+ * as root, on an embedded root. Then look its user up (confine_init()),
+ * into @user and @group. 1 when confined, 0 when not, or a negative
+ * errno, logged.
+ */
+static int confine_check(const char *uri, char *user, size_t ulen, char *group,
+			 size_t glen)
+{
+	char root[PATH_MAX];
+	int r;
+
+	if (geteuid() != 0 ||
+	    (uri && uri_embed_root(uri, root, sizeof(root)) < 0))
+		return 0;
+	r = confine_init(user, ulen, group, glen);
+	if (r == -ENOENT)
+		fprintf(stderr,
+			"hostctl: as root, hostctl runs QEMU as the user '%s', and there is none: " CONFINE_USER_HINT
+			"\n",
+			CONFINE_USER);
+	else if (r < 0)
+		fprintf(stderr, "hostctl: looking up QEMU's user '%s': %s\n",
+			CONFINE_USER, strerror(-r));
+	return r < 0 ? r : 1;
+}
+
+/*
+ * Write the embedded driver's qemu.conf; as root, with QEMU confined to
+ * CONFINE_USER (confine.h): its driver directory reachable, the cache's
+ * SSH key not. Logs once; 0 or a negative errno.
+ */
+static int confine_uri(const struct setup *s)
+{
+	char user[64], group[64], root[PATH_MAX], path[PATH_MAX + 16];
+	int r, confined;
+
+	confined =
+		confine_check(s->uri, user, sizeof(user), group, sizeof(group));
+	if (confined < 0)
+		return confined;
+	r = confined ?
+		    uri_prepare(s->uri, user, group, confine_namespaces_ok()) :
+		    uri_prepare(s->uri, NULL, NULL, false);
+	if (r < 0) {
+		fprintf(stderr, "hostctl: preparing libvirt URI '%s': %s\n",
+			s->uri, strerror(-r));
+		return r;
+	}
+	if (!confined)
+		return 0;
+	/* QEMU reads its master key from the driver's lib/qemu/domain-N-*. */
+	uri_embed_root(s->uri, root, sizeof(root));
+	snprintf(path, sizeof(path), "%s/lib/qemu", root);
+	r = fs_mkdir_p(path);
+	if (r == 0)
+		r = confine_path(path, CONFINE_READ);
+	if (r == 0)
+		r = confine_path(s->ssh_client_key, CONFINE_DENY);
+	if (r < 0) {
+		fprintf(stderr,
+			"hostctl: confining QEMU to the user '%s' under '%s': %s\n",
+			CONFINE_USER, root, confine_strerror(r));
+		return r;
+	}
+	return 0;
+}
+
 const struct kbuild_image_program setup_image_programs[] = {
 	{ "/sbin/bridge", "/usr/sbin/bridge" },
 	{ "/sbin/ip", "/usr/sbin/ip" },
@@ -113,6 +187,7 @@ int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
 	struct kbuild_opts kopts = { 0 };
 	struct kbuild_image_opts iopts = { 0 };
 	char path[PATH_MAX + 32], logs[PATH_MAX + 64];
+	char qemu_user[64], qemu_group[64];
 	struct setup s = { 0 };
 	int r;
 
@@ -137,6 +212,13 @@ int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
 			VLALAB_GUESTD_PATH, strerror(-r));
 		return r;
 	}
+
+	/* Before a kernel build of minutes, not after: QEMU's user. */
+	r = confine_check(uri_choose(uri, getenv("LIBVIRT_DEFAULT_URI")),
+			  qemu_user, sizeof(qemu_user), qemu_group,
+			  sizeof(qemu_group));
+	if (r < 0)
+		return r;
 
 	kopts.cache_dir = s.cache_dir;
 	if (!k)
@@ -232,8 +314,6 @@ int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
 			    0;
 	else
 		r = default_uri(s.cache_dir, s.uri, sizeof(s.uri));
-	if (r == 0)
-		r = uri_prepare(s.uri);
 	if (r == -EBUSY && !uri) {
 		fprintf(stderr,
 			"hostctl: all %u libvirt roots of the cache '%s' are in use by other runs of hostctl; wait for one to end, or give --connect URI\n",
@@ -244,6 +324,11 @@ int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
 	if (r < 0) {
 		fprintf(stderr, "hostctl: preparing libvirt URI '%s': %s\n",
 			s.uri, strerror(-r));
+		setup_free(&s);
+		return r;
+	}
+	r = confine_uri(&s);
+	if (r < 0) {
 		setup_free(&s);
 		return r;
 	}

@@ -160,9 +160,11 @@ uint64_t uri_embed_caps_stamp(const char *uri)
 	return newest;
 }
 
-int uri_prepare(const char *uri)
+int uri_prepare(const char *uri, const char *qemu_user, const char *qemu_group,
+		bool namespaces)
 {
-	static const char conf[] =
+	/* hostctl not root: libvirt runs QEMU as hostctl's own user. */
+	static const char plain[] =
 		"# Written by hostctl for its embedded libvirt driver.\n"
 		"user = \"root\"\n"
 		"group = \"root\"\n"
@@ -172,12 +174,36 @@ int uri_prepare(const char *uri)
 		"remember_owner = 0\n"
 		"namespaces = []\n"
 		"cgroup_controllers = []\n";
+	/*
+	 * hostctl as root: QEMU as @qemu_user, in libvirt's seccomp sandbox.
+	 * No relabelling: the DAC driver would chown the shared kernel and
+	 * image to QEMU's user for the life of each VM; hostctl grants what
+	 * each VM needs instead (confine.c).
+	 */
+	static const char confined[] =
+		"# Written by hostctl for its embedded libvirt driver:\n"
+		"# QEMU confined (docs/architecture.md, \"QEMU's user\").\n"
+		"user = \"%s\"\n"
+		"group = \"%s\"\n"
+		"stdio_handler = \"file\"\n"
+		"security_driver = \"none\"\n"
+		"dynamic_ownership = 0\n"
+		"remember_owner = 0\n"
+		"seccomp_sandbox = 1\n"
+		"clear_emulator_capabilities = 1\n"
+		"namespaces = [%s]\n"
+		"cgroup_controllers = []\n";
 	char root[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
 	FILE *f;
 	int r;
 
 	if (strncmp(uri, EMBED_PREFIX, strlen(EMBED_PREFIX)) != 0)
 		return 0;
+	/* The user's name lands in a quoted string of libvirt's format. */
+	if (qemu_user &&
+	    (!qemu_group || !*qemu_user || !*qemu_group ||
+	     strpbrk(qemu_user, "\"\\\n") || strpbrk(qemu_group, "\"\\\n")))
+		return -EINVAL;
 	r = uri_embed_root(uri, root, sizeof(root));
 	if (r < 0)
 		return r;
@@ -191,7 +217,11 @@ int uri_prepare(const char *uri)
 	f = fopen(path, "we");
 	if (!f)
 		return -errno;
-	fputs(conf, f);
+	if (qemu_user)
+		fprintf(f, confined, qemu_user, qemu_group,
+			namespaces ? " \"mount\" " : "");
+	else
+		fputs(plain, f);
 	if (fclose(f) != 0)
 		return -errno;
 	return 0;

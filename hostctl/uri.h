@@ -45,9 +45,14 @@ int uri_embed_root(const char *uri, char *buf, size_t len);
 
 /*
  * For an embedded-driver URI (qemu:///embed?root=DIR), write DIR/etc/qemu.conf
- * so that the driver runs QEMU as root and logs its stdio to files (no
- * virtlogd). Other URIs are left alone. 0 or -errno.
+ * so that the driver logs QEMU's stdio to files (no virtlogd) and runs
+ * QEMU as @qemu_user and @qemu_group in libvirt's seccomp
+ * sandbox, and in a mount namespace of its own when @namespaces; with
+ * @qemu_user NULL (hostctl is not root), as hostctl's own user, without
+ * namespaces. Other URIs are left alone: libvirt's own settings apply.
+ * 0 or -errno (-EINVAL for a name that cannot be quoted).
  */
-int uri_prepare(const char *uri);
+int uri_prepare(const char *uri, const char *qemu_user, const char *qemu_group,
+		bool namespaces);
 
 #endif

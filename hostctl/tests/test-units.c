@@ -160,7 +160,7 @@ static void test_uri(void)
 {
 	char uri[4096], cache[256], path[512];
 	FILE *f;
-	char buf[256] = "";
+	char buf[1024] = "";
 
 	is_int(uri_default("/root/.cache/vlalab", 0, uri, sizeof(uri)), 0,
 	       "default uri");
@@ -182,7 +182,7 @@ static void test_uri(void)
 	is_int(uri_default("/c", 2, uri, sizeof(uri)), 0, "slot 2");
 	is_str(uri, "qemu:///embed?root=/c/libvirt-2", "slot 2 root");
 	uri_default(cache, 0, uri, sizeof(uri));
-	is_int(uri_prepare(uri), 0, "qemu.conf written");
+	is_int(uri_prepare(uri, NULL, NULL, false), 0, "qemu.conf written");
 	snprintf(path, sizeof(path), "%s/c d/libvirt/etc/qemu.conf", tmpdir);
 	f = fopen(path, "r");
 	ok(f != NULL, "qemu.conf under the unescaped root");
@@ -195,7 +195,40 @@ static void test_uri(void)
 	ok(strstr(buf, "user = \"root\"") &&
 		   strstr(buf, "stdio_handler = \"file\""),
 	   "qemu.conf content");
-	is_int(uri_prepare("qemu:///system"), 0, "other URIs untouched");
+	is_int(uri_prepare("qemu:///system", "vlalab", "vlalab", true), 0,
+	       "other URIs untouched");
+	is_int(uri_prepare(uri, "vla\"lab", "vlalab", true), -EINVAL,
+	       "a user name that cannot be quoted");
+	is_int(uri_prepare(uri, "vlalab", NULL, true), -EINVAL,
+	       "a user without a group");
+	is_int(uri_prepare(uri, "vlalab", "kvm", true), 0,
+	       "confined qemu.conf written");
+	f = fopen(path, "r");
+	buf[0] = '\0';
+	if (f) {
+		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+
+		buf[n] = '\0';
+		fclose(f);
+	}
+	ok(strstr(buf, "user = \"vlalab\"\n") &&
+		   strstr(buf, "group = \"kvm\"\n") &&
+		   strstr(buf, "seccomp_sandbox = 1\n") &&
+		   strstr(buf, "namespaces = [ \"mount\" ]\n") &&
+		   !strstr(buf, "\"root\""),
+	   "confined qemu.conf: QEMU's user, seccomp, a mount namespace");
+	is_int(uri_prepare(uri, "vlalab", "kvm", false), 0,
+	       "confined, no namespaces");
+	f = fopen(path, "r");
+	buf[0] = '\0';
+	if (f) {
+		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+
+		buf[n] = '\0';
+		fclose(f);
+	}
+	ok(strstr(buf, "namespaces = []\n") != NULL,
+	   "no mount namespace where the machine allows none");
 }
 
 /* A console log's tail as hostctl reads it for a reason. */
