@@ -63,6 +63,19 @@ static inline int tap_okf(int cond, const char *text, const char *file,
 			       g_ ? g_ : "(null)", w_ ? w_ : "(null)");     \
 	} while (0)
 
+/* @text as TAP comments under "# @what:", a "#   " before each line. */
+static inline void tap_diag(const char *what, const char *text)
+{
+	printf("# %s:\n", what);
+	for (const char *p = text; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+
+		printf("#   %.*s\n", n, p);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
 static inline int tap_done(void)
 {
 	printf("1..%d\n", tap_n);

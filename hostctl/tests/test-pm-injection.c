@@ -92,19 +92,6 @@ static void expand(const char *tmpl, const char *t, char *ret, size_t len)
 	snprintf(ret, len, "%.*s%s%s", (int)(at - tmpl), tmpl, t, at + 3);
 }
 
-/* @text as TAP comments, a "# " before each line. */
-static void diag(const char *what, const char *text)
-{
-	printf("# %s:\n", what);
-	for (const char *p = text; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		int n = nl ? (int)(nl - p) : (int)strlen(p);
-
-		printf("#   %.*s\n", n, p);
-		p = nl ? nl + 1 : NULL;
-	}
-}
-
 /* The GNU build ID of ELF file @path as hex into @ret ("" without). */
 static void build_id(const char *path, char *ret, size_t len)
 {
@@ -290,8 +277,8 @@ int main(void)
 	   "the payloads are in the report given to the decoder");
 	stack = slurp(bundle, "stack.txt");
 	dump = slurp(bundle, "dump.txt");
-	diag("dump.txt", dump ? dump : "(none)");
-	diag("stack.txt", stack ? stack : "(none)");
+	tap_diag("dump.txt", dump ? dump : "(none)");
+	tap_diag("stack.txt", stack ? stack : "(none)");
 	ok(stack != NULL, "stack.txt written");
 	if (stack) {
 		ok(line_with(stack, "ksys_write", "(fs/read_write.c:"),

@@ -183,19 +183,6 @@ static char *decode(struct sym_ctx *c, const char *text, struct sym_stats *st)
 	return buf;
 }
 
-/* @text as TAP comments, a "# " before each line. */
-static void diag(const char *what, const char *text)
-{
-	printf("# %s:\n", what);
-	for (const char *p = text; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		int n = nl ? (int)(nl - p) : (int)strlen(p);
-
-		printf("#   %.*s\n", n, p);
-		p = nl ? nl + 1 : NULL;
-	}
-}
-
 /* Whether a line of @text starts with @pre and ends with @suf. */
 static bool has_line(const char *text, const char *pre, const char *suf)
 {
@@ -264,7 +251,7 @@ static void test_resolve(void)
 		 "no newline at the end",
 		 off, off + 0x100, dir, off, off + 0x100);
 	out = decode(c, text, &st);
-	diag("decoded", out);
+	tap_diag("decoded", out);
 	have_dwarf = strstr(out, "(inlined)") != NULL;
 	if (!have_dwarf) {
 		/* Without DWARF (a build without -g), only the counts. */
@@ -389,7 +376,7 @@ static void test_objdir(const char *stripped)
 	if (sym_open(self, mods, NULL, &c) < 0 || sym_set_objdir(c, path) < 0)
 		abort();
 	out = decode(c, text, &st);
-	diag("with the object tree", out);
+	tap_diag("with the object tree", out);
 	ok(st.located == 1 && strstr(out, "/test-symbolize.c:"),
 	   "a stripped module takes file:line from the object tree's .ko");
 	free(out);

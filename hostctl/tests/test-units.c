@@ -156,10 +156,24 @@ static void test_accel(void)
 	is_int(a, DOMAIN_ACCEL_KVM, "cached verdict kvm");
 }
 
+/* @path's start into @buf (at most @size - 1 bytes); false if unreadable. */
+static bool slurp(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	buf[0] = '\0';
+	if (!f)
+		return false;
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return true;
+}
+
 static void test_uri(void)
 {
 	char uri[4096], cache[256], path[512];
-	FILE *f;
 	char buf[1024] = "";
 
 	is_int(uri_default("/root/.cache/vlalab", 0, uri, sizeof(uri)), 0,
@@ -184,14 +198,7 @@ static void test_uri(void)
 	uri_default(cache, 0, uri, sizeof(uri));
 	is_int(uri_prepare(uri, NULL, NULL, false), 0, "qemu.conf written");
 	snprintf(path, sizeof(path), "%s/c d/libvirt/etc/qemu.conf", tmpdir);
-	f = fopen(path, "r");
-	ok(f != NULL, "qemu.conf under the unescaped root");
-	if (f) {
-		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-
-		buf[n] = '\0';
-		fclose(f);
-	}
+	ok(slurp(path, buf, sizeof(buf)), "qemu.conf under the unescaped root");
 	ok(strstr(buf, "user = \"root\"") &&
 		   strstr(buf, "stdio_handler = \"file\""),
 	   "qemu.conf content");
@@ -203,14 +210,7 @@ static void test_uri(void)
 	       "a user without a group");
 	is_int(uri_prepare(uri, "vlalab", "kvm", true), 0,
 	       "confined qemu.conf written");
-	f = fopen(path, "r");
-	buf[0] = '\0';
-	if (f) {
-		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-
-		buf[n] = '\0';
-		fclose(f);
-	}
+	slurp(path, buf, sizeof(buf));
 	ok(strstr(buf, "user = \"vlalab\"\n") &&
 		   strstr(buf, "group = \"kvm\"\n") &&
 		   strstr(buf, "seccomp_sandbox = 1\n") &&
@@ -219,14 +219,7 @@ static void test_uri(void)
 	   "confined qemu.conf: QEMU's user, seccomp, a mount namespace");
 	is_int(uri_prepare(uri, "vlalab", "kvm", false), 0,
 	       "confined, no namespaces");
-	f = fopen(path, "r");
-	buf[0] = '\0';
-	if (f) {
-		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-
-		buf[n] = '\0';
-		fclose(f);
-	}
+	slurp(path, buf, sizeof(buf));
 	ok(strstr(buf, "namespaces = []\n") != NULL,
 	   "no mount namespace where the machine allows none");
 }
