@@ -1,7 +1,8 @@
 #!/bin/sh
 # Integration: the ftrace family and every LKDTM scenario in one run. The
 # run completes and exits 0; every LKDTM scenario gets its expected verdict
-# with its incident attributed to its 'provoke' step; each panic leaves a
+# with its incident attributed to its 'provoke' step, under a title that
+# matches its expect_incident.title; each panic leaves a
 # post-mortem bundle with a memory dump; the scenarios after each crash
 # still pass; the state-leak audit gives no leak note to the ftrace family
 # nor to an oops the scenario declared; and every scenario after one with
@@ -18,7 +19,7 @@ if [ "$rc" -ne 0 ]; then
 	exit 1
 fi
 python3 - "$out/run" "$SRCDIR" <<'PY'
-import glob, json, os, sys
+import glob, json, os, re, sys
 run, src = sys.argv[1], sys.argv[2]
 s = json.load(open(os.path.join(run, "summary.json")))
 by = {sc["name"]: sc for sc in s["scenarios"]}
@@ -48,6 +49,14 @@ for f in files:
         bad.append("%s: want one %s incident in step 1, got %r" %
                    (name, inc["kind"], got))
         continue
+    # Every expected crash names its title, and the judge's title for
+    # the real one matches it (the patterns are POSIX EREs that read the
+    # same in Python).
+    if not inc.get("title"):
+        bad.append("%s: its expect_incident names no title" % name)
+    elif not re.search(inc["title"], got[0].get("title", "")):
+        bad.append("%s: title %r does not match /%s/" %
+                   (name, got[0].get("title"), inc["title"]))
     if not inc["survives"]:
         b = os.path.join(run, got[0].get("bundle") or "-")
         dumps = [p for p in glob.glob(os.path.join(b, "vmcore*"))
