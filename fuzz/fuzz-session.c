@@ -78,39 +78,6 @@ static void fail(const char *what, const char *s, size_t len, size_t at)
 	abort();
 }
 
-/* The length of a valid UTF-8 sequence at @p (of @left bytes), or 0. */
-static size_t utf8_len(const unsigned char *p, size_t left)
-{
-	unsigned int cp;
-	size_t n;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
-		n = 2;
-		cp = p[0] & 0x1f;
-	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
-		n = 3;
-		cp = p[0] & 0x0f;
-	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		n = 4;
-		cp = p[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n > left)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 /*
  * @s holds no control character but newline and tab; with @utf8 it is
  * valid UTF-8, else a cut sequence may stand anywhere (the live line is
@@ -121,7 +88,7 @@ static void check_safe(const char *what, const char *s, size_t len, bool utf8)
 	const unsigned char *p = (const unsigned char *)s;
 
 	for (size_t i = 0; i < len; i++) {
-		size_t n = utf8_len(p + i, len - i);
+		size_t n = esc_utf8_len(p + i, len - i);
 
 		if ((p[i] < 0x20 && p[i] != '\n' && p[i] != '\t') ||
 		    p[i] == 0x7f)

@@ -10,12 +10,7 @@
 
 #include "escape.h"
 
-/*
- * The length of the valid UTF-8 sequence at @s (1..4, within @left
- * bytes), or 0 when the bytes there are not one: overlong forms,
- * surrogates and code points above U+10FFFF included.
- */
-static size_t utf8_len(const unsigned char *s, size_t left)
+size_t esc_utf8_len(const unsigned char *s, size_t left)
 {
 	unsigned int cp;
 	size_t n;
@@ -54,7 +49,7 @@ static void clean_to(FILE *f, const char *s, size_t len,
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 
 	while (p < end && *p) {
-		size_t n = utf8_len(p, (size_t)(end - p));
+		size_t n = esc_utf8_len(p, (size_t)(end - p));
 
 		if (n == 0 ||
 		    (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') ||
@@ -157,7 +152,7 @@ static size_t term_ok_len(const unsigned char *p, size_t left, bool keep_nl)
 				       (keep_nl && *p == '\n') ?
 			       1 :
 			       0;
-	n = utf8_len(p, left);
+	n = esc_utf8_len(p, left);
 	/* C1 controls, U+0080..U+009F: C2 80..C2 9F. */
 	if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)
 		return 0;

@@ -43,6 +43,13 @@ void esc_xml_printf(FILE *f, const char *fmt, const char *value);
  * as it is, so ordinary text is unchanged.
  */
 void esc_term_putn(FILE *f, const char *s, size_t n);
+/*
+ * The length of the valid UTF-8 sequence at @s (1..4, within @left
+ * bytes), or 0 when the bytes there are not one: overlong forms,
+ * surrogates and code points above U+10FFFF included. What
+ * esc_term_putn() keeps, and what fuzz-session checks its output with.
+ */
+size_t esc_utf8_len(const unsigned char *s, size_t left);
 
 /*
  * fprintf(@f, @fmt, ...) through esc_term_putn(), but for one newline at
