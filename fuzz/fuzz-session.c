@@ -35,7 +35,7 @@
 
 #include <json-c/json.h>
 
-#include "escape.h"
+#include "base/escape.h"
 #include "export.h"
 #include "incident.h"
 #include "progress.h"

@@ -31,7 +31,7 @@
 #include <json-c/json.h>
 
 #include "boots.h"
-#include "fsutil.h"
+#include "base/fsutil.h"
 
 /* The machine boot @sb runs on: its own, or the run's. */
 static const char *boot_machine(const struct boots *b,

@@ -20,7 +20,7 @@
 #include <stdio.h>
 
 #include "bootcheck.h"
-#include "boundlog.h"
+#include "base/boundlog.h"
 #include "domain.h"
 #include "results.h"
 #include "scenario.h"

@@ -18,7 +18,7 @@
 
 #include "cloud.h"
 #include "fileio.h"
-#include "fsutil.h"
+#include "base/fsutil.h"
 
 /* The most a script's output may hold: a path, a few lines. */
 #define CLOUD_OUT_MAX 65536

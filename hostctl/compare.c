@@ -11,7 +11,7 @@
 
 #include "cmpstat.h"
 #include "compare.h"
-#include "escape.h"
+#include "base/escape.h"
 #include "jsonutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

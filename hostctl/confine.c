@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "confine.h"
-#include "fsutil.h"
+#include "base/fsutil.h"
 
 /* Directories already given search, so that each VM costs no setfacl. */
 #define CONFINE_DIRS_MAX 64

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "domain.h"
-#include "escape.h"
+#include "base/escape.h"
 #include "owner.h"
 #include "proto.h"
 

@@ -10,7 +10,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "escape.h"
+#include "base/escape.h"
 #include "export.h"
 #include "history.h"
 

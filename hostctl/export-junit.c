@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
+#include "base/escape.h"
 #include "export.h"
 
 enum jkind { J_PASS, J_FAILURE, J_ERROR, J_SKIPPED };

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
+#include "base/escape.h"
 #include "export.h"
 #include "jsonutil.h"
 

@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "escape.h"
+#include "base/escape.h"
 #include "export.h"
 #include "fileio.h"
-#include "fsutil.h"
+#include "base/fsutil.h"
 #include "kbuild.h"
 #include "report.h"
 

@@ -19,7 +19,7 @@
 #include "conattach.h"
 #include "confine.h"
 #include "errmsg.h"
-#include "fsutil.h"
+#include "base/fsutil.h"
 #include "guest.h"
 #include "progress.h"
 #include "report.h"

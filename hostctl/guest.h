@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "boundlog.h"
+#include "base/boundlog.h"
 #include "domain.h"
 #include "incident.h"
 #include "results.h"

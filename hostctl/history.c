@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
+#include "base/escape.h"
 #include "history.h"
 
 static size_t kernel_list_len(const struct res_run *run, const char *key)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "escape.h"
+#include "base/escape.h"
 #include "owner.h"
 
 int owner_pid_start(pid_t pid, uint64_t *ret)

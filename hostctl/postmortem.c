@@ -16,7 +16,7 @@
 
 #include <libvirt/libvirt.h>
 
-#include "boundlog.h"
+#include "base/boundlog.h"
 #include "postmortem.h"
 #include "symbolize.h"
 

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "escape.h"
+#include "base/escape.h"
 #include "progress.h"
 #include "ttyline.h"
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "escape.h"
+#include "base/escape.h"
 #include "results.h"
 
 int res_format_parse(const char *s, enum res_format *ret)

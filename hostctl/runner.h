@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #include "accel.h"
-#include "boundlog.h"
+#include "base/boundlog.h"
 #include "results.h"
 #include "scenario.h"
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "confine.h"
-#include "fsutil.h"
+#include "base/fsutil.h"
 #include "runner.h"
 #include "setup.h"
 #include "sshc.h"

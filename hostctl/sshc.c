@@ -27,7 +27,7 @@
 
 #include "fileio.h"
 #include "shell-escape.h"
-#include "fsutil.h"
+#include "base/fsutil.h"
 #include "proto.h"
 #include "sshc.h"
 

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
+#include "base/fsutil.h"
 #include "store.h"
 
 int store_read_run(const char *dir, struct res_run *ret, char *err,

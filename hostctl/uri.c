@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
+#include "base/fsutil.h"
 #include "uri.h"
 
 #define EMBED_PREFIX "qemu:///embed?root="

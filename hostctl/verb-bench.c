@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fsutil.h"
+#include "base/fsutil.h"
 #include "guest.h"
 #include "results.h"
 #include "runner.h"

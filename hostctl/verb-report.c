@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "escape.h"
+#include "base/escape.h"
 #include "postmortem.h"
 #include "repeat.h"
 #include "export.h"

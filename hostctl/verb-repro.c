@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "escape.h"
+#include "base/escape.h"
 #include "results.h"
 #include "sshc.h"
 #include "sshvm.h"

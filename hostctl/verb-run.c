@@ -21,7 +21,7 @@
 #include "domain.h"
 #include "export.h"
 #include "fileio.h"
-#include "fsutil.h"
+#include "base/fsutil.h"
 #include "history.h"
 #include "postmortem.h"
 #include "progress.h"

@@ -12,7 +12,7 @@
 #include <json-c/json.h>
 
 #include "fileio.h"
-#include "fsutil.h"
+#include "base/fsutil.h"
 #include "jsonutil.h"
 #include "vmstate.h"
 

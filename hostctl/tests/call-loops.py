@@ -16,7 +16,8 @@ import sys
 # meson's object directories for hostctl's program and pure library,
 # kbuild's library and common's.
 OBJ_DIRS = {
-    'hostctl': ['hostctl/hostctl.p', 'hostctl/libhostctl-pure.a.p'],
+    'hostctl': ['hostctl/hostctl.p', 'hostctl/libhostctl-pure.a.p',
+                'hostctl/*/libhostctl-*.a.p'],
     'kbuild': ['kbuild/libkbuild.a.p'],
     'common': ['common/libvlalab-common.a.p'],
 }

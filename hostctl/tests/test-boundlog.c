@@ -14,7 +14,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "boundlog.h"
+#include "base/boundlog.h"
 #include "fileio.h"
 #include "tap.h"
 

@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fsutil.h"
+#include "base/fsutil.h"
 
 extern char **environ;
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
+#include "base/escape.h"
 
 size_t esc_utf8_len(const unsigned char *s, size_t left)
 {

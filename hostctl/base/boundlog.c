@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "boundlog.h"
+#include "base/boundlog.h"
 #include "fileio.h"
 
 /* A line up to this long is written from the stack. */
