@@ -21,7 +21,7 @@
 
 #include "bootcheck.h"
 #include "base/boundlog.h"
-#include "domain.h"
+#include "vm/domain.h"
 #include "results.h"
 #include "scenario.h"
 

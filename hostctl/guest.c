@@ -15,16 +15,16 @@
 #include <unistd.h>
 
 #include "bootcheck.h"
-#include "cloud.h"
-#include "conattach.h"
-#include "confine.h"
+#include "vm/cloud.h"
+#include "vm/conattach.h"
+#include "vm/confine.h"
 #include "errmsg.h"
 #include "base/fsutil.h"
 #include "guest.h"
 #include "progress.h"
 #include "report.h"
-#include "vm.h"
-#include "vmstate.h"
+#include "vm/vm.h"
+#include "vm/vmstate.h"
 
 /* How much of a console log the reason reads: the crash title's search. */
 #define GUEST_CONSOLE_READ 16384

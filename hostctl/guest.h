@@ -23,7 +23,7 @@
 #include <stdio.h>
 
 #include "base/boundlog.h"
-#include "domain.h"
+#include "vm/domain.h"
 #include "incident.h"
 #include "results.h"
 #include "scenario.h"

@@ -16,7 +16,7 @@
 #include "postmortem.h"
 #include "results.h"
 #include "scenario.h"
-#include "vm.h"
+#include "vm/vm.h"
 
 struct judge_in {
 	const struct pm_opts *pm;

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vm.h"
+#include "vm/vm.h"
 
 /* Default --dump-max-mb: a kdump-compressed dump of an idle 512 MiB guest
  * is a few tens of MiB; anything bigger is dropped, not kept. */

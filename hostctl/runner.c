@@ -41,17 +41,17 @@
 #include <libvirt/virterror.h>
 
 #include "boots.h"
-#include "confine.h"
-#include "domain.h"
+#include "vm/confine.h"
+#include "vm/domain.h"
 #include "fileio.h"
 #include "guest.h"
 #include "judge.h"
-#include "owner.h"
+#include "vm/owner.h"
 #include "progress.h"
 #include "runner.h"
 #include "schedule.h"
-#include "uri.h"
-#include "vm.h"
+#include "vm/uri.h"
+#include "vm/vm.h"
 
 /* Each lane's stack, of which only what it touches is ever memory. */
 #define RUNNER_LANE_STACK (8 << 20)

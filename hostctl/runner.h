@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "accel.h"
+#include "vm/accel.h"
 #include "base/boundlog.h"
 #include "results.h"
 #include "scenario.h"

@@ -13,12 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "confine.h"
+#include "vm/confine.h"
 #include "base/fsutil.h"
 #include "runner.h"
 #include "setup.h"
 #include "sshc.h"
-#include "uri.h"
+#include "vm/uri.h"
 
 /* Embedded-driver roots, <cache>/libvirt and libvirt-1.., to choose from. */
 #define SETUP_EMBED_SLOTS 4u

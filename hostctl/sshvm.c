@@ -8,7 +8,7 @@
 #include "kbuild.h"
 #include "sshc.h"
 #include "sshvm.h"
-#include "vmstate.h"
+#include "vm/vmstate.h"
 
 int sshvm_resolve(const char *verb, const char *cache, const char *name,
 		  char *dir, size_t dirlen, struct vmstate *ret)

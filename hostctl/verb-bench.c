@@ -24,7 +24,7 @@
 #include "scenario.h"
 #include "setup.h"
 #include "verbs.h"
-#include "vm.h"
+#include "vm/vm.h"
 
 #define BENCH_RUNS_MAX 16
 #define BENCH_SCENARIO VLALAB_SRCDIR "/hostctl/bench/trivial-read.json"

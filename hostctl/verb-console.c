@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "conattach.h"
+#include "vm/conattach.h"
 #include "sshvm.h"
 #include "verbs.h"
-#include "vmstate.h"
+#include "vm/vmstate.h"
 
 static void console_usage(FILE *f)
 {

@@ -9,7 +9,7 @@
 
 #include "kbuild.h"
 #include "verbs.h"
-#include "vmstate.h"
+#include "vm/vmstate.h"
 
 static void ls_usage(FILE *f)
 {

@@ -22,7 +22,7 @@
 #include "sshc.h"
 #include "sshvm.h"
 #include "verbs.h"
-#include "vm.h"
+#include "vm/vm.h"
 
 #define REPRO_WITHOUT_MAX 32
 

@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "bites.h"
-#include "cloud.h"
-#include "domain.h"
+#include "vm/cloud.h"
+#include "vm/domain.h"
 #include "export.h"
 #include "fileio.h"
 #include "base/fsutil.h"
@@ -33,7 +33,7 @@
 #include "schedule.h"
 #include "setup.h"
 #include "verbs.h"
-#include "vm.h"
+#include "vm/vm.h"
 
 static void run_usage(FILE *f)
 {

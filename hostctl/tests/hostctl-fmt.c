@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "domain.h"
+#include "vm/domain.h"
 #include "export.h"
 #include "repeat.h"
 #include "results.h"

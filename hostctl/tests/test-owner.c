@@ -17,9 +17,9 @@
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
 
-#include "owner.h"
+#include "vm/owner.h"
 #include "tap.h"
-#include "vm.h"
+#include "vm/vm.h"
 
 /* The pid of a process that has exited and been waited for. */
 static pid_t dead_pid(void)

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "reap.h"
+#include "vm/reap.h"
 #include "tap.h"
 
 static void test_parse(void)

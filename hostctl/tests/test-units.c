@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "accel.h"
-#include "cloud.h"
-#include "domain.h"
+#include "vm/accel.h"
+#include "vm/cloud.h"
+#include "vm/domain.h"
 #include "base/escape.h"
 #include "shell-escape.h"
 #include "base/fsutil.h"
@@ -24,8 +24,8 @@
 #include "report.h"
 #include "results.h"
 #include "tap.h"
-#include "uri.h"
-#include "vmstate.h"
+#include "vm/uri.h"
+#include "vm/vmstate.h"
 
 static char tmpdir[] = "/tmp/hostctl-test-XXXXXX";
 

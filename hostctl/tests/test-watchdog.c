@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "vm.h"
+#include "vm/vm.h"
 
 /* A program, as QEMU is: exec'd, so it holds no descriptor of ours. */
 static pid_t spawn_sleeper(void)

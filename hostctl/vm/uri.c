@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "base/fsutil.h"
-#include "uri.h"
+#include "vm/uri.h"
 
 #define EMBED_PREFIX "qemu:///embed?root="
 

@@ -15,9 +15,9 @@
 
 #include <libvirt/libvirt.h>
 
-#include "conattach.h"
+#include "vm/conattach.h"
 #include "fileio.h"
-#include "vm.h"
+#include "vm/vm.h"
 
 struct conattach {
 	struct vm *vm;

@@ -13,7 +13,7 @@
 
 #include <json-c/json.h>
 
-#include "accel.h"
+#include "vm/accel.h"
 #include "fileio.h"
 
 int accel_parse(const char *s, enum accel_choice *ret)

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "domain.h"
+#include "vm/domain.h"
 
 #define CONFINE_USER "vlalab"
 

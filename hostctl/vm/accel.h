@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "domain.h"
+#include "vm/domain.h"
 
 enum accel_choice { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 

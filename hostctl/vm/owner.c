@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "base/escape.h"
-#include "owner.h"
+#include "vm/owner.h"
 
 int owner_pid_start(pid_t pid, uint64_t *ret)
 {

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "confine.h"
+#include "vm/confine.h"
 #include "base/fsutil.h"
 
 /* Directories already given search, so that each VM costs no setfacl. */

@@ -14,7 +14,7 @@
 #include "fileio.h"
 #include "base/fsutil.h"
 #include "jsonutil.h"
-#include "vmstate.h"
+#include "vm/vmstate.h"
 
 #define VMSTATE_FILE_MAX 16384
 

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "reap.h"
+#include "vm/reap.h"
 
 /*
  * While a child that is not ours to reap is a zombie, waitid() reports it

@@ -28,11 +28,11 @@
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
 
-#include "owner.h"
+#include "vm/owner.h"
 #include "proto.h"
-#include "reap.h"
-#include "uri.h"
-#include "vm.h"
+#include "vm/reap.h"
+#include "vm/uri.h"
+#include "vm/vm.h"
 
 #define VM_TICK_MS 100
 /* The loop not run for this long means the host was busy, not the guests. */

@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "domain.h"
+#include "vm/domain.h"
 #include "base/escape.h"
-#include "owner.h"
+#include "vm/owner.h"
 #include "proto.h"
 
 /*

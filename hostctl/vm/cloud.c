@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cloud.h"
+#include "vm/cloud.h"
 #include "fileio.h"
 #include "base/fsutil.h"
 
