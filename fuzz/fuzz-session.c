@@ -38,9 +38,9 @@
 #include "base/escape.h"
 #include "export.h"
 #include "incident.h"
-#include "progress.h"
+#include "results/progress.h"
 #include "report.h"
-#include "results.h"
+#include "results/results.h"
 #include "session.h"
 
 #define STEPS_MAX 8

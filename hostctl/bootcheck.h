@@ -12,7 +12,7 @@
 #include <sys/types.h>
 
 #include "proto.h"
-#include "results.h"
+#include "results/results.h"
 #include "scenario.h"
 
 /*

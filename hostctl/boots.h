@@ -22,7 +22,7 @@
 #include "bootcheck.h"
 #include "base/boundlog.h"
 #include "vm/domain.h"
-#include "results.h"
+#include "results/results.h"
 #include "scenario.h"
 
 struct boots {

@@ -12,7 +12,7 @@
 
 #include "base/escape.h"
 #include "export.h"
-#include "history.h"
+#include "results/history.h"
 
 #define BAR_WIDTH 240
 #define CELL 8

@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "results.h"
+#include "results/results.h"
 
 /* Console lines a testcase or test carries, at most. */
 #define EXPORT_TAIL_LINES 40

@@ -21,7 +21,7 @@
 #include "errmsg.h"
 #include "base/fsutil.h"
 #include "guest.h"
-#include "progress.h"
+#include "results/progress.h"
 #include "report.h"
 #include "vm/vm.h"
 #include "vm/vmstate.h"

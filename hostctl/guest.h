@@ -25,7 +25,7 @@
 #include "base/boundlog.h"
 #include "vm/domain.h"
 #include "incident.h"
-#include "results.h"
+#include "results/results.h"
 #include "scenario.h"
 #include "session.h"
 

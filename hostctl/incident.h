@@ -14,7 +14,7 @@
 
 #include "proto.h"
 #include "report.h"
-#include "results.h"
+#include "results/results.h"
 #include "scenario.h"
 
 /* One step (or a scenario before its first step) on the guest's clock. */

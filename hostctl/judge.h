@@ -14,7 +14,7 @@
 
 #include "incident.h"
 #include "postmortem.h"
-#include "results.h"
+#include "results/results.h"
 #include "scenario.h"
 #include "vm/vm.h"
 

@@ -47,7 +47,7 @@
 #include "guest.h"
 #include "judge.h"
 #include "vm/owner.h"
-#include "progress.h"
+#include "results/progress.h"
 #include "runner.h"
 #include "schedule.h"
 #include "vm/uri.h"

@@ -17,7 +17,7 @@
 
 #include "vm/accel.h"
 #include "base/boundlog.h"
-#include "results.h"
+#include "results/results.h"
 #include "scenario.h"
 
 /* Bounds for the first hello, in ms: KVM is probed, TCG is slow. */

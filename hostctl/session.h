@@ -14,7 +14,7 @@
 
 #include "audit.h"
 #include "proto.h"
-#include "results.h"
+#include "results/results.h"
 
 /*
  * A boot after a guest powered itself off with a hibernation image: the

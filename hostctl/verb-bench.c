@@ -19,7 +19,7 @@
 
 #include "base/fsutil.h"
 #include "guest.h"
-#include "results.h"
+#include "results/results.h"
 #include "runner.h"
 #include "scenario.h"
 #include "setup.h"

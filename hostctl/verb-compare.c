@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "results/compare.h"
 #include "fileio.h"
 #include "kbuild.h"
-#include "store.h"
+#include "results/store.h"
 #include "verbs.h"
 
 #define CMP_ARGV_MAX 64

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "history.h"
-#include "store.h"
+#include "results/history.h"
+#include "results/store.h"
 #include "verbs.h"
 
 static void diff_usage(FILE *f)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "export.h"
-#include "store.h"
+#include "results/store.h"
 #include "verbs.h"
 
 static void export_usage(FILE *f)

@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "kbuild.h"
-#include "results.h"
-#include "store.h"
+#include "results/results.h"
+#include "results/store.h"
 #include "verbs.h"
 
 static void gc_usage(FILE *f)

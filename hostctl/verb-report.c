@@ -16,10 +16,10 @@
 
 #include "base/escape.h"
 #include "postmortem.h"
-#include "repeat.h"
+#include "results/repeat.h"
 #include "export.h"
-#include "results.h"
-#include "store.h"
+#include "results/results.h"
+#include "results/store.h"
 #include "verbs.h"
 
 #define REPORT_DEFAULT_RUN "results/latest"

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "base/escape.h"
-#include "results.h"
+#include "results/results.h"
 #include "sshc.h"
 #include "sshvm.h"
 #include "verbs.h"

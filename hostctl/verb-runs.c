@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "history.h"
-#include "store.h"
+#include "results/history.h"
+#include "results/store.h"
 #include "verbs.h"
 
 static void runs_usage(FILE *f)

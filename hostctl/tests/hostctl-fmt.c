@@ -18,8 +18,8 @@
 
 #include "vm/domain.h"
 #include "export.h"
-#include "repeat.h"
-#include "results.h"
+#include "results/repeat.h"
+#include "results/results.h"
 
 static char *slurp(const char *path)
 {

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmpstat.h"
-#include "compare.h"
+#include "results/cmpstat.h"
+#include "results/compare.h"
 #include "tap.h"
 
 static int near(double a, double b)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "results/compare.h"
 #include "jsonutil.h"
 #include "tap.h"
 

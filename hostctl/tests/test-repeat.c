@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "repeat.h"
+#include "results/repeat.h"
 #include "tap.h"
 
 /*

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results.h"
+#include "results/results.h"
 #include "tap.h"
 
 /* A run with every field summary.json can hold, some left unwritten. */

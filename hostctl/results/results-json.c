@@ -15,7 +15,7 @@
 
 #include "errmsg.h"
 #include "jsonutil.h"
-#include "results.h"
+#include "results/results.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define JSON_FLAGS_PRETTY                                    \

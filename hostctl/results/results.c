@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "jsonutil.h"
-#include "results.h"
+#include "results/results.h"
 
 int res_set_str(char **field, const char *value)
 {

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "results.h"
+#include "results/results.h"
 
 #define STORE_DEFAULT_DIR "results"
 /* The largest summary.json read back. */

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "results.h"
+#include "results/results.h"
 
 /*
  * One line for a stored run: its date (from the run id), the kernel's

@@ -17,7 +17,7 @@
 
 #include <json-c/json.h>
 
-#include "results.h"
+#include "results/results.h"
 
 #define REPEAT_ROUNDS_MAX 1000
 /* A step's "verdict" in a round where it never began. */

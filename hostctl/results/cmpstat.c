@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "cmpstat.h"
+#include "results/cmpstat.h"
 
 /* Student's t at 97.5% for 1..30 degrees of freedom. */
 static const double t975[] = {

@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "cmpstat.h"
-#include "compare.h"
+#include "results/cmpstat.h"
+#include "results/compare.h"
 #include "base/escape.h"
 #include "jsonutil.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "base/escape.h"
-#include "results.h"
+#include "results/results.h"
 
 int res_format_parse(const char *s, enum res_format *ret)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "base/escape.h"
-#include "progress.h"
+#include "results/progress.h"
 #include "ttyline.h"
 
 void progress_status(struct progress *p, const char *fmt, ...)

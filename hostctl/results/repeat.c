@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "jsonutil.h"
-#include "repeat.h"
+#include "results/repeat.h"
 #include "scenario.h"
 
 #define JSON_FLAGS_PRETTY                                    \

@@ -12,7 +12,7 @@
 
 #include <json-c/json.h>
 
-#include "results.h"
+#include "results/results.h"
 
 /* The most rounds compare runs. */
 #define CMP_ROUNDS_MAX 20

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "results.h"
+#include "results/results.h"
 
 /* The KTAP streams: results.ktap, and stdout for --format ktap. */
 #define PROGRESS_KTAP_MAX 2

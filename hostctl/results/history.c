@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/escape.h"
-#include "history.h"
+#include "results/history.h"
 
 static size_t kernel_list_len(const struct res_run *run, const char *key)
 {

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "base/fsutil.h"
-#include "store.h"
+#include "results/store.h"
 
 int store_read_run(const char *dir, struct res_run *ret, char *err,
 		   size_t errlen)
