@@ -37,9 +37,9 @@
 
 #include "base/escape.h"
 #include "export.h"
-#include "incident.h"
+#include "crash/incident.h"
 #include "results/progress.h"
-#include "report.h"
+#include "crash/report.h"
 #include "results/results.h"
 #include "session.h"
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize.h"
+#include "crash/symbolize.h"
 
 static bool sym_char(char ch, const char *more)
 {

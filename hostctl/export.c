@@ -18,7 +18,7 @@
 #include "fileio.h"
 #include "base/fsutil.h"
 #include "kbuild.h"
-#include "report.h"
+#include "crash/report.h"
 
 #define TAIL_BYTES (64 << 10)
 #define BUILD_LOG_BYTES (8 << 10)

@@ -22,7 +22,7 @@
 #include "base/fsutil.h"
 #include "guest.h"
 #include "results/progress.h"
-#include "report.h"
+#include "crash/report.h"
 #include "vm/vm.h"
 #include "vm/vmstate.h"
 

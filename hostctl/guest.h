@@ -24,7 +24,7 @@
 
 #include "base/boundlog.h"
 #include "vm/domain.h"
-#include "incident.h"
+#include "crash/incident.h"
 #include "results/results.h"
 #include "scenario.h"
 #include "session.h"

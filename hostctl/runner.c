@@ -45,7 +45,7 @@
 #include "vm/domain.h"
 #include "fileio.h"
 #include "guest.h"
-#include "judge.h"
+#include "crash/judge.h"
 #include "vm/owner.h"
 #include "results/progress.h"
 #include "runner.h"

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "proto.h"
-#include "report.h"
+#include "crash/report.h"
 #include "scenario-priv.h"
 
 /* Room for a step kind's keys and the ending NULL key. */

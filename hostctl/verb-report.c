@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "base/escape.h"
-#include "postmortem.h"
+#include "crash/postmortem.h"
 #include "results/repeat.h"
 #include "export.h"
 #include "results/results.h"

@@ -23,7 +23,7 @@
 #include "fileio.h"
 #include "base/fsutil.h"
 #include "results/history.h"
-#include "postmortem.h"
+#include "crash/postmortem.h"
 #include "results/progress.h"
 #include "results/repeat.h"
 #include "results/results.h"

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "incident.h"
-#include "report.h"
+#include "crash/incident.h"
+#include "crash/report.h"
 #include "tap.h"
 
 static char *read_all(const char *path, size_t *ret_len)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "incident.h"
+#include "crash/incident.h"
 #include "tap.h"
 
 static void feed(struct incident_timeline *tl, enum proto_event_type type,

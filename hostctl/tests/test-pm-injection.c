@@ -26,8 +26,8 @@
 #include <json-c/json.h>
 #include <libelf.h>
 
-#include "judge.h"
-#include "postmortem.h"
+#include "crash/judge.h"
+#include "crash/postmortem.h"
 #include "tap.h"
 
 /* The cache as kbuild_cache_dir() finds it. */

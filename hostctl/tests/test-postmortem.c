@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "postmortem.h"
+#include "crash/postmortem.h"
 #include "tap.h"
 
 static void put(const char *dir, const char *name, const char *text)

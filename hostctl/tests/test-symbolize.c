@@ -23,7 +23,7 @@
 #include <elfutils/libdwelf.h>
 #include <libelf.h>
 
-#include "symbolize.h"
+#include "crash/symbolize.h"
 #include "tap.h"
 
 /* This build has DWARF: the resolver's line tests can run. */

@@ -21,7 +21,7 @@
 #include "shell-escape.h"
 #include "base/fsutil.h"
 #include "results/progress.h"
-#include "report.h"
+#include "crash/report.h"
 #include "results/results.h"
 #include "tap.h"
 #include "vm/uri.h"

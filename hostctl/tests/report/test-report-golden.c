@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "crash/report.h"
 #include "tap.h"
 
 static int read_file(const char *path, char **ret, size_t *ret_len)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "crash/report.h"
 #include "tap.h"
 
 #define WARN_LOG                                                                                   \

@@ -20,7 +20,7 @@
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 
-#include "symbolize.h"
+#include "crash/symbolize.h"
 
 /* Below a folder: how deep to look, and how many .ko to list. */
 #define SYM_WALK_DEPTH 12

@@ -17,8 +17,8 @@
 #include <libvirt/libvirt.h>
 
 #include "base/boundlog.h"
-#include "postmortem.h"
-#include "symbolize.h"
+#include "crash/postmortem.h"
+#include "crash/symbolize.h"
 
 /* Events kept in a bundle: the tail of this VM's events. */
 #define PM_EVENTS_MAX 200

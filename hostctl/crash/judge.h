@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "incident.h"
-#include "postmortem.h"
+#include "crash/incident.h"
+#include "crash/postmortem.h"
 #include "results/results.h"
 #include "scenario.h"
 #include "vm/vm.h"

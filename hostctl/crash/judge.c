@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "judge.h"
-#include "report.h"
+#include "crash/judge.h"
+#include "crash/report.h"
 
 /* Enough console for any run; a longer log keeps its tail. */
 #define JUDGE_CONSOLE_MAX (32u << 20)

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "incident.h"
+#include "crash/incident.h"
 
 void incident_timeline_init(struct incident_timeline *tl)
 {

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "proto.h"
-#include "report.h"
+#include "crash/report.h"
 #include "results/results.h"
 #include "scenario.h"
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "crash/report.h"
 
 #define REPORT_LINE_MAX 512
 #define REPORT_FN_MAX 128
