@@ -17,7 +17,7 @@
 #include "base/fsutil.h"
 #include "runner.h"
 #include "setup.h"
-#include "sshc.h"
+#include "live/sshc.h"
 #include "vm/uri.h"
 
 /* Embedded-driver roots, <cache>/libvirt and libvirt-1.., to choose from. */

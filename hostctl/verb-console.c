@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "vm/conattach.h"
-#include "sshvm.h"
+#include "live/sshvm.h"
 #include "verbs.h"
 #include "vm/vmstate.h"
 

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sshc.h"
-#include "sshvm.h"
+#include "live/sshc.h"
+#include "live/sshvm.h"
 #include "verbs.h"
 
 #define EXEC_CMD_MAX 65536

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sshc.h"
-#include "sshvm.h"
+#include "live/sshc.h"
+#include "live/sshvm.h"
 #include "verbs.h"
 
 static void push_usage(FILE *f)

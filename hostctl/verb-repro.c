@@ -19,8 +19,8 @@
 
 #include "base/escape.h"
 #include "results/results.h"
-#include "sshc.h"
-#include "sshvm.h"
+#include "live/sshc.h"
+#include "live/sshvm.h"
 #include "verbs.h"
 #include "vm/vm.h"
 

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "sshc.h"
-#include "sshvm.h"
+#include "live/sshc.h"
+#include "live/sshvm.h"
 #include "verbs.h"
 
 static void shell_usage(FILE *f)

@@ -21,7 +21,7 @@
 #include <libssh/libssh.h>
 
 #include "fileio.h"
-#include "sshc.h"
+#include "live/sshc.h"
 #include "tap.h"
 
 static bool chmod_fails;

@@ -18,7 +18,7 @@
 #include "vm/cloud.h"
 #include "vm/domain.h"
 #include "base/escape.h"
-#include "shell-escape.h"
+#include "live/shell-escape.h"
 #include "base/fsutil.h"
 #include "results/progress.h"
 #include "crash/report.h"

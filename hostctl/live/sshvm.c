@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "kbuild.h"
-#include "sshc.h"
-#include "sshvm.h"
+#include "live/sshc.h"
+#include "live/sshvm.h"
 #include "vm/vmstate.h"
 
 int sshvm_resolve(const char *verb, const char *cache, const char *name,

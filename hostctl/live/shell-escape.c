@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The shell's "~." escape (shell-escape.h). */
-#include "shell-escape.h"
+#include "live/shell-escape.h"
 
 void escape_init(struct escape *e)
 {

@@ -26,10 +26,10 @@
 #include <libssh/sftp.h>
 
 #include "fileio.h"
-#include "shell-escape.h"
+#include "live/shell-escape.h"
 #include "base/fsutil.h"
 #include "proto.h"
-#include "sshc.h"
+#include "live/sshc.h"
 
 #define SSHC_BUF 32768
 #define SSHC_HANDSHAKE_S 60L /* libssh: 10 s */
