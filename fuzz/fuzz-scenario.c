@@ -14,8 +14,8 @@
 
 #include <json-c/json.h>
 
-#include "bootcheck.h"
-#include "scenario.h"
+#include "scenario/bootcheck.h"
+#include "scenario/scenario.h"
 
 static void check_requests(const struct scenario *s)
 {

@@ -19,11 +19,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "bootcheck.h"
+#include "scenario/bootcheck.h"
 #include "base/boundlog.h"
 #include "vm/domain.h"
 #include "results/results.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 struct boots {
 	const struct scenario *s;

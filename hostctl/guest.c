@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bootcheck.h"
+#include "scenario/bootcheck.h"
 #include "vm/cloud.h"
 #include "vm/conattach.h"
 #include "vm/confine.h"

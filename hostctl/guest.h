@@ -26,7 +26,7 @@
 #include "vm/domain.h"
 #include "crash/incident.h"
 #include "results/results.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "session.h"
 
 /* How long to wait for bye after shutdown before destroying anyway. */

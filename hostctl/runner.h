@@ -18,7 +18,7 @@
 #include "vm/accel.h"
 #include "base/boundlog.h"
 #include "results/results.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 /* Bounds for the first hello, in ms: KVM is probed, TCG is slow. */
 #define RUNNER_HELLO_KVM_MS 10000

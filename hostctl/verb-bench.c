@@ -21,7 +21,7 @@
 #include "guest.h"
 #include "results/results.h"
 #include "runner.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "setup.h"
 #include "verbs.h"
 #include "vm/vm.h"

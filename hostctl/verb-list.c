@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bites.h"
+#include "scenario/bites.h"
 #include "kbuild.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "verbs.h"
 
 #ifndef VLALAB_SRCDIR

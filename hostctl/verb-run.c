@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bites.h"
+#include "scenario/bites.h"
 #include "vm/cloud.h"
 #include "vm/domain.h"
 #include "export.h"
@@ -29,7 +29,7 @@
 #include "results/results.h"
 #include "results/store.h"
 #include "runner.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "schedule.h"
 #include "setup.h"
 #include "verbs.h"

@@ -15,7 +15,7 @@
 #include "proto.h"
 #include "crash/report.h"
 #include "results/results.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 /* One step (or a scenario before its first step) on the guest's clock. */
 struct incident_span {

@@ -15,7 +15,7 @@
 #include "crash/incident.h"
 #include "crash/postmortem.h"
 #include "results/results.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "vm/vm.h"
 
 struct judge_in {

@@ -13,7 +13,7 @@
 
 #include "jsonutil.h"
 #include "results/repeat.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 #define JSON_FLAGS_PRETTY                                    \
 	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | \

@@ -10,7 +10,7 @@
 
 #include <json-c/json.h>
 
-#include "bootcheck.h"
+#include "scenario/bootcheck.h"
 #include "proto.h"
 #include "tap.h"
 

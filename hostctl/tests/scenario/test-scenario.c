@@ -18,9 +18,9 @@
 
 #include <json-c/json.h>
 
-#include "bites.h"
-#include "bootcheck.h"
-#include "scenario.h"
+#include "scenario/bites.h"
+#include "scenario/bootcheck.h"
+#include "scenario/scenario.h"
 #include "tap.h"
 
 int verb_list(int argc, char *argv[]);

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "scenario-priv.h"
+#include "scenario/scenario-priv.h"
 
 static int scn_msgs_add(char ***msgs, size_t *n, char *msg)
 {

@@ -22,12 +22,12 @@
 
 #include <json-c/json.h>
 
-#include "bootcheck.h"
+#include "scenario/bootcheck.h"
 #include "fileio.h"
 #include "jsonstrict.h"
 #include "proto.h"
-#include "scenario-priv.h"
-#include "scenario.h"
+#include "scenario/scenario-priv.h"
+#include "scenario/scenario.h"
 #include "stepspec.h"
 
 #define SCN_FILE_MAX (1024 * 1024)

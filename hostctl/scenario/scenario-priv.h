@@ -17,7 +17,7 @@
 #include <json-c/json.h>
 
 #include "jsonstrict.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "stepspec.h"
 
 /* Room for a JSON path in messages ("$.steps[3].expect"). */

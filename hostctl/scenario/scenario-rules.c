@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "scenario-priv.h"
+#include "scenario/scenario-priv.h"
 
 /*
  * Top-level keys the multi-boot driver does not act on, and why

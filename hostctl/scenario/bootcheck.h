@@ -13,7 +13,7 @@
 
 #include "proto.h"
 #include "results/results.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 /*
  * The run request of boot @k of @s, as one protocol line in a malloc'd

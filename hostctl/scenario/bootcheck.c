@@ -12,7 +12,7 @@
 
 #include <json-c/json.h>
 
-#include "bootcheck.h"
+#include "scenario/bootcheck.h"
 
 uint64_t boots_bound_ms(const struct scenario *s, size_t k)
 {

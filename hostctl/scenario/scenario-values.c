@@ -15,7 +15,7 @@
 #include "brspec.h"
 #include "kbuild.h"
 #include "proto.h"
-#include "scenario-priv.h"
+#include "scenario/scenario-priv.h"
 
 void scn_check_string_list(struct scn_ctx *ctx, const char *path,
 			   struct json_object *v, bool (*ok)(const char *),

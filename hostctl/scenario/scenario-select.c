@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 /* Levenshtein distance, in one malloc'd row. SIZE_MAX on no memory. */
 static size_t scn_distance(const char *a, const char *b)

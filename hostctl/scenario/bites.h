@@ -8,7 +8,7 @@
 #ifndef VLALAB_BITES_H
 #define VLALAB_BITES_H
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 /*
  * Resolve every bites entry of @set against @kernel_dir's series (its

@@ -16,7 +16,7 @@
 
 #include "proto.h"
 #include "crash/report.h"
-#include "scenario-priv.h"
+#include "scenario/scenario-priv.h"
 
 /* Room for a step kind's keys and the ending NULL key. */
 #define SCN_SPEC_KEYS_MAX (STEPSPEC_KEYS_MAX + 1)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bites.h"
+#include "scenario/bites.h"
 #include "kbuild.h"
 
 __attribute__((format(printf, 2, 3))) static int

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "kbuild.h"
-#include "scenario-priv.h"
-#include "scenario.h"
+#include "scenario/scenario-priv.h"
+#include "scenario/scenario.h"
 
 static void scn_reason_add(char *reason, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
