@@ -41,7 +41,7 @@
 #include "results/progress.h"
 #include "crash/report.h"
 #include "results/results.h"
-#include "session.h"
+#include "guest/session.h"
 
 #define STEPS_MAX 8
 #define ERASE "\r\033[K"

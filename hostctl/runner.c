@@ -44,7 +44,7 @@
 #include "vm/confine.h"
 #include "vm/domain.h"
 #include "fileio.h"
-#include "guest.h"
+#include "guest/guest.h"
 #include "crash/judge.h"
 #include "vm/owner.h"
 #include "results/progress.h"

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "base/fsutil.h"
-#include "guest.h"
+#include "guest/guest.h"
 #include "results/results.h"
 #include "runner.h"
 #include "scenario/scenario.h"

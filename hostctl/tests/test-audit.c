@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit.h"
-#include "session.h"
+#include "guest/audit.h"
+#include "guest/session.h"
 #include "tap.h"
 
 static char err[512];

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session.h"
+#include "guest/session.h"
 #include "tap.h"
 
 #define HELLO                                                               \

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "audit.h"
+#include "guest/audit.h"
 #include "proto.h"
 #include "results/results.h"
 

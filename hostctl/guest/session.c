@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "session.h"
+#include "guest/session.h"
 
 void session_init(struct session *s)
 {

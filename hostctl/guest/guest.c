@@ -20,7 +20,7 @@
 #include "vm/confine.h"
 #include "errmsg.h"
 #include "base/fsutil.h"
-#include "guest.h"
+#include "guest/guest.h"
 #include "results/progress.h"
 #include "crash/report.h"
 #include "vm/vm.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit.h"
+#include "guest/audit.h"
 #include "errmsg.h"
 
 static struct audit_snap *phase_snap(struct audit_pair *pair, const char *phase)

@@ -27,7 +27,7 @@
 #include "crash/incident.h"
 #include "results/results.h"
 #include "scenario/scenario.h"
-#include "session.h"
+#include "guest/session.h"
 
 /* How long to wait for bye after shutdown before destroying anyway. */
 #define GUEST_BYE_MS 2000
