@@ -36,7 +36,7 @@
 #include <json-c/json.h>
 
 #include "base/escape.h"
-#include "export.h"
+#include "export/export.h"
 #include "crash/incident.h"
 #include "results/progress.h"
 #include "crash/report.h"

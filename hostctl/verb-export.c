@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "export.h"
+#include "export/export.h"
 #include "results/store.h"
 #include "verbs.h"
 

@@ -17,7 +17,7 @@
 #include "base/escape.h"
 #include "crash/postmortem.h"
 #include "results/repeat.h"
-#include "export.h"
+#include "export/export.h"
 #include "results/results.h"
 #include "results/store.h"
 #include "verbs.h"

@@ -19,7 +19,7 @@
 #include "scenario/bites.h"
 #include "vm/cloud.h"
 #include "vm/domain.h"
-#include "export.h"
+#include "export/export.h"
 #include "fileio.h"
 #include "base/fsutil.h"
 #include "results/history.h"

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "vm/domain.h"
-#include "export.h"
+#include "export/export.h"
 #include "results/repeat.h"
 #include "results/results.h"
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "base/escape.h"
-#include "export.h"
+#include "export/export.h"
 #include "fileio.h"
 #include "base/fsutil.h"
 #include "kbuild.h"

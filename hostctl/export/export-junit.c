@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "base/escape.h"
-#include "export.h"
+#include "export/export.h"
 
 enum jkind { J_PASS, J_FAILURE, J_ERROR, J_SKIPPED };
 

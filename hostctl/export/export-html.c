@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "base/escape.h"
-#include "export.h"
+#include "export/export.h"
 #include "results/history.h"
 
 #define BAR_WIDTH 240

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "base/escape.h"
-#include "export.h"
+#include "export/export.h"
 #include "jsonutil.h"
 
 #define KCIDB_ORIGIN "vlalab"
