@@ -20,9 +20,9 @@
 #include "base/fsutil.h"
 #include "guest/guest.h"
 #include "results/results.h"
-#include "runner.h"
+#include "run/runner.h"
 #include "scenario/scenario.h"
-#include "setup.h"
+#include "run/setup.h"
 #include "verbs.h"
 #include "vm/vm.h"
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "kbuild.h"
-#include "setup.h"
+#include "run/setup.h"
 #include "verbs.h"
 
 #ifndef VLALAB_SRCDIR

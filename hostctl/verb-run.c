@@ -28,10 +28,10 @@
 #include "results/repeat.h"
 #include "results/results.h"
 #include "results/store.h"
-#include "runner.h"
+#include "run/runner.h"
 #include "scenario/scenario.h"
-#include "schedule.h"
-#include "setup.h"
+#include "run/schedule.h"
+#include "run/setup.h"
 #include "verbs.h"
 #include "vm/vm.h"
 

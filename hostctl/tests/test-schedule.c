@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "schedule.h"
+#include "run/schedule.h"
 #include "tap.h"
 
 static void test_order(void)

@@ -40,7 +40,7 @@
 
 #include <libvirt/virterror.h>
 
-#include "boots.h"
+#include "run/boots.h"
 #include "vm/confine.h"
 #include "vm/domain.h"
 #include "fileio.h"
@@ -48,8 +48,8 @@
 #include "crash/judge.h"
 #include "vm/owner.h"
 #include "results/progress.h"
-#include "runner.h"
-#include "schedule.h"
+#include "run/runner.h"
+#include "run/schedule.h"
 #include "vm/uri.h"
 #include "vm/vm.h"
 

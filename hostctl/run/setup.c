@@ -15,8 +15,8 @@
 
 #include "vm/confine.h"
 #include "base/fsutil.h"
-#include "runner.h"
-#include "setup.h"
+#include "run/runner.h"
+#include "run/setup.h"
 #include "live/sshc.h"
 #include "vm/uri.h"
 

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "schedule.h"
+#include "run/schedule.h"
 
 static uint64_t expected(const struct sched_item *it)
 {

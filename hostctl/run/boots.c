@@ -30,7 +30,7 @@
 
 #include <json-c/json.h>
 
-#include "boots.h"
+#include "run/boots.h"
 #include "base/fsutil.h"
 
 /* The machine boot @sb runs on: its own, or the run's. */
