@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "verbs.h"
+#include "cli/verbs.h"
 
 static int verb_help(int argc, char *argv[]);
 

@@ -10,7 +10,7 @@
 
 #include "results/history.h"
 #include "results/store.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 
 static void runs_usage(FILE *f)
 {

@@ -7,7 +7,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "verbs.h"
+#include "cli/verbs.h"
 
 int verb_check_nargs(const struct verb *v, int n)
 {

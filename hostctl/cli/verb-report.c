@@ -20,7 +20,7 @@
 #include "export/export.h"
 #include "results/results.h"
 #include "results/store.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 
 #define REPORT_DEFAULT_RUN "results/latest"
 

@@ -20,7 +20,7 @@
 #include "fileio.h"
 #include "kbuild.h"
 #include "results/store.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 
 #define CMP_ARGV_MAX 64
 

@@ -24,7 +24,7 @@
 #include "kbuild.h"
 #include "results/results.h"
 #include "results/store.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 
 static void gc_usage(FILE *f)
 {

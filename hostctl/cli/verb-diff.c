@@ -12,7 +12,7 @@
 
 #include "results/history.h"
 #include "results/store.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 
 static void diff_usage(FILE *f)
 {

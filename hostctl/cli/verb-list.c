@@ -16,7 +16,7 @@
 #include "scenario/bites.h"
 #include "kbuild.h"
 #include "scenario/scenario.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 
 #ifndef VLALAB_SRCDIR
 #error "VLALAB_SRCDIR (the repository root) must be defined by the build"

@@ -11,7 +11,7 @@
 
 #include "live/sshc.h"
 #include "live/sshvm.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 
 #define EXEC_CMD_MAX 65536
 

@@ -32,7 +32,7 @@
 #include "scenario/scenario.h"
 #include "run/schedule.h"
 #include "run/setup.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 #include "vm/vm.h"
 
 static void run_usage(FILE *f)

@@ -8,7 +8,7 @@
 
 #include "live/sshc.h"
 #include "live/sshvm.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 
 static void pull_usage(FILE *f)
 {

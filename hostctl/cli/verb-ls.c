@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "kbuild.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 #include "vm/vmstate.h"
 
 static void ls_usage(FILE *f)

@@ -10,7 +10,7 @@
 
 #include "export/export.h"
 #include "results/store.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 
 static void export_usage(FILE *f)
 {

@@ -21,7 +21,7 @@
 #include "results/results.h"
 #include "live/sshc.h"
 #include "live/sshvm.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 #include "vm/vm.h"
 
 #define REPRO_WITHOUT_MAX 32

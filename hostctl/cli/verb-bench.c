@@ -23,7 +23,7 @@
 #include "run/runner.h"
 #include "scenario/scenario.h"
 #include "run/setup.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 #include "vm/vm.h"
 
 #define BENCH_RUNS_MAX 16

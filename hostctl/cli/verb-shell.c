@@ -5,7 +5,7 @@
 
 #include "live/sshc.h"
 #include "live/sshvm.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 
 static void shell_usage(FILE *f)
 {

@@ -14,7 +14,7 @@
 
 #include "kbuild.h"
 #include "run/setup.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 
 #ifndef VLALAB_SRCDIR
 #error "VLALAB_SRCDIR (the repository root) must be defined by the build"

@@ -12,7 +12,7 @@
 
 #include "results/history.h"
 #include "results/store.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 
 #define FLAKES_LAST_DEFAULT 10
 #define FLAKES_LAST_MAX 1000

@@ -7,7 +7,7 @@
 
 #include "live/sshc.h"
 #include "live/sshvm.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 
 static void push_usage(FILE *f)
 {

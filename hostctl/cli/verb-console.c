@@ -6,7 +6,7 @@
 
 #include "vm/conattach.h"
 #include "live/sshvm.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 #include "vm/vmstate.h"
 
 static void console_usage(FILE *f)
