@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +22,7 @@
 #include "run/runner.h"
 #include "scenario/scenario.h"
 #include "run/setup.h"
+#include "run/spec.h"
 #include "cli/verbs.h"
 #include "vm/vm.h"
 
@@ -78,62 +78,34 @@ static void report(const char *what, uint64_t *us, unsigned int n,
 	       us[0] / 1000.0, us[n - 1] / 1000.0, target);
 }
 
-/* Time `hostctl run all` (this binary), its report thrown away. */
+/* Time a whole `hostctl run all` (run/spec.h, in a child process),
+ * its report thrown away. */
 static int time_run_all(const char *cache, const char *connect,
 			const char *machine, const struct setup_kernel *k,
 			const char *out_dir, unsigned int jobs,
 			uint64_t *ret_us, int *ret_status)
 {
+	static char *const all[] = { "all" };
 	uint64_t t0 = vm_now_us();
-	char j[16];
-	int status;
-	pid_t pid;
+	struct run_spec s;
+	int r;
 
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		char *args[28];
-		int n = 0;
-
-		args[n++] = "hostctl";
-		args[n++] = "run";
-		args[n++] = "--format";
-		args[n++] = "ktap";
-		args[n++] = "--output";
-		args[n++] = (char *)out_dir;
-		args[n++] = "--cache";
-		args[n++] = (char *)cache;
-		if (connect) {
-			args[n++] = "--connect";
-			args[n++] = (char *)connect;
-		}
-		if (machine) {
-			args[n++] = "--machine";
-			args[n++] = (char *)machine;
-		}
-		if (k->kernel_dir) {
-			args[n++] = "--kernel-dir";
-			args[n++] = (char *)k->kernel_dir;
-		}
-		if (k->flavour) {
-			args[n++] = "--flavour";
-			args[n++] = (char *)k->flavour;
-		}
-		snprintf(j, sizeof(j), "%u", jobs);
-		args[n++] = "-j";
-		args[n++] = j;
-		args[n++] = "all";
-		args[n] = NULL;
-		if (!freopen("/dev/null", "w", stdout))
-			_exit(127);
-		execv("/proc/self/exe", args);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
+	run_spec_init(&s);
+	s.names = all;
+	s.n_names = 1;
+	s.format = RES_FORMAT_KTAP;
+	s.output = out_dir;
+	s.cache = cache;
+	s.connect = connect;
+	s.machine = machine;
+	if (k->kernel_dir)
+		s.kernel_dir = k->kernel_dir;
+	s.flavour = k->flavour;
+	s.jobs = jobs;
+	r = verb_run_child(&s, true, ret_status);
+	if (r < 0)
+		return r;
 	*ret_us = vm_now_us() - t0;
-	*ret_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 	return 0;
 }
 

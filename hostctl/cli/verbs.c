@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What verbs share and that is not the table: checking a verb's
- * positional arguments against its own row, and the options of the verbs
- * on a live VM.
+ * positional arguments against its own row, the options of the verbs
+ * on a live VM, and a run in a child process (bench, compare).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli/verbs.h"
 
@@ -41,4 +44,33 @@ int verb_vm_options(int argc, char *argv[], const char *optstring,
 		}
 	}
 	return VERB_GO_ON;
+}
+
+int verb_run_child(const struct run_spec *s, bool quiet, int *ret_status)
+{
+	char err[1024];
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (quiet && !freopen("/dev/null", "w", stdout))
+			_exit(127);
+		if (run_spec_check(s, err, sizeof(err)) < 0) {
+			fprintf(stderr, "hostctl run: %s\n", err);
+			_exit(EXIT_SETUP);
+		}
+		status = run_spec_run(s);
+		fflush(NULL);
+		_exit(status);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	*ret_status = WIFEXITED(status) ? WEXITSTATUS(status) :
+					  128 + WTERMSIG(status);
+	return 0;
 }
