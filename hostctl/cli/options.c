@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "cli/options.h"
+#include "results/store.h"
 
 struct cli_opt_def {
 	struct option row;
@@ -39,7 +40,8 @@ static const struct cli_opt_def defs[] = {
 	{ { "series", no_argument, NULL, CLI_OPT_SERIES },
 	  "  --series          with --tree: apply our series to a copy of it\n" },
 	{ { "results", required_argument, NULL, CLI_OPT_RESULTS },
-	  "  --results DIR  where the runs are (default: results)\n" },
+	  "  --results DIR  where the runs are (default: " STORE_DEFAULT_DIR
+	  ")\n" },
 	{ { "scenarios", required_argument, NULL, CLI_OPT_SCENARIOS },
 	  "  --scenarios DIR   the scenario tree (default: " VLALAB_SRCDIR
 	  "/scenarios)\n" },

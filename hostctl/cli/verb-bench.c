@@ -23,6 +23,7 @@
 #include "scenario/scenario.h"
 #include "run/setup.h"
 #include "run/spec.h"
+#include "cli/options.h"
 #include "cli/verbs.h"
 #include "vm/vm.h"
 
@@ -43,15 +44,16 @@ static void bench_usage(FILE *f)
 		"  --no-run-all      skip the 'hostctl run all' measurements\n"
 		"  --jobs N          time 'hostctl run all' at -j 1 and at -j N, one\n"
 		"                    after the other, each run (default: 2)\n"
-		"  --connect URI     libvirt URI (default: the embedded driver)\n"
-		"  --cache DIR       the cache (default: $VLALAB_CACHE or ~/.cache/vlalab)\n"
-		"  --accel ACCEL     auto, kvm or tcg (default: auto)\n"
-		"  --machine M       QEMU's machine type, q35 or pc (default: q35)\n"
-		"  --kernel-dir DIR  patches/ and configs/ of the kernel to boot\n"
-		"                    (default: the repository's kernel/)\n"
-		"  --flavour NAME    the kernel flavour, as in run (default: patched)\n"
-		"  --help            show this help\n",
+		"  --connect URI     libvirt URI (default: the embedded driver)\n",
 		BENCH_RUNS_MAX);
+	cli_opt_usage(f, CLI_OPT_CACHE);
+	cli_opt_usage(f, CLI_OPT_ACCEL);
+	fputs("  --machine M       QEMU's machine type, q35 or pc (default: q35)\n"
+	      "  --kernel-dir DIR  patches/ and configs/ of the kernel to boot\n"
+	      "                    (default: the repository's kernel/)\n"
+	      "  --flavour NAME    the kernel flavour, as in run (default: patched)\n",
+	      f);
+	cli_opt_usage(f, CLI_OPT_HELP);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -209,19 +211,18 @@ static int time_pair(const struct setup *su, const char *connect,
 
 int verb_bench(int argc, char *argv[])
 {
-	static const struct option opts[] = {
+	static const enum cli_opt shared[] = {
+		CLI_OPT_CONNECT, CLI_OPT_CACHE,	     CLI_OPT_ACCEL,
+		CLI_OPT_MACHINE, CLI_OPT_KERNEL_DIR, CLI_OPT_FLAVOUR,
+		CLI_OPT_HELP,	 CLI_OPT_END,
+	};
+	static const struct option own[] = {
 		{ "runs", required_argument, NULL, 'n' },
 		{ "no-run-all", no_argument, NULL, 'N' },
 		{ "jobs", required_argument, NULL, 'j' },
-		{ "connect", required_argument, NULL, 'c' },
-		{ "cache", required_argument, NULL, 'C' },
-		{ "accel", required_argument, NULL, 'a' },
-		{ "machine", required_argument, NULL, 'M' },
-		{ "kernel-dir", required_argument, NULL, 'K' },
-		{ "flavour", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	struct option opts[CLI_OPTS_MAX];
 	const char *connect = NULL, *cache = NULL, *machine = NULL;
 	struct setup_kernel k = { .kernel_dir = VLALAB_SRCDIR "/kernel" };
 	enum accel_choice accel = ACCEL_AUTO;
@@ -240,6 +241,7 @@ int verb_bench(int argc, char *argv[])
 	bool run_all = true;
 	int c, r, ret = EXIT_SETUP;
 
+	cli_opts_table(shared, own, opts);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
 		switch (c) {
 		case 'n':
@@ -263,13 +265,13 @@ int verb_bench(int argc, char *argv[])
 				return EXIT_SETUP;
 			}
 			break;
-		case 'c':
+		case CLI_OPT_CONNECT:
 			connect = optarg;
 			break;
-		case 'C':
+		case CLI_OPT_CACHE:
 			cache = optarg;
 			break;
-		case 'a':
+		case CLI_OPT_ACCEL:
 			if (accel_parse(optarg, &accel) < 0) {
 				fprintf(stderr,
 					"hostctl bench: unknown accelerator '%s'\n",
@@ -277,7 +279,7 @@ int verb_bench(int argc, char *argv[])
 				return EXIT_SETUP;
 			}
 			break;
-		case 'M':
+		case CLI_OPT_MACHINE:
 			if (domain_machine_check(optarg) < 0) {
 				fprintf(stderr,
 					"hostctl bench: unknown machine '%s'; use q35 or pc\n",
@@ -286,13 +288,13 @@ int verb_bench(int argc, char *argv[])
 			}
 			machine = optarg;
 			break;
-		case 'K':
+		case CLI_OPT_KERNEL_DIR:
 			k.kernel_dir = optarg;
 			break;
-		case 'L':
+		case CLI_OPT_FLAVOUR:
 			k.flavour = optarg;
 			break;
-		case 'h':
+		case CLI_OPT_HELP:
 			bench_usage(stdout);
 			return EXIT_GREEN;
 		default:

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/options.h"
 #include "cli/verbs.h"
 
 int verb_check_nargs(const struct verb *v, int n)
@@ -25,17 +26,19 @@ int verb_check_nargs(const struct verb *v, int n)
 int verb_vm_options(int argc, char *argv[], const char *optstring,
 		    void (*usage)(FILE *out), const char **cache)
 {
-	static const struct option opts[] = {
-		{ "cache", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+	static const enum cli_opt shared[] = {
+		CLI_OPT_CACHE,
+		CLI_OPT_HELP,
+		CLI_OPT_END,
 	};
+	struct option opts[CLI_OPTS_MAX];
 	int opt;
 
+	cli_opts_table(shared, NULL, opts);
 	while ((opt = getopt_long(argc, argv, optstring, opts, NULL)) != -1) {
-		if (opt == 'c') {
+		if (opt == CLI_OPT_CACHE) {
 			*cache = optarg;
-		} else if (opt == 'h') {
+		} else if (opt == CLI_OPT_HELP) {
 			usage(stdout);
 			return EXIT_GREEN;
 		} else {
