@@ -156,12 +156,7 @@ static int time_gap(const struct setup *su, enum accel_choice accel,
 		return -1;
 	}
 	run.n = 2;
-	ro.uri = su->uri;
-	ro.cache_dir = su->cache_dir;
-	ro.run_dir = run_dir;
-	ro.run_id = run_id;
-	ro.kernel = su->kernel_path;
-	ro.initrd = su->image.path;
+	run_runner_opts(su, run_dir, run_id, &ro);
 	ro.machine = machine;
 	ro.accel = accel;
 	ro.spare = spare;
@@ -355,12 +350,7 @@ int verb_bench(int argc, char *argv[])
 			goto out;
 		}
 		run.n = 1;
-		ro.uri = su.uri;
-		ro.cache_dir = su.cache_dir;
-		ro.run_dir = run_dir;
-		ro.run_id = run_id;
-		ro.kernel = su.kernel_path;
-		ro.initrd = su.image.path;
+		run_runner_opts(&su, run_dir, run_id, &ro);
 		ro.machine = machine;
 		ro.boot_scale = setup_boot_scale(&su);
 		ro.accel = accel;

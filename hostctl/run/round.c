@@ -33,6 +33,17 @@ int run_write_file(const char *dir, const char *name, const char *text)
 	return fileio_write_atomic(path, text, strlen(text));
 }
 
+void run_runner_opts(const struct setup *su, const char *run_dir,
+		     const char *run_id, struct runner_opts *ro)
+{
+	ro->uri = su->uri;
+	ro->cache_dir = su->cache_dir;
+	ro->run_dir = run_dir;
+	ro->run_id = run_id;
+	ro->kernel = su->kernel_path;
+	ro->initrd = su->image.path;
+}
+
 /* The hold of --keep-vm-on-fail: once, for the first failing scenario. */
 struct keep_vm {
 	const struct run_spec *s;
@@ -209,12 +220,7 @@ static void round_opts(const struct run_spec *s, struct run_plan *p,
 		       struct boundlog *events, struct keep_vm *keep,
 		       struct runner_opts *ro)
 {
-	ro->uri = p->su.uri;
-	ro->cache_dir = p->su.cache_dir;
-	ro->run_dir = dir;
-	ro->run_id = run_id;
-	ro->kernel = p->su.kernel_path;
-	ro->initrd = p->su.image.path;
+	run_runner_opts(&p->su, dir, run_id, ro);
 	ro->cmdline = cmdline;
 	ro->machine = s->machine;
 	ro->accel = s->accel;

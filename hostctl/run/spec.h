@@ -107,6 +107,17 @@ int run_spec_image(struct run_spec *s, const char *spec, char *err,
  */
 int run_spec_check(const struct run_spec *s, char *err, size_t errlen);
 
+struct setup;
+
+/*
+ * The runner's options that every run on the prepared kernel and image
+ * @su shares into @ro: libvirt's URI, the cache, the bzImage and the
+ * initramfs, and the run's directory and id. The rest are the caller's:
+ * a run's come from its spec (round.c), bench's measurements set theirs.
+ */
+void run_runner_opts(const struct setup *su, const char *run_dir,
+		     const char *run_id, struct runner_opts *ro);
+
 /*
  * Run @s, checked: the whole run, its messages on stderr (each once, at
  * the point that knows the file or the reason), its report on stdout in
