@@ -129,7 +129,7 @@ static int load(const char *path, const char *name, struct scenario *ret,
 /*
  * Run @i of the fresh-VM gap: bench/fails, then bench/trivial-read,
  * which a failure sends to a fresh VM (the spare's, with @spare); @stats
- * gets the gap. 0 or -1.
+ * gets the gap. 0, or -errno after saying why.
  */
 static int time_gap(const struct setup *su, enum accel_choice accel,
 		    const char *machine, struct scenario *fails,
@@ -153,7 +153,7 @@ static int time_gap(const struct setup *su, enum accel_choice accel,
 		fprintf(stderr, "hostctl bench: preparing gap run %u failed\n",
 			i);
 		free(run.v);
-		return -1;
+		return -ENOMEM;
 	}
 	run.n = 2;
 	run_runner_opts(su, run_dir, run_id, &ro);
@@ -169,7 +169,7 @@ static int time_gap(const struct setup *su, enum accel_choice accel,
 			proto_verdict_name(run.v[1].verdict),
 			run.v[1].reason ? run.v[1].reason : "");
 	res_run_free(&run);
-	return r < 0 ? -1 : 0;
+	return r < 0 ? r : 0;
 }
 
 /*

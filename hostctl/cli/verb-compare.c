@@ -52,13 +52,14 @@ static void compare_usage(FILE *f)
 }
 
 /* One run of @flavour into @dir (run/spec.h, in a child process): its
- * exit code, or -1 when it did not start or was killed. */
+ * exit code (128 + a signal that killed it), or -errno when it could not
+ * be forked. */
 static int run_flavour(const char *flavour, const char *dir,
 		       enum accel_choice accel, const char *kernel_dir,
 		       char *const *scenarios, int nscenarios)
 {
 	struct run_spec s;
-	int status;
+	int status, r;
 
 	run_spec_init(&s);
 	s.names = scenarios;
@@ -69,9 +70,8 @@ static int run_flavour(const char *flavour, const char *dir,
 	s.accel = accel;
 	if (kernel_dir)
 		s.kernel_dir = kernel_dir;
-	if (verb_run_child(&s, false, &status) < 0 || status >= 128)
-		return -1;
-	return status;
+	r = verb_run_child(&s, false, &status);
+	return r < 0 ? r : status;
 }
 
 static int write_outputs(const char *dir, struct json_object *t)
@@ -248,7 +248,7 @@ int verb_compare(int argc, char *argv[])
 			/* A run that ended red or with a lab error still
 			 * has its verdicts; only one without a summary
 			 * stops the comparison. */
-			if (r < 0 || r == EXIT_SETUP) {
+			if (r < 0 || r == EXIT_SETUP || r >= 128) {
 				fprintf(stderr,
 					"hostctl compare: the run of %s in '%s' did not start (exit %d)\n",
 					fl[i], sub, r);

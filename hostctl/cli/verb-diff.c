@@ -52,16 +52,16 @@ static int parse_num(const char *s, uint64_t max, uint64_t *ret)
 	return 0;
 }
 
+/* The run @arg names, or -errno after saying why. */
 static int load(const char *results, const char *arg, struct res_run *run)
 {
 	char dir[PATH_MAX], err[1024];
+	int r;
 
-	if (store_load(results, arg, dir, sizeof(dir), run, err, sizeof(err)) <
-	    0) {
+	r = store_load(results, arg, dir, sizeof(dir), run, err, sizeof(err));
+	if (r < 0)
 		fprintf(stderr, "hostctl diff: %s\n", err);
-		return -1;
-	}
-	return 0;
+	return r;
 }
 
 int verb_diff(int argc, char *argv[])
