@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Every measured figure in the docs names the command that reproduces it.
+
+A figure is a number with a unit of time, size, rate or a percentage
+(FIGURE below: "4.5 s", "2 min", "207.7 ms", "3.2 MiB", "13.4%"). A block
+holding one must also hold a command: a `backticked` span that starts with
+something one can type (COMMAND below: `build/hostctl/hostctl bench
+--runs 5`, `hostctl run all`, `meson test -C build hostctl-probe`,
+`./bootstrap test`, `images/cloud/build.sh`). A test's name alone
+(`hostctl-probe`) is no command. A value the code sets rather than
+measures (a timeout, a bound, a buffer's size) names where it is set
+instead (SETTING: a `CONSTANT_NAME`, an `--option`, a `file.c` or
+`scenario.json`). Where nothing reproduces a figure, the block says so
+with the marker "(not reproducible: REASON)".
+
+A block is a paragraph, one list item (with its continuation lines), or a
+table. A table takes the command of its caption, the paragraph right
+before it; a list item the command of the paragraph that introduces its
+list (the one right before it, ending with ':') or of its parent item.
+Fenced code blocks are commands and output, not prose: skipped.
+
+This is a floor, not a proof: it checks that a command or a setting is
+named next to the figure, not that it yields the figure, and it cannot
+tell a measured figure from a set one, so a measurement beside a source
+file's name passes too. TAP on stdout, one line per file.
+
+usage: check-figures.py SRCDIR [FILE.md...]
+       (FILE.md relative to SRCDIR; default README.md and docs/**/*.md)"""
+import glob
+import os
+import re
+import sys
+
+UNITS = r"(?:ms|s|min|minutes|seconds|µs|us|ns|KiB|MiB|GiB|KB|MB|GB|Mbit/s|MB/s|%)"
+FIGURE = re.compile(r"(?<![\w.#/-])\d+(?:\.\d+)?\s?" + UNITS + r"(?![\w/])")
+COMMAND = re.compile(
+    r"`(?:[A-Z][A-Z_]*=\S* )*(?:nice -n \d+ )?(?:sudo )?"
+    r"(?:build[\w-]*/\S+|\./\S+|\.ci/\S+|[a-z]+/[\w/.-]+\.(?:sh|py)\b"
+    r"|hostctl [a-z]|meson (?:test|setup|compile)\b|ninja \S|bash \S"
+    r"|python3 \S|time \S|virsh \S|qemu-\S+ \S)[^`]*`")
+# Where a set value (a timeout, a bound, a size) is set: a constant, an
+# option, a source or data file.
+SETTING = re.compile(
+    r"`(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+|--[a-z][\w-]*|[\w./-]+\."
+    r"(?:c|h|json|config|sh|py|build))\b[^`]*`")
+MARKER = "(not reproducible:"
+
+
+def blocks(lines):
+    """Yield (first line number, kind, text, indent, lead) per block; lead
+    is the block a table or list item takes its command from."""
+    out = []
+    cur = None
+    fence = False
+    for i, line in enumerate(lines, 1):
+        s = line.rstrip("\n")
+        if s.lstrip().startswith("```"):
+            fence = not fence
+            cur = None
+            continue
+        if fence:
+            continue
+        if not s.strip():
+            cur = None
+            continue
+        m = re.match(r"^(\s*)(?:[-*+]|\d+\.)\s", s)
+        kind = ("table" if s.lstrip().startswith("|") else
+                "item" if m else
+                "heading" if s.startswith("#") else "para")
+        if cur is not None and (
+                (cur["kind"] == "table" and kind == "table") or
+                (cur["kind"] in ("para", "item") and kind == "para")):
+            cur["text"] += "\n" + s
+            continue
+        cur = {"line": i, "kind": kind, "text": s,
+               "indent": len(m.group(1)) if m else 0}
+        out.append(cur)
+    for k, b in enumerate(out):
+        b["lead"] = None
+        if b["kind"] == "table" and k and out[k - 1]["kind"] == "para":
+            b["lead"] = out[k - 1]
+        if b["kind"] == "item":
+            for j in range(k - 1, -1, -1):
+                p = out[j]
+                if p["kind"] == "item" and p["indent"] < b["indent"]:
+                    b["lead"] = p
+                    break
+                if p["kind"] == "para":
+                    if p["text"].rstrip().endswith(":"):
+                        b["lead"] = p
+                    break
+                if p["kind"] != "item":
+                    break
+    return out
+
+
+def named(b):
+    while b is not None:
+        t = b["text"]
+        if COMMAND.search(t) or SETTING.search(t) or MARKER in t:
+            return True
+        b = b["lead"]
+    return False
+
+
+def check(path):
+    """The blocks of PATH with a figure and no command: (line, figure)."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.readlines()
+    bad = []
+    for b in blocks(lines):
+        m = FIGURE.search(b["text"])
+        if m and not named(b):
+            bad.append((b["line"], m.group(0)))
+    return bad
+
+
+def main():
+    src = sys.argv[1]
+    files = sys.argv[2:] or (["README.md"] + sorted(
+        os.path.relpath(p, src) for p in
+        glob.glob(os.path.join(src, "docs", "**", "*.md"), recursive=True)))
+    n = failed = 0
+    for rel in files:
+        n += 1
+        bad = check(os.path.join(src, rel))
+        for line, fig in bad:
+            print("# %s:%d: '%s' in a block that names no command"
+                  % (rel, line, " ".join(fig.split())))
+        print("%s %d - %s: every figure names its command"
+              % ("not ok" if bad else "ok", n, rel))
+        failed += bool(bad)
+    print("1..%d" % n)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
