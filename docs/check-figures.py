@@ -12,13 +12,16 @@ something one can type (COMMAND below: `build/hostctl/hostctl bench
 measures (a timeout, a bound, a buffer's size) names where it is set
 instead (SETTING: a `CONSTANT_NAME`, an `--option`, a `file.c` or
 `scenario.json`). Where nothing reproduces a figure, the block says so
-with the marker "(not reproducible: REASON)".
+with the marker "not reproducible: REASON".
 
 A block is a paragraph, one list item (with its continuation lines), or a
 table. A table takes the command of its caption, the paragraph right
-before it; a list item the command of the paragraph that introduces its
-list (the one right before it, ending with ':') or of its parent item.
-Fenced code blocks are commands and output, not prose: skipped.
+before it (or of the table right before it, which shares that caption);
+a list item the command of what introduces its list (the paragraph right
+before it, ending with ':', or a table the list comments on) or of its
+parent item.
+Fenced code blocks are commands and output, not prose, and headings are
+titles: both skipped.
 
 This is a floor, not a proof: it checks that a command or a setting is
 named next to the figure, not that it yields the figure, and it cannot
@@ -37,14 +40,14 @@ FIGURE = re.compile(r"(?<![\w.#/-])\d+(?:\.\d+)?\s?" + UNITS + r"(?![\w/])")
 COMMAND = re.compile(
     r"`(?:[A-Z][A-Z_]*=\S* )*(?:nice -n \d+ )?(?:sudo )?"
     r"(?:build[\w-]*/\S+|\./\S+|\.ci/\S+|[a-z]+/[\w/.-]+\.(?:sh|py)\b"
-    r"|hostctl [a-z]|meson (?:test|setup|compile)\b|ninja \S|bash \S"
-    r"|python3 \S|time \S|virsh \S|qemu-\S+ \S)[^`]*`")
+    r"|hostctl\s[a-z]|meson\s(?:test|setup|compile)\b|ninja\s\S|bash\s\S"
+    r"|python3\s\S|time\s\S|virsh\s\S|qemu-\S+\s\S)[^`]*`")
 # Where a set value (a timeout, a bound, a size) is set: a constant, an
 # option, a source or data file.
 SETTING = re.compile(
     r"`(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+|--[a-z][\w-]*|[\w./-]+\."
-    r"(?:c|h|json|config|sh|py|build))\b[^`]*`")
-MARKER = "(not reproducible:"
+    r"(?:c|h|json|config|sh|py|build|log))\b[^`]*`")
+MARKER = "not reproducible:"
 
 
 def blocks(lines):
@@ -78,7 +81,8 @@ def blocks(lines):
         out.append(cur)
     for k, b in enumerate(out):
         b["lead"] = None
-        if b["kind"] == "table" and k and out[k - 1]["kind"] == "para":
+        if (b["kind"] == "table" and k and
+                out[k - 1]["kind"] in ("para", "table")):
             b["lead"] = out[k - 1]
         if b["kind"] == "item":
             for j in range(k - 1, -1, -1):
@@ -89,6 +93,9 @@ def blocks(lines):
                 if p["kind"] == "para":
                     if p["text"].rstrip().endswith(":"):
                         b["lead"] = p
+                    break
+                if p["kind"] == "table":
+                    b["lead"] = p
                     break
                 if p["kind"] != "item":
                     break
@@ -111,7 +118,7 @@ def check(path):
     bad = []
     for b in blocks(lines):
         m = FIGURE.search(b["text"])
-        if m and not named(b):
+        if m and b["kind"] != "heading" and not named(b):
             bad.append((b["line"], m.group(0)))
     return bad
 
