@@ -15,8 +15,8 @@ instead (SETTING: a `CONSTANT_NAME`, an `--option`, a `file.c` or
 with the marker "not reproducible: REASON".
 
 A block is a paragraph, one list item (with its continuation lines), or a
-table. A table takes the command of its caption, the paragraph right
-before it (or of the table right before it, which shares that caption);
+table. A table takes the command of its caption, the paragraph or list
+right before it (or of the table right before it, which shares it);
 a list item the command of what introduces its list (the paragraph right
 before it, ending with ':', or a table the list comments on) or of its
 parent item.
@@ -82,7 +82,7 @@ def blocks(lines):
     for k, b in enumerate(out):
         b["lead"] = None
         if (b["kind"] == "table" and k and
-                out[k - 1]["kind"] in ("para", "table")):
+                out[k - 1]["kind"] in ("para", "table", "item")):
             b["lead"] = out[k - 1]
         if b["kind"] == "item":
             for j in range(k - 1, -1, -1):
