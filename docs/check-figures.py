@@ -15,13 +15,15 @@ instead (SETTING: a `CONSTANT_NAME`, an `--option`, a `file.c` or
 with the marker "not reproducible: REASON".
 
 A block is a paragraph, one list item (with its continuation lines), or a
-table. A table takes the command of its caption, the paragraph or list
-right before it (or of the table right before it, which shares it);
+table. A table takes the command of its caption, the paragraph, list or
+code block right before it (or of the table right before it, which
+shares it);
 a list item the command of what introduces its list (the paragraph right
 before it, ending with ':', or a table the list comments on) or of its
 parent item.
 Fenced code blocks are commands and output, not prose, and headings are
-titles: both skipped.
+titles: neither is checked, but a code block's lines count as commands
+for the table after it (the table of what the command printed).
 
 This is a floor, not a proof: it checks that a command or a setting is
 named next to the figure, not that it yields the figure, and it cannot
@@ -40,7 +42,7 @@ FIGURE = re.compile(r"(?<![\w.#/-])\d+(?:\.\d+)?\s?" + UNITS + r"(?![\w/])")
 COMMAND = re.compile(
     r"`(?:[A-Z][A-Z_]*=\S* )*(?:nice -n \d+ )?(?:sudo )?"
     r"(?:build[\w-]*/\S+|\./\S+|\.ci/\S+|[a-z]+/[\w/.-]+\.(?:sh|py)\b"
-    r"|hostctl\s[a-z]|meson\s(?:test|setup|compile)\b|ninja\s\S|bash\s\S"
+    r"|hostctl\s[a-z]|meson\s(?:test|setup|compile)\b|ninja\s\S|(?:ba)?sh\s\S"
     r"|python3\s\S|time\s\S|virsh\s\S|qemu-\S+\s\S)[^`]*`")
 # Where a set value (a timeout, a bound, a size) is set: a constant, an
 # option, a source or data file.
@@ -61,8 +63,15 @@ def blocks(lines):
         if s.lstrip().startswith("```"):
             fence = not fence
             cur = None
+            if fence:
+                # A code block: no figure is checked in it, but its
+                # command lines (as if backticked) caption what follows.
+                cur = {"line": i, "kind": "code", "text": "",
+                       "indent": 0}
+                out.append(cur)
             continue
         if fence:
+            cur["text"] += "`%s`\n" % re.sub(r"^\s*\$\s*", "", s)
             continue
         if not s.strip():
             cur = None
@@ -82,7 +91,7 @@ def blocks(lines):
     for k, b in enumerate(out):
         b["lead"] = None
         if (b["kind"] == "table" and k and
-                out[k - 1]["kind"] in ("para", "table", "item")):
+                out[k - 1]["kind"] in ("para", "table", "item", "code")):
             b["lead"] = out[k - 1]
         if b["kind"] == "item":
             for j in range(k - 1, -1, -1):
@@ -118,7 +127,7 @@ def check(path):
     bad = []
     for b in blocks(lines):
         m = FIGURE.search(b["text"])
-        if m and b["kind"] != "heading" and not named(b):
+        if m and b["kind"] not in ("heading", "code") and not named(b):
             bad.append((b["line"], m.group(0)))
     return bad
 
