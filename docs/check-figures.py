@@ -49,7 +49,7 @@ COMMAND = re.compile(
 SETTING = re.compile(
     r"`(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+|--[a-z][\w-]*|[\w./-]+\."
     r"(?:c|h|json|config|sh|py|build|log))\b[^`]*`")
-MARKER = "not reproducible:"
+MARKER = re.compile(r"not\s+reproducible:")
 
 
 def blocks(lines):
@@ -114,7 +114,7 @@ def blocks(lines):
 def named(b):
     while b is not None:
         t = b["text"]
-        if COMMAND.search(t) or SETTING.search(t) or MARKER in t:
+        if COMMAND.search(t) or SETTING.search(t) or MARKER.search(t):
             return True
         b = b["lead"]
     return False
