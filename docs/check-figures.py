@@ -11,19 +11,22 @@ something one can type (COMMAND below: `build/hostctl/hostctl bench
 (`hostctl-probe`) is no command. A value the code sets rather than
 measures (a timeout, a bound, a buffer's size) names where it is set
 instead (SETTING: a `CONSTANT_NAME`, an `--option`, a `file.c` or
-`scenario.json`). Where nothing reproduces a figure, the block says so
-with the marker "not reproducible: REASON".
+`scenario.json`), and a figure read from a stored log may name the
+`file.log`. Where nothing reproduces a figure, the block says so with
+the marker "not reproducible: REASON".
 
 A block is a paragraph, one list item (with its continuation lines), or a
-table. A table takes the command of its caption, the paragraph, list or
-code block right before it (or of the table right before it, which
-shares it);
-a list item the command of what introduces its list (the paragraph right
-before it, ending with ':', or a table the list comments on) or of its
-parent item.
-Fenced code blocks are commands and output, not prose, and headings are
-titles: neither is checked, but a code block's lines count as commands
-for the table after it (the table of what the command printed).
+table. A table takes the command of its caption: the paragraph, list item
+or code block right before it, or the table right before it, which
+shares that caption. A list item takes the command of what introduces
+its list (the paragraph right before it, if that ends with ':', or a
+table the list comments on) or of its parent item. Fenced code blocks
+are commands and output, not prose, and headings are titles: neither is
+checked, but a code block's lines count as commands for the table after
+it (the table of what the command printed).
+
+Before the docs, the rule checks itself on the small cases in SELF (a
+figure without a command fails, with one passes, ...).
 
 This is a floor, not a proof: it checks that a command or a setting is
 named next to the figure, not that it yields the figure, and it cannot
@@ -53,8 +56,9 @@ MARKER = re.compile(r"not\s+reproducible:")
 
 
 def blocks(lines):
-    """Yield (first line number, kind, text, indent, lead) per block; lead
-    is the block a table or list item takes its command from."""
+    """The blocks of LINES, each a dict: line (the first), kind (para,
+    item, table, heading, code), text, indent, and lead, the block a table
+    or list item takes its command from (or None)."""
     out = []
     cur = None
     fence = False
@@ -120,10 +124,8 @@ def named(b):
     return False
 
 
-def check(path):
-    """The blocks of PATH with a figure and no command: (line, figure)."""
-    with open(path, encoding="utf-8") as f:
-        lines = f.readlines()
+def check_lines(lines):
+    """The blocks of LINES with a figure and no command: (line, figure)."""
     bad = []
     for b in blocks(lines):
         m = FIGURE.search(b["text"])
@@ -132,17 +134,53 @@ def check(path):
     return bad
 
 
+def check(path):
+    with open(path, encoding="utf-8") as f:
+        return check_lines(f.readlines())
+
+
+# (what, markdown, how many blocks fail)
+SELF = [
+    ("a figure with no command fails", "It took 4.5 s.\n", 1),
+    ("a test's name is no command", "`hostctl-probe` took 2.0 s.\n", 1),
+    ("a backticked command passes",
+     "`hostctl bench --runs 5` gave 207.7 ms.\n", 0),
+    ("a constant passes for a set value", "It waits 15 s (`VM_SILENCE_MS`).\n",
+     0),
+    ("the marker passes", "About 0.9 s (not\nreproducible: a peer's).\n", 0),
+    ("a table takes its caption's command",
+     "Measured with `meson test -C build hostctl-probe`:\n\n"
+     "| a | b |\n| --- | --- |\n| x | 3 s |\n", 0),
+    ("a table without a caption's command fails",
+     "Measured:\n\n| a | b |\n| --- | --- |\n| x | 3 s |\n", 1),
+    ("a table takes the command of the code block before it",
+     "```\n$ build/hostctl/hostctl bench\n```\n\n| x | 3 s |\n", 0),
+    ("a list item takes the command of its lead-in",
+     "With `hostctl run all`:\n\n- one: 3 s\n- two: 4 s\n", 0),
+    ("a list item after a plain paragraph does not",
+     "With `hostctl run all`.\n\n- one: 3 s\n", 1),
+    ("a figure in a code block is not checked", "```\n3 s\n```\n", 0),
+]
+
+
 def main():
     src = sys.argv[1]
     files = sys.argv[2:] or (["README.md"] + sorted(
         os.path.relpath(p, src) for p in
         glob.glob(os.path.join(src, "docs", "**", "*.md"), recursive=True)))
     n = failed = 0
+    for what, text, want in SELF:
+        n += 1
+        got = len(check_lines(text.splitlines(True)))
+        print("%s %d - rule: %s" % ("ok" if got == want else "not ok", n,
+                                    what))
+        failed += got != want
     for rel in files:
         n += 1
         bad = check(os.path.join(src, rel))
         for line, fig in bad:
-            print("# %s:%d: '%s' in a block that names no command"
+            print("# %s:%d: '%s' in a block that names no command "
+                  "(nor a setting, nor 'not reproducible:')"
                   % (rel, line, " ".join(fig.split())))
         print("%s %d - %s: every figure names its command"
               % ("not ok" if bad else "ok", n, rel))
