@@ -5,6 +5,7 @@
  * program run without a shell.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,9 @@ static void test_mkdir(void)
 	}
 	is_int(fs_mkdir_private(link), -ENOTDIR,
 	       "a symbolic link to a folder refused");
+	snprintf(link, sizeof(link), "%s/file", tmpdir);
+	close(open(link, O_WRONLY | O_CREAT, 0600));
+	is_int(fs_mkdir_p(link), -ENOTDIR, "a file where the folder goes");
 	memset(longer, 'x', sizeof(longer) - 1);
 	longer[sizeof(longer) - 1] = '\0';
 	is_int(fs_mkdir_p(longer), -ENAMETOOLONG, "a path too long");
