@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The table of step kinds, and what every kind shares: checking a step's
- * keys and types against its spec (common/stepspec.c) before anything
- * runs, typed getters, and the result text.
+ * What every step kind shares: finding a kind in a table (steps-table.c
+ * holds guestd's), checking a step's keys and types against its spec
+ * (common/stepspec.c) before anything runs, typed getters, and the result
+ * text.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -11,16 +12,6 @@
 #include <time.h>
 
 #include "guestd.h"
-
-/*
- * Every step kind guestd knows: step_kinds in guestd/meson.build, the one
- * list a kind is added to, generates this table's rows and the
- * declarations in steps-decls.h.
- */
-const struct step_ops *const step_table[] = {
-#include "steps-table.inc"
-	NULL,
-};
 
 const struct step_ops *step_find(const struct step_ops *const *table,
 				 const char *kind)
