@@ -23,6 +23,13 @@ int verb_check_nargs(const struct verb *v, int n)
 	return EXIT_SETUP;
 }
 
+void verb_vm_usage(FILE *f)
+{
+	fputs("  --cache DIR  the cache the VM's hostctl uses\n"
+	      "  --help       show this help\n",
+	      f);
+}
+
 int verb_vm_options(int argc, char *argv[], const char *optstring,
 		    void (*usage)(FILE *out), const char **cache)
 {

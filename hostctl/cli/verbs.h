@@ -55,6 +55,9 @@ int verb_check_nargs(const struct verb *v, int n);
 int verb_vm_options(int argc, char *argv[], const char *optstring,
 		    void (*usage)(FILE *out), const char **cache);
 
+/* The usage lines of verb_vm_options()'s options, --cache and --help. */
+void verb_vm_usage(FILE *f);
+
 /*
  * Run @s (run/spec.h) in a child process, forked, not exec'd: each run
  * of bench and compare gets what a `hostctl run` of its own has, its own
