@@ -1229,6 +1229,58 @@ out:
 	free(path);
 }
 
+/*
+ * The bytes guestd gets: the run request of each boot of
+ * data/request/<stem>.json, against data/request/<stem>.<k>.line (the
+ * request as encoded before the steps became json_objects: key order,
+ * escapes, the timeouts filled in, all byte for byte).
+ */
+static void check_request(const char *stem, size_t nboots)
+{
+	struct scn_errors errs = { 0 };
+	struct scenario s;
+	char *path = xasprintf("%s/request/%s.json", data_dir, stem);
+	char *name = xasprintf("request/%s", stem);
+	int r;
+
+	r = scn_load_file(path, name, &s, &errs);
+	is_int(r, 0, path);
+	for (size_t i = 0; i < errs.n; i++)
+		printf("# %s\n", errs.msgs[i]);
+	for (size_t k = 0; r == 0 && k < nboots; k++) {
+		char *want_path = xasprintf("%s/request/%s.%zu.line", data_dir,
+					    stem, k);
+		char *label = xasprintf("request/%s: boot %zu's request", stem,
+					k);
+		char want[PROTO_LINE_MAX], *line = NULL;
+		size_t len = 0, wlen = 0;
+		FILE *f = fopen(want_path, "r");
+
+		if (f) {
+			wlen = fread(want, 1, sizeof(want) - 1, f);
+			fclose(f);
+		}
+		want[wlen] = '\0';
+		if (boots_run_encode(&s, k, &line, &len) < 0)
+			line = NULL;
+		is_str(line ? line : "(no request)", want, label);
+		free(line);
+		free(want_path);
+		free(label);
+	}
+	if (r == 0)
+		scn_free(&s);
+	scn_errors_free(&errs);
+	free(path);
+	free(name);
+}
+
+static void test_request_bytes(void)
+{
+	check_request("all", 1);
+	check_request("boots", 2);
+}
+
 int main(int argc, char *argv[])
 {
 	if (argc != 4) {
@@ -1255,5 +1307,6 @@ int main(int argc, char *argv[])
 	test_boots_fill();
 	test_cleanup_fill();
 	test_truncate();
+	test_request_bytes();
 	return tap_done();
 }
