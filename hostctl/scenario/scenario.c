@@ -25,6 +25,7 @@
 #include "scenario/bootcheck.h"
 #include "fileio.h"
 #include "jsonstrict.h"
+#include "jsonutil.h"
 #include "proto.h"
 #include "scenario/scenario-priv.h"
 #include "scenario/scenario.h"
@@ -153,25 +154,62 @@ static uint64_t scn_get_ms(struct json_object *obj, const char *key,
 }
 
 /*
+ * Whether @s's run request for boot 0 fits in one protocol line; if not,
+ * an error at @errpath that gives the length of @steps, the list checked.
+ */
+static int scn_check_line(struct scn_ctx *ctx, const struct scenario *s,
+			  struct json_object *steps, const char *errpath)
+{
+	const char *text;
+	char *line = NULL;
+	size_t len;
+	int r;
+
+	r = boots_run_encode(s, 0, &line, &len);
+	free(line);
+	if (r != -E2BIG)
+		return r;
+	text = json_object_to_json_string_ext(
+		steps, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!text)
+		return -ENOMEM;
+	scn_error(
+		ctx, errpath,
+		"the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
+		PROTO_LINE_MAX, strlen(text));
+	return -EINVAL;
+}
+
+/*
+ * The same for a request of @s that carries the list @steps alone, bound
+ * by @timeout_ms: each list is checked alone as it is filled, so that the
+ * message names the one that is too long, then all together
+ * (scn_fill_audit()).
+ */
+static int scn_check_list_line(struct scn_ctx *ctx, const struct scenario *s,
+			       struct json_object *steps, uint64_t timeout_ms,
+			       const char *errpath)
+{
+	struct scenario one = { .timeout_ms = timeout_ms,
+				.step_timeout_ms = s->step_timeout_ms,
+				.run_steps = steps };
+
+	memcpy(one.name, s->name, sizeof(one.name));
+	return scn_check_line(ctx, &one, steps, errpath);
+}
+
+/*
  * Fill s->steps[@first..] from the validated array @steps, adding each
- * step's timeout_ms, and return the array as compact JSON in *@ret_json.
- * The run request it makes must fit in one protocol line.
+ * step's timeout_ms, and hold the array in *@ret for the run request,
+ * which must fit in one protocol line.
  */
 static int scn_fill_steps(struct scn_ctx *ctx, struct scenario *s,
 			  struct json_object *steps, size_t first,
 			  uint64_t timeout_ms, const char *errpath,
-			  char **ret_json)
+			  struct json_object **ret)
 {
 	size_t n = json_object_array_length(steps);
-	const struct proto_run run = { .scenario = s->name,
-				       .timeout_ms = timeout_ms,
-				       .step_timeout_ms = s->step_timeout_ms,
-				       .steps = steps };
 	struct json_object *v;
-	const char *json;
-	char *line = NULL;
-	size_t line_len;
-	int r;
 
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *step = json_object_array_get_idx(steps, i);
@@ -202,27 +240,10 @@ static int scn_fill_steps(struct scn_ctx *ctx, struct scenario *s,
 			    json_object_new_int64(st->timeout_ms)) < 0)
 			return -ENOMEM;
 	}
-	json = json_object_to_json_string_ext(
-		steps, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!json)
-		return -ENOMEM;
-	*ret_json = strdup(json);
-	if (!*ret_json)
-		return -ENOMEM;
+	*ret = json_object_get(steps);
 	if (n == 0)
 		return 0;
-	r = proto_run_encode(&run, &line, &line_len);
-	if (r == -E2BIG) {
-		scn_error(
-			ctx, errpath,
-			"the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
-			PROTO_LINE_MAX, strlen(*ret_json));
-		return -EINVAL;
-	}
-	if (r < 0)
-		return r;
-	free(line);
-	return 0;
+	return scn_check_list_line(ctx, s, steps, timeout_ms, errpath);
 }
 
 static void scn_fill_disk(struct json_object *obj, struct scn_disk *d)
@@ -284,7 +305,7 @@ static int scn_fill_boot(struct scn_ctx *ctx, struct json_object *obj,
 	}
 	snprintf(path, sizeof(path), "$.boots[%zu].steps", idx);
 	return scn_fill_steps(ctx, s, steps, first, b->timeout_ms, path,
-			      &b->steps_json);
+			      &b->run_steps);
 }
 
 /* Fill s->bites from a validated document. */
@@ -357,8 +378,8 @@ static int scn_fill_one_boot(struct scenario *s)
 	s->boots[0].memory_mib = SCN_MEMORY_MIB_DEFAULT;
 	s->boots[0].timeout_ms = s->timeout_ms;
 	s->boots[0].nsteps = s->nsteps;
-	s->boots[0].steps_json = strdup(s->steps_json);
-	return s->boots[0].steps_json ? 0 : -ENOMEM;
+	s->boots[0].run_steps = json_object_get(s->run_steps);
+	return 0;
 }
 
 /*
@@ -370,34 +391,16 @@ static int scn_fill_audit(struct scn_ctx *ctx, struct json_object *doc,
 			  struct scenario *s)
 {
 	struct json_object *v;
-	char *line = NULL;
-	size_t line_len;
 	int r;
 
 	r = scn_fill_incident(doc, s);
 	if (r < 0)
 		return r;
-	if (json_object_object_get_ex(doc, "state_files", &v)) {
-		s->state_files_json = strdup(json_object_to_json_string_ext(
-			v, JSON_C_TO_STRING_PLAIN |
-				   JSON_C_TO_STRING_NOSLASHESCAPE));
-		if (!s->state_files_json)
-			return -ENOMEM;
-	}
-	if (!s->steps_json || (!s->state_files_json && !s->cleanup_json))
+	if (json_object_object_get_ex(doc, "state_files", &v))
+		s->run_state_files = json_object_get(v);
+	if (!s->run_steps || (!s->run_state_files && !s->run_cleanup))
 		return 0;
-	r = boots_run_encode(s, 0, &line, &line_len);
-	if (r == -E2BIG) {
-		scn_error(
-			ctx, "$.steps",
-			"the run request would be over the protocol's %d-byte line limit (the steps alone are %zu bytes)",
-			PROTO_LINE_MAX, strlen(s->steps_json));
-		return -EINVAL;
-	}
-	if (r < 0)
-		return r;
-	free(line);
-	return 0;
+	return scn_check_line(ctx, s, s->run_steps, "$.steps");
 }
 
 /* Fill @s from a validated document; fills in every step's timeout_ms. */
@@ -465,11 +468,11 @@ static int scn_fill(struct scn_ctx *ctx, struct json_object *doc,
 		if (!s->steps)
 			return -ENOMEM;
 		r = scn_fill_steps(ctx, s, steps, 0, s->timeout_ms, "$.steps",
-				   &s->steps_json);
+				   &s->run_steps);
 		if (r == 0 && cleanup)
 			r = scn_fill_steps(ctx, s, cleanup, s->nsteps,
 					   s->cleanup_timeout_ms, "$.cleanup",
-					   &s->cleanup_json);
+					   &s->run_cleanup);
 		if (r < 0)
 			return r;
 		r = s->has_disk ? scn_fill_one_boot(s) : 0;
@@ -503,7 +506,7 @@ static void scn_boot_free(struct scn_boot *b)
 	for (size_t j = 0; j < b->n_kernel_args; j++)
 		free(b->kernel_args[j]);
 	free(b->kernel_args);
-	free(b->steps_json);
+	json_object_put(b->run_steps);
 }
 
 void scn_free(struct scenario *s)
@@ -531,12 +534,12 @@ void scn_free(struct scenario *s)
 		free(s->req_params[i]);
 	free(s->req_params);
 	free(s->steps);
-	free(s->steps_json);
+	json_object_put(s->run_steps);
 	for (size_t i = 0; i < s->nboots; i++)
 		scn_boot_free(&s->boots[i]);
 	free(s->boots);
-	free(s->state_files_json);
-	free(s->cleanup_json);
+	json_object_put(s->run_state_files);
+	json_object_put(s->run_cleanup);
 	free(s->expect.title);
 	free(s->xfail);
 	memset(s, 0, sizeof(*s));
@@ -856,38 +859,29 @@ void scn_set_free(struct scn_set *set)
 	set->v = NULL;
 	set->n = 0;
 }
-/* The first @n elements of the JSON array @json, in *ret (malloc'd). */
-static int cut_steps_json(const char *json, size_t n, char **ret)
+/* The first @n steps of @steps in a new array in *@ret. */
+static int scn_cut_steps(struct json_object *steps, size_t n,
+			 struct json_object **ret)
 {
-	struct json_object *steps, *kept;
-	const char *text;
-	char *dup;
+	struct json_object *kept = json_object_new_array();
+	int r = kept ? 0 : -ENOMEM;
 
-	steps = json_tokener_parse(json);
-	kept = json_object_new_array();
-	for (size_t i = 0; steps && kept && i < n; i++)
-		if (json_object_array_add(
-			    kept, json_object_get(json_object_array_get_idx(
-					  steps, i))) < 0)
-			break;
-	text = kept && json_object_array_length(kept) == n ?
-		       json_object_to_json_string_ext(
-			       kept, JSON_C_TO_STRING_PLAIN |
-					     JSON_C_TO_STRING_NOSLASHESCAPE) :
-		       NULL;
-	dup = text ? strdup(text) : NULL;
-	json_object_put(steps);
-	json_object_put(kept);
-	if (!dup)
-		return -ENOMEM;
-	*ret = dup;
+	for (size_t i = 0; r == 0 && i < n; i++)
+		r = jsonutil_append(
+			kept,
+			json_object_get(json_object_array_get_idx(steps, i)));
+	if (r < 0) {
+		json_object_put(kept);
+		return r;
+	}
+	*ret = kept;
 	return 0;
 }
 
 int scn_truncate(struct scenario *s, size_t n)
 {
+	struct json_object *cut = NULL, *bcut = NULL;
 	struct scn_boot *b = NULL;
-	char *dup, *bdup = NULL;
 	size_t k;
 	int r;
 
@@ -902,20 +896,19 @@ int scn_truncate(struct scenario *s, size_t n)
 	if (s->nboots && k == s->nboots)
 		return -ERANGE;
 	/* A scenario with boots has its steps in its boots only. */
-	dup = NULL;
-	r = s->steps_json ? cut_steps_json(s->steps_json, n, &dup) : 0;
+	r = s->run_steps ? scn_cut_steps(s->run_steps, n, &cut) : 0;
 	if (r == 0 && b)
-		r = cut_steps_json(b->steps_json, n - b->first_step, &bdup);
+		r = scn_cut_steps(b->run_steps, n - b->first_step, &bcut);
 	if (r < 0) {
-		free(dup);
+		json_object_put(cut);
 		return r;
 	}
-	free(s->steps_json);
-	s->steps_json = dup;
+	json_object_put(s->run_steps);
+	s->run_steps = cut;
 	s->nsteps = n;
 	if (b) {
-		free(b->steps_json);
-		b->steps_json = bdup;
+		json_object_put(b->run_steps);
+		b->run_steps = bcut;
 		b->nsteps = n - b->first_step;
 		/* It stops with the guest up, for the shell. */
 		b->end = SCN_END_RUNNING;
@@ -924,8 +917,8 @@ int scn_truncate(struct scenario *s, size_t n)
 		s->nboots = k + 1;
 	}
 	/* The state stays for the shell: no cleanup list runs. */
-	free(s->cleanup_json);
-	s->cleanup_json = NULL;
+	json_object_put(s->run_cleanup);
+	s->run_cleanup = NULL;
 	s->ncleanup = 0;
 	return 0;
 }
