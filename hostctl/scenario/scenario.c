@@ -157,8 +157,8 @@ static uint64_t scn_get_ms(struct json_object *obj, const char *key,
  * Whether @s's run request for boot 0 fits in one protocol line; if not,
  * an error at @errpath that gives the length of @steps, the list checked.
  */
-static int scn_check_line(struct scn_ctx *ctx, const struct scenario *s,
-			  struct json_object *steps, const char *errpath)
+static int scn_check_request(struct scn_ctx *ctx, const struct scenario *s,
+			     struct json_object *steps, const char *errpath)
 {
 	const char *text;
 	char *line = NULL;
@@ -186,16 +186,16 @@ static int scn_check_line(struct scn_ctx *ctx, const struct scenario *s,
  * message names the one that is too long, then all together
  * (scn_fill_audit()).
  */
-static int scn_check_list_line(struct scn_ctx *ctx, const struct scenario *s,
-			       struct json_object *steps, uint64_t timeout_ms,
-			       const char *errpath)
+static int scn_check_list_request(struct scn_ctx *ctx, const struct scenario *s,
+				  struct json_object *steps,
+				  uint64_t timeout_ms, const char *errpath)
 {
 	struct scenario one = { .timeout_ms = timeout_ms,
 				.step_timeout_ms = s->step_timeout_ms,
 				.run_steps = steps };
 
 	memcpy(one.name, s->name, sizeof(one.name));
-	return scn_check_line(ctx, &one, steps, errpath);
+	return scn_check_request(ctx, &one, steps, errpath);
 }
 
 /*
@@ -243,7 +243,7 @@ static int scn_fill_steps(struct scn_ctx *ctx, struct scenario *s,
 	*ret = json_object_get(steps);
 	if (n == 0)
 		return 0;
-	return scn_check_list_line(ctx, s, steps, timeout_ms, errpath);
+	return scn_check_list_request(ctx, s, steps, timeout_ms, errpath);
 }
 
 static void scn_fill_disk(struct json_object *obj, struct scn_disk *d)
@@ -400,7 +400,7 @@ static int scn_fill_audit(struct scn_ctx *ctx, struct json_object *doc,
 		s->run_state_files = json_object_get(v);
 	if (!s->run_steps || (!s->run_state_files && !s->run_cleanup))
 		return 0;
-	return scn_check_line(ctx, s, s->run_steps, "$.steps");
+	return scn_check_request(ctx, s, s->run_steps, "$.steps");
 }
 
 /* Fill @s from a validated document; fills in every step's timeout_ms. */
