@@ -2,6 +2,7 @@
 /*
  * What the files that load and validate a scenario file share, and no
  * other file of hostctl includes (they use scenario.h): scenario.c loads,
+ * scenario-fill.c fills a struct scenario from a checked document,
  * scenario-rules.c checks the rules across a file's parts,
  * scenario-schema.c checks each key against the schema,
  * scenario-values.c checks one value (common/stepspec-value.c's checks),
@@ -83,6 +84,16 @@ bool scn_expect_type(struct scn_ctx *ctx, const char *path,
 
 /* Drop the errors after the first @n (@errs may be NULL). */
 void scn_errors_truncate(struct scn_errors *errs, size_t n);
+
+/* ---- scenario-fill.c ---- */
+
+/*
+ * Fill @s from the validated document @doc: every field, every step's
+ * timeout_ms (added to @doc's steps, which @s then holds), the bites.
+ * Returns 0, -EINVAL with an error in @ctx (a run request over the line
+ * limit, a kselftest program without a DIR), or -ENOMEM.
+ */
+int scn_fill(struct scn_ctx *ctx, struct json_object *doc, struct scenario *s);
 
 /* ---- scenario-rules.c ---- */
 

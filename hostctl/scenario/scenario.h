@@ -6,7 +6,9 @@
  * the caller to print.
  *
  * Loading is scenario.c's (checking: scenario-schema.c, scenario-rules.c,
- * scenario-values.c, and scenario-errors.c with scn_errors_free()),
+ * scenario-values.c, and scenario-errors.c with scn_errors_free();
+ * filling a struct scenario, scn_free() and scn_truncate():
+ * scenario-fill.c),
  * selection scenario-select.c's, the requires check scenario-requires.c's
  * (docs/architecture.md, "Inside hostctl/").
  */
