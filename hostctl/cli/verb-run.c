@@ -429,4 +429,7 @@ const struct verb verb_run_def = {
 	.fn = verb_run,
 	.usage = "[OPTIONS] all | NAME | GLOB...",
 	.summary = "boot the kernel and run scenarios",
+	.shared = run_shared,
+	.own = run_own,
+	.optstring = "hj:",
 };
