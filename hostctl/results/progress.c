@@ -10,7 +10,9 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/escape.h"
 #include "results/progress.h"
@@ -64,6 +66,70 @@ static int ktap_flush(struct progress *p, const char **ret_name)
 	return 0;
 }
 
+int progress_color_parse(const char *s, enum progress_color *ret)
+{
+	static const char *const names[] = { "auto", "always", "never" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(s, names[i]) == 0) {
+			*ret = (enum progress_color)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+bool progress_color_on(enum progress_color mode, FILE *f)
+{
+	const char *no = getenv("NO_COLOR");
+
+	if (mode != PROGRESS_COLOR_AUTO)
+		return mode == PROGRESS_COLOR_ALWAYS;
+	return f && isatty(fileno(f)) && !(no && *no);
+}
+
+/* The SGR colour of @v's word: green, red, bold red or yellow. */
+static const char *verdict_sgr(enum proto_verdict v)
+{
+	switch (v) {
+	case VERDICT_PASS:
+		return "32";
+	case VERDICT_FAIL:
+	case VERDICT_XPASS:
+		return "31";
+	case VERDICT_SKIP:
+	case VERDICT_XFAIL:
+		return "33";
+	default:
+		return "1;31";
+	}
+}
+
+/*
+ * The text result lines of @sc on @f, the verdict word (their first,
+ * already escaped by res_text_scenario()) in its colour.
+ */
+static void put_colored(FILE *f, const struct res_scenario *sc)
+{
+	char *buf = NULL;
+	size_t len = 0, word;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m) {
+		res_text_scenario(sc, f);
+		return;
+	}
+	res_text_scenario(sc, m);
+	if (fclose(m) != 0 || !buf) {
+		free(buf);
+		res_text_scenario(sc, f);
+		return;
+	}
+	word = strcspn(buf, " \n");
+	fprintf(f, "\033[%sm%.*s\033[0m%s", verdict_sgr(sc->verdict),
+		(int)word, buf, buf + word);
+	free(buf);
+}
+
 int progress_begin(struct progress *p, const struct res_run *run,
 		   const char **ret_name)
 {
@@ -85,7 +151,10 @@ int progress_result(struct progress *p, const struct res_scenario *sc,
 	p->ended++;
 	progress_clear(p);
 	if (p->f && p->results) {
-		res_text_scenario(sc, p->f);
+		if (p->color)
+			put_colored(p->f, sc);
+		else
+			res_text_scenario(sc, p->f);
 		fflush(p->f);
 	}
 	if (p->plain) {

@@ -87,8 +87,49 @@ static void test_stream(void)
 	fclose(p.ktap[0]);
 }
 
+/* --color: the verdict word of each text result line in its colour,
+ * the rest of the lines as res_text_scenario() prints them. */
+static void test_color(void)
+{
+	struct res_scenario sc[2] = {
+		{ .name = "a/one",
+		  .done = true,
+		  .verdict = VERDICT_FAIL,
+		  .duration_ms = 4149 },
+		{ .name = "a/two", .done = true, .verdict = VERDICT_CRASH },
+	};
+	char *out = NULL;
+	size_t len = 0;
+	struct progress p = { .f = open_memstream(&out, &len),
+			      .results = true,
+			      .color = true };
+	const char *name = NULL;
+	enum progress_color c;
+
+	progress_result(&p, &sc[0], &name);
+	progress_result(&p, &sc[1], &name);
+	fclose(p.f);
+	is_str(out,
+	       "\033[31mFAIL\033[0m    a/one (4.149 s)\n"
+	       "\033[1;31mCRASH\033[0m   a/two (0.000 s)\n",
+	       "--color: the verdict word coloured, fail red, crash bold red");
+	free(out);
+	ok(progress_color_parse("always", &c) == 0 &&
+	   c == PROGRESS_COLOR_ALWAYS && progress_color_parse("yes", &c) < 0,
+	   "--color: always parses, yes does not");
+	ok(progress_color_on(PROGRESS_COLOR_ALWAYS, stdin) &&
+	   !progress_color_on(PROGRESS_COLOR_NEVER, stdin),
+	   "--color: always and never whatever the stream");
+	p.f = fopen("/dev/null", "w");
+	ok(p.f && !progress_color_on(PROGRESS_COLOR_AUTO, p.f),
+	   "--color=auto: none off a terminal");
+	if (p.f)
+		fclose(p.f);
+}
+
 int main(void)
 {
 	test_stream();
+	test_color();
 	return tap_done();
 }
