@@ -46,6 +46,16 @@ static void opt_text(const struct option *opts, char *argv[], int i, int c,
 		snprintf(buf, len, "-%c", c > 0 && c < 0x80 && isgraph(c) ? c : '?');
 }
 
+/* The long options that "--@what" abbreviates: 2 or more, ambiguous. */
+static size_t n_prefixed(const struct option *opts, const char *what)
+{
+	size_t n = 0;
+
+	for (; strncmp(what, "--", 2) == 0 && opts->name; opts++)
+		n += strncmp(opts->name, what + 2, strlen(what + 2)) == 0;
+	return n;
+}
+
 int verb_check_options(const struct verb *v, int argc, char *argv[])
 {
 	struct option opts[CLI_OPTS_MAX];
@@ -71,21 +81,20 @@ int verb_check_options(const struct verb *v, int argc, char *argv[])
 		if (c == '?' || c == ':')
 			break;
 	saved = optind;
-	if (c == ':') {
+	if (c == '?' || c == ':') {
+		const char *pre = "unrecognized option", *post = "";
+
 		opt_text(opts, copy, saved - 1, optopt, what, sizeof(what));
-		fprintf(stderr,
-			"hostctl %s: option '%s' needs an argument; see 'hostctl help %s'\n",
-			v->name, what, v->name);
-	} else if (c == '?') {
-		opt_text(opts, copy, saved - 1, optopt, what, sizeof(what));
-		if (strncmp(what, "--", 2) == 0 && optopt)
-			fprintf(stderr,
-				"hostctl %s: option '%s' takes no argument; see 'hostctl help %s'\n",
-				v->name, what, v->name);
-		else
-			fprintf(stderr,
-				"hostctl %s: unrecognized option '%s'; see 'hostctl help %s'\n",
-				v->name, what, v->name);
+		if (c == ':')
+			post = " needs an argument";
+		else if (strncmp(what, "--", 2) == 0 && optopt)
+			post = " takes no argument";
+		else if (n_prefixed(opts, what) > 1)
+			post = " is ambiguous";
+		if (*post)
+			pre = "option";
+		fprintf(stderr, "hostctl %s: %s '%s'%s; see 'hostctl help %s'\n",
+			v->name, pre, what, post, v->name);
 	}
 	free(copy);
 	optind = 0;

@@ -23,6 +23,8 @@ errors = [
      "hostctl run: option '--output' needs an argument; see 'hostctl help run'\n"),
     (["run", "--keep=1", "all"],
      "hostctl run: option '--keep' takes no argument; see 'hostctl help run'\n"),
+    (["run", "--ke", "all"],
+     "hostctl run: option '--ke' is ambiguous; see 'hostctl help run'\n"),
     (["build", "-x"],
      "hostctl build: unrecognized option '-x'; see 'hostctl help build'\n"),
     (["list", "--bites"],

@@ -4,9 +4,11 @@
  * line per scenario, and a stream that cannot be written.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "results/progress.h"
 #include "results/results.h"
@@ -87,6 +89,36 @@ static void test_stream(void)
 	fclose(p.ktap[0]);
 }
 
+/* --color=auto on a terminal (a pty): colour unless NO_COLOR is set
+ * and not empty (https://no-color.org). */
+static void test_color_tty(void)
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY);
+	FILE *tty = NULL;
+
+	if (m >= 0 && grantpt(m) == 0 && unlockpt(m) == 0)
+		tty = fopen(ptsname(m), "w");
+	if (!tty) {
+		ok(0, "a pty for --color=auto");
+		if (m >= 0)
+			close(m);
+		return;
+	}
+	unsetenv("NO_COLOR");
+	ok(progress_color_on(PROGRESS_COLOR_AUTO, tty),
+	   "--color=auto: colour on a terminal");
+	setenv("NO_COLOR", "", 1);
+	ok(progress_color_on(PROGRESS_COLOR_AUTO, tty),
+	   "--color=auto: an empty NO_COLOR is unset");
+	setenv("NO_COLOR", "1", 1);
+	ok(!progress_color_on(PROGRESS_COLOR_AUTO, tty) &&
+	   progress_color_on(PROGRESS_COLOR_ALWAYS, tty),
+	   "--color=auto: none with NO_COLOR, but always is always");
+	unsetenv("NO_COLOR");
+	fclose(tty);
+	close(m);
+}
+
 /* --color: the verdict word of each text result line in its colour,
  * the rest of the lines as res_text_scenario() prints them. */
 static void test_color(void)
@@ -125,6 +157,7 @@ static void test_color(void)
 	   "--color=auto: none off a terminal");
 	if (p.f)
 		fclose(p.f);
+	test_color_tty();
 }
 
 int main(void)
