@@ -171,9 +171,9 @@ int verb_build(int argc, char *argv[])
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "hostctl build: unexpected argument '%s'\n",
+		fprintf(stderr,
+			"hostctl build: unexpected argument '%s'; see 'hostctl help build'\n",
 			argv[optind]);
-		build_usage(stderr);
 		return 2;
 	}
 	if ((ko.tree_series && !ko.tree) || (ko.tree && ko.flavour) ||

@@ -27,6 +27,8 @@ errors = [
      "hostctl run: option '--ke' is ambiguous; see 'hostctl help run'\n"),
     (["build", "-x"],
      "hostctl build: unrecognized option '-x'; see 'hostctl help build'\n"),
+    (["build", "extra"],
+     "hostctl build: unexpected argument 'extra'; see 'hostctl help build'\n"),
     (["list", "--bites"],
      "hostctl list: option '--bites' needs an argument; see 'hostctl help list'\n"),
     (["pull", "--bogus", "vm1", "/a"],
