@@ -205,9 +205,8 @@ static int time_pair(const struct setup *su, const char *connect,
 }
 /* Its options (the verb table's row, below, has them too). */
 static const enum cli_opt shared[] = {
-	CLI_OPT_CONNECT, CLI_OPT_CACHE,	     CLI_OPT_ACCEL,
-	CLI_OPT_MACHINE, CLI_OPT_KERNEL_DIR, CLI_OPT_FLAVOUR,
-	CLI_OPT_HELP,	 CLI_OPT_END,
+	CLI_OPT_CONNECT,    CLI_OPT_CACHE,   CLI_OPT_ACCEL, CLI_OPT_MACHINE,
+	CLI_OPT_KERNEL_DIR, CLI_OPT_FLAVOUR, CLI_OPT_HELP,  CLI_OPT_END,
 };
 
 static const struct option own[] = {
@@ -216,7 +215,6 @@ static const struct option own[] = {
 	{ "jobs", required_argument, NULL, 'j' },
 	{ 0 },
 };
-
 
 int verb_bench(int argc, char *argv[])
 {

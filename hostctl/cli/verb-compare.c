@@ -142,7 +142,6 @@ static const struct option own[] = {
 	{ 0 },
 };
 
-
 int verb_compare(int argc, char *argv[])
 {
 	struct option opts[CLI_OPTS_MAX];

@@ -76,7 +76,6 @@ static const struct option own[] = {
 	{ 0 },
 };
 
-
 int verb_diff(int argc, char *argv[])
 {
 	struct option opts[CLI_OPTS_MAX];

@@ -40,7 +40,6 @@ static const enum cli_opt shared[] = {
 	CLI_OPT_KERNEL_DIR, CLI_OPT_HELP,  CLI_OPT_END,
 };
 
-
 int verb_export(int argc, char *argv[])
 {
 	struct option opts[CLI_OPTS_MAX];

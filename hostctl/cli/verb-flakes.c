@@ -46,7 +46,6 @@ static const struct option own[] = {
 	{ 0 },
 };
 
-
 int verb_flakes(int argc, char *argv[])
 {
 	struct option opts[CLI_OPTS_MAX];

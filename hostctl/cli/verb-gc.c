@@ -465,7 +465,6 @@ static const struct option own[] = {
 	{ 0 },
 };
 
-
 int verb_gc(int argc, char *argv[])
 {
 	struct option opts[CLI_OPTS_MAX];

@@ -54,7 +54,6 @@ static const struct option own[] = {
 	{ 0 },
 };
 
-
 int verb_list(int argc, char *argv[])
 {
 	struct option opts[CLI_OPTS_MAX];
@@ -175,8 +174,7 @@ int verb_list(int argc, char *argv[])
 	for (size_t i = 0; i < set.n; i++)
 		if (set.v[i].name[0])
 			printf("%-*s  %-*s  %s\n", (int)wname, set.v[i].name,
-			       (int)wseed, set.v[i].seed,
-			       set.v[i].description);
+			       (int)wseed, set.v[i].seed, set.v[i].description);
 	scn_set_free(&set);
 	scn_errors_free(&errs);
 	return EXIT_GREEN;

@@ -226,7 +226,6 @@ static const struct option own[] = {
 	{ 0 },
 };
 
-
 int verb_report(int argc, char *argv[])
 {
 	struct option opts[CLI_OPTS_MAX];

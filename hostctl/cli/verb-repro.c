@@ -59,9 +59,8 @@ static void repro_usage(FILE *f)
 
 /* Its options (the verb table's row, below, has them too). */
 static const enum cli_opt shared[] = {
-	CLI_OPT_WITHOUT_PATCH, CLI_OPT_CACHE,	CLI_OPT_SCENARIOS,
-	CLI_OPT_IMAGE,	       CLI_OPT_FLAVOUR, CLI_OPT_HELP,
-	CLI_OPT_END,
+	CLI_OPT_WITHOUT_PATCH, CLI_OPT_CACHE, CLI_OPT_SCENARIOS, CLI_OPT_IMAGE,
+	CLI_OPT_FLAVOUR,       CLI_OPT_HELP,  CLI_OPT_END,
 };
 
 static const struct option own[] = {

@@ -31,7 +31,6 @@ static const enum cli_opt shared[] = {
 	CLI_OPT_END,
 };
 
-
 int verb_runs(int argc, char *argv[])
 {
 	struct option opts[CLI_OPTS_MAX];

@@ -43,7 +43,8 @@ static void opt_text(const struct option *opts, char *argv[], int i, int c,
 	if (is_long)
 		snprintf(buf, len, "%.*s", (int)n, a);
 	else
-		snprintf(buf, len, "-%c", c > 0 && c < 0x80 && isgraph(c) ? c : '?');
+		snprintf(buf, len, "-%c",
+			 c > 0 && c < 0x80 && isgraph(c) ? c : '?');
 }
 
 /* The long options that "--@what" abbreviates: 2 or more, ambiguous. */
@@ -93,7 +94,8 @@ int verb_check_options(const struct verb *v, int argc, char *argv[])
 			post = " is ambiguous";
 		if (*post)
 			pre = "option";
-		fprintf(stderr, "hostctl %s: %s '%s'%s; see 'hostctl help %s'\n",
+		fprintf(stderr,
+			"hostctl %s: %s '%s'%s; see 'hostctl help %s'\n",
 			v->name, pre, what, post, v->name);
 	}
 	free(copy);

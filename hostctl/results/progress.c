@@ -125,8 +125,8 @@ static void put_colored(FILE *f, const struct res_scenario *sc)
 		return;
 	}
 	word = strcspn(buf, " \n");
-	fprintf(f, "\033[%sm%.*s\033[0m%s", verdict_sgr(sc->verdict),
-		(int)word, buf, buf + word);
+	fprintf(f, "\033[%sm%.*s\033[0m%s", verdict_sgr(sc->verdict), (int)word,
+		buf, buf + word);
 	free(buf);
 }
 
