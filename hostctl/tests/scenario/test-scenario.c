@@ -1189,6 +1189,42 @@ out:
 	free(path);
 }
 
+/* With boots too, where a cleanup list is refused: [] is as none. */
+static void test_cleanup_empty_boots(void)
+{
+	struct scn_errors errs = { 0 };
+	struct scenario s;
+	char *file = xasprintf("%s/hibernate/memory-map.json", shipped_dir);
+	char *text = NULL, *path;
+	size_t len = 0;
+	FILE *f = fopen(file, "r");
+	int r = -1;
+
+	if (f) {
+		text = calloc(1, 1 << 20);
+		len = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
+		fclose(f);
+	}
+	ok(len > 0 && text[0] == '{', "cleanup [] with boots: the fixture");
+	if (len > 0 && text[0] == '{') {
+		char *with = xasprintf("{\"cleanup\": [], %s", text + 1);
+
+		path = tmp_file(with);
+		r = scn_load_file(path, "hibernate/memory-map", &s, &errs);
+		for (size_t i = 0; i < errs.n; i++)
+			printf("# %s\n", errs.msgs[i]);
+		unlink(path);
+		free(path);
+		free(with);
+	}
+	is_int(r, 0, "cleanup [] with boots: loads, as without the key");
+	if (r == 0)
+		scn_free(&s);
+	scn_errors_free(&errs);
+	free(text);
+	free(file);
+}
+
 /* "cleanup": [] is no cleanup, as when the key is absent. */
 static void test_cleanup_empty(void)
 {
@@ -1211,6 +1247,7 @@ static void test_cleanup_empty(void)
 	scn_errors_free(&errs);
 	unlink(path);
 	free(path);
+	test_cleanup_empty_boots();
 }
 
 static void test_boots_fill(void)
