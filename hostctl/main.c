@@ -118,8 +118,9 @@ int main(int argc, char *argv[])
 		if (strcmp(argv[1], verbs[i]->name) == 0)
 			v = verbs[i];
 	if (!v) {
-		fprintf(stderr,
-			"hostctl: unknown verb '%s'; try 'hostctl help'\n",
+		fprintf(stderr, "hostctl: %s '%s'; see 'hostctl help'\n",
+			argv[1][0] == '-' ? "unrecognized option" :
+					    "unknown verb",
 			argv[1]);
 		return EXIT_SETUP;
 	}

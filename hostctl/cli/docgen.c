@@ -220,8 +220,14 @@ int cli_man_page(FILE *f, const struct verb *const *verbs, size_t n,
 		if (v->optstring && !text)
 			return -EIO;
 		if (text) {
+			/* Its "Usage:" line is the heading's. */
+			const char *body = text;
+
+			if (strncmp(body, "Usage:", 6) == 0 &&
+			    strstr(body, "\n\n"))
+				body = strstr(body, "\n\n") + 2;
 			fputs(".PP\n.nf\n", f);
-			put_troff(f, text);
+			put_troff(f, body);
 			fputs(".fi\n", f);
 			free(text);
 		}
