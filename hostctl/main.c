@@ -35,6 +35,8 @@ static const struct verb verb_version_def = {
 	.fn = verb_version,
 	.usage = "",
 	.summary = "print hostctl's version (also --version)",
+	.shared = (const enum cli_opt[]){ CLI_OPT_HELP, CLI_OPT_END },
+	.optstring = "h",
 };
 
 static const struct verb *const verbs[] = {
@@ -51,7 +53,8 @@ static const struct verb *const verbs[] = {
 
 static int verb_help(int argc, char *argv[])
 {
-	if (argc > 1) {
+	/* help --help (as every verb has it): the listing. */
+	if (argc > 1 && strcmp(argv[1], "--help") != 0) {
 		for (size_t i = 0; i < N_VERBS; i++) {
 			if (strcmp(argv[1], verbs[i]->name) == 0 &&
 			    verbs[i]->fn != verb_help) {
@@ -81,8 +84,17 @@ static int verb_help(int argc, char *argv[])
 /* `git describe` of the build, or the project's version outside git. */
 static int verb_version(int argc, char *argv[])
 {
-	int r = verb_check_nargs(&verb_version_def, argc - 1);
+	int r;
 
+	/* Its one option, --help; main() has refused any other. */
+	if (argc > 1 && strcmp(argv[1], "--help") == 0) {
+		printf("Usage: hostctl version\n\n"
+		       "Print 'hostctl' and the git describe of its build (the\n"
+		       "project's version when built outside git), as --version does.\n\n");
+		cli_opt_usage(stdout, CLI_OPT_HELP);
+		return EXIT_GREEN;
+	}
+	r = verb_check_nargs(&verb_version_def, argc - 1);
 	if (r)
 		return r;
 	printf("hostctl %s\n", HOSTCTL_VERSION);
