@@ -105,29 +105,51 @@ static const char *verdict_sgr(enum proto_verdict v)
 }
 
 /*
- * The text result lines of @sc on @f, the verdict word (their first,
- * already escaped by res_text_scenario()) in its colour.
+ * What res_text_scenario() (@sc) or res_text_totals() (@run) prints, on
+ * @f, with one word painted in @sgr: the first of a scenario's lines, the
+ * last " -> " word of the totals. Their text is escaped already; off
+ * colour, or when it cannot be held in memory, it goes out as it is.
  */
-static void put_colored(FILE *f, const struct res_scenario *sc)
+static void put_painted(FILE *f, const struct res_scenario *sc,
+			const struct res_run *run, const char *sgr)
 {
-	char *buf = NULL;
-	size_t len = 0, word;
+	char *buf = NULL, *at = NULL, *next;
+	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 
-	if (!m) {
-		res_text_scenario(sc, f);
-		return;
+	if (m) {
+		if (sc)
+			res_text_scenario(sc, m);
+		else
+			res_text_totals(run, m);
 	}
-	res_text_scenario(sc, m);
-	if (fclose(m) != 0 || !buf) {
+	if (!m || fclose(m) != 0 || !buf) {
 		free(buf);
-		res_text_scenario(sc, f);
+		if (sc)
+			res_text_scenario(sc, f);
+		else
+			res_text_totals(run, f);
 		return;
 	}
-	word = strcspn(buf, " \n");
-	fprintf(f, "\033[%sm%.*s\033[0m%s", verdict_sgr(sc->verdict), (int)word,
-		buf, buf + word);
+	if (sc)
+		at = buf;
+	for (next = buf; !sc && (next = strstr(next, " -> ")); next += 4)
+		at = next + 4;
+	if (at)
+		fprintf(f, "%.*s\033[%sm%.*s\033[0m%s", (int)(at - buf), buf,
+			sgr, (int)strcspn(at, " \n"), at,
+			at + strcspn(at, " \n"));
+	else
+		fputs(buf, f);
 	free(buf);
+}
+
+void progress_totals(struct progress *p, const struct res_run *run, FILE *f)
+{
+	if (p && p->color)
+		put_painted(f, NULL, run, res_run_ok(run) ? "32" : "1;31");
+	else
+		res_text_totals(run, f);
 }
 
 int progress_begin(struct progress *p, const struct res_run *run,
@@ -152,7 +174,7 @@ int progress_result(struct progress *p, const struct res_scenario *sc,
 	progress_clear(p);
 	if (p->f && p->results) {
 		if (p->color)
-			put_colored(p->f, sc);
+			put_painted(p->f, sc, NULL, verdict_sgr(sc->verdict));
 		else
 			res_text_scenario(sc, p->f);
 		fflush(p->f);

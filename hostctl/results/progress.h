@@ -75,6 +75,12 @@ int progress_result(struct progress *p, const struct res_scenario *sc,
 int progress_end(struct progress *p, const struct res_run *run,
 		 const char **ret_name);
 
+/*
+ * The run's totals (res_text_totals()) on @f, its closing word (OK green,
+ * FAILED bold red) coloured when @p colours (--color). NULL @p is fine.
+ */
+void progress_totals(struct progress *p, const struct res_run *run, FILE *f);
+
 /* Erase the live line if one is shown. */
 void progress_clear(struct progress *p);
 

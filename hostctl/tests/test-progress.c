@@ -135,6 +135,14 @@ static void test_color(void)
 	struct progress p = { .f = open_memstream(&out, &len),
 			      .results = true,
 			      .color = true };
+	struct res_run run = { .run_id = "r",
+			       .accelerator = "tcg",
+			       .complete = RES_COMPLETE_YES,
+			       .v = sc,
+			       .n = 2 };
+	char *plain = NULL;
+	size_t plen = 0;
+	FILE *pf = open_memstream(&plain, &plen);
 	const char *name = NULL;
 	enum progress_color c;
 
@@ -146,6 +154,23 @@ static void test_color(void)
 	       "\033[1;31mCRASH\033[0m   a/two (0.000 s)\n",
 	       "--color: the verdict word coloured, fail red, crash bold red");
 	free(out);
+
+	/* The totals: their closing word coloured, the rest as printed. */
+	out = NULL;
+	p.f = open_memstream(&out, &len);
+	progress_totals(&p, &run, p.f);
+	fclose(p.f);
+	p.color = false;
+	progress_totals(&p, &run, pf);
+	fclose(pf);
+	ok(plain && strstr(plain, " -> FAILED\n") && !strchr(plain, '\033'),
+	   "--color off: the totals as res_text_totals() prints them");
+	ok(out && plain && strlen(out) == strlen(plain) + 11 &&
+	   strstr(out, " -> \033[1;31mFAILED\033[0m\n") &&
+	   strncmp(out, plain, strlen(plain) - strlen("FAILED\n")) == 0,
+	   "--color: FAILED in bold red at the end of the totals");
+	free(out);
+	free(plain);
 	ok(progress_color_parse("always", &c) == 0 &&
 	   c == PROGRESS_COLOR_ALWAYS && progress_color_parse("yes", &c) < 0,
 	   "--color: always parses, yes does not");
