@@ -203,20 +203,21 @@ static int time_pair(const struct setup *su, const char *connect,
 	}
 	return 0;
 }
+/* Its options (the verb table's row, below, has them too). */
+static const enum cli_opt shared[] = {
+	CLI_OPT_CONNECT,    CLI_OPT_CACHE,   CLI_OPT_ACCEL, CLI_OPT_MACHINE,
+	CLI_OPT_KERNEL_DIR, CLI_OPT_FLAVOUR, CLI_OPT_HELP,  CLI_OPT_END,
+};
+
+static const struct option own[] = {
+	{ "runs", required_argument, NULL, 'n' },
+	{ "no-run-all", no_argument, NULL, 'N' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ 0 },
+};
 
 int verb_bench(int argc, char *argv[])
 {
-	static const enum cli_opt shared[] = {
-		CLI_OPT_CONNECT, CLI_OPT_CACHE,	     CLI_OPT_ACCEL,
-		CLI_OPT_MACHINE, CLI_OPT_KERNEL_DIR, CLI_OPT_FLAVOUR,
-		CLI_OPT_HELP,	 CLI_OPT_END,
-	};
-	static const struct option own[] = {
-		{ "runs", required_argument, NULL, 'n' },
-		{ "no-run-all", no_argument, NULL, 'N' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ 0 },
-	};
 	struct option opts[CLI_OPTS_MAX];
 	const char *connect = NULL, *cache = NULL, *machine = NULL;
 	struct setup_kernel k = { .kernel_dir = VLALAB_SRCDIR "/kernel" };
@@ -443,4 +444,7 @@ const struct verb verb_bench_def = {
 	.fn = verb_bench,
 	.usage = "[OPTIONS]",
 	.summary = "measure boot, step and teardown times",
+	.shared = shared,
+	.own = own,
+	.optstring = "h",
 };

@@ -62,31 +62,35 @@ static void print_duration(double s)
 		printf("%dm%02ds", (int)s / 60, (int)s % 60);
 }
 
+/* Its options (the verb table's row, below, has them too). */
+/* build's own options, below CLI_OPT_FIRST (options.h). */
+enum {
+	OPT_TARBALL = 0x80,
+	OPT_CONFIG_ONLY,
+	OPT_IMAGE,
+	OPT_GUESTD,
+	OPT_EXTRA,
+};
+
+static const enum cli_opt shared[] = {
+	CLI_OPT_CACHE,	       CLI_OPT_KERNEL_DIR, CLI_OPT_FLAVOUR,
+	CLI_OPT_WITHOUT_PATCH, CLI_OPT_TREE,	   CLI_OPT_SERIES,
+	CLI_OPT_HELP,	       CLI_OPT_END,
+};
+
+static const struct option own[] = {
+	{ "tarball", required_argument, NULL, OPT_TARBALL },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "config-only", no_argument, NULL, OPT_CONFIG_ONLY },
+	{ "image", no_argument, NULL, OPT_IMAGE },
+	{ "guestd", required_argument, NULL, OPT_GUESTD },
+	{ "extra", required_argument, NULL, OPT_EXTRA },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ 0 },
+};
+
 int verb_build(int argc, char *argv[])
 {
-	/* build's own options, below CLI_OPT_FIRST (options.h). */
-	enum {
-		OPT_TARBALL = 0x80,
-		OPT_CONFIG_ONLY,
-		OPT_IMAGE,
-		OPT_GUESTD,
-		OPT_EXTRA,
-	};
-	static const enum cli_opt shared[] = {
-		CLI_OPT_CACHE,	       CLI_OPT_KERNEL_DIR, CLI_OPT_FLAVOUR,
-		CLI_OPT_WITHOUT_PATCH, CLI_OPT_TREE,	   CLI_OPT_SERIES,
-		CLI_OPT_HELP,	       CLI_OPT_END,
-	};
-	static const struct option own[] = {
-		{ "tarball", required_argument, NULL, OPT_TARBALL },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "config-only", no_argument, NULL, OPT_CONFIG_ONLY },
-		{ "image", no_argument, NULL, OPT_IMAGE },
-		{ "guestd", required_argument, NULL, OPT_GUESTD },
-		{ "extra", required_argument, NULL, OPT_EXTRA },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ 0 },
-	};
 	struct option opts[CLI_OPTS_MAX];
 	struct kbuild_opts ko = {
 		.kernel_dir = VLALAB_SRCDIR "/kernel",
@@ -167,9 +171,9 @@ int verb_build(int argc, char *argv[])
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "hostctl build: unexpected argument '%s'\n",
+		fprintf(stderr,
+			"hostctl build: unexpected argument '%s'; see 'hostctl help build'\n",
 			argv[optind]);
-		build_usage(stderr);
 		return 2;
 	}
 	if ((ko.tree_series && !ko.tree) || (ko.tree && ko.flavour) ||
@@ -277,4 +281,7 @@ const struct verb verb_build_def = {
 	.fn = verb_build,
 	.usage = "[OPTIONS]",
 	.summary = "build the kernel and the guest image",
+	.shared = shared,
+	.own = own,
+	.optstring = "j:qh",
 };

@@ -49,6 +49,7 @@ static void compare_usage(FILE *f)
 		"  --accel ACCEL     auto, kvm or tcg, for every run (default: auto)\n"
 		"  --kernel-dir DIR  the kernel/ folder with the flavours\n",
 		CMP_ROUNDS_MAX);
+	cli_opt_usage(f, CLI_OPT_HELP);
 }
 
 /* One run of @flavour into @dir (run/spec.h, in a child process): its
@@ -125,22 +126,24 @@ static bool verdicts_agree(const struct cmp_input *in)
 	}
 	return true;
 }
+/* Its options (the verb table's row, below, has them too). */
+static const enum cli_opt shared[] = {
+	CLI_OPT_KERNEL_DIR,
+	CLI_OPT_ACCEL,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+static const struct option own[] = {
+	{ "baseline", required_argument, NULL, 'b' },
+	{ "candidate", required_argument, NULL, 'c' },
+	{ "rounds", required_argument, NULL, 'n' },
+	{ "output", required_argument, NULL, 'o' },
+	{ 0 },
+};
 
 int verb_compare(int argc, char *argv[])
 {
-	static const enum cli_opt shared[] = {
-		CLI_OPT_KERNEL_DIR,
-		CLI_OPT_ACCEL,
-		CLI_OPT_HELP,
-		CLI_OPT_END,
-	};
-	static const struct option own[] = {
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "candidate", required_argument, NULL, 'c' },
-		{ "rounds", required_argument, NULL, 'n' },
-		{ "output", required_argument, NULL, 'o' },
-		{ 0 },
-	};
 	struct option opts[CLI_OPTS_MAX];
 	enum accel_choice accel = ACCEL_AUTO;
 	const char *baseline = NULL, *candidate = NULL, *output = NULL,
@@ -303,4 +306,7 @@ const struct verb verb_compare_def = {
 	.fn = verb_compare,
 	.usage = "--baseline F1 --candidate F2 [OPTIONS] SCENARIO...",
 	.summary = "the same scenarios on two kernel flavours, one table",
+	.shared = shared,
+	.own = own,
+	.optstring = "h",
 };

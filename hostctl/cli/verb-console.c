@@ -30,6 +30,8 @@ const struct verb verb_console_def = {
 	.fn = verb_console,
 	.usage = "VM",
 	.summary = "attach to a live VM's serial console",
+	.shared = verb_vm_shared,
+	.optstring = "",
 };
 
 int verb_console(int argc, char *argv[])

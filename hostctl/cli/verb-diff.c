@@ -63,19 +63,21 @@ static int load(const char *results, const char *arg, struct res_run *run)
 		fprintf(stderr, "hostctl diff: %s\n", err);
 	return r;
 }
+/* Its options (the verb table's row, below, has them too). */
+static const enum cli_opt shared[] = {
+	CLI_OPT_RESULTS,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+static const struct option own[] = {
+	{ "threshold", required_argument, NULL, 't' },
+	{ "min-ms", required_argument, NULL, 'm' },
+	{ 0 },
+};
 
 int verb_diff(int argc, char *argv[])
 {
-	static const enum cli_opt shared[] = {
-		CLI_OPT_RESULTS,
-		CLI_OPT_HELP,
-		CLI_OPT_END,
-	};
-	static const struct option own[] = {
-		{ "threshold", required_argument, NULL, 't' },
-		{ "min-ms", required_argument, NULL, 'm' },
-		{ 0 },
-	};
 	struct option opts[CLI_OPTS_MAX];
 	struct hist_diff_opts o = { .pct = HIST_DIFF_PCT_DEFAULT,
 				    .min_ms = HIST_DIFF_MIN_MS_DEFAULT };
@@ -138,4 +140,7 @@ const struct verb verb_diff_def = {
 	.fn = verb_diff,
 	.usage = "[OPTIONS] RUN_A RUN_B",
 	.summary = "what changed between two runs; 1 if anything regressed",
+	.shared = shared,
+	.own = own,
+	.optstring = "h",
 };

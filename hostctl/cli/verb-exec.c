@@ -34,6 +34,8 @@ const struct verb verb_exec_def = {
 	.fn = verb_exec,
 	.usage = "VM -- CMD...",
 	.summary = "run a command in a live VM",
+	.shared = verb_vm_shared,
+	.optstring = "+",
 };
 
 /* The arguments, each in single quotes, for the guest's sh -c. */

@@ -34,13 +34,14 @@ static void export_usage(FILE *f)
 		"Exit codes: 0 written, 2 usage or a run that cannot be read or\n"
 		"a file that cannot be written.\n");
 }
+/* Its options (the verb table's row, below, has them too). */
+static const enum cli_opt shared[] = {
+	CLI_OPT_JUNIT,	    CLI_OPT_KCIDB, CLI_OPT_CACHE,
+	CLI_OPT_KERNEL_DIR, CLI_OPT_HELP,  CLI_OPT_END,
+};
 
 int verb_export(int argc, char *argv[])
 {
-	static const enum cli_opt shared[] = {
-		CLI_OPT_JUNIT,	    CLI_OPT_KCIDB, CLI_OPT_CACHE,
-		CLI_OPT_KERNEL_DIR, CLI_OPT_HELP,  CLI_OPT_END,
-	};
 	struct option opts[CLI_OPTS_MAX];
 	const char *junit = NULL, *kcidb = NULL, *cache = NULL, *kdir = NULL;
 	char dir[PATH_MAX], patches[PATH_MAX], err[1024];
@@ -106,4 +107,6 @@ const struct verb verb_export_def = {
 	.fn = verb_export,
 	.usage = "--junit FILE | --kcidb FILE [RUN]",
 	.summary = "write a run as JUnit XML or KCIDB JSON",
+	.shared = shared,
+	.optstring = "h",
 };

@@ -34,18 +34,20 @@ static void flakes_usage(FILE *f)
 	cli_opt_usage(f, CLI_OPT_RESULTS);
 	fputs("  --help         show this help\n", f);
 }
+/* Its options (the verb table's row, below, has them too). */
+static const enum cli_opt shared[] = {
+	CLI_OPT_RESULTS,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+static const struct option own[] = {
+	{ "last", required_argument, NULL, 'l' },
+	{ 0 },
+};
 
 int verb_flakes(int argc, char *argv[])
 {
-	static const enum cli_opt shared[] = {
-		CLI_OPT_RESULTS,
-		CLI_OPT_HELP,
-		CLI_OPT_END,
-	};
-	static const struct option own[] = {
-		{ "last", required_argument, NULL, 'l' },
-		{ 0 },
-	};
 	struct option opts[CLI_OPTS_MAX];
 	const char *results = STORE_DEFAULT_DIR;
 	unsigned long last = FLAKES_LAST_DEFAULT;
@@ -126,4 +128,7 @@ const struct verb verb_flakes_def = {
 	.fn = verb_flakes,
 	.usage = "[--last N] [--results DIR]",
 	.summary = "each scenario's flip rate over the stored runs",
+	.shared = shared,
+	.own = own,
+	.optstring = "h",
 };

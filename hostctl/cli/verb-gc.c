@@ -451,20 +451,22 @@ out:
 		ret = EXIT_SETUP;
 	return ret;
 }
+/* Its options (the verb table's row, below, has them too). */
+static const enum cli_opt shared[] = {
+	CLI_OPT_RESULTS,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+static const struct option own[] = {
+	{ "keep", required_argument, NULL, 'k' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "cache", no_argument, NULL, 'C' },
+	{ 0 },
+};
 
 int verb_gc(int argc, char *argv[])
 {
-	static const enum cli_opt shared[] = {
-		CLI_OPT_RESULTS,
-		CLI_OPT_HELP,
-		CLI_OPT_END,
-	};
-	static const struct option own[] = {
-		{ "keep", required_argument, NULL, 'k' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "cache", no_argument, NULL, 'C' },
-		{ 0 },
-	};
 	struct option opts[CLI_OPTS_MAX];
 	const char *results = STORE_DEFAULT_DIR;
 	char **names, dir[PATH_MAX], latest[PATH_MAX], *end;
@@ -582,4 +584,7 @@ const struct verb verb_gc_def = {
 	.usage = "[--cache [DIR]] --keep N [OPTIONS]",
 	.summary =
 		"remove old runs, or the cache's builds and images no run needs",
+	.shared = shared,
+	.own = own,
+	.optstring = "h",
 };

@@ -5,6 +5,8 @@
  * verb print every error and exit 2, as hostctl run would refuse to boot.
  * With --bites, print the scenarios' declared bites instead, one line per
  * scenario and patch, for scripts (hostctl/tests/integration/bites.sh).
+ * GLOBs select as hostctl run's do (scn_select(), with its suggestions);
+ * the list drops the others by blanking their names.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -26,10 +28,11 @@
 static void list_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: hostctl list [--scenarios DIR] [--bites PATCH|all]\n"
+		"Usage: hostctl list [--scenarios DIR] [--bites PATCH|all] [GLOB...]\n"
 		"\n"
 		"Validate the scenario files and list each scenario with its seed\n"
-		"patch and description.\n"
+		"patch and description (a header line on a TTY); with GLOBs\n"
+		"(names, 'ftrace/*'), only the scenarios they select.\n"
 		"\n"
 		"  --scenarios DIR  the scenario tree (default: %s/scenarios)\n"
 		"  --bites PATCH    list the scenarios that declare bites for PATCH\n"
@@ -39,25 +42,27 @@ static void list_usage(FILE *f)
 		"  --help           show this help\n",
 		VLALAB_SRCDIR);
 }
+/* Its options (the verb table's row, below, has them too). */
+static const enum cli_opt shared[] = {
+	CLI_OPT_SCENARIOS,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+static const struct option own[] = {
+	{ "bites", required_argument, NULL, 'b' },
+	{ 0 },
+};
 
 int verb_list(int argc, char *argv[])
 {
-	static const enum cli_opt shared[] = {
-		CLI_OPT_SCENARIOS,
-		CLI_OPT_HELP,
-		CLI_OPT_END,
-	};
-	static const struct option own[] = {
-		{ "bites", required_argument, NULL, 'b' },
-		{ 0 },
-	};
 	struct option opts[CLI_OPTS_MAX];
 	const char *dir = VLALAB_SRCDIR "/scenarios";
 	const char *bites = NULL;
 	char *patch = NULL;
 	struct scn_errors errs = { 0 };
 	struct scn_set set = { 0 };
-	size_t wname = 4, wseed = 4;
+	size_t wname = 4, wseed = 4, *sel = NULL, nsel = 0;
 	int c, r;
 
 	cli_opts_table(shared, own, opts);
@@ -77,12 +82,6 @@ int verb_list(int argc, char *argv[])
 			list_usage(stderr);
 			return EXIT_SETUP;
 		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "hostctl list: unexpected argument '%s'\n",
-			argv[optind]);
-		list_usage(stderr);
-		return EXIT_SETUP;
 	}
 
 	if (bites && strcmp(bites, "all") != 0) {
@@ -118,6 +117,31 @@ int verb_list(int argc, char *argv[])
 		return EXIT_SETUP;
 	}
 
+	/* The scenarios the globs select, in set order; all without. */
+	if (optind < argc) {
+		char err[1024];
+
+		r = scn_select(&set, argv + optind, (size_t)(argc - optind),
+			       &sel, &nsel, err, sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "hostctl list: %s\n",
+				r == -ENOMEM ? strerror(ENOMEM) : err);
+			scn_set_free(&set);
+			scn_errors_free(&errs);
+			free(patch);
+			return EXIT_SETUP;
+		}
+		for (size_t i = 0, k = 0; i < set.n; i++) {
+			if (k < nsel && sel[k] == i) {
+				k++;
+				continue;
+			}
+			set.v[i].nbites = 0;
+			set.v[i].name[0] = '\0';
+		}
+		free(sel);
+	}
+
 	if (bites) {
 		for (size_t i = 0; i < set.n; i++)
 			for (size_t j = 0; j < set.v[i].nbites; j++) {
@@ -137,6 +161,8 @@ int verb_list(int argc, char *argv[])
 	}
 
 	for (size_t i = 0; i < set.n; i++) {
+		if (!set.v[i].name[0])
+			continue;
 		if (strlen(set.v[i].name) > wname)
 			wname = strlen(set.v[i].name);
 		if (strlen(set.v[i].seed) > wseed)
@@ -146,8 +172,9 @@ int verb_list(int argc, char *argv[])
 		printf("%-*s  %-*s  %s\n", (int)wname, "NAME", (int)wseed,
 		       "SEED", "DESCRIPTION");
 	for (size_t i = 0; i < set.n; i++)
-		printf("%-*s  %-*s  %s\n", (int)wname, set.v[i].name,
-		       (int)wseed, set.v[i].seed, set.v[i].description);
+		if (set.v[i].name[0])
+			printf("%-*s  %-*s  %s\n", (int)wname, set.v[i].name,
+			       (int)wseed, set.v[i].seed, set.v[i].description);
 	scn_set_free(&set);
 	scn_errors_free(&errs);
 	return EXIT_GREEN;
@@ -157,8 +184,11 @@ int verb_list(int argc, char *argv[])
 const struct verb verb_list_def = {
 	.name = "list",
 	.min_args = 0,
-	.max_args = 0,
+	.max_args = VERB_ANY,
 	.fn = verb_list,
-	.usage = "[--scenarios DIR]",
+	.usage = "[--scenarios DIR] [--bites PATCH|all] [GLOB...]",
 	.summary = "validate and list the scenarios",
+	.shared = shared,
+	.own = own,
+	.optstring = "h",
 };

@@ -32,6 +32,8 @@ const struct verb verb_ls_def = {
 	.fn = verb_ls,
 	.usage = "",
 	.summary = "list the live VMs",
+	.shared = verb_vm_shared,
+	.optstring = "",
 };
 
 int verb_ls(int argc, char *argv[])

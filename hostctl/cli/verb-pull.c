@@ -29,6 +29,8 @@ const struct verb verb_pull_def = {
 	.fn = verb_pull,
 	.usage = "VM PATH [DEST]",
 	.summary = "fetch a file from a live VM",
+	.shared = verb_vm_shared,
+	.optstring = "",
 };
 
 int verb_pull(int argc, char *argv[])

@@ -28,6 +28,8 @@ const struct verb verb_push_def = {
 	.fn = verb_push,
 	.usage = "FILE VM:PATH",
 	.summary = "copy a file into a live VM",
+	.shared = verb_vm_shared,
+	.optstring = "",
 };
 
 int verb_push(int argc, char *argv[])

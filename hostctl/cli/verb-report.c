@@ -215,17 +215,19 @@ static int report_html(const char *arg, const char *html_dir)
 	res_run_free(&run);
 	return r < 0 ? EXIT_SETUP : EXIT_GREEN;
 }
+/* Its options (the verb table's row, below, has them too). */
+static const enum cli_opt shared[] = {
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+static const struct option own[] = {
+	{ "html", required_argument, NULL, 'H' },
+	{ 0 },
+};
 
 int verb_report(int argc, char *argv[])
 {
-	static const enum cli_opt shared[] = {
-		CLI_OPT_HELP,
-		CLI_OPT_END,
-	};
-	static const struct option own[] = {
-		{ "html", required_argument, NULL, 'H' },
-		{ 0 },
-	};
 	struct option opts[CLI_OPTS_MAX];
 	const char *html = NULL;
 	int c, r;
@@ -262,4 +264,7 @@ const struct verb verb_report_def = {
 	.fn = verb_report,
 	.usage = "[--html DIR] [RUN]",
 	.summary = "a run's crashes and hangs, or its HTML page",
+	.shared = shared,
+	.own = own,
+	.optstring = "h",
 };

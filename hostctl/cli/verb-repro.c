@@ -57,6 +57,18 @@ static void repro_usage(FILE *f)
 		"  --help                 show this help\n");
 }
 
+/* Its options (the verb table's row, below, has them too). */
+static const enum cli_opt shared[] = {
+	CLI_OPT_WITHOUT_PATCH, CLI_OPT_CACHE, CLI_OPT_SCENARIOS, CLI_OPT_IMAGE,
+	CLI_OPT_FLAVOUR,       CLI_OPT_HELP,  CLI_OPT_END,
+};
+
+static const struct option own[] = {
+	{ "until-step", required_argument, NULL, 'u' },
+	{ "no-shell", no_argument, NULL, 'n' },
+	{ 0 },
+};
+
 const struct verb verb_repro_def = {
 	.name = "repro",
 	.min_args = 1,
@@ -64,6 +76,9 @@ const struct verb verb_repro_def = {
 	.fn = verb_repro,
 	.usage = "[OPTIONS] SCENARIO",
 	.summary = "run a scenario's steps, then a shell in its guest",
+	.shared = shared,
+	.own = own,
+	.optstring = "",
 };
 
 static void print_steps(const struct res_scenario *sc, const char *label,
@@ -183,16 +198,6 @@ static int parse_step(const char *arg, size_t *ret)
 static int parse_args(int argc, char *argv[], struct run_spec *s,
 		      struct repro *rp, struct run_repro *h)
 {
-	static const enum cli_opt shared[] = {
-		CLI_OPT_WITHOUT_PATCH, CLI_OPT_CACHE,	CLI_OPT_SCENARIOS,
-		CLI_OPT_IMAGE,	       CLI_OPT_FLAVOUR, CLI_OPT_HELP,
-		CLI_OPT_END,
-	};
-	static const struct option own[] = {
-		{ "until-step", required_argument, NULL, 'u' },
-		{ "no-shell", no_argument, NULL, 'n' },
-		{ 0 },
-	};
 	struct option opts[CLI_OPTS_MAX];
 	const char *image = NULL;
 	char err[PATH_MAX + 256];

@@ -32,7 +32,9 @@ static void run_usage(FILE *f)
 	      f);
 	cli_opt_usage(f, CLI_OPT_CONNECT);
 	cli_opt_usage(f, CLI_OPT_OUTPUT);
-	fputs("  --format FORMAT   text, ktap or json (default: text on a TTY, else ktap)\n",
+	fputs("  --format FORMAT   text, ktap or json (default: text on a TTY, else ktap)\n"
+	      "  --color WHEN      colour the verdicts of the text results: auto\n"
+	      "                    (on a TTY, unless NO_COLOR is set), always or never\n",
 	      f);
 	cli_opt_usage(f, CLI_OPT_SCENARIOS);
 	cli_opt_usage(f, CLI_OPT_CACHE);
@@ -201,6 +203,7 @@ static const struct option run_own[] = {
 	{ "keep-vm-on-fail", optional_argument, NULL, 'V' },
 	{ "repeat", required_argument, NULL, 'r' },
 	{ "jobs", required_argument, NULL, 'j' },
+	{ "color", required_argument, NULL, 'c' },
 	{ 0 },
 };
 
@@ -358,6 +361,14 @@ static int parse_out_opt(int c, const char *arg, struct run_spec *s,
 		}
 		*format_set = true;
 		break;
+	case 'c':
+		if (progress_color_parse(arg, &s->color) < 0) {
+			fprintf(stderr,
+				"hostctl run: --color '%s': use auto, always or never\n",
+				arg);
+			return -EINVAL;
+		}
+		break;
 	default:
 		return 1;
 	}
@@ -429,4 +440,7 @@ const struct verb verb_run_def = {
 	.fn = verb_run,
 	.usage = "[OPTIONS] all | NAME | GLOB...",
 	.summary = "boot the kernel and run scenarios",
+	.shared = run_shared,
+	.own = run_own,
+	.optstring = "hj:",
 };

@@ -24,14 +24,15 @@ static void runs_usage(FILE *f)
 	cli_opt_usage(f, CLI_OPT_RESULTS);
 	fputs("  --help         show this help\n", f);
 }
+/* Its options (the verb table's row, below, has them too). */
+static const enum cli_opt shared[] = {
+	CLI_OPT_RESULTS,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
 
 int verb_runs(int argc, char *argv[])
 {
-	static const enum cli_opt shared[] = {
-		CLI_OPT_RESULTS,
-		CLI_OPT_HELP,
-		CLI_OPT_END,
-	};
 	struct option opts[CLI_OPTS_MAX];
 	const char *results = STORE_DEFAULT_DIR;
 	char **names, dir[PATH_MAX], err[1024];
@@ -86,4 +87,6 @@ const struct verb verb_runs_def = {
 	.fn = verb_runs,
 	.usage = "[--results DIR]",
 	.summary = "list the stored runs",
+	.shared = shared,
+	.optstring = "h",
 };

@@ -27,6 +27,8 @@ const struct verb verb_shell_def = {
 	.fn = verb_shell,
 	.usage = "VM",
 	.summary = "open a shell in a live VM",
+	.shared = verb_vm_shared,
+	.optstring = "",
 };
 
 int verb_shell(int argc, char *argv[])

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli/options.h"
 #include "run/spec.h"
 
 /* A verb's exit codes are a run's (enum run_exit, run/spec.h). */
@@ -31,6 +32,17 @@ struct verb {
 	int (*fn)(int argc, char *argv[]);
 	const char *usage; /* one line: arguments */
 	const char *summary; /* one line: what it does */
+	/*
+	 * Its options, as its getopt_long() call has them: the shared ones
+	 * (cli/options.h, ended by CLI_OPT_END; NULL: none), its own rows
+	 * (ended by a zero row; NULL: none) and getopt's short options
+	 * (NULL: it parses none, as help). main.c checks a command line
+	 * against them before the verb runs (verb_check_options()), and the
+	 * completion script and man page list them (cli/docgen.c).
+	 */
+	const enum cli_opt *shared;
+	const struct option *own;
+	const char *optstring;
 };
 
 #define VERB_ANY (-1)
@@ -42,7 +54,19 @@ struct verb {
  */
 int verb_check_nargs(const struct verb *v, int n);
 
+/*
+ * Check the options of @argc/@argv (argv[0] the verb's name) against
+ * @v's rows, without running it: an unknown option, a missing or an
+ * unwanted argument is one line on stderr, "hostctl VERB: unrecognized
+ * option '--x'; see 'hostctl help VERB'". 0, or EXIT_SETUP after that
+ * line. getopt's own messages must be off (opterr = 0, main.c).
+ */
+int verb_check_options(const struct verb *v, int argc, char *argv[]);
+
 #define VERB_GO_ON (-1)
+
+/* The shared options of the verbs on a live VM: --cache, --help. */
+extern const enum cli_opt verb_vm_shared[];
 
 /*
  * The options of every verb on a live VM (ls, shell, exec, pull, push,

@@ -10,7 +10,9 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/escape.h"
 #include "results/progress.h"
@@ -64,6 +66,92 @@ static int ktap_flush(struct progress *p, const char **ret_name)
 	return 0;
 }
 
+int progress_color_parse(const char *s, enum progress_color *ret)
+{
+	static const char *const names[] = { "auto", "always", "never" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(s, names[i]) == 0) {
+			*ret = (enum progress_color)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+bool progress_color_on(enum progress_color mode, FILE *f)
+{
+	const char *no = getenv("NO_COLOR");
+
+	if (mode != PROGRESS_COLOR_AUTO)
+		return mode == PROGRESS_COLOR_ALWAYS;
+	return f && isatty(fileno(f)) && !(no && *no);
+}
+
+/* The SGR colour of @v's word: green, red, bold red or yellow. */
+static const char *verdict_sgr(enum proto_verdict v)
+{
+	switch (v) {
+	case VERDICT_PASS:
+		return "32";
+	case VERDICT_FAIL:
+	case VERDICT_XPASS:
+		return "31";
+	case VERDICT_SKIP:
+	case VERDICT_XFAIL:
+		return "33";
+	default:
+		return "1;31";
+	}
+}
+
+/*
+ * What res_text_scenario() (@sc) or res_text_totals() (@run) prints, on
+ * @f, with one word painted in @sgr: the first of a scenario's lines, the
+ * last " -> " word of the totals. Their text is escaped already; off
+ * colour, or when it cannot be held in memory, it goes out as it is.
+ */
+static void put_painted(FILE *f, const struct res_scenario *sc,
+			const struct res_run *run, const char *sgr)
+{
+	char *buf = NULL, *at = NULL, *next;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (m) {
+		if (sc)
+			res_text_scenario(sc, m);
+		else
+			res_text_totals(run, m);
+	}
+	if (!m || fclose(m) != 0 || !buf) {
+		free(buf);
+		if (sc)
+			res_text_scenario(sc, f);
+		else
+			res_text_totals(run, f);
+		return;
+	}
+	if (sc)
+		at = buf;
+	for (next = buf; !sc && (next = strstr(next, " -> ")); next += 4)
+		at = next + 4;
+	if (at)
+		fprintf(f, "%.*s\033[%sm%.*s\033[0m%s", (int)(at - buf), buf,
+			sgr, (int)strcspn(at, " \n"), at,
+			at + strcspn(at, " \n"));
+	else
+		fputs(buf, f);
+	free(buf);
+}
+
+void progress_totals(struct progress *p, const struct res_run *run, FILE *f)
+{
+	if (p && p->color)
+		put_painted(f, NULL, run, res_run_ok(run) ? "32" : "1;31");
+	else
+		res_text_totals(run, f);
+}
+
 int progress_begin(struct progress *p, const struct res_run *run,
 		   const char **ret_name)
 {
@@ -85,7 +173,10 @@ int progress_result(struct progress *p, const struct res_scenario *sc,
 	p->ended++;
 	progress_clear(p);
 	if (p->f && p->results) {
-		res_text_scenario(sc, p->f);
+		if (p->color)
+			put_painted(p->f, sc, NULL, verdict_sgr(sc->verdict));
+		else
+			res_text_scenario(sc, p->f);
 		fflush(p->f);
 	}
 	if (p->plain) {

@@ -15,6 +15,24 @@
 
 #include "results/results.h"
 
+/*
+ * --color: whether the verdict words of the result lines are coloured
+ * (pass green, fail red, error/timeout/crash bold red, skip/xfail
+ * yellow). auto: when they go to a terminal and NO_COLOR
+ * (https://no-color.org) is unset or empty.
+ */
+enum progress_color {
+	PROGRESS_COLOR_AUTO,
+	PROGRESS_COLOR_ALWAYS,
+	PROGRESS_COLOR_NEVER,
+};
+
+/* "auto", "always" or "never" into *@ret: 0, or -EINVAL. */
+int progress_color_parse(const char *s, enum progress_color *ret);
+
+/* Whether @mode colours what goes to @f (auto: a TTY, no NO_COLOR). */
+bool progress_color_on(enum progress_color mode, FILE *f);
+
 /* The KTAP streams: results.ktap, and stdout for --format ktap. */
 #define PROGRESS_KTAP_MAX 2
 
@@ -22,6 +40,7 @@ struct progress {
 	FILE *f; /* where progress goes, or NULL for none */
 	bool live; /* f is a TTY: keep one updating line */
 	bool results; /* print a result line per scenario */
+	bool color; /* colour the verdict of that line (--color) */
 	bool line_shown; /* a live line is on screen */
 	FILE *plain; /* the plain line per scenario goes here, or NULL */
 	/* KTAP streams and their names (for errors); NULL slots unused. */
@@ -55,6 +74,12 @@ int progress_result(struct progress *p, const struct res_scenario *sc,
  * progress_begin(). */
 int progress_end(struct progress *p, const struct res_run *run,
 		 const char **ret_name);
+
+/*
+ * The run's totals (res_text_totals()) on @f, its closing word (OK green,
+ * FAILED bold red) coloured when @p colours (--color). NULL @p is fine.
+ */
+void progress_totals(struct progress *p, const struct res_run *run, FILE *f);
 
 /* Erase the live line if one is shown. */
 void progress_clear(struct progress *p);

@@ -487,6 +487,7 @@ static void plan_progress(const struct run_spec *s, struct run_plan *p)
 	p->prog.f = s->format == RES_FORMAT_TEXT ? stdout : stderr;
 	p->prog.live = isatty(fileno(p->prog.f));
 	p->prog.results = s->format == RES_FORMAT_TEXT;
+	p->prog.color = p->prog.results && progress_color_on(s->color, stdout);
 	if (!p->prog.live && !p->prog.results)
 		p->prog.f = NULL;
 	/* For a log: a plain line per scenario as it ends. */

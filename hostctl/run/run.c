@@ -91,7 +91,7 @@ static enum run_exit run_once(const struct run_spec *s, struct run_plan *p)
 	}
 	switch (s->format) {
 	case RES_FORMAT_TEXT:
-		res_text_totals(&run, stdout);
+		progress_totals(&p->prog, &run, stdout);
 		printf("results: %s\n", p->run_dir);
 		break;
 	case RES_FORMAT_KTAP:
@@ -148,7 +148,7 @@ static enum round_result repeat_round(const struct run_spec *s,
 	if (rr != ROUND_RAN)
 		return rr;
 	if (s->format == RES_FORMAT_TEXT) {
-		res_text_totals(run, stdout);
+		progress_totals(&p->prog, run, stdout);
 		fflush(stdout);
 	}
 	return ROUND_RAN;

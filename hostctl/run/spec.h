@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "results/progress.h"
 #include "results/results.h"
 #include "run/runner.h"
 #include "vm/accel.h"
@@ -73,6 +74,7 @@ struct run_spec {
 	const char *without[RUN_WITHOUT_MAX];
 	size_t n_without;
 	enum res_format format;
+	enum progress_color color; /* --color (results/progress.h) */
 	enum accel_choice accel;
 	enum run_clock clock;
 	uint64_t dump_max_mb;

@@ -381,7 +381,8 @@ static int scn_fill_doc(struct scn_ctx *ctx, struct json_object *doc,
 			return -ENOMEM;
 		r = scn_fill_steps(ctx, s, steps, 0, s->timeout_ms, "$.steps",
 				   &s->run_steps);
-		if (r == 0 && cleanup)
+		/* An empty cleanup list is no cleanup, as when absent. */
+		if (r == 0 && s->ncleanup)
 			r = scn_fill_steps(ctx, s, cleanup, s->nsteps,
 					   s->cleanup_timeout_ms, "$.cleanup",
 					   &s->run_cleanup);

@@ -256,6 +256,8 @@ static void scn_check_bites(struct scn_ctx *ctx, struct json_object *doc)
 
 void scn_check_rules(struct scn_ctx *ctx, struct json_object *doc)
 {
+	struct json_object *v;
+
 	if (json_object_object_get_ex(doc, "steps", NULL) ==
 	    json_object_object_get_ex(doc, "boots", NULL))
 		scn_error(
@@ -267,8 +269,11 @@ void scn_check_rules(struct scn_ctx *ctx, struct json_object *doc)
 		for (size_t i = 0; i < sizeof(scn_own_vm_refuses) /
 					       sizeof(scn_own_vm_refuses[0]);
 		     i++)
+			/* An empty list is as none ("cleanup": []). */
 			if (json_object_object_get_ex(
-				    doc, scn_own_vm_refuses[i].key, NULL)) {
+				    doc, scn_own_vm_refuses[i].key, &v) &&
+			    !(json_object_is_type(v, json_type_array) &&
+			      json_object_array_length(v) == 0)) {
 				char p[SCN_PATH_MAX];
 
 				jsonstrict_path_key(p, "$",

@@ -33,7 +33,7 @@ static const struct stepspec_key scn_top_keys[] = {
 	{ "timeout_ms", STEPSPEC_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "step_timeout_ms", STEPSPEC_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "steps", SCN_V(STEPS), false, 1, SCN_STEPS_MAX, NULL },
-	{ "cleanup", SCN_V(CLEANUP), false, 1, PROTO_CLEANUP_MAX, NULL },
+	{ "cleanup", SCN_V(CLEANUP), false, 0, PROTO_CLEANUP_MAX, NULL },
 	{ "cleanup_timeout_ms", STEPSPEC_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "expect_incident", SCN_V(INCIDENT), false, 0, 0, NULL },
 	{ "bites", SCN_V(BITES), false, 1, SCN_BITES_MAX, NULL },

@@ -68,6 +68,18 @@ static size_t scn_closeness(const char *arg, const char *name)
 
 #define SCN_SUGGEST_MAX 5
 
+/* Whether @arg names an area: some scenario is "<arg>/<name>". */
+static bool scn_is_area(const struct scn_set *set, const char *arg)
+{
+	size_t len = strlen(arg);
+
+	for (size_t i = 0; i < set->n; i++)
+		if (len && strncmp(set->v[i].name, arg, len) == 0 &&
+		    set->v[i].name[len] == '/')
+			return true;
+	return false;
+}
+
 static void scn_suggest(const struct scn_set *set, const char *arg, char *err,
 			size_t errlen)
 {
@@ -93,7 +105,7 @@ static void scn_suggest(const struct scn_set *set, const char *arg, char *err,
 	}
 	if (!err || !errlen)
 		return;
-	if (n == 0) {
+	if (n == 0 && !scn_is_area(set, arg)) {
 		snprintf(
 			err, errlen,
 			"unknown scenario '%s'; no close match ('hostctl list' shows them all)",
@@ -101,6 +113,12 @@ static void scn_suggest(const struct scn_set *set, const char *arg, char *err,
 		return;
 	}
 	snprintf(err, errlen, "unknown scenario '%s'; did you mean: ", arg);
+	/* An area's name: its glob first (ftrace: ftrace/ and a star). */
+	if (scn_is_area(set, arg)) {
+		len = strlen(err);
+		snprintf(err + len, errlen - len, "'%s/*'%s", arg,
+			 n ? ", " : "");
+	}
 	for (size_t i = 0; i < n; i++) {
 		len = strlen(err);
 		snprintf(err + len, errlen - len, "%s%s", i ? ", " : "",

@@ -4,9 +4,11 @@
  * line per scenario, and a stream that cannot be written.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "results/progress.h"
 #include "results/results.h"
@@ -87,8 +89,105 @@ static void test_stream(void)
 	fclose(p.ktap[0]);
 }
 
+/* --color=auto on a terminal (a pty): colour unless NO_COLOR is set
+ * and not empty (https://no-color.org). */
+static void test_color_tty(void)
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY);
+	FILE *tty = NULL;
+
+	if (m >= 0 && grantpt(m) == 0 && unlockpt(m) == 0)
+		tty = fopen(ptsname(m), "w");
+	if (!tty) {
+		ok(0, "a pty for --color=auto");
+		if (m >= 0)
+			close(m);
+		return;
+	}
+	unsetenv("NO_COLOR");
+	ok(progress_color_on(PROGRESS_COLOR_AUTO, tty),
+	   "--color=auto: colour on a terminal");
+	setenv("NO_COLOR", "", 1);
+	ok(progress_color_on(PROGRESS_COLOR_AUTO, tty),
+	   "--color=auto: an empty NO_COLOR is unset");
+	setenv("NO_COLOR", "1", 1);
+	ok(!progress_color_on(PROGRESS_COLOR_AUTO, tty) &&
+	   progress_color_on(PROGRESS_COLOR_ALWAYS, tty),
+	   "--color=auto: none with NO_COLOR, but always is always");
+	unsetenv("NO_COLOR");
+	fclose(tty);
+	close(m);
+}
+
+/* --color: the verdict word of each text result line in its colour,
+ * the rest of the lines as res_text_scenario() prints them. */
+static void test_color(void)
+{
+	struct res_scenario sc[2] = {
+		{ .name = "a/one",
+		  .done = true,
+		  .verdict = VERDICT_FAIL,
+		  .duration_ms = 4149 },
+		{ .name = "a/two", .done = true, .verdict = VERDICT_CRASH },
+	};
+	char *out = NULL;
+	size_t len = 0;
+	struct progress p = { .f = open_memstream(&out, &len),
+			      .results = true,
+			      .color = true };
+	struct res_run run = { .run_id = "r",
+			       .accelerator = "tcg",
+			       .complete = RES_COMPLETE_YES,
+			       .v = sc,
+			       .n = 2 };
+	char *plain = NULL;
+	size_t plen = 0;
+	FILE *pf = open_memstream(&plain, &plen);
+	const char *name = NULL;
+	enum progress_color c;
+
+	progress_result(&p, &sc[0], &name);
+	progress_result(&p, &sc[1], &name);
+	fclose(p.f);
+	is_str(out,
+	       "\033[31mFAIL\033[0m    a/one (4.149 s)\n"
+	       "\033[1;31mCRASH\033[0m   a/two (0.000 s)\n",
+	       "--color: the verdict word coloured, fail red, crash bold red");
+	free(out);
+
+	/* The totals: their closing word coloured, the rest as printed. */
+	out = NULL;
+	p.f = open_memstream(&out, &len);
+	progress_totals(&p, &run, p.f);
+	fclose(p.f);
+	p.color = false;
+	progress_totals(&p, &run, pf);
+	fclose(pf);
+	ok(plain && strstr(plain, " -> FAILED\n") && !strchr(plain, '\033'),
+	   "--color off: the totals as res_text_totals() prints them");
+	ok(out && plain && strlen(out) == strlen(plain) + 11 &&
+	   strstr(out, " -> \033[1;31mFAILED\033[0m\n") &&
+	   strncmp(out, plain, strlen(plain) - strlen("FAILED\n")) == 0,
+	   "--color: FAILED in bold red at the end of the totals");
+	free(out);
+	free(plain);
+	ok(progress_color_parse("always", &c) == 0 &&
+	   c == PROGRESS_COLOR_ALWAYS && progress_color_parse("yes", &c) < 0,
+	   "--color: always parses, yes does not");
+	ok(progress_color_on(PROGRESS_COLOR_ALWAYS, stdin) &&
+	   !progress_color_on(PROGRESS_COLOR_NEVER, stdin),
+	   "--color: always and never whatever the stream");
+	p.f = fopen("/dev/null", "w");
+	ok(p.f && !progress_color_on(PROGRESS_COLOR_AUTO, p.f),
+	   "--color=auto: none off a terminal");
+	if (p.f)
+		fclose(p.f);
+	test_color_tty();
+}
+
 int main(void)
 {
 	test_stream();
+	test_color();
 	return tap_done();
 }

@@ -1047,7 +1047,8 @@ static void test_verb_list(void)
 	char *layout = xasprintf("%s/layout", data_dir);
 	char *argv_good[] = { "list", "--scenarios", good, NULL };
 	char *argv_bad[] = { "list", "--scenarios", layout, NULL };
-	char *argv_extra[] = { "list", "extra", NULL };
+	char *argv_extra[] = { "list", "--scenarios", good, "alpha", NULL };
+	char *argv_glob[] = { "list", "--scenarios", good, "alpha/*", NULL };
 	char *argv_help[] = { "list", "--help", NULL };
 	char *out, *err, *want;
 
@@ -1073,9 +1074,17 @@ static void test_verb_list(void)
 	free(out);
 	free(err);
 
-	is_int(run_list(argv_extra, 2, &out, &err), 2, "list with an argument: exit 2");
-	ok(strstr(err, "hostctl list: unexpected argument 'extra'") != NULL,
-	   "list with an argument: message");
+	is_int(run_list(argv_glob, 4, &out, &err), 0, "list alpha/*: exit 0");
+	is_str(out,
+	       "alpha/one  none  The smallest scenario: one step, every default\n"
+	       "alpha/two  004   Requires, timeouts and named steps\n",
+	       "list alpha/*: the scenarios the glob selects");
+	free(out);
+	free(err);
+	is_int(run_list(argv_extra, 4, &out, &err), 2, "list alpha: exit 2");
+	is_str(err,
+	       "hostctl list: unknown scenario 'alpha'; did you mean: 'alpha/*', alpha/one, alpha/two?\n",
+	       "list alpha: the area's glob first among the suggestions");
 	free(out);
 	free(err);
 	is_int(run_list(argv_help, 2, &out, &err), 0, "list --help: exit 0");
@@ -1178,6 +1187,67 @@ out:
 	scn_errors_free(&errs);
 	unlink(path);
 	free(path);
+}
+
+/* With boots too, where a cleanup list is refused: [] is as none. */
+static void test_cleanup_empty_boots(void)
+{
+	struct scn_errors errs = { 0 };
+	struct scenario s;
+	char *file = xasprintf("%s/hibernate/memory-map.json", shipped_dir);
+	char *text = NULL, *path;
+	size_t len = 0;
+	FILE *f = fopen(file, "r");
+	int r = -1;
+
+	if (f) {
+		text = calloc(1, 1 << 20);
+		len = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
+		fclose(f);
+	}
+	ok(len > 0 && text[0] == '{', "cleanup [] with boots: the fixture");
+	if (len > 0 && text[0] == '{') {
+		char *with = xasprintf("{\"cleanup\": [], %s", text + 1);
+
+		path = tmp_file(with);
+		r = scn_load_file(path, "hibernate/memory-map", &s, &errs);
+		for (size_t i = 0; i < errs.n; i++)
+			printf("# %s\n", errs.msgs[i]);
+		unlink(path);
+		free(path);
+		free(with);
+	}
+	is_int(r, 0, "cleanup [] with boots: loads, as without the key");
+	if (r == 0)
+		scn_free(&s);
+	scn_errors_free(&errs);
+	free(text);
+	free(file);
+}
+
+/* "cleanup": [] is no cleanup, as when the key is absent. */
+static void test_cleanup_empty(void)
+{
+	struct scn_errors errs = { 0 };
+	struct scenario s;
+	char *path = tmp_file("{\"description\": \"cleanup\", \"seed\": \"none\","
+			      " \"steps\": [{\"kind\": \"sleep\", \"ms\": 1}],"
+			      " \"cleanup\": []}");
+	int r;
+
+	r = scn_load_file(path, "a/cleanup-empty", &s, &errs);
+	is_int(r, 0, "cleanup []: loads");
+	for (size_t i = 0; i < errs.n; i++)
+		printf("# %s\n", errs.msgs[i]);
+	if (r == 0) {
+		ok(s.nsteps == 1 && s.ncleanup == 0 && !s.run_cleanup,
+		   "cleanup []: no cleanup steps, no cleanup list");
+		scn_free(&s);
+	}
+	scn_errors_free(&errs);
+	unlink(path);
+	free(path);
+	test_cleanup_empty_boots();
 }
 
 static void test_boots_fill(void)
@@ -1375,6 +1445,7 @@ int main(int argc, char *argv[])
 	test_shipped();
 	test_boots_fill();
 	test_cleanup_fill();
+	test_cleanup_empty();
 	test_truncate();
 	test_request_bytes();
 	test_line_limits();
