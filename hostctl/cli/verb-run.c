@@ -34,6 +34,7 @@
 #include "run/setup.h"
 #include "cli/verbs.h"
 #include "vm/vm.h"
+#include "results/rundir.h"
 
 static void run_usage(FILE *f)
 {
@@ -586,9 +587,11 @@ static int make_run_dir(const char *output, const char *run_id, char *buf,
 	r = fs_mkdir_p(buf);
 	if (r < 0)
 		return r;
-	snprintf(tmp, sizeof(tmp), "results/.latest-%d", getpid());
+	snprintf(tmp, sizeof(tmp), STORE_DEFAULT_DIR "/" RUNDIR_LATEST_TMP,
+		 getpid());
 	unlink(tmp);
-	if (symlink(run_id, tmp) < 0 || rename(tmp, "results/latest") < 0)
+	if (symlink(run_id, tmp) < 0 ||
+	    rename(tmp, STORE_DEFAULT_DIR "/" RUNDIR_LATEST) < 0)
 		return -errno;
 	return 0;
 }
@@ -891,7 +894,7 @@ static int prepare_cloud(const struct run_args *a, struct run_plan *p)
 	}
 	snprintf(host_key, sizeof(host_key), "%.*s", (int)(n - 4),
 		 p->su.image.ssh_host_key_pub);
-	if (snprintf(ci->seed, sizeof(ci->seed), "%s/cloud-seed.img",
+	if (snprintf(ci->seed, sizeof(ci->seed), "%s/" RUNDIR_CLOUD_SEED,
 		     p->run_dir) >= (int)sizeof(ci->seed)) {
 		fprintf(stderr, "hostctl run: run directory '%s': %s\n",
 			p->run_dir, strerror(ENAMETOOLONG));
@@ -1053,11 +1056,12 @@ static int write_summary(const char *dir, struct res_run *run,
 	run->complete = complete;
 	r = res_summary_json(run, &summary);
 	if (r == 0) {
-		r = write_file(dir, "summary.json", summary);
+		r = write_file(dir, RUNDIR_SUMMARY, summary);
 		free(summary);
 	}
 	if (r < 0) {
-		fprintf(stderr, "hostctl run: writing '%s/summary.json': %s\n",
+		fprintf(stderr,
+			"hostctl run: writing '%s/" RUNDIR_SUMMARY "': %s\n",
 			dir, strerror(-r));
 		return -EIO;
 	}
@@ -1085,8 +1089,8 @@ static int round_end(struct run_plan *p, const char *dir, FILE *ktap,
 	}
 	p->prog.ktap[0] = p->prog.ktap[1] = NULL;
 	if (fclose(ktap) == EOF && ret == 0) {
-		fprintf(stderr, "hostctl run: writing '%s/results.ktap': %m\n",
-			dir);
+		fprintf(stderr,
+			"hostctl run: writing '%s/" RUNDIR_KTAP "': %m\n", dir);
 		complete = RES_COMPLETE_NO;
 		ret = -EIO;
 	}
@@ -1104,8 +1108,8 @@ static int ktap_open(const struct run_args *a, struct run_plan *p,
 {
 	FILE *f;
 
-	if (snprintf(path, len, "%s/results.ktap", dir) >= (int)len) {
-		fprintf(stderr, "hostctl run: '%s/results.ktap': %s\n", dir,
+	if (snprintf(path, len, "%s/" RUNDIR_KTAP, dir) >= (int)len) {
+		fprintf(stderr, "hostctl run: '%s/" RUNDIR_KTAP "': %s\n", dir,
 			strerror(ENAMETOOLONG));
 		return -1;
 	}
@@ -1219,7 +1223,7 @@ static int run_round(const struct run_args *a, struct run_plan *p,
 	FILE *ktap;
 	int r, rc;
 
-	snprintf(events_path, sizeof(events_path), "%s/events.jsonl", dir);
+	snprintf(events_path, sizeof(events_path), "%s/" RUNDIR_EVENTS, dir);
 	r = boundlog_open(&events, events_path, a->events_max_mb << 20,
 			  BOUNDLOG_MARK_JSON);
 	if (r < 0) {
@@ -1405,7 +1409,7 @@ static int repeat_round(const struct run_args *a, struct run_plan *p,
 	char dir[PATH_MAX + 32], run_id[80], cmdline[512];
 	int r;
 
-	snprintf(dir, sizeof(dir), "%s/round-%u", p->run_dir, k);
+	snprintf(dir, sizeof(dir), "%s/" RUNDIR_ROUND, p->run_dir, k);
 	snprintf(run_id, sizeof(run_id), "%s-r%u", p->run_id, k);
 	snprintf(cmdline, sizeof(cmdline), "%s vlalab.round=%u",
 		 domain_default_cmdline, k);
@@ -1468,9 +1472,10 @@ static int repeat_write(const struct run_plan *p, const struct repeat_table *t,
 	r = repeat_summary_json(t, p->run_id, accelerator, p->su.manifest,
 				summary);
 	if (r == 0)
-		r = write_file(p->run_dir, "summary.json", *summary);
+		r = write_file(p->run_dir, RUNDIR_SUMMARY, *summary);
 	if (r < 0) {
-		fprintf(stderr, "hostctl run: writing '%s/summary.json': %s\n",
+		fprintf(stderr,
+			"hostctl run: writing '%s/" RUNDIR_SUMMARY "': %s\n",
 			p->run_dir, strerror(-r));
 		return -1;
 	}
@@ -1482,10 +1487,11 @@ static int repeat_write(const struct run_plan *p, const struct repeat_table *t,
 	repeat_ktap(t, f);
 	r = fclose(f) == EOF ? -ENOMEM : 0;
 	if (r == 0)
-		r = write_file(p->run_dir, "results.ktap", ktap);
+		r = write_file(p->run_dir, RUNDIR_KTAP, ktap);
 	free(ktap);
 	if (r < 0) {
-		fprintf(stderr, "hostctl run: writing '%s/results.ktap': %s\n",
+		fprintf(stderr,
+			"hostctl run: writing '%s/" RUNDIR_KTAP "': %s\n",
 			p->run_dir, strerror(-r));
 		return -1;
 	}
@@ -1526,7 +1532,8 @@ static int run_repeat(const struct run_args *a, struct run_plan *p)
 		if (interrupted) {
 			/* Its errors say "interrupted", not how it runs. */
 			fprintf(stderr,
-				"hostctl run: round %u was cut short by a signal: left out of the table (its results: %s/round-%u)\n",
+				"hostctl run: round %u was cut short by a signal: left out of the table (its results: %s/" RUNDIR_ROUND
+				")\n",
 				k, p->run_dir, k);
 			res_run_free(&run);
 			break;
