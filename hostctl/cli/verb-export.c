@@ -12,6 +12,7 @@
 #include "results/store.h"
 #include "cli/options.h"
 #include "cli/verbs.h"
+#include "results/rundir.h"
 
 static void export_usage(FILE *f)
 {
@@ -80,7 +81,8 @@ int verb_export(int argc, char *argv[])
 			"hostctl export: nothing to write; give --junit FILE and/or --kcidb FILE\n");
 		return EXIT_SETUP;
 	}
-	arg = optind < argc ? argv[optind] : STORE_DEFAULT_DIR "/latest";
+	arg = optind < argc ? argv[optind] :
+			      STORE_DEFAULT_DIR "/" RUNDIR_LATEST;
 	r = store_load(STORE_DEFAULT_DIR, arg, dir, sizeof(dir), &run, err,
 		       sizeof(err));
 	if (r < 0) {

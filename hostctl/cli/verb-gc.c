@@ -26,6 +26,7 @@
 #include "results/store.h"
 #include "cli/options.h"
 #include "cli/verbs.h"
+#include "results/rundir.h"
 
 static void gc_usage(FILE *f)
 {
@@ -362,7 +363,7 @@ static int gc_cache(const char *cache, const char *results, long keep, bool dry)
 	}
 	k.u = u;
 	r = keep_runs(&k, keep, now);
-	snprintf(path, sizeof(path), "%s/latest", results);
+	snprintf(path, sizeof(path), "%s/" RUNDIR_LATEST, results);
 	ll = readlink(path, latest, sizeof(latest) - 1);
 	if (r == 0 && ll > 0) {
 		latest[ll] = '\0';
@@ -542,7 +543,7 @@ int verb_gc(int argc, char *argv[])
 			strerror(-r));
 		return EXIT_SETUP;
 	}
-	snprintf(dir, sizeof(dir), "%s/latest", results);
+	snprintf(dir, sizeof(dir), "%s/" RUNDIR_LATEST, results);
 	ll = readlink(dir, latest, sizeof(latest) - 1);
 	latest[ll > 0 ? ll : 0] = '\0';
 	for (size_t i = 0; i + (size_t)keep < n; i++) {

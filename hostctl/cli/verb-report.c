@@ -22,12 +22,14 @@
 #include "results/store.h"
 #include "cli/options.h"
 #include "cli/verbs.h"
+#include "results/rundir.h"
 
-#define REPORT_DEFAULT_RUN "results/latest"
+#define REPORT_DEFAULT_RUN STORE_DEFAULT_DIR "/" RUNDIR_LATEST
 
 static const char *const bundle_files[] = {
-	"console.log",	"reports.txt", "events.jsonl", "stack.txt",
-	"vmcore.kdump", "vmcore.elf",  "dump.txt",
+	RUNDIR_BUNDLE_CONSOLE,	 RUNDIR_BUNDLE_REPORTS, RUNDIR_BUNDLE_EVENTS,
+	RUNDIR_BUNDLE_STACK,	 RUNDIR_BUNDLE_KDUMP,	RUNDIR_BUNDLE_ELF,
+	RUNDIR_BUNDLE_DUMP_NOTE,
 };
 
 static void report_usage(FILE *f)
@@ -131,7 +133,7 @@ static int report_dir(const char *dir, bool top)
 	char *text;
 	int r;
 
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	snprintf(path, sizeof(path), "%s/" RUNDIR_SUMMARY, dir);
 	r = pm_read_tail(path, 64 << 20, &text, &len);
 	if (r < 0) {
 		fprintf(stderr, "hostctl report: reading '%s': %s\n", path,
@@ -144,7 +146,8 @@ static int report_dir(const char *dir, bool top)
 		printf("a run of %u round%s (hostctl run --repeat); each round:\n",
 		       rounds, rounds == 1 ? "" : "s");
 		for (unsigned int k = 1; k <= rounds && r == 0; k++) {
-			snprintf(path, sizeof(path), "%s/round-%u", dir, k);
+			snprintf(path, sizeof(path), "%s/" RUNDIR_ROUND, dir,
+				 k);
 			r = report_dir(path, false);
 		}
 		return r;

@@ -19,6 +19,7 @@
 #include "base/boundlog.h"
 #include "crash/postmortem.h"
 #include "crash/symbolize.h"
+#include "results/rundir.h"
 
 /* Events kept in a bundle: the tail of this VM's events. */
 #define PM_EVENTS_MAX 200
@@ -31,11 +32,12 @@ static const struct {
 	const char *file;
 } pm_formats[] = {
 	{ "kdump-zlib", VIR_DOMAIN_CORE_DUMP_FORMAT_KDUMP_ZLIB,
-	  "vmcore.kdump" },
-	{ "kdump-lzo", VIR_DOMAIN_CORE_DUMP_FORMAT_KDUMP_LZO, "vmcore.kdump" },
+	  RUNDIR_BUNDLE_KDUMP },
+	{ "kdump-lzo", VIR_DOMAIN_CORE_DUMP_FORMAT_KDUMP_LZO,
+	  RUNDIR_BUNDLE_KDUMP },
 	{ "kdump-snappy", VIR_DOMAIN_CORE_DUMP_FORMAT_KDUMP_SNAPPY,
-	  "vmcore.kdump" },
-	{ "elf", VIR_DOMAIN_CORE_DUMP_FORMAT_RAW, "vmcore.elf" },
+	  RUNDIR_BUNDLE_KDUMP },
+	{ "elf", VIR_DOMAIN_CORE_DUMP_FORMAT_RAW, RUNDIR_BUNDLE_ELF },
 };
 
 static int pm_format_index(const char *word)
@@ -114,7 +116,7 @@ static void copy_events(const struct pm_opts *o, const char *label,
 	tlen = boundlog_vm_tag(tag, sizeof(tag), label);
 	if (tlen < 0)
 		return;
-	snprintf(path, sizeof(path), "%s/events.jsonl", o->run_dir);
+	snprintf(path, sizeof(path), "%s/" RUNDIR_EVENTS, o->run_dir);
 	if (pm_read_tail(path, PM_EVENTS_READ, &buf, &len) < 0)
 		return;
 	out = malloc(len + 1);
@@ -145,7 +147,7 @@ static void copy_events(const struct pm_opts *o, const char *label,
 			}
 		}
 	}
-	write_text(dir, "events.jsonl", out, olen);
+	write_text(dir, RUNDIR_BUNDLE_EVENTS, out, olen);
 	free(out);
 	free(buf);
 }
@@ -174,26 +176,30 @@ static void decode_stack(const struct pm_opts *o, const char *dir,
 		snprintf(mods, sizeof(mods), "modules");
 	r = sym_open(o->vmlinux, mods, o->tree, &c);
 	if (r < 0) {
-		snprintf(note, len, "no stack.txt: vmlinux '%s': %s\n",
+		snprintf(note, len,
+			 "no " RUNDIR_BUNDLE_STACK ": vmlinux '%s': %s\n",
 			 o->vmlinux,
 			 r == -EINVAL ? "not an ELF file" : strerror(-r));
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/stack.txt", dir);
+	snprintf(path, sizeof(path), "%s/" RUNDIR_BUNDLE_STACK, dir);
 	f = fopen(path, "we");
 	if (!f) {
-		snprintf(note, len, "no stack.txt: '%.2048s': %s\n", path,
+		snprintf(note, len,
+			 "no " RUNDIR_BUNDLE_STACK ": '%.2048s': %s\n", path,
 			 strerror(errno));
 		sym_close(c);
 		return;
 	}
 	r = sym_decode(c, raw, strlen(raw), f, &st);
 	if (fclose(f) != 0 || r < 0)
-		snprintf(note, len, "stack.txt: '%.2048s': write error\n",
+		snprintf(note, len,
+			 RUNDIR_BUNDLE_STACK ": '%.2048s': write error\n",
 			 path);
 	else
 		snprintf(note, len,
-			 "stack.txt: %zu frames: %zu with file:line, "
+			 RUNDIR_BUNDLE_STACK
+			 ": %zu frames: %zu with file:line, "
 			 "%zu with a symbol only, %zu not found\n",
 			 st.frames, st.located, st.symbol_only, st.unknown);
 	sym_close(c);
@@ -258,24 +264,24 @@ int pm_bundle(const struct pm_opts *o, struct vm *vm, const char *label,
 	size_t clen;
 	char *buf;
 
-	snprintf(ret_rel, len, "bundle-%s-%u", label, seq);
+	snprintf(ret_rel, len, RUNDIR_BUNDLE, label, seq);
 	snprintf(dir, sizeof(dir), "%s/%s", o->run_dir, ret_rel);
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	if (pm_read_tail(console, 64 << 20, &buf, &clen) == 0) {
-		write_text(dir, "console.log", buf, clen);
+		write_text(dir, RUNDIR_BUNDLE_CONSOLE, buf, clen);
 		free(buf);
 	}
-	write_text(dir, "reports.txt", reports, strlen(reports));
-	write_text(dir, "reports-raw.txt", raw, strlen(raw));
+	write_text(dir, RUNDIR_BUNDLE_REPORTS, reports, strlen(reports));
+	write_text(dir, RUNDIR_BUNDLE_REPORTS_RAW, raw, strlen(raw));
 	copy_events(o, label, dir);
 	dump_guest(o, vm, dir, note, sizeof(note));
 	if (!o->vmlinux)
 		snprintf(more, sizeof(more),
-			 "no stack.txt: no vmlinux known\n");
+			 "no " RUNDIR_BUNDLE_STACK ": no vmlinux known\n");
 	else
 		decode_stack(o, dir, raw, more, sizeof(more));
 	strncat(note, more, sizeof(note) - strlen(note) - 1);
-	write_text(dir, "dump.txt", note, strlen(note));
+	write_text(dir, RUNDIR_BUNDLE_DUMP_NOTE, note, strlen(note));
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include "base/escape.h"
 #include "export/export.h"
 #include "jsonutil.h"
+#include "results/rundir.h"
 
 #define KCIDB_ORIGIN "vlalab"
 #define KCIDB_EXCERPT_MAX 16384
@@ -39,15 +40,12 @@ const char *export_kcidb_status(enum proto_verdict v, bool began)
 	}
 }
 
-/* "vm" and digits: a VM label as hostctl writes it, safe in a path. */
+/* A VM label as hostctl writes it (rundir_vm_parse()), safe in a path. */
 static bool vm_label_ok(const char *vm)
 {
-	if (strncmp(vm, "vm", 2) != 0 || !vm[2])
-		return false;
-	for (const char *p = vm + 2; *p; p++)
-		if (*p < '0' || *p > '9')
-			return false;
-	return true;
+	unsigned int vmno;
+
+	return rundir_vm_parse(vm, &vmno) == 0;
 }
 
 const char *export_scenario_vm(const struct res_scenario *sc)
@@ -401,7 +399,7 @@ static int scenario_tests(struct json_object *tests, const struct export_in *in,
 		r = jsonutil_add(o, "log_excerpt",
 				 clean_str(in->tails[i], KCIDB_EXCERPT_MAX));
 	if (r == 0 && in->run_url && export_scenario_vm(sc)) {
-		r = asprintf(&url, "%s/console-%s.log", in->run_url,
+		r = asprintf(&url, "%s/" RUNDIR_CONSOLE, in->run_url,
 			     export_scenario_vm(sc)) < 0 ?
 			    -ENOMEM :
 			    0;

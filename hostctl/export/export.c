@@ -19,6 +19,7 @@
 #include "base/fsutil.h"
 #include "kbuild.h"
 #include "crash/report.h"
+#include "results/rundir.h"
 
 #define TAIL_BYTES (64 << 10)
 #define BUILD_LOG_BYTES (8 << 10)
@@ -70,7 +71,7 @@ static int read_tails(const struct res_run *run, const char *dir, char ***ret)
 		if (sc->verdict == VERDICT_PASS ||
 		    sc->verdict == VERDICT_SKIP || !vm)
 			continue;
-		snprintf(path, sizeof(path), "%s/console-%s.log", dir, vm);
+		snprintf(path, sizeof(path), "%s/" RUNDIR_CONSOLE, dir, vm);
 		if (fs_read_tail(path, TAIL_BYTES, &log, &len) < 0)
 			continue;
 		tail = report_console_tail(log, len, EXPORT_TAIL_LINES);

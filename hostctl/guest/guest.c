@@ -25,6 +25,7 @@
 #include "crash/report.h"
 #include "vm/vm.h"
 #include "vm/vmstate.h"
+#include "results/rundir.h"
 
 /* How much of a console log the reason reads: the crash title's search. */
 #define GUEST_CONSOLE_READ 16384
@@ -131,7 +132,7 @@ static void save_offending(const struct guest *g, const char *line, size_t len,
 	char path[PATH_MAX];
 	FILE *f;
 
-	if (snprintf(path, sizeof(path), "%s/protocol-error-%s.txt",
+	if (snprintf(path, sizeof(path), "%s/" RUNDIR_PROTO_ERROR,
 		     g->env->run_dir, g->label) >= (int)sizeof(path))
 		return;
 	f = fopen(path, "we");
@@ -157,7 +158,7 @@ static int on_line(void *userdata, const char *line, size_t len, char *why,
 	if (r < 0) {
 		save_offending(g, line, len, g->sess.err);
 		snprintf(why, whylen,
-			 "%s (line saved in protocol-error-%s.txt)",
+			 "%s (line saved in " RUNDIR_PROTO_ERROR ")",
 			 g->sess.err, g->label);
 		return r;
 	}
@@ -177,7 +178,7 @@ static void on_bad_line(void *userdata, const char *start, size_t len,
 
 	save_offending(g, start, len, reason);
 	snprintf(why, whylen,
-		 "%s (its start is saved in protocol-error-%s.txt)", reason,
+		 "%s (its start is saved in " RUNDIR_PROTO_ERROR ")", reason,
 		 g->label);
 }
 
@@ -270,10 +271,10 @@ void guest_name(struct guest *g)
 	struct guest_env *env = g->env;
 
 	env->vmno++;
-	snprintf(g->label, sizeof(g->label), "vm%u", env->vmno);
+	rundir_vm_label(g->label, sizeof(g->label), env->vmno);
 	snprintf(g->name, sizeof(g->name), "vlalab-%s-%u", env->run_id,
 		 env->vmno);
-	snprintf(g->console, sizeof(g->console), "%s/console-%s.log",
+	snprintf(g->console, sizeof(g->console), "%s/" RUNDIR_CONSOLE,
 		 env->run_dir, g->label);
 	/* A socket's path has its own bound: without room, no SSH port. */
 	g->ssh_sock[0] = '\0';
@@ -290,7 +291,7 @@ int guest_cloud_overlay(struct guest *g, char *err, size_t errlen)
 	/* A retry of the boot (KVM fell back to TCG) names a new VM. */
 	if (g->overlay[0])
 		unlink(g->overlay);
-	if (snprintf(g->overlay, sizeof(g->overlay), "%s/cloud-%s.qcow2",
+	if (snprintf(g->overlay, sizeof(g->overlay), "%s/" RUNDIR_CLOUD_OVERLAY,
 		     g->env->run_dir, g->label) >= (int)sizeof(g->overlay)) {
 		g->overlay[0] = '\0';
 		return errmsg(err, errlen, -ENAMETOOLONG,

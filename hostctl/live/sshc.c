@@ -2,7 +2,9 @@
 /*
  * SSH to a guest with libssh over a unix socket (sshc.h). The guest end is
  * dropbear in inetd mode behind guestd's relay; each connection gets a
- * dropbear of its own.
+ * dropbear of its own. This file holds the keys, the connection and a
+ * command's run; SFTP is sshc-sftp.c's, the interactive shell
+ * sshc-shell.c's (sshc-priv.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,34 +14,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
-#include <signal.h>
-#include <sys/ioctl.h>
 #include <sys/random.h>
-#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include <libssh/libssh.h>
-#include <libssh/sftp.h>
 
 #include "fileio.h"
-#include "live/shell-escape.h"
 #include "base/fsutil.h"
 #include "proto.h"
 #include "live/sshc.h"
+#include "live/sshc-priv.h"
 
-#define SSHC_BUF 32768
 #define SSHC_HANDSHAKE_S 60L /* libssh: 10 s */
 /* Most an earlier connection may leave before this one's echo. */
 #define SSHC_STALE_MAX (64ULL << 20)
-
-struct sshc {
-	ssh_session s;
-	int fd;
-};
 
 /*
  * Write @len bytes of @text to @tmp, a new file of mode @mode from its
@@ -383,7 +374,7 @@ fail:
 }
 
 /* What is buffered on @ch's stream @is_stderr, to @fd; 1 at its end. */
-static int copy_stream(ssh_channel ch, int is_stderr, int fd)
+int sshc_copy_stream(ssh_channel ch, int is_stderr, int fd)
 {
 	char buf[SSHC_BUF];
 	int n, r;
@@ -425,8 +416,8 @@ int sshc_exec(struct sshc *c, const char *cmd, int out_fd, int err_fd,
 	ssh_event_add_session(ev, c->s);
 	/* Both streams as data comes, so neither can fill its window. */
 	for (;;) {
-		int a = copy_stream(ch, 0, out_fd);
-		int b = a < 0 ? a : copy_stream(ch, 1, err_fd);
+		int a = sshc_copy_stream(ch, 0, out_fd);
+		int b = a < 0 ? a : sshc_copy_stream(ch, 1, err_fd);
 
 		if (a < 0 || b < 0) {
 			r = a < 0 ? a : b;
@@ -436,8 +427,8 @@ int sshc_exec(struct sshc *c, const char *cmd, int out_fd, int err_fd,
 			goto out;
 		}
 		if (ssh_channel_is_eof(ch) || ssh_channel_is_closed(ch)) {
-			copy_stream(ch, 0, out_fd);
-			copy_stream(ch, 1, err_fd);
+			sshc_copy_stream(ch, 0, out_fd);
+			sshc_copy_stream(ch, 1, err_fd);
 			break;
 		}
 		if (ssh_event_dopoll(ev, -1) == SSH_ERROR) {
@@ -458,366 +449,5 @@ out:
 		ssh_channel_close(ch);
 		ssh_channel_free(ch);
 	}
-	return r;
-}
-
-int sshc_pull(struct sshc *c, const char *remote, const char *local, char *err,
-	      size_t errlen)
-{
-	char tmp[PATH_MAX + 32], buf[SSHC_BUF];
-	sftp_session sftp = sftp_new(c->s);
-	sftp_file file = NULL;
-	sftp_attributes st = NULL;
-	uint64_t total = 0;
-	int fd = -1, r = 0;
-
-	if (!sftp || sftp_init(sftp) != SSH_OK) {
-		snprintf(err, errlen, "starting SFTP: %s", ssh_get_error(c->s));
-		r = -EIO;
-		goto out;
-	}
-	file = sftp_open(sftp, remote, O_RDONLY, 0);
-	if (file)
-		st = sftp_fstat(file);
-	if (!file || !st) {
-		snprintf(err, errlen, "guest file '%s': %s", remote,
-			 sftp_get_error(sftp) == SSH_FX_NO_SUCH_FILE ?
-				 "no such file" :
-				 ssh_get_error(c->s));
-		r = -ENOENT;
-		goto out;
-	}
-	if (st->type != SSH_FILEXFER_TYPE_REGULAR) {
-		snprintf(err, errlen, "guest file '%s' is not a regular file",
-			 remote);
-		r = -EINVAL;
-		goto out;
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", local, (long)getpid()) >=
-	    (int)sizeof(tmp)) {
-		r = -ENAMETOOLONG;
-		snprintf(err, errlen, "'%s': %s", local, strerror(-r));
-		goto out;
-	}
-	/* Never through a link planted at the temporary name. */
-	fd = fileio_create_tmp(tmp, 0644);
-	if (fd < 0) {
-		r = fd;
-		snprintf(err, errlen, "'%s': %s", tmp, strerror(-r));
-		goto out;
-	}
-	/* Until end of file: procfs and tracefs files say size 0. */
-	for (;;) {
-		ssize_t n = sftp_read(file, buf, sizeof(buf));
-
-		if (n < 0) {
-			r = -EIO;
-			snprintf(err, errlen, "reading '%s': %s", remote,
-				 ssh_get_error(c->s));
-			break;
-		}
-		if (n == 0)
-			break;
-		total += (uint64_t)n;
-		if (total > SSHC_PULL_MAX) {
-			r = -EFBIG;
-			snprintf(err, errlen,
-				 "guest file '%s' is larger than %llu bytes",
-				 remote, (unsigned long long)SSHC_PULL_MAX);
-			break;
-		}
-		r = fileio_write_all(fd, buf, (size_t)n);
-		if (r < 0) {
-			snprintf(err, errlen, "writing '%s': %s", tmp,
-				 strerror(-r));
-			break;
-		}
-	}
-	if (close(fd) < 0 && r == 0) {
-		r = -errno;
-		snprintf(err, errlen, "writing '%s': %s", tmp, strerror(-r));
-	}
-	if (r == 0 && rename(tmp, local) < 0) {
-		r = -errno;
-		snprintf(err, errlen, "renaming to '%s': %s", local,
-			 strerror(-r));
-	}
-	if (r < 0)
-		unlink(tmp);
-out:
-	sftp_attributes_free(st);
-	if (file)
-		sftp_close(file);
-	if (sftp)
-		sftp_free(sftp);
-	return r;
-}
-
-/* The terminal's size, or 80x24 for a terminal that does not say. */
-/*
- * Rename @from to @to. SFTP version 3's rename (OpenSSH's sftp-server,
- * which libssh 0.10 speaks) fails when @to exists, so a regular file
- * there is removed first: the replacement is not atomic.
- */
-static int sftp_replace(sftp_session sftp, const char *from, const char *to)
-{
-	sftp_attributes st;
-	bool regular;
-
-	if (sftp_rename(sftp, from, to) == 0)
-		return 0;
-	st = sftp_lstat(sftp, to);
-	regular = st && st->type == SSH_FILEXFER_TYPE_REGULAR;
-	sftp_attributes_free(st);
-	if (!regular || sftp_unlink(sftp, to) < 0 ||
-	    sftp_rename(sftp, from, to) < 0)
-		return -EIO;
-	return 0;
-}
-
-/* Write all of @buf to the SFTP file @file. */
-static int sftp_write_all(sftp_file file, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = sftp_write(file, buf, len);
-
-		if (n <= 0)
-			return -EIO;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-int sshc_push(struct sshc *c, const char *local, const char *remote, char *err,
-	      size_t errlen)
-{
-	char tmp[PATH_MAX + 32], buf[SSHC_BUF];
-	sftp_session sftp = NULL;
-	sftp_file file = NULL;
-	bool created = false;
-	struct stat st;
-	int fd, r = 0;
-
-	*err = '\0';
-	fd = open(local, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		r = -errno;
-		snprintf(err, errlen, "'%s': %s", local, strerror(-r));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		r = -EINVAL;
-		snprintf(err, errlen, "'%s' is not a regular file", local);
-		goto out;
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", remote, (long)getpid()) >=
-	    (int)sizeof(tmp)) {
-		r = -ENAMETOOLONG;
-		snprintf(err, errlen, "guest path '%s': %s", remote,
-			 strerror(-r));
-		goto out;
-	}
-	sftp = sftp_new(c->s);
-	if (!sftp || sftp_init(sftp) != SSH_OK) {
-		snprintf(err, errlen, "starting SFTP: %s", ssh_get_error(c->s));
-		r = -EIO;
-		goto out;
-	}
-	file = sftp_open(sftp, tmp, O_WRONLY | O_CREAT | O_EXCL,
-			 st.st_mode & 0777);
-	if (!file) {
-		snprintf(err, errlen, "guest file '%s': %s", tmp,
-			 sftp_get_error(sftp) == SSH_FX_NO_SUCH_FILE ?
-				 "no such folder" :
-				 ssh_get_error(c->s));
-		r = -EIO;
-		goto out;
-	}
-	created = true;
-	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			r = -errno;
-			snprintf(err, errlen, "reading '%s': %s", local,
-				 strerror(-r));
-			break;
-		}
-		if (n == 0)
-			break;
-		r = sftp_write_all(file, buf, (size_t)n);
-		if (r < 0) {
-			snprintf(err, errlen, "writing guest file '%s': %s",
-				 tmp, ssh_get_error(c->s));
-			break;
-		}
-	}
-	/* The close is where the server reports a failed write. */
-	if (sftp_close(file) != SSH_NO_ERROR && r == 0) {
-		r = -EIO;
-		snprintf(err, errlen, "closing guest file '%s': %s", tmp,
-			 ssh_get_error(c->s));
-	}
-	file = NULL;
-	if (r == 0)
-		r = sftp_replace(sftp, tmp, remote);
-	if (r < 0 && !*err) {
-		r = -EIO;
-		snprintf(err, errlen, "renaming guest file to '%s': %s", remote,
-			 ssh_get_error(c->s));
-	}
-	if (r < 0 && created)
-		sftp_unlink(sftp, tmp);
-out:
-	if (file)
-		sftp_close(file);
-	if (sftp)
-		sftp_free(sftp);
-	if (fd >= 0)
-		close(fd);
-	return r;
-}
-
-static void term_size(int fd, int *cols, int *rows)
-{
-	struct winsize ws;
-
-	*cols = 80;
-	*rows = 24;
-	if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col && ws.ws_row) {
-		*cols = ws.ws_col;
-		*rows = ws.ws_row;
-	}
-}
-
-/* Typed bytes to the channel, through the "~." escape; 1 to leave. */
-static int shell_input(ssh_channel ch, struct escape *esc)
-{
-	char in[4096], out[sizeof(in) + 1];
-	bool quit;
-	ssize_t n = read(STDIN_FILENO, in, sizeof(in));
-	size_t len;
-
-	if (n < 0)
-		return errno == EINTR || errno == EAGAIN ? 0 : -errno;
-	if (n == 0) {
-		ssh_channel_send_eof(ch);
-		return 2;
-	}
-	len = escape_feed(esc, in, (size_t)n, out, &quit);
-	if (len && ssh_channel_write(ch, out, (uint32_t)len) != (int)len)
-		return -EIO;
-	return quit ? 1 : 0;
-}
-
-int sshc_shell(struct sshc *c, int *ret_status, char *err, size_t errlen)
-{
-	ssh_channel ch = ssh_channel_new(c->s);
-	bool tty = isatty(STDIN_FILENO), raw = false, in_open = true;
-	const char *term = getenv("TERM");
-	struct termios saved, t;
-	struct escape esc;
-	sigset_t winch;
-	int sfd = -1, r = 0, cols, rows, st;
-
-	escape_init(&esc);
-	if (!ch) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	term_size(STDIN_FILENO, &cols, &rows);
-	if (ssh_channel_open_session(ch) != SSH_OK ||
-	    (tty && ssh_channel_request_pty_size(ch, term ? term : "vt100",
-						 cols, rows) != SSH_OK) ||
-	    ssh_channel_request_shell(ch) != SSH_OK) {
-		snprintf(err, errlen, "starting the shell: %s",
-			 ssh_get_error(c->s));
-		r = -EIO;
-		goto out;
-	}
-	sigemptyset(&winch);
-	sigaddset(&winch, SIGWINCH);
-	sigprocmask(SIG_BLOCK, &winch, NULL);
-	sfd = signalfd(-1, &winch, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (tty && tcgetattr(STDIN_FILENO, &saved) == 0) {
-		t = saved;
-		cfmakeraw(&t);
-		raw = tcsetattr(STDIN_FILENO, TCSANOW, &t) == 0;
-	}
-	for (;;) {
-		struct pollfd p[3] = {
-			{ .fd = in_open ? STDIN_FILENO : -1, .events = POLLIN },
-			{ .fd = ssh_get_fd(c->s), .events = POLLIN },
-			{ .fd = sfd, .events = POLLIN },
-		};
-
-		/* What libssh holds already, before waiting for more. */
-		r = copy_stream(ch, 0, STDOUT_FILENO);
-		if (r == 0)
-			r = copy_stream(ch, 1, STDOUT_FILENO);
-		if (r < 0) {
-			snprintf(err, errlen, "the connection broke: %s",
-				 ssh_get_error(c->s));
-			break;
-		}
-		if (r == 1 || ssh_channel_is_eof(ch) ||
-		    ssh_channel_is_closed(ch)) {
-			r = 0;
-			break;
-		}
-		if (poll(p, 3, -1) < 0 && errno != EINTR) {
-			r = -errno;
-			snprintf(err, errlen, "poll: %s", strerror(-r));
-			break;
-		}
-		if (p[2].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			while (read(sfd, &si, sizeof(si)) == sizeof(si))
-				;
-			term_size(STDIN_FILENO, &cols, &rows);
-			ssh_channel_change_pty_size(ch, cols, rows);
-		}
-		if (p[0].revents & (POLLIN | POLLHUP)) {
-			r = shell_input(ch, &esc);
-			if (r == 2) {
-				in_open = false;
-				r = 0;
-			} else if (r == 1) {
-				/* ~. : leave the guest's shell behind. */
-				ssh_channel_close(ch);
-				break;
-			} else if (r < 0) {
-				snprintf(err, errlen,
-					 "the connection broke: %s",
-					 ssh_get_error(c->s));
-				break;
-			}
-		}
-		if (p[1].revents & (POLLHUP | POLLERR)) {
-			r = -EPIPE;
-			snprintf(err, errlen,
-				 "the guest closed the connection");
-			break;
-		}
-	}
-	if (raw)
-		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
-	if (sfd >= 0)
-		close(sfd);
-	sigprocmask(SIG_UNBLOCK, &winch, NULL);
-	if (r == 1) {
-		*ret_status = 255;
-		r = 0;
-	} else if (r == 0) {
-		st = ssh_channel_get_exit_status(ch);
-		*ret_status = st < 0 || st > 255 ? 255 : st;
-	}
-out:
-	ssh_channel_close(ch);
-	ssh_channel_free(ch);
 	return r;
 }

@@ -51,7 +51,7 @@ int sshc_pull(struct sshc *c, const char *remote, const char *local, char *err,
  * Copy the local regular file @local to the guest path @remote over SFTP,
  * with the local file's permission bits: written under a private name
  * next to @remote, then renamed over it (not atomically over an existing
- * file: sftp_replace() in sshc.c).
+ * file: sftp_replace() in sshc-sftp.c).
  */
 int sshc_push(struct sshc *c, const char *local, const char *remote, char *err,
 	      size_t errlen);

@@ -14,6 +14,7 @@
 #include "jsonutil.h"
 #include "proto.h"
 #include "results/repeat.h"
+#include "results/rundir.h"
 
 #define JSON_FLAGS_PRETTY                                    \
 	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | \
@@ -353,7 +354,7 @@ static struct json_object *round_dirs(const struct repeat_table *t)
 	int r = 0;
 
 	for (size_t k = 0; a && k < t->rounds && r == 0; k++) {
-		snprintf(dir, sizeof(dir), "round-%zu", k + 1);
+		snprintf(dir, sizeof(dir), RUNDIR_ROUND, (unsigned int)(k + 1));
 		r = jsonutil_append(a, json_object_new_string(dir));
 	}
 	if (r < 0) {

@@ -13,6 +13,7 @@
 
 #include "base/escape.h"
 #include "results/results.h"
+#include "results/rundir.h"
 
 int res_format_parse(const char *s, enum res_format *ret)
 {
@@ -145,13 +146,14 @@ static void ktap_result(FILE *f, const char *indent, size_t num,
 static void say_lost(const struct res_scenario *sc, const char *prefix, FILE *f)
 {
 	if (sc->events_cut_bytes)
-		fprintf(f, "%sevents.jsonl: %" PRIu64 " bytes cut\n", prefix,
-			sc->events_cut_bytes);
+		fprintf(f, "%s" RUNDIR_EVENTS ": %" PRIu64 " bytes cut\n",
+			prefix, sc->events_cut_bytes);
 	if (sc->kmsg_dropped)
 		fprintf(f, "%skmsg: %" PRIu64 " records dropped\n", prefix,
 			sc->kmsg_dropped);
 	if (sc->console_cut_bytes)
-		esc_term_printf(f, "%sconsole-%s.log: %" PRIu64 " bytes cut\n",
+		esc_term_printf(f,
+				"%s" RUNDIR_CONSOLE ": %" PRIu64 " bytes cut\n",
 				prefix, sc->vm, sc->console_cut_bytes);
 }
 

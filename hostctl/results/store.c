@@ -14,6 +14,7 @@
 
 #include "base/fsutil.h"
 #include "results/store.h"
+#include "results/rundir.h"
 
 int store_read_run(const char *dir, struct res_run *ret, char *err,
 		   size_t errlen)
@@ -24,7 +25,7 @@ int store_read_run(const char *dir, struct res_run *ret, char *err,
 	char *text;
 	int r;
 
-	if (snprintf(path, sizeof(path), "%s/summary.json", dir) >=
+	if (snprintf(path, sizeof(path), "%s/" RUNDIR_SUMMARY, dir) >=
 	    (int)sizeof(path)) {
 		snprintf(err, errlen, "'%s': name too long", dir);
 		return -ENAMETOOLONG;
@@ -68,7 +69,7 @@ static bool has_summary(const char *dir)
 	char path[PATH_MAX + 16];
 	struct stat st;
 
-	if (snprintf(path, sizeof(path), "%s/summary.json", dir) >=
+	if (snprintf(path, sizeof(path), "%s/" RUNDIR_SUMMARY, dir) >=
 	    (int)sizeof(path))
 		return false;
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
@@ -88,7 +89,7 @@ int store_list(const char *results, char ***ret, size_t *ret_n)
 	while ((de = readdir(d))) {
 		struct stat st;
 
-		if (de->d_name[0] == '.' || !strcmp(de->d_name, "latest"))
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, RUNDIR_LATEST))
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%s", results,
 			     de->d_name) >= (int)sizeof(path))
@@ -146,10 +147,10 @@ int store_load(const char *results, const char *arg, char *dir, size_t dirlen,
 	       struct res_run *ret, char *err, size_t errlen)
 {
 	if (store_resolve(results, arg, dir, dirlen) < 0) {
-		snprintf(
-			err, errlen,
-			"'%s' is no run directory (no summary.json there or in '%s')",
-			arg, results);
+		snprintf(err, errlen,
+			 "'%s' is no run directory (no " RUNDIR_SUMMARY
+			 " there or in '%s')",
+			 arg, results);
 		return -ENOENT;
 	}
 	return store_read_run(dir, ret, err, errlen);

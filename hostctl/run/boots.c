@@ -32,6 +32,7 @@
 
 #include "run/boots.h"
 #include "base/fsutil.h"
+#include "results/rundir.h"
 
 /* The machine boot @sb runs on: its own, or the run's. */
 static const char *boot_machine(const struct boots *b,
@@ -126,7 +127,7 @@ static void disk_path(struct boots *b, char *buf, size_t len,
 	char slug[PROTO_NAME_MAX];
 
 	boots_disk_slug(b->s, slug, sizeof(slug));
-	snprintf(buf, len, "%s/disk-%s%s.%s", b->run_dir, slug, suffix,
+	snprintf(buf, len, "%s/" RUNDIR_DISK, b->run_dir, slug, suffix,
 		 d->format == SCN_DISK_QCOW2 ? "qcow2" : "img");
 }
 

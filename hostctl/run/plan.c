@@ -22,6 +22,7 @@
 #include "run/schedule.h"
 #include "scenario/bites.h"
 #include "vm/domain.h"
+#include "results/rundir.h"
 
 /*
  * The selftest folders the selected scenarios' kselftest steps run from,
@@ -50,9 +51,11 @@ static int make_run_dir(const char *output, const char *run_id, char *buf,
 	r = fs_mkdir_p(buf);
 	if (r < 0)
 		return r;
-	snprintf(tmp, sizeof(tmp), "results/.latest-%d", getpid());
+	snprintf(tmp, sizeof(tmp), STORE_DEFAULT_DIR "/" RUNDIR_LATEST_TMP,
+		 getpid());
 	unlink(tmp);
-	if (symlink(run_id, tmp) < 0 || rename(tmp, "results/latest") < 0)
+	if (symlink(run_id, tmp) < 0 ||
+	    rename(tmp, STORE_DEFAULT_DIR "/" RUNDIR_LATEST) < 0)
 		return -errno;
 	return 0;
 }
@@ -320,7 +323,7 @@ static int prepare_cloud(const struct run_spec *s, struct run_plan *p)
 	}
 	snprintf(host_key, sizeof(host_key), "%.*s", (int)(n - 4),
 		 p->su.image.ssh_host_key_pub);
-	if (snprintf(ci->seed, sizeof(ci->seed), "%s/cloud-seed.img",
+	if (snprintf(ci->seed, sizeof(ci->seed), "%s/" RUNDIR_CLOUD_SEED,
 		     p->run_dir) >= (int)sizeof(ci->seed)) {
 		fprintf(stderr, "hostctl run: run directory '%s': %s\n",
 			p->run_dir, strerror(ENAMETOOLONG));

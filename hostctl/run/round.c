@@ -19,6 +19,7 @@
 #include "results/store.h"
 #include "run/plan.h"
 #include "vm/vm.h"
+#include "results/rundir.h"
 
 /* The stored runs -j reads durations from, newest first. */
 #define RUN_HISTORY_RUNS 10
@@ -97,11 +98,12 @@ static int write_summary(const char *dir, struct res_run *run,
 	run->complete = complete;
 	r = res_summary_json(run, &summary);
 	if (r == 0) {
-		r = run_write_file(dir, "summary.json", summary);
+		r = run_write_file(dir, RUNDIR_SUMMARY, summary);
 		free(summary);
 	}
 	if (r < 0) {
-		fprintf(stderr, "hostctl run: writing '%s/summary.json': %s\n",
+		fprintf(stderr,
+			"hostctl run: writing '%s/" RUNDIR_SUMMARY "': %s\n",
 			dir, strerror(-r));
 		return -EIO;
 	}
@@ -129,8 +131,8 @@ static int round_end(struct run_plan *p, const char *dir, FILE *ktap,
 	}
 	p->prog.ktap[0] = p->prog.ktap[1] = NULL;
 	if (fclose(ktap) == EOF && ret == 0) {
-		fprintf(stderr, "hostctl run: writing '%s/results.ktap': %m\n",
-			dir);
+		fprintf(stderr,
+			"hostctl run: writing '%s/" RUNDIR_KTAP "': %m\n", dir);
 		complete = RES_COMPLETE_NO;
 		ret = -EIO;
 	}
@@ -148,8 +150,8 @@ static int ktap_open(const struct run_spec *s, struct run_plan *p,
 {
 	FILE *f;
 
-	if (snprintf(path, len, "%s/results.ktap", dir) >= (int)len) {
-		fprintf(stderr, "hostctl run: '%s/results.ktap': %s\n", dir,
+	if (snprintf(path, len, "%s/" RUNDIR_KTAP, dir) >= (int)len) {
+		fprintf(stderr, "hostctl run: '%s/" RUNDIR_KTAP "': %s\n", dir,
 			strerror(ENAMETOOLONG));
 		return -ENAMETOOLONG;
 	}
@@ -284,7 +286,7 @@ enum round_result run_round(const struct run_spec *s, struct run_plan *p,
 	FILE *ktap = NULL;
 	int r, rc;
 
-	snprintf(events_path, sizeof(events_path), "%s/events.jsonl", dir);
+	snprintf(events_path, sizeof(events_path), "%s/" RUNDIR_EVENTS, dir);
 	r = boundlog_open(&events, events_path, s->events_max_mb << 20,
 			  BOUNDLOG_MARK_JSON);
 	if (r < 0) {

@@ -17,6 +17,7 @@
 #include "run/plan.h"
 #include "vm/domain.h"
 #include "vm/vm.h"
+#include "results/rundir.h"
 
 /*
  * The first SIGINT or SIGTERM ends the run cleanly: the running scenario
@@ -129,7 +130,7 @@ static enum round_result repeat_round(const struct run_spec *s,
 	enum round_result rr;
 	int r;
 
-	snprintf(dir, sizeof(dir), "%s/round-%u", p->run_dir, k);
+	snprintf(dir, sizeof(dir), "%s/" RUNDIR_ROUND, p->run_dir, k);
 	snprintf(run_id, sizeof(run_id), "%s-r%u", p->run_id, k);
 	snprintf(cmdline, sizeof(cmdline), "%s vlalab.round=%u",
 		 domain_default_cmdline, k);
@@ -193,9 +194,10 @@ static int repeat_write(const struct run_plan *p, const struct repeat_table *t,
 	r = repeat_summary_json(t, p->run_id, accelerator, p->su.manifest,
 				summary);
 	if (r == 0)
-		r = run_write_file(p->run_dir, "summary.json", *summary);
+		r = run_write_file(p->run_dir, RUNDIR_SUMMARY, *summary);
 	if (r < 0) {
-		fprintf(stderr, "hostctl run: writing '%s/summary.json': %s\n",
+		fprintf(stderr,
+			"hostctl run: writing '%s/" RUNDIR_SUMMARY "': %s\n",
 			p->run_dir, strerror(-r));
 		return r;
 	}
@@ -207,10 +209,11 @@ static int repeat_write(const struct run_plan *p, const struct repeat_table *t,
 	repeat_ktap(t, f);
 	r = fclose(f) == EOF ? -ENOMEM : 0;
 	if (r == 0)
-		r = run_write_file(p->run_dir, "results.ktap", ktap);
+		r = run_write_file(p->run_dir, RUNDIR_KTAP, ktap);
 	free(ktap);
 	if (r < 0)
-		fprintf(stderr, "hostctl run: writing '%s/results.ktap': %s\n",
+		fprintf(stderr,
+			"hostctl run: writing '%s/" RUNDIR_KTAP "': %s\n",
 			p->run_dir, strerror(-r));
 	return r;
 }
@@ -270,7 +273,8 @@ static enum run_exit run_repeat(const struct run_spec *s, struct run_plan *p)
 		if (interrupted) {
 			/* Its errors say "interrupted", not how it runs. */
 			fprintf(stderr,
-				"hostctl run: round %u was cut short by a signal: left out of the table (its results: %s/round-%u)\n",
+				"hostctl run: round %u was cut short by a signal: left out of the table (its results: %s/" RUNDIR_ROUND
+				")\n",
 				k, p->run_dir, k);
 			res_run_free(&run);
 			break;

@@ -52,6 +52,7 @@
 #include "run/schedule.h"
 #include "vm/uri.h"
 #include "vm/vm.h"
+#include "results/rundir.h"
 
 /* Each lane's stack, of which only what it touches is ever memory. */
 #define RUNNER_LANE_STACK (8 << 20)
@@ -882,7 +883,7 @@ static void checkpoint(struct run_ctx *c)
 	char *text;
 	int r;
 
-	if (snprintf(path, sizeof(path), "%s/summary.json", c->o->run_dir) >=
+	if (snprintf(path, sizeof(path), "%s/" RUNDIR_SUMMARY, c->o->run_dir) >=
 	    (int)sizeof(path)) {
 		guest_write_failed(&c->sh->env, path, -ENAMETOOLONG);
 		return;

@@ -4,6 +4,9 @@
  * loop: the channel stream's readable/writable callbacks, the domain
  * lifecycle callback and a periodic tick that lets vm_wait() check its
  * deadlines. Nothing here prints; errors go back with libvirt's message.
+ * This file holds the connection, a guest's start and end, its lifecycle
+ * events and the QEMU watchdog; the loop is vm-loop.c's, the channel and
+ * the console streams vm-stream.c's, the waits vm-wait.c's (vm-priv.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -33,64 +36,7 @@
 #include "vm/reap.h"
 #include "vm/uri.h"
 #include "vm/vm.h"
-
-#define VM_TICK_MS 100
-/* The loop not run for this long means the host was busy, not the guests. */
-#define VM_STALL_MS 1000
-/* A dead VM's console: quiet this long is done; at most this long. */
-#define VM_CONSOLE_QUIET_MS 300
-#define VM_CONSOLE_SETTLE_MS 3000
-/*
- * Most bytes one turn of the loop reads of one guest's channel, and of its
- * console: the rest waits in the stream, which stays readable, for the next
- * turn. A guest that sends without end must not hold the loop: timers,
- * other guests and the waits' deadlines come between two such reads.
- */
-#define VM_TURN_BYTES (64 * 1024)
-/* What a dead guest's channel may still hold: more than its socket can. */
-#define VM_DEATH_BYTES (4 * 1024 * 1024)
-
-struct vm_host {
-	virConnectPtr conn;
-	char embed_root[PATH_MAX]; /* "" unless the embedded driver */
-	int lifecycle_id;
-	int tick_id;
-	struct vm *vms; /* running guests, for the callback */
-	uint64_t probe_ms; /* libvirt probed QEMU at open, this long; or 0 */
-};
-
-struct vm {
-	struct vm_host *host;
-	struct vm *next;
-	virDomainPtr dom;
-	virStreamPtr st;
-	bool st_cb; /* stream callback registered */
-	bool st_eof; /* the stream ended: QEMU closed the channel */
-	virStreamPtr con; /* the serial console */
-	bool con_cb, con_eof;
-	uint64_t con_rx_us; /* when console bytes last came */
-	struct proto_linebuf lb;
-	char name[128];
-	/* The owner's line hooks (vm_params). */
-	int (*on_line)(void *userdata, const char *line, size_t len, char *why,
-		       size_t whylen);
-	void (*on_bad_line)(void *userdata, const char *start, size_t len,
-			    const char *reason, char *why, size_t whylen);
-	void (*on_console)(void *userdata, const char *buf, size_t len);
-	void *userdata;
-	bool up; /* the guest is up: the silence bound applies */
-	bool dead;
-	bool panicked, silent;
-	char dead_reason[PROTO_TEXT_MAX];
-	int proto_error;
-	uint64_t t_call_us, t_created_us, t_hello_us, last_rx_us;
-	char *out; /* bytes queued for the guest */
-	size_t out_len, out_off;
-	int qemu_pidfd; /* -1 unless QEMU is our child */
-	uint64_t silence_ms; /* VM_SILENCE_MS unless vm_set_silence_ms() */
-	bool stopped; /* a lifecycle event said the domain stopped */
-	bool guest_stopped; /* ... because the guest powered off or reset */
-};
+#include "vm/vm-priv.h"
 
 /*
  * QEMUs outlive a hostctl killed with SIGKILL: with the embedded driver
@@ -264,61 +210,9 @@ static int adopt_qemu(const struct vm_host *h, const char *name)
 	return pidfd;
 }
 
-uint64_t vm_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-static void set_err(char *err, size_t errlen, const char *what)
-{
-	const char *msg = virGetLastErrorMessage();
-
-	snprintf(err, errlen, "%s: %s", what, msg ? msg : "unknown error");
-}
-
 /* libvirt prints every error to stderr unless told otherwise. */
 static void quiet_errors(void *userdata, virErrorPtr e)
 {
-}
-
-static bool console_drain(struct vm *vm);
-static int channel_read(struct vm *vm, size_t budget);
-static volatile sig_atomic_t interrupted;
-
-/*
- * The lanes of hostctl run -j (vm_set_yield()): a wait hands the loop to
- * them, and only the scheduler runs it (vm_loop_once()). The host the
- * loop serves, for the stall rule, and when the loop last ran.
- */
-static void (*yield_fn)(void *data);
-static void *yield_data;
-static struct vm_host *loop_host;
-static uint64_t loop_last_us;
-
-static void vm_die(struct vm *vm, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void vm_die(struct vm *vm, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (vm->dead)
-		return;
-	vm->dead = true;
-	va_start(ap, fmt);
-	vsnprintf(vm->dead_reason, sizeof(vm->dead_reason), fmt, ap);
-	va_end(ap);
-	if (vm->st_cb)
-		virStreamEventUpdateCallback(vm->st, 0);
-	/*
-	 * What the console holds now is the death's evidence: read it and
-	 * end its last line before anyone judges. The stream stays open:
-	 * a guest that hangs may still print, up to its destruction.
-	 */
-	console_drain(vm);
-	vm->on_console(vm->userdata, NULL, 0);
 }
 
 static const char *stopped_detail(int detail)
@@ -355,7 +249,7 @@ static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 		if (!vm->dead && vm->st_cb &&
 		    (event == VIR_DOMAIN_EVENT_CRASHED ||
 		     event == VIR_DOMAIN_EVENT_STOPPED))
-			channel_read(vm, VM_DEATH_BYTES);
+			vm_channel_read(vm, VM_DEATH_BYTES);
 		if (event == VIR_DOMAIN_EVENT_CRASHED) {
 			vm->panicked = true;
 			vm_die(vm, "the guest panicked (pvpanic)");
@@ -373,38 +267,6 @@ static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 
 static void tick_cb(int timer, void *opaque)
 {
-}
-
-int vm_loop_once(void)
-{
-	uint64_t now = vm_now_us(), gap = now - loop_last_us;
-	int r;
-
-	/*
-	 * The loop did not run for a while: the host was busy (a memory
-	 * dump, another lane's domain start). What the guests sent meanwhile
-	 * waits in their channels; their silence counts from now.
-	 */
-	if (loop_last_us && gap > VM_STALL_MS * 1000 && loop_host)
-		for (struct vm *vm = loop_host->vms; vm; vm = vm->next)
-			vm->last_rx_us += gap;
-	r = virEventRunDefaultImpl();
-	loop_last_us = vm_now_us();
-	return r;
-}
-
-void vm_set_yield(void (*fn)(void *data), void *data)
-{
-	yield_fn = fn;
-	yield_data = data;
-}
-
-int vm_loop_step(void)
-{
-	if (!yield_fn)
-		return vm_loop_once();
-	yield_fn(yield_data);
-	return 0;
 }
 
 /*
@@ -492,7 +354,7 @@ int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 			setrlimit(RLIMIT_NOFILE, &nofile);
 		}
 		if (virEventRegisterDefaultImpl() < 0) {
-			set_err(err, errlen, "registering the event loop");
+			vm_set_err(err, errlen, "registering the event loop");
 			return -EIO;
 		}
 		registered = true;
@@ -515,7 +377,7 @@ int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 		bool busy = e && e->code == VIR_ERR_SYSTEM_ERROR &&
 			    (e->int1 == EAGAIN || e->int1 == EWOULDBLOCK);
 
-		set_err(err, errlen, "connecting");
+		vm_set_err(err, errlen, "connecting");
 		free(h);
 		return busy ? -EBUSY : -ECONNREFUSED;
 	}
@@ -524,13 +386,13 @@ int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 		VIR_DOMAIN_EVENT_CALLBACK(lifecycle_cb), h, NULL);
 	h->tick_id = virEventAddTimeout(VM_TICK_MS, tick_cb, NULL, NULL);
 	if (h->lifecycle_id < 0 || h->tick_id < 0) {
-		set_err(err, errlen, "registering callbacks");
+		vm_set_err(err, errlen, "registering callbacks");
 		vm_host_close(h);
 		return -EIO;
 	}
 	if (*h->embed_root)
 		h->probe_ms = probe_now(h, uri);
-	loop_host = h;
+	vm_loop_host = h;
 	*ret = h;
 	return 0;
 }
@@ -547,7 +409,7 @@ int vm_reap_orphans(struct vm_host *h, const char *host,
 		return 0;
 	n = virConnectListAllDomains(h->conn, &doms, 0);
 	if (n < 0) {
-		set_err(err, errlen, "listing the domains");
+		vm_set_err(err, errlen, "listing the domains");
 		return -EIO;
 	}
 	for (int i = 0; i < n; i++) {
@@ -594,8 +456,8 @@ void vm_host_close(struct vm_host *h)
 	if (h->lifecycle_id >= 0)
 		virConnectDomainEventDeregisterAny(h->conn, h->lifecycle_id);
 	virConnectClose(h->conn);
-	if (loop_host == h)
-		loop_host = NULL;
+	if (vm_loop_host == h)
+		vm_loop_host = NULL;
 	free(h);
 }
 
@@ -607,252 +469,6 @@ int vm_host_hv_version(struct vm_host *h, char *buf, size_t len)
 		return -EIO;
 	snprintf(buf, len, "%lu.%lu.%lu", v / 1000000, v / 1000 % 1000,
 		 v % 1000);
-	return 0;
-}
-
-static int line_cb(const char *line, size_t len, void *userdata)
-{
-	struct vm *vm = userdata;
-	char why[PROTO_TEXT_MAX];
-	int r;
-
-	why[0] = '\0';
-	r = vm->on_line(vm->userdata, line, len, why, sizeof(why));
-	if (r < 0) {
-		vm->proto_error = r;
-		vm_die(vm, "protocol error: %s", why);
-		return r;
-	}
-	if (r > 0 && !vm->up) {
-		vm->up = true;
-		vm->t_hello_us = vm_now_us();
-	}
-	return 0;
-}
-
-static void flush_out(struct vm *vm)
-{
-	while (vm->out_off < vm->out_len) {
-		int n = virStreamSend(vm->st, vm->out + vm->out_off,
-				      vm->out_len - vm->out_off);
-
-		if (n == -2)
-			break;
-		if (n < 0) {
-			vm_die(vm, "writing to the channel failed: %s",
-			       virGetLastErrorMessage());
-			return;
-		}
-		vm->out_off += n;
-	}
-	if (vm->out_off == vm->out_len) {
-		vm->out_off = vm->out_len = 0;
-		virStreamEventUpdateCallback(vm->st,
-					     VIR_STREAM_EVENT_READABLE |
-						     VIR_STREAM_EVENT_ERROR |
-						     VIR_STREAM_EVENT_HANGUP);
-	} else {
-		virStreamEventUpdateCallback(vm->st,
-					     VIR_STREAM_EVENT_READABLE |
-						     VIR_STREAM_EVENT_WRITABLE |
-						     VIR_STREAM_EVENT_ERROR |
-						     VIR_STREAM_EVENT_HANGUP);
-	}
-}
-
-/*
- * Read at most @budget bytes of the guest's channel, handing its lines to
- * the owner: 1 when it is empty for now, 0 when the budget ran out first,
- * -1 when it ended, failed or broke the protocol (the VM is dead then).
- */
-static int channel_read(struct vm *vm, size_t budget)
-{
-	char buf[16384];
-
-	while (budget && !vm->dead) {
-		int n, r;
-
-		n = virStreamRecv(vm->st, buf,
-				  budget < sizeof(buf) ? budget : sizeof(buf));
-		if (n == -2)
-			return 1;
-		if (n == 0) {
-			vm->st_eof = true;
-			vm_die(vm, "the guest's channel closed");
-			return -1;
-		}
-		if (n < 0) {
-			vm->st_eof = true;
-			vm_die(vm, "reading the channel failed: %s",
-			       virGetLastErrorMessage());
-			return -1;
-		}
-		budget -= (size_t)n;
-		vm->last_rx_us = vm_now_us();
-		r = proto_linebuf_feed(&vm->lb, buf, n, line_cb, vm);
-		if (r == -E2BIG) {
-			char reason[128], why[PROTO_TEXT_MAX];
-
-			snprintf(reason, sizeof(reason),
-				 "a line longer than %d bytes",
-				 PROTO_LINE_MAX - 1);
-			snprintf(why, sizeof(why), "%s", reason);
-			if (vm->on_bad_line)
-				vm->on_bad_line(vm->userdata, vm->lb.buf,
-						vm->lb.len, reason, why,
-						sizeof(why));
-			vm->proto_error = r;
-			vm_die(vm, "protocol error: %s", why);
-		}
-		if (r < 0)
-			return -1;
-	}
-	return vm->dead ? -1 : 0;
-}
-
-/*
- * The channel is readable: at most VM_TURN_BYTES of it this turn, and its
- * end or hang-up only once all it held was read.
- */
-static void stream_cb(virStreamPtr st, int events, void *opaque)
-{
-	struct vm *vm = opaque;
-
-	(void)st;
-	if (vm->dead)
-		return;
-	if (events & VIR_STREAM_EVENT_WRITABLE)
-		flush_out(vm);
-	if (channel_read(vm, VM_TURN_BYTES) == 1 &&
-	    (events & (VIR_STREAM_EVENT_ERROR | VIR_STREAM_EVENT_HANGUP))) {
-		vm->st_eof = true;
-		vm_die(vm, "the guest's channel hung up");
-	}
-}
-
-/* The console ended (QEMU went away): stop watching it. */
-static void console_end(struct vm *vm)
-{
-	vm->con_eof = true;
-	if (vm->con_cb)
-		virStreamEventUpdateCallback(vm->con, 0);
-	vm->on_console(vm->userdata, NULL, 0);
-}
-
-/*
- * Hand the owner what the console has now, without waiting, up to
- * VM_TURN_BYTES: a console that prints without end must not hold the
- * loop, nor a VM's death or destruction. True when that bound stopped it
- * (more may wait).
- */
-static bool console_drain(struct vm *vm)
-{
-	char buf[16384];
-	size_t budget = VM_TURN_BYTES;
-
-	while (vm->con && !vm->con_eof && budget) {
-		int n = virStreamRecv(vm->con, buf,
-				      budget < sizeof(buf) ? budget :
-							     sizeof(buf));
-
-		if (n == -2)
-			break;
-		if (n <= 0) {
-			console_end(vm);
-			break;
-		}
-		budget -= (size_t)n;
-		vm->con_rx_us = vm_now_us();
-		vm->on_console(vm->userdata, buf, (size_t)n);
-	}
-	return !budget;
-}
-
-static void console_cb(virStreamPtr st, int events, void *opaque)
-{
-	struct vm *vm = opaque;
-
-	(void)st;
-	/* A hang-up is read as one once all before it was. */
-	if (console_drain(vm))
-		return;
-	if (!vm->con_eof &&
-	    (events & (VIR_STREAM_EVENT_ERROR | VIR_STREAM_EVENT_HANGUP)))
-		console_end(vm);
-}
-
-void vm_console_drain(struct vm *vm)
-{
-	uint64_t t0 = vm_now_us(), quiet_us = VM_CONSOLE_QUIET_MS * 1000;
-
-	console_drain(vm);
-	if (!vm->dead)
-		return;
-	/*
-	 * A VM that died may have printed its last lines a moment before
-	 * the event that says so, and they may not have reached the stream
-	 * yet (a panicked guest's domain stays, paused: its console never
-	 * ends). Read until it ends, or has been quiet for a while since
-	 * now, within a bound.
-	 */
-	while (!vm->con_eof && !interrupted &&
-	       vm_now_us() - t0 < VM_CONSOLE_SETTLE_MS * 1000 &&
-	       vm_now_us() - (vm->con_rx_us > t0 ? vm->con_rx_us : t0) <
-		       quiet_us)
-		if (vm_loop_step() < 0)
-			break;
-	console_drain(vm);
-	if (!vm->con_eof)
-		vm->on_console(vm->userdata, NULL, 0);
-}
-
-void vm_console_wait(struct vm *vm, uint64_t ms)
-{
-	uint64_t deadline = vm_now_us() + ms * 1000;
-
-	while (!interrupted && !vm->con_eof && vm_now_us() < deadline)
-		if (vm_loop_step() < 0)
-			break;
-	console_drain(vm);
-	if (vm->dead && !vm->con_eof)
-		vm->on_console(vm->userdata, NULL, 0);
-}
-
-int vm_console_send(struct vm *vm, const char *buf, size_t len)
-{
-	int n;
-
-	/* A few keystrokes: a console that cannot take them drops them. */
-	if (!vm->con || vm->con_eof)
-		return -EPIPE;
-	n = virStreamSend(vm->con, buf, len);
-	return n == -2 || n >= 0 ? 0 : -EIO;
-}
-
-/*
- * Open the serial console as a stream, while the domain is paused: the
- * guest cannot have printed anything yet.
- */
-static int console_open(struct vm *vm, char *err, size_t errlen)
-{
-	virStreamPtr st = virStreamNew(vm->host->conn, VIR_STREAM_NONBLOCK);
-
-	if (!st || virDomainOpenConsole(vm->dom, NULL, st, 0) < 0) {
-		set_err(err, errlen, "opening the serial console");
-		if (st)
-			virStreamFree(st);
-		return -EIO;
-	}
-	vm->con = st;
-	if (virStreamEventAddCallback(vm->con,
-				      VIR_STREAM_EVENT_READABLE |
-					      VIR_STREAM_EVENT_ERROR |
-					      VIR_STREAM_EVENT_HANGUP,
-				      console_cb, vm, NULL) < 0) {
-		set_err(err, errlen, "watching the serial console");
-		return -EIO;
-	}
-	vm->con_cb = true;
 	return 0;
 }
 
@@ -885,7 +501,7 @@ int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 	vm->t_created_us = vm_now_us();
 	vm->last_rx_us = vm->t_created_us;
 	if (!vm->dom) {
-		set_err(err, errlen, "creating the domain");
+		vm_set_err(err, errlen, "creating the domain");
 		vm_destroy(vm);
 		return -EIO;
 	}
@@ -895,8 +511,8 @@ int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 	vm->st = virStreamNew(h->conn, VIR_STREAM_NONBLOCK);
 	if (!vm->st ||
 	    virDomainOpenChannel(vm->dom, PROTO_PORT_NAME, vm->st, 0) < 0) {
-		set_err(err, errlen,
-			"opening the channel '" PROTO_PORT_NAME "'");
+		vm_set_err(err, errlen,
+			   "opening the channel '" PROTO_PORT_NAME "'");
 		vm_destroy(vm);
 		return -EIO;
 	}
@@ -904,133 +520,23 @@ int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 				      VIR_STREAM_EVENT_READABLE |
 					      VIR_STREAM_EVENT_ERROR |
 					      VIR_STREAM_EVENT_HANGUP,
-				      stream_cb, vm, NULL) < 0) {
-		set_err(err, errlen, "watching the channel");
+				      vm_channel_cb, vm, NULL) < 0) {
+		vm_set_err(err, errlen, "watching the channel");
 		vm_destroy(vm);
 		return -EIO;
 	}
 	vm->st_cb = true;
-	if (console_open(vm, err, errlen) < 0) {
+	if (vm_console_open(vm, err, errlen) < 0) {
 		vm_destroy(vm);
 		return -EIO;
 	}
 	if (virDomainResume(vm->dom) < 0) {
-		set_err(err, errlen, "starting the paused domain");
+		vm_set_err(err, errlen, "starting the paused domain");
 		vm_destroy(vm);
 		return -EIO;
 	}
 	*ret = vm;
 	return 0;
-}
-
-int vm_send(struct vm *vm, const char *line, size_t len)
-{
-	char *out;
-
-	if (vm->dead)
-		return -EPIPE;
-	out = realloc(vm->out, vm->out_len + len);
-	if (!out)
-		return -ENOMEM;
-	memcpy(out + vm->out_len, line, len);
-	vm->out = out;
-	vm->out_len += len;
-	flush_out(vm);
-	return vm->dead ? -EPIPE : 0;
-}
-
-void vm_interrupt(void)
-{
-	interrupted = 1;
-}
-
-int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
-	    uint64_t timeout_ms)
-{
-	uint64_t deadline = vm_now_us() + timeout_ms * 1000;
-
-	for (;;) {
-		uint64_t now;
-
-		if (done && done(arg))
-			return 0;
-		if (vm->dead)
-			return -EPIPE;
-		if (interrupted)
-			return -EINTR;
-		now = vm_now_us();
-		/*
-		 * Silence is judged as of the loop's last turn, not now: what
-		 * the guest sent since then waits unread in its channel. With
-		 * hostctl run -j, another lane may have held the thread for
-		 * seconds (a memory dump) and handed it to this one before the
-		 * loop turned again; judged against now, a guest that went on
-		 * talking the whole time would be called hung.
-		 */
-		if (vm->up && loop_last_us > vm->last_rx_us &&
-		    loop_last_us - vm->last_rx_us > vm->silence_ms * 1000) {
-			vm->silent = !vm->dead;
-			vm_die(vm,
-			       "the guest sent nothing, not even a heartbeat, for %" PRIu64
-			       " s",
-			       vm->silence_ms / 1000);
-			return -EPIPE;
-		}
-		if (now >= deadline)
-			return -ETIMEDOUT;
-		if (vm_loop_step() < 0) {
-			vm_die(vm, "the event loop failed: %s",
-			       virGetLastErrorMessage());
-			return -EPIPE;
-		}
-	}
-}
-
-void vm_set_silence_ms(struct vm *vm, uint64_t ms)
-{
-	vm->silence_ms = ms;
-}
-
-bool vm_guest_stopped(struct vm *vm, uint64_t timeout_ms)
-{
-	uint64_t deadline = vm_now_us() + timeout_ms * 1000;
-
-	/* The channel's end can come before libvirt's lifecycle event. */
-	while (!vm->stopped && !interrupted && vm_now_us() < deadline)
-		if (vm_loop_step() < 0)
-			break;
-	return vm->guest_stopped;
-}
-
-static void fd_ready(int watch, int fd, int events, void *opaque)
-{
-	(void)watch;
-	(void)fd;
-	(void)events;
-	*(bool *)opaque = true;
-}
-
-static bool flag_set(void *arg)
-{
-	return *(bool *)arg;
-}
-
-int vm_wait_fd(struct vm *vm, int fd, uint64_t timeout_ms)
-{
-	bool ready = false;
-	int watch = -1, r;
-
-	if (fd >= 0) {
-		watch = virEventAddHandle(fd, VIR_EVENT_HANDLE_READABLE,
-					  fd_ready, &ready, NULL);
-		if (watch < 0)
-			return -ENOMEM;
-	}
-	r = vm_wait(vm, flag_set, &ready,
-		    timeout_ms ? timeout_ms : UINT64_MAX / 2000);
-	if (watch >= 0)
-		virEventRemoveHandle(watch);
-	return r;
 }
 
 bool vm_dead(const struct vm *vm)
@@ -1077,7 +583,7 @@ int vm_dump(struct vm *vm, const char *path, int format, char *err,
 	}
 	if (virDomainCoreDumpWithFormat(vm->dom, path, format,
 					VIR_DUMP_MEMORY_ONLY) < 0) {
-		set_err(err, errlen, "virDomainCoreDumpWithFormat");
+		vm_set_err(err, errlen, "virDomainCoreDumpWithFormat");
 		return -EIO;
 	}
 	return 0;
@@ -1097,7 +603,7 @@ void vm_destroy(struct vm *vm)
 	}
 	if (vm->con) {
 		/* The last of the console, then its end, as for the channel. */
-		console_drain(vm);
+		vm_console_read(vm);
 		if (!vm->con_eof)
 			vm->on_console(vm->userdata, NULL, 0);
 		if (vm->con_cb)

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the parts of the libvirt layer share, and nothing outside
+ * hostctl/vm/ may see. From the bottom up, each calling only those below
+ * it: vm-loop.c runs libvirt's event loop (the clock, one turn, the
+ * hand-over to the lanes, the interrupt); vm-stream.c reads and writes a
+ * guest's two streams, its channel and its serial console, and ends a VM
+ * that died; vm-wait.c waits on one VM; vm.c opens the connection, starts
+ * and destroys a guest, with its lifecycle events and the QEMU watchdog.
+ */
+#ifndef VLALAB_VM_PRIV_H
+#define VLALAB_VM_PRIV_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <libvirt/libvirt.h>
+#include <libvirt/virterror.h>
+
+#include "proto.h"
+
+#define VM_TICK_MS 100
+/* The loop not run for this long means the host was busy, not the guests. */
+#define VM_STALL_MS 1000
+/* A dead VM's console: quiet this long is done; at most this long. */
+#define VM_CONSOLE_QUIET_MS 300
+#define VM_CONSOLE_SETTLE_MS 3000
+/*
+ * Most bytes one turn of the loop reads of one guest's channel, and of its
+ * console: the rest waits in the stream, which stays readable, for the next
+ * turn. A guest that sends without end must not hold the loop: timers,
+ * other guests and the waits' deadlines come between two such reads.
+ */
+#define VM_TURN_BYTES (64 * 1024)
+/* What a dead guest's channel may still hold: more than its socket can. */
+#define VM_DEATH_BYTES (4 * 1024 * 1024)
+
+struct vm_host {
+	virConnectPtr conn;
+	char embed_root[PATH_MAX]; /* "" unless the embedded driver */
+	int lifecycle_id;
+	int tick_id;
+	struct vm *vms; /* running guests, for the callback */
+	uint64_t probe_ms; /* libvirt probed QEMU at open, this long; or 0 */
+};
+
+struct vm {
+	struct vm_host *host;
+	struct vm *next;
+	virDomainPtr dom;
+	virStreamPtr st;
+	bool st_cb; /* stream callback registered */
+	bool st_eof; /* the stream ended: QEMU closed the channel */
+	virStreamPtr con; /* the serial console */
+	bool con_cb, con_eof;
+	uint64_t con_rx_us; /* when console bytes last came */
+	struct proto_linebuf lb;
+	char name[128];
+	/* The owner's line hooks (vm_params). */
+	int (*on_line)(void *userdata, const char *line, size_t len, char *why,
+		       size_t whylen);
+	void (*on_bad_line)(void *userdata, const char *start, size_t len,
+			    const char *reason, char *why, size_t whylen);
+	void (*on_console)(void *userdata, const char *buf, size_t len);
+	void *userdata;
+	bool up; /* the guest is up: the silence bound applies */
+	bool dead;
+	bool panicked, silent;
+	char dead_reason[PROTO_TEXT_MAX];
+	int proto_error;
+	uint64_t t_call_us, t_created_us, t_hello_us, last_rx_us;
+	char *out; /* bytes queued for the guest */
+	size_t out_len, out_off;
+	int qemu_pidfd; /* -1 unless QEMU is our child */
+	uint64_t silence_ms; /* VM_SILENCE_MS unless vm_set_silence_ms() */
+	bool stopped; /* a lifecycle event said the domain stopped */
+	bool guest_stopped; /* ... because the guest powered off or reset */
+};
+
+/* libvirt's last error as "@what: message" in @err. */
+static inline void vm_set_err(char *err, size_t errlen, const char *what)
+{
+	const char *msg = virGetLastErrorMessage();
+
+	snprintf(err, errlen, "%s: %s", what, msg ? msg : "unknown error");
+}
+
+/* vm-loop.c: vm_interrupt() was called. */
+extern volatile sig_atomic_t vm_interrupted;
+/*
+ * vm-loop.c: the host the loop serves, for the stall rule (vm.c sets it),
+ * and when the loop last ran (vm_wait() judges silence as of then).
+ */
+extern struct vm_host *vm_loop_host;
+extern uint64_t vm_loop_last_us;
+
+/*
+ * vm-stream.c: the VM is dead, for the reason @fmt says (vm_dead_reason());
+ * its channel is no longer read, and what its console holds is handed
+ * over with its last line ended. Only the first reason counts.
+ */
+void vm_die(struct vm *vm, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/*
+ * vm-stream.c: read at most @budget bytes of the guest's channel, handing
+ * its lines to the owner: 1 when it is empty for now, 0 when the budget
+ * ran out first, -1 when it ended, failed or broke the protocol (the VM is
+ * dead then).
+ */
+int vm_channel_read(struct vm *vm, size_t budget);
+/* vm-stream.c: the channel stream's callback, for vm_start(). */
+void vm_channel_cb(virStreamPtr st, int events, void *opaque);
+/*
+ * vm-stream.c: hand the owner what the console has now, without waiting,
+ * up to VM_TURN_BYTES; true when that bound stopped it (more may wait).
+ */
+bool vm_console_read(struct vm *vm);
+/*
+ * vm-stream.c: open the serial console as a stream, while the domain is
+ * paused. 0, or -EIO with libvirt's message in @err.
+ */
+int vm_console_open(struct vm *vm, char *err, size_t errlen);
+
+#endif
