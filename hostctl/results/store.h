@@ -70,8 +70,8 @@ size_t store_read_recent(const char *root, char *const *names, size_t n,
 /*
  * The run locator: @arg (a run id, "latest", or a folder) as a run
  * directory into @buf: itself when it holds a summary.json, else
- * @results/@arg for a relative one ("latest/round-2"). 0, or -ENOENT when neither
- * holds a summary.json.
+ * @results/@arg for a relative one ("latest/round-2"). 0, or -ENOENT
+ * when neither holds a summary.json.
  */
 int store_resolve(const char *results, const char *arg, char *buf, size_t len);
 

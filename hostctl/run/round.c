@@ -173,8 +173,9 @@ static int ktap_open(const struct run_spec *s, struct run_plan *p,
 /*
  * How long each scenario of @run took in the newest stored run (under
  * the results root @results; not a repro's cut run) that ran it, of the
- * last RUN_HISTORY_RUNS: the order -j starts them in, longest first. A NULL array when none tells (or no
- * memory); a run that cannot be read is passed over.
+ * last RUN_HISTORY_RUNS: the order -j starts them in, longest first. A
+ * NULL array when none tells (or no memory); a run that cannot be read is
+ * passed over.
  */
 static uint64_t *expect_durations(const char *results,
 				  const struct res_run *run)
