@@ -507,8 +507,9 @@ static void plan_progress(const struct run_spec *s, struct run_plan *p)
 	p->prog.results = s->format == RES_FORMAT_TEXT && !s->repro;
 	if (!p->prog.live && !p->prog.results)
 		p->prog.f = NULL;
-	/* For a log: a plain line per scenario as it ends. */
-	if (!isatty(STDOUT_FILENO))
+	/* For a log: a plain line per scenario as it ends (not a repro's:
+	 * its cut scenario has no verdict). */
+	if (!isatty(STDOUT_FILENO) && !s->repro)
 		p->prog.plain = stderr;
 }
 
