@@ -514,9 +514,9 @@ static void plan_progress(const struct run_spec *s, struct run_plan *p)
 }
 
 /* The results root (store_root()), for the run directory and history. */
-static int plan_root(struct run_plan *p)
+static int plan_root(const struct run_spec *s, struct run_plan *p)
 {
-	int r = store_root(NULL, p->results, sizeof(p->results));
+	int r = store_root(s->results, p->results, sizeof(p->results));
 
 	if (r < 0)
 		fprintf(stderr, "hostctl run: the results root: %s\n",
@@ -528,7 +528,7 @@ int plan_run(const struct run_spec *s, struct run_plan *p)
 {
 	int r;
 
-	r = plan_root(p);
+	r = plan_root(s, p);
 	if (r == 0)
 		r = plan_select(s, p);
 	if (r == 0)
