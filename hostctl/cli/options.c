@@ -40,13 +40,15 @@ static const struct cli_opt_def defs[] = {
 	{ { "series", no_argument, NULL, CLI_OPT_SERIES },
 	  "  --series          with --tree: apply our series to a copy of it\n" },
 	{ { "results", required_argument, NULL, CLI_OPT_RESULTS },
-	  "  --results DIR  where the runs are (default: " STORE_DEFAULT_DIR
-	  ")\n" },
+	  "  --results DIR  where the runs are (default: $" STORE_ENV "\n"
+	  "                 or the cache's results/)\n" },
 	{ { "scenarios", required_argument, NULL, CLI_OPT_SCENARIOS },
 	  "  --scenarios DIR   the scenario tree (default: " VLALAB_SRCDIR
 	  "/scenarios)\n" },
 	{ { "output", required_argument, NULL, CLI_OPT_OUTPUT },
-	  "  --output DIR      run directory (default: results/RUN-ID, with results/latest)\n" },
+	  "  --output DIR      run directory (default: RUN-ID in the results root,\n"
+	  "                    $" STORE_ENV " or the cache's results/, with\n"
+	  "                    latest there)\n" },
 	{ { "accel", required_argument, NULL, CLI_OPT_ACCEL },
 	  "  --accel ACCEL     auto, kvm or tcg (default: auto)\n" },
 	{ { "machine", required_argument, NULL, CLI_OPT_MACHINE },

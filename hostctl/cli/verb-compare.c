@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/fsutil.h"
 #include "results/compare.h"
 #include "fileio.h"
 #include "kbuild.h"
@@ -43,8 +44,8 @@ static void compare_usage(FILE *f)
 		"  --baseline NAME   the flavour to compare against (e.g. vla)\n"
 		"  --candidate NAME  the flavour under test (e.g. patched)\n"
 		"  --rounds N        runs of each flavour, 1..%d (default: 2)\n"
-		"  --output DIR      the compare directory (default:\n"
-		"                    results/compare-DATE-TIME); each round's run\n"
+		"  --output DIR      the compare directory (default: compare-DATE-TIME\n"
+		"                    in the results root); each round's run\n"
 		"                    goes in DIR/{baseline,candidate}-<flavour>-<round>\n"
 		"  --accel ACCEL     auto, kvm or tcg, for every run (default: auto)\n"
 		"  --kernel-dir DIR  the kernel/ folder with the flavours\n",
@@ -221,10 +222,20 @@ int verb_compare(int argc, char *argv[])
 		time_t now = time(NULL);
 		struct tm tm;
 
+		char root[PATH_MAX], name[64];
+
 		gmtime_r(&now, &tm);
-		strftime(dir, sizeof(dir),
-			 STORE_DEFAULT_DIR "/compare-%Y%m%d-%H%M%S", &tm);
-		mkdir(STORE_DEFAULT_DIR, 0755);
+		strftime(name, sizeof(name), "compare-%Y%m%d-%H%M%S", &tm);
+		r = store_root(NULL, root, sizeof(root));
+		if (r >= 0)
+			r = fs_mkdir_p(root);
+		if (r < 0 || snprintf(dir, sizeof(dir), "%s/%s", root, name) >=
+				     (int)sizeof(dir)) {
+			fprintf(stderr,
+				"hostctl compare: the results root: %s\n",
+				strerror(r < 0 ? -r : ENAMETOOLONG));
+			return EXIT_SETUP;
+		}
 	}
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		fprintf(stderr, "hostctl compare: cannot create '%s': %s\n",

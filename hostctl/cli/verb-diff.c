@@ -22,10 +22,11 @@ static void diff_usage(FILE *f)
 		"\n"
 		"What changed from run A to run B: scenarios whose verdict changed,\n"
 		"new and removed scenarios, durations that changed beyond a threshold.\n"
-		"A RUN is a run directory or a run id in the results directory.\n"
+		"A RUN is " STORE_RUN_HELP ". A hostctl repro's run is no\n"
+		"run of its scenario: diff refuses it.\n"
 		"\n"
-		"  --results DIR     where run ids are looked up (default: " STORE_DEFAULT_DIR
-		")\n"
+		"  --results DIR     where run ids are looked up (default:\n"
+		"                    $" STORE_ENV " or the cache's results/)\n"
 		"  --threshold PCT   report a duration change beyond PCT percent...\n"
 		"                    (default: %d)\n"
 		"  --min-ms MS       ...and beyond MS milliseconds (default: %d)\n"
@@ -55,12 +56,19 @@ static int parse_num(const char *s, uint64_t max, uint64_t *ret)
 /* The run @arg names, or -errno after saying why. */
 static int load(const char *results, const char *arg, struct res_run *run)
 {
-	char dir[PATH_MAX], err[1024];
+	char dir[PATH_MAX], err[PATH_MAX * 2 + 64];
 	int r;
 
 	r = store_load(results, arg, dir, sizeof(dir), run, err, sizeof(err));
-	if (r < 0)
+	if (r < 0) {
 		fprintf(stderr, "hostctl diff: %s\n", err);
+	} else if (run->repro_until_step) {
+		fprintf(stderr,
+			"hostctl diff: '%s' is a repro's run (steps 1-%u of %u of %s), not a run to compare\n",
+			dir, run->repro_until_step, run->repro_steps,
+			run->n ? run->v[0].name : "?");
+		r = -EINVAL;
+	}
 	return r;
 }
 /* Its options (the verb table's row, below, has them too). */
@@ -81,7 +89,8 @@ int verb_diff(int argc, char *argv[])
 	struct option opts[CLI_OPTS_MAX];
 	struct hist_diff_opts o = { .pct = HIST_DIFF_PCT_DEFAULT,
 				    .min_ms = HIST_DIFF_MIN_MS_DEFAULT };
-	const char *results = STORE_DEFAULT_DIR;
+	const char *results = NULL;
+	char root[PATH_MAX];
 	struct res_run a = { 0 }, b = { 0 };
 	int c, r, ret = EXIT_SETUP;
 	uint64_t v;
@@ -121,8 +130,14 @@ int verb_diff(int argc, char *argv[])
 	r = verb_check_nargs(&verb_diff_def, argc - optind);
 	if (r)
 		return r;
-	if (load(results, argv[optind], &a) == 0 &&
-	    load(results, argv[optind + 1], &b) == 0) {
+	r = store_root(results, root, sizeof(root));
+	if (r < 0) {
+		fprintf(stderr, "hostctl diff: the results root: %s\n",
+			strerror(-r));
+		return EXIT_SETUP;
+	}
+	if (load(root, argv[optind], &a) == 0 &&
+	    load(root, argv[optind + 1], &b) == 0) {
 		ret = hist_diff(&a, &b, &o, stdout) ? EXIT_RED : EXIT_GREEN;
 		if (fflush(stdout) != 0)
 			ret = EXIT_SETUP;

@@ -20,8 +20,7 @@ static void export_usage(FILE *f)
 		"Usage: hostctl export [OPTIONS] [RUN]\n"
 		"\n"
 		"Write a run's results as JUnit XML or KCIDB 5.3 JSON, for CI\n"
-		"dashboards. RUN is a run directory or a run id in results/\n"
-		"(default: results/latest).\n"
+		"dashboards. RUN is " STORE_RUN_HELP " (default: latest).\n"
 		"\n"
 		"  --junit FILE       JUnit XML: a testsuite per area, a testcase per scenario\n"
 		"  --kcidb FILE       KCIDB JSON: the checkout, the build, a test per\n"
@@ -30,6 +29,8 @@ static void export_usage(FILE *f)
 		"                     (default: $VLALAB_CACHE or ~/.cache/vlalab)\n"
 		"  --kernel-dir DIR   where the series' patches are (default: the\n"
 		"                     repository's kernel/)\n"
+		"  --results DIR      where run ids are looked up (default:\n"
+		"                     $" STORE_ENV " or the cache's results/)\n"
 		"  --help             show this help\n"
 		"\n"
 		"Exit codes: 0 written, 2 usage or a run that cannot be read or\n"
@@ -37,15 +38,17 @@ static void export_usage(FILE *f)
 }
 /* Its options (the verb table's row, below, has them too). */
 static const enum cli_opt shared[] = {
-	CLI_OPT_JUNIT,	    CLI_OPT_KCIDB, CLI_OPT_CACHE,
-	CLI_OPT_KERNEL_DIR, CLI_OPT_HELP,  CLI_OPT_END,
+	CLI_OPT_JUNIT,	 CLI_OPT_KCIDB, CLI_OPT_CACHE, CLI_OPT_KERNEL_DIR,
+	CLI_OPT_RESULTS, CLI_OPT_HELP,	CLI_OPT_END,
 };
 
 int verb_export(int argc, char *argv[])
 {
 	struct option opts[CLI_OPTS_MAX];
 	const char *junit = NULL, *kcidb = NULL, *cache = NULL, *kdir = NULL;
-	char dir[PATH_MAX], patches[PATH_MAX], err[1024];
+	const char *results = NULL;
+	char root[PATH_MAX], dir[PATH_MAX], patches[PATH_MAX];
+	char err[PATH_MAX * 2 + 64];
 	struct res_run run = { 0 };
 	const char *arg;
 	int c, r;
@@ -65,6 +68,9 @@ int verb_export(int argc, char *argv[])
 		case CLI_OPT_KERNEL_DIR:
 			kdir = optarg;
 			break;
+		case CLI_OPT_RESULTS:
+			results = optarg;
+			break;
 		case CLI_OPT_HELP:
 			export_usage(stdout);
 			return EXIT_GREEN;
@@ -81,10 +87,14 @@ int verb_export(int argc, char *argv[])
 			"hostctl export: nothing to write; give --junit FILE and/or --kcidb FILE\n");
 		return EXIT_SETUP;
 	}
-	arg = optind < argc ? argv[optind] :
-			      STORE_DEFAULT_DIR "/" RUNDIR_LATEST;
-	r = store_load(STORE_DEFAULT_DIR, arg, dir, sizeof(dir), &run, err,
-		       sizeof(err));
+	arg = optind < argc ? argv[optind] : RUNDIR_LATEST;
+	r = store_root(results, root, sizeof(root));
+	if (r < 0)
+		snprintf(err, sizeof(err), "the results root: %s",
+			 strerror(-r));
+	else
+		r = store_load(root, arg, dir, sizeof(dir), &run, err,
+			       sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "hostctl export: %s\n", err);
 		return EXIT_SETUP;

@@ -27,7 +27,8 @@ static void flakes_usage(FILE *f)
 		"verdict differed from the one in the previous run on the same kernel\n"
 		"(a run on another kernel is a change, not a flake). A strip shows\n"
 		"its verdicts, oldest first: P pass, F fail, S skip, x xfail, T timeout,\n"
-		"E error, C crash, X xpass, . not in that run.\n"
+		"E error, C crash, X xpass, . not in that run. A hostctl repro's run\n"
+		"is no run of its scenario: left out.\n"
 		"\n"
 		"  --last N       the runs to read (default: %d, at most %d)\n",
 		FLAKES_LAST_DEFAULT, FLAKES_LAST_MAX);
@@ -46,14 +47,19 @@ static const struct option own[] = {
 	{ 0 },
 };
 
+static void skipped(const char *err)
+{
+	fprintf(stderr, "hostctl flakes: left out: %s\n", err);
+}
+
 int verb_flakes(int argc, char *argv[])
 {
 	struct option opts[CLI_OPTS_MAX];
-	const char *results = STORE_DEFAULT_DIR;
+	const char *results = NULL;
 	unsigned long last = FLAKES_LAST_DEFAULT;
-	char **names, dir[PATH_MAX], err[1024], *end;
+	char root[PATH_MAX], **names, *end;
 	struct res_run *runs;
-	size_t n, nruns = 0, first;
+	size_t n, nruns;
 	int c, r, ret = EXIT_GREEN;
 
 	cli_opts_table(shared, own, opts);
@@ -84,29 +90,21 @@ int verb_flakes(int argc, char *argv[])
 	r = verb_check_nargs(&verb_flakes_def, argc - optind);
 	if (r)
 		return r;
-	r = store_list(results, &names, &n);
+	r = store_list_root(results, root, sizeof(root), &names, &n);
 	if (r < 0) {
-		fprintf(stderr, "hostctl flakes: '%s': %s\n", results,
-			strerror(-r));
+		fprintf(stderr, "hostctl flakes: the results root '%s': %s\n",
+			root, strerror(-r));
 		return EXIT_SETUP;
 	}
-	first = n > last ? n - last : 0;
-	runs = calloc(n - first + 1, sizeof(*runs));
+	if (last > n)
+		last = n;
+	runs = calloc(last + 1, sizeof(*runs));
 	if (!runs) {
 		store_list_free(names, n);
 		fprintf(stderr, "hostctl flakes: out of memory\n");
 		return EXIT_SETUP;
 	}
-	for (size_t i = first; i < n; i++) {
-		snprintf(dir, sizeof(dir), "%s/%s", results, names[i]);
-		if (store_read_run(dir, &runs[nruns], err, sizeof(err)) < 0) {
-			fprintf(stderr, "hostctl flakes: left out: %s\n", err);
-			res_run_free(&runs[nruns]);
-			memset(&runs[nruns], 0, sizeof(runs[nruns]));
-			continue;
-		}
-		nruns++;
-	}
+	nruns = store_read_recent(root, names, n, NULL, last, runs, skipped);
 	if (hist_flakes(runs, nruns, stdout) < 0) {
 		fprintf(stderr, "hostctl flakes: out of memory\n");
 		ret = EXIT_SETUP;

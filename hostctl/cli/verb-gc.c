@@ -34,15 +34,15 @@ static void gc_usage(FILE *f)
 		"Usage: hostctl gc --keep N [--dry-run] [--results DIR]\n"
 		"       hostctl gc --cache [DIR] --keep N [--dry-run] [--results DIR]\n"
 		"\n"
-		"Remove all but the newest N stored runs (and never the one\n"
-		"results/latest points to).\n"
+		"Remove all but the newest N stored runs of the results root (and\n"
+		"never the one its latest points to).\n"
 		"\n"
 		"With --cache, remove instead the kernel builds and guest images\n"
 		"of the cache (DIR, else $VLALAB_CACHE or ~/.cache/vlalab) that\n"
 		"the newest N runs in its usage log did not use, largest first.\n"
 		"The log counts the runs of every checkout and results folder\n"
 		"sharing the cache. Kept too: what was used in the last hour,\n"
-		"what a running hostctl holds, results/latest's build and image,\n"
+		"what a running hostctl holds, latest's build and image,\n"
 		"and what the log never names unless it is older than the kept\n"
 		"runs. The object and source trees are reported, not removed.\n"
 		"\n"
@@ -469,8 +469,8 @@ static const struct option own[] = {
 int verb_gc(int argc, char *argv[])
 {
 	struct option opts[CLI_OPTS_MAX];
-	const char *results = STORE_DEFAULT_DIR;
-	char **names, dir[PATH_MAX], latest[PATH_MAX], *end;
+	const char *results = NULL;
+	char root[PATH_MAX], **names, dir[PATH_MAX], latest[PATH_MAX], *end;
 	long keep = -1;
 	bool dry = false, cache = false;
 	size_t n, removed = 0;
@@ -535,21 +535,32 @@ int verb_gc(int argc, char *argv[])
 				strerror(-r));
 			return EXIT_SETUP;
 		}
-		return gc_cache(dir, results, keep, dry);
+		r = store_root(results, root, sizeof(root));
+		if (r < 0) {
+			fprintf(stderr, "hostctl gc: the results root: %s\n",
+				strerror(-r));
+			return EXIT_SETUP;
+		}
+		return gc_cache(dir, root, keep, dry);
 	}
-	r = store_list(results, &names, &n);
+	r = store_list_root(results, root, sizeof(root), &names, &n);
 	if (r < 0) {
-		fprintf(stderr, "hostctl gc: '%s': %s\n", results,
+		fprintf(stderr, "hostctl gc: the results root '%s': %s\n", root,
 			strerror(-r));
 		return EXIT_SETUP;
 	}
-	snprintf(dir, sizeof(dir), "%s/" RUNDIR_LATEST, results);
-	ll = readlink(dir, latest, sizeof(latest) - 1);
+	results = root;
+	ll = snprintf(dir, sizeof(dir), "%s/" RUNDIR_LATEST, results) >=
+			     (int)sizeof(dir) ?
+		     -1 :
+		     readlink(dir, latest, sizeof(latest) - 1);
 	latest[ll > 0 ? ll : 0] = '\0';
 	for (size_t i = 0; i + (size_t)keep < n; i++) {
 		if (!strcmp(names[i], latest))
 			continue;
-		snprintf(dir, sizeof(dir), "%s/%s", results, names[i]);
+		if (snprintf(dir, sizeof(dir), "%s/%s", results, names[i]) >=
+		    (int)sizeof(dir))
+			continue;
 		if (dry) {
 			printf("would remove %s\n", dir);
 			removed++;

@@ -24,8 +24,6 @@
 #include "cli/verbs.h"
 #include "results/rundir.h"
 
-#define REPORT_DEFAULT_RUN STORE_DEFAULT_DIR "/" RUNDIR_LATEST
-
 static const char *const bundle_files[] = {
 	RUNDIR_BUNDLE_CONSOLE,	 RUNDIR_BUNDLE_REPORTS, RUNDIR_BUNDLE_EVENTS,
 	RUNDIR_BUNDLE_STACK,	 RUNDIR_BUNDLE_KDUMP,	RUNDIR_BUNDLE_ELF,
@@ -35,18 +33,20 @@ static const char *const bundle_files[] = {
 static void report_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: hostctl report [--html DIR] [RUN]\n"
+		"Usage: hostctl report [--html DIR] [--results DIR] [RUN]\n"
 		"\n"
 		"Print the crashes, hangs and other kernel incidents of a run, with\n"
 		"the step each one is attributed to and its post-mortem bundle.\n"
-		"RUN is a run directory (default: " REPORT_DEFAULT_RUN ").\n"
+		"RUN is " STORE_RUN_HELP " (default: latest).\n"
 		"A run with --repeat is reported round by round.\n"
 		"\n"
-		"  --html DIR  write DIR/RUN-ID.html instead: one static page with the\n"
-		"              verdict table, durations, the last %d stored runs'\n"
-		"              verdicts and flip rates, and each failing scenario\n"
-		"  --help      show this help\n",
+		"  --html DIR     write DIR/RUN-ID.html instead: one static page with\n"
+		"                 the verdict table, durations, the last %d stored\n"
+		"                 runs' verdicts and flip rates (repro runs left\n"
+		"                 out), and each failing scenario\n",
 		EXPORT_HISTORY_MAX);
+	cli_opt_usage(f, CLI_OPT_RESULTS);
+	fputs("  --help         show this help\n", f);
 }
 
 static void print_bundle(const char *run, const char *bundle)
@@ -76,6 +76,9 @@ static void print_run(const struct res_run *run, const char *dir)
 			"run %s (%s): %zu incident%s in %zu scenario%s\n",
 			run->run_id, dir, total, total == 1 ? "" : "s", scns,
 			scns == 1 ? "" : "s");
+	if (run->repro_until_step)
+		printf("a repro: steps 1-%u of %u, then a shell; no verdict of the scenario\n",
+		       run->repro_until_step, run->repro_steps);
 	for (size_t i = 0; i < run->n; i++) {
 		const struct res_scenario *sc = &run->v[i];
 
@@ -164,48 +167,42 @@ static int report_dir(const char *dir, bool top)
 	return EXIT_GREEN;
 }
 
-/*
- * The stored runs before @run (by run id, which starts with the date),
- * at most EXPORT_HISTORY_MAX, oldest first, into @hist. Runs that
- * cannot be read are left out, said on stderr.
- */
-static size_t load_history(const struct res_run *run, struct res_run *hist)
+static void history_skipped(const char *err)
 {
-	char **names, dir[PATH_MAX], err[1024];
-	size_t n, first, last, nh = 0;
+	fprintf(stderr, "hostctl report: history: left out: %s\n", err);
+}
 
-	if (store_list(STORE_DEFAULT_DIR, &names, &n) < 0)
+/*
+ * The stored runs under @root before @run (by run id, which starts with
+ * the date), at most EXPORT_HISTORY_MAX, oldest first, into @hist; not
+ * repro runs. Runs that cannot be read are left out, said on stderr.
+ */
+static size_t load_history(const char *root, const struct res_run *run,
+			   struct res_run *hist)
+{
+	char **names;
+	size_t n, nh;
+
+	if (store_list(root, &names, &n) < 0)
 		return 0;
-	for (last = 0; last < n && strcmp(names[last], run->run_id) < 0; last++)
-		;
-	first = last > EXPORT_HISTORY_MAX ? last - EXPORT_HISTORY_MAX : 0;
-	for (size_t i = first; i < last; i++) {
-		snprintf(dir, sizeof(dir), STORE_DEFAULT_DIR "/%s", names[i]);
-		if (store_read_run(dir, &hist[nh], err, sizeof(err)) < 0) {
-			fprintf(stderr,
-				"hostctl report: history: left out: %s\n", err);
-			res_run_free(&hist[nh]);
-			continue;
-		}
-		nh++;
-	}
+	nh = store_read_recent(root, names, n, run->run_id, EXPORT_HISTORY_MAX,
+			       hist, history_skipped);
 	store_list_free(names, n);
 	return nh;
 }
 
-/* --html DIR: the page of the run @arg. */
-static int report_html(const char *arg, const char *html_dir)
+/* --html DIR: the page of the run in @dir, with the history of @root. */
+static int report_html(const char *root, const char *dir, const char *html_dir)
 {
 	static struct res_run hist[EXPORT_HISTORY_MAX];
-	char dir[PATH_MAX], page[PATH_MAX + 80], err[1024];
+	char page[PATH_MAX + 80], err[1024];
 	struct res_run run = { 0 };
 	size_t nh = 0;
 	int r;
 
-	r = store_load(STORE_DEFAULT_DIR, arg, dir, sizeof(dir), &run, err,
-		       sizeof(err));
+	r = store_read_run(dir, &run, err, sizeof(err));
 	if (r == 0) {
-		nh = load_history(&run, hist);
+		nh = load_history(root, &run, hist);
 		r = export_write_html(&run, dir, hist, nh, html_dir, page,
 				      sizeof(page), err, sizeof(err));
 	}
@@ -220,6 +217,7 @@ static int report_html(const char *arg, const char *html_dir)
 }
 /* Its options (the verb table's row, below, has them too). */
 static const enum cli_opt shared[] = {
+	CLI_OPT_RESULTS,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
@@ -232,13 +230,14 @@ static const struct option own[] = {
 int verb_report(int argc, char *argv[])
 {
 	struct option opts[CLI_OPTS_MAX];
-	const char *html = NULL;
+	const char *html = NULL, *results = NULL, *arg;
+	char root[PATH_MAX], dir[PATH_MAX], err[PATH_MAX * 2 + 64];
 	int c, r;
 
 	cli_opts_table(shared, own, opts);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
-		if (c == 'H') {
-			html = optarg;
+		if (c == 'H' || c == CLI_OPT_RESULTS) {
+			*(c == 'H' ? &html : &results) = optarg;
 			continue;
 		}
 		if (c == CLI_OPT_HELP) {
@@ -251,12 +250,21 @@ int verb_report(int argc, char *argv[])
 	r = verb_check_nargs(&verb_report_def, argc - optind);
 	if (r)
 		return r;
+	r = store_root(results, root, sizeof(root));
+	if (r < 0) {
+		fprintf(stderr, "hostctl report: the results root: %s\n",
+			strerror(-r));
+		return EXIT_SETUP;
+	}
+	arg = optind < argc ? argv[optind] : RUNDIR_LATEST;
+	if (store_resolve(root, arg, dir, sizeof(dir)) < 0) {
+		store_not_found(root, arg, err, sizeof(err));
+		fprintf(stderr, "hostctl report: %s\n", err);
+		return EXIT_SETUP;
+	}
 	if (html)
-		return report_html(optind < argc ? argv[optind] :
-						   REPORT_DEFAULT_RUN,
-				   html);
-	return report_dir(optind < argc ? argv[optind] : REPORT_DEFAULT_RUN,
-			  true);
+		return report_html(root, dir, html);
+	return report_dir(dir, true);
 }
 
 /* Its row in the verb table (main.c). */

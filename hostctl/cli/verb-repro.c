@@ -41,7 +41,8 @@ static void repro_usage(FILE *f)
 		"--until-step without its cleanup list, print them with their\n"
 		"verdicts, and open a shell in the guest in that state ('exit'\n"
 		"or '~.' leaves). Without --until-step: up to the first step that\n"
-		"failed in the newest run under results/ that tells, else all.\n"
+		"failed in the newest run of the results root that tells, else\n"
+		"all.\n"
 		"A scenario with boots stops in the boot that holds the step.\n"
 		"Then the VM is torn down and the run directory printed; a crash\n"
 		"meanwhile is judged as in a run.\n"
@@ -49,6 +50,7 @@ static void repro_usage(FILE *f)
 		"  --until-step N         stop after step N (1-based)\n"
 		"  --without-patch NAME   leave a patch of the series out (repeatable)\n"
 		"  --cache DIR            the cache directory\n"
+		"  --results DIR          the results root, as in run\n"
 		"  --scenarios DIR        the scenario tree, as in run\n"
 		"  --flavour NAME         boot that flavour's kernel, as in run\n"
 		"  --image cloud:PATH     boot this cloud image (a qcow2), as in run\n"
@@ -59,8 +61,9 @@ static void repro_usage(FILE *f)
 
 /* Its options (the verb table's row, below, has them too). */
 static const enum cli_opt shared[] = {
-	CLI_OPT_WITHOUT_PATCH, CLI_OPT_CACHE, CLI_OPT_SCENARIOS, CLI_OPT_IMAGE,
-	CLI_OPT_FLAVOUR,       CLI_OPT_HELP,  CLI_OPT_END,
+	CLI_OPT_WITHOUT_PATCH, CLI_OPT_CACHE,	CLI_OPT_SCENARIOS,
+	CLI_OPT_IMAGE,	       CLI_OPT_FLAVOUR, CLI_OPT_RESULTS,
+	CLI_OPT_HELP,	       CLI_OPT_END,
 };
 
 static const struct option own[] = {
@@ -220,6 +223,9 @@ static int parse_args(int argc, char *argv[], struct run_spec *s,
 			break;
 		case CLI_OPT_SCENARIOS:
 			s->scenarios = optarg;
+			break;
+		case CLI_OPT_RESULTS:
+			s->results = optarg;
 			break;
 		case CLI_OPT_IMAGE:
 			image = optarg;

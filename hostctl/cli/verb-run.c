@@ -32,7 +32,8 @@ static void run_usage(FILE *f)
 	      f);
 	cli_opt_usage(f, CLI_OPT_CONNECT);
 	cli_opt_usage(f, CLI_OPT_OUTPUT);
-	fputs("  --format FORMAT   text, ktap or json (default: text on a TTY, else ktap)\n"
+	fputs("  --results DIR     the results root, for RUN-ID and latest\n"
+	      "  --format FORMAT   text, ktap or json (default: text on a TTY, else ktap)\n"
 	      "  --color WHEN      colour the verdicts of the text results: auto\n"
 	      "                    (on a TTY, unless NO_COLOR is set), always or never\n",
 	      f);
@@ -184,8 +185,8 @@ static const enum cli_opt run_shared[] = {
 	CLI_OPT_CACHE,	       CLI_OPT_ACCEL,	CLI_OPT_IMAGE,
 	CLI_OPT_KERNEL_DIR,    CLI_OPT_FLAVOUR, CLI_OPT_MACHINE,
 	CLI_OPT_WITHOUT_PATCH, CLI_OPT_TREE,	CLI_OPT_SERIES,
-	CLI_OPT_JUNIT,	       CLI_OPT_KCIDB,	CLI_OPT_HELP,
-	CLI_OPT_END,
+	CLI_OPT_JUNIT,	       CLI_OPT_KCIDB,	CLI_OPT_RESULTS,
+	CLI_OPT_HELP,	       CLI_OPT_END,
 };
 
 static const struct option run_own[] = {
@@ -339,6 +340,9 @@ static int parse_out_opt(int c, const char *arg, struct run_spec *s,
 		break;
 	case CLI_OPT_OUTPUT:
 		s->output = arg;
+		break;
+	case CLI_OPT_RESULTS:
+		s->results = arg;
 		break;
 	case CLI_OPT_SCENARIOS:
 		s->scenarios = arg;

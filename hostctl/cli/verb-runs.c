@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * hostctl runs: the stored runs under results/, oldest first, one line
- * each (history.c's hist_run_line()).
+ * hostctl runs: the stored runs under the results root, oldest first, one
+ * line each (history.c's hist_run_line(), which marks a repro's run).
  */
 #include <getopt.h>
 #include <limits.h>
@@ -19,7 +19,9 @@ static void runs_usage(FILE *f)
 		"Usage: hostctl runs [--results DIR]\n"
 		"\n"
 		"List the stored runs, oldest first: run id, date, the kernel's\n"
-		"cache key, its series, and the verdicts.\n"
+		"cache key, its series, and the verdicts. A hostctl repro's run\n"
+		"is marked \"repro to step N of M\": its verdicts are those of the\n"
+		"steps it ran, not of the scenario.\n"
 		"\n");
 	cli_opt_usage(f, CLI_OPT_RESULTS);
 	fputs("  --help         show this help\n", f);
@@ -34,8 +36,8 @@ static const enum cli_opt shared[] = {
 int verb_runs(int argc, char *argv[])
 {
 	struct option opts[CLI_OPTS_MAX];
-	const char *results = STORE_DEFAULT_DIR;
-	char **names, dir[PATH_MAX], err[1024];
+	const char *results = NULL;
+	char root[PATH_MAX], **names, dir[PATH_MAX * 2], err[1024];
 	size_t n;
 	int c, r, ret = EXIT_GREEN;
 
@@ -55,16 +57,16 @@ int verb_runs(int argc, char *argv[])
 	r = verb_check_nargs(&verb_runs_def, argc - optind);
 	if (r)
 		return r;
-	r = store_list(results, &names, &n);
+	r = store_list_root(results, root, sizeof(root), &names, &n);
 	if (r < 0) {
-		fprintf(stderr, "hostctl runs: '%s': %s\n", results,
-			strerror(-r));
+		fprintf(stderr, "hostctl runs: the results root '%s': %s\n",
+			root, strerror(-r));
 		return EXIT_SETUP;
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct res_run run = { 0 };
 
-		snprintf(dir, sizeof(dir), "%s/%s", results, names[i]);
+		snprintf(dir, sizeof(dir), "%s/%s", root, names[i]);
 		if (store_read_run(dir, &run, err, sizeof(err)) < 0) {
 			printf("%-24s %s\n", names[i], err);
 			continue;
@@ -72,7 +74,7 @@ int verb_runs(int argc, char *argv[])
 		hist_run_line(&run, stdout);
 		res_run_free(&run);
 	}
-	printf("%zu run%s in %s\n", n, n == 1 ? "" : "s", results);
+	printf("%zu run%s in %s\n", n, n == 1 ? "" : "s", root);
 	store_list_free(names, n);
 	if (fflush(stdout) != 0)
 		ret = EXIT_SETUP;

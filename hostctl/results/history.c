@@ -80,6 +80,10 @@ void hist_run_line(const struct res_run *run, FILE *f)
 	for (int v = 0; v < VERDICT__COUNT; v++)
 		if (counts[v])
 			fprintf(f, " %s %zu", proto_verdict_name(v), counts[v]);
+	/* Its verdicts are the cut steps', not the scenario's. */
+	if (run->repro_until_step)
+		fprintf(f, "  repro to step %u of %u", run->repro_until_step,
+			run->repro_steps);
 	fputc('\n', f);
 }
 

@@ -15,7 +15,8 @@
 
 /*
  * One line for a stored run: its date (from the run id), the kernel's
- * key (12 digits), the series (patches, those left out), the counts.
+ * key (12 digits), the series (patches, those left out), the counts;
+ * for a repro's run, "repro to step N of M".
  */
 void hist_run_line(const struct res_run *run, FILE *f);
 

@@ -194,6 +194,55 @@ int progress_result(struct progress *p, const struct res_scenario *sc,
 	return ktap_flush(p, ret_name);
 }
 
+void progress_duration(uint64_t ms, char *buf, size_t len)
+{
+	uint64_t s = ms / 1000;
+
+	if (s < 60)
+		snprintf(buf, len, "%" PRIu64 ".%" PRIu64 "s", s,
+			 ms % 1000 / 100);
+	else if (s < 3600)
+		snprintf(buf, len, "%" PRIu64 "m%02" PRIu64 "s", s / 60,
+			 s % 60);
+	else
+		snprintf(buf, len, "%" PRIu64 "h%02" PRIu64 "m%02" PRIu64 "s",
+			 s / 3600, s / 60 % 60, s % 60);
+}
+
+void progress_closing(const struct res_run *run, uint64_t wall_ms,
+		      const char *dir, FILE *f)
+{
+	size_t count[VERDICT__COUNT] = { 0 };
+	char took[32];
+	bool any = false;
+
+	progress_duration(wall_ms, took, sizeof(took));
+	if (run->repro_until_step) {
+		/* What a repro's steps gave is no verdict of its scenario. */
+		esc_term_printf(
+			f,
+			"vlalab: repro %s, steps 1-%u of %u: %s in %s (no verdict of the scenario); results: %s\n",
+			run->n ? run->v[0].name : "?", run->repro_until_step,
+			run->repro_steps,
+			run->n ? proto_verdict_name(run->v[0].verdict) : "none",
+			took, dir);
+		return;
+	}
+	for (size_t i = 0; i < run->n; i++)
+		if ((unsigned int)run->v[i].verdict < VERDICT__COUNT)
+			count[run->v[i].verdict]++;
+	fprintf(f, "vlalab: %zu scenario%s: ", run->n, run->n == 1 ? "" : "s");
+	for (unsigned int v = 0; v < VERDICT__COUNT; v++) {
+		if (!count[v])
+			continue;
+		fprintf(f, "%s%zu %s", any ? ", " : "", count[v],
+			proto_verdict_name(v));
+		any = true;
+	}
+	esc_term_printf(f, "%s in %s; results: %s\n", any ? "" : "none", took,
+			dir);
+}
+
 int progress_end(struct progress *p, const struct res_run *run,
 		 const char **ret_name)
 {

@@ -84,4 +84,17 @@ void progress_totals(struct progress *p, const struct res_run *run, FILE *f);
 /* Erase the live line if one is shown. */
 void progress_clear(struct progress *p);
 
+/* @ms as "41.2s", "12m03s" or "1h02m03s" into @buf. */
+void progress_duration(uint64_t ms, char *buf, size_t len);
+
+/*
+ * The run's closing line, on a terminal or not: "vlalab: 69 scenarios:
+ * 64 pass, 4 skip, 1 xfail in 12m03s; results: DIR", @wall_ms being the
+ * whole run's wall time. A repro's run says so instead of its counts:
+ * "vlalab: repro NAME, steps 1-4 of 10: pass in 41.2s (no verdict of the
+ * scenario); results: DIR".
+ */
+void progress_closing(const struct res_run *run, uint64_t wall_ms,
+		      const char *dir, FILE *f);
+
 #endif

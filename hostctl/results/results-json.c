@@ -215,6 +215,9 @@ static const struct field run_fields[] = {
 	RUN("complete", F_COMPLETE, complete, .when = IF_SET),
 	RUN("accelerator", F_STR, accelerator),
 	RUN("clock", F_STR, clock, .when = IF_SET),
+	/* Only a hostctl repro's run (res_run). */
+	RUN("repro_until_step", F_U32, repro_until_step, .when = IF_SET),
+	RUN("repro_steps", F_U32, repro_steps, .when = IF_SET),
 	RUN("kernel", F_JSON, kernel),
 	RUN("scenarios", F_LIST, v, .count = offsetof(struct res_run, n),
 	    .elem = &scenario_record),

@@ -143,6 +143,14 @@ struct res_run {
 	/* "icount" (TCG, instruction-time), "wall", or "" if nothing booted */
 	char clock[16];
 	struct json_object *kernel; /* the build manifest; owned, may be NULL */
+	/*
+	 * A hostctl repro's run: its one scenario cut after step
+	 * repro_until_step (from 1) of its repro_steps main steps, then held
+	 * for a shell. Not a run of the scenario: runs marks it, flakes,
+	 * diff and the HTML history leave it out, and latest never names
+	 * it. 0 for any other run.
+	 */
+	uint32_t repro_until_step, repro_steps;
 	struct res_scenario *v;
 	size_t n;
 };

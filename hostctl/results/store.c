@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The stored runs under results/ (store.h).
+ * The stored runs under the results root (store.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -13,8 +13,28 @@
 #include <unistd.h>
 
 #include "base/fsutil.h"
+#include "kbuild.h"
 #include "results/store.h"
 #include "results/rundir.h"
+
+int store_root(const char *given, char *buf, size_t len)
+{
+	const char *env = getenv(STORE_ENV);
+	char cache[PATH_MAX];
+	int r;
+
+	if (given || (env && *env))
+		return snprintf(buf, len, "%s", given ? given : env) >=
+				       (int)len ?
+			       -ENAMETOOLONG :
+			       0;
+	r = kbuild_cache_dir(cache, sizeof(cache));
+	if (r < 0)
+		return r;
+	if (snprintf(buf, len, "%s/" STORE_CACHE_SUBDIR, cache) >= (int)len)
+		return -ENAMETOOLONG;
+	return 1;
+}
 
 int store_read_run(const char *dir, struct res_run *ret, char *err,
 		   size_t errlen)
@@ -85,7 +105,7 @@ int store_list(const char *results, char ***ret, size_t *ret_n)
 	*ret = NULL;
 	*ret_n = 0;
 	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+		return -errno;
 	while ((de = readdir(d))) {
 		struct stat st;
 
@@ -130,6 +150,62 @@ void store_list_free(char **names, size_t n)
 	free(names);
 }
 
+int store_list_root(const char *given, char *root, size_t rootlen, char ***ret,
+		    size_t *ret_n)
+{
+	int r, dflt;
+
+	if (rootlen)
+		*root = '\0';
+	r = store_root(given, root, rootlen);
+	dflt = r == 1;
+	*ret = NULL;
+	*ret_n = 0;
+	if (r < 0)
+		return r;
+	r = store_list(root, ret, ret_n);
+	return r == -ENOENT && dflt ? 0 : r;
+}
+
+size_t store_read_recent(const char *root, char *const *names, size_t n,
+			 const char *before, size_t max, struct res_run *runs,
+			 void (*skipped)(const char *err))
+{
+	char dir[PATH_MAX], err[1024];
+	size_t last = n, nr = 0, seen = 0;
+
+	if (before)
+		for (last = 0; last < n && strcmp(names[last], before) < 0;
+		     last++)
+			;
+	/* Newest first, then turned round. */
+	for (size_t i = last; i-- > 0 && seen < max;) {
+		struct res_run *run = &runs[nr];
+
+		memset(run, 0, sizeof(*run));
+		snprintf(dir, sizeof(dir), "%s/%s", root, names[i]);
+		if (store_read_run(dir, run, err, sizeof(err)) < 0) {
+			skipped(err);
+			res_run_free(run);
+			seen++;
+			continue;
+		}
+		if (run->repro_until_step) {
+			res_run_free(run);
+			continue;
+		}
+		nr++;
+		seen++;
+	}
+	for (size_t i = 0; i < nr / 2; i++) {
+		struct res_run t = runs[i];
+
+		runs[i] = runs[nr - 1 - i];
+		runs[nr - 1 - i] = t;
+	}
+	return nr;
+}
+
 int store_resolve(const char *results, const char *arg, char *buf, size_t len)
 {
 	if (has_summary(arg)) {
@@ -137,20 +213,24 @@ int store_resolve(const char *results, const char *arg, char *buf, size_t len)
 			return -ENAMETOOLONG;
 		return 0;
 	}
-	if (strchr(arg, '/') ||
+	if (arg[0] == '/' ||
 	    snprintf(buf, len, "%s/%s", results, arg) >= (int)len)
 		return -ENOENT;
 	return has_summary(buf) ? 0 : -ENOENT;
+}
+
+void store_not_found(const char *results, const char *arg, char *err,
+		     size_t errlen)
+{
+	snprintf(err, errlen, "no run '%s' in '%s' (" STORE_RUN_HELP ")", arg,
+		 results);
 }
 
 int store_load(const char *results, const char *arg, char *dir, size_t dirlen,
 	       struct res_run *ret, char *err, size_t errlen)
 {
 	if (store_resolve(results, arg, dir, dirlen) < 0) {
-		snprintf(err, errlen,
-			 "'%s' is no run directory (no " RUNDIR_SUMMARY
-			 " there or in '%s')",
-			 arg, results);
+		store_not_found(results, arg, err, errlen);
 		return -ENOENT;
 	}
 	return store_read_run(dir, ret, err, errlen);

@@ -34,11 +34,14 @@
  * share), for -j auto. */
 #define RUNNER_VM_OVERHEAD_MIB 256
 
-/* results/<run-id>, and results/latest pointing at it. */
-static int make_run_dir(const char *output, const char *run_id, char *buf,
-			size_t len)
+/*
+ * ROOT/<run-id> in the results root, and ROOT/latest pointing at it but
+ * for a repro (@latest false): a cut run is no run of its scenario.
+ */
+static int make_run_dir(const char *output, const char *root,
+			const char *run_id, bool latest, char *buf, size_t len)
 {
-	char tmp[64];
+	char tmp[PATH_MAX + 32], link[PATH_MAX + 16];
 	int r;
 
 	if (output) {
@@ -46,16 +49,18 @@ static int make_run_dir(const char *output, const char *run_id, char *buf,
 			return -ENAMETOOLONG;
 		return fs_mkdir_p(buf);
 	}
-	if (snprintf(buf, len, "results/%s", run_id) >= (int)len)
+	if (snprintf(buf, len, "%s/%s", root, run_id) >= (int)len)
 		return -ENAMETOOLONG;
 	r = fs_mkdir_p(buf);
-	if (r < 0)
+	if (r < 0 || !latest)
 		return r;
-	snprintf(tmp, sizeof(tmp), STORE_DEFAULT_DIR "/" RUNDIR_LATEST_TMP,
-		 getpid());
+	if (snprintf(tmp, sizeof(tmp), "%s/" RUNDIR_LATEST_TMP, root,
+		     getpid()) >= (int)sizeof(tmp) ||
+	    snprintf(link, sizeof(link), "%s/" RUNDIR_LATEST, root) >=
+		    (int)sizeof(link))
+		return -ENAMETOOLONG;
 	unlink(tmp);
-	if (symlink(run_id, tmp) < 0 ||
-	    rename(tmp, STORE_DEFAULT_DIR "/" RUNDIR_LATEST) < 0)
+	if (symlink(run_id, tmp) < 0 || rename(tmp, link) < 0)
 		return -errno;
 	return 0;
 }
@@ -138,6 +143,8 @@ int plan_results(const struct run_spec *s, struct run_plan *p,
 {
 	const struct setup *su = &p->su;
 
+	run->repro_until_step = p->repro_until;
+	run->repro_steps = p->repro_steps;
 	run->v = calloc(p->n ? p->n : 1, sizeof(*run->v));
 	if (!run->v)
 		return -ENOMEM;
@@ -347,13 +354,13 @@ static int prepare_cloud(const struct run_spec *s, struct run_plan *p)
  * the newest stored run that ran @sc whole, else all its steps (without
  * the cleanup list).
  */
-static size_t repro_default_step(const struct scenario *sc)
+static size_t repro_default_step(const char *results, const struct scenario *sc)
 {
 	char run[128];
 	size_t step = 0;
 
-	if (store_failing_step(STORE_DEFAULT_DIR, sc->name, sc->nsteps, &step,
-			       run, sizeof(run)) < 0)
+	if (store_failing_step(results, sc->name, sc->nsteps, &step, run,
+			       sizeof(run)) < 0)
 		printf("hostctl repro: no stored run ran all of %s: all %zu steps\n",
 		       sc->name, sc->nsteps);
 	else if (step)
@@ -379,7 +386,12 @@ static int plan_repro(const struct run_repro *rp, struct run_plan *p)
 		return -EINVAL;
 	}
 	sc = &p->set.v[p->idx[0]];
-	until = rp->until_step ? rp->until_step : repro_default_step(sc);
+	until = rp->until_step ? rp->until_step :
+				 repro_default_step(p->results, sc);
+	/* Recorded in summary.json (struct res_run's repro_*). */
+	p->repro_steps = (uint32_t)sc->nsteps;
+	p->repro_until =
+		(uint32_t)(until && until < sc->nsteps ? until : sc->nsteps);
 	r = until ? scn_truncate(sc, until) : 0;
 	if (r == -ERANGE)
 		fprintf(stderr,
@@ -472,7 +484,8 @@ static int plan_dir(const struct run_spec *s, struct run_plan *p)
 	char abs_dir[PATH_MAX];
 	int r;
 
-	r = make_run_dir(s->output, p->run_id, p->run_dir, sizeof(p->run_dir));
+	r = make_run_dir(s->output, p->results, p->run_id, !s->repro,
+			 p->run_dir, sizeof(p->run_dir));
 	if (r == 0 && !realpath(p->run_dir, abs_dir))
 		r = -errno;
 	if (r < 0) {
@@ -489,20 +502,36 @@ static void plan_progress(const struct run_spec *s, struct run_plan *p)
 {
 	p->prog.f = s->format == RES_FORMAT_TEXT ? stdout : stderr;
 	p->prog.live = isatty(fileno(p->prog.f));
-	p->prog.results = s->format == RES_FORMAT_TEXT;
+	/* A repro's steps are listed by repro itself, and its closing line
+	 * says what they gave: no "PASS" line for a cut scenario. */
+	p->prog.results = s->format == RES_FORMAT_TEXT && !s->repro;
 	p->prog.color = p->prog.results && progress_color_on(s->color, stdout);
 	if (!p->prog.live && !p->prog.results)
 		p->prog.f = NULL;
-	/* For a log: a plain line per scenario as it ends. */
-	if (!isatty(STDOUT_FILENO))
+	/* For a log: a plain line per scenario as it ends (not a repro's:
+	 * its cut scenario has no verdict). */
+	if (!isatty(STDOUT_FILENO) && !s->repro)
 		p->prog.plain = stderr;
+}
+
+/* The results root (store_root()), for the run directory and history. */
+static int plan_root(const struct run_spec *s, struct run_plan *p)
+{
+	int r = store_root(s->results, p->results, sizeof(p->results));
+
+	if (r < 0)
+		fprintf(stderr, "hostctl run: the results root: %s\n",
+			strerror(-r));
+	return r < 0 ? r : 0;
 }
 
 int plan_run(const struct run_spec *s, struct run_plan *p)
 {
 	int r;
 
-	r = plan_select(s, p);
+	r = plan_root(s, p);
+	if (r == 0)
+		r = plan_select(s, p);
 	if (r == 0)
 		r = plan_run_id(p);
 	if (r == 0)

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "results/progress.h"
 #include "results/results.h"
@@ -29,7 +30,13 @@ struct run_plan {
 	bool su_ok;
 	struct cloud_image cloud;
 	bool cloud_ok; /* some VM boots the cloud image */
+	/* The results root (store_root()): run ids, latest, history. */
+	char results[PATH_MAX];
 	char run_dir[PATH_MAX], run_id[64];
+	/* hostctl repro: the scenario's steps before the cut, and the cut
+	 * (struct res_run's repro_*); 0 for a run. */
+	uint32_t repro_steps, repro_until;
+	uint64_t start_ms; /* CLOCK_MONOTONIC when the run began */
 	char vmlinux[PATH_MAX + 16], tree[PATH_MAX + 32];
 	struct progress prog;
 };

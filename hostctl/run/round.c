@@ -174,28 +174,34 @@ static int ktap_open(const struct run_spec *s, struct run_plan *p,
 
 /*
  * How long each scenario of @run took in the newest stored run (under
- * results/) that ran it, of the last RUN_HISTORY_RUNS: the order -j
- * starts them in, longest first. A NULL array when none tells (or no
- * memory); a run that cannot be read is passed over.
+ * the results root @results; not a repro's cut run) that ran it, of the
+ * last RUN_HISTORY_RUNS: the order -j starts them in, longest first. A
+ * NULL array when none tells (or no memory); a run that cannot be read is
+ * passed over.
  */
-static uint64_t *expect_durations(const struct res_run *run)
+static uint64_t *expect_durations(const char *results,
+				  const struct res_run *run)
 {
 	char **names = NULL, dir[PATH_MAX], err[256];
 	size_t n = 0, left = run->n;
 	uint64_t *ms;
 
 	ms = calloc(run->n ? run->n : 1, sizeof(*ms));
-	if (!ms || store_list(STORE_DEFAULT_DIR, &names, &n) < 0) {
+	if (!ms || store_list(results, &names, &n) < 0) {
 		free(ms);
 		return NULL;
 	}
 	for (size_t k = n; k > 0 && n - k < RUN_HISTORY_RUNS && left; k--) {
 		struct res_run old = { 0 };
 
-		snprintf(dir, sizeof(dir), "%s/%s", STORE_DEFAULT_DIR,
-			 names[k - 1]);
-		if (store_read_run(dir, &old, err, sizeof(err)) < 0)
+		if (snprintf(dir, sizeof(dir), "%s/%s", results,
+			     names[k - 1]) >= (int)sizeof(dir) ||
+		    store_read_run(dir, &old, err, sizeof(err)) < 0)
 			continue;
+		if (old.repro_until_step) {
+			res_run_free(&old);
+			continue;
+		}
 		for (size_t i = 0; i < run->n; i++) {
 			const struct res_scenario *sc;
 
@@ -314,7 +320,7 @@ enum round_result run_round(const struct run_spec *s, struct run_plan *p,
 	}
 	round_opts(s, p, dir, run_id, cmdline, &events, &keep, &ro);
 	if (ro.jobs > 1)
-		ro.expect_ms = expect_ms = expect_durations(run);
+		ro.expect_ms = expect_ms = expect_durations(p->results, run);
 	r = runner_run(&ro, p->scn, run, NULL, err, sizeof(err));
 	free(expect_ms);
 	/* What came after the last scenario, if its tail cannot go. */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/fsutil.h"
 #include "export/export.h"
@@ -41,6 +42,21 @@ static void catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Where the closing line goes: after the text report, else on stderr
+ * (stdout holds KTAP or JSON). */
+static FILE *closing_file(const struct run_spec *s)
+{
+	return s->format == RES_FORMAT_TEXT ? stdout : stderr;
 }
 
 /* The exit code for a run's verdicts (res_run_outcome()). */
@@ -92,8 +108,11 @@ static enum run_exit run_once(const struct run_spec *s, struct run_plan *p)
 	}
 	switch (s->format) {
 	case RES_FORMAT_TEXT:
-		progress_totals(&p->prog, &run, stdout);
-		printf("results: %s\n", p->run_dir);
+		/* A repro's cut run has no totals: its closing line says. */
+		if (!run.repro_until_step)
+			progress_totals(&p->prog, &run, stdout);
+		else if (run.n && !proto_verdict_ok(run.v[0].verdict))
+			res_text_scenario(&run.v[0], stdout);
 		break;
 	case RES_FORMAT_KTAP:
 		/* Streamed as the scenarios ended (round.c). */
@@ -107,6 +126,9 @@ static enum run_exit run_once(const struct run_spec *s, struct run_plan *p)
 		break;
 	}
 	fflush(stdout);
+	progress_closing(&run, now_ms() - p->start_ms, p->run_dir,
+			 closing_file(s));
+	fflush(closing_file(s));
 	ret = rr == ROUND_WRITE_FAILED ? RUN_EXIT_LAB : run_exit(&run);
 	if (export_run(s, p, &run) < 0)
 		ret = RUN_EXIT_LAB;
@@ -222,10 +244,11 @@ static int repeat_write(const struct run_plan *p, const struct repeat_table *t,
 static void repeat_report(const struct run_spec *s, const struct run_plan *p,
 			  const struct repeat_table *t, const char *summary)
 {
+	char took[32];
+
 	switch (s->format) {
 	case RES_FORMAT_TEXT:
 		repeat_text(t, stdout);
-		printf("results: %s\n", p->run_dir);
 		break;
 	case RES_FORMAT_KTAP:
 		repeat_ktap(t, stdout);
@@ -236,6 +259,12 @@ static void repeat_report(const struct run_spec *s, const struct run_plan *p,
 	}
 	fflush(stdout);
 	say_flipped(t);
+	progress_duration(now_ms() - p->start_ms, took, sizeof(took));
+	fprintf(closing_file(s),
+		"vlalab: %zu round%s of %zu scenario%s: %zu flipped in %s; results: %s\n",
+		t->rounds, t->rounds == 1 ? "" : "s", t->n,
+		t->n == 1 ? "" : "s", repeat_nflipped(t), took, p->run_dir);
+	fflush(closing_file(s));
 }
 
 /*
@@ -314,7 +343,7 @@ out:
 
 enum run_exit run_spec_run(const struct run_spec *s)
 {
-	struct run_plan p = { 0 };
+	struct run_plan p = { .start_ms = now_ms() };
 	enum run_exit ret = RUN_EXIT_SETUP;
 
 	if (plan_run(s, &p) == 0)

@@ -56,7 +56,9 @@ struct run_spec {
 	char *const *names;
 	size_t n_names;
 	const char *connect; /* libvirt URI; NULL: the default */
-	const char *output; /* run directory; NULL: results/RUN-ID */
+	const char *output; /* run directory; NULL: RESULTS/RUN-ID */
+	/* --results: the results root; NULL: store_root()'s default */
+	const char *results;
 	const char *scenarios; /* the scenario tree; NULL: the repo's */
 	const char *cache; /* NULL: the default cache */
 	const char *initrd; /* boot this initramfs instead of the image */

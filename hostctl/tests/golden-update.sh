@@ -9,6 +9,9 @@ for in in "$dir"/*.in; do
 	case $(basename "$base") in
 	xml-*) modes=xml ;;
 	repeat-*) modes="repeat-text repeat-ktap repeat-json" ;;
+	summary-repro) modes="json closing" ;;
+	summary-mixed | summary-empty)
+		modes="ktap text json junit kcidb html closing" ;;
 	*) modes="ktap text json junit kcidb html" ;;
 	esac
 	for mode in $modes; do

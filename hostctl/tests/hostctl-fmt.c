@@ -10,6 +10,8 @@
  *   hostctl-fmt repeat-text|repeat-ktap|repeat-json FILE
  *                                    FILE is {"run_id", "requested",
  *                                    "rounds": [summary.json, ...]}
+ *   hostctl-fmt closing FILE         FILE is a summary.json; hostctl run's
+ *                                    closing line for some wall times
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 
 #include "vm/domain.h"
 #include "export/export.h"
+#include "results/progress.h"
 #include "results/repeat.h"
 #include "results/results.h"
 
@@ -223,6 +226,24 @@ static int do_export(const char *mode, const char *path, const char *text)
 	return ret;
 }
 
+/* hostctl run's closing line of the summary.json @text, for a wall time
+ * under a minute, under an hour, and above. */
+static int do_closing(const char *path, const char *text)
+{
+	static const uint64_t walls[] = { 0, 41234, 723000, 3723999 };
+	struct res_run run;
+	char err[512];
+
+	if (res_run_from_json(text, &run, err, sizeof(err)) < 0) {
+		fprintf(stderr, "hostctl-fmt: '%s': %s\n", path, err);
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(walls) / sizeof(walls[0]); i++)
+		progress_closing(&run, walls[i], "/results/run", stdout);
+	res_run_free(&run);
+	return 0;
+}
+
 int main(int argc, char *argv[])
 {
 	struct res_run run;
@@ -232,7 +253,7 @@ int main(int argc, char *argv[])
 
 	if (argc != 3) {
 		fprintf(stderr,
-			"usage: hostctl-fmt xml|ktap|text|json|junit|kcidb|html|repeat-text|repeat-ktap|repeat-json FILE\n");
+			"usage: hostctl-fmt xml|ktap|text|json|junit|kcidb|html|repeat-text|repeat-ktap|repeat-json|closing FILE\n");
 		return 2;
 	}
 	text = slurp(argv[2]);
@@ -247,6 +268,11 @@ int main(int argc, char *argv[])
 	}
 	if (strncmp(argv[1], "repeat-", 7) == 0) {
 		ret = do_repeat(argv[1], text);
+		free(text);
+		return ret;
+	}
+	if (strcmp(argv[1], "closing") == 0) {
+		ret = do_closing(argv[2], text);
 		free(text);
 		return ret;
 	}

@@ -126,7 +126,10 @@ ok(out is not None and "Kernel panic" in out.text and "\x01" not in out.text,
 
 # Bad input is exit 2, with a reason.
 p = run("export", "--junit", junit, os.path.join(fixtures, "nothing-here"))
-ok(p.returncode == 2 and "is no run directory" in p.stderr, "no run directory: exit 2")
+ok(p.returncode == 2 and "hostctl export: no run '%s' in '" %
+   os.path.join(fixtures, "nothing-here") in p.stderr
+   and p.stderr.endswith("' (a run id, 'latest' or a folder)\n"),
+   "no run directory: exit 2, the locator's line (%r)" % p.stderr)
 p = run("export", run_dir)
 ok(p.returncode == 2 and "nothing to write" in p.stderr, "no format: exit 2")
 p = run("export", "--junit", junit, os.path.join(fixtures, "repeat"))

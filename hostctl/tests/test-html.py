@@ -24,7 +24,8 @@ if not chromium:
 
 tmp = tempfile.mkdtemp(prefix="vlalab-html-")
 p = subprocess.run([hostctl, "report", "--html", tmp, "latest"],
-                   capture_output=True, text=True, cwd=fixtures)
+                   capture_output=True, text=True, cwd=fixtures,
+                   env=dict(os.environ, VLALAB_RESULTS="results"))
 page = p.stdout.strip()
 ok(p.returncode == 0 and page.endswith("20261204-020000-103.html"),
    "report --html writes the page: %s %s" % (page, p.stderr.strip()))

@@ -21,6 +21,8 @@ import json, os, re, select, subprocess, sys, tempfile, time
 hostctl, fixtures = sys.argv[1], sys.argv[2]
 cache = os.environ.get("VLALAB_CACHE") or os.path.expanduser("~/.cache/vlalab")
 work = tempfile.mkdtemp(prefix="hostctl-it-keep-vm-")
+# Its runs' results in it, not in the cache's results root.
+os.environ["VLALAB_RESULTS"] = os.path.join(work, "results")
 bad = []
 KEEP_S = 30
 
