@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One scenario, boot by boot (runner-priv.h). Every boot runs the same
+ * way (run_boot()): its run request, the wait for its end, and what that
+ * end means (guest_ended()). A scenario without boots is one implicit
+ * boot on the VM the scenarios share (lanes.c): one VM serves them in
+ * order as long as each passes cleanly, and after any that did not the
+ * next starts on a fresh VM (vm_reusable()). A scenario with boots or a
+ * disk gets a VM of its own for each boot; what spans its boots (disks,
+ * a session carried over a power-off, the marker rule) is boots.c's.
+ * After each boot the crash hook (judge_boot(), judge.c) attributes the
+ * console's reports and writes a post-mortem bundle for a dead or hung
+ * guest; after the last, expect_incident and xfail apply.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crash/judge.h"
+#include "results/progress.h"
+#include "run/boots.h"
+#include "run/runner-priv.h"
+#include "vm/confine.h"
+#include "vm/domain.h"
+#include "vm/vm.h"
+
+/* One scenario while its boots run. */
+struct scn_run {
+	const struct scenario *s;
+	struct res_scenario *sc;
+	struct boots *bs; /* its VMs of its own (boots.c), or NULL: shared */
+	uint64_t t0_us; /* when the last run request went out */
+	int resumed; /* this boot resumed the last one's guest; -1: no carry */
+	bool carry; /* the next boot may resume this one's guest */
+	bool stopped; /* this boot's guest stopped as its end expects */
+	bool ended; /* this boot's VM ended otherwise, or must go */
+	bool survived; /* the last boot judged left its guest alive */
+	bool no_verdict; /* a protocol error or a signal: the host's business */
+};
+
+/*
+ * Whether the VM that ran @sc may run the next scenario: only after a
+ * clean pass. A scenario that failed, timed out, crashed, errored or was
+ * an expected failure may have stopped before its clean-up; one with an
+ * incident or a leak left the kernel changed, and one whose cleanup list
+ * failed left what it could not undo. Either way the next one gets a
+ * fresh VM, so that one failure cannot cascade; @why says which.
+ */
+static bool vm_reusable(const struct res_scenario *sc, char *why, size_t len)
+{
+	if (sc->nincidents)
+		snprintf(why, len, "after %s: a kernel incident", sc->name);
+	else if (sc->verdict != VERDICT_PASS)
+		snprintf(why, len, "after %s: %s", sc->name,
+			 proto_verdict_name(sc->verdict));
+	else if (sc->cleanup_failed)
+		snprintf(why, len, "after %s: its cleanup failed", sc->name);
+	else if (sc->nleaks)
+		snprintf(why, len, "after %s: the audit found a leak",
+			 sc->name);
+	else
+		return true;
+	return false;
+}
+
+/*
+ * The scenario's verdict from boot @k: "boot K: why" for a scenario with
+ * boots, @why for the implicit boot. Once.
+ */
+static void finish(struct scn_run *r, size_t k, enum proto_verdict v,
+		   const char *why)
+{
+	if (r->bs)
+		boots_finish(r->bs, k, v, why);
+	else if (!r->sc->done)
+		res_scenario_finish(r->sc, v, why);
+}
+
+/* finish() with the console tail and crash title (guest.c). */
+static void finish_console(struct run_ctx *c, struct scn_run *r, size_t k,
+			   enum proto_verdict v, const char *what)
+{
+	char *reason;
+
+	if (c->g->vm)
+		vm_console_drain(c->g->vm);
+	reason = guest_console_reason(what, c->g->console);
+	finish(r, k, v, reason ? reason : what);
+	free(reason);
+}
+
+/*
+ * Boot @k's VM ended, or must (guest_ended()'s @end, for the wait that
+ * returned @e). Returns 2 when its guest stopped as the boot expects,
+ * else 0: the scenario is finished.
+ */
+static int on_end(struct run_ctx *c, struct scn_run *r, size_t k,
+		  struct guest_end *end, int e)
+{
+	if (end->stopped) {
+		r->stopped = true;
+		return 2;
+	}
+	r->ended = true;
+	if (e == -EINTR)
+		r->no_verdict = true;
+	if (end->stop)
+		c->sh->stop = end->stop;
+	finish(r, k, end->verdict, end->reason ? end->reason : end->what);
+	free(end->reason);
+	return 0;
+}
+
+/*
+ * Wait for the view @v of boot @vk, which the guest of boot @k runs, to
+ * end; @e is the send's error, if any (the wait is then over). Returns 1
+ * when the view ended and passed, 0 when the scenario is finished, 2 when
+ * the guest stopped as boot @k expects.
+ */
+static int wait_view(struct run_ctx *c, struct scn_run *r, size_t k, size_t vk,
+		     struct res_scenario *v, int e)
+{
+	const struct scenario *s = r->s;
+	struct guest_stats *st = c->stats;
+	struct guest *g = c->g;
+	struct guest_end end;
+
+	/* The guest bounds the steps and the cleanup list; the host allows
+	 * slack on top. */
+	g->hang = NULL;
+	if (e == 0)
+		e = guest_wait_run(
+			g, s->steps + (s->nboots ? s->boots[vk].first_step : 0),
+			guest_host_bound(g, boots_bound_ms(s, vk)));
+	if (guest_ended(g, e, k, v, &end)) {
+		if (e < 0)
+			v->duration_ms = (vm_now_us() - r->t0_us) / 1000;
+		return on_end(c, r, k, &end, e);
+	}
+	if (st && st->boots > 0 && st->boots <= 16 &&
+	    !st->run_us[st->boots - 1])
+		st->run_us[st->boots - 1] = vm_now_us() - r->t0_us;
+	if (v->verdict != VERDICT_PASS) {
+		finish(r, vk, v->verdict, v->reason ? v->reason : "failed");
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * The one way a boot runs, for every scenario: boot @k on the guest's VM,
+ * which is up. Settle a resume of boot @k - 1, send the boot's steps,
+ * wait for their end and see the VM end as the boot expects. Returns 1 to
+ * go on with the next boot (r->carry: it may resume this one's guest), 0
+ * when the scenario is finished; r->ended says whether the VM ended, or
+ * must go.
+ */
+static int run_boot(struct run_ctx *c, struct scn_run *r, size_t k)
+{
+	struct res_scenario *v = r->bs ? &r->bs->views[k] : r->sc;
+	struct guest *g = c->g;
+	char what[PROTO_TEXT_MAX + 256];
+	int e, w;
+
+	if (g->sess.carry != SESSION_CARRY_NONE) {
+		struct res_scenario *prev = &r->bs->views[k - 1];
+
+		r->resumed = g->sess.carry == SESSION_CARRY_RESUMED;
+		if (r->resumed && g->sess.cur == prev) {
+			w = wait_view(c, r, k, k - 1, prev, 0);
+			if (w != 1)
+				return w == 2 ? (r->carry = true, 1) : 0;
+		}
+		if (boots_carried(r->bs, k, r->resumed) < 0)
+			return 0;
+	}
+	if (v->nsteps) {
+		progress_status(c->o->progress, "[%s %s] %s: starting",
+				g->label, domain_accel_name(c->sh->env.accel),
+				r->sc->name);
+		r->t0_us = vm_now_us();
+		e = guest_send_run(g, r->s, k, v);
+		if (e < 0 && g->sess.cur != v) {
+			/* Nothing went out. */
+			snprintf(what, sizeof(what),
+				 "cannot send the steps: %s", strerror(-e));
+			finish(r, k, VERDICT_ERROR, what);
+			return 0;
+		}
+		w = wait_view(c, r, k, k, v, e);
+		if (w == 0)
+			return 0;
+		if (w == 2) {
+			r->carry = true;
+			goto end;
+		}
+	}
+	if (g->end != SCN_END_RUNNING) {
+		/* Its steps are done: the power-off must come in its bound. */
+		e = vm_wait(g->vm, NULL, NULL, r->s->boots[k].timeout_ms);
+		if (e != -EPIPE ||
+		    !vm_guest_stopped(g->vm, GUEST_STOP_EVENT_MS)) {
+			snprintf(what, sizeof(what),
+				 "expected the guest to %s after its steps; %s",
+				 g->end == SCN_END_POWEROFF ? "power off" :
+							      "reboot",
+				 e == -ETIMEDOUT ? "it kept running" :
+						   vm_dead_reason(g->vm));
+			finish_console(c, r, k, VERDICT_FAIL, what);
+			return 0;
+		}
+		r->stopped = true;
+		r->carry = true;
+	}
+end:
+	if (r->bs)
+		boots_note(r->bs, "boot_end", k, g->label,
+			   boots_end_name(g->end), r->resumed);
+	return 1;
+}
+
+/*
+ * Start boot @k's VM, of the scenario's own, and wait until its guest is
+ * up. Returns 1 when it is, 0 when the scenario is finished, 2 when the
+ * guest stopped as its boot expects before it was up (the next boot
+ * starts afresh).
+ */
+static int own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
+{
+	const struct scn_boot *b = &r->s->boots[k];
+	char err[1024], what[1200], status[PROTO_NAME_MAX + 64];
+	struct domain_config dc = { 0 };
+	struct guest *g = c->g;
+	struct guest_end end;
+	char *xml;
+	int e;
+
+	if (r->carry)
+		guest_carry(g);
+	else
+		guest_fresh(g);
+	r->carry = false;
+	/* Its disks come first, from vda: never the cloud image's. */
+	g->cloud = false;
+	g->nic = r->s->nic;
+	guest_name(g);
+	guest_domain(g, &dc);
+	if (boots_domain(r->bs, k, c->sh->env.cmdline, &dc) < 0)
+		return 0;
+	if (confine_domain(&dc, err, sizeof(err)) < 0) {
+		finish(r, k, VERDICT_ERROR, err);
+		return 0;
+	}
+	if (domain_xml(&dc, &xml) < 0) {
+		finish(r, k, VERDICT_ERROR, "generating the domain XML failed");
+		return 0;
+	}
+	boots_note(r->bs, "boot", k, g->label, NULL, -1);
+	snprintf(status, sizeof(status), "%s: boot %zu of %zu", r->s->name,
+		 k + 1, r->s->nboots);
+	e = guest_start(g, xml, b->end, status, err, sizeof(err));
+	free(xml);
+	if (e < 0) {
+		finish(r, k, VERDICT_ERROR, err);
+		return 0;
+	}
+	e = guest_wait_up(g, runner_scaled(c->o, RUNNER_HELLO_BOOT_MS));
+	if (e == 0)
+		return 1;
+	if (e == -ETIMEDOUT) {
+		g->hang = "nothing from the guest after its start";
+		snprintf(what, sizeof(what),
+			 "nothing from %s within %" PRIu64 " s of its start",
+			 g->label, runner_scaled(c->o, RUNNER_HELLO_BOOT_MS) / 1000);
+		finish_console(c, r, k, VERDICT_ERROR, what);
+		return 0;
+	}
+	guest_ended(g, e, k, NULL, &end);
+	return on_end(c, r, k, &end, e);
+}
+
+/*
+ * Boot @k's own VM goes, asked to shut down first only if its guest is
+ * between run requests: a scenario's VM is never reused, and its guest
+ * may be hung or mid-step.
+ */
+static void own_vm_gone(struct run_ctx *c, struct scn_run *r, size_t k)
+{
+	bool died;
+
+	if (!c->g->vm)
+		return;
+	died = vm_dead(c->g->vm);
+	guest_stop(c->g, c->g->sess.hello_seen && !c->g->sess.cur);
+	boots_vm_gone(r->bs, k, died);
+}
+
+/*
+ * The crash hook after boot @k, the scenario's last to run when @last:
+ * its console through the crash judge while a VM that died or hung still
+ * exists (incidents, a bundle; judge.c). A guest that powered off or
+ * reset as its boot's end says did not die; its VM is gone already, and
+ * needs no dump.
+ */
+static void judge_boot(struct run_ctx *c, struct scn_run *r, size_t k,
+		       bool last)
+{
+	struct guest *g = c->g;
+	const struct res_scenario *cur = g->sess.cur;
+	struct judge_in in = {
+		.pm = &c->pm,
+		.vm = g->vm,
+		.label = g->label,
+		.console = g->console,
+		.tl = &g->tl,
+		.bundles = &c->sh->bundles,
+		.s = r->s,
+		.sc = r->sc,
+		.run = c->run,
+		.hang = g->hang,
+		.open_step = -1,
+	};
+
+	/* A protocol error or a signal is the host's business, not a crash. */
+	if (g->vm && vm_proto_error(g->vm))
+		r->no_verdict = true;
+	/* A VM that never started has nothing to judge. */
+	if (r->no_verdict || (!g->vm && !r->stopped))
+		return;
+	/*
+	 * An error on the shared VM that left its guest running is the
+	 * guest's or the host's own: it stays an error, unjudged.
+	 */
+	if (!r->bs && r->sc->verdict == VERDICT_ERROR && !r->ended &&
+	    !r->s->expect.set) {
+		r->no_verdict = true;
+		return;
+	}
+	/*
+	 * A guest that ran a scenario expecting an incident gets a moment for
+	 * the console to catch up, and must still be alive after it.
+	 */
+	if (last && !r->ended && !r->stopped && r->s->expect.set &&
+	    vm_wait(g->vm, NULL, NULL, RUNNER_SETTLE_MS) == -EPIPE)
+		r->ended = true;
+	if (cur && g->sess.open_step >= 0)
+		in.open_step = g->sess.open_step + (cur->steps - r->sc->steps);
+	in.survived = !g->hang &&
+		      (r->stopped || (!r->ended && !vm_dead(g->vm)));
+	r->survived = in.survived;
+	/* The judge reads the console log: all the console has said. */
+	if (g->vm)
+		vm_console_drain(g->vm);
+	c->pm.memory_mib = r->bs ? r->s->boots[k].memory_mib :
+				   DOMAIN_MEMORY_MIB_DEFAULT;
+	judge_incidents(&in);
+}
+
+/* expect_incident and xfail, once the scenario's boots are done. */
+static void judge_end(const struct scn_run *r)
+{
+	struct judge_in in = {
+		.s = r->s, .sc = r->sc, .survived = r->survived, .open_step = -1
+	};
+
+	if (!r->no_verdict)
+		judge_verdict(&in);
+}
+
+/*
+ * Run scenario @i, boot by boot: its implicit boot on the shared VM, or
+ * each of its boots on a VM of its own.
+ */
+void runner_scenario(struct run_ctx *c, size_t i)
+{
+	struct scn_run r = {
+		.s = c->scn[i],
+		.sc = &c->run->v[i],
+		.survived = true,
+	};
+	size_t nboots = r.s->nboots ? r.s->nboots : 1;
+	uint64_t t0 = vm_now_us();
+
+	r.sc->incident_expected = r.s->expect.set;
+	c->g->whole = NULL;
+	if (r.s->nboots) {
+		/* Its VMs are its own: the shared one goes. */
+		guest_stop(c->g, true);
+		snprintf(c->fresh, sizeof(c->fresh),
+			 "after %s, which runs on VMs of its own", r.s->name);
+		c->sh->env.firmware = runner_firmware();
+		runner_note_accel(c);
+		r.bs = calloc(1, sizeof(*r.bs));
+		if (!r.bs) {
+			res_scenario_finish(r.sc, VERDICT_ERROR,
+					    "out of memory");
+			return;
+		}
+		/* The session runs one view per boot: the timeline counts the
+		 * scenario's steps. */
+		c->g->whole = r.sc;
+		if (boots_begin(r.bs, r.s, r.sc, c->o->run_dir, c->g->events,
+				c->o->keep, c->o->machine) < 0)
+			goto out;
+	}
+	for (size_t k = 0; k < nboots; k++) {
+		bool last;
+		int more;
+
+		r.stopped = r.ended = false;
+		r.resumed = -1;
+		if (!r.bs && lane_shared_vm(c, i) < 0)
+			return;
+		more = r.bs ? own_vm(c, &r, k) : 1;
+		if (more == 1)
+			more = run_boot(c, &r, k);
+		c->end_us = vm_now_us();
+		/* repro's shell: after the last boot to run, its VM alive. */
+		if (c->o->hold && (!r.bs || !more || k + 1 == nboots) &&
+		    c->g->vm && !vm_dead(c->g->vm))
+			c->o->hold(c->o->hold_data, c->g->vm, c->g->label,
+				   c->g->name, r.sc);
+		last = !more || k + 1 == nboots;
+		/*
+		 * A guest that stopped as expected needs no dump, so its VM
+		 * goes first; any other is judged while it still exists.
+		 */
+		if (r.bs && r.stopped)
+			own_vm_gone(c, &r, k);
+		judge_boot(c, &r, k, last);
+		if (r.bs)
+			own_vm_gone(c, &r, k);
+		if (!more)
+			break;
+	}
+	if (r.bs)
+		boots_verdict(r.bs);
+	judge_end(&r);
+	/* The shared VM goes on only after a clean pass. */
+	if (!r.bs &&
+	    (!vm_reusable(r.sc, c->fresh, sizeof(c->fresh)) || r.ended))
+		guest_stop(c->g, true);
+out:
+	if (r.bs) {
+		r.sc->duration_ms = (vm_now_us() - t0) / 1000;
+		boots_end(r.bs);
+		free(r.bs);
+	}
+	c->g->whole = NULL;
+}
+
