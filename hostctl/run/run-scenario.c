@@ -411,7 +411,7 @@ void runner_scenario(struct run_ctx *c, size_t i)
 
 		r.stopped = r.ended = false;
 		r.resumed = -1;
-		if (!r.bs && lane_shared_vm(c, i) < 0)
+		if (!r.bs && shared_vm_take(c, i) < 0)
 			return;
 		more = r.bs ? own_vm(c, &r, k) : 1;
 		if (more == 1)

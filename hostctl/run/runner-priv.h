@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What runner.c, lanes.c and run-scenario.c share: a run's shared state,
- * its lanes, and the calls between the three (runner.h says what a run
- * is). runner.c sets a run up and writes its results as it goes;
- * lanes.c runs the lanes (coroutines) and gives each scenario without
- * boots its VM; run-scenario.c runs one scenario, boot by boot.
+ * What the files of a run share (runner.h says what a run is): its shared
+ * state, its lanes, and the calls between them, which go one way only:
+ * runner.c sets a run up and ends it; lanes.c runs the lanes (coroutines)
+ * and the spare, and writes each scenario's results as it ends;
+ * run-scenario.c runs one scenario, boot by boot; shared-vm.c boots the
+ * VM the scenarios without boots share.
  */
 #ifndef VLALAB_RUNNER_PRIV_H
 #define VLALAB_RUNNER_PRIV_H
@@ -70,34 +71,37 @@ struct run_ctx {
 	bool finished;
 };
 
-/* A hello bound for this run's kernel (runner_opts.boot_scale). */
+/* shared-vm.c: a hello bound for this run's kernel (boot_scale). */
 uint64_t runner_scaled(const struct runner_opts *o, uint64_t ms);
-/* qboot when it is installed, else SeaBIOS (NULL). */
+/* shared-vm.c: qboot when it is installed, else SeaBIOS (NULL). */
 const char *runner_firmware(void);
-/* The accelerator and clock that ran, for the results. */
+/* shared-vm.c: the accelerator and clock that ran, for the results. */
 void runner_note_accel(struct run_ctx *c);
-/* Scenario @sc ended: its lines go out (progress.h); a KTAP stream that
- * cannot be written stops the run. */
-void runner_scenario_out(struct run_ctx *c, const struct res_scenario *sc);
-/* summary.json as the run stands, marked incomplete. */
-void runner_checkpoint(struct run_ctx *c);
-/* Scenario @sc is over: the guest output it lost goes into its result. */
-void runner_take_losses(struct run_ctx *c, struct res_scenario *sc);
+/*
+ * shared-vm.c: boot a fresh shared VM and wait for its hello, falling
+ * back from KVM to TCG when KVM turns out unusable. On failure, returns a
+ * negative errno with a malloc'd reason in *why.
+ */
+int shared_vm_boot(struct run_ctx *c, char **why);
+/*
+ * shared-vm.c: a VM for the implicit boot of scenario @i: the shared one
+ * while it may go on, else a fresh one (the spare's, when one is up).
+ * Returns 0, or a negative errno with the scenario finished as error.
+ */
+int shared_vm_take(struct run_ctx *c, size_t i);
 
 /*
- * Run scenario @i, boot by boot: its implicit boot on the shared VM, or
- * each of its boots on a VM of its own (run-scenario.c).
+ * run-scenario.c: run scenario @i, boot by boot: its implicit boot on the
+ * shared VM, or each of its boots on a VM of its own.
  */
 void runner_scenario(struct run_ctx *c, size_t i);
 
-/*
- * A VM for the implicit boot of scenario @i (lanes.c): the shared one
- * while it may go on, else a fresh one. Returns 0, or a negative errno
- * with the scenario finished as error.
- */
-int lane_shared_vm(struct run_ctx *c, size_t i);
-
-/* Run the @n lanes of @lanes, the spare last if there is one (lanes.c). */
+/* lanes.c: scenario @sc ended: its lines go out (progress.h); a KTAP
+ * stream that cannot be written stops the run. */
+void runner_scenario_out(struct run_ctx *c, const struct res_scenario *sc);
+/* lanes.c: summary.json as the run stands, marked incomplete. */
+void runner_checkpoint(struct run_ctx *c);
+/* lanes.c: run the @n lanes of @lanes, the spare last if there is one. */
 void lanes_run(struct run_shared *sh, struct run_ctx *lanes, unsigned int n);
 
 #endif

@@ -26,13 +26,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "fileio.h"
 #include "run/boots.h"
 #include "run/runner-priv.h"
 #include "results/progress.h"
-#include "vm/uri.h"
 #include "vm/vm.h"
 
 int runner_result_init(const struct scenario *s, struct res_scenario *ret)
@@ -59,34 +56,11 @@ int runner_result_init(const struct scenario *s, struct res_scenario *ret)
 	return 0;
 }
 
-/* A hello bound for this run's kernel (runner_opts.boot_scale). */
-uint64_t runner_scaled(const struct runner_opts *o, uint64_t ms)
-{
-	return o->boot_scale > 1 ? ms * o->boot_scale : ms;
-}
-
-/* qboot when it is installed, else SeaBIOS (NULL). */
-const char *runner_firmware(void)
-{
-	return access(DOMAIN_QBOOT_PATH, R_OK) == 0 ? DOMAIN_QBOOT_PATH : NULL;
-}
-
 static size_t next_pending(const struct res_run *run, size_t i)
 {
 	while (i < run->n && run->v[i].done)
 		i++;
 	return i;
-}
-
-/* Scenario @sc ended: its lines go out (progress.h); a KTAP stream that
- * cannot be written stops the run. */
-void runner_scenario_out(struct run_ctx *c, const struct res_scenario *sc)
-{
-	const char *name = NULL;
-	int r = progress_result(c->o->progress, sc, &name);
-
-	if (r < 0)
-		guest_write_failed(&c->sh->env, name, r);
 }
 
 /*
@@ -109,17 +83,6 @@ static void finish_rest(struct run_ctx *c)
 }
 
 /* Decide where to start: the cached verdict, or a KVM probe. */
-/* The accelerator and clock that ran, for the results. */
-void runner_note_accel(struct run_ctx *c)
-{
-	bool icount = c->sh->env.icount && c->sh->env.accel == DOMAIN_ACCEL_TCG;
-
-	snprintf(c->run->accelerator, sizeof(c->run->accelerator), "%s",
-		 domain_accel_name(c->sh->env.accel));
-	snprintf(c->run->clock, sizeof(c->run->clock), "%s",
-		 icount ? "icount" : "wall");
-}
-
 static void choose_accel(struct run_ctx *c)
 {
 	char hv[64] = "unknown";
@@ -146,52 +109,6 @@ static void choose_accel(struct run_ctx *c)
 	}
 	c->sh->env.accel = DOMAIN_ACCEL_KVM;
 	c->sh->probing = true;
-}
-
-/*
- * summary.json as the run stands, marked incomplete: what a hostctl
- * killed from here on leaves behind. A failure stops the run.
- */
-void runner_checkpoint(struct run_ctx *c)
-{
-	char path[PATH_MAX];
-	char *text;
-	int r;
-
-	if (snprintf(path, sizeof(path), "%s/summary.json", c->o->run_dir) >=
-	    (int)sizeof(path)) {
-		guest_write_failed(&c->sh->env, path, -ENAMETOOLONG);
-		return;
-	}
-	c->run->complete = RES_COMPLETE_NO;
-	r = res_summary_json(c->run, &text);
-	if (r == 0) {
-		r = fileio_write_atomic(path, text, strlen(text));
-		free(text);
-	}
-	if (r < 0)
-		guest_write_failed(&c->sh->env, path, r);
-}
-
-/*
- * Scenario @sc is over: its part of events.jsonl ends (its tail written
- * after the cut), and the guest output it lost (events, kmsg records,
- * console bytes) goes into its result.
- */
-void runner_take_losses(struct run_ctx *c, struct res_scenario *sc)
-{
-	uint64_t cut = 0;
-	int r;
-
-	sc->kmsg_dropped += c->g->kmsg_dropped;
-	c->g->kmsg_dropped = 0;
-	sc->console_cut_bytes += guest_console_cut(c->g);
-	if (!c->g->events)
-		return;
-	r = boundlog_part_end(c->g->events, &cut);
-	sc->events_cut_bytes += cut;
-	if (r < 0)
-		guest_write_failed(&c->sh->env, c->g->events->path, r);
 }
 
 static void say_reaped(const char *name, const struct owner *o,
