@@ -13,12 +13,14 @@
  * guest; after the last, expect_incident and xfail apply.
  */
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "crash/judge.h"
+#include "crash/verdict.h"
 #include "results/progress.h"
 #include "run/boots.h"
 #include "run/runner-priv.h"
@@ -34,10 +36,19 @@ struct scn_run {
 	uint64_t t0_us; /* when the last run request went out */
 	int resumed; /* this boot resumed the last one's guest; -1: no carry */
 	bool carry; /* the next boot may resume this one's guest */
-	bool stopped; /* this boot's guest stopped as its end expects */
-	bool ended; /* this boot's VM ended otherwise, or must go */
+	/*
+	 * How this boot's VM ended (guest_vm_end()): VM_END_RUNNING while
+	 * no wait ended it, a stop its boot expects (vm_end_stopped()), or
+	 * another end, after which the VM must go.
+	 */
+	enum vm_end end;
 	bool survived; /* the last boot judged left its guest alive */
 	bool no_verdict; /* a protocol error or a signal: the host's business */
+	/* What the verdict is decided from (verdict.h), once at the end. */
+	struct verdict_facts f;
+	/* The implicit boot's view: the session records the guest's word
+	 * into it; its steps are the scenario's. */
+	struct res_scenario view;
 };
 
 /*
@@ -65,29 +76,16 @@ static bool vm_reusable(const struct res_scenario *sc, char *why, size_t len)
 	return false;
 }
 
-/*
- * The scenario's verdict from boot @k: "boot K: why" for a scenario with
- * boots, @why for the implicit boot. Once.
- */
-static void finish(struct scn_run *r, size_t k, enum proto_verdict v,
-		   const char *why)
-{
-	if (r->bs)
-		boots_finish(r->bs, k, v, why);
-	else if (!r->sc->done)
-		res_scenario_finish(r->sc, v, why);
-}
-
-/* finish() with the console tail and crash title (guest.c). */
-static void finish_console(struct run_ctx *c, struct scn_run *r, size_t k,
-			   enum proto_verdict v, const char *what)
+/* verdict_note() with the console tail and crash title (guest.c). */
+static void note_console(struct run_ctx *c, struct scn_run *r, size_t k,
+			 enum verdict_cause cause, const char *what)
 {
 	char *reason;
 
 	if (c->g->vm)
 		vm_console_drain(c->g->vm);
 	reason = guest_console_reason(what, c->g->console);
-	finish(r, k, v, reason ? reason : what);
+	verdict_note(&r->f, cause, k, reason ? reason : what);
 	free(reason);
 }
 
@@ -99,16 +97,15 @@ static void finish_console(struct run_ctx *c, struct scn_run *r, size_t k,
 static int on_end(struct run_ctx *c, struct scn_run *r, size_t k,
 		  struct guest_end *end, int e)
 {
-	if (end->stopped) {
-		r->stopped = true;
+	r->end = end->end;
+	if (vm_end_stopped(end->end))
 		return 2;
-	}
-	r->ended = true;
 	if (e == -EINTR)
 		r->no_verdict = true;
 	if (end->stop)
 		c->sh->stop = end->stop;
-	finish(r, k, end->verdict, end->reason ? end->reason : end->what);
+	verdict_note_end(&r->f, k, end->end,
+			 end->reason ? end->reason : end->what);
 	free(end->reason);
 	return 0;
 }
@@ -116,8 +113,8 @@ static int on_end(struct run_ctx *c, struct scn_run *r, size_t k,
 /*
  * Wait for the view @v of boot @vk, which the guest of boot @k runs, to
  * end; @e is the send's error, if any (the wait is then over). Returns 1
- * when the view ended and passed, 0 when the scenario is finished, 2 when
- * the guest stopped as boot @k expects.
+ * when the view ended and passed, 0 when the scenario is over (its facts
+ * say why), 2 when the guest stopped as boot @k expects.
  */
 static int wait_view(struct run_ctx *c, struct scn_run *r, size_t k, size_t vk,
 		     struct res_scenario *v, int e)
@@ -143,7 +140,7 @@ static int wait_view(struct run_ctx *c, struct scn_run *r, size_t k, size_t vk,
 	    !st->run_us[st->boots - 1])
 		st->run_us[st->boots - 1] = vm_now_us() - r->t0_us;
 	if (v->verdict != VERDICT_PASS) {
-		finish(r, vk, v->verdict, v->reason ? v->reason : "failed");
+		verdict_note_guest(&r->f, vk, v->verdict, v->reason);
 		return 0;
 	}
 	return 1;
@@ -154,14 +151,14 @@ static int wait_view(struct run_ctx *c, struct scn_run *r, size_t k, size_t vk,
  * which is up. Settle a resume of boot @k - 1, send the boot's steps,
  * wait for their end and see the VM end as the boot expects. Returns 1 to
  * go on with the next boot (r->carry: it may resume this one's guest), 0
- * when the scenario is finished; r->ended says whether the VM ended, or
- * must go.
+ * when the scenario is over; r->end says how the VM ended.
  */
 static int run_boot(struct run_ctx *c, struct scn_run *r, size_t k)
 {
-	struct res_scenario *v = r->bs ? &r->bs->views[k] : r->sc;
+	struct res_scenario *v = r->bs ? &r->bs->views[k] : &r->view;
 	struct guest *g = c->g;
 	char what[PROTO_TEXT_MAX + 256];
+	enum vm_end end;
 	int e, w;
 
 	if (g->sess.carry != SESSION_CARRY_NONE) {
@@ -173,8 +170,11 @@ static int run_boot(struct run_ctx *c, struct scn_run *r, size_t k)
 			if (w != 1)
 				return w == 2 ? (r->carry = true, 1) : 0;
 		}
-		if (boots_carried(r->bs, k, r->resumed) < 0)
+		if (boots_carried(r->bs, k, r->resumed, what, sizeof(what)) <
+		    0) {
+			verdict_note(&r->f, VERDICT_CAUSE_BOOT, k, what);
 			return 0;
+		}
 	}
 	if (v->nsteps) {
 		progress_status(c->o->progress, "[%s %s] %s: starting",
@@ -186,7 +186,7 @@ static int run_boot(struct run_ctx *c, struct scn_run *r, size_t k)
 			/* Nothing went out. */
 			snprintf(what, sizeof(what),
 				 "cannot send the steps: %s", strerror(-e));
-			finish(r, k, VERDICT_ERROR, what);
+			verdict_note(&r->f, VERDICT_CAUSE_HOST, k, what);
 			return 0;
 		}
 		w = wait_view(c, r, k, k, v, e);
@@ -200,24 +200,24 @@ static int run_boot(struct run_ctx *c, struct scn_run *r, size_t k)
 	if (g->end != SCN_END_RUNNING) {
 		/* Its steps are done: the power-off must come in its bound. */
 		e = vm_wait(g->vm, NULL, NULL, r->s->boots[k].timeout_ms);
-		if (e != -EPIPE ||
-		    !vm_guest_stopped(g->vm, GUEST_STOP_EVENT_MS)) {
+		end = guest_vm_end(g, e);
+		if (!vm_end_stopped(end)) {
 			snprintf(what, sizeof(what),
 				 "expected the guest to %s after its steps; %s",
 				 g->end == SCN_END_POWEROFF ? "power off" :
 							      "reboot",
-				 e == -ETIMEDOUT ? "it kept running" :
-						   vm_dead_reason(g->vm));
-			finish_console(c, r, k, VERDICT_FAIL, what);
+				 end == VM_END_TIMEOUT ? "it kept running" :
+							 vm_dead_reason(g->vm));
+			note_console(c, r, k, VERDICT_CAUSE_BOOT, what);
 			return 0;
 		}
-		r->stopped = true;
+		r->end = end;
 		r->carry = true;
 	}
 end:
 	if (r->bs)
-		boots_note(r->bs, "boot_end", k, g->label,
-			   boots_end_name(g->end), r->resumed);
+		boots_note(r->bs, "boot_end", k, g->label, vm_end_name(r->end),
+			   r->resumed);
 	return 1;
 }
 
@@ -247,14 +247,15 @@ static int own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 	g->nic = r->s->nic;
 	guest_name(g);
 	guest_domain(g, &dc);
-	if (boots_domain(r->bs, k, c->sh->env.cmdline, &dc) < 0)
-		return 0;
-	if (confine_domain(&dc, err, sizeof(err)) < 0) {
-		finish(r, k, VERDICT_ERROR, err);
+	if (boots_domain(r->bs, k, c->sh->env.cmdline, &dc, err,
+			 sizeof(err)) < 0 ||
+	    confine_domain(&dc, err, sizeof(err)) < 0) {
+		verdict_note(&r->f, VERDICT_CAUSE_HOST, k, err);
 		return 0;
 	}
 	if (domain_xml(&dc, &xml) < 0) {
-		finish(r, k, VERDICT_ERROR, "generating the domain XML failed");
+		verdict_note(&r->f, VERDICT_CAUSE_HOST, k,
+			     "generating the domain XML failed");
 		return 0;
 	}
 	boots_note(r->bs, "boot", k, g->label, NULL, -1);
@@ -263,7 +264,7 @@ static int own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 	e = guest_start(g, xml, b->end, status, err, sizeof(err));
 	free(xml);
 	if (e < 0) {
-		finish(r, k, VERDICT_ERROR, err);
+		verdict_note(&r->f, VERDICT_CAUSE_HOST, k, err);
 		return 0;
 	}
 	e = guest_wait_up(g, runner_scaled(c->o, RUNNER_HELLO_BOOT_MS));
@@ -274,7 +275,7 @@ static int own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 		snprintf(what, sizeof(what),
 			 "nothing from %s within %" PRIu64 " s of its start",
 			 g->label, runner_scaled(c->o, RUNNER_HELLO_BOOT_MS) / 1000);
-		finish_console(c, r, k, VERDICT_ERROR, what);
+		note_console(c, r, k, VERDICT_CAUSE_HOST, what);
 		return 0;
 	}
 	guest_ended(g, e, k, NULL, &end);
@@ -288,13 +289,13 @@ static int own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
  */
 static void own_vm_gone(struct run_ctx *c, struct scn_run *r, size_t k)
 {
-	bool died;
+	enum vm_end end;
 
 	if (!c->g->vm)
 		return;
-	died = vm_dead(c->g->vm);
+	end = guest_vm_end(c->g, VM_END_NOW);
 	guest_stop(c->g, c->g->sess.hello_seen && !c->g->sess.cur);
-	boots_vm_gone(r->bs, k, died);
+	boots_vm_gone(r->bs, k, end);
 }
 
 /*
@@ -327,28 +328,32 @@ static void judge_boot(struct run_ctx *c, struct scn_run *r, size_t k,
 	if (g->vm && vm_proto_error(g->vm))
 		r->no_verdict = true;
 	/* A VM that never started has nothing to judge. */
-	if (r->no_verdict || (!g->vm && !r->stopped))
+	if (r->no_verdict || (!g->vm && !vm_end_stopped(r->end)))
 		return;
 	/*
 	 * An error on the shared VM that left its guest running is the
 	 * guest's or the host's own: it stays an error, unjudged.
 	 */
-	if (!r->bs && r->sc->verdict == VERDICT_ERROR && !r->ended &&
-	    !r->s->expect.set) {
+	if (!r->bs && verdict_base(&r->f) == VERDICT_ERROR &&
+	    vm_end_survived(r->end) && !r->s->expect.set) {
 		r->no_verdict = true;
 		return;
 	}
 	/*
 	 * A guest that ran a scenario expecting an incident gets a moment for
-	 * the console to catch up, and must still be alive after it.
+	 * the console to catch up, and must still be alive after it: its
+	 * steps are over, so a death now is no stop it was to make.
 	 */
-	if (last && !r->ended && !r->stopped && r->s->expect.set &&
+	if (last && r->end == VM_END_RUNNING && r->s->expect.set &&
 	    vm_wait(g->vm, NULL, NULL, RUNNER_SETTLE_MS) == -EPIPE)
-		r->ended = true;
+		r->end = vm_end_of(g->vm, -EPIPE, false, VM_END_RUNNING);
 	if (cur && g->sess.open_step >= 0)
 		in.open_step = g->sess.open_step + (cur->steps - r->sc->steps);
+	/* A VM no wait ended is as it stands now. */
 	in.survived = !g->hang &&
-		      (r->stopped || (!r->ended && !vm_dead(g->vm)));
+		      vm_end_survived(r->end == VM_END_RUNNING ?
+					      guest_vm_end(g, VM_END_NOW) :
+					      r->end);
 	r->survived = in.survived;
 	/* The judge reads the console log: all the console has said. */
 	if (g->vm)
@@ -358,15 +363,55 @@ static void judge_boot(struct run_ctx *c, struct scn_run *r, size_t k,
 	judge_incidents(&in);
 }
 
-/* expect_incident and xfail, once the scenario's boots are done. */
-static void judge_end(const struct scn_run *r)
+/*
+ * The implicit boot's view is over: what the session recorded beside the
+ * steps (the guest's duration, the audit's leaks) goes to the scenario.
+ */
+static void take_view(struct scn_run *r)
 {
-	struct judge_in in = {
-		.s = r->s, .sc = r->sc, .survived = r->survived, .open_step = -1
-	};
+	struct res_scenario *v = &r->view;
 
-	if (!r->no_verdict)
-		judge_verdict(&in);
+	r->sc->duration_ms = v->duration_ms;
+	if (v->nleaks) {
+		res_leaks_free(r->sc);
+		r->sc->leaks = v->leaks;
+		r->sc->nleaks = v->nleaks;
+		v->leaks = NULL;
+		v->nleaks = 0;
+	}
+	res_leaks_free(v);
+	free(v->reason);
+	free(v->cleanup_reason);
+	v->reason = v->cleanup_reason = NULL;
+}
+
+/* The implicit boot's view of scenario @s: the scenario's steps. */
+static void view_init(struct scn_run *r)
+{
+	struct res_scenario *v = &r->view;
+
+	snprintf(v->name, sizeof(v->name), "%s", r->sc->name);
+	v->steps = r->sc->steps;
+	v->nsteps = r->sc->nsteps;
+	v->ncleanup = r->sc->ncleanup;
+	v->incident_expected = r->sc->incident_expected;
+	r->f.claim = v;
+}
+
+/*
+ * The scenario's verdict, decided once from what its boots gathered
+ * (verdict_decide()); a scenario with boots not ended early passes or
+ * fails by the marker rule (bootcheck.c).
+ */
+static void decide(struct scn_run *r)
+{
+	if (r->bs && r->f.cause == VERDICT_CAUSE_NONE)
+		r->f.bad_marker = boots_check_markers(r->sc);
+	if (!r->bs)
+		take_view(r);
+	/* Out of memory, it stays as it was: an error (runner_result_init()). */
+	(void)verdict_decide(&r->f, r->sc);
+	verdict_facts_free(&r->f);
 }
 
 /*
@@ -382,9 +427,13 @@ void runner_scenario(struct run_ctx *c, size_t i)
 	};
 	size_t nboots = r.s->nboots ? r.s->nboots : 1;
 	uint64_t t0 = vm_now_us();
+	char err[PATH_MAX + 128], *why;
 
+	verdict_facts_init(&r.f, r.s);
 	r.sc->incident_expected = r.s->expect.set;
 	c->g->whole = NULL;
+	if (!r.s->nboots)
+		view_init(&r);
 	if (r.s->nboots) {
 		/* Its VMs are its own: the shared one goes. */
 		guest_stop(c->g, true);
@@ -394,25 +443,36 @@ void runner_scenario(struct run_ctx *c, size_t i)
 		runner_note_accel(c);
 		r.bs = calloc(1, sizeof(*r.bs));
 		if (!r.bs) {
-			res_scenario_finish(r.sc, VERDICT_ERROR,
-					    "out of memory");
+			verdict_note(&r.f, VERDICT_CAUSE_HOST, VERDICT_WHOLE,
+				     "out of memory");
+			decide(&r);
 			return;
 		}
 		/* The session runs one view per boot: the timeline counts the
 		 * scenario's steps. */
 		c->g->whole = r.sc;
 		if (boots_begin(r.bs, r.s, r.sc, c->o->run_dir, c->g->events,
-				c->o->keep, c->o->machine) < 0)
+				c->o->keep, c->o->machine, err,
+				sizeof(err)) < 0) {
+			verdict_note(&r.f, VERDICT_CAUSE_HOST, VERDICT_WHOLE,
+				     err);
+			decide(&r);
 			goto out;
+		}
 	}
 	for (size_t k = 0; k < nboots; k++) {
 		bool last;
 		int more;
 
-		r.stopped = r.ended = false;
+		r.end = VM_END_RUNNING;
 		r.resumed = -1;
-		if (!r.bs && shared_vm_take(c, i) < 0)
+		if (!r.bs && shared_vm_take(c, i, &why) < 0) {
+			verdict_note(&r.f, VERDICT_CAUSE_HOST, VERDICT_WHOLE,
+				     why ? why : "boot failed");
+			free(why);
+			decide(&r);
 			return;
+		}
 		more = r.bs ? own_vm(c, &r, k) : 1;
 		if (more == 1)
 			more = run_boot(c, &r, k);
@@ -427,7 +487,7 @@ void runner_scenario(struct run_ctx *c, size_t i)
 		 * A guest that stopped as expected needs no dump, so its VM
 		 * goes first; any other is judged while it still exists.
 		 */
-		if (r.bs && r.stopped)
+		if (r.bs && vm_end_stopped(r.end))
 			own_vm_gone(c, &r, k);
 		judge_boot(c, &r, k, last);
 		if (r.bs)
@@ -435,12 +495,17 @@ void runner_scenario(struct run_ctx *c, size_t i)
 		if (!more)
 			break;
 	}
-	if (r.bs)
-		boots_verdict(r.bs);
-	judge_end(&r);
-	/* The shared VM goes on only after a clean pass. */
+	/* expect_incident and xfail, once the scenario's boots are done. */
+	r.f.judged = !r.no_verdict;
+	r.f.survived = r.survived;
+	decide(&r);
+	/*
+	 * The shared VM goes on only after a clean pass, its view done (the
+	 * session must not keep it).
+	 */
 	if (!r.bs &&
-	    (!vm_reusable(r.sc, c->fresh, sizeof(c->fresh)) || r.ended))
+	    (!vm_reusable(r.sc, c->fresh, sizeof(c->fresh)) ||
+	     !vm_end_survived(r.end) || c->g->sess.cur == &r.view))
 		guest_stop(c->g, true);
 out:
 	if (r.bs) {
@@ -450,4 +515,3 @@ out:
 	}
 	c->g->whole = NULL;
 }
-

@@ -86,9 +86,10 @@ int shared_vm_boot(struct run_ctx *c, char **why);
 /*
  * shared-vm.c: a VM for the implicit boot of scenario @i: the shared one
  * while it may go on, else a fresh one (the spare's, when one is up).
- * Returns 0, or a negative errno with the scenario finished as error.
+ * Returns 0, or a negative errno with a malloc'd reason in *why (NULL:
+ * out of memory).
  */
-int shared_vm_take(struct run_ctx *c, size_t i);
+int shared_vm_take(struct run_ctx *c, size_t i, char **why);
 
 /*
  * run-scenario.c: run scenario @i, boot by boot: its implicit boot on the

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crash/verdict.h"
 #include "run/boots.h"
 #include "run/runner-priv.h"
 #include "results/progress.h"
@@ -70,6 +71,7 @@ static size_t next_pending(const struct res_run *run, size_t i)
 static void finish_rest(struct run_ctx *c)
 {
 	struct sched *q = &c->sh->sched;
+	struct verdict_facts f;
 	char what[256];
 
 	snprintf(what, sizeof(what), "not run: %s", c->sh->stop);
@@ -77,7 +79,10 @@ static void finish_rest(struct run_ctx *c)
 		if (q->v[i].state != SCHED_PENDING || c->run->v[i].done)
 			continue;
 		q->v[i].state = SCHED_DONE;
-		res_scenario_finish(&c->run->v[i], VERDICT_ERROR, what);
+		verdict_facts_init(&f, c->scn[i]);
+		verdict_note(&f, VERDICT_CAUSE_HOST, VERDICT_WHOLE, what);
+		(void)verdict_decide(&f, &c->run->v[i]);
+		verdict_facts_free(&f);
 		runner_scenario_out(c, &c->run->v[i]);
 	}
 }

@@ -200,22 +200,16 @@ static bool take_spare(struct run_ctx *c)
 	return true;
 }
 
-/*
- * A VM for the implicit boot of scenario @i: the shared one while it may
- * go on, else a fresh one (the spare's, when one is up). Returns 0, or a negative errno with the
- * scenario finished as error.
- */
-int shared_vm_take(struct run_ctx *c, size_t i)
+int shared_vm_take(struct run_ctx *c, size_t i, char **why)
 {
 	const struct scenario *s = c->scn[i];
 	struct res_scenario *sc = &c->run->v[i];
 	bool cloud = c->o->all_cloud || s->cloud;
-	char *reason = NULL;
 	int r;
 
+	*why = NULL;
 	if (cloud && !c->sh->env.cloud) {
-		res_scenario_finish(
-			sc, VERDICT_ERROR,
+		*why = strdup(
 			"needs the cloud image, which this run could not prepare (hostctl said why as it began)");
 		return -EINVAL;
 	}
@@ -244,13 +238,10 @@ int shared_vm_take(struct run_ctx *c, size_t i)
 	} else if (!c->g->vm) {
 		c->g->cloud = cloud;
 		c->g->nic = s->nic;
-		r = shared_vm_boot(c, &reason);
+		r = shared_vm_boot(c, why);
 		/* The accelerator that ran, even if the guest then died. */
 		runner_note_accel(c);
 		if (r < 0) {
-			res_scenario_finish(sc, VERDICT_ERROR,
-					    reason ? reason : "boot failed");
-			free(reason);
 			if (!c->sh->stop && ++c->boot_failures >= 2)
 				c->sh->stop = "two boots in a row failed";
 			return r;
