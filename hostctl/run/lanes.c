@@ -183,7 +183,7 @@ static void lane_entry(void)
 	c->finished = true;
 }
 
-/* Lane @l's coroutine, to start in lane_entry(). 0, or -1 with errno. */
+/* Lane @l's coroutine, to start in lane_entry(). 0, or a negative errno. */
 static int lane_prepare(struct run_shared *sh, struct run_ctx *l)
 {
 	l->stack = mmap(NULL, RUNNER_LANE_STACK, PROT_READ | PROT_WRITE,
@@ -191,10 +191,10 @@ static int lane_prepare(struct run_shared *sh, struct run_ctx *l)
 			-1, 0);
 	if (l->stack == MAP_FAILED) {
 		l->stack = NULL;
-		return -1;
+		return -errno;
 	}
 	if (getcontext(&l->uc) < 0)
-		return -1;
+		return -errno;
 	l->uc.uc_stack.ss_sp = l->stack;
 	l->uc.uc_stack.ss_size = RUNNER_LANE_STACK;
 	l->uc.uc_link = &sh->main_uc;
@@ -213,12 +213,14 @@ void lanes_run(struct run_shared *sh, struct run_ctx *lanes,
 		      unsigned int n)
 {
 	unsigned int k, alive, all = n;
+	int r;
 
 	for (k = 0; n > 1 && k < n; k++) {
-		if (lane_prepare(sh, &lanes[k]) < 0) {
+		r = lane_prepare(sh, &lanes[k]);
+		if (r < 0) {
 			fprintf(stderr,
 				"hostctl run: no stack for lane %u: %s; one lane, no spare VM\n",
-				k + 1, strerror(errno));
+				k + 1, strerror(-r));
 			n = 1;
 			sh->spare = NULL;
 		}

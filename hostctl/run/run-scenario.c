@@ -51,6 +51,13 @@ struct scn_run {
 	struct res_scenario view;
 };
 
+/* How far a boot got (own_vm(), run_boot(), wait_view()). */
+enum boot_step {
+	BOOT_OVER, /* the scenario is over: its facts say why */
+	BOOT_GO_ON, /* its guest is up, or its steps passed: go on */
+	BOOT_STOPPED, /* its guest stopped as its boot expects */
+};
+
 /*
  * Whether the VM that ran @sc may run the next scenario: only after a
  * clean pass. A scenario that failed, timed out, crashed, errored or was
@@ -91,15 +98,15 @@ static void note_console(struct run_ctx *c, struct scn_run *r, size_t k,
 
 /*
  * Boot @k's VM ended, or must (guest_ended()'s @end, for the wait that
- * returned @e). Returns 2 when its guest stopped as the boot expects,
- * else 0: the scenario is finished.
+ * returned @e). Returns BOOT_STOPPED when its guest stopped as the boot
+ * expects, else BOOT_OVER.
  */
-static int on_end(struct run_ctx *c, struct scn_run *r, size_t k,
+static enum boot_step on_end(struct run_ctx *c, struct scn_run *r, size_t k,
 		  struct guest_end *end, int e)
 {
 	r->end = end->end;
 	if (vm_end_stopped(end->end))
-		return 2;
+		return BOOT_STOPPED;
 	if (e == -EINTR)
 		r->no_verdict = true;
 	if (end->stop)
@@ -107,16 +114,17 @@ static int on_end(struct run_ctx *c, struct scn_run *r, size_t k,
 	verdict_note_end(&r->f, k, end->end,
 			 end->reason ? end->reason : end->what);
 	free(end->reason);
-	return 0;
+	return BOOT_OVER;
 }
 
 /*
  * Wait for the view @v of boot @vk, which the guest of boot @k runs, to
- * end; @e is the send's error, if any (the wait is then over). Returns 1
- * when the view ended and passed, 0 when the scenario is over (its facts
- * say why), 2 when the guest stopped as boot @k expects.
+ * end; @e is the send's error, if any (the wait is then over). Returns
+ * BOOT_GO_ON when the view ended and passed, BOOT_OVER when the scenario
+ * is over (its facts say why), BOOT_STOPPED when the guest stopped as boot
+ * @k expects.
  */
-static int wait_view(struct run_ctx *c, struct scn_run *r, size_t k, size_t vk,
+static enum boot_step wait_view(struct run_ctx *c, struct scn_run *r, size_t k, size_t vk,
 		     struct res_scenario *v, int e)
 {
 	const struct scenario *s = r->s;
@@ -141,25 +149,27 @@ static int wait_view(struct run_ctx *c, struct scn_run *r, size_t k, size_t vk,
 		st->run_us[st->boots - 1] = vm_now_us() - r->t0_us;
 	if (v->verdict != VERDICT_PASS) {
 		verdict_note_guest(&r->f, vk, v->verdict, v->reason);
-		return 0;
+		return BOOT_OVER;
 	}
-	return 1;
+	return BOOT_GO_ON;
 }
 
 /*
  * The one way a boot runs, for every scenario: boot @k on the guest's VM,
  * which is up. Settle a resume of boot @k - 1, send the boot's steps,
- * wait for their end and see the VM end as the boot expects. Returns 1 to
- * go on with the next boot (r->carry: it may resume this one's guest), 0
- * when the scenario is over; r->end says how the VM ended.
+ * wait for their end and see the VM end as the boot expects. Returns
+ * BOOT_GO_ON to go on with the next boot (r->carry: it may resume this
+ * one's guest), BOOT_OVER when the scenario is over; r->end says how the
+ * VM ended.
  */
-static int run_boot(struct run_ctx *c, struct scn_run *r, size_t k)
+static enum boot_step run_boot(struct run_ctx *c, struct scn_run *r, size_t k)
 {
 	struct res_scenario *v = r->bs ? &r->bs->views[k] : &r->view;
 	struct guest *g = c->g;
 	char what[PROTO_TEXT_MAX + 256];
 	enum vm_end end;
-	int e, w;
+	enum boot_step w;
+	int e;
 
 	if (g->sess.carry != SESSION_CARRY_NONE) {
 		struct res_scenario *prev = &r->bs->views[k - 1];
@@ -167,13 +177,17 @@ static int run_boot(struct run_ctx *c, struct scn_run *r, size_t k)
 		r->resumed = g->sess.carry == SESSION_CARRY_RESUMED;
 		if (r->resumed && g->sess.cur == prev) {
 			w = wait_view(c, r, k, k - 1, prev, 0);
-			if (w != 1)
-				return w == 2 ? (r->carry = true, 1) : 0;
+			if (w == BOOT_OVER)
+				return BOOT_OVER;
+			if (w == BOOT_STOPPED) {
+				r->carry = true;
+				return BOOT_GO_ON;
+			}
 		}
 		if (boots_carried(r->bs, k, r->resumed, what, sizeof(what)) <
 		    0) {
 			verdict_note(&r->f, VERDICT_CAUSE_BOOT, k, what);
-			return 0;
+			return BOOT_OVER;
 		}
 	}
 	if (v->nsteps) {
@@ -187,12 +201,12 @@ static int run_boot(struct run_ctx *c, struct scn_run *r, size_t k)
 			snprintf(what, sizeof(what),
 				 "cannot send the steps: %s", strerror(-e));
 			verdict_note(&r->f, VERDICT_CAUSE_HOST, k, what);
-			return 0;
+			return BOOT_OVER;
 		}
 		w = wait_view(c, r, k, k, v, e);
-		if (w == 0)
-			return 0;
-		if (w == 2) {
+		if (w == BOOT_OVER)
+			return BOOT_OVER;
+		if (w == BOOT_STOPPED) {
 			r->carry = true;
 			goto end;
 		}
@@ -209,7 +223,7 @@ static int run_boot(struct run_ctx *c, struct scn_run *r, size_t k)
 				 end == VM_END_TIMEOUT ? "it kept running" :
 							 vm_dead_reason(g->vm));
 			note_console(c, r, k, VERDICT_CAUSE_BOOT, what);
-			return 0;
+			return BOOT_OVER;
 		}
 		r->end = end;
 		r->carry = true;
@@ -218,16 +232,16 @@ end:
 	if (r->bs)
 		boots_note(r->bs, "boot_end", k, g->label, vm_end_name(r->end),
 			   r->resumed);
-	return 1;
+	return BOOT_GO_ON;
 }
 
 /*
  * Start boot @k's VM, of the scenario's own, and wait until its guest is
- * up. Returns 1 when it is, 0 when the scenario is finished, 2 when the
- * guest stopped as its boot expects before it was up (the next boot
- * starts afresh).
+ * up. Returns BOOT_GO_ON when it is, BOOT_OVER when the scenario is over,
+ * BOOT_STOPPED when the guest stopped as its boot expects before it was
+ * up (the next boot starts afresh).
  */
-static int own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
+static enum boot_step own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 {
 	const struct scn_boot *b = &r->s->boots[k];
 	char err[1024], what[1200], status[PROTO_NAME_MAX + 64];
@@ -251,12 +265,12 @@ static int own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 			 sizeof(err)) < 0 ||
 	    confine_domain(&dc, err, sizeof(err)) < 0) {
 		verdict_note(&r->f, VERDICT_CAUSE_HOST, k, err);
-		return 0;
+		return BOOT_OVER;
 	}
 	if (domain_xml(&dc, &xml) < 0) {
 		verdict_note(&r->f, VERDICT_CAUSE_HOST, k,
 			     "generating the domain XML failed");
-		return 0;
+		return BOOT_OVER;
 	}
 	boots_note(r->bs, "boot", k, g->label, NULL, -1);
 	snprintf(status, sizeof(status), "%s: boot %zu of %zu", r->s->name,
@@ -265,18 +279,18 @@ static int own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 	free(xml);
 	if (e < 0) {
 		verdict_note(&r->f, VERDICT_CAUSE_HOST, k, err);
-		return 0;
+		return BOOT_OVER;
 	}
 	e = guest_wait_up(g, runner_scaled(c->o, RUNNER_HELLO_BOOT_MS));
 	if (e == 0)
-		return 1;
+		return BOOT_GO_ON;
 	if (e == -ETIMEDOUT) {
 		g->hang = "nothing from the guest after its start";
 		snprintf(what, sizeof(what),
 			 "nothing from %s within %" PRIu64 " s of its start",
 			 g->label, runner_scaled(c->o, RUNNER_HELLO_BOOT_MS) / 1000);
 		note_console(c, r, k, VERDICT_CAUSE_HOST, what);
-		return 0;
+		return BOOT_OVER;
 	}
 	guest_ended(g, e, k, NULL, &end);
 	return on_end(c, r, k, &end, e);
@@ -462,7 +476,7 @@ void runner_scenario(struct run_ctx *c, size_t i)
 	}
 	for (size_t k = 0; k < nboots; k++) {
 		bool last;
-		int more;
+		enum boot_step more;
 
 		r.end = VM_END_RUNNING;
 		r.resumed = -1;
@@ -473,16 +487,16 @@ void runner_scenario(struct run_ctx *c, size_t i)
 			decide(&r);
 			return;
 		}
-		more = r.bs ? own_vm(c, &r, k) : 1;
-		if (more == 1)
+		more = r.bs ? own_vm(c, &r, k) : BOOT_GO_ON;
+		if (more == BOOT_GO_ON)
 			more = run_boot(c, &r, k);
 		c->end_us = vm_now_us();
 		/* repro's shell: after the last boot to run, its VM alive. */
-		if (c->o->hold && (!r.bs || !more || k + 1 == nboots) &&
+		if (c->o->hold && (!r.bs || more == BOOT_OVER || k + 1 == nboots) &&
 		    c->g->vm && !vm_dead(c->g->vm))
 			c->o->hold(c->o->hold_data, c->g->vm, c->g->label,
 				   c->g->name, r.sc);
-		last = !more || k + 1 == nboots;
+		last = more == BOOT_OVER || k + 1 == nboots;
 		/*
 		 * A guest that stopped as expected needs no dump, so its VM
 		 * goes first; any other is judged while it still exists.
@@ -492,7 +506,7 @@ void runner_scenario(struct run_ctx *c, size_t i)
 		judge_boot(c, &r, k, last);
 		if (r.bs)
 			own_vm_gone(c, &r, k);
-		if (!more)
+		if (more == BOOT_OVER)
 			break;
 	}
 	/* expect_incident and xfail, once the scenario's boots are done. */

@@ -223,7 +223,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	int r = -ENOMEM;
 
 	if (next_pending(run, 0) == run->n)
-		return 0;
+		return RUNNER_RAN;
 	if (n > run->n)
 		n = run->n;
 	/* The lanes, and the spare's coroutine last. */
@@ -293,7 +293,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	for (unsigned int k = 0; k < m; k++)
 		guest_fini(&guests[k]);
 	vm_host_close(sh.env.host);
-	r = 0;
+	r = RUNNER_RAN;
 	if (sh.env.write_err) {
 		snprintf(err, errlen, "%s", sh.env.write_what);
 		r = RUNNER_WRITE_FAILED;
