@@ -393,6 +393,11 @@ static void take_view(struct scn_run *r)
 		v->leaks = NULL;
 		v->nleaks = 0;
 	}
+}
+
+/* What the implicit boot's view holds of its own, once decided. */
+static void view_free(struct res_scenario *v)
+{
 	res_leaks_free(v);
 	free(v->reason);
 	free(v->cleanup_reason);
@@ -426,6 +431,8 @@ static void decide(struct scn_run *r)
 	/* Out of memory, it stays as it was: an error (runner_result_init()). */
 	(void)verdict_decide(&r->f, r->sc);
 	verdict_facts_free(&r->f);
+	if (!r->bs)
+		view_free(&r->view);
 }
 
 /*
@@ -521,6 +528,9 @@ void runner_scenario(struct run_ctx *c, size_t i)
 	    (!vm_reusable(r.sc, c->fresh, sizeof(c->fresh)) ||
 	     !vm_end_survived(r.end) || c->g->sess.cur == &r.view))
 		guest_stop(c->g, true);
+	/* A scenario_end that came as it stopped is too late to count. */
+	if (!r.bs)
+		view_free(&r.view);
 out:
 	if (r.bs) {
 		r.sc->duration_ms = (vm_now_us() - t0) / 1000;
