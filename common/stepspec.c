@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The step kinds, declared once (stepspec.h): every kind's keys, and the
- * rules between them. hostctl/scenario.c and guestd/steps.c read these
+ * rules between them; one value against its type is stepspec-value.c's.
+ * hostctl/scenario/scenario-schema.c and guestd/steps.c read these
  * tables; nothing else lists a kind's keys.
  */
 #include <arpa/inet.h>
@@ -547,19 +548,6 @@ static const struct stepspec_key trace_cmd_keys[] = {
 
 static const char *const trace_cmd_conds[] = { "expect", "all_match", NULL };
 
-bool stepspec_trace_cmd_word_ok(const char *word, const char *extra)
-{
-	static const char ok[] = "abcdefghijklmnopqrstuvwxyz"
-				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
-
-	if (!*word || *word == '-')
-		return false;
-	for (; *word; word++)
-		if (!strchr(ok, *word) && !strchr(extra, *word))
-			return false;
-	return true;
-}
-
 /*
  * trace-cmd takes both as words of its command line: neither may start
  * with '-' (an option), and each keeps to the characters of its kind.
@@ -597,46 +585,6 @@ static const struct stepspec_key kselftest_keys[] = {
 	{ NULL },
 };
 
-bool stepspec_kselftest_program_ok(const char *program)
-{
-	static const char ok[] = "abcdefghijklmnopqrstuvwxyz"
-				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-";
-	size_t len = strlen(program), parts = 0;
-	const char *s = program;
-
-	if (len == 0 || len >= STEPSPEC_KSELFTEST_PROGRAM_MAX)
-		return false;
-	while (*s) {
-		size_t n = strspn(s, ok);
-
-		if (n == 0 || (n == 1 && s[0] == '.') ||
-		    (n == 2 && s[0] == '.' && s[1] == '.'))
-			return false;
-		parts++;
-		s += n;
-		if (*s == '\0')
-			break;
-		if (*s != '/' || s[1] == '\0')
-			return false;
-		s++;
-	}
-	return parts >= 2;
-}
-
-int stepspec_kselftest_dir(const char *program, char *buf, size_t size)
-{
-	size_t n;
-
-	if (!stepspec_kselftest_program_ok(program))
-		return -EINVAL;
-	n = strcspn(program, "/");
-	if (n >= size)
-		return -ENAMETOOLONG;
-	memcpy(buf, program, n);
-	buf[n] = '\0';
-	return 0;
-}
-
 static void check_kselftest(struct json_object *step,
 			    struct stepspec_problems *out)
 {
@@ -673,54 +621,6 @@ static const struct stepspec_key connect_keys[] = {
 	{ "within_ms", STEPSPEC_INT, false, 1, PROTO_TIMEOUT_MAX_MS, NULL },
 	{ NULL },
 };
-
-int stepspec_ipv4_prefix(const char *text, struct in_addr *addr,
-			 unsigned int *prefix)
-{
-	char buf[STEPSPEC_ADDR_MAX];
-	const char *slash = strchr(text, '/');
-	unsigned int n = 0;
-	size_t len;
-
-	if (!slash || strlen(text) >= sizeof(buf))
-		return -EINVAL;
-	len = (size_t)(slash - text);
-	memcpy(buf, text, len);
-	buf[len] = '\0';
-	if (inet_pton(AF_INET, buf, addr) != 1)
-		return -EINVAL;
-	if (!slash[1] || strlen(slash + 1) > 2)
-		return -EINVAL;
-	for (const char *c = slash + 1; *c; c++) {
-		if (*c < '0' || *c > '9')
-			return -EINVAL;
-		n = n * 10 + (unsigned int)(*c - '0');
-	}
-	if (n > 32)
-		return -EINVAL;
-	*prefix = n;
-	return 0;
-}
-
-int stepspec_ip_addr(const char *text, struct sockaddr_storage *ss,
-		     socklen_t *len)
-{
-	struct sockaddr_in *in = (struct sockaddr_in *)ss;
-	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
-
-	memset(ss, 0, sizeof(*ss));
-	if (inet_pton(AF_INET, text, &in->sin_addr) == 1) {
-		in->sin_family = AF_INET;
-		*len = sizeof(*in);
-		return 0;
-	}
-	if (inet_pton(AF_INET6, text, &in6->sin6_addr) == 1) {
-		in6->sin6_family = AF_INET6;
-		*len = sizeof(*in6);
-		return 0;
-	}
-	return -EINVAL;
-}
 
 static const char *step_string(struct json_object *step, const char *key)
 {
@@ -876,124 +776,4 @@ int stepspec_check_rules(const struct stepspec *spec, struct json_object *step,
 		if (!out->v[i].warning)
 			return -EINVAL;
 	return 0;
-}
-
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-static uint64_t sat_mul(uint64_t a, uint64_t b)
-{
-	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
-}
-
-/* Past the bracket expression at @p ('['), or at its unclosed end. */
-static const char *skip_bracket(const char *p)
-{
-	p++;
-	if (*p == '^')
-		p++;
-	if (*p == ']')
-		p++;
-	while (*p && *p != ']') {
-		if (p[0] == '[' &&
-		    (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
-			const char *end = strchr(p + 2, p[1]);
-
-			while (end && end[1] != ']')
-				end = strchr(end + 1, p[1]);
-			if (!end)
-				return p + strlen(p);
-			p = end + 2;
-		} else {
-			p++;
-		}
-	}
-	return *p ? p + 1 : p;
-}
-
-/*
- * How many copies of its operand the repetition at *@p makes (glibc's
- * parse_dup_op()), moving *@p past it; 0 when *@p is not one.
- */
-static uint64_t repeat_copies(const char **p)
-{
-	const char *s = *p;
-	uint64_t m = 0, n = 0;
-	bool comma = false, have_n = false;
-
-	if (*s == '*' || *s == '?' || *s == '+') {
-		*p = s + 1;
-		return *s == '+' ? 2 : 1;
-	}
-	if (*s != '{')
-		return 0;
-	for (s++; *s >= '0' && *s <= '9'; s++)
-		m = sat_add(sat_mul(m, 10), (uint64_t)(*s - '0'));
-	if (*s == ',') {
-		comma = true;
-		for (s++; *s >= '0' && *s <= '9'; s++, have_n = true)
-			n = sat_add(sat_mul(n, 10), (uint64_t)(*s - '0'));
-	}
-	if (*s != '}')
-		return 0;
-	*p = s + 1;
-	if (!comma)
-		return m ? m : 1;
-	if (!have_n)
-		return sat_add(m, 1);
-	return n ? n : 1;
-}
-
-int stepspec_regex_check(const char *pattern)
-{
-	/* Per open group: the nodes so far and those of its last atom. */
-	uint64_t sum[STEPSPEC_REGEX_DEPTH_MAX + 1] = { 0 };
-	uint64_t last[STEPSPEC_REGEX_DEPTH_MAX + 1] = { 0 };
-	const char *p = pattern;
-	uint64_t total = 0;
-	int d = 0;
-
-	while (*p) {
-		uint64_t atom, copies = repeat_copies(&p);
-
-		if (copies) {
-			uint64_t grown = sat_mul(last[d], copies);
-
-			sum[d] = sat_add(sum[d] - last[d], grown);
-			last[d] = grown;
-			continue;
-		}
-		if (*p == '(') {
-			if (d == STEPSPEC_REGEX_DEPTH_MAX)
-				return -E2BIG;
-			d++;
-			sum[d] = last[d] = 0;
-			p++;
-			continue;
-		}
-		if (*p == '|') {
-			last[d] = 0;
-			p++;
-			continue;
-		}
-		atom = 1;
-		if (*p == ')' && d > 0) {
-			atom = sat_add(sum[d], 1);
-			d--;
-			p++;
-		} else if (*p == '[') {
-			p = skip_bracket(p);
-		} else if (*p == '\\' && p[1]) {
-			p += 2;
-		} else {
-			p++;
-		}
-		sum[d] = sat_add(sum[d], atom);
-		last[d] = atom;
-	}
-	for (int i = 0; i <= d; i++)
-		total = sat_add(total, sum[i]);
-	return total > STEPSPEC_REGEX_NODES_MAX ? -E2BIG : 0;
 }

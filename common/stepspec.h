@@ -6,14 +6,16 @@
  * its rules between keys. docs/scenarios.md ("Steps") says the same in
  * prose.
  *
- * hostctl's scenario validator (hostctl/scenario-schema.c) checks every
- * step against this table, fully, before anything boots. guestd (guestd/steps.c)
- * checks each run request's steps against the same table, but only the
- * keys and their JSON types; its step_ops hold behaviour alone and find
- * their spec by kind.
+ * hostctl's scenario validator (hostctl/scenario/scenario-schema.c)
+ * checks every step against this table, fully, before anything boots.
+ * guestd (guestd/steps.c) checks each run request's steps against the same
+ * table with the same value checks (stepspec_value_check(), in
+ * stepspec-value.c); its step_ops hold behaviour alone and find their spec
+ * by kind.
  *
  * Pure: json-c and libc, no logging. The rules report what they find in a
- * struct stepspec_problems for the caller to word and print.
+ * struct stepspec_problems, the value checks through a stepspec_problem_fn,
+ * for the caller to place and print.
  */
 #ifndef VLALAB_STEPSPEC_H
 #define VLALAB_STEPSPEC_H
@@ -66,6 +68,10 @@ enum stepspec_type {
 	STEPSPEC_DEVICE, /* a block device name, [a-z0-9]{1,31} */
 	STEPSPEC_ABSPATH, /* an absolute path of at most max bytes, one line */
 	STEPSPEC_ARGS, /* an array of program arguments (STEPSPEC_ARGS_MAX) */
+	/*
+	 * A table's user may number types of its own from here on, which
+	 * stepspec_value_check() leaves to it (hostctl's scenario file keys).
+	 */
 	STEPSPEC__COUNT,
 };
 
@@ -205,5 +211,45 @@ int stepspec_check_rules(const struct stepspec *spec, struct json_object *step,
 #define STEPSPEC_REGEX_NODES_MAX 100000
 #define STEPSPEC_REGEX_DEPTH_MAX 64
 int stepspec_regex_check(const char *pattern);
+
+/* ---- stepspec-value.c: one value against its key's type ---- */
+
+/*
+ * Where stepspec_value_check() reports each problem it finds: @index is
+ * the element of the array value it is about, or -1 for the value itself;
+ * @msg says what is wrong, one line without a path ("must not be
+ * empty", "expected a string, got an integer").
+ */
+typedef void stepspec_problem_fn(void *data, long index, const char *msg);
+
+/*
+ * Check @v, the value of @key, against @key's type and bounds: its JSON
+ * type, then what the type asks (a non-empty string, an integer in
+ * min..max, a regex that compiles and stays small, an errno name, one of
+ * the choices, each entry of a list, ...). Calls @fn (which may be NULL)
+ * once per problem, in the order hostctl prints them. Returns 0, -EINVAL
+ * when it found any, or -EOPNOTSUPP for a type past STEPSPEC__COUNT (a
+ * type of the table's user, such as hostctl's scenario keys).
+ */
+int stepspec_value_check(const struct stepspec_key *key, struct json_object *v,
+			 stepspec_problem_fn *fn, void *data);
+
+/*
+ * An array of strings, each passing @ok, no two alike (as @same says, or
+ * strcmp() when it is NULL): "bad @what '...' (want @want)", "'...' is
+ * listed twice". Reports and returns as stepspec_value_check().
+ */
+int stepspec_strings_check(struct json_object *v, bool (*ok)(const char *),
+			   bool (*same)(const char *, const char *),
+			   const char *what, const char *want,
+			   stepspec_problem_fn *fn, void *data);
+
+/* A JSON value's type in words, as the messages say it: "an integer". */
+const char *stepspec_json_type_name(struct json_object *v);
+
+/* The rules of the string types, for the code that uses such a value. */
+bool stepspec_mtd_dev_ok(const char *s); /* STEPSPEC_MTDDEV */
+bool stepspec_ifname_ok(const char *s); /* STEPSPEC_IFNAME */
+bool stepspec_device_name_ok(const char *s); /* STEPSPEC_DEVICE */
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * A guest's lines through the session, the judge's pure part and every
  * writer of a run: what the guest writes must reach no terminal or line
- * format with a control character (hostctl/escape.h).
+ * format with a control character (hostctl/base/escape.h).
  *
  * The input's first line is the host's side: the scenario's name and its
  * steps' kinds, separated by spaces, a kind starting with '+' a cleanup

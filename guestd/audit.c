@@ -6,7 +6,8 @@
  * WARNING and BUG lines the kernel has logged since boot, and the state
  * files the scenario declares ("state_files" in its run request), each as
  * its size, a hash and its first bytes. The snapshots go to the host as
- * "audit" and "audit_file" events; hostctl compares them (hostctl/audit.c).
+ * "audit" and "audit_file" events; hostctl compares them
+ * (hostctl/guest/audit.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +23,7 @@
 
 /*
  * The kernel log lines that count. They open the reports of
- * hostctl/report.c: a WARN, and the BUG, oops, panic and sanitizer lines.
+ * hostctl/crash/report.c: a WARN, and the BUG, oops, panic and sanitizer lines.
  */
 enum audit_line audit_classify(const char *msg, size_t len)
 {

@@ -140,12 +140,9 @@ size_t mtd_diff(const uint8_t *a, const uint8_t *b, size_t len,
 
 int mtd_dev_name(const char *path, char *name, size_t size)
 {
-	const char *p = path + strlen("/dev/mtd");
-
-	if (strncmp(path, "/dev/mtd", strlen("/dev/mtd")) != 0 || !*p ||
-	    strlen(p) > 3 || strspn(p, "0123456789") != strlen(p))
+	if (!stepspec_mtd_dev_ok(path))
 		return -EINVAL;
-	snprintf(name, size, "mtd%s", p);
+	snprintf(name, size, "mtd%s", path + strlen("/dev/mtd"));
 	return 0;
 }
 

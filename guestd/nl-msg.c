@@ -448,24 +448,6 @@ void nl_mdbs_sort(struct nl_mdbs *l)
 		qsort(l->v, l->n, sizeof(*l->v), mdb_qcmp);
 }
 
-static void ifname_of(int ifindex, char *buf)
-{
-	char tmp[IF_NAMESIZE];
-
-	if (ifindex > 0 && nl_if_name(ifindex, tmp) == 0)
-		snprintf(buf, BRSPEC_IFNAME_MAX, "%s", tmp);
-	else
-		snprintf(buf, BRSPEC_IFNAME_MAX, "if%d", ifindex);
-}
-
-void nl_mdbs_name(struct nl_mdbs *l)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		ifname_of(l->v[i].bridge, l->v[i].bridge_name);
-		ifname_of(l->v[i].port, l->v[i].port_name);
-	}
-}
-
 void nl_vlan_fmt(const struct nl_vlan *e, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s vid %u%s%s", e->ifname, e->vid,

@@ -167,6 +167,26 @@ int nl_dump_vlans(struct nl_vlans *ret, struct nl_ack *ack)
 	return 0;
 }
 
+/* @ifindex's name (nl_if_name()) into @buf, or "if<ifindex>". */
+static void ifname_of(int ifindex, char *buf)
+{
+	char tmp[IF_NAMESIZE];
+
+	if (ifindex > 0 && nl_if_name(ifindex, tmp) == 0)
+		snprintf(buf, BRSPEC_IFNAME_MAX, "%s", tmp);
+	else
+		snprintf(buf, BRSPEC_IFNAME_MAX, "if%d", ifindex);
+}
+
+/* Fill the MDB names from the ifindexes. */
+static void mdbs_name(struct nl_mdbs *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		ifname_of(l->v[i].bridge, l->v[i].bridge_name);
+		ifname_of(l->v[i].port, l->v[i].port_name);
+	}
+}
+
 int nl_dump_mdbs(struct nl_mdbs *ret, struct nl_ack *ack)
 {
 	char buf[NL_MSG_MAX];
@@ -178,7 +198,7 @@ int nl_dump_mdbs(struct nl_mdbs *ret, struct nl_ack *ack)
 		nl_mdbs_free(&l);
 		return r;
 	}
-	nl_mdbs_name(&l);
+	mdbs_name(&l);
 	nl_mdbs_sort(&l);
 	*ret = l;
 	return 0;

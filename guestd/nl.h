@@ -143,8 +143,6 @@ int nl_vlan_key_cmp(const struct nl_vlan *a, const struct nl_vlan *b);
 int nl_mdb_key_cmp(const struct nl_mdb *a, const struct nl_mdb *b);
 void nl_vlans_sort(struct nl_vlans *l);
 void nl_mdbs_sort(struct nl_mdbs *l);
-/* Fill the MDB names from the ifindexes (if_indextoname). */
-void nl_mdbs_name(struct nl_mdbs *l);
 
 /* "lan1 vid 10 pvid untagged", "br0 lan1 239.1.1.1 vid 10 permanent offload" */
 void nl_vlan_fmt(const struct nl_vlan *e, char *buf, size_t size);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The table of step kinds, and what every kind shares: checking a step's
- * keys and types against its spec (common/stepspec.c) before anything
- * runs, typed getters, and the result text.
+ * What every step kind shares: finding a kind in a table (steps-table.c
+ * holds guestd's), checking a step's keys and values against its spec
+ * (common/stepspec.c, the same checks as the host's) before anything runs,
+ * typed getters, and the result text.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -11,16 +12,6 @@
 #include <time.h>
 
 #include "guestd.h"
-
-/*
- * Every step kind guestd knows: step_kinds in guestd/meson.build, the one
- * list a kind is added to, generates this table's rows and the
- * declarations in steps-decls.h.
- */
-const struct step_ops *const step_table[] = {
-#include "steps-table.inc"
-	NULL,
-};
 
 const struct step_ops *step_find(const struct step_ops *const *table,
 				 const char *kind)
@@ -31,92 +22,40 @@ const struct step_ops *step_find(const struct step_ops *const *table,
 	return NULL;
 }
 
+/* The first problem stepspec_value_check() finds with key @key. */
+struct first_problem {
+	const char *key;
+	char *err;
+	size_t errlen;
+	bool found;
+};
+
+static void first_problem(void *data, long index, const char *msg)
+{
+	struct first_problem *fp = data;
+
+	if (fp->found)
+		return;
+	fp->found = true;
+	if (index < 0)
+		snprintf(fp->err, fp->errlen, "key '%s': %s", fp->key, msg);
+	else
+		snprintf(fp->err, fp->errlen, "key '%s'[%ld]: %s", fp->key,
+			 index, msg);
+}
+
 /*
- * guestd checks a key's JSON type only, coarser than the spec's type: the
- * host checked the rest before it sent the request.
+ * Every key of @keys that @step must have, and each value it has against
+ * its type: the checks the host ran before it sent the request
+ * (common/stepspec-value.c), run again, trusting nothing.
  */
-enum key_json { KEY_STRING, KEY_BOOL, KEY_INT, KEY_STRINGS, KEY_SIGNED };
-
-static enum key_json key_json(const struct stepspec_key *k)
-{
-	switch (k->type) {
-	case STEPSPEC_BOOL:
-		return KEY_BOOL;
-	case STEPSPEC_INT:
-		return k->min < 0 ? KEY_SIGNED : KEY_INT;
-	case STEPSPEC_PARAMS:
-	case STEPSPEC_VLANS:
-	case STEPSPEC_VIDS:
-	case STEPSPEC_MDBS:
-	case STEPSPEC_MDB_KEYS:
-	case STEPSPEC_ARGS:
-		return KEY_STRINGS;
-	case STEPSPEC_STRING:
-	case STEPSPEC_TEXT:
-	case STEPSPEC_REGEX:
-	case STEPSPEC_REGEX1:
-	case STEPSPEC_ERRNO:
-	case STEPSPEC_CHOICE:
-	case STEPSPEC_MTDDEV:
-	case STEPSPEC_IFNAME:
-	case STEPSPEC_GROUP:
-	case STEPSPEC_DEVICE:
-	case STEPSPEC_ABSPATH:
-	case STEPSPEC__COUNT:
-		break;
-	}
-	return KEY_STRING;
-}
-
-static const char *key_type_name(enum key_json t)
-{
-	switch (t) {
-	case KEY_STRING:
-		return "a string";
-	case KEY_BOOL:
-		return "a boolean";
-	case KEY_INT:
-		return "an integer";
-	case KEY_STRINGS:
-		return "an array of strings";
-	case KEY_SIGNED:
-		return "an integer";
-	}
-	return "?";
-}
-
-static bool key_type_ok(struct json_object *v, enum key_json t)
-{
-	switch (t) {
-	case KEY_STRING:
-		return json_object_is_type(v, json_type_string);
-	case KEY_BOOL:
-		return json_object_is_type(v, json_type_boolean);
-	case KEY_INT:
-		return json_object_is_type(v, json_type_int) &&
-		       json_object_get_int64(v) >= 0;
-	case KEY_STRINGS:
-		if (!json_object_is_type(v, json_type_array))
-			return false;
-		for (size_t i = 0; i < json_object_array_length(v); i++)
-			if (!json_object_is_type(json_object_array_get_idx(v,
-									   i),
-						 json_type_string))
-				return false;
-		return true;
-	case KEY_SIGNED:
-		return json_object_is_type(v, json_type_int);
-	}
-	return false;
-}
-
 static int check_keys(const struct stepspec_key *keys, struct json_object *step,
 		      const char *kind, char *err, size_t errlen)
 {
 	struct json_object *v;
 
 	for (size_t i = 0; keys && keys[i].key; i++) {
-		enum key_json t = key_json(&keys[i]);
+		struct first_problem fp = { keys[i].key, err, errlen, false };
 
 		if (!json_object_object_get_ex(step, keys[i].key, &v)) {
 			if (!keys[i].required)
@@ -125,12 +64,8 @@ static int check_keys(const struct stepspec_key *keys, struct json_object *step,
 				 kind, keys[i].key);
 			return -EINVAL;
 		}
-		if (!key_type_ok(v, t)) {
-			snprintf(err, errlen, "key '%s' must be %s%s",
-				 keys[i].key, key_type_name(t),
-				 t == KEY_INT ? " >= 0" : "");
+		if (stepspec_value_check(&keys[i], v, first_problem, &fp) < 0)
 			return -EINVAL;
-		}
 	}
 	return 0;
 }
@@ -173,21 +108,6 @@ static int check_step(const struct step_ops *const *table,
 		r = check_keys(stepspec_cleanup_keys, step, kind, err, errlen);
 	if (r < 0)
 		return r;
-	if (json_object_object_get_ex(step, "name", &v) &&
-	    json_object_get_string_len(v) >= PROTO_NAME_MAX) {
-		snprintf(err, errlen, "step name is longer than %d bytes",
-			 PROTO_NAME_MAX - 1);
-		return -EINVAL;
-	}
-	if (cleanup && json_object_object_get_ex(step, "if_exists", &v) &&
-	    (json_object_get_string(v)[0] != '/' ||
-	     json_object_get_string_len(v) >= PROTO_TEXT_MAX)) {
-		snprintf(err, errlen,
-			 "'if_exists' must be an absolute path "
-			 "under %d bytes",
-			 PROTO_TEXT_MAX);
-		return -EINVAL;
-	}
 	json_object_object_foreach(step, key, val) {
 		(void)val;
 		if (!stepspec_key_find(stepspec_common_keys, key) &&

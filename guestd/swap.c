@@ -62,14 +62,7 @@ void swap_signature(const void *page, size_t page_size, char *buf, size_t len)
 
 bool swap_dev_name_ok(const char *name)
 {
-	size_t n = strlen(name);
-
-	if (n == 0 || n > 31)
-		return false;
-	for (const char *p = name; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
-			return false;
-	return true;
+	return stepspec_device_name_ok(name);
 }
 
 int swap_dev_majmin(const char *sys_dir, const char *name, char *buf,

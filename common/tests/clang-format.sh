@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# Our C in kernel style: every .c and .h file of the folders given (relative
+# Our C in kernel style: every .c and .h file below the folders given (relative
 # to $SRCDIR) must be as clang-format leaves it, with the repository's
 # .clang-format (the kernel tree's own settings). One TAP test point per
 # file; a failing one shows clang-format's diff.
@@ -31,11 +31,12 @@ if [ -z "$cf" ]; then
 	exit 77
 fi
 
+# Each folder with every folder below it (hostctl/'s layers are folders)
+# but its tests/.
 files=
 for d in "$@"; do
-	for f in "$SRCDIR/$d"/*.c "$SRCDIR/$d"/*.h; do
-		[ -f "$f" ] && files="$files $f"
-	done
+	files="$files $(find "$SRCDIR/$d" -name tests -prune -o \
+		-name '*.[ch]' -type f -print | LC_ALL=C sort)"
 done
 
 if $fix; then

@@ -226,11 +226,120 @@ static void test_regex(void)
 		    "regex '%.40s' would grow too large", bad[i]);
 }
 
+/* What stepspec_value_check() reported, "[index] msg" per line. */
+static char found[1024];
+
+static void collect(void *data, long index, const char *msg)
+{
+	size_t len = strlen(found);
+
+	(void)data;
+	snprintf(found + len, sizeof(found) - len, "%s[%ld] %s", len ? "\n" : "",
+		 index, msg);
+}
+
+/* Check @json against @key: returns what it found ("" for nothing). */
+static const char *value_check(const struct stepspec_key *key,
+			       const char *json, int *ret)
+{
+	struct json_object *v = json_tokener_parse(json);
+
+	found[0] = '\0';
+	*ret = stepspec_value_check(key, v, collect, NULL);
+	json_object_put(v);
+	return found;
+}
+
+/*
+ * The value checks hostctl's validator and guestd's request check share:
+ * each problem once, worded as hostctl prints it, with the element of a
+ * list it is about.
+ */
+static void test_values(void)
+{
+	static const char *const choices[] = { "a", "b", NULL };
+	static const struct {
+		struct stepspec_key key;
+		const char *json, *want;
+	} cases[] = {
+		{ { "k", STEPSPEC_STRING, false, 0, 3, NULL }, "\"abc\"", "" },
+		{ { "k", STEPSPEC_STRING, false, 0, 3, NULL }, "\"abcd\"",
+		  "[-1] 4 bytes long, at most 3" },
+		{ { "k", STEPSPEC_STRING, false, 0, 0, NULL }, "\"\"",
+		  "[-1] must not be empty" },
+		{ { "k", STEPSPEC_TEXT, false, 0, 0, NULL }, "\"\"", "" },
+		{ { "k", STEPSPEC_STRING, false, 0, 0, NULL }, "1",
+		  "[-1] expected a string, got an integer" },
+		{ { "k", STEPSPEC_BOOL, false, 0, 0, NULL }, "null",
+		  "[-1] expected a boolean, got null" },
+		{ { "k", STEPSPEC_INT, false, 1, 5, NULL }, "0",
+		  "[-1] 0 is out of range 1..5" },
+		{ { "k", STEPSPEC_INT, false, 1, 5, NULL }, "99999999999999999999",
+		  "[-1] number too large, want 1..5" },
+		{ { "k", STEPSPEC_REGEX1, false, 0, 0, NULL }, "\"a\"",
+		  "[-1] regex 'a' has 0 capture groups; it needs exactly one, around the number" },
+		{ { "k", STEPSPEC_ERRNO, false, 0, 0, NULL }, "\"ENOPE\"",
+		  "[-1] unknown errno name 'ENOPE'" },
+		{ { "k", STEPSPEC_CHOICE, false, 0, 0, choices }, "\"c\"",
+		  "[-1] 'c' is not one of: a, b" },
+		{ { "k", STEPSPEC_PARAMS, false, 0, 0, NULL },
+		  "[\"a=1\", 2, \"=x\", \"a=1\"]",
+		  "[1] expected a string, got an integer\n"
+		  "[2] bad module parameter '=x' (want key=value)\n"
+		  "[3] 'a=1' is listed twice" },
+		{ { "k", STEPSPEC_ARGS, false, 0, 1, NULL }, "[\"x\", \"a\\nb\"]",
+		  "[-1] 2 arguments, at most 1\n"
+		  "[1] not one line below 256 bytes (3 bytes, a line break)" },
+		{ { "k", STEPSPEC_MTDDEV, false, 0, 0, NULL }, "\"/dev/mtd1\"", "" },
+		{ { "k", STEPSPEC_MTDDEV, false, 0, 0, NULL }, "\"/dev/mtd1234\"",
+		  "[-1] bad MTD device '/dev/mtd1234' (want /dev/mtdN)" },
+		{ { "k", STEPSPEC_IFNAME, false, 0, 0, NULL }, "\"a:b\"",
+		  "[-1] bad interface name 'a:b' (want 1..15 bytes, no '/', ':' or blank)" },
+		{ { "k", STEPSPEC_DEVICE, false, 0, 0, NULL }, "\"vda1\"", "" },
+		{ { "k", STEPSPEC_DEVICE, false, 0, 0, NULL }, "\"../etc\"",
+		  "[-1] bad block device name '../etc' (want [a-z0-9]{1,31}, e.g. vda)" },
+		{ { "k", STEPSPEC_ABSPATH, false, 0, 4, NULL }, "\"/abcd\"",
+		  "[-1] '/abcd' is not an absolute path of at most 4 bytes" },
+		{ { "k", STEPSPEC_GROUP, false, 0, 0, NULL }, "\"nope\"",
+		  "[-1] 'nope' is no IPv4, IPv6 or MAC group address" },
+		{ { "k", STEPSPEC_VIDS, false, 0, 0, NULL }, "[\"1\", \"x\"]",
+		  "[1] " },
+	};
+	int r;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *got = value_check(&cases[i].key, cases[i].json, &r);
+		size_t wl = strlen(cases[i].want);
+
+		snprintf(what, sizeof(what), "value %s: %s", cases[i].json,
+			 *cases[i].want ? "refused" : "taken");
+		is_int(r, *cases[i].want ? -EINVAL : 0, what);
+		/* A want ending in "] " need only be the start (brspec's words). */
+		if (wl > 2 && strcmp(cases[i].want + wl - 2, "] ") == 0 &&
+		    strncmp(got, cases[i].want, wl) == 0)
+			got = cases[i].want;
+		snprintf(what, sizeof(what), "value %s: what it says",
+			 cases[i].json);
+		is_str(got, cases[i].want, what);
+	}
+	{
+		const struct stepspec_key own = { "k", STEPSPEC__COUNT + 1, false,
+						  0, 0, NULL };
+
+		is_int(stepspec_value_check(&own, NULL, NULL, NULL), -EOPNOTSUPP,
+		       "a type of the table's user is left to it");
+	}
+	ok(stepspec_mtd_dev_ok("/dev/mtd0") && !stepspec_mtd_dev_ok("/dev/mtd") &&
+		   !stepspec_mtd_dev_ok("/dev/mtdblock0"),
+	   "the /dev/mtdN rule");
+}
+
 int main(void)
 {
 	test_table();
 	test_rules();
 	test_addrs();
 	test_regex();
+	test_values();
 	return tap_done();
 }

@@ -77,6 +77,17 @@ static void fake_tree(void)
 	env.proc_dir = proc;
 }
 
+/* @json is refused by the request check, before it runs, with @reason. */
+static void refused(const char *json, const char *reason, const char *what)
+{
+	struct json_object *s = json_tokener_parse(json);
+	char err[256] = "";
+
+	is_int(step_check(step_table, s, err, sizeof(err)), -EINVAL, what);
+	is_str(err, reason, what);
+	json_object_put(s);
+}
+
 static struct json_object *parse(const char *json)
 {
 	struct json_object *step = json_tokener_parse(json);
@@ -150,12 +161,20 @@ static void test_plan(void)
 	is_str(err, "attr 'fail_nth' needs 'nth' 1..1000000 or 'at'",
 	       "plan: nth text");
 
-	s = parse("{\"kind\":\"fault\",\"attr\":\"failslab\",\"verbose\":3}");
+	refused("{\"kind\":\"fault\",\"attr\":\"failslab\",\"verbose\":3}",
+		"key 'verbose': 3 is out of range 0..2",
+		"check: verbose 3 is refused before it runs");
+	/* The plan keeps its own bound for a step that skipped the check. */
+	s = json_tokener_parse(
+		"{\"kind\":\"fault\",\"attr\":\"failslab\",\"verbose\":3}");
 	is_int(fault_plan(s, &p, err, sizeof(err)), -EINVAL, "plan: verbose 3");
 	json_object_put(s);
 	is_str(err, "'verbose' must be 0..2, not 3", "plan: range text");
 
-	s = parse("{\"kind\":\"fault\",\"attr\":\"nope\"}");
+	refused("{\"kind\":\"fault\",\"attr\":\"nope\"}",
+		"key 'attr': 'nope' is not one of: failslab, fail_page_alloc, fail_nth, off",
+		"check: an unknown attr is refused before it runs");
+	s = json_tokener_parse("{\"kind\":\"fault\",\"attr\":\"nope\"}");
 	is_int(fault_plan(s, &p, err, sizeof(err)), -EINVAL, "plan: bad attr");
 	json_object_put(s);
 }

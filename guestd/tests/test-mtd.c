@@ -186,16 +186,26 @@ static void run_step(struct step_result *res, const char *json)
 	json_object_put(step);
 }
 
+/* @json is refused by the request check, before it runs, with @reason. */
+static void refused(const char *json, const char *reason, const char *what)
+{
+	struct json_object *s = json_tokener_parse(json);
+	char err[256] = "";
+
+	is_int(step_check(step_table, s, err, sizeof(err)), -EINVAL, what);
+	is_str(err, reason, what);
+	json_object_put(s);
+}
+
 static void test_steps(void)
 {
 	struct step_result res;
 	char err[256];
 	struct json_object *s;
 
-	run_step(&res, "{\"kind\":\"mtd_erase\",\"device\":\"/dev/null\"}");
-	is_int(res.verdict, VERDICT_ERROR, "step: a device that is not /dev/mtdN");
-	is_str(res.reason, "device '/dev/null' is not /dev/mtdN",
-	       "step: ... says so");
+	refused("{\"kind\":\"mtd_erase\",\"device\":\"/dev/null\"}",
+		"key 'device': bad MTD device '/dev/null' (want /dev/mtdN)",
+		"check: a device that is not /dev/mtdN");
 	run_step(&res, "{\"kind\":\"mtd_read\",\"device\":\"/dev/mtd999\",\"page\":0}");
 	is_int(res.verdict, VERDICT_FAIL, "step: a missing device fails");
 	is_str(res.got,
@@ -205,21 +215,21 @@ static void test_steps(void)
 	is_int(res.verdict, VERDICT_ERROR, "step: matches without seed");
 	is_str(res.reason, "'matches' needs the 'seed' of the pattern",
 	       "step: ... says so");
-	run_step(&res, "{\"kind\":\"mtd_read\",\"device\":\"/dev/mtd0\",\"page\":0,\"expect_errno\":\"EFOO\"}");
-	is_int(res.verdict, VERDICT_ERROR, "step: an unknown errno name");
-	run_step(&res, "{\"kind\":\"mtd_flip\",\"device\":\"/dev/mtd0\",\"page\":0,\"bits\":0}");
-	is_int(res.verdict, VERDICT_ERROR, "step: zero bits to flip");
-	is_str(res.reason, "bits 0 is out of range 1..64", "step: ... says so");
-	run_step(&res, "{\"kind\":\"mtd_write\",\"device\":\"/dev/mtd0\",\"page\":0,\"mode\":\"ecc\"}");
-	is_str(res.reason, "mode 'ecc' is not one of: auto, place, raw",
-	       "step: an unknown write mode");
-	run_step(&res, "{\"kind\":\"mtd_reads\",\"device\":\"/dev/mtd0\",\"page\":0,\"reads\":0}");
-	is_int(res.verdict, VERDICT_ERROR, "step: zero reads");
+	refused("{\"kind\":\"mtd_read\",\"device\":\"/dev/mtd0\",\"page\":0,\"expect_errno\":\"EFOO\"}",
+		"key 'expect_errno': unknown errno name 'EFOO'",
+		"check: an unknown errno name");
+	refused("{\"kind\":\"mtd_flip\",\"device\":\"/dev/mtd0\",\"page\":0,\"bits\":0}",
+		"key 'bits': 0 is out of range 1..64", "check: zero bits to flip");
+	refused("{\"kind\":\"mtd_write\",\"device\":\"/dev/mtd0\",\"page\":0,\"mode\":\"ecc\"}",
+		"key 'mode': 'ecc' is not one of: auto, place, raw",
+		"check: an unknown write mode");
+	refused("{\"kind\":\"mtd_reads\",\"device\":\"/dev/mtd0\",\"page\":0,\"reads\":0}",
+		"key 'reads': 0 is out of range 1..1000000", "check: zero reads");
 
 	s = json_tokener_parse("{\"kind\":\"mtd_stats\",\"device\":\"/dev/mtd0\",\"corrected\":-1}");
 	is_int(step_check(step_table, s, err, sizeof(err)), -EINVAL,
 	       "check: a negative expectation");
-	is_str(err, "key 'corrected' must be an integer >= 0",
+	is_str(err, "key 'corrected': -1 is out of range 0..4294967295",
 	       "check: ... says so");
 	json_object_put(s);
 	s = json_tokener_parse("{\"kind\":\"mtd_reads\",\"device\":\"/dev/mtd0\",\"page\":0}");

@@ -395,7 +395,7 @@ static void test_bad_requests(struct runner *r)
 		{ "{\"req\":\"run\",\"scenario\":\"t/b\",\"steps\":["
 		  "{\"kind\":\"sleep\",\"ms\":1},"
 		  "{\"kind\":\"write\",\"path\":[],\"value\":\"\"}]}",
-		  "bad run request: steps[1]: key 'path' must be a string" },
+		  "bad run request: steps[1]: key 'path': expected a string, got an array" },
 		{ "{\"req\":\"run\",\"scenario\":\"t/b\",\"extra\":1,\"steps\":["
 		  "{\"kind\":\"sleep\",\"ms\":1}]}",
 		  "bad run request: unknown key 'extra'" },
@@ -717,8 +717,13 @@ static void test_cleanup_bad_requests(struct runner *r)
 		{ "{\"req\":\"run\",\"scenario\":\"t/b\",\"steps\":["
 		  "{\"kind\":\"sleep\",\"ms\":1}],\"cleanup\":["
 		  "{\"kind\":\"sleep\",\"ms\":1,\"if_exists\":\"rel\"}]}",
-		  "bad run request: cleanup[0]: 'if_exists' must be an absolute "
-		  "path under 4096 bytes" },
+		  "bad run request: cleanup[0]: key 'if_exists': 'rel' is not an "
+		  "absolute path of at most 255 bytes" },
+		{ "{\"req\":\"run\",\"scenario\":\"t/b\",\"steps\":["
+		  "{\"kind\":\"sleep\",\"ms\":1},"
+		  "{\"kind\":\"sleep\",\"ms\":1,\"timeout_ms\":0}]}",
+		  "bad run request: steps[1]: key 'timeout_ms': 0 is out of "
+		  "range 1..3600000" },
 		{ "{\"req\":\"run\",\"scenario\":\"t/b\",\"steps\":["
 		  "{\"kind\":\"sleep\",\"ms\":1,\"if_exists\":\"/x\"}]}",
 		  "bad run request: steps[0]: step kind 'sleep' has no key "

@@ -27,8 +27,17 @@ int fs_mkdir_p(const char *path)
 			return -errno;
 		*p = '/';
 	}
-	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-		return -errno;
+	if (mkdir(tmp, 0755) < 0) {
+		struct stat st;
+
+		if (errno != EEXIST)
+			return -errno;
+		/* As mkdir -p: what stands there must be a folder. */
+		if (stat(tmp, &st) < 0)
+			return -errno;
+		if (!S_ISDIR(st.st_mode))
+			return -ENOTDIR;
+	}
 	return 0;
 }
 

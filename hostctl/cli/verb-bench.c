@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +22,8 @@
 #include "run/runner.h"
 #include "scenario/scenario.h"
 #include "run/setup.h"
+#include "run/spec.h"
+#include "cli/options.h"
 #include "cli/verbs.h"
 #include "vm/vm.h"
 
@@ -43,15 +44,16 @@ static void bench_usage(FILE *f)
 		"  --no-run-all      skip the 'hostctl run all' measurements\n"
 		"  --jobs N          time 'hostctl run all' at -j 1 and at -j N, one\n"
 		"                    after the other, each run (default: 2)\n"
-		"  --connect URI     libvirt URI (default: the embedded driver)\n"
-		"  --cache DIR       the cache (default: $VLALAB_CACHE or ~/.cache/vlalab)\n"
-		"  --accel ACCEL     auto, kvm or tcg (default: auto)\n"
-		"  --machine M       QEMU's machine type, q35 or pc (default: q35)\n"
-		"  --kernel-dir DIR  patches/ and configs/ of the kernel to boot\n"
-		"                    (default: the repository's kernel/)\n"
-		"  --flavour NAME    the kernel flavour, as in run (default: patched)\n"
-		"  --help            show this help\n",
+		"  --connect URI     libvirt URI (default: the embedded driver)\n",
 		BENCH_RUNS_MAX);
+	cli_opt_usage(f, CLI_OPT_CACHE);
+	cli_opt_usage(f, CLI_OPT_ACCEL);
+	fputs("  --machine M       QEMU's machine type, q35 or pc (default: q35)\n"
+	      "  --kernel-dir DIR  patches/ and configs/ of the kernel to boot\n"
+	      "                    (default: the repository's kernel/)\n"
+	      "  --flavour NAME    the kernel flavour, as in run (default: patched)\n",
+	      f);
+	cli_opt_usage(f, CLI_OPT_HELP);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -78,62 +80,34 @@ static void report(const char *what, uint64_t *us, unsigned int n,
 	       us[0] / 1000.0, us[n - 1] / 1000.0, target);
 }
 
-/* Time `hostctl run all` (this binary), its report thrown away. */
+/* Time a whole `hostctl run all` (run/spec.h, in a child process),
+ * its report thrown away. */
 static int time_run_all(const char *cache, const char *connect,
 			const char *machine, const struct setup_kernel *k,
 			const char *out_dir, unsigned int jobs,
 			uint64_t *ret_us, int *ret_status)
 {
+	static char *const all[] = { "all" };
 	uint64_t t0 = vm_now_us();
-	char j[16];
-	int status;
-	pid_t pid;
+	struct run_spec s;
+	int r;
 
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		char *args[28];
-		int n = 0;
-
-		args[n++] = "hostctl";
-		args[n++] = "run";
-		args[n++] = "--format";
-		args[n++] = "ktap";
-		args[n++] = "--output";
-		args[n++] = (char *)out_dir;
-		args[n++] = "--cache";
-		args[n++] = (char *)cache;
-		if (connect) {
-			args[n++] = "--connect";
-			args[n++] = (char *)connect;
-		}
-		if (machine) {
-			args[n++] = "--machine";
-			args[n++] = (char *)machine;
-		}
-		if (k->kernel_dir) {
-			args[n++] = "--kernel-dir";
-			args[n++] = (char *)k->kernel_dir;
-		}
-		if (k->flavour) {
-			args[n++] = "--flavour";
-			args[n++] = (char *)k->flavour;
-		}
-		snprintf(j, sizeof(j), "%u", jobs);
-		args[n++] = "-j";
-		args[n++] = j;
-		args[n++] = "all";
-		args[n] = NULL;
-		if (!freopen("/dev/null", "w", stdout))
-			_exit(127);
-		execv("/proc/self/exe", args);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
+	run_spec_init(&s);
+	s.names = all;
+	s.n_names = 1;
+	s.format = RES_FORMAT_KTAP;
+	s.output = out_dir;
+	s.cache = cache;
+	s.connect = connect;
+	s.machine = machine;
+	if (k->kernel_dir)
+		s.kernel_dir = k->kernel_dir;
+	s.flavour = k->flavour;
+	s.jobs = jobs;
+	r = verb_run_child(&s, true, ret_status);
+	if (r < 0)
+		return r;
 	*ret_us = vm_now_us() - t0;
-	*ret_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 	return 0;
 }
 
@@ -155,7 +129,7 @@ static int load(const char *path, const char *name, struct scenario *ret,
 /*
  * Run @i of the fresh-VM gap: bench/fails, then bench/trivial-read,
  * which a failure sends to a fresh VM (the spare's, with @spare); @stats
- * gets the gap. 0 or -1.
+ * gets the gap. 0, or -errno after saying why.
  */
 static int time_gap(const struct setup *su, enum accel_choice accel,
 		    const char *machine, struct scenario *fails,
@@ -179,15 +153,10 @@ static int time_gap(const struct setup *su, enum accel_choice accel,
 		fprintf(stderr, "hostctl bench: preparing gap run %u failed\n",
 			i);
 		free(run.v);
-		return -1;
+		return -ENOMEM;
 	}
 	run.n = 2;
-	ro.uri = su->uri;
-	ro.cache_dir = su->cache_dir;
-	ro.run_dir = run_dir;
-	ro.run_id = run_id;
-	ro.kernel = su->kernel_path;
-	ro.initrd = su->image.path;
+	run_runner_opts(su, run_dir, run_id, &ro);
 	ro.machine = machine;
 	ro.accel = accel;
 	ro.spare = spare;
@@ -200,7 +169,7 @@ static int time_gap(const struct setup *su, enum accel_choice accel,
 			proto_verdict_name(run.v[1].verdict),
 			run.v[1].reason ? run.v[1].reason : "");
 	res_run_free(&run);
-	return r < 0 ? -1 : 0;
+	return r < 0 ? r : 0;
 }
 
 /*
@@ -237,19 +206,18 @@ static int time_pair(const struct setup *su, const char *connect,
 
 int verb_bench(int argc, char *argv[])
 {
-	static const struct option opts[] = {
+	static const enum cli_opt shared[] = {
+		CLI_OPT_CONNECT, CLI_OPT_CACHE,	     CLI_OPT_ACCEL,
+		CLI_OPT_MACHINE, CLI_OPT_KERNEL_DIR, CLI_OPT_FLAVOUR,
+		CLI_OPT_HELP,	 CLI_OPT_END,
+	};
+	static const struct option own[] = {
 		{ "runs", required_argument, NULL, 'n' },
 		{ "no-run-all", no_argument, NULL, 'N' },
 		{ "jobs", required_argument, NULL, 'j' },
-		{ "connect", required_argument, NULL, 'c' },
-		{ "cache", required_argument, NULL, 'C' },
-		{ "accel", required_argument, NULL, 'a' },
-		{ "machine", required_argument, NULL, 'M' },
-		{ "kernel-dir", required_argument, NULL, 'K' },
-		{ "flavour", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	struct option opts[CLI_OPTS_MAX];
 	const char *connect = NULL, *cache = NULL, *machine = NULL;
 	struct setup_kernel k = { .kernel_dir = VLALAB_SRCDIR "/kernel" };
 	enum accel_choice accel = ACCEL_AUTO;
@@ -268,6 +236,7 @@ int verb_bench(int argc, char *argv[])
 	bool run_all = true;
 	int c, r, ret = EXIT_SETUP;
 
+	cli_opts_table(shared, own, opts);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
 		switch (c) {
 		case 'n':
@@ -291,13 +260,13 @@ int verb_bench(int argc, char *argv[])
 				return EXIT_SETUP;
 			}
 			break;
-		case 'c':
+		case CLI_OPT_CONNECT:
 			connect = optarg;
 			break;
-		case 'C':
+		case CLI_OPT_CACHE:
 			cache = optarg;
 			break;
-		case 'a':
+		case CLI_OPT_ACCEL:
 			if (accel_parse(optarg, &accel) < 0) {
 				fprintf(stderr,
 					"hostctl bench: unknown accelerator '%s'\n",
@@ -305,7 +274,7 @@ int verb_bench(int argc, char *argv[])
 				return EXIT_SETUP;
 			}
 			break;
-		case 'M':
+		case CLI_OPT_MACHINE:
 			if (domain_machine_check(optarg) < 0) {
 				fprintf(stderr,
 					"hostctl bench: unknown machine '%s'; use q35 or pc\n",
@@ -314,13 +283,13 @@ int verb_bench(int argc, char *argv[])
 			}
 			machine = optarg;
 			break;
-		case 'K':
+		case CLI_OPT_KERNEL_DIR:
 			k.kernel_dir = optarg;
 			break;
-		case 'L':
+		case CLI_OPT_FLAVOUR:
 			k.flavour = optarg;
 			break;
-		case 'h':
+		case CLI_OPT_HELP:
 			bench_usage(stdout);
 			return EXIT_GREEN;
 		default:
@@ -381,12 +350,7 @@ int verb_bench(int argc, char *argv[])
 			goto out;
 		}
 		run.n = 1;
-		ro.uri = su.uri;
-		ro.cache_dir = su.cache_dir;
-		ro.run_dir = run_dir;
-		ro.run_id = run_id;
-		ro.kernel = su.kernel_path;
-		ro.initrd = su.image.path;
+		run_runner_opts(&su, run_dir, run_id, &ro);
 		ro.machine = machine;
 		ro.boot_scale = setup_boot_scale(&su);
 		ro.accel = accel;

@@ -14,6 +14,7 @@
 
 #include "kbuild.h"
 #include "run/setup.h"
+#include "cli/options.h"
 #include "cli/verbs.h"
 
 #ifndef VLALAB_SRCDIR
@@ -63,36 +64,30 @@ static void print_duration(double s)
 
 int verb_build(int argc, char *argv[])
 {
+	/* build's own options, below CLI_OPT_FIRST (options.h). */
 	enum {
-		OPT_CACHE = 256,
-		OPT_KDIR,
-		OPT_TARBALL,
-		OPT_FLAVOUR,
+		OPT_TARBALL = 0x80,
 		OPT_CONFIG_ONLY,
 		OPT_IMAGE,
 		OPT_GUESTD,
 		OPT_EXTRA,
-		OPT_WITHOUT,
-		OPT_TREE,
-		OPT_SERIES
 	};
-	static const struct option opts[] = {
-		{ "cache", required_argument, NULL, OPT_CACHE },
-		{ "kernel-dir", required_argument, NULL, OPT_KDIR },
+	static const enum cli_opt shared[] = {
+		CLI_OPT_CACHE,	       CLI_OPT_KERNEL_DIR, CLI_OPT_FLAVOUR,
+		CLI_OPT_WITHOUT_PATCH, CLI_OPT_TREE,	   CLI_OPT_SERIES,
+		CLI_OPT_HELP,	       CLI_OPT_END,
+	};
+	static const struct option own[] = {
 		{ "tarball", required_argument, NULL, OPT_TARBALL },
-		{ "flavour", required_argument, NULL, OPT_FLAVOUR },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "config-only", no_argument, NULL, OPT_CONFIG_ONLY },
 		{ "image", no_argument, NULL, OPT_IMAGE },
 		{ "guestd", required_argument, NULL, OPT_GUESTD },
 		{ "extra", required_argument, NULL, OPT_EXTRA },
-		{ "without-patch", required_argument, NULL, OPT_WITHOUT },
-		{ "tree", required_argument, NULL, OPT_TREE },
-		{ "series", no_argument, NULL, OPT_SERIES },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	struct option opts[CLI_OPTS_MAX];
 	struct kbuild_opts ko = {
 		.kernel_dir = VLALAB_SRCDIR "/kernel",
 		.progress = true,
@@ -106,19 +101,20 @@ int verb_build(int argc, char *argv[])
 	char *end;
 	int c, r;
 
+	cli_opts_table(shared, own, opts);
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "j:qh", opts, NULL)) != -1) {
 		switch (c) {
-		case OPT_CACHE:
+		case CLI_OPT_CACHE:
 			ko.cache_dir = optarg;
 			break;
-		case OPT_KDIR:
+		case CLI_OPT_KERNEL_DIR:
 			ko.kernel_dir = optarg;
 			break;
 		case OPT_TARBALL:
 			ko.tarball = optarg;
 			break;
-		case OPT_FLAVOUR:
+		case CLI_OPT_FLAVOUR:
 			ko.flavour = optarg;
 			break;
 		case 'j':
@@ -131,10 +127,10 @@ int verb_build(int argc, char *argv[])
 				return 2;
 			}
 			break;
-		case OPT_TREE:
+		case CLI_OPT_TREE:
 			ko.tree = optarg;
 			break;
-		case OPT_SERIES:
+		case CLI_OPT_SERIES:
 			ko.tree_series = true;
 			break;
 		case OPT_CONFIG_ONLY:
@@ -149,7 +145,7 @@ int verb_build(int argc, char *argv[])
 		case OPT_EXTRA:
 			io.extra_dir = optarg;
 			break;
-		case OPT_WITHOUT:
+		case CLI_OPT_WITHOUT_PATCH:
 			if (ko.n_without == BUILD_WITHOUT_MAX) {
 				fprintf(stderr,
 					"hostctl build: more than %d --without-patch\n",
@@ -162,7 +158,7 @@ int verb_build(int argc, char *argv[])
 		case 'q':
 			ko.progress = false;
 			break;
-		case 'h':
+		case CLI_OPT_HELP:
 			build_usage(stdout);
 			return 0;
 		default:

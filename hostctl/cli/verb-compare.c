@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,9 +19,12 @@
 #include "fileio.h"
 #include "kbuild.h"
 #include "results/store.h"
+#include "cli/options.h"
 #include "cli/verbs.h"
+#include "run/spec.h"
 
-#define CMP_ARGV_MAX 64
+/* At most this many scenarios on the command line. */
+#define CMP_SCENARIOS_MAX 48
 
 static void compare_usage(FILE *f)
 {
@@ -49,50 +51,27 @@ static void compare_usage(FILE *f)
 		CMP_ROUNDS_MAX);
 }
 
-/* One `hostctl run` of @flavour into @dir; its exit code, or -1. */
-static int run_flavour(const char *flavour, const char *dir, const char *accel,
-		       const char *kernel_dir, char *const *scenarios,
-		       int nscenarios)
+/* One run of @flavour into @dir (run/spec.h, in a child process): its
+ * exit code (128 + a signal that killed it), or -errno when it could not
+ * be forked. */
+static int run_flavour(const char *flavour, const char *dir,
+		       enum accel_choice accel, const char *kernel_dir,
+		       char *const *scenarios, int nscenarios)
 {
-	char *argv[CMP_ARGV_MAX];
-	int n = 0, status;
-	pid_t pid;
+	struct run_spec s;
+	int status, r;
 
-	if (nscenarios > CMP_ARGV_MAX - 16)
-		return -1;
-	argv[n++] = "hostctl";
-	argv[n++] = "run";
-	argv[n++] = "--flavour";
-	argv[n++] = (char *)flavour;
-	argv[n++] = "--output";
-	argv[n++] = (char *)dir;
-	argv[n++] = "--format";
-	argv[n++] = "text";
-	if (accel) {
-		argv[n++] = "--accel";
-		argv[n++] = (char *)accel;
-	}
-	if (kernel_dir) {
-		argv[n++] = "--kernel-dir";
-		argv[n++] = (char *)kernel_dir;
-	}
-	for (int i = 0; i < nscenarios; i++)
-		argv[n++] = scenarios[i];
-	argv[n] = NULL;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		execv("/proc/self/exe", argv);
-		fprintf(stderr, "hostctl compare: cannot run hostctl: %s\n",
-			strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	run_spec_init(&s);
+	s.names = scenarios;
+	s.n_names = (size_t)nscenarios;
+	s.flavour = flavour;
+	s.output = dir;
+	s.format = RES_FORMAT_TEXT;
+	s.accel = accel;
+	if (kernel_dir)
+		s.kernel_dir = kernel_dir;
+	r = verb_run_child(&s, false, &status);
+	return r < 0 ? r : status;
 }
 
 static int write_outputs(const char *dir, struct json_object *t)
@@ -149,18 +128,23 @@ static bool verdicts_agree(const struct cmp_input *in)
 
 int verb_compare(int argc, char *argv[])
 {
-	static const struct option opts[] = {
+	static const enum cli_opt shared[] = {
+		CLI_OPT_KERNEL_DIR,
+		CLI_OPT_ACCEL,
+		CLI_OPT_HELP,
+		CLI_OPT_END,
+	};
+	static const struct option own[] = {
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "candidate", required_argument, NULL, 'c' },
 		{ "rounds", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "accel", required_argument, NULL, 'a' },
-		{ "kernel-dir", required_argument, NULL, 'K' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	struct option opts[CLI_OPTS_MAX];
+	enum accel_choice accel = ACCEL_AUTO;
 	const char *baseline = NULL, *candidate = NULL, *output = NULL,
-		   *accel = NULL, *kernel_dir = NULL;
+		   *kernel_dir = NULL;
 	struct res_run base[CMP_ROUNDS_MAX] = { 0 },
 		       cand[CMP_ROUNDS_MAX] = { 0 };
 	char dir[PATH_MAX], sub[PATH_MAX + 64], err[512], kd[PATH_MAX];
@@ -170,6 +154,7 @@ int verb_compare(int argc, char *argv[])
 	size_t done = 0;
 	char *end;
 
+	cli_opts_table(shared, own, opts);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
 		switch (c) {
 		case 'b':
@@ -192,13 +177,19 @@ int verb_compare(int argc, char *argv[])
 		case 'o':
 			output = optarg;
 			break;
-		case 'a':
-			accel = optarg;
+		case CLI_OPT_ACCEL:
+			/* Every run's, as run would take it. */
+			if (accel_parse(optarg, &accel) < 0) {
+				fprintf(stderr,
+					"hostctl compare: unknown accelerator '%s'; use auto, kvm or tcg\n",
+					optarg);
+				return EXIT_SETUP;
+			}
 			break;
-		case 'K':
+		case CLI_OPT_KERNEL_DIR:
 			kernel_dir = optarg;
 			break;
-		case 'h':
+		case CLI_OPT_HELP:
 			compare_usage(stdout);
 			return EXIT_GREEN;
 		default:
@@ -257,7 +248,7 @@ int verb_compare(int argc, char *argv[])
 			/* A run that ended red or with a lab error still
 			 * has its verdicts; only one without a summary
 			 * stops the comparison. */
-			if (r < 0 || r == EXIT_SETUP) {
+			if (r < 0 || r == EXIT_SETUP || r >= 128) {
 				fprintf(stderr,
 					"hostctl compare: the run of %s in '%s' did not start (exit %d)\n",
 					fl[i], sub, r);
@@ -308,7 +299,7 @@ out:
 const struct verb verb_compare_def = {
 	.name = "compare",
 	.min_args = 1,
-	.max_args = CMP_ARGV_MAX - 16,
+	.max_args = CMP_SCENARIOS_MAX,
 	.fn = verb_compare,
 	.usage = "--baseline F1 --candidate F2 [OPTIONS] SCENARIO...",
 	.summary = "the same scenarios on two kernel flavours, one table",

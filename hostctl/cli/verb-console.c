@@ -19,9 +19,8 @@ static void console_usage(FILE *f)
 		"type goes to it. Type ^] (Ctrl-]) to detach. The run that owns\n"
 		"the VM keeps writing its console log meanwhile; one user at a\n"
 		"time. Exits 0 when detached, 1 when the VM went away.\n"
-		"\n"
-		"  --cache DIR  the cache the VM's hostctl uses\n"
-		"  --help       show this help\n");
+		"\n");
+	verb_vm_usage(f);
 }
 
 const struct verb verb_console_def = {

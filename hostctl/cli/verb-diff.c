@@ -12,6 +12,7 @@
 
 #include "results/history.h"
 #include "results/store.h"
+#include "cli/options.h"
 #include "cli/verbs.h"
 
 static void diff_usage(FILE *f)
@@ -51,27 +52,31 @@ static int parse_num(const char *s, uint64_t max, uint64_t *ret)
 	return 0;
 }
 
+/* The run @arg names, or -errno after saying why. */
 static int load(const char *results, const char *arg, struct res_run *run)
 {
 	char dir[PATH_MAX], err[1024];
+	int r;
 
-	if (store_load(results, arg, dir, sizeof(dir), run, err, sizeof(err)) <
-	    0) {
+	r = store_load(results, arg, dir, sizeof(dir), run, err, sizeof(err));
+	if (r < 0)
 		fprintf(stderr, "hostctl diff: %s\n", err);
-		return -1;
-	}
-	return 0;
+	return r;
 }
 
 int verb_diff(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "results", required_argument, NULL, 'R' },
+	static const enum cli_opt shared[] = {
+		CLI_OPT_RESULTS,
+		CLI_OPT_HELP,
+		CLI_OPT_END,
+	};
+	static const struct option own[] = {
 		{ "threshold", required_argument, NULL, 't' },
 		{ "min-ms", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	struct option opts[CLI_OPTS_MAX];
 	struct hist_diff_opts o = { .pct = HIST_DIFF_PCT_DEFAULT,
 				    .min_ms = HIST_DIFF_MIN_MS_DEFAULT };
 	const char *results = STORE_DEFAULT_DIR;
@@ -79,9 +84,10 @@ int verb_diff(int argc, char *argv[])
 	int c, r, ret = EXIT_SETUP;
 	uint64_t v;
 
+	cli_opts_table(shared, own, opts);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
 		switch (c) {
-		case 'R':
+		case CLI_OPT_RESULTS:
 			results = optarg;
 			break;
 		case 't':
@@ -102,7 +108,7 @@ int verb_diff(int argc, char *argv[])
 				return EXIT_SETUP;
 			}
 			break;
-		case 'h':
+		case CLI_OPT_HELP:
 			diff_usage(stdout);
 			return EXIT_GREEN;
 		default:

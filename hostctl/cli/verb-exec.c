@@ -23,9 +23,8 @@ static void exec_usage(FILE *f)
 		"Run CMD in the live VM (a label such as vm3 or a domain name;\n"
 		"see 'hostctl ls') over its SSH port. Each argument is passed\n"
 		"as is, quoted for the guest's shell. Exits with CMD's status.\n"
-		"\n"
-		"  --cache DIR  the cache the VM's hostctl uses\n"
-		"  --help       show this help\n");
+		"\n");
+	verb_vm_usage(f);
 }
 
 const struct verb verb_exec_def = {

@@ -10,6 +10,7 @@
 
 #include "export/export.h"
 #include "results/store.h"
+#include "cli/options.h"
 #include "cli/verbs.h"
 
 static void export_usage(FILE *f)
@@ -36,35 +37,33 @@ static void export_usage(FILE *f)
 
 int verb_export(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "junit", required_argument, NULL, 'j' },
-		{ "kcidb", required_argument, NULL, 'k' },
-		{ "cache", required_argument, NULL, 'C' },
-		{ "kernel-dir", required_argument, NULL, 'K' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+	static const enum cli_opt shared[] = {
+		CLI_OPT_JUNIT,	    CLI_OPT_KCIDB, CLI_OPT_CACHE,
+		CLI_OPT_KERNEL_DIR, CLI_OPT_HELP,  CLI_OPT_END,
 	};
+	struct option opts[CLI_OPTS_MAX];
 	const char *junit = NULL, *kcidb = NULL, *cache = NULL, *kdir = NULL;
 	char dir[PATH_MAX], patches[PATH_MAX], err[1024];
 	struct res_run run = { 0 };
 	const char *arg;
 	int c, r;
 
+	cli_opts_table(shared, NULL, opts);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
 		switch (c) {
-		case 'j':
+		case CLI_OPT_JUNIT:
 			junit = optarg;
 			break;
-		case 'k':
+		case CLI_OPT_KCIDB:
 			kcidb = optarg;
 			break;
-		case 'C':
+		case CLI_OPT_CACHE:
 			cache = optarg;
 			break;
-		case 'K':
+		case CLI_OPT_KERNEL_DIR:
 			kdir = optarg;
 			break;
-		case 'h':
+		case CLI_OPT_HELP:
 			export_usage(stdout);
 			return EXIT_GREEN;
 		default:

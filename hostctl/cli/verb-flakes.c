@@ -12,6 +12,7 @@
 
 #include "results/history.h"
 #include "results/store.h"
+#include "cli/options.h"
 #include "cli/verbs.h"
 
 #define FLAKES_LAST_DEFAULT 10
@@ -28,21 +29,24 @@ static void flakes_usage(FILE *f)
 		"its verdicts, oldest first: P pass, F fail, S skip, x xfail, T timeout,\n"
 		"E error, C crash, X xpass, . not in that run.\n"
 		"\n"
-		"  --last N       the runs to read (default: %d, at most %d)\n"
-		"  --results DIR  where the runs are (default: " STORE_DEFAULT_DIR
-		")\n"
-		"  --help         show this help\n",
+		"  --last N       the runs to read (default: %d, at most %d)\n",
 		FLAKES_LAST_DEFAULT, FLAKES_LAST_MAX);
+	cli_opt_usage(f, CLI_OPT_RESULTS);
+	fputs("  --help         show this help\n", f);
 }
 
 int verb_flakes(int argc, char *argv[])
 {
-	static const struct option opts[] = {
+	static const enum cli_opt shared[] = {
+		CLI_OPT_RESULTS,
+		CLI_OPT_HELP,
+		CLI_OPT_END,
+	};
+	static const struct option own[] = {
 		{ "last", required_argument, NULL, 'l' },
-		{ "results", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	struct option opts[CLI_OPTS_MAX];
 	const char *results = STORE_DEFAULT_DIR;
 	unsigned long last = FLAKES_LAST_DEFAULT;
 	char **names, dir[PATH_MAX], err[1024], *end;
@@ -50,6 +54,7 @@ int verb_flakes(int argc, char *argv[])
 	size_t n, nruns = 0, first;
 	int c, r, ret = EXIT_GREEN;
 
+	cli_opts_table(shared, own, opts);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
 		switch (c) {
 		case 'l':
@@ -63,10 +68,10 @@ int verb_flakes(int argc, char *argv[])
 				return EXIT_SETUP;
 			}
 			break;
-		case 'R':
+		case CLI_OPT_RESULTS:
 			results = optarg;
 			break;
-		case 'h':
+		case CLI_OPT_HELP:
 			flakes_usage(stdout);
 			return EXIT_GREEN;
 		default:

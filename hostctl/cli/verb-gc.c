@@ -24,6 +24,7 @@
 #include "kbuild.h"
 #include "results/results.h"
 #include "results/store.h"
+#include "cli/options.h"
 #include "cli/verbs.h"
 
 static void gc_usage(FILE *f)
@@ -46,13 +47,13 @@ static void gc_usage(FILE *f)
 		"\n"
 		"  --keep N       the runs to keep, newest first (required)\n"
 		"  --cache        the cache's builds and images, not the runs\n"
-		"  --dry-run      say what would go, remove nothing\n"
-		"  --results DIR  where the runs are (default: " STORE_DEFAULT_DIR
-		")\n"
-		"  --help         show this help\n"
-		"\n"
-		"Exit codes: 0 done, 2 usage or something that could not be\n"
-		"removed.\n");
+		"  --dry-run      say what would go, remove nothing\n");
+	cli_opt_usage(f, CLI_OPT_RESULTS);
+	fputs("  --help         show this help\n"
+	      "\n"
+	      "Exit codes: 0 done, 2 usage or something that could not be\n"
+	      "removed.\n",
+	      f);
 }
 
 static uint64_t freed;
@@ -453,14 +454,18 @@ out:
 
 int verb_gc(int argc, char *argv[])
 {
-	static const struct option opts[] = {
+	static const enum cli_opt shared[] = {
+		CLI_OPT_RESULTS,
+		CLI_OPT_HELP,
+		CLI_OPT_END,
+	};
+	static const struct option own[] = {
 		{ "keep", required_argument, NULL, 'k' },
 		{ "dry-run", no_argument, NULL, 'n' },
-		{ "results", required_argument, NULL, 'R' },
 		{ "cache", no_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	struct option opts[CLI_OPTS_MAX];
 	const char *results = STORE_DEFAULT_DIR;
 	char **names, dir[PATH_MAX], latest[PATH_MAX], *end;
 	long keep = -1;
@@ -469,6 +474,7 @@ int verb_gc(int argc, char *argv[])
 	ssize_t ll;
 	int c, r, ret = EXIT_GREEN;
 
+	cli_opts_table(shared, own, opts);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
 		switch (c) {
 		case 'k':
@@ -485,13 +491,13 @@ int verb_gc(int argc, char *argv[])
 		case 'n':
 			dry = true;
 			break;
-		case 'R':
+		case CLI_OPT_RESULTS:
 			results = optarg;
 			break;
 		case 'C':
 			cache = true;
 			break;
-		case 'h':
+		case CLI_OPT_HELP:
 			gc_usage(stdout);
 			return EXIT_GREEN;
 		default:

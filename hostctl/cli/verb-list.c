@@ -16,6 +16,7 @@
 #include "scenario/bites.h"
 #include "kbuild.h"
 #include "scenario/scenario.h"
+#include "cli/options.h"
 #include "cli/verbs.h"
 
 #ifndef VLALAB_SRCDIR
@@ -41,12 +42,16 @@ static void list_usage(FILE *f)
 
 int verb_list(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "scenarios", required_argument, NULL, 's' },
+	static const enum cli_opt shared[] = {
+		CLI_OPT_SCENARIOS,
+		CLI_OPT_HELP,
+		CLI_OPT_END,
+	};
+	static const struct option own[] = {
 		{ "bites", required_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	struct option opts[CLI_OPTS_MAX];
 	const char *dir = VLALAB_SRCDIR "/scenarios";
 	const char *bites = NULL;
 	char *patch = NULL;
@@ -55,16 +60,17 @@ int verb_list(int argc, char *argv[])
 	size_t wname = 4, wseed = 4;
 	int c, r;
 
+	cli_opts_table(shared, own, opts);
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 's':
+		case CLI_OPT_SCENARIOS:
 			dir = optarg;
 			break;
 		case 'b':
 			bites = optarg;
 			break;
-		case 'h':
+		case CLI_OPT_HELP:
 			list_usage(stdout);
 			return EXIT_GREEN;
 		default:

@@ -18,9 +18,8 @@ static void pull_usage(FILE *f)
 		"Fetch the guest file PATH of the live VM (see 'hostctl ls') over\n"
 		"SFTP into DEST (default: PATH's last component, here). Files of\n"
 		"procfs, sysfs and tracefs are read to their end.\n"
-		"\n"
-		"  --cache DIR  the cache the VM's hostctl uses\n"
-		"  --help       show this help\n");
+		"\n");
+	verb_vm_usage(f);
 }
 
 const struct verb verb_pull_def = {

@@ -17,9 +17,8 @@ static void push_usage(FILE *f)
 		"Copy the local regular FILE to PATH in the live VM (see\n"
 		"'hostctl ls') over SFTP, with FILE's permission bits. PATH is\n"
 		"written under a private name, then renamed.\n"
-		"\n"
-		"  --cache DIR  the cache the VM's hostctl uses\n"
-		"  --help       show this help\n");
+		"\n");
+	verb_vm_usage(f);
 }
 
 const struct verb verb_push_def = {

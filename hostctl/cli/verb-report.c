@@ -20,6 +20,7 @@
 #include "export/export.h"
 #include "results/results.h"
 #include "results/store.h"
+#include "cli/options.h"
 #include "cli/verbs.h"
 
 #define REPORT_DEFAULT_RUN "results/latest"
@@ -217,20 +218,25 @@ static int report_html(const char *arg, const char *html_dir)
 
 int verb_report(int argc, char *argv[])
 {
-	static const struct option opts[] = {
+	static const enum cli_opt shared[] = {
+		CLI_OPT_HELP,
+		CLI_OPT_END,
+	};
+	static const struct option own[] = {
 		{ "html", required_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	struct option opts[CLI_OPTS_MAX];
 	const char *html = NULL;
 	int c, r;
 
+	cli_opts_table(shared, own, opts);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
 		if (c == 'H') {
 			html = optarg;
 			continue;
 		}
-		if (c == 'h') {
+		if (c == CLI_OPT_HELP) {
 			report_usage(stdout);
 			return EXIT_GREEN;
 		}

@@ -21,36 +21,10 @@
 #include "results/results.h"
 #include "live/sshc.h"
 #include "live/sshvm.h"
+#include "cli/options.h"
 #include "cli/verbs.h"
+#include "run/spec.h"
 #include "vm/vm.h"
-
-#define REPRO_WITHOUT_MAX 32
-
-/* repro's options that go to run as they are, in run's spelling. */
-static const struct {
-	int opt;
-	char *run_opt;
-} to_run[] = {
-	{ 'w', "--without-patch" }, { 'c', "--cache" },
-	{ 's', "--scenarios" },	    { 'I', "--image" },
-	{ 'L', "--flavour" },
-};
-#define TO_RUN_N (sizeof(to_run) / sizeof(to_run[0]))
-
-/*
- * run's words: "run --format text", two for each option of to_run
- * (--without-patch up to REPRO_WITHOUT_MAX times, the others once), the
- * scenario and NULL.
- */
-#define RARGV_MAX (3 + 2 * (TO_RUN_N - 1) + 2 * REPRO_WITHOUT_MAX + 2)
-
-static char *run_option(int opt)
-{
-	for (size_t i = 0; i < TO_RUN_N; i++)
-		if (to_run[i].opt == opt)
-			return to_run[i].run_opt;
-	return NULL;
-}
 
 struct repro {
 	const char *cache;
@@ -184,62 +158,78 @@ static void hold(void *data, struct vm *vm, const char *label,
 	fflush(stdout);
 }
 
-int verb_repro(int argc, char *argv[])
+/* --until-step N: a step number from 1. 0 or -EINVAL after saying why. */
+static int parse_step(const char *arg, size_t *ret)
 {
-	static const struct option opts[] = {
-		{ "until-step", required_argument, NULL, 'u' },
-		{ "without-patch", required_argument, NULL, 'w' },
-		{ "cache", required_argument, NULL, 'c' },
-		{ "scenarios", required_argument, NULL, 's' },
-		{ "image", required_argument, NULL, 'I' },
-		{ "flavour", required_argument, NULL, 'L' },
-		{ "no-shell", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	char *rargv[RARGV_MAX], *fwd;
-	struct repro rp = { 0 };
-	struct run_hooks h = { .hold = hold, .hold_data = &rp };
-	int opt, n = 0, r;
 	unsigned long v;
 	char *end;
 
-	rargv[n++] = "run";
-	rargv[n++] = "--format";
-	rargv[n++] = "text";
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (*arg < '1' || *arg > '9' || *end || errno || v > 100000) {
+		fprintf(stderr,
+			"hostctl repro: --until-step wants a step number from 1, not '%s'\n",
+			arg);
+		return -EINVAL;
+	}
+	*ret = v;
+	return 0;
+}
+
+/*
+ * repro's command line: run's options it takes into @s, its own into
+ * @rp and @h. VERB_GO_ON, or the exit code after the help or a message.
+ */
+static int parse_args(int argc, char *argv[], struct run_spec *s,
+		      struct repro *rp, struct run_repro *h)
+{
+	static const enum cli_opt shared[] = {
+		CLI_OPT_WITHOUT_PATCH, CLI_OPT_CACHE,	CLI_OPT_SCENARIOS,
+		CLI_OPT_IMAGE,	       CLI_OPT_FLAVOUR, CLI_OPT_HELP,
+		CLI_OPT_END,
+	};
+	static const struct option own[] = {
+		{ "until-step", required_argument, NULL, 'u' },
+		{ "no-shell", no_argument, NULL, 'n' },
+		{ 0 },
+	};
+	struct option opts[CLI_OPTS_MAX];
+	const char *image = NULL;
+	char err[PATH_MAX + 256];
+	int opt;
+
+	cli_opts_table(shared, own, opts);
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		fwd = run_option(opt);
-		if (fwd) {
-			/* Room for its two words, the scenario and NULL. */
-			if (n + 4 > (int)RARGV_MAX) {
+		switch (opt) {
+		case CLI_OPT_WITHOUT_PATCH:
+			if (s->n_without == RUN_WITHOUT_MAX) {
 				fprintf(stderr,
 					"hostctl repro: too many options (at most %d --without-patch)\n",
-					REPRO_WITHOUT_MAX);
+					RUN_WITHOUT_MAX);
 				return EXIT_SETUP;
 			}
-			rargv[n++] = fwd;
-			rargv[n++] = optarg;
-			if (opt == 'c')
-				rp.cache = optarg;
-			continue;
-		}
-		switch (opt) {
+			s->without[s->n_without++] = optarg;
+			break;
+		case CLI_OPT_CACHE:
+			s->cache = rp->cache = optarg;
+			break;
+		case CLI_OPT_SCENARIOS:
+			s->scenarios = optarg;
+			break;
+		case CLI_OPT_IMAGE:
+			image = optarg;
+			break;
+		case CLI_OPT_FLAVOUR:
+			s->flavour = optarg;
+			break;
 		case 'u':
-			errno = 0;
-			v = strtoul(optarg, &end, 10);
-			if (*optarg < '1' || *optarg > '9' || *end || errno ||
-			    v > 100000) {
-				fprintf(stderr,
-					"hostctl repro: --until-step wants a step number from 1, not '%s'\n",
-					optarg);
+			if (parse_step(optarg, &h->until_step) < 0)
 				return EXIT_SETUP;
-			}
-			h.until_step = v;
 			break;
 		case 'n':
-			rp.no_shell = true;
+			rp->no_shell = true;
 			break;
-		case 'h':
+		case CLI_OPT_HELP:
 			repro_usage(stdout);
 			return EXIT_GREEN;
 		default:
@@ -247,13 +237,33 @@ int verb_repro(int argc, char *argv[])
 			return EXIT_SETUP;
 		}
 	}
-	r = verb_check_nargs(&verb_repro_def, argc - optind);
-	if (r)
+	if (verb_check_nargs(&verb_repro_def, argc - optind))
+		return EXIT_SETUP;
+	/* As run says it: its options, its messages. */
+	if ((image && run_spec_image(s, image, err, sizeof(err)) < 0) ||
+	    run_spec_check(s, err, sizeof(err)) < 0) {
+		fprintf(stderr, "hostctl run: %s\n", err);
+		return EXIT_SETUP;
+	}
+	return VERB_GO_ON;
+}
+
+int verb_repro(int argc, char *argv[])
+{
+	struct repro rp = { 0 };
+	struct run_repro h = { .hold = hold, .hold_data = &rp };
+	struct run_spec s;
+	int r;
+
+	run_spec_init(&s);
+	s.format = RES_FORMAT_TEXT;
+	s.repro = &h;
+	r = parse_args(argc, argv, &s, &rp, &h);
+	if (r != VERB_GO_ON)
 		return r;
-	rargv[n++] = argv[optind];
-	rargv[n] = NULL;
-	optind = 0;
-	r = verb_run_hooked(n, rargv, &h);
+	s.names = argv + optind;
+	s.n_names = 1;
+	r = run_spec_run(&s);
 	if (!rp.held && r != EXIT_SETUP)
 		fprintf(stderr,
 			"hostctl repro: the guest did not live through the steps: no shell\n");

@@ -10,6 +10,7 @@
 
 #include "results/history.h"
 #include "results/store.h"
+#include "cli/options.h"
 #include "cli/verbs.h"
 
 static void runs_usage(FILE *f)
@@ -19,30 +20,31 @@ static void runs_usage(FILE *f)
 		"\n"
 		"List the stored runs, oldest first: run id, date, the kernel's\n"
 		"cache key, its series, and the verdicts.\n"
-		"\n"
-		"  --results DIR  where the runs are (default: " STORE_DEFAULT_DIR
-		")\n"
-		"  --help         show this help\n");
+		"\n");
+	cli_opt_usage(f, CLI_OPT_RESULTS);
+	fputs("  --help         show this help\n", f);
 }
 
 int verb_runs(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "results", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+	static const enum cli_opt shared[] = {
+		CLI_OPT_RESULTS,
+		CLI_OPT_HELP,
+		CLI_OPT_END,
 	};
+	struct option opts[CLI_OPTS_MAX];
 	const char *results = STORE_DEFAULT_DIR;
 	char **names, dir[PATH_MAX], err[1024];
 	size_t n;
 	int c, r, ret = EXIT_GREEN;
 
+	cli_opts_table(shared, NULL, opts);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
-		if (c == 'R') {
+		if (c == CLI_OPT_RESULTS) {
 			results = optarg;
 			continue;
 		}
-		if (c == 'h') {
+		if (c == CLI_OPT_HELP) {
 			runs_usage(stdout);
 			return EXIT_GREEN;
 		}

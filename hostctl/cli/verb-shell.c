@@ -16,9 +16,8 @@ static void shell_usage(FILE *f)
 		"terminal's size, kept in step when the window changes. Type\n"
 		"'~.' at the start of a line to leave; 'exit' ends the shell.\n"
 		"Exits with the shell's status.\n"
-		"\n"
-		"  --cache DIR  the cache the VM's hostctl uses\n"
-		"  --help       show this help\n");
+		"\n");
+	verb_vm_usage(f);
 }
 
 const struct verb verb_shell_def = {

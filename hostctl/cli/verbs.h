@@ -12,13 +12,17 @@
 #ifndef VLALAB_VERBS_H
 #define VLALAB_VERBS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-#define EXIT_GREEN 0
-#define EXIT_RED 1
-#define EXIT_SETUP 2
-#define EXIT_LAB 3
+#include "run/spec.h"
+
+/* A verb's exit codes are a run's (enum run_exit, run/spec.h). */
+#define EXIT_GREEN RUN_EXIT_GREEN
+#define EXIT_RED RUN_EXIT_RED
+#define EXIT_SETUP RUN_EXIT_SETUP
+#define EXIT_LAB RUN_EXIT_LAB
 
 struct verb {
 	const char *name;
@@ -51,20 +55,20 @@ int verb_check_nargs(const struct verb *v, int n);
 int verb_vm_options(int argc, char *argv[], const char *optstring,
 		    void (*usage)(FILE *out), const char **cache);
 
-struct vm;
-struct res_scenario;
+/* The usage lines of verb_vm_options()'s options, --cache and --help. */
+void verb_vm_usage(FILE *f);
 
-/* What hostctl repro changes in a run (verb-repro.c, verb-run.c). */
-struct run_hooks {
-	size_t until_step; /* run steps 1..until_step only; 0: all */
-	/* runner_opts' hold: the shell, with the VM alive. */
-	void (*hold)(void *data, struct vm *vm, const char *label,
-		     const char *domain, const struct res_scenario *sc);
-	void *hold_data;
-};
-
-/* hostctl run with @h: one scenario, its steps cut, a hold after them. */
-int verb_run_hooked(int argc, char *argv[], const struct run_hooks *h);
+/*
+ * Run @s (run/spec.h) in a child process, forked, not exec'd: each run
+ * of bench and compare gets what a `hostctl run` of its own has, its own
+ * embedded libvirt driver and root (a process holds its root until it
+ * exits, setup.c, and libvirt opens one embedded root per process), its
+ * own first-signal handling (SA_RESETHAND, vm_interrupt()) and its own
+ * pid in its run id. @quiet sends its report to /dev/null. 0 with
+ * *@ret_status its exit code (128 + the signal that killed it), or
+ * -errno when it could not be forked or waited for (verbs.c).
+ */
+int verb_run_child(const struct run_spec *s, bool quiet, int *ret_status);
 
 /* Each verb's row, defined in its verb-<name>.c; main.c lists them. */
 extern const struct verb verb_run_def;

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "jsonutil.h"
+#include "proto.h"
 #include "results/repeat.h"
-#include "scenario/scenario.h"
 
 #define JSON_FLAGS_PRETTY                                    \
 	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | \
@@ -28,7 +28,7 @@ static int step_slots(const struct res_scenario *sc, size_t *ret)
 	size_t n = 0;
 
 	for (size_t i = 0; i < sc->nsteps; i++) {
-		if (sc->steps[i].index >= SCN_STEPS_MAX)
+		if (sc->steps[i].index >= PROTO_STEPS_MAX)
 			return -EINVAL;
 		if (sc->steps[i].index + 1 > n)
 			n = sc->steps[i].index + 1;

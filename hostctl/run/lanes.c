@@ -209,8 +209,7 @@ static int lane_prepare(struct run_shared *sh, struct run_ctx *l)
  * loop turns once whenever each has had its turn. One thread, one loop:
  * every callback runs between the lanes' turns, never during one.
  */
-void lanes_run(struct run_shared *sh, struct run_ctx *lanes,
-		      unsigned int n)
+void lanes_run(struct run_shared *sh, struct run_ctx *lanes, unsigned int n)
 {
 	unsigned int k, alive, all = n;
 	int r;
@@ -255,4 +254,3 @@ out:
 		if (lanes[k].stack)
 			munmap(lanes[k].stack, RUNNER_LANE_STACK);
 }
-

@@ -102,7 +102,7 @@ static void note_console(struct run_ctx *c, struct scn_run *r, size_t k,
  * expects, else BOOT_OVER.
  */
 static enum boot_step on_end(struct run_ctx *c, struct scn_run *r, size_t k,
-		  struct guest_end *end, int e)
+			     struct guest_end *end, int e)
 {
 	r->end = end->end;
 	if (vm_end_stopped(end->end))
@@ -124,8 +124,8 @@ static enum boot_step on_end(struct run_ctx *c, struct scn_run *r, size_t k,
  * is over (its facts say why), BOOT_STOPPED when the guest stopped as boot
  * @k expects.
  */
-static enum boot_step wait_view(struct run_ctx *c, struct scn_run *r, size_t k, size_t vk,
-		     struct res_scenario *v, int e)
+static enum boot_step wait_view(struct run_ctx *c, struct scn_run *r, size_t k,
+				size_t vk, struct res_scenario *v, int e)
 {
 	const struct scenario *s = r->s;
 	struct guest_stats *st = c->stats;
@@ -261,8 +261,8 @@ static enum boot_step own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 	g->nic = r->s->nic;
 	guest_name(g);
 	guest_domain(g, &dc);
-	if (boots_domain(r->bs, k, c->sh->env.cmdline, &dc, err,
-			 sizeof(err)) < 0 ||
+	if (boots_domain(r->bs, k, c->sh->env.cmdline, &dc, err, sizeof(err)) <
+		    0 ||
 	    confine_domain(&dc, err, sizeof(err)) < 0) {
 		verdict_note(&r->f, VERDICT_CAUSE_HOST, k, err);
 		return BOOT_OVER;
@@ -288,7 +288,8 @@ static enum boot_step own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 		g->hang = "nothing from the guest after its start";
 		snprintf(what, sizeof(what),
 			 "nothing from %s within %" PRIu64 " s of its start",
-			 g->label, runner_scaled(c->o, RUNNER_HELLO_BOOT_MS) / 1000);
+			 g->label,
+			 runner_scaled(c->o, RUNNER_HELLO_BOOT_MS) / 1000);
 		note_console(c, r, k, VERDICT_CAUSE_HOST, what);
 		return BOOT_OVER;
 	}
@@ -499,7 +500,8 @@ void runner_scenario(struct run_ctx *c, size_t i)
 			more = run_boot(c, &r, k);
 		c->end_us = vm_now_us();
 		/* repro's shell: after the last boot to run, its VM alive. */
-		if (c->o->hold && (!r.bs || more == BOOT_OVER || k + 1 == nboots) &&
+		if (c->o->hold &&
+		    (!r.bs || more == BOOT_OVER || k + 1 == nboots) &&
 		    c->g->vm && !vm_dead(c->g->vm))
 			c->o->hold(c->o->hold_data, c->g->vm, c->g->label,
 				   c->g->name, r.sc);
@@ -524,9 +526,8 @@ void runner_scenario(struct run_ctx *c, size_t i)
 	 * The shared VM goes on only after a clean pass, its view done (the
 	 * session must not keep it).
 	 */
-	if (!r.bs &&
-	    (!vm_reusable(r.sc, c->fresh, sizeof(c->fresh)) ||
-	     !vm_end_survived(r.end) || c->g->sess.cur == &r.view))
+	if (!r.bs && (!vm_reusable(r.sc, c->fresh, sizeof(c->fresh)) ||
+		      !vm_end_survived(r.end) || c->g->sess.cur == &r.view))
 		guest_stop(c->g, true);
 	/* A scenario_end that came as it stopped is too late to count. */
 	if (!r.bs)

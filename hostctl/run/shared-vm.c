@@ -186,7 +186,8 @@ static bool take_spare(struct run_ctx *c)
 	w.sp = sp;
 	w.vm = sp->g->vm;
 	if (!sp->g->sess.hello_seen &&
-	    vm_wait(w.vm, spare_up, &w, runner_scaled(c->o, RUNNER_HELLO_TCG_MS)) < 0)
+	    vm_wait(w.vm, spare_up, &w,
+		    runner_scaled(c->o, RUNNER_HELLO_TCG_MS)) < 0)
 		return false;
 	if (sp->g->vm != w.vm || !sp->g->sess.hello_seen || vm_dead(w.vm))
 		return false;

@@ -18,40 +18,25 @@ uint64_t boots_bound_ms(const struct scenario *s, size_t k)
 {
 	if (s->nboots)
 		return s->boots[k].timeout_ms;
-	return s->timeout_ms + (s->cleanup_json ? s->cleanup_timeout_ms : 0);
+	return s->timeout_ms + (s->run_cleanup ? s->cleanup_timeout_ms : 0);
 }
 
 int boots_run_encode(const struct scenario *s, size_t k, char **ret_line,
 		     size_t *ret_len)
 {
 	const struct scn_boot *b = s->nboots ? &s->boots[k] : NULL;
-	const char *steps = b ? b->steps_json : s->steps_json;
-	struct proto_run run = {
+	/* A scenario with boots has no state_files or cleanup (scenario.c). */
+	const struct proto_run run = {
 		.scenario = s->name,
 		.timeout_ms = b ? b->timeout_ms : s->timeout_ms,
 		.step_timeout_ms = s->step_timeout_ms,
+		.steps = b ? b->run_steps : s->run_steps,
+		.state_files = s->run_state_files,
+		.cleanup = s->run_cleanup,
 		.cleanup_timeout_ms = s->cleanup_timeout_ms,
 	};
-	int r = -ENOMEM;
 
-	/*
-	 * A scenario with boots has no state_files or cleanup (scenario.c).
-	 * The texts are json-c's own output, so they parse back, memory
-	 * permitting.
-	 */
-	if (steps)
-		run.steps = json_tokener_parse(steps);
-	if (s->state_files_json)
-		run.state_files = json_tokener_parse(s->state_files_json);
-	if (s->cleanup_json)
-		run.cleanup = json_tokener_parse(s->cleanup_json);
-	if (!steps == !run.steps && !s->state_files_json == !run.state_files &&
-	    !s->cleanup_json == !run.cleanup)
-		r = proto_run_encode(&run, ret_line, ret_len);
-	json_object_put(run.steps);
-	json_object_put(run.state_files);
-	json_object_put(run.cleanup);
-	return r;
+	return proto_run_encode(&run, ret_line, ret_len);
 }
 
 const char *boots_end_name(enum scn_boot_end e)

@@ -18,8 +18,10 @@
 /*
  * The run request of boot @k of @s, as one protocol line in a malloc'd
  * string: that boot's steps and bound, or for a scenario without boots
- * (@k 0) all its steps, state_files and cleanup list. Returns 0, or as
- * proto_run_encode() (-E2BIG: over the line limit), or -ENOMEM.
+ * (@k 0) all its steps, state_files and cleanup list. The one place a
+ * scenario's request is made, the line-limit checks of the loader
+ * included. Returns 0, or as proto_run_encode() (-E2BIG: over the line
+ * limit, -EINVAL: no steps), or -ENOMEM.
  */
 int boots_run_encode(const struct scenario *s, size_t k, char **ret_line,
 		     size_t *ret_len);

@@ -80,27 +80,6 @@ void scn_warn(struct scn_ctx *ctx, const char *path, const char *fmt, ...)
 		free(msg);
 }
 
-static const char *scn_type_name(struct json_object *v)
-{
-	switch (json_object_get_type(v)) {
-	case json_type_null:
-		return "null";
-	case json_type_boolean:
-		return "a boolean";
-	case json_type_double:
-		return "a number";
-	case json_type_int:
-		return "an integer";
-	case json_type_object:
-		return "an object";
-	case json_type_array:
-		return "an array";
-	case json_type_string:
-		return "a string";
-	}
-	return "something else";
-}
-
 bool scn_expect_type(struct scn_ctx *ctx, const char *path,
 		     struct json_object *v, enum json_type want,
 		     const char *want_name)
@@ -108,7 +87,7 @@ bool scn_expect_type(struct scn_ctx *ctx, const char *path,
 	if (json_object_get_type(v) == want)
 		return true;
 	scn_error(ctx, path, "expected %s, got %s", want_name,
-		  scn_type_name(v));
+		  stepspec_json_type_name(v));
 	return false;
 }
 

@@ -2,10 +2,11 @@
 /*
  * What the files that load and validate a scenario file share, and no
  * other file of hostctl includes (they use scenario.h): scenario.c loads,
+ * scenario-fill.c fills a struct scenario from a checked document,
  * scenario-rules.c checks the rules across a file's parts,
  * scenario-schema.c checks each key against the schema,
- * scenario-values.c checks one value, scenario-errors.c collects what the
- * checks find.
+ * scenario-values.c checks one value (common/stepspec-value.c's checks),
+ * scenario-errors.c collects what the checks find.
  */
 #ifndef VLALAB_SCENARIO_PRIV_H
 #define VLALAB_SCENARIO_PRIV_H
@@ -33,9 +34,11 @@ struct scn_ctx {
 };
 
 /*
- * What a value must be: a type of common/stepspec.h (enum stepspec_type),
- * which the steps' keys have and the scenario's own keys use too, or one of
- * the scenario file's own below, numbered after them.
+ * What a value must be. The scenario file's own objects have key tables of
+ * common/stepspec.h's struct stepspec_key, as the steps have: each key's
+ * type is one of stepspec.h's, which stepspec_value_check() checks, or one
+ * of the file's own below, numbered after them (SCN_V(LINE) in a table's
+ * row).
  */
 #define SCN_MODNAME_MAX 55 /* MODULE_NAME_LEN - 1 */
 
@@ -56,14 +59,7 @@ enum scn_vtype {
 	SCN_V_BOOTS, /* an array of boot objects, scn_boot_keys[] */
 };
 
-/* A key of an object: struct stepspec_key, with our types too. */
-struct scn_key {
-	const char *key;
-	int type; /* an enum stepspec_type or enum scn_vtype */
-	bool required;
-	int64_t min, max;
-	const char *const *choices;
-};
+#define SCN_V(name) ((enum stepspec_type)SCN_V_##name)
 
 /* ---- scenario-errors.c ---- */
 
@@ -89,6 +85,16 @@ bool scn_expect_type(struct scn_ctx *ctx, const char *path,
 /* Drop the errors after the first @n (@errs may be NULL). */
 void scn_errors_truncate(struct scn_errors *errs, size_t n);
 
+/* ---- scenario-fill.c ---- */
+
+/*
+ * Fill @s from the validated document @doc: every field, every step's
+ * timeout_ms (added to @doc's steps, which @s then holds), the bites.
+ * Returns 0, -EINVAL with an error in @ctx (a run request over the line
+ * limit, a kselftest program without a DIR), or -ENOMEM.
+ */
+int scn_fill(struct scn_ctx *ctx, struct json_object *doc, struct scenario *s);
+
 /* ---- scenario-rules.c ---- */
 
 /*
@@ -107,26 +113,32 @@ void scn_check_rules(struct scn_ctx *ctx, struct json_object *doc);
 void scn_check_keys(struct scn_ctx *ctx, struct json_object *doc);
 
 /*
- * Check the keys of @obj against @keys and @more (either may be NULL): no
- * unknown key, every required key present, each value of its type. @what
- * names the object in messages ("a scenario", "a 'read' step").
+ * Check the keys of @obj against the @ntables key tables @tables (any may
+ * be NULL), in order: no unknown key, every required key present, each
+ * value of its type. @what names the object in messages ("a scenario", "a
+ * 'read' step").
  */
 void scn_check_object(struct scn_ctx *ctx, const char *path,
-		      struct json_object *obj, const struct scn_key *keys,
-		      const struct scn_key *more, const char *what);
+		      struct json_object *obj,
+		      const struct stepspec_key *const *tables, size_t ntables,
+		      const char *what);
 
 /* The name of @step, a string, or NULL: it has none, or is no object. */
 const char *scn_step_name(struct json_object *step);
 
 /* ---- scenario-values.c ---- */
 
-/* A value of one of common/stepspec.h's types, as @spec bounds it. */
+/*
+ * A value of one of common/stepspec.h's types, as @key bounds it:
+ * stepspec_value_check(), each problem an error at @path or its element.
+ */
 void scn_check_spec_value(struct scn_ctx *ctx, const char *path,
-			  const struct scn_key *spec, struct json_object *v);
+			  const struct stepspec_key *key,
+			  struct json_object *v);
 
-/* A string: STEPSPEC_STRING, STEPSPEC_TEXT or SCN_V_LINE. */
-void scn_check_string(struct scn_ctx *ctx, const char *path,
-		      const struct scn_key *spec, struct json_object *v);
+/* SCN_V_LINE: a non-empty string of at most @key->max bytes, one line. */
+void scn_check_line(struct scn_ctx *ctx, const char *path,
+		    const struct stepspec_key *key, struct json_object *v);
 
 /*
  * An array of strings, each passing @ok, with no two alike (module names

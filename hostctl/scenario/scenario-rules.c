@@ -30,9 +30,9 @@ static const struct {
 };
 
 /* One entry of "bites"; scn_check_bites() checks both values. */
-static const struct scn_key scn_bite_keys[] = {
-	{ "patch", SCN_V_BITES, true, 0, 0, NULL },
-	{ "steps", SCN_V_BITES, true, 0, 0, NULL },
+static const struct stepspec_key scn_bite_keys[] = {
+	{ "patch", SCN_V(BITES), true, 0, 0, NULL },
+	{ "steps", SCN_V(BITES), true, 0, 0, NULL },
 	{ NULL },
 };
 /* clang-format on */
@@ -178,8 +178,10 @@ static void scn_check_bites(struct scn_ctx *ctx, struct json_object *doc)
 		jsonstrict_path_index(p, "$.bites", i);
 		if (!scn_expect_type(ctx, p, e, json_type_object, "an object"))
 			continue;
-		scn_check_object(ctx, p, e, scn_bite_keys, NULL,
-				 "a bites entry");
+		scn_check_object(
+			ctx, p, e,
+			(const struct stepspec_key *const[]){ scn_bite_keys },
+			1, "a bites entry");
 		jsonstrict_path_key(q, p, "patch");
 		if (json_object_object_get_ex(e, "patch", &patch) &&
 		    scn_expect_type(ctx, q, patch, json_type_string,

@@ -18,9 +18,6 @@
 #include "crash/report.h"
 #include "scenario/scenario-priv.h"
 
-/* Room for a step kind's keys and the ending NULL key. */
-#define SCN_SPEC_KEYS_MAX (STEPSPEC_KEYS_MAX + 1)
-
 /* clang-format off */
 static const char *const scn_seeds[] = { "001", "002", "003", "004", "005",
 					 "none", NULL };
@@ -29,21 +26,21 @@ static const char *const scn_seeds[] = { "001", "002", "003", "004", "005",
 static const char *const scn_images[] = { "cloud", NULL };
 
 /* The report kinds an expect_incident may name: report_kind_name()'s words. */
-static const struct scn_key scn_top_keys[] = {
-	{ "description", SCN_V_LINE, true, 0, 0, NULL },
+static const struct stepspec_key scn_top_keys[] = {
+	{ "description", SCN_V(LINE), true, 0, 0, NULL },
 	{ "seed", STEPSPEC_CHOICE, true, 0, 0, scn_seeds },
-	{ "requires", SCN_V_REQUIRES, false, 0, 0, NULL },
+	{ "requires", SCN_V(REQUIRES), false, 0, 0, NULL },
 	{ "timeout_ms", STEPSPEC_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ "step_timeout_ms", STEPSPEC_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
-	{ "steps", SCN_V_STEPS, false, 1, SCN_STEPS_MAX, NULL },
-	{ "cleanup", SCN_V_CLEANUP, false, 1, PROTO_CLEANUP_MAX, NULL },
+	{ "steps", SCN_V(STEPS), false, 1, SCN_STEPS_MAX, NULL },
+	{ "cleanup", SCN_V(CLEANUP), false, 1, PROTO_CLEANUP_MAX, NULL },
 	{ "cleanup_timeout_ms", STEPSPEC_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
-	{ "expect_incident", SCN_V_INCIDENT, false, 0, 0, NULL },
-	{ "bites", SCN_V_BITES, false, 1, SCN_BITES_MAX, NULL },
-	{ "xfail", SCN_V_LINE, false, 0, PROTO_TEXT_MAX - 1, NULL },
-	{ "state_files", SCN_V_STATE_FILES, false, 0, PROTO_AUDIT_FILES_MAX, NULL },
-	{ "disk", SCN_V_DISK, false, 0, 0, NULL },
-	{ "boots", SCN_V_BOOTS, false, 1, SCN_BOOTS_MAX, NULL },
+	{ "expect_incident", SCN_V(INCIDENT), false, 0, 0, NULL },
+	{ "bites", SCN_V(BITES), false, 1, SCN_BITES_MAX, NULL },
+	{ "xfail", SCN_V(LINE), false, 0, PROTO_TEXT_MAX - 1, NULL },
+	{ "state_files", SCN_V(STATE_FILES), false, 0, PROTO_AUDIT_FILES_MAX, NULL },
+	{ "disk", SCN_V(DISK), false, 0, 0, NULL },
+	{ "boots", SCN_V(BOOTS), false, 1, SCN_BOOTS_MAX, NULL },
 	{ "fresh_vm", STEPSPEC_BOOL, false, 0, 0, NULL },
 	{ "nic", STEPSPEC_BOOL, false, 0, 0, NULL },
 	{ "image", STEPSPEC_CHOICE, false, 0, 0, scn_images },
@@ -55,25 +52,25 @@ static const char *const scn_machines[] = { "pc", "q35", NULL };
 static const char *const scn_ends[] = { "running", "poweroff", "reboot",
 					NULL };
 
-static const struct scn_key scn_disk_keys[] = {
+static const struct stepspec_key scn_disk_keys[] = {
 	{ "size_mib", STEPSPEC_INT, true, 16, 65536, NULL },
 	{ "format", STEPSPEC_CHOICE, false, 0, 0, scn_disk_formats },
 	{ NULL },
 };
 
-static const struct scn_key scn_boot_keys[] = {
+static const struct stepspec_key scn_boot_keys[] = {
 	{ "memory_mib", STEPSPEC_INT, false, 128, 16384, NULL },
 	{ "machine", STEPSPEC_CHOICE, false, 0, 0, scn_machines },
-	{ "kernel_args", SCN_V_KARGS, false, 0, SCN_KERNEL_ARGS_MAX, NULL },
-	{ "extra_disks", SCN_V_DISKS, false, 0, SCN_EXTRA_DISKS_MAX, NULL },
-	{ "steps", SCN_V_STEPS, false, 0, SCN_STEPS_MAX, NULL },
+	{ "kernel_args", SCN_V(KARGS), false, 0, SCN_KERNEL_ARGS_MAX, NULL },
+	{ "extra_disks", SCN_V(DISKS), false, 0, SCN_EXTRA_DISKS_MAX, NULL },
+	{ "steps", SCN_V(STEPS), false, 0, SCN_STEPS_MAX, NULL },
 	{ "end", STEPSPEC_CHOICE, false, 0, 0, scn_ends },
 	{ "resumed", STEPSPEC_BOOL, false, 0, 0, NULL },
 	{ "timeout_ms", STEPSPEC_INT, false, 1, SCN_TIMEOUT_MAX_MS, NULL },
 	{ NULL },
 };
 
-static const struct scn_key scn_incident_keys[] = {
+static const struct stepspec_key scn_incident_keys[] = {
 	{ "kind", STEPSPEC_CHOICE, true, 0, 0, report_kind_choices },
 	{ "title", STEPSPEC_REGEX, false, 0, 0, NULL },
 	{ "survives", STEPSPEC_BOOL, true, 0, 0, NULL },
@@ -81,12 +78,12 @@ static const struct scn_key scn_incident_keys[] = {
 	{ NULL },
 };
 
-static const struct scn_key scn_requires_keys[] = {
-	{ "config", SCN_V_CONFIGS, false, 0, 0, NULL },
-	{ "config_unset", SCN_V_CONFIGS, false, 0, 0, NULL },
-	{ "unset_why", SCN_V_LINE, false, 0, SCN_UNSET_WHY_MAX, NULL },
-	{ "modules", SCN_V_MODULES, false, 0, 0, NULL },
-	{ "module_params", SCN_V_MODULE_PARAMS, false, 0, 0, NULL },
+static const struct stepspec_key scn_requires_keys[] = {
+	{ "config", SCN_V(CONFIGS), false, 0, 0, NULL },
+	{ "config_unset", SCN_V(CONFIGS), false, 0, 0, NULL },
+	{ "unset_why", SCN_V(LINE), false, 0, SCN_UNSET_WHY_MAX, NULL },
+	{ "modules", SCN_V(MODULES), false, 0, 0, NULL },
+	{ "module_params", SCN_V(MODULE_PARAMS), false, 0, 0, NULL },
 	{ NULL },
 };
 /* clang-format on */
@@ -135,42 +132,9 @@ static bool scn_is_module_param(const char *s)
 	return true;
 }
 
-static const struct scn_key *scn_find_key(const struct scn_key *keys,
-					  const char *key)
-{
-	for (; keys && keys->key; keys++)
-		if (strcmp(keys->key, key) == 0)
-			return keys;
-	return NULL;
-}
-
-/*
- * The stepspec key tables @keys and @more (or NULL) as one of ours, into
- * @out (SCN_SPEC_KEYS_MAX rows).
- */
-static const struct scn_key *scn_spec_keys(const struct stepspec_key *keys,
-					   const struct stepspec_key *more,
-					   struct scn_key *out)
-{
-	size_t n = 0;
-
-	for (int pass = 0; pass < 2; pass++)
-		for (const struct stepspec_key *k = pass ? more : keys;
-		     k && k->key && n + 1 < SCN_SPEC_KEYS_MAX; k++, n++)
-			out[n] = (struct scn_key){
-				.key = k->key,
-				.type = k->type,
-				.required = k->required,
-				.min = k->min,
-				.max = k->max,
-				.choices = k->choices,
-			};
-	out[n] = (struct scn_key){ NULL };
-	return out;
-}
-
 static void scn_check_value(struct scn_ctx *ctx, const char *path,
-			    const struct scn_key *spec, struct json_object *v);
+			    const struct stepspec_key *spec,
+			    struct json_object *v);
 
 /* One word of the kernel command line: no spaces, quotes or shell bytes. */
 static bool scn_is_kernel_arg(const char *s)
@@ -190,24 +154,24 @@ static bool scn_is_state_path(const char *s)
 }
 
 void scn_check_object(struct scn_ctx *ctx, const char *path,
-		      struct json_object *obj, const struct scn_key *keys,
-		      const struct scn_key *more, const char *what)
+		      struct json_object *obj,
+		      const struct stepspec_key *const *tables, size_t ntables,
+		      const char *what)
 {
 	char p[SCN_PATH_MAX];
 
 	json_object_object_foreach(obj, key, val) {
-		const struct scn_key *spec = scn_find_key(keys, key);
+		const struct stepspec_key *spec = NULL;
 
-		if (!spec)
-			spec = scn_find_key(more, key);
+		for (size_t t = 0; !spec && t < ntables; t++)
+			spec = stepspec_key_find(tables[t], key);
 		jsonstrict_path_key(p, path, key);
 		if (!spec) {
 			char known[512] = "";
 			size_t len = 0;
 
-			for (int pass = 0; pass < 2; pass++)
-				for (const struct scn_key *k = pass ? more :
-								      keys;
+			for (size_t t = 0; t < ntables; t++)
+				for (const struct stepspec_key *k = tables[t];
 				     k && k->key; k++) {
 					int r = snprintf(known + len,
 							 sizeof(known) - len,
@@ -225,9 +189,8 @@ void scn_check_object(struct scn_ctx *ctx, const char *path,
 		}
 		scn_check_value(ctx, p, spec, val);
 	}
-	for (int pass = 0; pass < 2; pass++)
-		for (const struct scn_key *k = pass ? more : keys; k && k->key;
-		     k++)
+	for (size_t t = 0; t < ntables; t++)
+		for (const struct stepspec_key *k = tables[t]; k && k->key; k++)
 			if (k->required &&
 			    !json_object_object_get_ex(obj, k->key, NULL))
 				scn_error(ctx, path,
@@ -239,8 +202,9 @@ void scn_check_object(struct scn_ctx *ctx, const char *path,
  * too long to look into; else true, with its length in *@ret_n.
  */
 static bool scn_check_length(struct scn_ctx *ctx, const char *path,
-			     const struct scn_key *spec, struct json_object *v,
-			     const char *what, size_t *ret_n)
+			     const struct stepspec_key *spec,
+			     struct json_object *v, const char *what,
+			     size_t *ret_n)
 {
 	size_t n;
 
@@ -259,18 +223,18 @@ static bool scn_check_length(struct scn_ctx *ctx, const char *path,
 
 /* An object whose keys are @keys; @what names it in messages. */
 static void scn_check_nested(struct scn_ctx *ctx, const char *path,
-			     struct json_object *v, const struct scn_key *keys,
-			     const char *what)
+			     struct json_object *v,
+			     const struct stepspec_key *keys, const char *what)
 {
 	if (scn_expect_type(ctx, path, v, json_type_object, "an object"))
-		scn_check_object(ctx, path, v, keys, NULL, what);
+		scn_check_object(ctx, path, v, &keys, 1, what);
 }
 
 static void scn_check_step(struct scn_ctx *ctx, const char *path,
 			   struct json_object *step)
 {
-	struct scn_key step_keys[SCN_SPEC_KEYS_MAX],
-		kind_keys[SCN_SPEC_KEYS_MAX];
+	const struct stepspec_key *own = ctx->cleanup ? stepspec_cleanup_keys :
+							NULL;
 	const struct stepspec *kind = NULL;
 	struct stepspec_problems probs = { .n = 0 };
 	struct json_object *v;
@@ -278,8 +242,6 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 
 	if (!scn_expect_type(ctx, path, step, json_type_object, "an object"))
 		return;
-	scn_spec_keys(stepspec_common_keys,
-		      ctx->cleanup ? stepspec_cleanup_keys : NULL, step_keys);
 	jsonstrict_path_key(p, path, "kind");
 	if (!json_object_object_get_ex(step, "kind", &v))
 		scn_error(ctx, path, "missing required key 'kind'");
@@ -301,9 +263,11 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 	if (!kind) {
 		/* Without a kind only the common keys can be checked. */
 		json_object_object_foreach(step, key, val) {
-			const struct scn_key *spec =
-				scn_find_key(step_keys, key);
+			const struct stepspec_key *spec =
+				stepspec_key_find(stepspec_common_keys, key);
 
+			if (!spec)
+				spec = stepspec_key_find(own, key);
 			if (spec && strcmp(key, "kind") != 0) {
 				jsonstrict_path_key(p, path, key);
 				scn_check_value(ctx, p, spec, val);
@@ -321,8 +285,10 @@ static void scn_check_step(struct scn_ctx *ctx, const char *path,
 			"only a step of 'cleanup' takes 'if_exists': a main step that finds nothing to do should fail");
 		json_object_object_del(step, "if_exists");
 	}
-	scn_check_object(ctx, path, step, step_keys,
-			 scn_spec_keys(kind->keys, NULL, kind_keys), what);
+	scn_check_object(ctx, path, step,
+			 (const struct stepspec_key *const[]){
+				 stepspec_common_keys, own, kind->keys },
+			 3, what);
 
 	/* need_one, the kind's own rules, needs, below_timeout. */
 	stepspec_check_rules(kind, step, ctx->step_timeout_ms, &probs);
@@ -443,7 +409,8 @@ static void scn_check_samples(struct scn_ctx *ctx, const char *path,
 }
 
 static void scn_check_steps(struct scn_ctx *ctx, const char *path,
-			    const struct scn_key *spec, struct json_object *v)
+			    const struct stepspec_key *spec,
+			    struct json_object *v)
 {
 	char p[SCN_PATH_MAX];
 	size_t n;
@@ -571,9 +538,10 @@ static void scn_check_boots(struct scn_ctx *ctx, const char *path,
 
 /* An array of disks or boots: its length, then each object. */
 static void scn_check_array(struct scn_ctx *ctx, const char *path,
-			    const struct scn_key *spec, struct json_object *v)
+			    const struct stepspec_key *spec,
+			    struct json_object *v)
 {
-	bool boots = spec->type == SCN_V_BOOTS;
+	bool boots = spec->type == SCN_V(BOOTS);
 	char p[SCN_PATH_MAX];
 	size_t n;
 
@@ -591,7 +559,8 @@ static void scn_check_array(struct scn_ctx *ctx, const char *path,
 
 /* A value of @spec's type: common/stepspec.h's, or ours. */
 static void scn_check_value(struct scn_ctx *ctx, const char *path,
-			    const struct scn_key *spec, struct json_object *v)
+			    const struct stepspec_key *spec,
+			    struct json_object *v)
 {
 	if (spec->type < STEPSPEC__COUNT) {
 		scn_check_spec_value(ctx, path, spec, v);
@@ -599,7 +568,7 @@ static void scn_check_value(struct scn_ctx *ctx, const char *path,
 	}
 	switch ((enum scn_vtype)spec->type) {
 	case SCN_V_LINE:
-		scn_check_string(ctx, path, spec, v);
+		scn_check_line(ctx, path, spec, v);
 		return;
 	case SCN_V_CONFIGS:
 		scn_check_string_list(ctx, path, v, scn_is_config_name,
@@ -683,5 +652,7 @@ void scn_check_keys(struct scn_ctx *ctx, struct json_object *doc)
 	    json_object_get_int64(v) >= 1 &&
 	    json_object_get_int64(v) <= SCN_TIMEOUT_MAX_MS)
 		ctx->step_timeout_ms = json_object_get_int64(v);
-	scn_check_object(ctx, "$", doc, scn_top_keys, NULL, "a scenario");
+	scn_check_object(ctx, "$", doc,
+			 (const struct stepspec_key *const[]){ scn_top_keys },
+			 1, "a scenario");
 }

@@ -6,7 +6,9 @@
  * the caller to print.
  *
  * Loading is scenario.c's (checking: scenario-schema.c, scenario-rules.c,
- * scenario-values.c, and scenario-errors.c with scn_errors_free()),
+ * scenario-values.c, and scenario-errors.c with scn_errors_free();
+ * filling a struct scenario, scn_free() and scn_truncate():
+ * scenario-fill.c),
  * selection scenario-select.c's, the requires check scenario-requires.c's
  * (docs/architecture.md, "Inside hostctl/").
  */
@@ -18,6 +20,8 @@
 #include <stdint.h>
 
 #include "proto.h"
+
+struct json_object;
 
 /* Defaults and bounds, as docs/scenarios.md states them: the protocol's. */
 #define SCN_TIMEOUT_DEFAULT_MS PROTO_TIMEOUT_DEFAULT_MS
@@ -96,7 +100,7 @@ struct scn_boot {
 	enum scn_resumed resumed;
 	uint64_t timeout_ms; /* its steps' bound */
 	size_t first_step, nsteps; /* its slice of scenario.steps */
-	char *steps_json; /* as scenario.steps_json */
+	struct json_object *run_steps; /* as scenario.run_steps */
 };
 
 struct scenario {
@@ -144,19 +148,18 @@ struct scenario {
 	bool cloud;
 	char *xfail; /* the xfail reason, or NULL */
 	/*
-	 * The steps array, every step's timeout_ms filled in, as compact JSON
-	 * (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), ready for
-	 * proto_run_encode().
+	 * The lists of the run request (boots_run_encode()), json-c arrays
+	 * held from load to send: the steps, every step's timeout_ms filled
+	 * in; state_files, or NULL; the cleanup list, or NULL when there is
+	 * none.
 	 */
-	char *steps_json;
-	/* state_files as compact JSON for the run request, or NULL. */
-	char *state_files_json;
-	/* The cleanup list as steps_json is, or NULL when there is none. */
-	char *cleanup_json;
+	struct json_object *run_steps;
+	struct json_object *run_state_files;
+	struct json_object *run_cleanup;
 	/*
 	 * A scenario with its own VMs (it has `boots` or a `disk`): each
 	 * boot in order, its steps a slice of steps[] above (which then holds
-	 * every boot's steps, and steps_json is NULL). A scenario with a disk
+	 * every boot's steps, and run_steps is NULL). A scenario with a disk
 	 * and no `boots` is one boot holding its steps. nboots is 0 for the
 	 * scenarios that share a VM.
 	 */

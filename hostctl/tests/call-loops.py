@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""No two files of hostctl/ or kbuild/ call each other, directly or round
-a loop (docs/architecture.md, "Inside hostctl/"). Reads the object files
-meson built: file A depends on file B when A.o has an undefined symbol
-that B.o defines. Prints TAP; the edges of any loop go in diagnostics.
+"""No two files of hostctl/, kbuild/, common/ or guestd/ call each other,
+directly or round a loop (docs/architecture.md, "Inside hostctl/"). Reads
+the object files meson built: file A depends on file B when A.o has an
+undefined symbol that B.o of the same program defines. Prints TAP; the
+edges of any loop go in diagnostics.
 
 Usage: call-loops.py BUILD_ROOT
 """
@@ -13,23 +14,37 @@ import os
 import subprocess
 import sys
 
-# meson's object directories for hostctl's program and pure library,
-# kbuild's library and common's.
-OBJ_DIRS = {
-    'hostctl': ['hostctl/hostctl.p', 'hostctl/libhostctl-pure.a.p',
-                'hostctl/*/libhostctl-*.a.p'],
-    'kbuild': ['kbuild/libkbuild.a.p'],
-    'common': ['common/libvlalab-common.a.p'],
+# meson's object directories, by the program they link into (a symbol
+# resolves only within its program): hostctl's main and layer libraries
+# with kbuild's library and common's; guestd's main and guestd-core, which
+# compiles common's sources itself (objects named .._common_X.c.o).
+PROGRAMS = {
+    'hostctl': {
+        'hostctl': ['hostctl/hostctl.p', 'hostctl/*/libhostctl-*.a.p'],
+        'kbuild': ['kbuild/libkbuild.a.p'],
+        'common': ['common/libvlalab-common.a.p'],
+    },
+    'guestd': {
+        'guestd': ['guestd/guestd.p', 'guestd/libguestd-core.a.p'],
+    },
 }
 
 
-def objects(root):
+def objects(root, dirs_of):
+    """{'folder/file.c': path of its object} for one program."""
     objs = {}
-    for folder, dirs in OBJ_DIRS.items():
+    for folder, dirs in dirs_of.items():
         for d in dirs:
-            for o in glob.glob(os.path.join(root, d, '*.o')):
+            # glob's '*' leaves out the names that begin with a dot.
+            for o in glob.glob(os.path.join(root, d, '*.o'),
+                               include_hidden=True):
                 name = os.path.basename(o)[:-len('.o')]
-                objs[folder + '/' + name.replace('.._', '')] = o
+                if name.startswith('.._'):
+                    # guestd's copy of common/X.c: .._common_X.c
+                    top, _, rest = name[len('.._'):].partition('_')
+                    objs[top + '/' + rest] = o
+                else:
+                    objs[folder + '/' + name] = o
     return objs
 
 
@@ -96,20 +111,28 @@ def loops(g):
 
 
 def main():
-    objs = objects(sys.argv[1])
-    if not any(f.startswith('hostctl/') for f in objs):
-        print('1..0 # SKIP no hostctl object files under ' + sys.argv[1])
+    progs = {p: objects(sys.argv[1], d) for p, d in PROGRAMS.items()}
+    missing = [p for p, objs in progs.items()
+               if not any(f.startswith(p + '/') for f in objs)]
+    if missing:
+        print('1..0 # SKIP no %s object files under %s'
+              % (' or '.join(missing), sys.argv[1]))
         return 0
-    g, why = graph(objs)
-    found = loops(g)
-    print('1..1')
-    for comp in found:
-        for a in comp:
-            for b in sorted(g[a] & set(comp)):
-                print('# %s -> %s (%s)' % (a, b, why[(a, b)]))
-    print('%s 1 - no call loops among %d files of hostctl/, kbuild/ and common/'
-          % ('not ok' if found else 'ok', len(objs)))
-    return 1 if found else 0
+    print('1..%d' % len(progs))
+    bad = 0
+    for n, (prog, objs) in enumerate(progs.items(), 1):
+        g, why = graph(objs)
+        found = loops(g)
+        for comp in found:
+            for a in comp:
+                for b in sorted(g[a] & set(comp)):
+                    print('# %s -> %s (%s)' % (a, b, why[(a, b)]))
+        folders = sorted({f.split('/')[0] + '/' for f in objs})
+        print('%s %d - %s: no call loops among its %d files of %s'
+              % ('not ok' if found else 'ok', n, prog, len(objs),
+                 ', '.join(folders)))
+        bad += bool(found)
+    return 1 if bad else 0
 
 
 if __name__ == '__main__':

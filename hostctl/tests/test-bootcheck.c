@@ -59,16 +59,16 @@ static void round_trip(const struct scenario *s, size_t k,
 static void test_request(void)
 {
 	struct scn_boot boots[2] = {
-		{ .timeout_ms = 1000, .steps_json = "[1]" },
-		{ .timeout_ms = 2000, .steps_json = "[2]" },
+		{ .timeout_ms = 1000, .run_steps = json_tokener_parse("[1]") },
+		{ .timeout_ms = 2000, .run_steps = json_tokener_parse("[2]") },
 	};
 	struct scenario s = {
 		.name = "a/b",
 		.timeout_ms = 5000,
 		.step_timeout_ms = 300,
-		.steps_json = "[0]",
-		.state_files_json = "[\"/proc/x\"]",
-		.cleanup_json = "[9]",
+		.run_steps = json_tokener_parse("[0]"),
+		.run_state_files = json_tokener_parse("[\"/proc/x\"]"),
+		.run_cleanup = json_tokener_parse("[9]"),
 		.cleanup_timeout_ms = 700,
 	};
 	struct json_object *obj;
@@ -89,9 +89,12 @@ static void test_request(void)
 	       "implicit boot: guestd's bound, cleanup included");
 	json_object_put(obj);
 
-	s.steps_json = NULL;
-	s.state_files_json = NULL;
-	s.cleanup_json = NULL;
+	json_object_put(s.run_steps);
+	json_object_put(s.run_state_files);
+	json_object_put(s.run_cleanup);
+	s.run_steps = NULL;
+	s.run_state_files = NULL;
+	s.run_cleanup = NULL;
 	s.boots = boots;
 	s.nboots = 2;
 	round_trip(&s, 1, &obj, &req, "boot 1");
@@ -104,6 +107,8 @@ static void test_request(void)
 	   "boot 1: no state files, no cleanup list");
 	is_int(boots_bound_ms(&s, 1), 2000, "boot 1: guestd's bound");
 	json_object_put(obj);
+	json_object_put(boots[0].run_steps);
+	json_object_put(boots[1].run_steps);
 }
 
 static struct res_scenario sc;

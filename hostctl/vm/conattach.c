@@ -184,7 +184,7 @@ int conattach_client(const char *path, const char *hello, char *err,
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct termios saved, raw;
 	bool tty = isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved) == 0;
-	char first;
+	char first = '\0';
 	int s, r = 0;
 
 	if (snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path) >=

@@ -4,7 +4,7 @@
  * ANSI escapes, NUL), half lines, cut-off and interleaved reports, follow-on
  * panics and lockup repeats, offsets and timestamps. A few checks read the
  * real corpus (argv[1]) for what the .expected format does not hold (fatal,
- * offsets).
+ * offsets). And the console tail a reason quotes (report_console_tail()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -528,6 +528,20 @@ static void test_mutations(const char *dir)
 	free(log);
 }
 
+/* A console log's tail as hostctl gives it for a reason. */
+static void test_console_tail(void)
+{
+	char log[512], *tail;
+	size_t len = 0;
+
+	for (int i = 1; i <= 30; i++)
+		len += snprintf(log + len, sizeof(log) - len, "line %d\r\n", i);
+	len += snprintf(log + len, sizeof(log) - len, "bell\a\n");
+	tail = report_console_tail(log, len, 3);
+	is_str(tail, "line 29\nline 30\nbell?", "last 3 lines, cleaned");
+	free(tail);
+}
+
 int main(int argc, char **argv)
 {
 	test_clean_warning();
@@ -539,6 +553,7 @@ int main(int argc, char **argv)
 	test_lockups();
 	test_other_kinds();
 	test_debug_kinds();
+	test_console_tail();
 	if (argc > 1) {
 		test_corpus_fatal(argv[1]);
 		test_mutations(argv[1]);

@@ -27,6 +27,15 @@ int verb_list(int argc, char *argv[]);
 
 static const char *data_dir, *shipped_dir, *fixtures_dir;
 
+/* A list of the run request as it goes out, or "(null)". */
+static const char *list_text(struct json_object *list)
+{
+	const char *t = json_object_to_json_string_ext(
+		list, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	return list && t ? t : "(null)";
+}
+
 static char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
@@ -436,9 +445,9 @@ static void test_incident(void)
 		is_str(s.xfail ? s.xfail : "(null)", "CFI needs clang",
 		       "xfail: reason");
 		/* Neither key goes to the guest. */
-		ok(!strstr(s.steps_json, "incident") &&
-			   !strstr(s.steps_json, "xfail"),
-		   "steps_json holds neither key");
+		ok(!strstr(list_text(s.run_steps), "incident") &&
+			   !strstr(list_text(s.run_steps), "xfail"),
+		   "run_steps holds neither key");
 		scn_free(&s);
 	}
 	unlink(path);
@@ -539,6 +548,72 @@ static void test_generated(void)
 	free(text);
 }
 
+/*
+ * A file with write steps whose values are @a and @b bytes long, placed as
+ * @fmt says (two %s: the values), must be refused with one error, "@where:
+ * the run request would be over ... (the steps alone are @steps_len
+ * bytes)".
+ */
+static void check_line_limit(const char *fmt, size_t a, size_t b,
+			     const char *where, size_t steps_len,
+			     const char *what)
+{
+	struct scn_errors errs = { 0 };
+	struct scenario s;
+	char *va = malloc(a + 1), *vb = malloc(b + 1), *text, *path, *want;
+	int r;
+
+	memset(va, 'v', a);
+	va[a] = '\0';
+	memset(vb, 'w', b);
+	vb[b] = '\0';
+	text = xasprintf(fmt, va, vb);
+	path = tmp_file(text);
+	r = scn_load_file(path, "gen/long", &s, &errs);
+	okf(r == -EINVAL, "%s: refused", what);
+	if (r == 0)
+		scn_free(&s);
+	want = xasprintf("%s: %s: the run request would be over the protocol's 65536-byte line limit (the steps alone are %zu bytes)",
+			 path, where, steps_len);
+	is_str(errs.n ? errs.msgs[0] : "", want, what);
+	okf(errs.n == 1, "%s: one error", what);
+	scn_errors_free(&errs);
+	unlink(path);
+	free(path);
+	free(want);
+	free(text);
+	free(va);
+	free(vb);
+}
+
+/* Each list over the line limit alone is named; then all of them. */
+static void test_line_limits(void)
+{
+	/* The JSON of a list of one write step, a value of @n bytes. */
+#define WRITE_LIST(n) (strlen("[{\"kind\":\"write\",\"path\":\"/x\",\"value\":\"\",\"timeout_ms\":10000}]") + (n))
+	check_line_limit(
+		"{\"description\": \"d\", \"seed\": \"none\", \"steps\": "
+		"[{\"kind\": \"write\", \"path\": \"/x\", \"value\": \"%s\"}], "
+		"\"cleanup\": [{\"kind\": \"write\", \"path\": \"/x\", \"value\": \"%s\"}]}",
+		10, PROTO_LINE_MAX, "$.cleanup", WRITE_LIST(PROTO_LINE_MAX),
+		"a cleanup list over the line limit alone");
+	check_line_limit(
+		"{\"description\": \"d\", \"seed\": \"none\", \"steps\": "
+		"[{\"kind\": \"write\", \"path\": \"/x\", \"value\": \"%s\"}], "
+		"\"cleanup\": [{\"kind\": \"write\", \"path\": \"/x\", \"value\": \"%s\"}]}",
+		40000, 30000, "$.steps", WRITE_LIST(40000),
+		"steps and cleanup list over the line limit together");
+	check_line_limit(
+		"{\"description\": \"d\", \"seed\": \"none\", \"boots\": ["
+		"{\"end\": \"poweroff\", \"steps\": [{\"kind\": \"sleep\", \"ms\": 1}]}, "
+		"{\"steps\": [{\"kind\": \"write\", \"path\": \"/x\", \"value\": \"%s\"}, "
+		"{\"kind\": \"write\", \"path\": \"/x\", \"value\": \"%s\"}]}]}",
+		40000, 30000, "$.boots[1].steps",
+		WRITE_LIST(40000) + WRITE_LIST(30000) - 1,
+		"a boot's steps over the line limit");
+#undef WRITE_LIST
+}
+
 /* "<area>/<name>" must fit PROTO_NAME_MAX: 127 bytes load, 128 do not. */
 static void test_name_length(void)
 {
@@ -613,8 +688,8 @@ static void test_good_set(void)
 	is_str(s->steps[0].kind, "sleep", "one: step kind");
 	is_str(s->steps[0].name, "", "one: step has no name");
 	is_int(s->steps[0].timeout_ms, 10000, "one: step timeout filled in");
-	is_str(s->steps_json, "[{\"kind\":\"sleep\",\"ms\":1,\"timeout_ms\":10000}]",
-	       "one: steps_json");
+	is_str(list_text(s->run_steps), "[{\"kind\":\"sleep\",\"ms\":1,\"timeout_ms\":10000}]",
+	       "one: run_steps");
 	ok(strstr(s->path, "/good/alpha/one.json") != NULL, "one: path");
 
 	s = &set.v[1];
@@ -630,10 +705,10 @@ static void test_good_set(void)
 	is_int(s->steps[0].timeout_ms, 5000, "two: step 0 inherits step_timeout_ms");
 	is_int(s->steps[1].timeout_ms, 700, "two: step 1 keeps its own");
 	/* Slashes unescaped, "\n" escaped, timeout_ms added at the end. */
-	is_str(s->steps_json,
+	is_str(list_text(s->run_steps),
 	       "[{\"kind\":\"write\",\"name\":\"clear\",\"path\":\"/sys/kernel/tracing/set_ftrace_filter\",\"value\":\"\\n\",\"timeout_ms\":5000},"
 	       "{\"kind\":\"read\",\"name\":\"empty\",\"path\":\"/sys/kernel/tracing/set_ftrace_filter\",\"equals\":\"#### all functions enabled ####\",\"timeout_ms\":700}]",
-	       "two: steps_json");
+	       "two: run_steps");
 
 	s = &set.v[2];
 	is_int(s->nsteps, 9, "every-kind: 9 steps");
@@ -645,14 +720,9 @@ static void test_good_set(void)
 		for (size_t i = 0; i < 9 && i < s->nsteps; i++)
 			is_str(s->steps[i].kind, kinds[i], "every-kind: kind");
 	}
-	/* steps_json must parse back into the same steps. */
-	{
-		struct json_object *a = json_tokener_parse(s->steps_json);
-
-		ok(a && json_object_is_type(a, json_type_array) &&
-		   json_object_array_length(a) == 9, "every-kind: steps_json parses");
-		json_object_put(a);
-	}
+	ok(s->run_steps && json_object_is_type(s->run_steps, json_type_array) &&
+	   json_object_array_length(s->run_steps) == 9,
+	   "every-kind: run_steps holds them");
 out:
 	scn_set_free(&set);
 	scn_errors_free(&errs);
@@ -1093,10 +1163,10 @@ static void test_cleanup_fill(void)
 	is_int(s.steps[2].timeout_ms, 2000, "cleanup: and step_timeout_ms");
 	is_int(s.cleanup_timeout_ms, SCN_CLEANUP_TIMEOUT_DEFAULT_MS,
 	       "cleanup: the default cleanup_timeout_ms");
-	is_str(s.cleanup_json,
+	is_str(list_text(s.run_cleanup),
 	       "[{\"kind\":\"link_del\",\"name\":\"delete br0\",\"dev\":\"br0\","
 	       "\"if_exists\":\"/sys/class/net/br0\",\"timeout_ms\":2000}]",
-	       "cleanup: cleanup_json");
+	       "cleanup: run_cleanup");
 	is_int(boots_run_encode(&s, 0, &line, &len), 0,
 	       "cleanup: the run request encodes");
 	ok(line && strstr(line, ",\"cleanup\":[{\"kind\":\"link_del\"") &&
@@ -1131,7 +1201,7 @@ static void test_boots_fill(void)
 	       "boots: steps[] holds every boot's steps");
 	is_int(s.boots[1].first_step, s.boots[0].nsteps,
 	       "boots: boot 1's slice follows boot 0's");
-	ok(s.steps_json == NULL, "boots: no single run request");
+	ok(s.run_steps == NULL, "boots: no single run request");
 	ok(s.boots[0].end == SCN_END_POWEROFF &&
 	   s.boots[1].end == SCN_END_RUNNING, "boots: their ends");
 	ok(s.boots[0].resumed == SCN_RESUMED_ANY &&
@@ -1144,8 +1214,8 @@ static void test_boots_fill(void)
 	   "boots: kernel arguments in order");
 	is_int(s.boots[0].timeout_ms, s.timeout_ms,
 	       "boots: a boot's timeout defaults to the scenario's");
-	ok(strstr(s.boots[0].steps_json, "\"timeout_ms\":600000") &&
-	   strstr(s.boots[1].steps_json, "\"timeout_ms\":30000"),
+	ok(strstr(list_text(s.boots[0].run_steps), "\"timeout_ms\":600000") &&
+	   strstr(list_text(s.boots[1].run_steps), "\"timeout_ms\":30000"),
 	   "boots: every step's timeout filled in");
 	is_str(s.steps[s.boots[1].first_step].kind, "kmsg_expect",
 	       "boots: boot 1 starts with its own first step");
@@ -1169,21 +1239,20 @@ static void test_truncate(void)
 	if (r < 0)
 		goto out;
 	n0 = s.nsteps;
-	ok(n0 > 4 && s.ncleanup > 0 && s.cleanup_json,
+	ok(n0 > 4 && s.ncleanup > 0 && s.run_cleanup,
 	   "it has more than 4 steps and a cleanup list");
 	is_int(scn_truncate(&s, 0), -ERANGE, "0 steps refused");
 	is_int(scn_truncate(&s, n0 + 1), -ERANGE, "past the last step refused");
 	is_int(scn_truncate(&s, 4), 0, "cut to 4 steps");
 	is_int(s.nsteps, 4, "nsteps is 4");
-	ok(s.ncleanup == 0 && !s.cleanup_json, "no cleanup list left");
-	steps = json_tokener_parse(s.steps_json);
+	ok(s.ncleanup == 0 && !s.run_cleanup, "no cleanup list left");
+	steps = s.run_steps;
 	ok(steps && json_object_array_length(steps) == 4,
 	   "the run request's steps are the first 4");
 	ok(steps && strstr(json_object_get_string(json_object_array_get_idx(
 				   steps, 3)),
 			   "*:mod:trace_printk"),
 	   "the 4th is the cached filter's write");
-	json_object_put(steps);
 	scn_free(&s);
 out:
 	scn_errors_free(&errs);
@@ -1220,13 +1289,65 @@ static void test_truncate_boots(void)
 	   "boot 2 ends with its guest running, not its reboot");
 	ok(s.boots[0].end == SCN_END_POWEROFF && s.boots[0].nsteps == 2,
 	   "boot 1 is whole, its poweroff too");
-	ok(s.boots[1].steps_json && strstr(s.boots[1].steps_json, "3") &&
-		   !strstr(s.boots[1].steps_json, "4"),
+	ok(s.boots[1].run_steps && strstr(list_text(s.boots[1].run_steps), "3") &&
+		   !strstr(list_text(s.boots[1].run_steps), "4"),
 	   "boot 2's step list is cut");
 	scn_free(&s);
 out:
 	scn_errors_free(&errs);
 	free(path);
+}
+
+/*
+ * The bytes guestd gets: the run request of each boot of
+ * data/request/<stem>.json, against data/request/<stem>.<k>.line (the
+ * request as encoded before the steps became json_objects: key order,
+ * escapes, the timeouts filled in, all byte for byte).
+ */
+static void check_request(const char *stem, size_t nboots)
+{
+	struct scn_errors errs = { 0 };
+	struct scenario s;
+	char *path = xasprintf("%s/request/%s.json", data_dir, stem);
+	char *name = xasprintf("request/%s", stem);
+	int r;
+
+	r = scn_load_file(path, name, &s, &errs);
+	is_int(r, 0, path);
+	for (size_t i = 0; i < errs.n; i++)
+		printf("# %s\n", errs.msgs[i]);
+	for (size_t k = 0; r == 0 && k < nboots; k++) {
+		char *want_path = xasprintf("%s/request/%s.%zu.line", data_dir,
+					    stem, k);
+		char *label = xasprintf("request/%s: boot %zu's request", stem,
+					k);
+		char want[PROTO_LINE_MAX], *line = NULL;
+		size_t len = 0, wlen = 0;
+		FILE *f = fopen(want_path, "r");
+
+		if (f) {
+			wlen = fread(want, 1, sizeof(want) - 1, f);
+			fclose(f);
+		}
+		want[wlen] = '\0';
+		if (boots_run_encode(&s, k, &line, &len) < 0)
+			line = NULL;
+		is_str(line ? line : "(no request)", want, label);
+		free(line);
+		free(want_path);
+		free(label);
+	}
+	if (r == 0)
+		scn_free(&s);
+	scn_errors_free(&errs);
+	free(path);
+	free(name);
+}
+
+static void test_request_bytes(void)
+{
+	check_request("all", 1);
+	check_request("boots", 2);
 }
 
 int main(int argc, char *argv[])
@@ -1255,5 +1376,7 @@ int main(int argc, char *argv[])
 	test_boots_fill();
 	test_cleanup_fill();
 	test_truncate();
+	test_request_bytes();
+	test_line_limits();
 	return tap_done();
 }

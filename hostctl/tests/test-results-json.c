@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * summary.json both ways (hostctl/results.h): a run with every optional
- * part written and read back to the same text, what reading fills in for
- * what was not written, and the reason given for each kind of bad field.
+ * summary.json both ways (hostctl/results/results-json.c): a run with
+ * every optional part written and read back to the same text, what reading
+ * fills in for what was not written, and the reason given for each kind of
+ * bad field.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Inside the run library (spec.h): the plan every round of a run shares
+ * (plan.c: the selection, the kernel and image, the cloud image, the run
+ * directory, -j auto) and one round (round.c). Not for callers outside
+ * hostctl/run/.
+ */
+#ifndef VLALAB_RUN_PLAN_H
+#define VLALAB_RUN_PLAN_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results/progress.h"
+#include "results/results.h"
+#include "run/setup.h"
+#include "run/spec.h"
+#include "scenario/scenario.h"
+#include "vm/cloud.h"
+
+/* What every round of a run shares: the selection, the build, the run dir. */
+struct run_plan {
+	struct scn_errors errs;
+	struct scn_set set;
+	size_t *idx, n;
+	struct scenario **scn;
+	struct setup su;
+	bool su_ok;
+	struct cloud_image cloud;
+	bool cloud_ok; /* some VM boots the cloud image */
+	char run_dir[PATH_MAX], run_id[64];
+	char vmlinux[PATH_MAX + 16], tree[PATH_MAX + 32];
+	struct progress prog;
+};
+
+/*
+ * Load and select the scenarios of @s, build or reuse the kernel and
+ * image, and make the run directory. 0, or a negative errno after saying
+ * why on stderr (the run library is the top of a run, as setup.c is).
+ */
+int plan_run(const struct run_spec *s, struct run_plan *p);
+void plan_free(struct run_plan *p);
+
+/*
+ * @run's results for the selected scenarios, and p->scn: requires that
+ * the kernel does not meet, and images that do not fit, make a scenario
+ * skip right away, without booting. 0 or -ENOMEM.
+ */
+int plan_results(const struct run_spec *s, struct run_plan *p,
+		 struct res_run *run);
+
+/* --clock auto: icount when one of the scenarios measures (a bench step). */
+bool plan_icount(const struct run_spec *s, const struct run_plan *p);
+
+/*
+ * -j auto: the host's CPUs, and its available memory against the largest
+ * VM the selection boots.
+ */
+unsigned int plan_jobs_auto(const struct run_plan *p);
+
+/* How one round went (round.c). */
+enum round_result {
+	ROUND_RAN, /* its verdicts say how it went */
+	ROUND_NOT_RUN, /* it could not start, after saying why */
+	ROUND_NO_LIBVIRT, /* connecting to libvirt failed */
+	ROUND_WRITE_FAILED, /* a result file could not be written */
+};
+
+/*
+ * One round: run the selection into @dir (events.jsonl, console logs,
+ * bundles, summary.json) under the id @run_id, booting every guest with
+ * @cmdline (NULL: the default). @run gets the results, with the kernel's
+ * manifest, as far as they got. Says why on stderr when it did not run.
+ */
+enum round_result run_round(const struct run_spec *s, struct run_plan *p,
+			    const char *dir, const char *run_id,
+			    const char *cmdline, struct res_run *run);
+
+/* @dir/@name replaced by @text, all or nothing. 0 or -errno. */
+int run_write_file(const char *dir, const char *name, const char *text);
+
+#endif

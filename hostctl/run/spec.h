@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The run library's entry: struct run_spec is the one typed description
+ * of a run that hostctl run, repro, bench and compare build (the command
+ * line parses straight into it), and run_spec_run() does the run: load
+ * and select the scenarios, build or reuse the kernel and image (the
+ * plan, plan.c), boot guests and run the rest (a round, round.c), then
+ * write summary.json, print the report and the exports; with --repeat,
+ * that many rounds and the table of what flipped (run.c).
+ */
+#ifndef VLALAB_RUN_SPEC_H
+#define VLALAB_RUN_SPEC_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "results/results.h"
+#include "run/runner.h"
+#include "vm/accel.h"
+
+/* At most this many --without-patch. */
+#define RUN_WITHOUT_MAX 32
+
+/*
+ * A run's exit code (docs/architecture.md): 0 all pass/skip/xfail; 1 any
+ * fail/timeout/crash/xpass, the kernel's fault (with --repeat: a flip,
+ * or rounds cut short); 2 a usage or set-up error; 3 the lab could not
+ * do its job (libvirt, guests that never said hello, protocol errors, a
+ * result file that could not be written).
+ */
+enum run_exit {
+	RUN_EXIT_GREEN = 0,
+	RUN_EXIT_RED = 1,
+	RUN_EXIT_SETUP = 2,
+	RUN_EXIT_LAB = 3,
+};
+
+struct vm;
+
+/* What hostctl repro changes in a run: one scenario, its steps cut, a
+ * hold on its VM after them, one lane. */
+struct run_repro {
+	size_t until_step; /* run steps 1..until_step only; 0: up to the
+			    * first step that failed in a stored run */
+	/* runner_opts' hold: the shell, with the VM alive. */
+	void (*hold)(void *data, struct vm *vm, const char *label,
+		     const char *domain, const struct res_scenario *sc);
+	void *hold_data;
+};
+
+struct run_spec {
+	/* The scenarios: names, globs or "all" (scn_select()). */
+	char *const *names;
+	size_t n_names;
+	const char *connect; /* libvirt URI; NULL: the default */
+	const char *output; /* run directory; NULL: results/RUN-ID */
+	const char *scenarios; /* the scenario tree; NULL: the repo's */
+	const char *cache; /* NULL: the default cache */
+	const char *initrd; /* boot this initramfs instead of the image */
+	const char *image; /* --image cloud:PATH: PATH, made absolute */
+	char image_buf[PATH_MAX];
+	const char *kernel_dir; /* patches/ and configs/ */
+	const char *flavour; /* NULL: patched */
+	const char *machine; /* NULL: DOMAIN_MACHINE_DEFAULT */
+	/* --tree DIR [--series]: a user's tree (docs/kernel.md) */
+	const char *tree;
+	bool tree_series;
+	/* --kernel BZIMAGE --modules DIR [--config FILE]: built elsewhere */
+	const char *ext_kernel, *ext_modules, *ext_config;
+	const char *junit, *kcidb; /* hostctl export's files, or NULL */
+	const char *without[RUN_WITHOUT_MAX];
+	size_t n_without;
+	enum res_format format;
+	enum accel_choice accel;
+	enum run_clock clock;
+	uint64_t dump_max_mb;
+	const char *dump_format;
+	uint64_t events_max_mb, console_max_mb;
+	bool keep;
+	unsigned int repeat; /* --repeat N, or 0 */
+	/* --keep-vm-on-fail[=SECONDS]: the first failing scenario's VM
+	 * stays until a line on stdin, or for keep_vm_s seconds. */
+	bool keep_vm_on_fail;
+	uint64_t keep_vm_s;
+	/* -j: VMs at once; 0 ("auto"): what the host holds. */
+	unsigned int jobs;
+	const struct run_repro *repro; /* hostctl repro's, or NULL */
+};
+
+/* @s with run's defaults: kernel/ of the repository, one lane, the
+ * default bounds, text output. */
+void run_spec_init(struct run_spec *s);
+
+/*
+ * --image cloud:PATH: PATH must be a qcow2 we can read; into s->image,
+ * made absolute. 0, or -EINVAL with @err saying why.
+ */
+int run_spec_image(struct run_spec *s, const char *spec, char *err,
+		   size_t errlen);
+
+/*
+ * Whether the options of @s go together (--tree and --kernel are two
+ * kernels, --flavour must exist, ...). 0, or -EINVAL with @err saying
+ * why; nothing is built or booted.
+ */
+int run_spec_check(const struct run_spec *s, char *err, size_t errlen);
+
+struct setup;
+
+/*
+ * The runner's options that every run on the prepared kernel and image
+ * @su shares into @ro: libvirt's URI, the cache, the bzImage and the
+ * initramfs, and the run's directory and id. The rest are the caller's:
+ * a run's come from its spec (round.c), bench's measurements set theirs.
+ */
+void run_runner_opts(const struct setup *su, const char *run_dir,
+		     const char *run_id, struct runner_opts *ro);
+
+/*
+ * Run @s, checked: the whole run, its messages on stderr (each once, at
+ * the point that knows the file or the reason), its report on stdout in
+ * s->format. The first SIGINT or SIGTERM ends it cleanly; a second kills
+ * hostctl. Returns the exit code.
+ */
+enum run_exit run_spec_run(const struct run_spec *s);
+
+#endif

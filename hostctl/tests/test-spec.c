@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * struct run_spec (hostctl/run/spec.c): its defaults, --clock's names,
+ * and run_spec_check() refusing each pair of options that does not go
+ * together with the reason hostctl run prints, before anything builds.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "run/spec.h"
+#include "tap.h"
+
+/* run_spec_check() on @s: -EINVAL with @want in its reason. */
+static void refused(const struct run_spec *s, const char *want,
+		    const char *what)
+{
+	char err[1024] = "";
+	int r = run_spec_check(s, err, sizeof(err));
+
+	okf(r == -EINVAL && strstr(err, want), "%s: %d '%s'", what, r, err);
+}
+
+int main(void)
+{
+	static const char *const bad_without[] = { "no-such-patch" };
+	struct run_spec s;
+	enum run_clock clock;
+	char err[1024] = "";
+
+	run_spec_init(&s);
+	ok(s.jobs == 1 && s.accel == ACCEL_AUTO && !s.repeat && s.kernel_dir &&
+		   strstr(s.kernel_dir, "/kernel"),
+	   "defaults: one lane, auto, no repeat, the repository's kernel/");
+	ok(run_spec_check(&s, err, sizeof(err)) == 0, "the defaults go");
+
+	ok(run_clock_parse("icount", &clock) == 0 && clock == RUN_CLOCK_ICOUNT,
+	   "--clock icount");
+	ok(run_clock_parse("wal", &clock) == -EINVAL, "--clock wal: refused");
+
+	run_spec_init(&s);
+	s.tree = "/t";
+	s.ext_kernel = "/k";
+	s.ext_modules = "/m";
+	refused(&s, "two kernels", "--tree with --kernel");
+	run_spec_init(&s);
+	s.tree_series = true;
+	refused(&s, "--series goes with --tree", "--series alone");
+	run_spec_init(&s);
+	s.tree = "/t";
+	s.flavour = "debug";
+	refused(&s, "not a --tree", "--flavour with --tree");
+	run_spec_init(&s);
+	s.tree = "/t";
+	s.without[s.n_without++] = "0001";
+	refused(&s, "needs --series", "--without-patch with --tree");
+	run_spec_init(&s);
+	s.ext_kernel = "/k";
+	refused(&s, "go together", "--kernel without --modules");
+	run_spec_init(&s);
+	s.ext_config = "/c";
+	refused(&s, "--config goes with --kernel", "--config alone");
+	run_spec_init(&s);
+	s.ext_kernel = "/k";
+	s.ext_modules = "/m";
+	s.initrd = "/i";
+	refused(&s, "--initrd replaces", "--initrd with --kernel");
+	run_spec_init(&s);
+	s.image = "/img.qcow2";
+	s.initrd = "/i";
+	refused(&s, "give one", "--image with --initrd");
+	run_spec_init(&s);
+	s.repeat = 2;
+	s.junit = "/j.xml";
+	refused(&s, "not --repeat's rounds", "--junit with --repeat");
+	run_spec_init(&s);
+	s.flavour = "no-such-flavour";
+	refused(&s, "--flavour: ", "a flavour that is not there");
+	run_spec_init(&s);
+	s.flavour = "vanilla";
+	s.without[s.n_without++] = "0001";
+	refused(&s, "not 'vanilla'", "--without-patch on vanilla");
+	run_spec_init(&s);
+	s.without[s.n_without++] = bad_without[0];
+	refused(&s, "--without-patch: ", "a patch that is not in the series");
+
+	run_spec_init(&s);
+	ok(run_spec_image(&s, "disk.qcow2", err, sizeof(err)) == -EINVAL &&
+		   strstr(err, "give cloud:PATH") && !s.image,
+	   "--image without cloud: refused");
+	return tap_done();
+}
