@@ -96,6 +96,8 @@ static enum proto_verdict cause_verdict(const struct verdict_facts *f)
 		return f->guest;
 	case VERDICT_CAUSE_BOOT:
 		return VERDICT_FAIL;
+	case VERDICT_CAUSE_UNMET:
+		return VERDICT_SKIP;
 	case VERDICT_CAUSE_HOST:
 	default:
 		return VERDICT_ERROR;
@@ -174,5 +176,18 @@ int verdict_decide(const struct verdict_facts *f, struct res_scenario *sc)
 	}
 	r = res_scenario_finish(sc, sc->verdict, reason);
 	free(reason);
+	return r;
+}
+
+int verdict_decide_unrun(const struct scenario *s, struct res_scenario *sc,
+			 enum verdict_cause cause, const char *why)
+{
+	struct verdict_facts f;
+	int r;
+
+	verdict_facts_init(&f, s);
+	verdict_note(&f, cause, VERDICT_WHOLE, why);
+	r = verdict_decide(&f, sc);
+	verdict_facts_free(&f);
 	return r;
 }

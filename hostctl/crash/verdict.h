@@ -31,6 +31,7 @@ enum verdict_cause {
 	VERDICT_CAUSE_VM, /* its VM ended during the steps (@end) */
 	VERDICT_CAUSE_GUEST, /* a boot's steps ended, not all passed (@guest) */
 	VERDICT_CAUSE_BOOT, /* a boot did not begin or end as expected: fail */
+	VERDICT_CAUSE_UNMET, /* it cannot run here (its requires): skip */
 };
 
 struct verdict_facts {
@@ -93,6 +94,13 @@ enum proto_verdict verdict_of_end(enum vm_end e);
 
 /* The verdict as the facts stand, before the crash judge's rules. */
 enum proto_verdict verdict_base(const struct verdict_facts *f);
+
+/*
+ * A scenario that never ran: verdict_decide() from the one @cause (the
+ * scenario's, not a boot's) with the reason @why. 0, or -ENOMEM.
+ */
+int verdict_decide_unrun(const struct scenario *s, struct res_scenario *sc,
+			 enum verdict_cause cause, const char *why);
 
 /*
  * Decide @sc's verdict and reason from @f, its steps and its incidents,

@@ -71,7 +71,6 @@ static size_t next_pending(const struct res_run *run, size_t i)
 static void finish_rest(struct run_ctx *c)
 {
 	struct sched *q = &c->sh->sched;
-	struct verdict_facts f;
 	char what[256];
 
 	snprintf(what, sizeof(what), "not run: %s", c->sh->stop);
@@ -79,10 +78,8 @@ static void finish_rest(struct run_ctx *c)
 		if (q->v[i].state != SCHED_PENDING || c->run->v[i].done)
 			continue;
 		q->v[i].state = SCHED_DONE;
-		verdict_facts_init(&f, c->scn[i]);
-		verdict_note(&f, VERDICT_CAUSE_HOST, VERDICT_WHOLE, what);
-		(void)verdict_decide(&f, &c->run->v[i]);
-		verdict_facts_free(&f);
+		(void)verdict_decide_unrun(c->scn[i], &c->run->v[i],
+					   VERDICT_CAUSE_HOST, what);
 		runner_scenario_out(c, &c->run->v[i]);
 	}
 }

@@ -259,6 +259,28 @@ static void test_ends(void)
 	}
 }
 
+/* A scenario that never ran: skipped for its requires, or the host's. */
+static void test_unrun(void)
+{
+	struct scenario s = { .nboots = 2 };
+	struct res_scenario sc = { .verdict = VERDICT_ERROR };
+
+	is_int(verdict_decide_unrun(&s, &sc, VERDICT_CAUSE_UNMET,
+				    "CONFIG_X is not set"),
+	       0, "unrun: decided");
+	ok(sc.done, "unrun: finished");
+	is_str(V(sc.verdict), "skip", "its requires unmet: skip");
+	is_str(sc.reason ? sc.reason : "(none)", "CONFIG_X is not set",
+	       "the scenario's reason, not a boot's");
+	is_int(verdict_decide_unrun(&s, &sc, VERDICT_CAUSE_HOST,
+				    "not run: interrupted by a signal"),
+	       0, "unrun by the host: decided");
+	is_str(V(sc.verdict), "error", "not run: error");
+	is_str(sc.reason ? sc.reason : "(none)",
+	       "not run: interrupted by a signal", "not run: its reason");
+	res_scenario_free(&sc);
+}
+
 /* The base verdict, which the judge asks before its rules. */
 static void test_base(void)
 {
@@ -284,6 +306,7 @@ int main(void)
 {
 	test_rows();
 	test_ends();
+	test_unrun();
 	test_base();
 	return tap_done();
 }
