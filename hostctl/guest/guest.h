@@ -3,16 +3,18 @@
  * One guest's life, the same for every scenario: a label and a console
  * log per VM ("vm3", console-vm3.log), its domain, its start, the wait for
  * hello (or for a resumed guestd's first event), a run request and the
- * wait for its end, what the VM's end means for the scenario (one
- * decision for every boot: hang, timeout, signal, protocol error, an
- * expected power-off, silence, death), shutdown, bye and destroy, and
+ * wait for its end, how the VM ended (guest_vm_end(), one decision for
+ * every boot: hang, timeout, signal, protocol error, an expected
+ * power-off, silence, death) and its reason, shutdown, bye and destroy, and
  * the boot's numbers. A guest owns its session with guestd and the files
  * that session writes: every accepted line in events.jsonl, and a line
  * that broke the protocol in protocol-error-<label>.txt.
  *
- * Which boot runs on which VM, and KVM or TCG, is runner.c's, which runs
- * every guest through this file; what spans several VMs of one scenario
- * (its disks, a carried session, the marker rule) is boots.c's.
+ * Which boot runs on which VM, and KVM or TCG, is run/'s (run-scenario.c,
+ * shared-vm.c), which runs every guest through this file; what spans
+ * several VMs of one scenario (its disks, a carried session, the marker
+ * rule) is boots.c's. What a VM's end means for the verdict is
+ * verdict_decide()'s (crash/verdict.c).
  */
 #ifndef VLALAB_GUEST_H
 #define VLALAB_GUEST_H
@@ -59,7 +61,7 @@ struct guest_stats {
 	/* Host time from sending a VM's first scenario to its scenario_end. */
 	uint64_t run_us[16];
 	/* From a scenario's end (its steps' end) to the next one's start on
-	 * a fresh VM of the same lane (runner.c): the first 16. */
+	 * a fresh VM of the same lane (shared-vm.c): the first 16. */
 	unsigned int gaps;
 	uint64_t gap_us[16];
 };
