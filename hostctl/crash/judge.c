@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * After a scenario: incidents, bundle, verdict. The console log is the
+ * After each boot of a scenario: incidents and bundle. The console log is the
  * whole VM's; each report goes to the scenario its timestamp falls in, so a
  * report is never counted for two scenarios. A bundle is written when the
  * guest died or hung, once per VM, and every incident of the scenario
@@ -151,21 +151,4 @@ void judge_incidents(const struct judge_in *in)
 	free(log);
 	free(txt);
 	free(raw);
-}
-
-void judge_verdict(const struct judge_in *in)
-{
-	struct res_scenario *sc = in->sc;
-	char why[PROTO_TEXT_MAX];
-	char *reason;
-
-	incident_verdict(in->s, sc, in->survived && !in->hang, why,
-			 sizeof(why));
-	if (!*why)
-		return;
-	if (asprintf(&reason, "%s%s%s", why, sc->reason ? "\n" : "",
-		     sc->reason ? sc->reason : "") < 0)
-		return;
-	res_scenario_finish(sc, sc->verdict, reason);
-	free(reason);
 }

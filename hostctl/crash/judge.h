@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The crash hook of the runner and of boots.c: after each scenario (each
- * boot of a scenario with boots), read the VM's console,
- * join its reports to the scenario's steps, add a hang the host detected,
- * write a post-mortem bundle when the guest died or hung, and apply the
- * expect_incident and xfail rules to the verdict.
+ * The crash hook of the runner: after each scenario (each boot of a
+ * scenario with boots), read the VM's console, join its reports to the
+ * scenario's steps, add a hang the host detected, and write a post-mortem
+ * bundle when the guest died or hung. The expect_incident and xfail rules
+ * are verdict_decide()'s (verdict.c).
  */
 #ifndef VLALAB_JUDGE_H
 #define VLALAB_JUDGE_H
@@ -34,12 +34,11 @@ struct judge_in {
 };
 
 /*
- * Judging a scenario, in two halves (runner.c): judge_incidents() after
- * each boot, on that boot's VM and console (incidents and bundle),
- * judge_verdict() once after the last, with @in->survived saying whether
- * the last boot's guest was alive.
+ * The crash judge after each boot (run-scenario.c), on that boot's VM and
+ * console: incidents and bundle. Its rules (expect_incident, xfail) apply
+ * once after the last boot, in verdict_decide() (verdict.c), with
+ * whether the last boot's guest survived.
  */
 void judge_incidents(const struct judge_in *in);
-void judge_verdict(const struct judge_in *in);
 
 #endif

@@ -53,7 +53,7 @@ static char *file_url(const char *path)
 
 /*
  * The console tail of every scenario that did not pass or skip: its VM
- * was not reused after it (runner.c's vm_reusable()), so the end of that
+ * was not reused after it (run-scenario.c's vm_reusable()), so the end of that
  * VM's console is the end of the scenario. A missing log is no tail.
  */
 static int read_tails(const struct res_run *run, const char *dir, char ***ret)

@@ -23,6 +23,7 @@
 #include "guest/guest.h"
 #include "results/progress.h"
 #include "crash/report.h"
+#include "crash/verdict.h"
 #include "vm/vm.h"
 #include "vm/vmstate.h"
 #include "results/rundir.h"
@@ -551,76 +552,89 @@ static void close_open_step(struct guest *g, struct res_scenario *view,
 	res_set_str(&st->reason, reason);
 }
 
+/* How @g's boot is to end, as a VM's end (vmend.h). */
+static enum vm_end expected_end(const struct guest *g)
+{
+	return g->end == SCN_END_POWEROFF ? VM_END_POWEROFF :
+	       g->end == SCN_END_REBOOT	  ? VM_END_REBOOT :
+					    VM_END_RUNNING;
+}
+
+enum vm_end guest_vm_end(struct guest *g, int r)
+{
+	return vm_end_of(g->vm, r, g->hang != NULL, expected_end(g));
+}
+
 bool guest_ended(struct guest *g, int r, size_t boot, struct res_scenario *view,
 		 struct guest_end *ret)
 {
 	char *what = ret->what;
 	size_t len = sizeof(ret->what);
-	bool console = true;
+	const char *step = NULL;
+	enum vm_end end;
 
-	ret->stopped = false;
+	ret->end = VM_END_RUNNING;
 	ret->reason = NULL;
 	ret->stop = NULL;
 	if (r == 0 && !g->hang)
 		return false;
-	ret->verdict = VERDICT_TIMEOUT;
-	if (r == 0) {
-		close_open_step(g, view, VERDICT_TIMEOUT, g->hang);
+	end = guest_vm_end(g, r);
+	switch (end) {
+	case VM_END_HANG:
+		step = g->hang;
 		snprintf(what, len, "%s hangs: %s; it was replaced", g->label,
 			 g->hang);
-	} else if (r == -ETIMEDOUT) {
+		break;
+	case VM_END_TIMEOUT:
 		g->hang = "no scenario_end within the host's bound";
-		close_open_step(g, view, VERDICT_TIMEOUT,
-				"the scenario timed out during this step");
+		step = "the scenario timed out during this step";
 		snprintf(what, len,
 			 "no scenario_end within %" PRIu64
 			 " ms (the host's bound); %s was replaced",
 			 g->wait_ms, g->label);
-	} else if (r == -EINTR) {
-		const char *why = g->env->write_err ? GUEST_WHY_WRITE :
-						      GUEST_WHY_SIGNAL;
-
-		close_open_step(g, view, VERDICT_ERROR, why);
-		ret->verdict = VERDICT_ERROR;
-		ret->stop = why;
-		snprintf(what, len, "%s", why);
-		console = false;
-	} else if (vm_proto_error(g->vm)) {
-		close_open_step(
-			g, view, VERDICT_ERROR,
-			"the guest broke the protocol during this step");
-		ret->verdict = VERDICT_ERROR;
+		break;
+	case VM_END_INTERRUPTED:
+		ret->stop = g->env->write_err ? GUEST_WHY_WRITE :
+						GUEST_WHY_SIGNAL;
+		step = ret->stop;
+		snprintf(what, len, "%s", ret->stop);
+		break;
+	case VM_END_PROTOCOL:
 		if (vm_proto_error(g->vm) == -EPROTONOSUPPORT)
 			ret->stop = GUEST_WHY_VERSION;
+		step = "the guest broke the protocol during this step";
 		snprintf(what, len, "%s: %s", g->label, vm_dead_reason(g->vm));
-		console = false;
-	} else if (g->end != SCN_END_RUNNING &&
-		   vm_guest_stopped(g->vm, GUEST_STOP_EVENT_MS)) {
+		break;
+	case VM_END_POWEROFF:
+	case VM_END_REBOOT:
 		snprintf(
 			what, len,
 			"the guest %s during this step, as boot %zu's end '%s' expects",
-			g->end == SCN_END_REBOOT ? "reset" : "powered off",
-			boot, boots_end_name(g->end));
-		close_open_step(g, view, VERDICT_PASS, what);
-		ret->stopped = true;
-		return true;
-	} else if (vm_silent(g->vm)) {
+			end == VM_END_REBOOT ? "reset" : "powered off", boot,
+			vm_end_name(end));
+		step = what;
+		break;
+	case VM_END_SILENT:
 		/* No heartbeat: the guest hangs rather than died. */
 		snprintf(g->hang_buf, sizeof(g->hang_buf),
 			 "no heartbeat for %" PRIu64 " s",
 			 g->silence_ms / 1000);
 		g->hang = g->hang_buf;
-		close_open_step(g, view, VERDICT_TIMEOUT, g->hang);
+		step = g->hang;
 		snprintf(what, len, "%s hangs: %s", g->label,
 			 vm_dead_reason(g->vm));
-	} else {
-		close_open_step(g, view, VERDICT_CRASH,
-				"the VM went away during this step");
-		ret->verdict = VERDICT_CRASH;
+		break;
+	default:
+		step = "the VM went away during this step";
 		snprintf(what, len, "%s died: %s", g->label,
 			 vm_dead_reason(g->vm));
+		break;
 	}
-	if (console) {
+	close_open_step(g, view, verdict_of_end(end), step);
+	ret->end = end;
+	/* A signal or a broken protocol says nothing of the console. */
+	if (!vm_end_stopped(end) && end != VM_END_INTERRUPTED &&
+	    end != VM_END_PROTOCOL) {
 		vm_console_drain(g->vm);
 		ret->reason = guest_console_reason(what, g->console);
 	}

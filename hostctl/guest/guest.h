@@ -3,16 +3,18 @@
  * One guest's life, the same for every scenario: a label and a console
  * log per VM ("vm3", console-vm3.log), its domain, its start, the wait for
  * hello (or for a resumed guestd's first event), a run request and the
- * wait for its end, what the VM's end means for the scenario (one
- * decision for every boot: hang, timeout, signal, protocol error, an
- * expected power-off, silence, death), shutdown, bye and destroy, and
+ * wait for its end, how the VM ended (guest_vm_end(), one decision for
+ * every boot: hang, timeout, signal, protocol error, an expected
+ * power-off, silence, death) and its reason, shutdown, bye and destroy, and
  * the boot's numbers. A guest owns its session with guestd and the files
  * that session writes: every accepted line in events.jsonl, and a line
  * that broke the protocol in protocol-error-<label>.txt.
  *
- * Which boot runs on which VM, and KVM or TCG, is runner.c's, which runs
- * every guest through this file; what spans several VMs of one scenario
- * (its disks, a carried session, the marker rule) is boots.c's.
+ * Which boot runs on which VM, and KVM or TCG, is run/'s (run-scenario.c,
+ * shared-vm.c), which runs every guest through this file; what spans
+ * several VMs of one scenario (its disks, a carried session, the marker
+ * rule) is boots.c's. What a VM's end means for the verdict is
+ * verdict_decide()'s (crash/verdict.c).
  */
 #ifndef VLALAB_GUEST_H
 #define VLALAB_GUEST_H
@@ -24,6 +26,7 @@
 
 #include "base/boundlog.h"
 #include "vm/domain.h"
+#include "vm/vmend.h"
 #include "crash/incident.h"
 #include "results/results.h"
 #include "scenario/scenario.h"
@@ -36,8 +39,6 @@
  * may be writing a hibernation image, and sends nothing meanwhile.
  */
 #define GUEST_SILENCE_STOPPING_MS 300000
-/* From the channel's end to libvirt's lifecycle event. */
-#define GUEST_STOP_EVENT_MS 5000
 /* The host's slack on top of a bound the guest keeps itself. */
 #define GUEST_SLACK_MS 10000
 /* Lines of console attached to a dead guest's reason. */
@@ -60,7 +61,7 @@ struct guest_stats {
 	/* Host time from sending a VM's first scenario to its scenario_end. */
 	uint64_t run_us[16];
 	/* From a scenario's end (its steps' end) to the next one's start on
-	 * a fresh VM of the same lane (runner.c): the first 16. */
+	 * a fresh VM of the same lane (shared-vm.c): the first 16. */
 	unsigned int gaps;
 	uint64_t gap_us[16];
 };
@@ -246,11 +247,18 @@ int guest_send_run(struct guest *g, const struct scenario *s, size_t k,
 int guest_wait_run(struct guest *g, const struct scn_step *steps,
 		   uint64_t bound_ms);
 
+/*
+ * How @g's VM ended, from the wait on it that returned @r (VM_END_NOW:
+ * as it stands): vm_end_of() with the hang the host saw and the end its
+ * boot expects. The one decision for every boot.
+ */
+enum vm_end guest_vm_end(struct guest *g, int r);
+
 /* What the end of a guest's VM means for the view it ran (guest_ended()). */
 struct guest_end {
-	/* It powered off or reset as its boot's end expects: go on. */
-	bool stopped;
-	enum proto_verdict verdict;
+	/* How it ended (guest_vm_end()); a stop as its boot expects
+	 * (vm_end_stopped()) means: go on. */
+	enum vm_end end;
 	/* The reason: @reason (malloc'd, with the console tail where it
 	 * helps), or @what when that could not be allocated. */
 	char what[PROTO_TEXT_MAX + 256];
@@ -260,13 +268,13 @@ struct guest_end {
 };
 
 /*
- * The one decision on how a wait for @view ended: @r is the return of
- * guest_wait_run() or of guest_wait_up() (@view NULL: none was sent).
- * Returns false when @view simply ended (0 and no hang). Otherwise the
- * VM ended or must: a hang, the host's bound, a signal, a protocol error,
- * the stop boot @boot expects, silence, or death. The step open in @view
- * takes that end's verdict, and @ret says the scenario's (unless
- * ret->stopped); free ret->reason.
+ * What a wait for @view says: @r is the return of guest_wait_run() or of
+ * guest_wait_up() (@view NULL: none was sent). Returns false when @view
+ * simply ended (0 and no hang). Otherwise the VM ended or must:
+ * ret->end says how (a hang, the host's bound, a signal, a protocol
+ * error, the stop boot @boot expects, silence, or death), the step open
+ * in @view takes that end's verdict (verdict_of_end()), and ret->reason
+ * says why; free it.
  */
 bool guest_ended(struct guest *g, int r, size_t boot, struct res_scenario *view,
 		 struct guest_end *ret);

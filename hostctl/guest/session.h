@@ -2,8 +2,11 @@
 /*
  * The host side of one guest session, as a pure state machine: feed it the
  * guest's lines and it checks them against what the host asked for and
- * fills in the results. It knows nothing of libvirt, so the unit tests can
- * feed it hostile lines directly.
+ * fills in the results of the view it runs (session_expect()): the steps,
+ * and the guest's own end of them. That end is a fact, not the scenario's
+ * verdict: verdict_decide() (crash/verdict.c) decides that once. It knows
+ * nothing of libvirt, so the unit tests can feed it hostile lines
+ * directly.
  */
 #ifndef VLALAB_SESSION_H
 #define VLALAB_SESSION_H

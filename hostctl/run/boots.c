@@ -16,10 +16,11 @@
  * happened is this boot's "resumed", checked against the file here
  * (boots_carried()) and written to events.jsonl.
  *
- * runner.c runs the boots, as it runs every scenario (one boot on a VM,
- * its end decided by guest.c); crashes are judged there too: each boot's
- * console before its VM goes, the verdict rules once after the last boot
- * (docs/crashes.md).
+ * run-scenario.c runs the boots, as it runs every scenario (one boot on a
+ * VM, its end decided by guest.c); crashes are judged there too: each
+ * boot's console before its VM goes. Nothing here decides the scenario's
+ * verdict: the hooks return what went wrong, and verdict_decide()
+ * (verdict.c) decides once after the last boot (docs/crashes.md).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -32,6 +33,7 @@
 
 #include "run/boots.h"
 #include "base/fsutil.h"
+#include "errmsg.h"
 #include "results/rundir.h"
 
 /* The machine boot @sb runs on: its own, or the run's. */
@@ -131,24 +133,10 @@ static void disk_path(struct boots *b, char *buf, size_t len,
 		 d->format == SCN_DISK_QCOW2 ? "qcow2" : "img");
 }
 
-void boots_finish(struct boots *b, size_t k, enum proto_verdict v,
-		  const char *why)
-{
-	char *text;
-
-	if (b->sc->done)
-		return;
-	if (asprintf(&text, "boot %zu: %s", k, why) < 0)
-		text = NULL;
-	res_scenario_finish(b->sc, v, text ? text : why);
-	free(text);
-}
-
 int boots_domain(struct boots *b, size_t k, const char *base,
-		 struct domain_config *dc)
+		 struct domain_config *dc, char *err, size_t errlen)
 {
 	const struct scn_boot *sb = &b->s->boots[k];
-	char what[PATH_MAX + 128];
 	int r;
 
 	dc->ndisks = 0;
@@ -165,13 +153,10 @@ int boots_domain(struct boots *b, size_t k, const char *base,
 		disk_path(b, b->extra[i], sizeof(b->extra[i]), suffix,
 			  &sb->extra_disks[i]);
 		r = disk_create(&sb->extra_disks[i], b->extra[i]);
-		if (r < 0) {
-			snprintf(what, sizeof(what),
-				 "qemu-img could not create '%s': %s",
-				 b->extra[i], strerror(-r));
-			boots_finish(b, k, VERDICT_ERROR, what);
-			return r;
-		}
+		if (r < 0)
+			return errmsg(err, errlen, r,
+				      "qemu-img could not create '%s': %s",
+				      b->extra[i], strerror(-r));
 		b->nextra++;
 		b->disks[dc->ndisks].path = b->extra[i];
 		b->disks[dc->ndisks++].format =
@@ -180,11 +165,9 @@ int boots_domain(struct boots *b, size_t k, const char *base,
 	}
 	r = boots_cmdline(base ? base : domain_default_cmdline, sb->kernel_args,
 			  sb->n_kernel_args, b->cmdline, sizeof(b->cmdline));
-	if (r < 0) {
-		boots_finish(b, k, VERDICT_ERROR,
-			     "the kernel command line is too long");
-		return r;
-	}
+	if (r < 0)
+		return errmsg(err, errlen, r,
+			      "the kernel command line is too long");
 	dc->memory_mib = sb->memory_mib;
 	dc->machine = boot_machine(b, sb);
 	dc->cmdline = b->cmdline;
@@ -192,35 +175,31 @@ int boots_domain(struct boots *b, size_t k, const char *base,
 	return 0;
 }
 
-int boots_carried(struct boots *b, size_t k, bool resumed)
+int boots_carried(struct boots *b, size_t k, bool resumed, char *err,
+		  size_t errlen)
 {
 	const struct scn_boot *sb = &b->s->boots[k];
 	struct res_scenario *prev = &b->views[k - 1];
 
 	if (!resumed && !prev->done)
 		res_scenario_finish(prev, VERDICT_PASS, NULL);
-	if (sb->resumed == SCN_RESUMED_YES && !resumed) {
-		boots_finish(
-			b, k, VERDICT_FAIL,
+	if (sb->resumed == SCN_RESUMED_YES && !resumed)
+		return errmsg(
+			err, errlen, -EINVAL,
 			"expected to resume the previous boot's image, but the guest booted afresh (hello)");
-		return -EINVAL;
-	}
-	if (sb->resumed == SCN_RESUMED_NO && resumed) {
-		boots_finish(
-			b, k, VERDICT_FAIL,
+	if (sb->resumed == SCN_RESUMED_NO && resumed)
+		return errmsg(
+			err, errlen, -EINVAL,
 			"expected a fresh boot, but the guest resumed the previous boot's image");
-		return -EINVAL;
-	}
 	return 0;
 }
 
-void boots_vm_gone(struct boots *b, size_t k, bool died)
+void boots_vm_gone(struct boots *b, size_t k, enum vm_end end)
 {
 	struct res_boot *rb = b->sc->boots ? &b->sc->boots[k] : NULL;
 
 	if (rb && !*rb->ended)
-		snprintf(rb->ended, sizeof(rb->ended), "%s",
-			 died ? "died" : "running");
+		snprintf(rb->ended, sizeof(rb->ended), "%s", vm_end_name(end));
 	for (size_t i = 0; i < b->nextra; i++)
 		if (!b->keep)
 			unlink(b->extra[i]);
@@ -260,9 +239,9 @@ static void init_views(struct boots *b)
 
 int boots_begin(struct boots *b, const struct scenario *s,
 		struct res_scenario *sc, const char *run_dir,
-		struct boundlog *events, bool keep, const char *machine)
+		struct boundlog *events, bool keep, const char *machine,
+		char *err, size_t errlen)
 {
-	char what[PATH_MAX + 128];
 	int r;
 
 	b->machine = machine ? machine : DOMAIN_MACHINE_DEFAULT;
@@ -277,33 +256,11 @@ int boots_begin(struct boots *b, const struct scenario *s,
 	disk_path(b, b->disk, sizeof(b->disk), "", &s->disk);
 	r = disk_create(&s->disk, b->disk);
 	if (r < 0) {
-		snprintf(what, sizeof(what),
-			 "qemu-img could not create '%s': %s", b->disk,
-			 strerror(-r));
-		res_scenario_finish(sc, VERDICT_ERROR, what);
+		errmsg(err, errlen, r, "qemu-img could not create '%s': %s",
+		       b->disk, strerror(-r));
 		b->disk[0] = '\0';
 	}
 	return r;
-}
-
-void boots_verdict(struct boots *b)
-{
-	struct res_scenario *sc = b->sc;
-	ssize_t bad;
-	char what[128];
-
-	if (sc->done)
-		return;
-	bad = boots_check_markers(sc);
-	if (bad >= 0) {
-		snprintf(
-			what, sizeof(what),
-			"step %zd (marker): the marker read back is not the one set",
-			bad);
-		res_scenario_finish(sc, VERDICT_FAIL, what);
-	} else {
-		res_scenario_finish(sc, VERDICT_PASS, NULL);
-	}
 }
 
 void boots_end(struct boots *b)

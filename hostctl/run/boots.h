@@ -8,9 +8,12 @@
  * a guest's power-off (resumed or not, as the boot expects), and the
  * marker rule at the end (docs/scenarios.md, "Several boots").
  *
- * Running the boots is runner.c's, as for every scenario: it starts each
- * boot's VM, runs its steps and decides how it ended (guest.c), and calls
- * these hooks on the way. Nothing here waits for a guest.
+ * Running the boots is run-scenario.c's, as for every scenario: it starts
+ * each boot's VM, runs its steps and decides how it ended (guest.c), and
+ * calls these hooks on the way. Nothing here waits for a guest, and
+ * nothing here decides the verdict: a hook that fails says why in @err,
+ * and run-scenario.c notes it among the facts verdict_decide() (verdict.c)
+ * decides from.
  */
 #ifndef VLALAB_BOOTS_H
 #define VLALAB_BOOTS_H
@@ -22,6 +25,7 @@
 #include "scenario/bootcheck.h"
 #include "base/boundlog.h"
 #include "vm/domain.h"
+#include "vm/vmend.h"
 #include "results/results.h"
 #include "scenario/scenario.h"
 
@@ -52,22 +56,23 @@ bool boots_disk_slug(const struct scenario *s, char *buf, size_t len);
  * Begin scenario @s (s->nboots > 0), whose result is @sc (from
  * runner_result_init()): each boot's view and result, and the persistent
  * disk (qemu-img). A boot that names no machine gets @machine, the run's
- * (NULL: DOMAIN_MACHINE_DEFAULT). Returns 0, or a negative errno with @sc
- * finished as error; boots_end() is due either way.
+ * (NULL: DOMAIN_MACHINE_DEFAULT). Returns 0, or a negative errno with the
+ * reason in @err; boots_end() is due either way.
  */
 int boots_begin(struct boots *b, const struct scenario *s,
 		struct res_scenario *sc, const char *run_dir,
-		struct boundlog *events, bool keep, const char *machine);
+		struct boundlog *events, bool keep, const char *machine,
+		char *err, size_t errlen);
 
 /*
  * Boot @k's domain on top of what every guest shares (@dc, from
  * guest_domain()): its memory, machine, kernel arguments after @base (the
  * run's command line, NULL: the default) and disks, its extra disks
- * created. Returns 0, or a negative errno with the scenario finished as
- * error. @dc points into @b until the next boot.
+ * created. Returns 0, or a negative errno with the reason in @err. @dc
+ * points into @b until the next boot.
  */
 int boots_domain(struct boots *b, size_t k, const char *base,
-		 struct domain_config *dc);
+		 struct domain_config *dc, char *err, size_t errlen);
 
 /*
  * The host line in events.jsonl for boot @k on the VM @label: "boot" as
@@ -81,25 +86,17 @@ void boots_note(struct boots *b, const char *what, size_t k, const char *label,
  * Boot @k's guest is up after boot @k - 1 powered off: it @resumed that
  * boot's image or booted afresh. A fresh boot passes the previous boot's
  * view, still open at its power-off. Returns 0, or -EINVAL with the
- * scenario failed when the boot expects the other.
+ * reason in @err when the boot expects the other (the scenario fails).
  */
-int boots_carried(struct boots *b, size_t k, bool resumed);
-
-/* The scenario's verdict from boot @k: "boot K: why". Once. */
-void boots_finish(struct boots *b, size_t k, enum proto_verdict v,
-		  const char *why);
+int boots_carried(struct boots *b, size_t k, bool resumed, char *err,
+		  size_t errlen);
 
 /*
- * Boot @k's VM goes (@died: it was dead): a boot whose end was not
- * recorded ends "died" or "running"; its extra disks go unless kept.
+ * Boot @k's VM goes, as @end says it stands (guest_vm_end()): a boot
+ * whose end was not recorded ends so (vm_end_name()); its extra disks go
+ * unless kept.
  */
-void boots_vm_gone(struct boots *b, size_t k, bool died);
-
-/*
- * After the last boot run: a scenario not finished yet passes, or fails
- * by the marker rule (bootcheck.c).
- */
-void boots_verdict(struct boots *b);
+void boots_vm_gone(struct boots *b, size_t k, enum vm_end end);
 
 /*
  * The scenario is judged: its steps get the scenario's numbers (the

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/fsutil.h"
+#include "crash/verdict.h"
 #include "fileio.h"
 #include "kbuild.h"
 #include "results/store.h"
@@ -170,13 +171,15 @@ int plan_results(const struct run_spec *s, struct run_plan *p,
 			r = image_fits(s, sc, reason, sizeof(reason));
 		if (r == 1) {
 			explain_missing(su, reason, sizeof(reason));
-			res_scenario_finish(&run->v[i], VERDICT_SKIP, reason);
+			verdict_decide_unrun(sc, &run->v[i],
+					     VERDICT_CAUSE_UNMET, reason);
 		} else if (r < 0) {
 			char what[PROTO_TEXT_MAX + 64];
 
 			snprintf(what, sizeof(what),
 				 "checking requires failed: %s", reason);
-			res_scenario_finish(&run->v[i], VERDICT_ERROR, what);
+			verdict_decide_unrun(sc, &run->v[i], VERDICT_CAUSE_HOST,
+					     what);
 		}
 	}
 	return 0;

@@ -109,16 +109,20 @@ struct runner_opts {
 	void *hold_data;
 };
 
-/* runner_run(): a result file could not be written, and the run stopped. */
-#define RUNNER_WRITE_FAILED 1
+/* What runner_run() returns when it does not return a negative errno. */
+enum runner_result {
+	RUNNER_RAN = 0, /* the run happened: its verdicts say how it went */
+	/* A result file could not be written, and the run stopped. */
+	RUNNER_WRITE_FAILED = 1,
+};
 
 /*
  * Run every scenario of @run that is not done yet; @scn[i] is the scenario
  * file behind run->v[i]. Sets run->accelerator. Before and after each
  * scenario, @o->run_dir's summary.json is replaced (atomically) by @run
  * as far as it got, marked incomplete, so that a hostctl killed mid-run
- * leaves one behind. Returns 0 when the run happened (its verdicts say
- * how it went); RUNNER_WRITE_FAILED when writing a result file failed
+ * leaves one behind. Returns RUNNER_RAN (0) when the run happened (its
+ * verdicts say how it went); RUNNER_WRITE_FAILED when writing a result file failed
  * (@err: "writing 'PATH': REASON"), after which the run stopped, every
  * VM is gone and the scenarios left are errors; or a negative errno with
  * @err set when nothing could start (connecting to libvirt failed).

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The lanes of a run (runner-priv.h): hostctl run -j N runs N lanes at
+ * once, each a coroutine of the one thread that runs libvirt's event
+ * loop, and one spare VM booted ahead that the next lane needing a fresh
+ * VM takes (shared-vm.c). A lane's wait yields (vm_set_yield()), and
+ * lanes_run() turns the loop once whenever every lane has had its turn,
+ * so no callback ever runs in the middle of a lane's work. After each
+ * scenario a lane writes its results: its lines, its losses and
+ * summary.json's checkpoint.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+
+#include <libvirt/virterror.h>
+
+#include "fileio.h"
+#include "results/progress.h"
+#include "results/rundir.h"
+#include "run/runner-priv.h"
+#include "vm/confine.h"
+#include "vm/domain.h"
+#include "vm/vm.h"
+
+/* Scenario @sc ended: its lines go out (progress.h); a KTAP stream that
+ * cannot be written stops the run. */
+void runner_scenario_out(struct run_ctx *c, const struct res_scenario *sc)
+{
+	const char *name = NULL;
+	int r = progress_result(c->o->progress, sc, &name);
+
+	if (r < 0)
+		guest_write_failed(&c->sh->env, name, r);
+}
+
+/*
+ * summary.json as the run stands, marked incomplete: what a hostctl
+ * killed from here on leaves behind. A failure stops the run.
+ */
+void runner_checkpoint(struct run_ctx *c)
+{
+	char path[PATH_MAX];
+	char *text;
+	int r;
+
+	if (snprintf(path, sizeof(path), "%s/" RUNDIR_SUMMARY, c->o->run_dir) >=
+	    (int)sizeof(path)) {
+		guest_write_failed(&c->sh->env, path, -ENAMETOOLONG);
+		return;
+	}
+	c->run->complete = RES_COMPLETE_NO;
+	r = res_summary_json(c->run, &text);
+	if (r == 0) {
+		r = fileio_write_atomic(path, text, strlen(text));
+		free(text);
+	}
+	if (r < 0)
+		guest_write_failed(&c->sh->env, path, r);
+}
+
+/*
+ * Scenario @sc is over: its part of events.jsonl ends (its tail written
+ * after the cut), and the guest output it lost (events, kmsg records,
+ * console bytes) goes into its result.
+ */
+static void take_losses(struct run_ctx *c, struct res_scenario *sc)
+{
+	uint64_t cut = 0;
+	int r;
+
+	sc->kmsg_dropped += c->g->kmsg_dropped;
+	c->g->kmsg_dropped = 0;
+	sc->console_cut_bytes += guest_console_cut(c->g);
+	if (!c->g->events)
+		return;
+	r = boundlog_part_end(c->g->events, &cut);
+	sc->events_cut_bytes += cut;
+	if (r < 0)
+		guest_write_failed(&c->sh->env, c->g->events->path, r);
+}
+
+/* Each lane's stack, of which only what it touches is ever memory. */
+#define RUNNER_LANE_STACK (8 << 20)
+
+/*
+ * A lane: the scenario the scheduler gives it, one after another on its
+ * VM, until none is left or the run stops.
+ */
+static void lane_run(struct run_ctx *c)
+{
+	struct run_shared *sh = c->sh;
+
+	while (!sh->env.write_err && !sh->stop) {
+		size_t i = sched_next(&sh->sched);
+
+		if (i == SCHED_NONE)
+			break;
+		if (i == SCHED_WAIT) {
+			/* Its resource is another lane's: the loop turns. */
+			if (vm_loop_step() < 0)
+				break;
+			continue;
+		}
+		runner_scenario(c, i);
+		take_losses(c, &c->run->v[i]);
+		sched_done(&sh->sched, i);
+		runner_scenario_out(c, &c->run->v[i]);
+		if (!sh->env.write_err)
+			runner_checkpoint(c);
+		if (sh->env.write_err)
+			sh->stop = STOP_WRITE;
+	}
+	guest_stop(c->g, true);
+}
+
+/* The spare's wait ends: a lane took its VM, or it is needed no more. */
+static bool spare_done(void *arg)
+{
+	struct run_ctx *c = arg;
+
+	return c->g->vm != c->spare_vm || !c->sh->lanes_left || c->sh->stop ||
+	       !sched_pending(&c->sh->sched);
+}
+
+/*
+ * The spare: while scenarios are pending, one VM booted and up ahead of
+ * the lane that will need a fresh one (take_spare()), so that a failure
+ * does not cost a boot. Two boots in a row that fail end it.
+ */
+static void spare_run(struct run_ctx *c)
+{
+	struct run_shared *sh = c->sh;
+	char *why = NULL;
+	int r;
+
+	while (sh->lanes_left && !sh->stop && c->boot_failures < 2 &&
+	       sched_pending(&sh->sched)) {
+		if (shared_vm_boot(c, &why) < 0) {
+			free(why);
+			why = NULL;
+			c->boot_failures++;
+			continue;
+		}
+		c->boot_failures = 0;
+		/* A lane waiting for its hello may have taken it already. */
+		if (!c->g->vm)
+			continue;
+		c->spare_vm = c->g->vm;
+		r = vm_wait(c->g->vm, spare_done, c, UINT64_MAX / 2000);
+		if (r == -EINTR)
+			break;
+		if (r < 0)
+			guest_destroy(c->g); /* it died idle: the next */
+	}
+	guest_stop(c->g, true);
+}
+
+/* vm.c's yield: the lane running hands the loop back to the scheduler. */
+static void lane_yield(void *data)
+{
+	struct run_shared *sh = data;
+
+	swapcontext(&sh->cur->uc, &sh->main_uc);
+}
+
+/* The lanes' coroutines start here; makecontext() passes no pointer. */
+static struct run_shared *lanes_sh;
+
+static void lane_entry(void)
+{
+	struct run_ctx *c = lanes_sh->cur;
+
+	if (c->is_spare) {
+		spare_run(c);
+	} else {
+		lane_run(c);
+		lanes_sh->lanes_left--;
+	}
+	c->finished = true;
+}
+
+/* Lane @l's coroutine, to start in lane_entry(). 0, or a negative errno. */
+static int lane_prepare(struct run_shared *sh, struct run_ctx *l)
+{
+	l->stack = mmap(NULL, RUNNER_LANE_STACK, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+			-1, 0);
+	if (l->stack == MAP_FAILED) {
+		l->stack = NULL;
+		return -errno;
+	}
+	if (getcontext(&l->uc) < 0)
+		return -errno;
+	l->uc.uc_stack.ss_sp = l->stack;
+	l->uc.uc_stack.ss_size = RUNNER_LANE_STACK;
+	l->uc.uc_link = &sh->main_uc;
+	makecontext(&l->uc, lane_entry, 0);
+	return 0;
+}
+
+/*
+ * Run the @n coroutines of @lanes (the lanes, and the spare last if there
+ * is one): one lane alone runs on this stack; several as coroutines of
+ * this thread, each until its wait yields (vm_set_yield()), and the event
+ * loop turns once whenever each has had its turn. One thread, one loop:
+ * every callback runs between the lanes' turns, never during one.
+ */
+void lanes_run(struct run_shared *sh, struct run_ctx *lanes, unsigned int n)
+{
+	unsigned int k, alive, all = n;
+	int r;
+
+	for (k = 0; n > 1 && k < n; k++) {
+		r = lane_prepare(sh, &lanes[k]);
+		if (r < 0) {
+			fprintf(stderr,
+				"hostctl run: no stack for lane %u: %s; one lane, no spare VM\n",
+				k + 1, strerror(-r));
+			n = 1;
+			sh->spare = NULL;
+		}
+	}
+	if (n == 1) {
+		lane_run(&lanes[0]);
+		goto out;
+	}
+	lanes_sh = sh;
+	vm_set_yield(lane_yield, sh);
+	do {
+		alive = 0;
+		for (k = 0; k < n; k++) {
+			if (lanes[k].finished)
+				continue;
+			sh->cur = &lanes[k];
+			swapcontext(&sh->main_uc, &lanes[k].uc);
+			alive += !lanes[k].finished;
+		}
+		if (alive && vm_loop_once() < 0) {
+			/* Every wait ends; the lanes stop as for a signal. */
+			fprintf(stderr,
+				"hostctl run: libvirt's event loop failed: %s\n",
+				virGetLastErrorMessage());
+			vm_interrupt();
+		}
+	} while (alive);
+	vm_set_yield(NULL, NULL);
+	lanes_sh = NULL;
+out:
+	for (k = 0; k < all; k++)
+		if (lanes[k].stack)
+			munmap(lanes[k].stack, RUNNER_LANE_STACK);
+}
