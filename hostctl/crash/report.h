@@ -13,23 +13,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-enum report_kind {
-	REPORT_PANIC,
-	REPORT_OOPS,
-	REPORT_BUG,
-	REPORT_WARNING,
-	REPORT_UBSAN,
-	REPORT_KASAN,
-	REPORT_SOFT_LOCKUP,
-	REPORT_HUNG_TASK,
-	REPORT_DOUBLE_FAULT,
-	REPORT_STACK_GUARD,
-	REPORT_FORTIFY,
-	REPORT_USERCOPY,
-	REPORT_LOCKDEP,
-	REPORT_KMEMLEAK,
-	REPORT_UNKNOWN,
-};
+#include "results/kind.h"
 
 struct report {
 	enum report_kind kind;
@@ -62,11 +46,5 @@ ssize_t report_parse(const char *log, size_t len, struct report **ret);
  * NULL on ENOMEM.
  */
 char *report_console_tail(const char *log, size_t len, unsigned int nlines);
-
-/* "panic", "oops", "bug", "warning", "ubsan", ... or "unknown". */
-/* Every kind's name but unknown's, in enum order, then NULL. */
-extern const char *const report_kind_choices[];
-
-const char *report_kind_name(enum report_kind k);
 
 #endif

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "proto.h"
-#include "crash/report.h"
+#include "results/kind.h"
 #include "scenario/scenario-priv.h"
 
 /* clang-format off */

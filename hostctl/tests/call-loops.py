@@ -20,7 +20,7 @@ import sys
 # compiles common's sources itself (objects named .._common_X.c.o).
 PROGRAMS = {
     'hostctl': {
-        'hostctl': ['hostctl/hostctl.p', 'hostctl/*/libhostctl-*.a.p'],
+        'hostctl': ['hostctl/hostctl.p', 'hostctl/libhostctl-*.a.p'],
         'kbuild': ['kbuild/libkbuild.a.p'],
         'common': ['common/libvlalab-common.a.p'],
     },
