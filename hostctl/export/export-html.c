@@ -196,7 +196,7 @@ static void steps(const struct res_scenario *sc, FILE *f)
 
 		fprintf(f, "<tr class=\"v-%s\"><td>%s%" PRIu32 "</td><td>",
 			st->ran ? proto_verdict_name(st->verdict) : "skip",
-			st->cleanup ? "cleanup " : "", st->index);
+			st->cleanup ? "cleanup " : "", st->index + 1);
 		esc_term_xml_put(f, st->kind);
 		fputs("</td><td>", f);
 		esc_term_xml_put(f, st->name);

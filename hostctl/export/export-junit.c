@@ -91,7 +91,7 @@ static void message_attr(FILE *f, const struct res_scenario *sc)
 
 static void step_text(FILE *f, const struct res_step *st)
 {
-	fprintf(f, "\nfailing step %" PRIu32 " ", st->index);
+	fprintf(f, "\nfailing step %" PRIu32 " ", st->index + 1);
 	esc_term_xml_printf(f, "'%s'", st->name);
 	esc_term_xml_printf(f, " (%s): ", st->kind);
 	fputs(proto_verdict_name(st->verdict), f);

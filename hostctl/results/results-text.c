@@ -198,10 +198,10 @@ void res_ktap_scenario(const struct res_scenario *sc, size_t num, FILE *f)
 		if (!st->ran || st->cleanup)
 			continue;
 		if (*st->name)
-			snprintf(name, sizeof(name), "%u-%s-%s", st->index,
+			snprintf(name, sizeof(name), "%u-%s-%s", st->index + 1,
 				 st->kind, st->name);
 		else
-			snprintf(name, sizeof(name), "%u-%s", st->index,
+			snprintf(name, sizeof(name), "%u-%s", st->index + 1,
 				 st->kind);
 		ktap_subtests(f, st);
 		ktap_diag(f, "    ", "expected: ", st->expected);
@@ -305,7 +305,7 @@ static void text_subtests(const struct res_step *st, FILE *f)
 		if ((unsigned int)st->subtests[i].verdict < VERDICT__COUNT)
 			count[st->subtests[i].verdict]++;
 	esc_term_printf(f,
-			"        step %u %s%s%s%s: %zu subtest%s: ", st->index,
+			"        step %u %s%s%s%s: %zu subtest%s: ", st->index + 1,
 			st->kind, *st->name ? " '" : "", st->name,
 			*st->name ? "'" : "", st->nsubtests,
 			st->nsubtests == 1 ? "" : "s");
@@ -349,7 +349,7 @@ void res_text_scenario(const struct res_scenario *sc, FILE *f)
 
 		if (!st->ran || st->verdict == VERDICT_PASS || st->cleanup)
 			continue;
-		esc_term_printf(f, "        step %u %s%s%s%s: %s\n", st->index,
+		esc_term_printf(f, "        step %u %s%s%s%s: %s\n", st->index + 1,
 				st->kind, *st->name ? " '" : "", st->name,
 				*st->name ? "'" : "",
 				proto_verdict_name(st->verdict));

@@ -298,7 +298,7 @@ void boots_verdict(struct boots *b)
 		snprintf(
 			what, sizeof(what),
 			"step %zd (marker): the marker read back is not the one set",
-			bad);
+			bad + 1);
 		res_scenario_finish(sc, VERDICT_FAIL, what);
 	} else {
 		res_scenario_finish(sc, VERDICT_PASS, NULL);
