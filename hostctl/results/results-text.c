@@ -341,6 +341,11 @@ void res_text_scenario(const struct res_scenario *sc, FILE *f)
 		text_note(f, "cleanup failed: ", sc->cleanup_reason);
 	for (size_t i = 0; i < sc->nsteps; i++)
 		text_subtests(&sc->steps[i], f);
+	res_text_failure(sc, f);
+}
+
+void res_text_failure(const struct res_scenario *sc, FILE *f)
+{
 	if (proto_verdict_ok(sc->verdict) && sc->verdict != VERDICT_SKIP &&
 	    sc->verdict != VERDICT_XFAIL)
 		return;
