@@ -215,6 +215,8 @@ static const struct field run_fields[] = {
 	RUN("complete", F_COMPLETE, complete, .when = IF_SET),
 	RUN("accelerator", F_STR, accelerator),
 	RUN("clock", F_STR, clock, .when = IF_SET),
+	/* Only once a run ended: older summaries have none. */
+	RUN("duration_ms", F_U64, duration_ms, .when = IF_SET),
 	RUN("kernel", F_JSON, kernel),
 	RUN("scenarios", F_LIST, v, .count = offsetof(struct res_run, n),
 	    .elem = &scenario_record),
