@@ -259,6 +259,8 @@ static void table(const struct export_in *in, FILE *f)
 
 static void steps(const struct res_scenario *sc, FILE *f)
 {
+	uint32_t next = 0;
+
 	if (!sc->nsteps)
 		return;
 	fputs("<table>\n<tr><th>step</th><th>kind</th><th>name</th><th>verdict</th>"
@@ -267,6 +269,18 @@ static void steps(const struct res_scenario *sc, FILE *f)
 	for (size_t k = 0; k < sc->nsteps; k++) {
 		const struct res_step *st = &sc->steps[k];
 
+		/*
+		 * summary.json leaves out the steps that never began: those
+		 * before a recorded one (the cleanup list's first is numbered
+		 * after every main step) show as a gap in the indices.
+		 */
+		for (uint32_t j = next; j < st->index && j < PROTO_STEPS_MAX; j++)
+			fprintf(f,
+				"<tr class=\"v-skip\"><td>%" PRIu32
+				"</td><td></td><td></td><td class=\"v\">not run</td><td></td><td></td><td></td></tr>\n",
+				j + 1);
+		if (st->index >= next)
+			next = st->index + 1;
 		fprintf(f, "<tr class=\"v-%s\"><td>%s%" PRIu32 "</td><td>",
 			st->ran ? proto_verdict_name(st->verdict) : "skip",
 			st->cleanup ? "cleanup " : "", st->index + 1);
