@@ -64,7 +64,8 @@ rp = subprocess.Popen([hostctl, "run", "--keep-vm-on-fail=%d" % KEEP_S,
                        "--scenarios", fixtures, "selftest/fail-at-3"],
                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                       stderr=subprocess.STDOUT, cwd=work)
-m = read_until(rp, rb"keeping (\S+) for %d s: hostctl shell (\S+)\n" % KEEP_S, 900)
+m = read_until(rp, rb"keeping (\S+) for %d s or until a line on standard input: "
+               rb"hostctl shell (\S+)\n" % KEEP_S, 900)
 if not m:
     fail("run --keep-vm-on-fail never said it kept the VM")
     rp.kill()
