@@ -575,7 +575,7 @@ void runner_on_tick(struct runner *r, uint64_t now)
 		snprintf(reason, sizeof(reason),
 			 "step %lld (%s) timed out "
 			 "after %llu ms; killed process group %d",
-			 (long long)r->step, r->step_kind,
+			 (long long)r->step + 1, r->step_kind,
 			 (unsigned long long)r->step_limit_ms, (int)r->pid);
 	} else {
 		ms = (now - r->phase_begin_us) / 1000;
@@ -591,7 +591,8 @@ void runner_on_tick(struct runner *r, uint64_t now)
 				 "after %llu ms in step %lld (%s); killed "
 				 "process group %d",
 				 what, (unsigned long long)limit,
-				 (long long)r->step, r->step_kind, (int)r->pid);
+				 (long long)r->step + 1, r->step_kind,
+				 (int)r->pid);
 		else
 			snprintf(reason, sizeof(reason),
 				 "%s timed out "
@@ -702,7 +703,8 @@ bool runner_on_exit(struct runner *r, pid_t pid, int status)
 			snprintf(reason, sizeof(reason),
 				 "%s process %s "
 				 "in step %lld (%s)",
-				 who, how, (long long)r->step, r->step_kind);
+				 who, how, (long long)r->step + 1,
+				 r->step_kind);
 		else
 			snprintf(reason, sizeof(reason),
 				 "%s process %s "

@@ -68,7 +68,7 @@ static void scenario_reason(char *buf, size_t size, uint32_t i,
 {
 	char where[PROTO_NAME_MAX + PROTO_KIND_MAX + 32];
 
-	snprintf(where, sizeof(where), "step %u (%s%s%s%s)", i, kind,
+	snprintf(where, sizeof(where), "step %u (%s%s%s%s)", i + 1, kind,
 		 name ? " '" : "", name ? name : "", name ? "'" : "");
 	if (res->verdict == VERDICT_ERROR || !res->expected[0])
 		util_fmt(buf, size, "%s: %s", where, res->reason);

@@ -240,7 +240,7 @@ static void test_fail_ends(struct runner *r)
 	ev = find(PROTO_EV_SCENARIO_END, 0);
 	ok(ev && ev->u.scenario_end.verdict == VERDICT_FAIL, "scenario fails");
 	is_str(ev ? ev->u.scenario_end.reason : "",
-	       "step 1 (read 'check'): expected content 'off'; got content "
+	       "step 2 (read 'check'): expected content 'off'; got content "
 	       "'on\n'", "its reason names the step, expected and got");
 	snprintf(f, sizeof(f), "%s/f", dir);
 	is_str(tu_read(f), "on\n",
@@ -291,7 +291,7 @@ static void test_step_timeout(struct runner *r)
 	ok(ev && ev->u.scenario_end.verdict == VERDICT_TIMEOUT,
 	   "the scenario's verdict is timeout");
 	ok(ev && strstr(ev->u.scenario_end.reason,
-			"step 1 (sleep) timed out after 150 ms; killed "
+			"step 2 (sleep) timed out after 150 ms; killed "
 			"process group") != NULL, "its reason says which step");
 	pid = tu_read(pidfile);
 	ok(atoi(pid) > 0 && reaped_killed(atoi(pid)),
@@ -317,7 +317,7 @@ static void test_scenario_timeout(struct runner *r)
 	ok(ev && ev->u.scenario_end.verdict == VERDICT_TIMEOUT,
 	   "and the scenario");
 	ok(ev && strstr(ev->u.scenario_end.reason,
-			"scenario timed out after 200 ms in step 1 (sleep)"),
+			"scenario timed out after 200 ms in step 2 (sleep)"),
 	   "the reason says so");
 }
 
@@ -340,7 +340,7 @@ static void test_crash(struct runner *r)
 	ok(ev && ev->u.scenario_end.verdict == VERDICT_ERROR,
 	   "so is its scenario");
 	is_str(ev ? ev->u.scenario_end.reason : "",
-	       "scenario process killed by signal SIGSEGV in step 1 (crash)",
+	       "scenario process killed by signal SIGSEGV in step 2 (crash)",
 	       "with the signal and the step as reason");
 	ev = find(PROTO_EV_SCENARIO_END, 1);
 	ok(ev && ev->u.scenario_end.verdict == VERDICT_PASS &&
@@ -601,7 +601,7 @@ static void test_cleanup_after_fail(struct runner *r)
 	ok(ev && ev->u.scenario_end.verdict == VERDICT_FAIL,
 	   "the scenario's verdict is its main steps'");
 	is_str(ev ? ev->u.scenario_end.reason : "",
-	       "step 1 (read 'check'): expected content 'off'; got content "
+	       "step 2 (read 'check'): expected content 'off'; got content "
 	       "'on\n'", "and so is its reason: the cleanup failure is apart");
 }
 
@@ -635,7 +635,7 @@ static void test_cleanup_after_timeout(struct runner *r)
 	is_str(tu_read(c1), "undone\n", "and did its work");
 	ev = find(PROTO_EV_SCENARIO_END, 0);
 	ok(ev && ev->u.scenario_end.verdict == VERDICT_TIMEOUT &&
-	   strstr(ev->u.scenario_end.reason, "step 1 (sleep) timed out"),
+	   strstr(ev->u.scenario_end.reason, "step 2 (sleep) timed out"),
 	   "the scenario ends with the timeout, held until the cleanup");
 	pid = tu_read(pidfile);
 	ok(atoi(pid) > 0 && reaped_killed(atoi(pid)),
@@ -664,7 +664,7 @@ static void test_cleanup_times_out(struct runner *r)
 	run_all(r, reqs, 2);
 	ev = step_end_of(1);
 	ok(ev && ev->u.step_end.verdict == VERDICT_TIMEOUT &&
-	   strstr(ev->u.step_end.reason, "step 1 (sleep) timed out after "
+	   strstr(ev->u.step_end.reason, "step 2 (sleep) timed out after "
 		  "100 ms"), "the cleanup step is timeout");
 	ev = find(PROTO_EV_SCENARIO_END, 0);
 	ok(ev && ev->u.scenario_end.verdict == VERDICT_PASS &&
@@ -674,7 +674,7 @@ static void test_cleanup_times_out(struct runner *r)
 	ev = find(PROTO_EV_STEP_END, 3);
 	ok(ev && ev->u.step_end.verdict == VERDICT_TIMEOUT &&
 	   strstr(ev->u.step_end.reason, "cleanup timed out after 100 ms in "
-		  "step 1 (sleep)"),
+		  "step 2 (sleep)"),
 	   "cleanup_timeout_ms bounds the whole cleanup list");
 	ev = find(PROTO_EV_SCENARIO_END, 1);
 	ok(ev && ev->u.scenario_end.verdict == VERDICT_PASS &&

@@ -64,28 +64,36 @@ static void print_bundle(const char *run, const char *bundle)
 	putchar('\n');
 }
 
+/*
+ * Each scenario that did not pass (with why, as the text results say
+ * it) or has incidents (each with its bundle), in the run's order.
+ */
 static void print_run(const struct res_run *run, const char *dir)
 {
-	size_t total = 0, scns = 0;
+	size_t total = 0, scns = 0, bad = 0;
 
 	for (size_t i = 0; i < run->n; i++) {
 		total += run->v[i].nincidents;
 		scns += run->v[i].nincidents > 0;
+		bad += !proto_verdict_ok(run->v[i].verdict);
 	}
-	esc_term_printf(stdout,
-			"run %s (%s): %zu incident%s in %zu scenario%s\n",
-			run->run_id, dir, total, total == 1 ? "" : "s", scns,
-			scns == 1 ? "" : "s");
+	esc_term_printf(
+		stdout,
+		"run %s (%s): %zu of %zu scenario%s did not pass; %zu incident%s in %zu scenario%s\n",
+		run->run_id, dir, bad, run->n, run->n == 1 ? "" : "s", total,
+		total == 1 ? "" : "s", scns, scns == 1 ? "" : "s");
 	if (run->repro_until_step)
 		printf("a repro: steps 1-%u of %u, then a shell; no verdict of the scenario\n",
 		       run->repro_until_step, run->repro_steps);
 	for (size_t i = 0; i < run->n; i++) {
 		const struct res_scenario *sc = &run->v[i];
 
-		if (!sc->nincidents)
+		if (!sc->nincidents && proto_verdict_ok(sc->verdict))
 			continue;
 		esc_term_printf(stdout, "%s: %s\n", sc->name,
 				proto_verdict_name(sc->verdict));
+		if (!proto_verdict_ok(sc->verdict))
+			res_text_failure(sc, stdout);
 		for (size_t j = 0; j < sc->nincidents; j++) {
 			const struct res_incident *inc = &sc->incidents[j];
 

@@ -144,7 +144,7 @@ void incident_summary(struct res_incident *inc, const char *scenario,
 	else
 		snprintf(inc->summary, sizeof(inc->summary),
 			 "%s step %" PRId64 " (%s%s) -> %s", scenario,
-			 inc->step,
+			 inc->step + 1,
 			 step_name && *step_name ? step_name :
 						   (step_kind ? step_kind : ""),
 			 after, inc->title);
@@ -237,7 +237,7 @@ static enum proto_verdict expect_verdict(const struct scenario *s,
 		if (st) {
 			snprintf(buf, sizeof(buf),
 				 "step %u (%s) %s around the incident",
-				 st->index, *st->name ? st->name : st->kind,
+				 st->index + 1, *st->name ? st->name : st->kind,
 				 proto_verdict_name(st->verdict));
 			why_add(why, len, buf);
 		}

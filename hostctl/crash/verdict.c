@@ -138,7 +138,7 @@ static int base_reason(const struct verdict_facts *f, char **ret)
 		r = asprintf(
 			ret,
 			"step %zd (marker): the marker read back is not the one set",
-			f->bad_marker);
+			f->bad_marker + 1);
 	}
 	if (r < 0)
 		return -ENOMEM;

@@ -58,6 +58,77 @@ static void head(const struct export_in *in, FILE *f)
 	      f);
 }
 
+/* The run's wall time, or (an older summary.json) its scenarios' sum. */
+static void total_time(const struct res_run *run, FILE *f)
+{
+	uint64_t ms = run->duration_ms;
+
+	if (!ms)
+		for (size_t i = 0; i < run->n; i++)
+			ms += run->v[i].duration_ms;
+	fprintf(f, ", total time %" PRIu64 ".%01" PRIu64 " s%s", ms / 1000,
+		ms % 1000 / 100,
+		run->duration_ms ? "" : " (the scenarios' sum)");
+}
+
+/*
+ * Whether @vm was named before: by a scenario before @v[@i], or by one of
+ * @v[@i]'s boots before @b (@b == its nboots: its shared VM, after all of
+ * its boots).
+ */
+static bool vm_seen(const struct res_run *run, size_t i, size_t b,
+		    const char *vm)
+{
+	for (size_t k = 0; k <= i; k++) {
+		const struct res_scenario *sc = &run->v[k];
+		size_t nb = k < i ? sc->nboots : b;
+
+		if (k < i && !strcmp(sc->vm, vm))
+			return true;
+		for (size_t j = 0; j < nb; j++)
+			if (!strcmp(sc->boots[j].vm, vm))
+				return true;
+	}
+	return false;
+}
+
+static void log_link(const struct export_in *in, const char *file, FILE *f)
+{
+	fputs(" <a href=\"", f);
+	esc_term_xml_put(f, in->run_url);
+	fputc('/', f);
+	esc_term_xml_put(f, file);
+	fputs("\">", f);
+	esc_term_xml_put(f, file);
+	fputs("</a>", f);
+}
+
+/* Links to the run's events and each VM's console log, once each. */
+static void logs(const struct export_in *in, FILE *f)
+{
+	const struct res_run *run = in->run;
+	char file[64];
+
+	if (!in->run_url)
+		return;
+	fputs("<p>Logs:", f);
+	log_link(in, "events.jsonl", f);
+	for (size_t i = 0; i < run->n; i++) {
+		const struct res_scenario *sc = &run->v[i];
+
+		for (size_t b = 0; b <= sc->nboots; b++) {
+			const char *vm = b < sc->nboots ? sc->boots[b].vm :
+							  sc->vm;
+
+			if (!export_vm_label_ok(vm) || vm_seen(run, i, b, vm))
+				continue;
+			snprintf(file, sizeof(file), "console-%s.log", vm);
+			log_link(in, file, f);
+		}
+	}
+	fputs("</p>\n", f);
+}
+
 static void summary(const struct export_in *in, FILE *f)
 {
 	const struct res_run *run = in->run;
@@ -82,8 +153,10 @@ static void summary(const struct export_in *in, FILE *f)
 				" <span class=\"v-%s\"><span class=\"v\">%s</span> %zu</span>",
 				proto_verdict_name(v), proto_verdict_name(v),
 				counts[v]);
+	total_time(run, f);
 	fprintf(f, ". History: %zu stored run%s before this one.</p>\n",
 		in->nhistory, in->nhistory == 1 ? "" : "s");
+	logs(in, f);
 }
 
 static void filters(const struct res_run *run, FILE *f)
@@ -186,6 +259,8 @@ static void table(const struct export_in *in, FILE *f)
 
 static void steps(const struct res_scenario *sc, FILE *f)
 {
+	uint32_t next = 0;
+
 	if (!sc->nsteps)
 		return;
 	fputs("<table>\n<tr><th>step</th><th>kind</th><th>name</th><th>verdict</th>"
@@ -194,9 +269,22 @@ static void steps(const struct res_scenario *sc, FILE *f)
 	for (size_t k = 0; k < sc->nsteps; k++) {
 		const struct res_step *st = &sc->steps[k];
 
+		/*
+		 * summary.json leaves out the steps that never began: those
+		 * before a recorded one (the cleanup list's first is numbered
+		 * after every main step) show as a gap in the indices.
+		 */
+		for (uint32_t j = next; j < st->index && j < PROTO_STEPS_MAX;
+		     j++)
+			fprintf(f,
+				"<tr class=\"v-skip\"><td>%" PRIu32
+				"</td><td></td><td></td><td class=\"v\">not run</td><td></td><td></td><td></td></tr>\n",
+				j + 1);
+		if (st->index >= next)
+			next = st->index + 1;
 		fprintf(f, "<tr class=\"v-%s\"><td>%s%" PRIu32 "</td><td>",
 			st->ran ? proto_verdict_name(st->verdict) : "skip",
-			st->cleanup ? "cleanup " : "", st->index);
+			st->cleanup ? "cleanup " : "", st->index + 1);
 		esc_term_xml_put(f, st->kind);
 		fputs("</td><td>", f);
 		esc_term_xml_put(f, st->name);
@@ -215,6 +303,7 @@ static void steps(const struct res_scenario *sc, FILE *f)
 static void failures(const struct export_in *in, FILE *f)
 {
 	const struct res_run *run = in->run;
+	char file[64];
 
 	for (size_t i = 0; i < run->n; i++) {
 		const struct res_scenario *sc = &run->v[i];
@@ -238,6 +327,13 @@ static void failures(const struct export_in *in, FILE *f)
 			if (sc->incidents[k].bundle)
 				esc_term_xml_printf(f, ", bundle %s",
 						    sc->incidents[k].bundle);
+			fputs("</p>\n", f);
+		}
+		if (in->run_url && export_scenario_vm(sc)) {
+			snprintf(file, sizeof(file), "console-%s.log",
+				 export_scenario_vm(sc));
+			fputs("<p>Its VM's console log:", f);
+			log_link(in, file, f);
 			fputs("</p>\n", f);
 		}
 		if (in->tails && in->tails[i]) {

@@ -4,8 +4,10 @@
  * testsuite per area (the part of a scenario's name before '/'), one
  * testcase per scenario. fail, crash, timeout and xpass are a <failure>
  * (its type the verdict), error an <error>, skip and xfail <skipped> (as
- * pytest writes xfail); the message is the reason's first line, the text
- * the whole reason and the failing step. A scenario that did not pass
+ * pytest writes xfail); the message is the whole reason (its newlines as
+ * &#10;, which an attribute keeps), the text the whole reason again and
+ * the failing step. The testsuites' time is the run's wall time when
+ * summary.json has it, each area's the sum of its scenarios'. A scenario that did not pass
  * carries its VM's console tail as <system-out>. Every text goes out
  * through escape.h's esc_term_xml_*(): no control byte reaches the file.
  */
@@ -79,19 +81,28 @@ static const struct res_step *failing_step(const struct res_scenario *sc)
 	return NULL;
 }
 
-/* The reason's first line, as the message attribute. */
+/* The whole reason as the message attribute, a newline as &#10;. */
 static void message_attr(FILE *f, const struct res_scenario *sc)
 {
 	const char *r = sc->reason ? sc->reason :
 				     proto_verdict_name(sc->verdict);
+	size_t n;
+
 	fputs(" message=\"", f);
-	esc_term_xml_putn(f, r, strcspn(r, "\n"));
+	for (;;) {
+		n = strcspn(r, "\n");
+		esc_term_xml_putn(f, r, n);
+		if (!r[n])
+			break;
+		fputs("&#10;", f);
+		r += n + 1;
+	}
 	fputc('"', f);
 }
 
 static void step_text(FILE *f, const struct res_step *st)
 {
-	fprintf(f, "\nfailing step %" PRIu32 " ", st->index);
+	fprintf(f, "\nfailing step %" PRIu32 " ", st->index + 1);
 	esc_term_xml_printf(f, "'%s'", st->name);
 	esc_term_xml_printf(f, " (%s): ", st->kind);
 	fputs(proto_verdict_name(st->verdict), f);
@@ -160,6 +171,8 @@ int export_junit(const struct export_in *in, FILE *f)
 
 	for (size_t i = 0; i < run->n; i++)
 		count(&all, &run->v[i]);
+	if (run->duration_ms)
+		all.ms = run->duration_ms;
 	/* Which kernel ran, in each suite's properties (as the JUnit
 	 * schema Jenkins reads has them). */
 	res_kernel_describe(run, kernel, sizeof(kernel));

@@ -41,7 +41,7 @@ const char *export_kcidb_status(enum proto_verdict v, bool began)
 }
 
 /* A VM label as hostctl writes it (rundir_vm_parse()), safe in a path. */
-static bool vm_label_ok(const char *vm)
+bool export_vm_label_ok(const char *vm)
 {
 	unsigned int vmno;
 
@@ -52,10 +52,10 @@ const char *export_scenario_vm(const struct res_scenario *sc)
 {
 	for (size_t i = sc->nboots; i > 0; i--)
 		if (*sc->boots[i - 1].vm)
-			return vm_label_ok(sc->boots[i - 1].vm) ?
+			return export_vm_label_ok(sc->boots[i - 1].vm) ?
 				       sc->boots[i - 1].vm :
 				       NULL;
-	return vm_label_ok(sc->vm) ? sc->vm : NULL;
+	return export_vm_label_ok(sc->vm) ? sc->vm : NULL;
 }
 
 /* A copy of the manifest member @key, when it has one; else 0. */

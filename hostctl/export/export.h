@@ -49,8 +49,10 @@ int export_kcidb(const struct export_in *in, char **ret);
  * The HTML report of @in to @f: one static page, no script, no network.
  * The verdict table (filtered by CSS alone), a duration bar and a strip
  * of the last runs' verdicts per scenario as inline SVG, the flip rate,
- * and each scenario that did not pass with its steps, incidents and
- * console tail. 0, or -EIO when @f failed.
+ * and each scenario that did not pass with its steps (those that never
+ * ran too, when summary.json lists them), incidents and console tail;
+ * the run's total time, and links to every VM's console log and to
+ * events.jsonl when @in has the run's URL. 0, or -EIO when @f failed.
  */
 int export_html(const struct export_in *in, FILE *f);
 
@@ -63,6 +65,9 @@ const char *export_kcidb_status(enum proto_verdict v, bool began);
  * (summary.json is input: it names no other file).
  */
 const char *export_scenario_vm(const struct res_scenario *sc);
+
+/* "vm" and digits: a VM label as hostctl writes it, safe in a path. */
+bool export_vm_label_ok(const char *vm);
 
 /*
  * Write the files asked for (@junit, @kcidb: paths, or NULL) for @run,

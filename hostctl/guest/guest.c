@@ -523,7 +523,7 @@ static bool view_done(void *arg)
 	snprintf(g->hang_buf, sizeof(g->hang_buf),
 		 "step %" PRId64 " ran past its timeout_ms %" PRIu64
 		 " and the host's slack without a step_end",
-		 st + (g->whole ? cur->steps - g->whole->steps : 0),
+		 st + 1 + (g->whole ? cur->steps - g->whole->steps : 0),
 		 w->steps[st].timeout_ms);
 	g->hang = g->hang_buf;
 	return true;

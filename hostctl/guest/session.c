@@ -225,12 +225,13 @@ static bool pass_earned(const struct res_scenario *sc, char *why, size_t len)
 			snprintf(why, len,
 				 "the guest reported pass, but step "
 				 "%zu (%s) never began",
-				 i, st->kind);
+				 i + 1, st->kind);
 		else if (st->verdict != VERDICT_PASS)
 			snprintf(why, len,
 				 "the guest reported pass, but step "
 				 "%zu (%s) ended %s",
-				 i, st->kind, proto_verdict_name(st->verdict));
+				 i + 1, st->kind,
+				 proto_verdict_name(st->verdict));
 		else
 			continue;
 		return false;

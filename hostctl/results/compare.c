@@ -479,7 +479,7 @@ static void print_functions(struct json_object *k, FILE *f)
 static void step_label(struct json_object *row, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s #%" PRId64 " %s", jsonutil_str(row, "scenario"),
-		 int_of(row, "step", 0), jsonutil_str(row, "name"));
+		 int_of(row, "step", 0) + 1, jsonutil_str(row, "name"));
 }
 
 void cmp_print(struct json_object *t, FILE *f)
@@ -614,8 +614,8 @@ void cmp_svg(struct json_object *t, FILE *f)
 
 		row = json_object_array_get_idx(a, i);
 		snprintf(what, sizeof(what), "%s #%" PRId64 " %s",
-			 jsonutil_str(row, "scenario"), int_of(row, "step", 0),
-			 jsonutil_str(row, "name"));
+			 jsonutil_str(row, "scenario"),
+			 int_of(row, "step", 0) + 1, jsonutil_str(row, "name"));
 		fprintf(f, "<text x='10' y='%.0f'>", y + SVG_BAR);
 		esc_xml_put(f, what);
 		fputs("</text>\n", f);

@@ -519,7 +519,7 @@ static void difference_text(FILE *f, const struct repeat_table *t,
 		fputs(repeat_flipped(t, s) ? "no step differed" : "-", f);
 		return;
 	}
-	fprintf(f, "step %zd %s%s%s%s: ", j, s->steps[j].kind,
+	fprintf(f, "step %zd %s%s%s%s: ", j + 1, s->steps[j].kind,
 		*s->steps[j].name ? " '" : "", s->steps[j].name,
 		*s->steps[j].name ? "'" : "");
 	for (int v = 0; v <= VERDICT__COUNT; v++) {

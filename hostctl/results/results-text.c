@@ -200,10 +200,10 @@ void res_ktap_scenario(const struct res_scenario *sc, size_t num, FILE *f)
 		if (!st->ran || st->cleanup)
 			continue;
 		if (*st->name)
-			snprintf(name, sizeof(name), "%u-%s-%s", st->index,
+			snprintf(name, sizeof(name), "%u-%s-%s", st->index + 1,
 				 st->kind, st->name);
 		else
-			snprintf(name, sizeof(name), "%u-%s", st->index,
+			snprintf(name, sizeof(name), "%u-%s", st->index + 1,
 				 st->kind);
 		ktap_subtests(f, st);
 		ktap_diag(f, "    ", "expected: ", st->expected);
@@ -306,11 +306,10 @@ static void text_subtests(const struct res_step *st, FILE *f)
 	for (size_t i = 0; i < st->nsubtests; i++)
 		if ((unsigned int)st->subtests[i].verdict < VERDICT__COUNT)
 			count[st->subtests[i].verdict]++;
-	esc_term_printf(f,
-			"        step %u %s%s%s%s: %zu subtest%s: ", st->index,
-			st->kind, *st->name ? " '" : "", st->name,
-			*st->name ? "'" : "", st->nsubtests,
-			st->nsubtests == 1 ? "" : "s");
+	esc_term_printf(
+		f, "        step %u %s%s%s%s: %zu subtest%s: ", st->index + 1,
+		st->kind, *st->name ? " '" : "", st->name, *st->name ? "'" : "",
+		st->nsubtests, st->nsubtests == 1 ? "" : "s");
 	print_counts(f, count);
 	fputc('\n', f);
 	for (size_t i = 0; i < st->nsubtests; i++) {
@@ -343,6 +342,11 @@ void res_text_scenario(const struct res_scenario *sc, FILE *f)
 		text_note(f, "cleanup failed: ", sc->cleanup_reason);
 	for (size_t i = 0; i < sc->nsteps; i++)
 		text_subtests(&sc->steps[i], f);
+	res_text_failure(sc, f);
+}
+
+void res_text_failure(const struct res_scenario *sc, FILE *f)
+{
 	if (proto_verdict_ok(sc->verdict) && sc->verdict != VERDICT_SKIP &&
 	    sc->verdict != VERDICT_XFAIL)
 		return;
@@ -351,9 +355,9 @@ void res_text_scenario(const struct res_scenario *sc, FILE *f)
 
 		if (!st->ran || st->verdict == VERDICT_PASS || st->cleanup)
 			continue;
-		esc_term_printf(f, "        step %u %s%s%s%s: %s\n", st->index,
-				st->kind, *st->name ? " '" : "", st->name,
-				*st->name ? "'" : "",
+		esc_term_printf(f, "        step %u %s%s%s%s: %s\n",
+				st->index + 1, st->kind, *st->name ? " '" : "",
+				st->name, *st->name ? "'" : "",
 				proto_verdict_name(st->verdict));
 		text_block(f, "expected: ", st->expected);
 		text_block(f, "got:      ", st->got);

@@ -29,7 +29,7 @@ int res_set_str(char **field, const char *value)
 /* "step 14 (rmmod 'unload dsa_loop')" */
 static void step_where(const struct res_step *st, char *buf, size_t size)
 {
-	snprintf(buf, size, "step %u (%s%s%s%s)", st->index, st->kind,
+	snprintf(buf, size, "step %u (%s%s%s%s)", st->index + 1, st->kind,
 		 *st->name ? " '" : "", st->name, *st->name ? "'" : "");
 }
 

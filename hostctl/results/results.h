@@ -142,6 +142,8 @@ struct res_run {
 	char accelerator[16]; /* "kvm", "tcg", or "" if nothing booted */
 	/* "icount" (TCG, instruction-time), "wall", or "" if nothing booted */
 	char clock[16];
+	/* The run's wall time, ms, once it ended; 0: unknown (older runs). */
+	uint64_t duration_ms;
 	struct json_object *kernel; /* the build manifest; owned, may be NULL */
 	/*
 	 * A hostctl repro's run: its one scenario cut after step
@@ -244,6 +246,12 @@ void res_ktap(const struct res_run *run, FILE *f);
 
 /* The text report's line(s) for one finished scenario. */
 void res_text_scenario(const struct res_scenario *sc, FILE *f);
+/*
+ * Why @sc did not pass, as res_text_scenario() says it: each main step
+ * that ran and did not pass, its expected, got and reason, then the
+ * scenario's reason. Nothing for a verdict that needs no why.
+ */
+void res_text_failure(const struct res_scenario *sc, FILE *f);
 /* The text report's closing lines: accelerator and totals. */
 void res_text_totals(const struct res_run *run, FILE *f);
 /* The whole text report: every scenario, then the totals. */

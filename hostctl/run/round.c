@@ -52,12 +52,45 @@ struct keep_vm {
 	bool kept;
 };
 
+/*
+ * Until a line on standard input or, with @secs, @secs seconds, whichever
+ * comes first; an end of file on standard input leaves only the bound
+ * (none: the hold ends). -EPIPE when the VM died meanwhile.
+ */
+static int keep_vm_wait(struct vm *vm, uint64_t secs)
+{
+	uint64_t end_us = vm_now_us() + secs * 1000000;
+	int fd = STDIN_FILENO, r;
+	char buf[256];
+	ssize_t n;
+
+	for (;;) {
+		uint64_t now = vm_now_us(), ms = 0;
+
+		if (secs) {
+			if (now >= end_us)
+				return 0;
+			ms = (end_us - now + 999) / 1000;
+		}
+		r = vm_wait_fd(vm, fd, ms);
+		if (r == -ETIMEDOUT && secs)
+			return 0;
+		if (r < 0)
+			return r;
+		n = read(STDIN_FILENO, buf, sizeof(buf));
+		if (n > 0 || !secs)
+			return n < 0 ? -errno : 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		fd = -1; /* end of file or an error: the bound alone */
+	}
+}
+
 static void keep_vm_hold(void *data, struct vm *vm, const char *label,
 			 const char *domain, const struct res_scenario *sc)
 {
 	struct keep_vm *k = data;
 	uint64_t secs = k->s->keep_vm_s;
-	char buf[256];
 	int r;
 
 	if (k->kept || sc->verdict == VERDICT_PASS ||
@@ -65,10 +98,11 @@ static void keep_vm_hold(void *data, struct vm *vm, const char *label,
 		return;
 	k->kept = true;
 	progress_clear(k->prog);
+	res_text_failure(sc, stderr);
 	if (secs)
 		fprintf(stderr,
 			"hostctl run: %s: %s; keeping %s for %" PRIu64
-			" s: hostctl shell %s\n",
+			" s or until a line on standard input: hostctl shell %s\n",
 			sc->name, proto_verdict_name(sc->verdict), label, secs,
 			domain);
 	else
@@ -76,9 +110,7 @@ static void keep_vm_hold(void *data, struct vm *vm, const char *label,
 			"hostctl run: %s: %s; keeping %s until a line on standard input: hostctl shell %s\n",
 			sc->name, proto_verdict_name(sc->verdict), label,
 			domain);
-	r = vm_wait_fd(vm, secs ? -1 : STDIN_FILENO, secs * 1000);
-	if (r == 0 && !secs && read(STDIN_FILENO, buf, sizeof(buf)) < 0)
-		r = -errno;
+	r = keep_vm_wait(vm, secs);
 	if (r == -EPIPE)
 		fprintf(stderr, "hostctl run: %s died meanwhile (%s)\n", label,
 			vm_dead_reason(vm));
@@ -288,6 +320,7 @@ enum round_result run_round(const struct run_spec *s, struct run_plan *p,
 	struct runner_opts ro = { 0 };
 	struct keep_vm keep = { 0 };
 	uint64_t *expect_ms = NULL;
+	uint64_t t0_us = vm_now_us();
 	struct boundlog events;
 	FILE *ktap = NULL;
 	int r, rc;
@@ -322,6 +355,7 @@ enum round_result run_round(const struct run_spec *s, struct run_plan *p,
 	if (ro.jobs > 1)
 		ro.expect_ms = expect_ms = expect_durations(p->results, run);
 	r = runner_run(&ro, p->scn, run, NULL, err, sizeof(err));
+	run->duration_ms = (vm_now_us() - t0_us) / 1000;
 	free(expect_ms);
 	/* What came after the last scenario, if its tail cannot go. */
 	rc = boundlog_close(&events);

@@ -105,7 +105,7 @@ ssize_t boots_check_markers(struct res_scenario *sc)
 			continue;
 		st->verdict = VERDICT_FAIL;
 		snprintf(text, sizeof(text), "token %s (set by step %zd)", set,
-			 set_at);
+			 set_at + 1);
 		if (res_set_str(&st->expected, text) < 0 ||
 		    res_set_str(
 			    &st->reason,

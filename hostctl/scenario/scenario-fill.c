@@ -141,7 +141,7 @@ static int scn_fill_steps(struct scn_ctx *ctx, struct scenario *s,
 			scn_error(
 				ctx, errpath,
 				"step %zu: program '%s' has no DIR the image can carry",
-				first + i, json_object_get_string(v));
+				first + i + 1, json_object_get_string(v));
 			return -EINVAL;
 		}
 		st->timeout_ms =

@@ -147,7 +147,7 @@ static void test_markers(void)
 	    "token ffffffffffffffff, set at uptime 5 ms, now 20 ms");
 	is_int(boots_check_markers(&sc), 1, "another token is caught");
 	ok(sc.steps[1].verdict == VERDICT_FAIL, "the check becomes fail");
-	is_str(sc.steps[1].expected, "token 00112233aabbccdd (set by step 0)",
+	is_str(sc.steps[1].expected, "token 00112233aabbccdd (set by step 1)",
 	       "expected names the token and the step that set it");
 	clear();
 

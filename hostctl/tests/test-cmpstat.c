@@ -77,7 +77,7 @@ static void test_table(void)
 	cmp_print(t, f);
 	fclose(f);
 	ok(text && strstr(text, "pass fail") &&
-		   strstr(text, "bch/bench-encode #1 encode 4 MiB") &&
+		   strstr(text, "bch/bench-encode #2 encode 4 MiB") &&
 		   strstr(text, "1.200  [1.200, 1.200]  candidate higher"),
 	   "the text has the verdicts per round and the row");
 	ok(text && strstr(text, "reference only") &&

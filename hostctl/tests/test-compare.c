@@ -68,7 +68,7 @@ int main(void)
 	cmp_print(t, f);
 	fclose(f);
 	okf(strstr(text, "deepest stack (bytes, of rounds)") &&
-		    strstr(text, "bch/stack-encode #1 deepest stack") &&
+		    strstr(text, "bch/stack-encode #2 deepest stack") &&
 		    strstr(text, "  vla: deeper < b\n"),
 	    "the text shows it: %s", text);
 	free(text);

@@ -117,7 +117,7 @@ ok(sorted(fails) == ["cfi", "crash", "expect-wrong", "slow"],
    "failures: fail, crash, timeout, xpass (%s)" % fails)
 ew = [c for c in cases if c.get("name") == "expect-wrong"][0]
 f = ew.find("failure")
-ok("<got> & \"more\"" in f.get("message") and "failing step 0 'version'" in f.text,
+ok("<got> & \"more\"" in f.get("message") and "failing step 1 'version'" in f.text,
    "failure has the reason (escaped) and the failing step")
 cr = [c for c in cases if c.get("name") == "crash"][0]
 out = cr.find("system-out")

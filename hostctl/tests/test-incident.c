@@ -82,7 +82,7 @@ static void test_attribution(void)
 	is_str(inc.kind, "warning", "kind word");
 	incident_summary(&inc, sp->scenario, sp->name, sp->kind);
 	is_str(inc.summary,
-	       "dsa/vlan-add step 3 (bridge vlan add) -> WARNING in br_vlan_add",
+	       "dsa/vlan-add step 4 (bridge vlan add) -> WARNING in br_vlan_add",
 	       "summary line");
 
 	/* printk 10.598 s + 5 ms offset = 10.603 s: step 1 had begun. */
@@ -92,7 +92,7 @@ static void test_attribution(void)
 	is_int(inc.step, 1, "the offset moves it into the next step");
 	incident_summary(&inc, sp->scenario, sp->name, sp->kind);
 	is_str(inc.summary,
-	       "dsa/vlan-add step 1 (write) -> BUG: kernel NULL pointer dereference in f",
+	       "dsa/vlan-add step 2 (write) -> BUG: kernel NULL pointer dereference in f",
 	       "summary: the kind stands in for a missing name");
 
 	/* Between step 0's end and step 1's begin: step 0, after its end. */
@@ -102,7 +102,7 @@ static void test_attribution(void)
 	ok(inc.after_step, "between steps: after it ended");
 	incident_summary(&inc, sp->scenario, sp->name, sp->kind);
 	is_str(inc.summary,
-	       "dsa/vlan-add step 0 (load, after it ended) -> WARNING in g",
+	       "dsa/vlan-add step 1 (load, after it ended) -> WARNING in g",
 	       "summary: after it ended");
 
 	r = rep_at(REPORT_WARNING, "WARNING in h", 10.05);
@@ -315,7 +315,7 @@ static void test_verdicts(void)
 	add_inc(&sc, "ubsan", "UBSAN: array-index-out-of-bounds in c", 1);
 	v = incident_verdict(&s, &sc, true, why, sizeof(why));
 	is_str(V(v), "fail", "a later step failed: fail");
-	is_str(why, "step 2 (write) fail around the incident",
+	is_str(why, "step 3 (write) fail around the incident",
 	       "a later step failed: reason");
 	done(&s, &sc);
 

@@ -146,7 +146,7 @@ static void test_round_trip(void)
 	is_int(sc->ncleanup, 1, "ncleanup counted from the marks");
 	ok(sc->has_cleanup && sc->cleanup_failed, "the cleanup failed");
 	is_int(sc->cleanup_step, 3, "at step 3");
-	is_str(sc->cleanup_reason, "step 3 (rmmod): error: EBUSY", "and why");
+	is_str(sc->cleanup_reason, "step 4 (rmmod): error: EBUSY", "and why");
 	is_int(sc->boots[0].resumed, -1, "no resumed: -1");
 	is_int(sc->boots[1].resumed, 1, "resumed: true");
 	is_int(sc->boots[1].memory_mib, 768, "memory_mib");

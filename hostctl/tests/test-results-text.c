@@ -36,7 +36,7 @@ static void test_ktap(void)
 	fclose(f);
 	ok(strncmp(buf, "KTAP version 1\n", 15) == 0, "KTAP header");
 	ok(strstr(buf, "\n1..2\n") != NULL, "plan");
-	ok(strstr(buf, "    not ok 1 0-read\n") != NULL, "failed step");
+	ok(strstr(buf, "    not ok 1 1-read\n") != NULL, "failed step");
 	ok(strstr(buf, "\nnot ok 1 a/one\n") != NULL, "failed scenario");
 	ok(strstr(buf, "\nok 2 a/two # SKIP CONFIG_X is not set\n") != NULL,
 	   "skip directive");

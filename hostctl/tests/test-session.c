@@ -321,7 +321,7 @@ static void test_cleanup(void)
 	       "the verdict is the main steps'");
 	ok(sc.has_cleanup && sc.cleanup_failed && sc.cleanup_step == 4,
 	   "the cleanup failed, at step 4 (skip is fine)");
-	is_str(sc.cleanup_reason, "step 4 (rmmod): fail: why 4",
+	is_str(sc.cleanup_reason, "step 5 (rmmod): fail: why 4",
 	       "with the step and why");
 
 	reset_cleanup(&s);
@@ -351,7 +351,7 @@ static void test_cleanup(void)
 	       "a scenario_end before the last cleanup step began");
 	ok(sc.cleanup_failed && sc.cleanup_step == 4,
 	   "is a cleanup failure: step 4 never ran");
-	is_str(sc.cleanup_reason, "step 4 (rmmod) did not run", "said so");
+	is_str(sc.cleanup_reason, "step 5 (rmmod) did not run", "said so");
 	is_str(proto_verdict_name(sc.verdict), "pass", "the verdict stays pass");
 
 	reset_cleanup(&s);
@@ -382,7 +382,7 @@ static void test_pass_earned(void)
 	is_int(feed(&s, pass), 0, "pass without steps: accepted as a line");
 	is_str(proto_verdict_name(sc.verdict), "error",
 	       "pass without steps: error");
-	is_str(sc.reason, "the guest reported pass, but step 0 (read) never "
+	is_str(sc.reason, "the guest reported pass, but step 1 (read) never "
 	       "began", "pass without steps: the reason names step 0");
 
 	reset(&s);
@@ -401,7 +401,7 @@ static void test_pass_earned(void)
 	feed(&s, pass);
 	is_str(proto_verdict_name(sc.verdict), "error",
 	       "pass over a failed step: error");
-	is_str(sc.reason, "the guest reported pass, but step 1 (write) ended "
+	is_str(sc.reason, "the guest reported pass, but step 2 (write) ended "
 	       "fail", "pass over a failed step: the reason");
 
 	reset(&s);

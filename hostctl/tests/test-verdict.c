@@ -105,7 +105,7 @@ static const struct row rows[] = {
 	  .judged = true, .survived = true, .done = true, .v = VERDICT_PASS },
 	{ "boots: the marker rule", .boots = true, .marker = 3, .judged = true,
 	  .survived = true, .done = true, .v = VERDICT_FAIL,
-	  .reason = "step 3 (marker): the marker read back is not the one set" },
+	  .reason = "step 4 (marker): the marker read back is not the one set" },
 	{ "an unexpected incident fails a pass", .claim = true,
 	  .claim_v = VERDICT_PASS, .claim_why = "all good", .judged = true,
 	  .survived = true, .incident = "warning", .done = true,

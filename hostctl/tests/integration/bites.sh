@@ -110,7 +110,8 @@ fail() {
 
 # check_run DIR SCENARIO WANT PATCH STEPS: summary.json's verdict for the
 # scenario is WANT (pass), or for "bite": a failure whose first step that
-# did not pass is one of STEPS. A kernel oops counts as a failure too: the
+# did not pass is one of STEPS (indices into $.steps, as `list --bites`
+# prints them; the messages say step numbers, index + 1). A kernel oops counts as a failure too: the
 # scenario is then an "error" (the oops killed the step's process), and it
 # bites when the kernel was tainted 'D' (it died) and the step that did
 # not pass is a declared one; any other error is not a bite. Prints what
@@ -135,7 +136,7 @@ def cut(t):
     t = " ".join((t or "").split())
     return t if len(t) <= 160 else t[:157] + "..."
 if first:
-    where = "step %d (%s '%s', %s)" % (first["index"], first["kind"], first["name"], first["verdict"])
+    where = "step %d (%s '%s', %s)" % (first["index"] + 1, first["kind"], first["name"], first["verdict"])
     if first.get("expected") or first.get("got"):
         where += ": expected %s; got %s" % (cut(first.get("expected")), cut(first.get("got")))
     elif first.get("reason"):
@@ -156,11 +157,11 @@ if patch not in without:
 oops = any("tainted the kernel 'D'" in l for l in sc.get("leaks", []))
 if v in ("pass", "skip", "xfail") or (v == "error" and not oops):
     print("# %s without %s: verdict %s, want a failure at step %s; reason: %s"
-          % (name, patch, v, " or ".join(map(str, steps)), cut(sc.get("reason"))))
+          % (name, patch, v, " or ".join(str(s + 1) for s in steps), cut(sc.get("reason"))))
     sys.exit(1)
 if first is None or first["index"] not in steps:
     print("# %s without %s: verdict %s, but the first step that did not pass is %s, want step %s"
-          % (name, patch, v, where, " or ".join(map(str, steps))))
+          % (name, patch, v, where, " or ".join(str(s + 1) for s in steps)))
     sys.exit(1)
 print("# %s without %s: %s at %s%s" % (name, patch, v, where,
                                      " (a kernel oops)" if oops else ""))

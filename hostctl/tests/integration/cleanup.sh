@@ -73,7 +73,7 @@ for b in bad:
     print("# " + b)
 sys.exit(1 if bad else 0)
 PY
-grep -q '^# cleanup failed: step 3 (write' "$out/ktap" || {
+grep -q '^# cleanup failed: step 4 (write' "$out/ktap" || {
 	echo "# the KTAP output does not say the cleanup failed"
 	exit 1
 }

@@ -29,7 +29,7 @@ b = by.get("fault/b-armed-at-end")
 c = by.get("fault/c-inherits-nothing")
 if not a or a["verdict"] != "timeout":
     bad.append("a-killed-while-armed: %r, want timeout" % (a and a["verdict"]))
-elif "step 2 (sleep)" not in a["reason"]:
+elif "step 3 (sleep)" not in a["reason"]:
     bad.append("a-killed-while-armed: not killed in the armed step: %s" % a["reason"])
 elif a.get("cleanup_failed") is not False:
     bad.append("a-killed-while-armed: its cleanup list failed: %s: %s" %

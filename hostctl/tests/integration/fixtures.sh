@@ -139,8 +139,8 @@ PY
 report=$("$HOSTCTL" report "$out/run")
 echo "$report" | sed 's/^/# /'
 for want in \
-	'selftest/expect-panic step 1 (panic through sysrq) -> kernel panic: sysrq triggered crash' \
-	'selftest/hang step 0 (spin with interrupts off) -> hang: no heartbeat for 15 s' \
+	'selftest/expect-panic step 2 (panic through sysrq) -> kernel panic: sysrq triggered crash' \
+	'selftest/hang step 1 (spin with interrupts off) -> hang: no heartbeat for 15 s' \
 	'vmcore.kdump'; do
 	case "$report" in
 	*"$want"*) ;;

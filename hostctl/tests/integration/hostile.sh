@@ -97,7 +97,7 @@ for text in ("format_disk", '"nsteps":"1"', "aaaaaaaa"):
         bad.append("no saved line with %r" % text)
 sc = by["hostile/claims-pass"]
 if sc["verdict"] != "error" or \
-   sc["reason"] != "the guest reported pass, but step 0 (read) never began":
+   sc["reason"] != "the guest reported pass, but step 1 (read) never began":
     bad.append("claims-pass: %s: %r" % (sc["verdict"], sc["reason"]))
 sc = by["hostile/mute"]
 if sc["verdict"] != "timeout" or "not even a heartbeat" not in sc["reason"]:

@@ -3,11 +3,12 @@
 # (docs/repro.md), on selftest/fail-at-3 (repro-fixtures: step 1 sets the
 # domain name, step 3 of 4 fails).
 #
-# 1. `run --keep-vm-on-fail=30`: the run keeps the failing VM and prints
+# 1. `run --keep-vm-on-fail=600`: the run says why the scenario failed
+#    (the step, expected and got) and then keeps the failing VM and prints
 #    the `hostctl shell` command; `hostctl ls` shows it at step 3 of 4,
-#    `hostctl exec` reaches it; then, with standard input left open and
-#    silent, the run tears the VM down by itself after the 30 s, exits 1
-#    (a fail), and leaves no QEMU and no state file.
+#    `hostctl exec` reaches it; then a line on standard input ends the
+#    timed hold long before its 600 s, the run exits 1 (a fail), and
+#    leaves no QEMU and no state file.
 # 2. `repro --no-shell` without --until-step, in the same folder: it finds
 #    that stored run, says it stops at step 3, runs steps 1-3 without the
 #    cleanup list (exec sees step 1's domain name). Then the guest's
@@ -24,7 +25,7 @@ work = tempfile.mkdtemp(prefix="hostctl-it-keep-vm-")
 # Its runs' results in it, not in the cache's results root.
 os.environ["VLALAB_RESULTS"] = os.path.join(work, "results")
 bad = []
-KEEP_S = 30
+KEEP_S = 600
 
 def fail(msg):
     print("# " + msg)
@@ -65,12 +66,17 @@ rp = subprocess.Popen([hostctl, "run", "--keep-vm-on-fail=%d" % KEEP_S,
                        "--scenarios", fixtures, "selftest/fail-at-3"],
                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                       stderr=subprocess.STDOUT, cwd=work)
-m = read_until(rp, rb"keeping (\S+) for %d s: hostctl shell (\S+)\n" % KEEP_S, 900)
+m = read_until(rp, rb"keeping (\S+) for %d s or until a line on standard input: "
+               rb"hostctl shell (\S+)\n" % KEEP_S, 900)
 if not m:
     fail("run --keep-vm-on-fail never said it kept the VM")
     rp.kill()
     sys.exit(1)
 t_kept, dom = time.time(), m.group(2).decode()
+# The reason comes before the hold, not after it.
+held = seen[:m.start()]
+if not re.search(rb"step 3 \S+.*: fail\n\s+expected: .*\n\s+got: ", held):
+    fail("the failure's step, expected and got are not said before the hold")
 p = run("ls")
 print("# ls:\n" + p.stdout.decode(errors="replace"))
 row = [l for l in p.stdout.decode().splitlines() if dom in l]
@@ -80,17 +86,19 @@ p = run("exec", dom, "--", "cat", "/proc/sys/kernel/ostype")
 print("# exec in the kept VM: rc %d, %r" % (p.returncode, p.stdout))
 if p.returncode != 0 or p.stdout != b"Linux\n":
     fail("hostctl exec did not reach the kept VM: %r" % p.stderr)
-# Standard input stays open and silent: only the bound ends the wait.
+# A line on standard input ends the timed hold too.
+rp.stdin.write(b"\n")
+rp.stdin.flush()
 rest = rp.stdout.read()
-rc = rp.wait(timeout=600)
+rc = rp.wait(timeout=300)
 waited = time.time() - t_kept
 sys.stdout.write(rest.decode(errors="replace"))
 rp.stdin.close()
 print("# run exited %d, %.1f s after keeping the VM" % (rc, waited))
 if rc != 1:
     fail("run --keep-vm-on-fail exited %d, want 1 (a fail)" % rc)
-if waited < KEEP_S - 1:
-    fail("the kept VM went after %.1f s, before its %d s" % (waited, KEEP_S))
+if waited > KEEP_S / 2:
+    fail("the line on standard input did not end the hold (%.1f s)" % waited)
 gone(dom)
 
 # 2. repro's default: the stored run's failing step.

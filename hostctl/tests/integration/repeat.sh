@@ -1,7 +1,7 @@
 #!/bin/sh
 # Integration: hostctl run --repeat 3 over the repeat fixtures. repeat/flip
 # reads vlalab.round=K from /proc/cmdline and passes in odd rounds only, so
-# it must be reported as flipped, 2/3 passes, its first difference step 1
+# it must be reported as flipped, 2/3 passes, its first difference step 2
 # ('the round is odd', a read step) failing in round 2 alone; repeat/stable
 # passes every round and must not flip. The exit code is 1, stderr says
 # "flipped", summary.json holds the same table, and every round has its
@@ -94,7 +94,7 @@ for line in text.splitlines():
         rows[m.group(2)] = m.groups()
 r = rows.get("repeat/flip")
 if (not r or r[0] != "FLIPPED" or r[2] != "2/3" or r[3] != "pass\u00d72 fail\u00d71"
-        or not r[4].startswith("step 1 read 'the round is odd': pass in rounds 1, 3; fail in round 2")):
+        or not r[4].startswith("step 2 read 'the round is odd': pass in rounds 1, 3; fail in round 2")):
     bad.append("table row of repeat/flip: %r" % (r,))
 r = rows.get("repeat/stable")
 if not r or r[0] != "PASS" or r[2] != "3/3" or r[3] != "pass\u00d73" or r[4] != "-":

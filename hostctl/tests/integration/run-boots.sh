@@ -7,8 +7,8 @@
 # boot 2 of hibernate/memory-map did not. summary.json and events.jsonl say
 # which boot every step and event belongs to; disks go unless --keep.
 # Crashes go through the judge as in a single boot: boots/expect-panic
-# (boot 1 panics as declared) passes, its panic attributed to step 2
-# counted across the boots, and boots/crash (boot 0 panics, undeclared) is
+# (boot 1 panics as declared) passes, its panic attributed to step 3
+# (index 2) counted across the boots, and boots/crash (boot 0 panics, undeclared) is
 # a crash; each has a bundle with a dump. No bundle for a boot that
 # powered off or reset as its end says.
 set -eu
@@ -89,7 +89,7 @@ sc = want(fix, "boots/expect-panic", "pass")
 if sc:
     inc = bundle_of(sc)
     if inc and (inc["step"] != 2 or "sysrq triggered crash" not in inc["title"]
-                or "step 2 (panic through sysrq)" not in inc["summary"]):
+                or "step 3 (panic through sysrq)" not in inc["summary"]):
         bad.append("expect-panic: attributed %r" % inc)
     if [(st["boot"], st["verdict"]) for st in sc["steps"] if st["verdict"] != "not run"][:3] != \
             [(0, "pass"), (1, "pass"), (1, "xfail")]:

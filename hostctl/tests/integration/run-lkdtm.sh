@@ -46,7 +46,7 @@ for f in files:
         continue
     got = sc.get("incidents") or []
     if len(got) != 1 or got[0]["kind"] != inc["kind"] or got[0]["step"] != 1:
-        bad.append("%s: want one %s incident in step 1, got %r" %
+        bad.append("%s: want one %s incident in step 2 (index 1), got %r" %
                    (name, inc["kind"], got))
         continue
     # Every expected crash names its title, and the judge's title for
