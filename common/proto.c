@@ -641,6 +641,7 @@ int proto_event_decode(const char *line, size_t len, struct proto_event *ret,
 static const char *const request_names[] = {
 	[PROTO_REQ_RUN] = "run",
 	[PROTO_REQ_SHUTDOWN] = "shutdown",
+	[PROTO_REQ_ACK] = "ack",
 };
 
 int proto_request_decode(const char *line, size_t len,

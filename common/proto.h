@@ -295,6 +295,7 @@ struct json_object;
 enum proto_request_type {
 	PROTO_REQ_RUN,
 	PROTO_REQ_SHUTDOWN,
+	PROTO_REQ_ACK,
 };
 
 /*
@@ -355,6 +356,18 @@ int proto_run_decode(struct json_object *req, struct proto_run *ret, char *err,
 		     size_t errlen);
 
 int proto_shutdown_encode(char **ret_line, size_t *ret_len);
+
+/*
+ * The "ack" request, {"req":"ack","t_us":N}: the host has read guestd's
+ * hello or step_begin whose t_us is N, and so every line before it. Once
+ * one came, guestd starts each step only when the host acknowledged its
+ * step_begin (docs/protocol.md, "Acknowledgements"). proto_ack_decode()
+ * reads @req strictly: "t_us" an integer 0..INT64_MAX - 1, no other key.
+ * Returns 0, or -EPROTO with a one-line reason in @err.
+ */
+int proto_ack_encode(uint64_t t_us, char **ret_line, size_t *ret_len);
+int proto_ack_decode(struct json_object *req, uint64_t *ret_t_us, char *err,
+		     size_t errlen);
 
 /*
  * A line splitter with a bound, for both ends of the port. Feed it bytes;

@@ -526,9 +526,11 @@ struct runner_ops {
 	/*
 	 * Optional, both or neither: how many bytes of events were emitted
 	 * so far, and how many of those went out to the host. With them a
-	 * step starts only once its step_begin went out (runner_out_sent()):
-	 * a step that crashes the guest must not leave the news that it
-	 * began in a queue the crash loses.
+	 * step starts only once its step_begin went out (runner_out_sent()),
+	 * or, once the host acknowledges step_begins, once it was
+	 * acknowledged (runner_on_ack()): a step that crashes the guest must
+	 * not leave the news that it began in a queue the crash loses. No
+	 * bound runs while a step waits.
 	 */
 	uint64_t (*out_queued)(void *data);
 	uint64_t (*out_sent)(void *data);
@@ -555,6 +557,10 @@ struct runner {
 	int ack_fd; /* one byte per step_begin */
 	bool ack_pending; /* the byte waits for out_sent() to reach ack_mark */
 	uint64_t ack_mark;
+	/* The host acknowledges step_begins (runner_on_ack()): the byte
+	 * waits for the ack of the one with t_us ack_t_us instead. */
+	bool host_acks;
+	uint64_t ack_t_us;
 	struct proto_linebuf lb;
 	bool lb_skip; /* dropping the rest of a long line */
 	uint32_t nsteps;
@@ -606,9 +612,16 @@ bool runner_busy(const struct runner *r);
 int runner_fd(const struct runner *r);
 /*
  * Events went out to the host (runner_ops.out_sent grew): let a step whose
- * step_begin is among them start.
+ * step_begin is among them start, its bounds counting from now; unless
+ * the host acknowledges step_begins.
  */
 void runner_out_sent(struct runner *r);
+/*
+ * The host acknowledged the hello or step_begin with this t_us (an "ack"
+ * request): from now on each step waits for its own; let the one that
+ * waits for this one start, its bounds counting from now.
+ */
+void runner_on_ack(struct runner *r, uint64_t t_us);
 /* The next timeout, CLOCK_BOOTTIME us, or 0 for none. */
 uint64_t runner_deadline(const struct runner *r);
 /* Read and apply what the child sent. */

@@ -372,6 +372,16 @@ static int on_request(const char *line, size_t len, void *data)
 		runner_submit(&gd.runner, obj);
 		return 0;
 	}
+	if (type == PROTO_REQ_ACK) {
+		uint64_t t_us;
+
+		if (proto_ack_decode(obj, &t_us, err, sizeof(err)) < 0)
+			gd_log(3, "ignoring an ack: %s", err);
+		else
+			runner_on_ack(&gd.runner, t_us);
+		json_object_put(obj);
+		return 0;
+	}
 	json_object_put(obj);
 	shutdown_now("the host asked");
 	return 0;

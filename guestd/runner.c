@@ -345,17 +345,43 @@ bool runner_busy(const struct runner *r)
 	return r->pid != 0 || r->nqueued > 0;
 }
 
-void runner_out_sent(struct runner *r)
+/* The held step may start: its child gets the go-ahead byte. */
+static void go_ahead(struct runner *r)
 {
+	uint64_t now, held;
 	char c = 1;
 
-	if (!r->ack_pending || r->ops->out_sent(r->data) < r->ack_mark)
-		return;
 	r->ack_pending = false;
+	/*
+	 * The time the step waited for the host is neither its own nor the
+	 * scenario's (an idle guest's clock may race under icount): both
+	 * bounds count from now on, as if it had begun now.
+	 */
+	now = guestd_now_us();
+	held = now - r->step_begin_us;
+	r->deadline_us += held;
+	r->phase_begin_us += held;
+	r->step_begin_us = now;
+	r->step_deadline_us = now + r->step_limit_ms * 1000;
 	/* If the child died, the write fails and its exit is reported when
 	 * it is reaped. */
 	if (r->ack_fd >= 0)
 		(void)!write(r->ack_fd, &c, 1);
+}
+
+void runner_out_sent(struct runner *r)
+{
+	if (!r->ack_pending || r->host_acks ||
+	    r->ops->out_sent(r->data) < r->ack_mark)
+		return;
+	go_ahead(r);
+}
+
+void runner_on_ack(struct runner *r, uint64_t t_us)
+{
+	r->host_acks = true;
+	if (r->ack_pending && t_us == r->ack_t_us)
+		go_ahead(r);
 }
 
 int runner_fd(const struct runner *r)
@@ -369,6 +395,9 @@ uint64_t runner_deadline(const struct runner *r)
 		return 0;
 	if (r->ended)
 		return r->ended_us + r->abandon_ms * 1000;
+	/* A step waiting for the host: no bound runs (runner_out_sent()). */
+	if (r->ack_pending)
+		return 0;
 	if (r->step_deadline_us && r->step_deadline_us < r->deadline_us)
 		return r->step_deadline_us;
 	return r->deadline_us;
@@ -462,11 +491,15 @@ static int on_line(const char *line, size_t len, void *data)
 			r->step_begin_us + r->step_limit_ms * 1000;
 		r->ops->emit(&ev, r->data);
 		/*
-		 * The step may start once its step_begin went out: kmsg
-		 * lines are tagged with it from now.
+		 * The step may start once its step_begin reached the host
+		 * (acknowledged, or else written out): kmsg lines are tagged
+		 * with it from now.
 		 */
-		if (r->ops->out_queued) {
-			r->ack_mark = r->ops->out_queued(r->data);
+		if (r->ops->out_queued || r->host_acks) {
+			r->ack_t_us = ev.t_us;
+			r->ack_mark = r->ops->out_queued ?
+					      r->ops->out_queued(r->data) :
+					      0;
 			r->ack_pending = true;
 			runner_out_sent(r);
 			return 0;
@@ -554,7 +587,7 @@ void runner_on_tick(struct runner *r, uint64_t now)
 		child_gone(r);
 		return;
 	}
-	if (r->pid == 0 || r->ended)
+	if (r->pid == 0 || r->ended || r->ack_pending)
 		return;
 	if (!(r->step_deadline_us && now >= r->step_deadline_us) &&
 	    now < r->deadline_us)

@@ -698,6 +698,50 @@ static void test_run_roundtrip(void)
 	json_object_put(obj);
 }
 
+/* ack: its t_us survives the round trip; a bad one is refused. */
+static void test_ack(void)
+{
+	static const char *const bad[] = {
+		"{\"req\":\"ack\"}",
+		"{\"req\":\"ack\",\"t_us\":-1}",
+		"{\"req\":\"ack\",\"t_us\":\"5\"}",
+		"{\"req\":\"ack\",\"t_us\":1.5}",
+		"{\"req\":\"ack\",\"t_us\":99999999999999999999}",
+		"{\"req\":\"ack\",\"t_us\":5,\"more\":1}",
+	};
+	enum proto_request_type type = PROTO_REQ_RUN;
+	struct json_object *obj = NULL;
+	uint64_t bytes = 0;
+	char *line;
+	size_t len;
+
+	ok(proto_ack_encode(1234567890123ULL, &line, &len) == 0,
+	   "encode an ack");
+	is_int(line[len - 1], '\n', "one line");
+	is_int(proto_request_decode(line, len - 1, &type, &obj, err,
+				    sizeof(err)),
+	       0, "it parses as a request");
+	is_int(type, PROTO_REQ_ACK, "an ack");
+	is_int(proto_ack_decode(obj, &bytes, err, sizeof(err)), 0,
+	       "and decodes");
+	ok(bytes == 1234567890123ULL, "t_us survives");
+	json_object_put(obj);
+	free(line);
+	is_int(proto_ack_encode(INT64_MAX, &line, &len), -EINVAL,
+	       "no ack past what JSON's integers hold");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		obj = NULL;
+		bytes = 7;
+		is_int(proto_request_decode(bad[i], strlen(bad[i]), &type, &obj,
+					    err, sizeof(err)),
+		       0, bad[i]);
+		is_int(proto_ack_decode(obj, &bytes, err, sizeof(err)),
+		       -EPROTO, "refused");
+		ok(bytes == 7, "and leaves bytes alone");
+		json_object_put(obj);
+	}
+}
+
 static void test_request_decode(void)
 {
 	static const struct {
@@ -895,6 +939,7 @@ int main(void)
 	test_subtest();
 	test_run_roundtrip();
 	test_request_decode();
+	test_ack();
 	test_run_refused();
 	test_run_bounds();
 	return tap_done();

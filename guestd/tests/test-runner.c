@@ -864,33 +864,48 @@ static const struct runner_ops ops_sent = { .emit = count,
 					    .out_queued = queued,
 					    .out_sent = sent };
 
+/*
+ * Submit @req to a fresh @r whose output never goes out (and whose host
+ * acknowledges step_begins when @acks), and turn the loop for half a
+ * second (with its ticks when @tick), @f emptied first.
+ */
+static void submit_held(struct runner *r, const char *req, const char *f,
+			bool tick, bool acks)
+{
+	uint64_t until;
+
+	runner_init(r, table, &env, &ops_sent, NULL);
+	if (acks)
+		runner_on_ack(r, 0); /* the hello's */
+	tu_write(f, "", O_TRUNC);
+	nevents = 0;
+	q_bytes = s_bytes = 0;
+	runner_submit(r, json_tokener_parse(req));
+	until = guestd_now_us() + 500000;
+	while (guestd_now_us() < until) {
+		struct pollfd pfd = { .fd = runner_fd(r), .events = POLLIN };
+
+		poll(&pfd, 1, 5);
+		if (pfd.revents)
+			runner_on_readable(r);
+		if (tick)
+			runner_on_tick(r, guestd_now_us());
+	}
+}
+
 static void test_step_waits_for_sent(void)
 {
 	char req[2048], f[512];
 	const char *reqs[] = { req };
 	struct runner r;
-	uint64_t until;
 
-	runner_init(&r, table, &env, &ops_sent, NULL);
 	snprintf(req, sizeof(req),
 		 "{\"req\":\"run\",\"scenario\":\"t/sent\",\"timeout_ms\":5000,"
 		 "\"step_timeout_ms\":3000,\"steps\":["
 		 "{\"kind\":\"write\",\"path\":\"%s/g\",\"value\":\"on\"}]}",
 		 dir);
 	snprintf(f, sizeof(f), "%s/g", dir);
-	tu_write(f, "", O_TRUNC);
-	nevents = 0;
-	q_bytes = s_bytes = 0;
-	runner_submit(&r, json_tokener_parse(reqs[0]));
-	/* Half a second of the loop with nothing sent. */
-	until = guestd_now_us() + 500000;
-	while (guestd_now_us() < until) {
-		struct pollfd pfd = { .fd = runner_fd(&r), .events = POLLIN };
-
-		poll(&pfd, 1, 5);
-		if (pfd.revents)
-			runner_on_readable(&r);
-	}
+	submit_held(&r, req, f, false, false);
 	is_str(types(), "scenario_begin step_begin",
 	       "the step_begin was emitted, nothing after");
 	is_str(tu_read(f), "", "the step waits while its step_begin is queued");
@@ -905,6 +920,78 @@ static void test_step_waits_for_sent(void)
 	is_str(tu_read(f), "on", "then it runs");
 	is_str(types(), "step_end scenario_end",
 	       "and the scenario ends as usual");
+	runner_free(&r);
+}
+
+/*
+ * The time a step waits for the host is not the step's, nor the
+ * scenario's: a host slow to acknowledge (busy with another lane's dump;
+ * under icount, the idle guest's clock races) must not time a step out
+ * before it ran. Held past both bounds, with the loop's ticks, the step
+ * then runs and passes.
+ */
+static void test_wait_is_not_the_steps(void)
+{
+	char req[2048], f[512];
+	const char *reqs[] = { req };
+	struct runner r;
+
+	/* As in guestd: a go-ahead to a child that is gone fails, quietly. */
+	signal(SIGPIPE, SIG_IGN);
+	snprintf(req, sizeof(req),
+		 "{\"req\":\"run\",\"scenario\":\"t/held\",\"timeout_ms\":300,"
+		 "\"step_timeout_ms\":100,\"steps\":["
+		 "{\"kind\":\"write\",\"path\":\"%s/h\",\"value\":\"on\"}]}",
+		 dir);
+	snprintf(f, sizeof(f), "%s/h", dir);
+	submit_held(&r, req, f, true, false);
+	is_str(types(), "scenario_begin step_begin",
+	       "held past both bounds, nothing timed out");
+	ok(runner_deadline(&r) == 0, "no deadline while it waits");
+	s_bytes = q_bytes;
+	runner_out_sent(&r);
+	run_all(&r, reqs, 0);
+	is_str(tu_read(f), "on", "then it runs");
+	is_str(types(), "step_end scenario_end", "and passes");
+	ok(find(PROTO_EV_SCENARIO_END, 0) &&
+		   find(PROTO_EV_SCENARIO_END, 0)->u.scenario_end.verdict ==
+			   VERDICT_PASS,
+	   "as pass");
+	runner_free(&r);
+}
+
+/*
+ * A host that acknowledges step_begins: written out is not enough (QEMU
+ * may hold the bytes when the kernel panics); the step waits for the ack
+ * of its own step_begin, and no other.
+ */
+static void test_step_waits_for_ack(void)
+{
+	char req[2048], f[512];
+	const char *reqs[] = { req };
+	const struct proto_event *ev;
+	struct runner r;
+
+	snprintf(req, sizeof(req),
+		 "{\"req\":\"run\",\"scenario\":\"t/acked\",\"timeout_ms\":5000,"
+		 "\"step_timeout_ms\":3000,\"steps\":["
+		 "{\"kind\":\"write\",\"path\":\"%s/k\",\"value\":\"on\"}]}",
+		 dir);
+	snprintf(f, sizeof(f), "%s/k", dir);
+	submit_held(&r, req, f, true, true);
+	ev = find(PROTO_EV_STEP_BEGIN, 0);
+	ok(ev != NULL, "the step_begin was emitted");
+	s_bytes = q_bytes;
+	runner_out_sent(&r);
+	usleep(100000);
+	is_str(tu_read(f), "", "written out, the step still waits for its ack");
+	runner_on_ack(&r, ev ? ev->t_us + 1 : 1);
+	usleep(100000);
+	is_str(tu_read(f), "", "another step_begin's ack does not start it");
+	runner_on_ack(&r, ev ? ev->t_us : 0);
+	run_all(&r, reqs, 0);
+	is_str(tu_read(f), "on", "its own does");
+	is_str(types(), "step_end scenario_end", "and the scenario ends");
 	runner_free(&r);
 }
 
@@ -939,6 +1026,8 @@ int main(void)
 	test_subtests(&r);
 	runner_free(&r);
 	test_step_waits_for_sent();
+	test_wait_is_not_the_steps();
+	test_step_waits_for_ack();
 	tu_rmrf(dir);
 	return tap_done();
 }

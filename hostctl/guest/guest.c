@@ -90,6 +90,9 @@ static void on_event(void *userdata, const struct proto_event *ev)
 	if (ev->type == PROTO_EV_HELLO)
 		incident_timeline_free(&g->tl);
 	count_kmsg(g, ev);
+	g->ack_due = ev->type == PROTO_EV_HELLO ||
+		     ev->type == PROTO_EV_STEP_BEGIN;
+	g->ack_t_us = ev->t_us;
 	if (ev->type == PROTO_EV_STEP_BEGIN)
 		g->step_t0_us = vm_now_us();
 	/* A failed feed only costs attribution: the report still counts. */
@@ -146,6 +149,26 @@ static void save_offending(const struct guest *g, const char *line, size_t len,
 	fclose(f);
 }
 
+/*
+ * Tell guestd that this hello or step_begin, and so all it wrote before,
+ * was read: the step waits for it, so that what a step that crashes the
+ * guest leaves unread in QEMU is nothing guestd wrote before it. One per
+ * accepted line of those kinds, so a guest that does not read its
+ * requests holds at most one per step of the run it was asked for.
+ */
+static void send_ack(struct guest *g)
+{
+	char *line;
+	size_t len;
+
+	g->ack_due = false;
+	if (!g->vm || proto_ack_encode(g->ack_t_us, &line, &len) < 0)
+		return;
+	/* A dead VM takes no more requests: nothing to tell it then. */
+	(void)vm_send(g->vm, line, len);
+	free(line);
+}
+
 /* vm.c's on_line: the session decides, the accepted line is logged. */
 static int on_line(void *userdata, const char *line, size_t len, char *why,
 		   size_t whylen)
@@ -155,6 +178,7 @@ static int on_line(void *userdata, const char *line, size_t len, char *why,
 	struct boundlog *events = g->events;
 	int r;
 
+	g->ack_due = false;
 	r = session_feed(&g->sess, line, len);
 	if (r < 0) {
 		save_offending(g, line, len, g->sess.err);
@@ -168,6 +192,8 @@ static int on_line(void *userdata, const char *line, size_t len, char *why,
 		if (r < 0)
 			guest_write_failed(g->env, events->path, r);
 	}
+	if (g->ack_due)
+		send_ack(g);
 	return !had_hello && g->sess.hello_seen;
 }
 

@@ -122,6 +122,12 @@ struct guest {
 	uint64_t kmsg_next;
 	bool kmsg_seen;
 	/*
+	 * The line being read is a hello or a step_begin, and gets an ack
+	 * with its t_us (docs/protocol.md, "Acknowledgements").
+	 */
+	bool ack_due;
+	uint64_t ack_t_us;
+	/*
 	 * When the session runs slices of one scenario's steps (a scenario
 	 * with boots, one view per boot), that scenario: the timeline then
 	 * gets its step numbers rather than the slice's. NULL: the session's
