@@ -38,7 +38,7 @@ static void list_usage(FILE *f)
 		"  --bites PATCH    list the scenarios that declare bites for PATCH\n"
 		"                   (a series file name or its number; 'all': every\n"
 		"                   patch), one line each: the patch's file name, the\n"
-		"                   scenario and the steps that must fail without it\n"
+		"                   scenario and the step that must fail without it\n"
 		"  --help           show this help\n",
 		VLALAB_SRCDIR);
 }
@@ -149,10 +149,8 @@ int verb_list(int argc, char *argv[])
 
 				if (patch && strcmp(patch, b->patch) != 0)
 					continue;
-				printf("%s %s", b->patch, set.v[i].name);
-				for (size_t k = 0; k < b->nsteps; k++)
-					printf(" %zu", b->steps[k]);
-				printf("\n");
+				printf("%s %s %zu\n", b->patch, set.v[i].name,
+				       b->step);
 			}
 		scn_set_free(&set);
 		scn_errors_free(&errs);

@@ -10,6 +10,28 @@
 
 #include "scenario/scenario.h"
 
+struct json_object;
+struct scn_ctx;
+
+/*
+ * Check $.bites of the scenario document @doc, whose steps number
+ * @nsteps (every boot's): 1..SCN_BITES_MAX objects {patch, step, reason}
+ * or {patch, step, incident}. patch is a name or number prefix of a series
+ * patch, each once (bites_resolve() checks it against the series: the
+ * validator has none); step an index 0..@nsteps-1; reason a substring of
+ * the step's failure (one line, 1..SCN_BITE_REASON_MAX bytes) or incident
+ * an incident title regex, exactly one of them. The old form {patch,
+ * steps: [...]} is refused with the new one as an example. Errors go to
+ * @ctx.
+ */
+void bites_check(struct scn_ctx *ctx, struct json_object *doc, size_t nsteps);
+
+/* Fill @s's bites from the validated @doc. Returns 0 or -ENOMEM. */
+int bites_fill(struct json_object *doc, struct scenario *s);
+
+/* Free @s's bites. */
+void bites_free(struct scenario *s);
+
 /*
  * Resolve every bites entry of @set against @kernel_dir's series (its
  * patches/series): each patch becomes the series file name it means (a

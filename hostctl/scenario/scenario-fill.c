@@ -16,6 +16,7 @@
 
 #include "jsonutil.h"
 #include "proto.h"
+#include "scenario/bites.h"
 #include "scenario/bootcheck.h"
 #include "scenario/scenario-priv.h"
 #include "stepspec.h"
@@ -220,34 +221,6 @@ static int scn_fill_boot(struct scn_ctx *ctx, struct json_object *obj,
 			      &b->run_steps);
 }
 
-/* Fill s->bites from a validated document. */
-static int scn_fill_bites(struct json_object *doc, struct scenario *s)
-{
-	struct json_object *bites, *e, *v;
-
-	if (!json_object_object_get_ex(doc, "bites", &bites))
-		return 0;
-	s->bites = calloc(json_object_array_length(bites), sizeof(*s->bites));
-	if (!s->bites)
-		return -ENOMEM;
-	for (size_t i = 0; i < json_object_array_length(bites); i++) {
-		struct scn_bite *b = &s->bites[s->nbites++];
-
-		e = json_object_array_get_idx(bites, i);
-		json_object_object_get_ex(e, "patch", &v);
-		b->patch = strdup(json_object_get_string(v));
-		json_object_object_get_ex(e, "steps", &v);
-		b->steps =
-			calloc(json_object_array_length(v), sizeof(*b->steps));
-		if (!b->patch || !b->steps)
-			return -ENOMEM;
-		for (; b->nsteps < json_object_array_length(v); b->nsteps++)
-			b->steps[b->nsteps] = json_object_get_int64(
-				json_object_array_get_idx(v, b->nsteps));
-	}
-	return 0;
-}
-
 /* Fill s->expect and s->xfail from a validated document. */
 static int scn_fill_incident(struct json_object *doc, struct scenario *s)
 {
@@ -418,7 +391,7 @@ int scn_fill(struct scn_ctx *ctx, struct json_object *doc, struct scenario *s)
 {
 	int r = scn_fill_doc(ctx, doc, s);
 
-	return r < 0 ? r : scn_fill_bites(doc, s);
+	return r < 0 ? r : bites_fill(doc, s);
 }
 
 static void scn_boot_free(struct scn_boot *b)
@@ -435,11 +408,7 @@ void scn_free(struct scenario *s)
 		return;
 	free(s->path);
 	free(s->description);
-	for (size_t i = 0; i < s->nbites; i++) {
-		free(s->bites[i].patch);
-		free(s->bites[i].steps);
-	}
-	free(s->bites);
+	bites_free(s);
 	for (size_t i = 0; i < s->n_req_config; i++)
 		free(s->req_config[i]);
 	free(s->req_config);

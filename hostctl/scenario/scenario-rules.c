@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "scenario/bites.h"
 #include "scenario/scenario-priv.h"
 
 /*
@@ -29,12 +30,6 @@ static const struct {
 	{ "image", "not supported in a scenario with boots or a disk: the cloud image's root would come after its disks, and its steps name them from vda" },
 };
 
-/* One entry of "bites"; scn_check_bites() checks both values. */
-static const struct stepspec_key scn_bite_keys[] = {
-	{ "patch", SCN_V(BITES), true, 0, 0, NULL },
-	{ "steps", SCN_V(BITES), true, 0, 0, NULL },
-	{ NULL },
-};
 /* clang-format on */
 
 /* True when the array @steps (or anything else) has a step named @want. */
@@ -151,109 +146,6 @@ static size_t scn_count_steps(struct json_object *doc)
 	return n;
 }
 
-/*
- * "bites": 1..SCN_BITES_MAX objects {patch, steps}. patch is a name or
- * number prefix of a series patch (hostctl checks it against the series:
- * the validator has no series), each patch once; steps are 1..N distinct
- * step indices, N the scenario's step count (every boot's, in order).
- */
-static void scn_check_bites(struct scn_ctx *ctx, struct json_object *doc)
-{
-	struct json_object *bites, *e, *patch, *steps, *o;
-	size_t nsteps = scn_count_steps(doc), n;
-	char p[SCN_PATH_MAX], q[SCN_PATH_MAX], r[SCN_PATH_MAX];
-
-	if (!json_object_object_get_ex(doc, "bites", &bites) ||
-	    !scn_expect_type(ctx, "$.bites", bites, json_type_array,
-			     "an array"))
-		return;
-	n = json_object_array_length(bites);
-	if (n < 1 || n > SCN_BITES_MAX) {
-		scn_error(ctx, "$.bites", "%zu entries, want 1..%d", n,
-			  SCN_BITES_MAX);
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		e = json_object_array_get_idx(bites, i);
-		jsonstrict_path_index(p, "$.bites", i);
-		if (!scn_expect_type(ctx, p, e, json_type_object, "an object"))
-			continue;
-		scn_check_object(
-			ctx, p, e,
-			(const struct stepspec_key *const[]){ scn_bite_keys },
-			1, "a bites entry");
-		jsonstrict_path_key(q, p, "patch");
-		if (json_object_object_get_ex(e, "patch", &patch) &&
-		    scn_expect_type(ctx, q, patch, json_type_string,
-				    "a string")) {
-			const char *s = json_object_get_string(patch);
-
-			if (!*s || strlen(s) > 255 || strchr(s, '/') ||
-			    strpbrk(s, " \t\n\r\v\f"))
-				scn_error(
-					ctx, q,
-					"bad patch name '%s' (want a series file name or its number, e.g. \"0003\")",
-					s);
-			for (size_t j = 0; j < i; j++) {
-				o = json_object_array_get_idx(bites, j);
-				if (json_object_is_type(o, json_type_object) &&
-				    json_object_object_get_ex(o, "patch", &o) &&
-				    json_object_is_type(o, json_type_string) &&
-				    strcmp(json_object_get_string(o), s) == 0) {
-					scn_error(
-						ctx, q,
-						"patch '%s' is declared twice (also $.bites[%zu])",
-						s, j);
-					break;
-				}
-			}
-		}
-		jsonstrict_path_key(q, p, "steps");
-		if (!json_object_object_get_ex(e, "steps", &steps) ||
-		    !scn_expect_type(ctx, q, steps, json_type_array,
-				     "an array"))
-			continue;
-		if (json_object_array_length(steps) < 1 ||
-		    json_object_array_length(steps) > nsteps) {
-			scn_error(ctx, q, "%zu steps, want 1..%zu",
-				  json_object_array_length(steps), nsteps);
-			continue;
-		}
-		for (size_t k = 0; k < json_object_array_length(steps); k++) {
-			int64_t x;
-
-			o = json_object_array_get_idx(steps, k);
-			jsonstrict_path_index(r, q, k);
-			if (!scn_expect_type(ctx, r, o, json_type_int,
-					     "an integer"))
-				continue;
-			x = json_object_get_int64(o);
-			if (x < 0 || (uint64_t)x >= nsteps) {
-				scn_error(
-					ctx, r,
-					"step %" PRId64
-					" is out of range 0..%zu (the scenario has %zu steps)",
-					x, nsteps - 1, nsteps);
-				continue;
-			}
-			for (size_t j = 0; j < k; j++) {
-				struct json_object *d =
-					json_object_array_get_idx(steps, j);
-
-				if (json_object_is_type(d, json_type_int) &&
-				    json_object_get_int64(d) == x) {
-					scn_error(
-						ctx, r,
-						"step %" PRId64
-						" is listed twice (also %s[%zu])",
-						x, q, j);
-					break;
-				}
-			}
-		}
-	}
-}
-
 void scn_check_rules(struct scn_ctx *ctx, struct json_object *doc)
 {
 	struct json_object *v;
@@ -283,5 +175,5 @@ void scn_check_rules(struct scn_ctx *ctx, struct json_object *doc)
 			}
 	scn_check_cleanup(ctx, doc);
 	scn_check_incident_step(ctx, doc);
-	scn_check_bites(ctx, doc);
+	bites_check(ctx, doc, scn_count_steps(doc));
 }

@@ -54,20 +54,26 @@ struct scn_incident {
 };
 
 /*
- * "bites": a patch of the series the scenario tests, and the steps (indices
- * into the scenario's steps, every boot's in order) one of which must be
- * the first to fail on a kernel built without it (docs/kernel.md, "Every
- * test bites"). patch is as written, a series name or its number prefix;
- * hostctl resolves it against kernel/patches/series (bites.h).
+ * "bites": a patch of the series the scenario tests, the step (an index
+ * into the scenario's steps, every boot's in order) that must be the first
+ * to fail on a kernel built without it, and what that failure says: a
+ * substring of the step's recorded failure (reason), or a regex an
+ * incident's title attributed to the step matches (incident); exactly one
+ * of the two (docs/kernel.md, "Every test bites"). patch is as written, a
+ * series name or its number prefix; hostctl resolves it against
+ * kernel/patches/series (bites.h).
  */
 #define SCN_BITES_MAX 16
+/* A bite's reason: one line, at most this many bytes. */
+#define SCN_BITE_REASON_MAX 240
 /* requires.unset_why: one line, at most this many bytes. */
 #define SCN_UNSET_WHY_MAX 240
 
 struct scn_bite {
 	char *patch;
-	size_t *steps;
-	size_t nsteps;
+	size_t step;
+	char *reason; /* NULL when incident is set */
+	char *incident; /* NULL when reason is set */
 };
 
 /* Multi-boot scenarios: docs/scenarios.md, "Several boots". */

@@ -1,9 +1,11 @@
 #!/bin/bash
 # Integration: every test bites (issue 11, item 5). For each selected patch
 # of kernel/patches/series, every scenario that declares "bites" for it
-# (docs/scenarios.md) must fail on a kernel built without the patch, and
-# its first step that does not pass must be one of the declared ones; the
-# same scenarios must pass on the whole series.
+# (docs/scenarios.md) must fail on a kernel built without the patch, its
+# first step that does not pass must be the declared one, and its failure
+# must say the declared reason (or an incident at it match the declared
+# title; bites-check.py compares); the same scenarios must pass on the
+# whole series.
 #
 #   bites.sh --all          every patch of the series
 #   bites.sh --changed      the patches whose files differ from the merge
@@ -108,65 +110,9 @@ fail() {
 	failures+=("$*")
 }
 
-# check_run DIR SCENARIO WANT PATCH STEPS: summary.json's verdict for the
-# scenario is WANT (pass), or for "bite": a failure whose first step that
-# did not pass is one of STEPS (indices into $.steps, as `list --bites`
-# prints them; the messages say step numbers, index + 1). A kernel oops counts as a failure too: the
-# scenario is then an "error" (the oops killed the step's process), and it
-# bites when the kernel was tainted 'D' (it died) and the step that did
-# not pass is a declared one; any other error is not a bite. Prints what
-# it saw; non-zero when wrong.
-check_run() {
-	python3 - "$@" <<'PY'
-import json, os, sys
-d, name, want, patch, steps = sys.argv[1:6]
-steps = [int(s) for s in steps.split()]
-try:
-    summary = json.load(open(os.path.join(d, "summary.json")))
-except (OSError, ValueError) as e:
-    print("# %s: no readable summary.json in %s: %s" % (name, d, e))
-    sys.exit(1)
-sc = {s["name"]: s for s in summary["scenarios"]}.get(name)
-if sc is None:
-    print("# %s: not in %s/summary.json" % (name, d))
-    sys.exit(1)
-v = sc["verdict"]
-first = next((st for st in sc["steps"] if st["verdict"] != "pass"), None)
-def cut(t):
-    t = " ".join((t or "").split())
-    return t if len(t) <= 160 else t[:157] + "..."
-if first:
-    where = "step %d (%s '%s', %s)" % (first["index"] + 1, first["kind"], first["name"], first["verdict"])
-    if first.get("expected") or first.get("got"):
-        where += ": expected %s; got %s" % (cut(first.get("expected")), cut(first.get("got")))
-    elif first.get("reason"):
-        where += ": " + cut(first["reason"])
-else:
-    where = "no step failed"
-if want == "pass":
-    if v != "pass":
-        print("# %s with the whole series: verdict %s, want pass; %s; reason: %s"
-              % (name, v, where, cut(sc.get("reason"))))
-        sys.exit(1)
-    print("# %s with the whole series: pass" % name)
-    sys.exit(0)
-without = summary.get("kernel", {}).get("without", [])
-if patch not in without:
-    print("# %s: the kernel manifest lists %r left out, not %s" % (name, without, patch))
-    sys.exit(1)
-oops = any("tainted the kernel 'D'" in l for l in sc.get("leaks", []))
-if v in ("pass", "skip", "xfail") or (v == "error" and not oops):
-    print("# %s without %s: verdict %s, want a failure at step %s; reason: %s"
-          % (name, patch, v, " or ".join(str(s + 1) for s in steps), cut(sc.get("reason"))))
-    sys.exit(1)
-if first is None or first["index"] not in steps:
-    print("# %s without %s: verdict %s, but the first step that did not pass is %s, want step %s"
-          % (name, patch, v, where, " or ".join(str(s + 1) for s in steps)))
-    sys.exit(1)
-print("# %s without %s: %s at %s%s" % (name, patch, v, where,
-                                     " (a kernel oops)" if oops else ""))
-PY
-}
+# The comparison of a run's summary.json with the declared bite (or, with
+# --pass, a pass): integration/bites-check.py, which prints what it saw.
+check=$(dirname "$0")/bites-check.py
 
 # build_without PATCH: builds the series without PATCH and without every
 # later patch that does not apply without it; sets $without to the
@@ -211,7 +157,7 @@ for p in "${patches[@]}"; do
 		continue
 	fi
 	for line in "${lines[@]}"; do
-		read -r _ name steps <<< "$line"
+		read -r _ name step <<< "$line"
 		with_series[$name]=1
 		checked=$((checked + 1))
 		dir=$out/without-${full%%-*}-${name//\//-}
@@ -223,9 +169,13 @@ for p in "${patches[@]}"; do
 			fail "$name without $full: hostctl run exited 2 (set-up error)"
 			continue
 		fi
-		if ! check_run "$dir" "$name" bite "$full" "$steps"; then
+		rc=0
+		python3 "$check" "$dir" "$SRCDIR/scenarios/$name.json" "$name" "$full" || rc=$?
+		if [ "$rc" -eq 2 ]; then
+			fail "$name: no bite to check for $full in $SRCDIR/scenarios/$name.json"
+		elif [ "$rc" -ne 0 ]; then
 			show "$dir.ktap"
-			fail "$name does not bite without $full (declared steps: $steps; results: $dir)"
+			fail "$name does not bite without $full (declared step $step and its reason: $SRCDIR/scenarios/$name.json; results: $dir)"
 		fi
 	done
 done
@@ -235,7 +185,7 @@ for name in $(printf '%s\n' "${!with_series[@]}" | sort); do
 	dir=$out/with-${name//\//-}
 	rc=0
 	"$HOSTCTL" run --format ktap --output "$dir" "$name" > "$dir.ktap" 2>&1 || rc=$?
-	if ! check_run "$dir" "$name" pass - ""; then
+	if ! python3 "$check" --pass "$dir" "$name"; then
 		show "$dir.ktap"
 		fail "$name fails with the whole series (exit $rc; results: $dir)"
 	fi

@@ -270,17 +270,22 @@ static void test_bad_files(void)
 	    "$.expect_incident: missing required key 'kind'",
 	    "$.expect_incident: missing required key 'survives'");
 	BAD("bites",
-	    "$.bites[0].steps[1]: step 3 is out of range 0..2 (the scenario has 3 steps)",
-	    "$.bites[0].steps[2]: step 0 is listed twice (also $.bites[0].steps[0])",
+	    "$.bites[0].step: step 3 is out of range 0..2 (the scenario has 3 steps)",
 	    "$.bites[1].patch: patch '0003' is declared twice (also $.bites[0])",
 	    "$.bites[2].patch: bad patch name 'a/b' (want a series file name or its number, e.g. \"0003\")",
-	    "$.bites[2].steps: 0 steps, want 1..3",
-	    "$.bites[3].why: unknown key; a bites entry takes: patch, steps",
+	    "$.bites[2]: no 'reason' (a substring of the step's failure) or 'incident' (an incident title regex); bites: one step and its reason, e.g. {\"patch\": \"0003\", \"step\": 18, \"reason\": \"members 0x0022\"} (or \"incident\": a title regex for a crash)",
+	    "$.bites[3].why: unknown key; a bites entry takes: patch, step, reason, incident",
 	    "$.bites[3].patch: expected a string, got an integer",
-	    "$.bites[3].steps[0]: step -1 is out of range 0..2 (the scenario has 3 steps)",
-	    "$.bites[3].steps[1]: expected an integer, got a string",
+	    "$.bites[3].step: expected an integer, got a string",
+	    "$.bites[3]: both 'reason' and 'incident': give one; bites: one step and its reason, e.g. {\"patch\": \"0003\", \"step\": 18, \"reason\": \"members 0x0022\"} (or \"incident\": a title regex for a crash)",
 	    "$.bites[4]: expected an object, got a string",
-	    "$.bites[5]: missing required key 'patch'");
+	    "$.bites[5].reason: must not be empty",
+	    "$.bites[5]: missing required key 'patch'",
+	    "$.bites[6].incident: bad regex '(BUG': Unmatched ( or \\(",
+	    "$.bites[6].step: step -1 is out of range 0..2 (the scenario has 3 steps)",
+	    "$.bites[7].reason: not one line of text: a control character at byte 3");
+	BAD("bites-old",
+	    "$.bites[0]: 'steps' is the old form; bites: one step and its reason, e.g. {\"patch\": \"0003\", \"step\": 18, \"reason\": \"members 0x0022\"} (or \"incident\": a title regex for a crash)");
 	BAD("bites-empty", "$.bites: 0 entries, want 1..16");
 	BAD("state-files",
 	    "$.state_files[0]: bad state file 'set_ftrace_filter' (want an absolute path of under 256 bytes)",
@@ -350,18 +355,19 @@ static void test_bites(void)
 {
 	static const char text[] =
 		"{\"description\": \"d\", \"seed\": \"none\", "
-		"\"bites\": [{\"patch\": \"0020\", \"steps\": [2, 0]}, "
+		"\"bites\": [{\"patch\": \"0020\", \"step\": 2, "
+		"\"reason\": \"errno EBUSY\"}, "
 		"{\"patch\": \"0005-net-dsa-loop-add-MDB-offload.patch\", "
-		"\"steps\": [1]}], \"boots\": ["
+		"\"step\": 1, \"incident\": \"^BUG: \"}], \"boots\": ["
 		"{\"end\": \"poweroff\", \"steps\": [{\"kind\": \"sleep\", "
 		"\"ms\": 1}]}, {\"steps\": [{\"kind\": \"sleep\", \"ms\": 1}, "
 		"{\"kind\": \"sleep\", \"ms\": 1}]}]}";
 	static const char twice[] =
 		"{\"description\": \"d\", \"seed\": \"none\", "
-		"\"bites\": [{\"patch\": \"0005\", \"steps\": [0]}, "
-		"{\"patch\": \"0009\", \"steps\": [0]}, "
+		"\"bites\": [{\"patch\": \"0005\", \"step\": 0, \"reason\": \"x\"}, "
+		"{\"patch\": \"0009\", \"step\": 0, \"reason\": \"x\"}, "
 		"{\"patch\": \"0005-net-dsa-loop-add-MDB-offload.patch\", "
-		"\"steps\": [0]}], \"steps\": [{\"kind\": \"sleep\", \"ms\": 1}]}";
+		"\"step\": 0, \"reason\": \"x\"}], \"steps\": [{\"kind\": \"sleep\", \"ms\": 1}]}";
 	struct scn_errors errs = { 0 };
 	struct scenario s[1];
 	struct scn_set set = { .v = s, .n = 1 };
@@ -375,9 +381,14 @@ static void test_bites(void)
 	if (r == 0) {
 		is_int(s[0].nbites, 2, "bites: two entries");
 		is_str(s[0].bites[0].patch, "0020", "bites: patch as written");
-		ok(s[0].bites[0].nsteps == 2 && s[0].bites[0].steps[0] == 2 &&
-			   s[0].bites[0].steps[1] == 0,
-		   "bites: steps in file order, numbered across the boots");
+		ok(s[0].bites[0].step == 2 && s[0].bites[1].step == 1,
+		   "bites: one step each, numbered across the boots");
+		is_str(s[0].bites[0].reason, "errno EBUSY",
+		       "bites: the reason as written");
+		ok(!s[0].bites[0].incident, "bites: a reason, no incident");
+		is_str(s[0].bites[1].incident, "^BUG: ",
+		       "bites: the incident title regex as written");
+		ok(!s[0].bites[1].reason, "bites: an incident, no reason");
 		is_int(bites_resolve(&set, VLALAB_SRCDIR "/kernel", &errs), 0,
 		       "bites_resolve: both patches are in the series");
 		ok(strncmp(s[0].bites[0].patch, "0020-", 5) == 0 &&
@@ -1023,13 +1034,13 @@ static void test_verb_list_bites(void)
 
 	is_int(run_list(argv_all, 5, &out, &err), 0, "list --bites all: exit 0");
 	is_str(out,
-	       "0020-PM-hibernate-Fix-the-exclusive-get-block-device-in-test_resume-mode.patch area/one 1 0\n"
-	       "0005-net-dsa-loop-add-MDB-offload.patch area/one 1\n",
-	       "list --bites all: patch file name, scenario, steps as declared");
+	       "0020-PM-hibernate-Fix-the-exclusive-get-block-device-in-test_resume-mode.patch area/one 1\n"
+	       "0005-net-dsa-loop-add-MDB-offload.patch area/one 0\n",
+	       "list --bites all: patch file name, scenario, the declared step");
 	free(out);
 	free(err);
 	is_int(run_list(argv_one, 5, &out, &err), 0, "list --bites 0005: exit 0");
-	is_str(out, "0005-net-dsa-loop-add-MDB-offload.patch area/one 1\n",
+	is_str(out, "0005-net-dsa-loop-add-MDB-offload.patch area/one 0\n",
 	       "list --bites 0005: that patch only");
 	free(out);
 	free(err);
