@@ -7,6 +7,7 @@
  * a name, a type, an order or when a field is there.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -14,8 +15,10 @@
 #include <string.h>
 
 #include "errmsg.h"
+#include "fileio.h"
 #include "jsonutil.h"
 #include "results/results.h"
+#include "results/rundir.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define JSON_FLAGS_PRETTY                                    \
@@ -422,6 +425,25 @@ int res_summary_json(const struct res_run *run, char **ret)
 	json_object_put(o);
 	*ret = out;
 	return 0;
+}
+
+int res_summary_write(const char *dir, struct res_run *run,
+		      enum res_complete complete)
+{
+	char path[PATH_MAX];
+	char *text;
+	int r;
+
+	if (snprintf(path, sizeof(path), "%s/" RUNDIR_SUMMARY, dir) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	run->complete = complete;
+	r = res_summary_json(run, &text);
+	if (r < 0)
+		return r;
+	r = fileio_write_atomic(path, text, strlen(text));
+	free(text);
+	return r;
 }
 
 /* ---- reading ---- */

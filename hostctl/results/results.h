@@ -215,6 +215,13 @@ enum res_outcome res_run_outcome(const struct res_run *run);
 struct json_object *res_summary_object(const struct res_run *run);
 /* The same, as a pretty-printed string ending in '\n'. 0 or -ENOMEM. */
 int res_summary_json(const struct res_run *run, char **ret);
+/*
+ * The one writer of a run's summary.json: @run marked @complete, written
+ * all or nothing to @dir/summary.json (results/rundir.h). The runner's
+ * checkpoints (incomplete) and a round's end call it. 0 or -errno.
+ */
+int res_summary_write(const char *dir, struct res_run *run,
+		      enum res_complete complete);
 
 /*
  * Parse a summary.json back into a run, checking every field's type.

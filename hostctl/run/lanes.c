@@ -45,22 +45,14 @@ void runner_scenario_out(struct run_ctx *c, const struct res_scenario *sc)
 void runner_checkpoint(struct run_ctx *c)
 {
 	char path[PATH_MAX];
-	char *text;
 	int r;
 
-	if (snprintf(path, sizeof(path), "%s/" RUNDIR_SUMMARY, c->o->run_dir) >=
-	    (int)sizeof(path)) {
-		guest_write_failed(&c->sh->env, path, -ENAMETOOLONG);
-		return;
-	}
-	c->run->complete = RES_COMPLETE_NO;
-	r = res_summary_json(c->run, &text);
-	if (r == 0) {
-		r = fileio_write_atomic(path, text, strlen(text));
-		free(text);
-	}
-	if (r < 0)
+	r = res_summary_write(c->o->run_dir, c->run, RES_COMPLETE_NO);
+	if (r < 0) {
+		snprintf(path, sizeof(path), "%s/" RUNDIR_SUMMARY,
+			 c->o->run_dir);
 		guest_write_failed(&c->sh->env, path, r);
+	}
 }
 
 /*

@@ -124,15 +124,8 @@ static void keep_vm_hold(void *data, struct vm *vm, const char *label,
 static int write_summary(const char *dir, struct res_run *run,
 			 enum res_complete complete)
 {
-	char *summary;
-	int r;
+	int r = res_summary_write(dir, run, complete);
 
-	run->complete = complete;
-	r = res_summary_json(run, &summary);
-	if (r == 0) {
-		r = run_write_file(dir, RUNDIR_SUMMARY, summary);
-		free(summary);
-	}
 	if (r < 0) {
 		fprintf(stderr,
 			"hostctl run: writing '%s/" RUNDIR_SUMMARY "': %s\n",
