@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * hostctl report [RUN]: the incidents of a finished run, read back from its
- * summary.json: per scenario its verdict, each incident's attribution
+ * hostctl report [RUN]: what went wrong in a finished run, read back from
+ * its summary.json: each scenario that did not pass with why, and per
+ * scenario with incidents its verdict, each incident's attribution
  * ("area/x step 3 (name) -> TITLE"), the guilty function, and the files of
  * its post-mortem bundle. For a `hostctl run --repeat` run, each round's.
  * What the guest wrote (titles, functions, names) goes out through
@@ -35,8 +36,9 @@ static void report_usage(FILE *f)
 	fprintf(f,
 		"Usage: hostctl report [--html DIR] [--results DIR] [RUN]\n"
 		"\n"
-		"Print the crashes, hangs and other kernel incidents of a run, with\n"
-		"the step each one is attributed to and its post-mortem bundle.\n"
+		"Print the scenarios of a run that did not pass, with why, and its\n"
+		"crashes, hangs and other kernel incidents, with the step each one\n"
+		"is attributed to and its post-mortem bundle.\n"
 		"RUN is " STORE_RUN_HELP " (default: latest).\n"
 		"A run with --repeat is reported round by round.\n"
 		"\n"
