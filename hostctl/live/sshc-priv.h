@@ -7,6 +7,8 @@
 #ifndef VLALAB_SSHC_PRIV_H
 #define VLALAB_SSHC_PRIV_H
 
+#include <sys/un.h>
+
 #include <libssh/libssh.h>
 
 #define SSHC_BUF 32768
@@ -14,6 +16,8 @@
 struct sshc {
 	ssh_session s;
 	int fd;
+	int hold; /* sshhold_take()'s lock on @sock, or -1 */
+	char sock[sizeof(((struct sockaddr_un *)0)->sun_path)];
 };
 
 /*

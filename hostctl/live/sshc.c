@@ -27,6 +27,7 @@
 #include "proto.h"
 #include "live/sshc.h"
 #include "live/sshc-priv.h"
+#include "live/sshhold.h"
 
 #define SSHC_HANDSHAKE_S 60L /* libssh: 10 s */
 /* Most an earlier connection may leave before this one's echo. */
@@ -215,9 +216,10 @@ static int hello(int fd, char *err, size_t errlen)
 
 		n = poll(&p, 1, (int)SSHC_HANDSHAKE_S * 1000);
 		if (n == 0) {
-			snprintf(err, errlen,
-				 "no answer from the guest's relay in %ld s",
-				 SSHC_HANDSHAKE_S);
+			snprintf(
+				err, errlen,
+				"no answer from the guest's relay in %ld s (does a client other than hostctl hold its one connection?)",
+				SSHC_HANDSHAKE_S);
 			return -ETIMEDOUT;
 		}
 		if (n > 0)
@@ -259,6 +261,7 @@ void sshc_close(struct sshc *c)
 	}
 	if (c->fd >= 0)
 		close(c->fd);
+	sshhold_release(c->sock, c->hold);
 	free(c);
 }
 
@@ -298,8 +301,9 @@ static int check_host_key(ssh_session s, const char *pinned, char *err,
 	return r;
 }
 
-int sshc_connect(const char *sock, const char *pinned, const char *client,
-		 struct sshc **ret, char *err, size_t errlen)
+int sshc_connect(const char *sock, const char *verb, const char *pinned,
+		 const char *client, struct sshc **ret, char *err,
+		 size_t errlen)
 {
 	struct sshc *c = calloc(1, sizeof(*c));
 	/*
@@ -313,6 +317,22 @@ int sshc_connect(const char *sock, const char *pinned, const char *client,
 
 	if (!c)
 		return -ENOMEM;
+	c->fd = c->hold = -1;
+	if (strlen(sock) >= sizeof(c->sock)) {
+		r = -ENAMETOOLONG;
+		snprintf(err, errlen, "socket path '%s' too long", sock);
+		goto fail;
+	}
+	memcpy(c->sock, sock, strlen(sock) + 1);
+	/* Before connecting: a second connection would wait unseen. */
+	c->hold = sshhold_take(sock, verb, err, errlen);
+	if (c->hold < 0) {
+		r = c->hold;
+		if (r != -EBUSY)
+			snprintf(err, errlen, "locking '%s.lock': %s", sock,
+				 strerror(-r));
+		goto fail;
+	}
 	c->fd = connect_unix(sock);
 	if (c->fd < 0) {
 		r = c->fd;

@@ -27,10 +27,14 @@ int sshc_client_key(const char *cache_dir, char *ret_priv, size_t priv_len,
 /*
  * Connect to the unix socket @sock, check the server's key against the
  * public key file @pinned (-EPERM on a mismatch) and log in as root with
- * the private key file @client.
+ * the private key file @client. The port takes one connection at a time:
+ * the connection holds its lock (sshhold.h) for @verb until sshc_close(),
+ * and -EBUSY says another holds it, @err then naming the holder
+ * ("hostctl repro, pid 42") or "" when it has not said yet.
  */
-int sshc_connect(const char *sock, const char *pinned, const char *client,
-		 struct sshc **ret, char *err, size_t errlen);
+int sshc_connect(const char *sock, const char *verb, const char *pinned,
+		 const char *client, struct sshc **ret, char *err,
+		 size_t errlen);
 void sshc_close(struct sshc *c);
 
 /*

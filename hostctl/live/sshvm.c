@@ -59,9 +59,13 @@ int sshvm_connect(const char *verb, const char *cache, const char *name,
 	r = sshc_client_key(dir, priv, sizeof(priv), pub, sizeof(pub), err,
 			    sizeof(err));
 	if (r == 0)
-		r = sshc_connect(v.socket, v.host_key, priv, ret, err,
+		r = sshc_connect(v.socket, verb, v.host_key, priv, ret, err,
 				 sizeof(err));
-	if (r < 0)
+	if (r == -EBUSY)
+		fprintf(stderr,
+			"hostctl %s: VM '%s' is in use by another SSH session%s%s%s; try again when it ends\n",
+			verb, name, err[0] ? " (" : "", err, err[0] ? ")" : "");
+	else if (r < 0)
 		fprintf(stderr, "hostctl %s: %s: %s\n", verb, v.label, err);
 	return r;
 }

@@ -5,10 +5,12 @@
 # pull` fetches a file whose SHA-256 matches the guest's own sha256sum
 # (mode 0644 less the umask), the client key and the VM's SSH and console
 # sockets are root's alone (0600, in folders of mode 0700),
-# `hostctl push` sends one whose SHA-256 the guest agrees with, `hostctl
-# ls` says the scenario and step the VM is at, a
-# state file that pins another host key is refused with a clear error, and
-# a line on repro's stdin tears the VM down with no QEMU left.
+# `hostctl push` sends one whose SHA-256 the guest agrees with, an exec
+# into the VM while another session holds it fails at once naming the
+# holder (and the next one after it is served), `hostctl ls` says the
+# scenario and step the VM is at, a state file that pins another host
+# key is refused with a clear error, and a line on repro's stdin tears
+# the VM down with no QEMU left.
 set -eu
 exec python3 - "$HOSTCTL" "$(dirname "$0")" <<'PY'
 import json, os, re, subprocess, sys, tempfile, hashlib
@@ -87,6 +89,37 @@ p = run("push", src, dom + ":/no/such/dir/x")
 print("# push to a missing folder: rc %d, %r" % (p.returncode, p.stderr))
 if p.returncode == 0 or b"no such folder" not in p.stderr:
     fail("push to a missing folder: rc %d, %r" % (p.returncode, p.stderr))
+
+# Held: while one session holds the VM (the port takes one connection
+# at a time), a second exec says who holds it, at once and with a
+# non-zero exit, instead of waiting unseen in the socket's backlog; ls
+# still answers; the next exec after the holder ends is served.
+holder = subprocess.Popen([hostctl, "exec", dom, "--", "sh", "-c",
+                           "echo held; sleep 120"], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE)
+line = holder.stdout.readline()
+if line != b"held\n":
+    fail("the holding exec said %r" % line)
+try:
+    p = subprocess.run([hostctl, "exec", dom, "--", "uname", "-a"],
+                       capture_output=True, timeout=20)
+    print("# exec while held: rc %d, %r" % (p.returncode, p.stderr))
+    want = ("hostctl exec: VM '%s' is in use by another SSH session "
+            "(hostctl exec, pid %d); try again when it ends\n"
+            % (dom, holder.pid)).encode()
+    if p.returncode == 0 or p.stdout or p.stderr != want:
+        fail("exec into a held VM: rc %d, %r, want %r"
+             % (p.returncode, p.stderr, want))
+except subprocess.TimeoutExpired:
+    fail("exec into a held VM blocked for 20 s without a word")
+p = subprocess.run([hostctl, "ls"], capture_output=True, timeout=20)
+if p.returncode != 0 or dom.encode() not in p.stdout:
+    fail("ls while the VM is held: rc %d, %r" % (p.returncode, p.stdout))
+holder.terminate()
+holder.wait(timeout=60)
+p = run("exec", dom, "--", "echo", "free")
+if p.returncode != 0 or p.stdout != b"free\n":
+    fail("exec once the holder ended: rc %d, %r" % (p.returncode, p.stderr))
 
 # ls: the VM, with the scenario and the step it stopped at.
 p = run("ls")
