@@ -293,6 +293,7 @@ static int round_groups(struct run_plan *p, const struct runner_opts *base,
 			struct res_run *run, char *err, size_t errlen)
 {
 	bool *held = calloc(run->n ? run->n : 1, sizeof(*held));
+	unsigned int vmno = 0;
 	int r = 0;
 
 	if (!held) {
@@ -303,6 +304,8 @@ static int round_groups(struct run_plan *p, const struct runner_opts *base,
 		struct runner_opts ro = *base;
 		bool any = false;
 
+		/* One run directory: the VMs numbered on over the calls. */
+		ro.vmno = &vmno;
 		for (size_t i = 0; i < run->n; i++) {
 			held[i] = !run->v[i].done && p->grp[i] != g;
 			any |= !run->v[i].done && p->grp[i] == g;
