@@ -112,6 +112,9 @@ static const struct field hello_fields[] = {
 	STR("cmdline", hello.cmdline, false),
 	STR("config_digest", hello.config_digest, false),
 	U64("boot_ms", hello.boot_ms),
+	U64_OMIT("clock_t0_us", hello.clock_t0_us),
+	U64_OMIT("clock_ts_us", hello.clock_ts_us),
+	U64_OMIT("clock_t1_us", hello.clock_t1_us),
 };
 
 static const struct field scenario_begin_fields[] = {

@@ -113,6 +113,13 @@ struct proto_hello {
 	char cmdline[PROTO_TEXT_MAX]; /* /proc/cmdline, no newline */
 	char config_digest[PROTO_DIGEST_MAX]; /* FNV-1a 64 hex of /proc/config.gz */
 	uint64_t boot_ms; /* CLOCK_BOOTTIME when hello was sent */
+	/*
+	 * The printk clock against CLOCK_BOOTTIME: guestd read CLOCK_BOOTTIME
+	 * (clock_t0_us), wrote a marker record to /dev/kmsg, read it again
+	 * (clock_t1_us), and the kernel stamped the record clock_ts_us. All
+	 * three 0 (absent on the wire) when it could not measure.
+	 */
+	uint64_t clock_t0_us, clock_ts_us, clock_t1_us;
 };
 
 /* "scenario_begin": the guest part of a scenario has started. */

@@ -101,6 +101,33 @@ void kmsg_reader_close(struct kmsg_reader *rd);
  */
 int kmsg_reader_next(struct kmsg_reader *rd, struct kmsg_record *ret);
 
+/*
+ * The printk clock against CLOCK_BOOTTIME: a marker record, "vlalab: clock
+ * ID" at debug level (the console at its usual loglevel does not print it),
+ * written between two readings of CLOCK_BOOTTIME, and its printk stamp.
+ */
+#define KMSG_CLOCK_MARK "vlalab: clock"
+
+struct kmsg_clock {
+	uint64_t t0_us; /* CLOCK_BOOTTIME before the write */
+	uint64_t ts_us; /* the record's printk timestamp */
+	uint64_t t1_us; /* CLOCK_BOOTTIME after it */
+};
+
+/*
+ * The marker record "KMSG_CLOCK_MARK @id" among the records @rd has not
+ * read yet: 0 and its stamp in *@ret_ts_us, -ENOENT when it is not there,
+ * or -errno.
+ */
+int kmsg_clock_find(struct kmsg_reader *rd, unsigned int id,
+		    uint64_t *ret_ts_us);
+/*
+ * Measure at @path, which must be the kernel's log (a character device;
+ * -ENOTTY for anything else, written nothing). 0 and *@ret, -ENOENT when
+ * the kernel did not keep the record (a rate limit), or -errno.
+ */
+int kmsg_clock_measure(const char *path, struct kmsg_clock *ret);
+
 /* The recent records a scenario has seen, bounded. */
 #define KMSG_LOG_RECORDS 4096
 

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -125,6 +126,67 @@ int kmsg_reader_next(struct kmsg_reader *rd, struct kmsg_record *ret)
 			return 0;
 		rd->len += (size_t)n;
 	}
+}
+
+int kmsg_clock_find(struct kmsg_reader *rd, unsigned int id,
+		    uint64_t *ret_ts_us)
+{
+	struct kmsg_record rec;
+	char want[64];
+	size_t len;
+	int r;
+
+	len = (size_t)snprintf(want, sizeof(want), KMSG_CLOCK_MARK " %u", id);
+	while ((r = kmsg_reader_next(rd, &rec)) > 0) {
+		if (rec.msg_len == len && memcmp(rec.msg, want, len) == 0) {
+			*ret_ts_us = rec.ts_us;
+			return 0;
+		}
+	}
+	return r < 0 ? r : -ENOENT;
+}
+
+int kmsg_clock_measure(const char *path, struct kmsg_clock *ret)
+{
+	static unsigned int next_id;
+	struct kmsg_reader rd;
+	unsigned int id = ++next_id;
+	char line[64];
+	ssize_t n;
+	size_t len;
+	int fd, r;
+
+	memset(ret, 0, sizeof(*ret));
+	r = kmsg_reader_open(&rd, path, true);
+	if (r < 0)
+		return r;
+	if (!rd.is_chr) {
+		kmsg_reader_close(&rd);
+		return -ENOTTY;
+	}
+	/* Its own file: /dev/kmsg rate-limits writes per open file. */
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		kmsg_reader_close(&rd);
+		return r;
+	}
+	len = (size_t)snprintf(line, sizeof(line),
+			       "<7>" KMSG_CLOCK_MARK " %u\n", id);
+	/* The kernel stamps and stores the record before write() returns. */
+	ret->t0_us = guestd_now_us();
+	n = write(fd, line, len);
+	ret->t1_us = guestd_now_us();
+	r = n < 0 ? -errno : 0;
+	close(fd);
+	if (r == 0 && (size_t)n != len)
+		r = -EIO;
+	if (r == 0)
+		r = kmsg_clock_find(&rd, id, &ret->ts_us);
+	kmsg_reader_close(&rd);
+	if (r < 0)
+		memset(ret, 0, sizeof(*ret));
+	return r;
 }
 
 int kmsg_log_open(struct kmsg_log *log, const char *path)

@@ -106,6 +106,37 @@ static void test_bench(void)
 }
 
 /* A stack_tracer step's figures: on the wire only with max_bytes, checked. */
+/* hello's clock marker: optional, left off when not measured. */
+static void test_hello_clock(void)
+{
+	struct proto_event ev = { .type = PROTO_EV_HELLO, .t_us = 9 };
+	struct proto_event back;
+	char *line;
+	size_t len;
+
+	ev.u.hello.version = PROTO_VERSION;
+	ok(proto_event_encode(&ev, &line, &len) == 0 && !strstr(line, "clock_"),
+	   "hello: no clock fields when not measured");
+	free(line);
+	ev.u.hello.clock_t0_us = 1380304;
+	ev.u.hello.clock_ts_us = 1404424;
+	ev.u.hello.clock_t1_us = 1380647;
+	ok(proto_event_encode(&ev, &line, &len) == 0, "hello: encode the marker");
+	line[len - 1] = '\0';
+	is_int(decode(line, &back), 0, "hello: decode it back");
+	ok(back.u.hello.clock_t0_us == 1380304 &&
+	   back.u.hello.clock_ts_us == 1404424 &&
+	   back.u.hello.clock_t1_us == 1380647, "hello: the marker survives");
+	free(line);
+	is_int(decode("{\"ev\":\"hello\",\"t_us\":1,\"version\":1,"
+		      "\"release\":\"\",\"proc_version\":\"\",\"cmdline\":\"\","
+		      "\"config_digest\":\"\",\"boot_ms\":1}",
+		      &back),
+	       0, "hello: an older guestd's, without the marker");
+	ok(!back.u.hello.clock_t0_us && !back.u.hello.clock_ts_us &&
+	   !back.u.hello.clock_t1_us, "hello: reads as not measured");
+}
+
 static void test_stack(void)
 {
 	struct proto_event ev = { .type = PROTO_EV_STEP_END, .t_us = 9 };
@@ -930,6 +961,7 @@ int main(void)
 	test_every_event_roundtrips();
 	test_bench();
 	test_stack();
+	test_hello_clock();
 	test_hostile();
 	test_names_no_control();
 	test_encode_bound();

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "guestd.h"
 #include "tap.h"
@@ -120,10 +121,47 @@ static void test_log(void)
 	tu_rmrf(dir);
 }
 
+/* The clock marker: found among other records; never written to a file. */
+static void test_clock(void)
+{
+	char *dir = tu_tmpdir(), path[512];
+	struct kmsg_reader rd;
+	struct kmsg_clock clk;
+	struct stat st;
+	off_t size;
+	uint64_t ts = 0;
+
+	snprintf(path, sizeof(path), "%s/kmsg", dir);
+	tu_write(path,
+		 "6,1,10,-;" KMSG_CLOCK_MARK " 5\n"
+		 "6,2,20,-;" KMSG_CLOCK_MARK " 50\n"
+		 "6,3,30,-;" KMSG_CLOCK_MARK " 4\n"
+		 "7,4,40,-;" KMSG_CLOCK_MARK " 5\n",
+		 O_TRUNC);
+	is_int(kmsg_reader_open(&rd, path, false), 0, "open a fake kmsg");
+	is_int(kmsg_clock_find(&rd, 4, &ts), 0, "marker 4 is found");
+	is_int((long long)ts, 30, "with its own stamp, not 5's or 50's");
+	is_int(kmsg_clock_find(&rd, 5, &ts), 0, "marker 5, read on");
+	is_int((long long)ts, 40, "the one after 4, not the one before");
+	is_int(kmsg_clock_find(&rd, 6, &ts), -ENOENT, "no marker 6");
+	kmsg_reader_close(&rd);
+
+	size = stat(path, &st) == 0 ? st.st_size : -1;
+	is_int(kmsg_clock_measure(path, &clk), -ENOTTY,
+	       "a regular file is no kernel log");
+	ok(stat(path, &st) == 0 && size > 0 && st.st_size == size,
+	   "and nothing was written to it");
+	ok(!clk.t0_us && !clk.ts_us && !clk.t1_us, "nothing measured");
+	is_int(kmsg_clock_measure("/nonexistent/kmsg", &clk), -ENOENT,
+	       "a missing path is -ENOENT");
+	tu_rmrf(dir);
+}
+
 int main(void)
 {
 	test_parse();
 	test_reader();
 	test_log();
+	test_clock();
 	return tap_done();
 }

@@ -27,7 +27,9 @@ static const struct cli_opt_def defs[] = {
 	{ { "flavour", required_argument, NULL, CLI_OPT_FLAVOUR },
 	  "  --flavour NAME    the kernel flavour: patched (default), vanilla, or\n"
 	  "                    a folder of kernel/flavours/, e.g. debug (KASAN,\n"
-	  "                    kmemleak, lockdep, SLUB debugging)\n" },
+	  "                    kmemleak, lockdep, SLUB debugging); without it, a\n"
+	  "                    scenario naming a flavour runs on that flavour's\n"
+	  "                    build, with it such a scenario of another skips\n" },
 	{ { "without-patch", required_argument, NULL, CLI_OPT_WITHOUT_PATCH },
 	  "  --without-patch NAME\n"
 	  "                    build and boot the kernel with this patch of the\n"

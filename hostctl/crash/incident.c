@@ -2,11 +2,25 @@
 /*
  * Attribution and expected-incident verdicts. The console's reports carry
  * the kernel's printk timestamp; guestd's step events carry its
- * CLOCK_BOOTTIME. Both count from boot and differ by little, and every kmsg
- * event carries both (ts_us from the record, t_us when guestd forwarded it),
- * so the smallest t_us - ts_us seen bounds the offset from above. A report
- * at printk time ts happened at boottime ts + offset at the latest, and it
- * belongs to the last step that began before that.
+ * CLOCK_BOOTTIME. Both count from boot and differ by little.
+ *
+ * guestd's hello measures the difference: it read CLOCK_BOOTTIME (t0),
+ * wrote a marker record to /dev/kmsg, read it again (t1), and the kernel
+ * stamped the record ts in between, so the offset lies in [t0 - ts,
+ * t1 - ts]. The lower bound is the one used: a report mapped with it is
+ * never placed after the moment it happened, so a report printed just
+ * before a step ended cannot land in the next step, which under -icount
+ * begins within microseconds. Its error, early, is the time from guestd's
+ * clock read to the kernel's stamp inside write(): less than any step
+ * takes from its step_begin to its first syscall.
+ *
+ * Without the marker (an older guestd, or the kernel dropped the record),
+ * every kmsg event carries both clocks (ts_us from the record, t_us when
+ * guestd forwarded it), and the smallest t_us - ts_us seen bounds the
+ * offset from above only: a report at printk time ts happened at boottime
+ * ts + offset at the latest, by as much as guestd's forwarding delay.
+ *
+ * A report belongs to the last step that began before its mapped time.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -50,6 +64,21 @@ static void span_close(struct incident_timeline *tl, uint64_t t_us)
 		tl->v[tl->n - 1].end_us = t_us ? t_us : 1;
 }
 
+/* hello's clock marker: t0 <= t1, all three set, none absurd. */
+static void clock_take(struct incident_timeline *tl,
+		       const struct proto_hello *h)
+{
+	const uint64_t lim = (uint64_t)INT64_MAX / 4;
+
+	if (!h->clock_t0_us || !h->clock_ts_us || !h->clock_t1_us ||
+	    h->clock_t0_us > h->clock_t1_us || h->clock_t1_us > lim ||
+	    h->clock_ts_us > lim)
+		return;
+	tl->clock_lo_us = (int64_t)h->clock_t0_us - (int64_t)h->clock_ts_us;
+	tl->clock_hi_us = (int64_t)h->clock_t1_us - (int64_t)h->clock_ts_us;
+	tl->have_clock = true;
+}
+
 int incident_timeline_feed(struct incident_timeline *tl,
 			   const struct proto_event *ev)
 {
@@ -57,6 +86,9 @@ int incident_timeline_feed(struct incident_timeline *tl,
 	int64_t off;
 
 	switch (ev->type) {
+	case PROTO_EV_HELLO:
+		clock_take(tl, &ev->u.hello);
+		return 0;
 	case PROTO_EV_SCENARIO_BEGIN:
 		span_close(tl, ev->t_us);
 		sp = span_add(tl);
@@ -115,8 +147,11 @@ incident_attribute(const struct incident_timeline *tl, const struct report *rep,
 	if (rep->ts < 0) {
 		sp = tl->n ? &tl->v[tl->n - 1] : NULL;
 	} else {
-		int64_t t = (int64_t)(rep->ts * 1e6) +
-			    (tl->have_off ? tl->off_us : 0);
+		int64_t off = tl->have_clock ? tl->clock_lo_us :
+			      tl->have_off   ? tl->off_us :
+					       0;
+		/* Rounded: the console prints whole microseconds. */
+		int64_t t = (int64_t)(rep->ts * 1e6 + 0.5) + off;
 
 		for (size_t i = 0; i < tl->n; i++)
 			if ((int64_t)tl->v[i].begin_us <= t)

@@ -28,18 +28,21 @@ struct incident_span {
 
 /*
  * What one VM's guestd said about time: its step spans, and the offset from
- * the kernel's printk clock to CLOCK_BOOTTIME, learned from kmsg events.
+ * the kernel's printk clock to CLOCK_BOOTTIME: measured by hello's clock
+ * marker when it has one, else bounded from above by the kmsg events.
  */
 struct incident_timeline {
 	struct incident_span *v;
 	size_t n, cap;
 	bool have_off;
 	int64_t off_us; /* min(t_us - ts_us) over kmsg events */
+	bool have_clock;
+	int64_t clock_lo_us, clock_hi_us; /* the offset lies in [lo, hi] */
 };
 
 void incident_timeline_init(struct incident_timeline *tl);
 void incident_timeline_free(struct incident_timeline *tl);
-/* Take one accepted event; 0 or -ENOMEM. Events other than
+/* Take one accepted event; 0 or -ENOMEM. Events other than hello,
  * scenario_begin, step_begin, step_end, scenario_end and kmsg are ignored. */
 int incident_timeline_feed(struct incident_timeline *tl,
 			   const struct proto_event *ev);

@@ -109,6 +109,9 @@ struct res_scenario {
 	 */
 	char vm[32];
 	char *fresh_vm;
+	/* The kernel flavour it ran on when not the run's ("kernel"): its
+	 * scenario file's "flavour"; "" otherwise. */
+	char flavour[64];
 	/*
 	 * Guest output cut to its bound (boundlog.h): bytes of this
 	 * scenario's events.jsonl lines left out, and kmsg records the

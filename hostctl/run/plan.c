@@ -131,6 +131,49 @@ static void explain_missing(const struct setup *su, char *reason, size_t len)
 	}
 }
 
+/*
+ * Whether @sc's "flavour" is the kernel of its group @g in this run: 1
+ * with the reason when it cannot be (it skips), else 0.
+ */
+static int flavour_fits(const struct run_spec *s, const struct scenario *sc,
+			size_t g, char *reason, size_t len)
+{
+	const char *f = sc->flavour, *run = s->flavour ? s->flavour : "patched";
+
+	if (!*f || g)
+		return 0;
+	if (s->tree || s->ext_kernel)
+		snprintf(
+			reason, len,
+			"needs the '%s' flavour of our kernel, and %s gives this run another kernel",
+			f, s->tree ? "--tree" : "--kernel");
+	else if (!strcmp(f, run))
+		return 0;
+	else if (s->flavour)
+		snprintf(
+			reason, len,
+			"needs the '%s' flavour, and --flavour %s runs another",
+			f, s->flavour);
+	else if (sc->cloud || s->image)
+		snprintf(
+			reason, len,
+			"needs the '%s' flavour and the cloud image, whose modules disk is the run's kernel's",
+			f);
+	else
+		snprintf(
+			reason, len,
+			"needs the '%s' flavour's own image, and --initrd replaces the image",
+			f);
+	return 1;
+}
+
+const struct setup *plan_setup(const struct run_plan *p, size_t g)
+{
+	if (!g)
+		return &p->su;
+	return p->fl[g - 1].su_ok ? &p->fl[g - 1].su : NULL;
+}
+
 static bool has_kselftest(const struct scenario *sc)
 {
 	for (size_t j = 0; j < sc->nsteps + sc->ncleanup; j++)
@@ -142,8 +185,6 @@ static bool has_kselftest(const struct scenario *sc)
 int plan_results(const struct run_spec *s, struct run_plan *p,
 		 struct res_run *run)
 {
-	const struct setup *su = &p->su;
-
 	run->repro_until_step = p->repro_until;
 	run->repro_steps = p->repro_steps;
 	run->v = calloc(p->n ? p->n : 1, sizeof(*run->v));
@@ -151,6 +192,7 @@ int plan_results(const struct run_spec *s, struct run_plan *p,
 		return -ENOMEM;
 	for (size_t i = 0; i < p->n; i++) {
 		const struct scenario *sc = &p->set.v[p->idx[i]];
+		const struct setup *su = plan_setup(p, p->grp[i]);
 		char reason[PROTO_TEXT_MAX];
 		int r;
 
@@ -159,8 +201,22 @@ int plan_results(const struct run_spec *s, struct run_plan *p,
 			return r;
 		run->n++;
 		p->scn[i] = &p->set.v[p->idx[i]];
-		r = scn_check_requires(sc, su->kernel.config, su->modules_dir,
-				       reason, sizeof(reason));
+		if (p->grp[i])
+			snprintf(run->v[i].flavour, sizeof(run->v[i].flavour),
+				 "%s", sc->flavour);
+		if (!su) {
+			snprintf(
+				reason, sizeof(reason),
+				"building its flavour '%s' failed (hostctl build --flavour %s says why)",
+				sc->flavour, sc->flavour);
+			res_scenario_finish(&run->v[i], VERDICT_ERROR, reason);
+			continue;
+		}
+		r = flavour_fits(s, sc, p->grp[i], reason, sizeof(reason));
+		if (r == 0)
+			r = scn_check_requires(sc, su->kernel.config,
+					       su->modules_dir, reason,
+					       sizeof(reason));
 		if (r == 0 && !*su->kernel.tree && has_kselftest(sc)) {
 			snprintf(
 				reason, sizeof(reason),
@@ -416,6 +472,8 @@ static int plan_select(const struct run_spec *s, struct run_plan *p)
 	r = scn_load_dir(scn_dir, &p->set, &p->errs);
 	if (r == 0)
 		r = bites_resolve(&p->set, VLALAB_SRCDIR "/kernel", &p->errs);
+	if (r == 0)
+		r = scn_flavours_check(&p->set, s->kernel_dir, &p->errs);
 	if (r < 0) {
 		for (size_t i = 0; i < p->errs.n; i++)
 			fprintf(stderr, "%s\n", p->errs.msgs[i]);
@@ -451,33 +509,97 @@ static int plan_run_id(struct run_plan *p)
 	return 0;
 }
 
-/* The kernel and image of @s, built or found in the cache. */
-static int plan_kernel(const struct run_spec *s, struct run_plan *p)
+/*
+ * The groups of the selection (p->grp): a scenario naming a flavour that
+ * the run's kernel is not runs on a build of that flavour, when this run
+ * builds our kernel on its own image (no --flavour, --tree, --kernel,
+ * --initrd, --image) and the scenario boots the initramfs; otherwise it
+ * stays with the run's kernel, where plan_results() skips it.
+ */
+static int plan_flavours(const struct run_spec *s, struct run_plan *p)
+{
+	bool groups = !s->flavour && !s->tree && !s->ext_kernel && !s->initrd &&
+		      !s->image;
+
+	p->grp = calloc(p->n ? p->n : 1, sizeof(*p->grp));
+	p->fl = calloc(p->n ? p->n : 1, sizeof(*p->fl));
+	if (!p->grp || !p->fl) {
+		fprintf(stderr, "hostctl run: out of memory\n");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; groups && i < p->n; i++) {
+		const struct scenario *sc = &p->set.v[p->idx[i]];
+		size_t k = 0;
+
+		if (!*sc->flavour || !strcmp(sc->flavour, "patched") ||
+		    sc->cloud)
+			continue;
+		while (k < p->nfl && strcmp(p->fl[k].name, sc->flavour))
+			k++;
+		if (k == p->nfl)
+			snprintf(p->fl[p->nfl++].name, sizeof(p->fl[k].name),
+				 "%s", sc->flavour);
+		p->grp[i] = k + 1;
+	}
+	return 0;
+}
+
+/* The kernel and image of @s, built or found in the cache: the run's
+ * (@flavour NULL: s->flavour) or a group's flavour, on the run's libvirt
+ * URI. */
+static int plan_build(const struct run_spec *s, struct run_plan *p,
+		      const char *flavour, struct setup *su)
 {
 	const char *ks[KSELFTEST_DIRS_MAX + 1];
 	/* A kernel built elsewhere has no tree to take selftests from: its
 	 * scenarios that run them skip (plan_results()). */
 	size_t nks = s->ext_kernel ? 0 : kselftest_dirs(p, ks);
-	int r;
 
-	r = setup_prepare_kernel(s->cache, s->connect, s->initrd,
-				 &(struct setup_kernel){
-					 .kernel_dir = s->kernel_dir,
-					 .flavour = s->flavour,
-					 .without = s->without,
-					 .n_without = s->n_without,
-					 .tree = s->tree,
-					 .tree_series = s->tree_series,
-					 .ext_kernel = s->ext_kernel,
-					 .ext_modules = s->ext_modules,
-					 .ext_config = s->ext_config,
-					 .kselftests = ks,
-					 .n_kselftests = nks,
-				 },
-				 &p->su);
-	if (r == 0)
-		p->su_ok = true;
-	return r;
+	/* A flavour's VMs go to the run's libvirt: the root it claimed. */
+	return setup_prepare_kernel(
+		s->cache, flavour ? p->su.uri : s->connect, s->initrd,
+		&(struct setup_kernel){
+			.kernel_dir = s->kernel_dir,
+			.flavour = flavour ? flavour : s->flavour,
+			.without = s->without,
+			.n_without = s->n_without,
+			.tree = s->tree,
+			.tree_series = s->tree_series,
+			.ext_kernel = s->ext_kernel,
+			.ext_modules = s->ext_modules,
+			.ext_config = s->ext_config,
+			.kselftests = ks,
+			.n_kselftests = nks,
+		},
+		su);
+}
+
+/* The run's kernel, then each group's flavour: a flavour whose build
+ * fails leaves only its scenarios as errors. */
+static int plan_kernel(const struct run_spec *s, struct run_plan *p)
+{
+	int r = plan_build(s, p, NULL, &p->su);
+
+	if (r < 0)
+		return r;
+	p->su_ok = true;
+	for (size_t k = 0; k < p->nfl; k++) {
+		struct plan_flavour *f = &p->fl[k];
+
+		fprintf(stderr,
+			"hostctl run: a scenario needs the '%s' flavour: building it or finding it in the cache\n",
+			f->name);
+		if (plan_build(s, p, f->name, &f->su) < 0) {
+			fprintf(stderr,
+				"hostctl run: the '%s' flavour could not be built; its scenarios will be errors\n",
+				f->name);
+			continue;
+		}
+		f->su_ok = true;
+		snprintf(f->vmlinux, sizeof(f->vmlinux), "%s/vmlinux",
+			 f->su.kernel.dir);
+	}
+	return 0;
 }
 
 /* The run directory, made absolute: disk images and sockets go to
@@ -536,6 +658,8 @@ int plan_run(const struct run_spec *s, struct run_plan *p)
 	if (r == 0)
 		r = plan_select(s, p);
 	if (r == 0)
+		r = plan_flavours(s, p);
+	if (r == 0)
 		r = plan_run_id(p);
 	if (r == 0)
 		r = plan_kernel(s, p);
@@ -559,6 +683,11 @@ int plan_run(const struct run_spec *s, struct run_plan *p)
 
 void plan_free(struct run_plan *p)
 {
+	for (size_t k = 0; k < p->nfl; k++)
+		if (p->fl[k].su_ok)
+			setup_free(&p->fl[k].su);
+	free(p->fl);
+	free(p->grp);
 	free(p->scn);
 	free(p->idx);
 	if (p->su_ok)

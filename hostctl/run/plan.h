@@ -20,6 +20,17 @@
 #include "scenario/scenario.h"
 #include "vm/cloud.h"
 
+/*
+ * A flavour that selected scenarios name ("flavour") and the run's kernel
+ * is not: its own build and image, on which they run after the others.
+ */
+struct plan_flavour {
+	char name[SCN_FLAVOUR_MAX];
+	struct setup su;
+	bool su_ok; /* built; else its scenarios are errors */
+	char vmlinux[PATH_MAX + 16];
+};
+
 /* What every round of a run shares: the selection, the build, the run dir. */
 struct run_plan {
 	struct scn_errors errs;
@@ -39,6 +50,12 @@ struct run_plan {
 	uint64_t start_ms; /* CLOCK_MONOTONIC when the run began */
 	char vmlinux[PATH_MAX + 16], tree[PATH_MAX + 32];
 	struct progress prog;
+	/* The flavours of the scenarios that name one the run's kernel is
+	 * not, and per selected scenario its kernel: 0 the run's, k + 1
+	 * fl[k]'s (plan_flavours()). */
+	struct plan_flavour *fl;
+	size_t nfl;
+	size_t *grp;
 };
 
 /*
@@ -52,7 +69,10 @@ void plan_free(struct run_plan *p);
 /*
  * @run's results for the selected scenarios, and p->scn: requires that
  * the kernel does not meet, and images that do not fit, make a scenario
- * skip right away, without booting. 0 or -ENOMEM.
+ * skip right away, without booting; so does a scenario naming a flavour
+ * that this run cannot build (--flavour, --tree, --kernel, --initrd,
+ * --image), and one whose flavour's build failed is an error. Each is
+ * checked against its own group's build. 0 or -ENOMEM.
  */
 int plan_results(const struct run_spec *s, struct run_plan *p,
 		 struct res_run *run);
@@ -65,6 +85,10 @@ bool plan_icount(const struct run_spec *s, const struct run_plan *p);
  * VM the selection boots.
  */
 unsigned int plan_jobs_auto(const struct run_plan *p);
+
+/* The build of group @g (0: the run's kernel, k + 1: p->fl[k]), or
+ * NULL when that flavour's build failed. */
+const struct setup *plan_setup(const struct run_plan *p, size_t g);
 
 /* How one round went (round.c). */
 enum round_result {

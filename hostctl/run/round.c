@@ -288,6 +288,70 @@ static void round_opts(const struct run_spec *s, struct run_plan *p,
 	ro->spare = ro->jobs > 1;
 }
 
+/*
+ * The runner's options for group @g (plan.h) of the round: a flavour's
+ * own kernel, image and vmlinux; no cloud image (its modules disk is the
+ * run's kernel's, and plan_flavours() keeps its scenarios there).
+ */
+static void group_opts(struct run_plan *p, size_t g, struct runner_opts *ro)
+{
+	const struct plan_flavour *f = &p->fl[g - 1];
+
+	ro->kernel = f->su.kernel_path;
+	ro->initrd = f->su.image.path;
+	ro->boot_scale = setup_boot_scale(&f->su);
+	ro->vmlinux = f->vmlinux;
+	ro->tree = *f->su.kernel.tree ? f->su.kernel.tree : NULL;
+	ro->cloud = NULL;
+	ro->all_cloud = false;
+	ro->vms_dir = f->su.image.ssh_host_key_pub[0] ? f->su.vms_dir : NULL;
+	ro->ssh_host_key = ro->vms_dir ? f->su.image.ssh_host_key_pub : NULL;
+}
+
+/*
+ * runner_run() once per group of the selection (the run's kernel first,
+ * then each flavour's), the scenarios of the other groups held back as
+ * done meanwhile. After a call that did not end the run, or a signal, the
+ * groups left are errors that say so.
+ */
+static int round_groups(struct run_plan *p, const struct runner_opts *base,
+			struct res_run *run, char *err, size_t errlen)
+{
+	bool *held = calloc(run->n ? run->n : 1, sizeof(*held));
+	unsigned int vmno = 0;
+	int r = 0;
+
+	if (!held) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t g = 0; g <= p->nfl; g++) {
+		struct runner_opts ro = *base;
+		bool any = false;
+
+		/* One run directory: the VMs numbered on over the calls. */
+		ro.vmno = &vmno;
+		for (size_t i = 0; i < run->n; i++) {
+			held[i] = !run->v[i].done && p->grp[i] != g;
+			any |= !run->v[i].done && p->grp[i] == g;
+			run->v[i].done |= held[i];
+		}
+		if (g)
+			group_opts(p, g, &ro);
+		if (any && r == 0 && run->complete != RES_COMPLETE_NO)
+			r = runner_run(&ro, p->scn, run, NULL, err, errlen);
+		for (size_t i = 0; i < run->n; i++)
+			run->v[i].done &= !held[i];
+		for (size_t i = 0; any && i < run->n; i++)
+			if (!run->v[i].done && p->grp[i] == g)
+				res_scenario_finish(
+					&run->v[i], VERDICT_ERROR,
+					"not run: the run stopped before its kernel's turn");
+	}
+	free(held);
+	return r;
+}
+
 /* The KTAP plan, then the scenarios the kernel cannot run. */
 static int round_begin(struct run_plan *p, struct res_run *run)
 {
@@ -347,7 +411,7 @@ enum round_result run_round(const struct run_spec *s, struct run_plan *p,
 	round_opts(s, p, dir, run_id, cmdline, &events, &keep, &ro);
 	if (ro.jobs > 1)
 		ro.expect_ms = expect_ms = expect_durations(p->results, run);
-	r = runner_run(&ro, p->scn, run, NULL, err, sizeof(err));
+	r = round_groups(p, &ro, run, err, sizeof(err));
 	run->duration_ms = (vm_now_us() - t0_us) / 1000;
 	free(expect_ms);
 	/* What came after the last scenario, if its tail cannot go. */

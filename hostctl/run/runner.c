@@ -267,6 +267,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 			     << 20;
 	sh.env.progress = o->progress;
 	sh.env.silence_scale = o->boot_scale;
+	sh.env.vmno = o->vmno ? *o->vmno : 0;
 	sh.lanes_left = n;
 	sh.spare = o->spare ? &lanes[n] : NULL;
 	choose_accel(c);
@@ -290,6 +291,8 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	for (unsigned int k = 0; k < m; k++)
 		guest_fini(&guests[k]);
 	vm_host_close(sh.env.host);
+	if (o->vmno)
+		*o->vmno = sh.env.vmno;
 	r = RUNNER_RAN;
 	if (sh.env.write_err) {
 		snprintf(err, errlen, "%s", sh.env.write_what);

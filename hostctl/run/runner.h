@@ -107,6 +107,13 @@ struct runner_opts {
 	void (*hold)(void *data, struct vm *vm, const char *label,
 		     const char *domain, const struct res_scenario *sc);
 	void *hold_data;
+	/*
+	 * The VMs named before this call, NULL for none: its VMs are
+	 * numbered on from there (vmN, console-vmN.log), and it is set to
+	 * the last one named (the run library's second call, on another
+	 * flavour, into the same run directory).
+	 */
+	unsigned int *vmno;
 };
 
 /* What runner_run() returns when it does not return a negative errno. */

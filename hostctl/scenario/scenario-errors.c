@@ -25,7 +25,7 @@ static int scn_msgs_add(char ***msgs, size_t *n, char *msg)
 	return 0;
 }
 
-static int scn_errors_add(struct scn_errors *errs, char *msg)
+int scn_errors_add(struct scn_errors *errs, char *msg)
 {
 	if (!errs) {
 		free(msg);

@@ -334,6 +334,9 @@ static int scn_fill_doc(struct scn_ctx *ctx, struct json_object *doc,
 		s->nic = json_object_get_boolean(v);
 	if (json_object_object_get_ex(doc, "image", &v))
 		s->cloud = strcmp(json_object_get_string(v), "cloud") == 0;
+	if (json_object_object_get_ex(doc, "flavour", &v))
+		snprintf(s->flavour, sizeof(s->flavour), "%s",
+			 json_object_get_string(v));
 	if (json_object_object_get_ex(doc, "disk", &v)) {
 		s->has_disk = true;
 		scn_fill_disk(v, &s->disk);

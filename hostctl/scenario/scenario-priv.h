@@ -70,6 +70,9 @@ enum scn_vtype {
 void scn_error(struct scn_ctx *ctx, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Add @msg (malloc'ed, taken) to @errs (NULL: dropped). 0 or -ENOMEM. */
+int scn_errors_add(struct scn_errors *errs, char *msg);
+
 /* Record a warning, in the same form: the file is valid, but fragile. */
 void scn_warn(struct scn_ctx *ctx, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

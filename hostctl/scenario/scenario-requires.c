@@ -131,3 +131,31 @@ int scn_check_requires(const struct scenario *s, const char *config_path,
 	}
 	return r;
 }
+
+int scn_flavours_check(const struct scn_set *set, const char *kernel_dir,
+		       struct scn_errors *errs)
+{
+	char err[1024], *msg;
+	int bad = 0;
+
+	for (size_t i = 0; i < set->n; i++) {
+		const struct scenario *s = &set->v[i];
+		int r;
+
+		if (!*s->flavour)
+			continue;
+		r = kbuild_flavour_check(kernel_dir, s->flavour, err,
+					 sizeof(err));
+		if (r == 0)
+			continue;
+		if (r == -EINVAL)
+			bad++;
+		if (asprintf(&msg, "%s: $.flavour: %s", s->path,
+			     r == -EINVAL ? err : strerror(-r)) < 0 ||
+		    scn_errors_add(errs, msg) < 0)
+			return -ENOMEM;
+		if (r != -EINVAL)
+			return r;
+	}
+	return bad ? -EINVAL : 0;
+}

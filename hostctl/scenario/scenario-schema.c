@@ -44,6 +44,8 @@ static const struct stepspec_key scn_top_keys[] = {
 	{ "fresh_vm", STEPSPEC_BOOL, false, 0, 0, NULL },
 	{ "nic", STEPSPEC_BOOL, false, 0, 0, NULL },
 	{ "image", STEPSPEC_CHOICE, false, 0, 0, scn_images },
+	/* A folder of kernel/flavours/ (scn_flavours_check()). */
+	{ "flavour", STEPSPEC_STRING, false, 0, SCN_FLAVOUR_MAX - 1, NULL },
 	{ NULL },
 };
 

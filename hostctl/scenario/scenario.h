@@ -66,6 +66,8 @@ struct scn_incident {
 #define SCN_BITES_MAX 16
 /* A bite's reason: one line, at most this many bytes. */
 #define SCN_BITE_REASON_MAX 240
+/* "flavour": a flavour's name, NUL included. */
+#define SCN_FLAVOUR_MAX 64
 /* requires.unset_why: one line, at most this many bytes. */
 #define SCN_UNSET_WHY_MAX 240
 
@@ -152,6 +154,12 @@ struct scenario {
 	 * of that image; else on the run's image, the initramfs by default.
 	 */
 	bool cloud;
+	/*
+	 * flavour: the kernel flavour it needs (a folder of kernel/flavours/,
+	 * scn_flavours_check()), on which hostctl run runs it; "" for the
+	 * run's kernel.
+	 */
+	char flavour[SCN_FLAVOUR_MAX];
 	char *xfail; /* the xfail reason, or NULL */
 	/*
 	 * The lists of the run request (boots_run_encode()), json-c arrays
@@ -241,6 +249,15 @@ int scn_select(const struct scn_set *set, char *const *args, size_t nargs,
  */
 int scn_check_requires(const struct scenario *s, const char *config_path,
 		       const char *modules_dir, char *reason, size_t len);
+
+/*
+ * Check every "flavour" of @set against @kernel_dir's flavours
+ * (kbuild_flavour_check()): an unknown one is an error "file: $.flavour:
+ * reason" in @errs. Returns 0, -EINVAL when there were errors, or -errno
+ * (with one error saying why) when @kernel_dir cannot be read.
+ */
+int scn_flavours_check(const struct scn_set *set, const char *kernel_dir,
+		       struct scn_errors *errs);
 
 void scn_set_free(struct scn_set *set);
 void scn_errors_free(struct scn_errors *errs);

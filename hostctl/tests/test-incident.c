@@ -134,6 +134,79 @@ static void test_attribution(void)
 	incident_timeline_free(&tl);
 }
 
+static void hello_clock(struct incident_timeline *tl, uint64_t t0,
+			uint64_t ts, uint64_t t1)
+{
+	struct proto_event ev = { .type = PROTO_EV_HELLO, .t_us = t1 };
+
+	ev.u.hello.version = PROTO_VERSION;
+	ev.u.hello.clock_t0_us = t0;
+	ev.u.hello.clock_ts_us = ts;
+	ev.u.hello.clock_t1_us = t1;
+	if (incident_timeline_feed(tl, &ev) < 0)
+		abort();
+}
+
+/*
+ * The vla/jump-past-guard flake: the kernel's clock runs 30 ms behind
+ * CLOCK_BOOTTIME, guestd forwarded every record at least 200 us late, and
+ * under -icount the next step began 50 us after the last one ended. A
+ * report printed 1 us before step 0 ended maps, with the forwarding bound,
+ * 199 us too late: into step 1. hello's marker (stamped between t0 and
+ * t1) puts it where it happened.
+ */
+static void test_clock_marker(void)
+{
+	struct incident_timeline tl;
+	struct res_incident inc;
+	struct report r;
+
+	for (int with = 0; with < 2; with++) {
+		incident_timeline_init(&tl);
+		if (with)
+			hello_clock(&tl, 1000000, 970010, 1000050);
+		feed(&tl, PROTO_EV_KMSG, 2030200, NULL, 2000000, NULL);
+		feed(&tl, PROTO_EV_SCENARIO_BEGIN, 9900000, "vla/jump", 0,
+		     NULL);
+		feed(&tl, PROTO_EV_STEP_BEGIN, 10000000, "vla/jump", 0, "jump");
+		feed(&tl, PROTO_EV_STEP_END, 10100000, "vla/jump", 0, NULL);
+		feed(&tl, PROTO_EV_STEP_BEGIN, 10100050, "vla/jump", 1, "read");
+		feed(&tl, PROTO_EV_STEP_END, 10200000, "vla/jump", 1, NULL);
+		/* Printed at boottime 10.099999 s: printk says 10.069999. */
+		r = rep_at(REPORT_BUG, "BUG: vla_jump", 10.069999);
+		incident_attribute(&tl, &r, &inc);
+		if (!with) {
+			ok(!tl.have_clock && tl.have_off && tl.off_us == 30200,
+			   "no marker: the forwarding bound, 30.2 ms");
+			is_int(inc.step, 1,
+			       "no marker: 1 us before the end lands in the next step");
+			incident_timeline_free(&tl);
+			continue;
+		}
+		ok(tl.have_clock && tl.clock_lo_us == 29990 &&
+			   tl.clock_hi_us == 30040,
+		   "marker: the offset in [29.99, 30.04] ms");
+		is_int(inc.step, 0, "marker: its own step");
+		ok(!inc.after_step, "marker: not after it ended");
+		/* Printed 50 us after step 1 began: the bracket's 10 us early
+		 * error is less than any step's way to its first syscall. */
+		r = rep_at(REPORT_BUG, "BUG: later", 10.070100);
+		incident_attribute(&tl, &r, &inc);
+		is_int(inc.step, 1, "marker: a report well into step 1 stays");
+		incident_timeline_free(&tl);
+	}
+
+	/* A marker that says nothing (t0 after t1): the old bound stays. */
+	incident_timeline_init(&tl);
+	hello_clock(&tl, 1000050, 970010, 1000000);
+	feed(&tl, PROTO_EV_KMSG, 2030200, NULL, 2000000, NULL);
+	ok(!tl.have_clock && tl.off_us == 30200,
+	   "a reversed marker is ignored");
+	hello_clock(&tl, 0, 0, 0);
+	ok(!tl.have_clock, "hello without a marker: none");
+	incident_timeline_free(&tl);
+}
+
 /* A scenario of @n steps, all passed, with @inc (may be NULL). */
 static void mk(struct scenario *s, struct res_scenario *sc, size_t n,
 	       const char *kind, const char *title, bool survives,
@@ -363,6 +436,7 @@ static void test_verdicts(void)
 int main(void)
 {
 	test_attribution();
+	test_clock_marker();
 	test_verdicts();
 	return tap_done();
 }

@@ -122,7 +122,7 @@ static void test_bad_files(void)
 	BAD("comment", "line 1, column 1: not valid JSON: unexpected character");
 	BAD("not-object", "$: expected an object, got an array");
 	BAD("unknown-keys",
-	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, cleanup, cleanup_timeout_ms, expect_incident, bites, xfail, state_files, disk, boots, fresh_vm, nic, image",
+	    "$.sead: unknown key; a scenario takes: description, seed, requires, timeout_ms, step_timeout_ms, steps, cleanup, cleanup_timeout_ms, expect_incident, bites, xfail, state_files, disk, boots, fresh_vm, nic, image, flavour",
 	    "$.requires.module: unknown key; requires takes: config, config_unset, unset_why, modules, module_params",
 	    "$.steps[0].valeu: unknown key; a 'write' step takes: kind, name, timeout_ms, path, value, append, expect_errno, repeat",
 	    "$.steps[0]: missing required key 'value'");
@@ -1023,6 +1023,58 @@ static int run_list(char **argv, int argc, char **ret_out, char **ret_err)
 	return code;
 }
 
+/*
+ * "flavour": a folder of kernel/flavours/ loads and is kept; an unknown
+ * one loads (the schema cannot tell) and scn_flavours_check() refuses it
+ * with its file, path and the known flavours; a non-string is refused.
+ */
+static void test_flavour(void)
+{
+	char *dir = xasprintf("%s/flavour", data_dir);
+	char *want = xasprintf("%s/area/unknown.json: $.flavour: unknown flavour 'nosuch' (known: patched, vanilla, ", dir);
+	char *num = tmp_file("{\"description\": \"d\", \"seed\": \"none\", "
+			     "\"flavour\": 3, \"steps\": [{\"kind\": \"sleep\", \"ms\": 1}]}");
+	struct scn_errors errs = { 0 };
+	struct scn_set set = { 0 };
+	struct scenario s;
+	int r;
+
+	r = scn_load_dir(dir, &set, &errs);
+	is_int(r, 0, "flavour: both files load");
+	if (r == 0) {
+		is_str(set.v[0].flavour, "vla", "flavour: kept as written");
+		is_str(set.v[1].flavour, "nosuch", "flavour: the unknown one too");
+		is_int(scn_flavours_check(&set, VLALAB_SRCDIR "/kernel", &errs),
+		       -EINVAL, "scn_flavours_check: refused");
+		is_int(errs.n, 1, "scn_flavours_check: one error");
+		ok(errs.n == 1 && strncmp(errs.msgs[0], want, strlen(want)) == 0 &&
+			   strstr(errs.msgs[0], "vla"),
+		   "scn_flavours_check: file, path, the unknown name and the known ones");
+		if (errs.n)
+			printf("# %s\n", errs.msgs[0]);
+		set.n = 1;
+		scn_errors_free(&errs);
+		is_int(scn_flavours_check(&set, VLALAB_SRCDIR "/kernel", &errs),
+		       0, "scn_flavours_check: vla is a flavour");
+		set.n = 2;
+		scn_set_free(&set);
+	}
+	scn_errors_free(&errs);
+	r = scn_load_file(num, "gen/flavour", &s, &errs);
+	is_int(r, -EINVAL, "flavour: a number is refused");
+	if (r == 0)
+		scn_free(&s);
+	ok(errs.n == 1 && strstr(errs.msgs[0], "$.flavour: "),
+	   "flavour: the error names $.flavour");
+	for (size_t i = 0; i < errs.n; i++)
+		printf("# %s\n", errs.msgs[i]);
+	scn_errors_free(&errs);
+	unlink(num);
+	free(num);
+	free(want);
+	free(dir);
+}
+
 /* hostctl list --bites against the repository's series. */
 static void test_verb_list_bites(void)
 {
@@ -1131,6 +1183,8 @@ static void test_shipped(void)
 
 	r = scn_load_dir(shipped_dir, &set, &errs);
 	is_int(r, 0, "scenarios/ validates");
+	is_int(scn_flavours_check(&set, VLALAB_SRCDIR "/kernel", &errs), 0,
+	       "scenarios/: every flavour is a folder of kernel/flavours/");
 	for (size_t i = 0; i < errs.n; i++)
 		printf("# %s\n", errs.msgs[i]);
 	for (size_t i = 0; i < set.n; i++)
@@ -1446,6 +1500,7 @@ int main(int argc, char *argv[])
 	test_generated();
 	test_incident();
 	test_bites();
+	test_flavour();
 	test_truncate_boots();
 	test_name_length();
 	test_good_set();
