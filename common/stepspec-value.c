@@ -269,7 +269,14 @@ static void regex_check(struct report *rp, const struct stepspec_key *key,
 	regex_t re;
 	int r;
 
-	if (stepspec_regex_check(s) < 0) {
+	r = stepspec_regex_check(s);
+	if (r == -EINVAL) {
+		say(rp, -1,
+		    "regex '%.64s' repeats a repetition ('a**', 'a+{2}'), which POSIX leaves undefined",
+		    s);
+		return;
+	}
+	if (r < 0) {
 		say(rp, -1,
 		    "regex '%.64s' would grow past %d nodes once compiled (repetitions of repetitions)",
 		    s, STEPSPEC_REGEX_NODES_MAX);
@@ -585,6 +592,7 @@ int stepspec_regex_check(const char *pattern)
 	uint64_t last[STEPSPEC_REGEX_DEPTH_MAX + 1] = { 0 };
 	const char *p = pattern;
 	uint64_t total = 0;
+	bool repeated = false;
 	int d = 0;
 
 	while (*p) {
@@ -593,10 +601,21 @@ int stepspec_regex_check(const char *pattern)
 		if (copies) {
 			uint64_t grown = sat_mul(last[d], copies);
 
+			/*
+			 * A repetition of a repetition ("a**", "a+{2}"):
+			 * POSIX leaves it undefined, and glibc's epsilon
+			 * closures over such stacks take time exponential
+			 * in their height.
+			 */
+			if (repeated)
+				return -EINVAL;
+			repeated = true;
+
 			sum[d] = sat_add(sum[d] - last[d], grown);
 			last[d] = grown;
 			continue;
 		}
+		repeated = false;
 		if (*p == '(') {
 			if (d == STEPSPEC_REGEX_DEPTH_MAX)
 				return -E2BIG;

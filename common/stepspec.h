@@ -203,10 +203,13 @@ int stepspec_check_rules(const struct stepspec *spec, struct json_object *step,
  * Whether the extended regex @pattern stays small once compiled. glibc's
  * regcomp() builds "a+" as "aa*" and "a{2,5}" as five copies of "a", so
  * repetitions of repetitions ("n++++...", nested counted groups) grow
- * exponentially and a 90-byte pattern can eat all memory. Returns 0, or
- * -E2BIG when the copies would come to more than STEPSPEC_REGEX_NODES_MAX
- * or the groups nest deeper than STEPSPEC_REGEX_DEPTH_MAX. A pattern that
- * is not a regex at all is left to regcomp() to refuse.
+ * exponentially and a 90-byte pattern can eat all memory. Returns 0,
+ * -EINVAL for a repetition of a repetition ("a**", "a+{2}": undefined in
+ * POSIX, and glibc's epsilon closures over such a stack take exponential
+ * time), or -E2BIG when the copies would come to more than
+ * STEPSPEC_REGEX_NODES_MAX or the groups nest deeper than
+ * STEPSPEC_REGEX_DEPTH_MAX. A pattern that is not a regex at all is left
+ * to regcomp() to refuse.
  */
 #define STEPSPEC_REGEX_NODES_MAX 100000
 #define STEPSPEC_REGEX_DEPTH_MAX 64
