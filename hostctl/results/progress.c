@@ -212,9 +212,7 @@ void progress_duration(uint64_t ms, char *buf, size_t len)
 void progress_closing(const struct res_run *run, uint64_t wall_ms,
 		      const char *dir, FILE *f)
 {
-	size_t count[VERDICT__COUNT] = { 0 };
 	char took[32];
-	bool any = false;
 
 	progress_duration(wall_ms, took, sizeof(took));
 	if (run->repro_until_step) {
@@ -228,19 +226,10 @@ void progress_closing(const struct res_run *run, uint64_t wall_ms,
 			took, dir);
 		return;
 	}
-	for (size_t i = 0; i < run->n; i++)
-		if ((unsigned int)run->v[i].verdict < VERDICT__COUNT)
-			count[run->v[i].verdict]++;
 	fprintf(f, "vlalab: %zu scenario%s: ", run->n, run->n == 1 ? "" : "s");
-	for (unsigned int v = 0; v < VERDICT__COUNT; v++) {
-		if (!count[v])
-			continue;
-		fprintf(f, "%s%zu %s", any ? ", " : "", count[v],
-			proto_verdict_name(v));
-		any = true;
-	}
-	esc_term_printf(f, "%s in %s; results: %s\n", any ? "" : "none", took,
-			dir);
+	if (!res_text_run_counts(run, f))
+		fputs("none", f);
+	esc_term_printf(f, " in %s; results: %s\n", took, dir);
 }
 
 int progress_end(struct progress *p, const struct res_run *run,

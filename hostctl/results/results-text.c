@@ -292,6 +292,16 @@ static bool print_counts(FILE *f, const size_t count[VERDICT__COUNT])
 	return any;
 }
 
+bool res_text_run_counts(const struct res_run *run, FILE *f)
+{
+	size_t count[VERDICT__COUNT] = { 0 };
+
+	for (size_t i = 0; i < run->n; i++)
+		if ((unsigned int)run->v[i].verdict < VERDICT__COUNT)
+			count[run->v[i].verdict]++;
+	return print_counts(f, count);
+}
+
 /*
  * A step's subtests: how many of each verdict, then each one that did not
  * pass, with its reason. Whatever the scenario's verdict: which of a
@@ -368,19 +378,15 @@ void res_text_failure(const struct res_scenario *sc, FILE *f)
 
 void res_text_totals(const struct res_run *run, FILE *f)
 {
-	size_t count[VERDICT__COUNT] = { 0 };
 	size_t ncleanup_failed = 0;
 
-	for (size_t i = 0; i < run->n; i++)
-		if ((unsigned int)run->v[i].verdict < VERDICT__COUNT)
-			count[run->v[i].verdict]++;
 	esc_term_printf(f, "run %s, accelerator: %s\n", run->run_id,
 			*run->accelerator ? run->accelerator :
 					    "none (nothing booted)");
 	if (!strcmp(run->clock, "icount"))
 		fprintf(f, "clock: %s\n", RES_ICOUNT_NOTE);
 	fprintf(f, "%zu scenario%s: ", run->n, run->n == 1 ? "" : "s");
-	if (!print_counts(f, count))
+	if (!res_text_run_counts(run, f))
 		fprintf(f, "none");
 	/* Apart from the verdicts, which they never change. */
 	for (size_t i = 0; i < run->n; i++)

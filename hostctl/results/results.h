@@ -262,6 +262,8 @@ void res_text_scenario(const struct res_scenario *sc, FILE *f);
  * scenario's reason. Nothing for a verdict that needs no why.
  */
 void res_text_failure(const struct res_scenario *sc, FILE *f);
+/* "4 pass, 1 skip": @run's scenarios counted by verdict. false for none. */
+bool res_text_run_counts(const struct res_run *run, FILE *f);
 /* The text report's closing lines: accelerator and totals. */
 void res_text_totals(const struct res_run *run, FILE *f);
 /* The whole text report: every scenario, then the totals. */
