@@ -1,0 +1,229 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""The record of verified bites, and which bites a run checks
+(docs/kernel.md, "Every test bites"; bites.sh runs this, and
+hostctl/tests/bites-record-test.py tries the selection without a kernel).
+
+usage: bites-record.py select CACHE SRCDIR BUDGET < LIST
+       bites-record.py record CACHE SRCDIR DIR SCENARIO PATCH
+
+The record, CACHE/bites/records.json ({"version": 1, "bites": [...]}),
+holds one entry per verified bite: the patch (its series file name), the
+scenario, the sha256 of the patch file and of scenarios/SCENARIO.json, the
+key of the kernel built without the patch (and the patches left out with
+it), and what the run without it showed: the first failing step (from 0,
+as "bites" declares it), the verdict and what the failure said. It is
+rewritten whole, under CACHE/bites/records.lock, through a temporary file
+renamed over it.
+
+select reads hostctl list --bites lines ("PATCH SCENARIO STEP") on stdin
+and prints one line per bite, "ACTION PATCH SCENARIO WHY":
+  check  a record exists but the patch, the scenario file or the kernel
+         key differs from it; or there is none and the kernel without
+         the patch is cached, or is one of the first BUDGET incremental
+         builds (in the patched flavour's object tree) this run may make
+  skip   the record matches: nothing to do
+  leave  no record, and its kernel would be a build beyond BUDGET (or a
+         cold one): left to meson test --setup full --suite bites-full
+The key comes from "$HOSTCTL build --key" with the record's left-out
+patches (or the patch alone); nothing is built. record writes the entry
+for one bite that bites-check.py found held in DIR (a run's results).
+Exit 0, or 2 for bad usage or an unreadable file."""
+import fcntl
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+VERSION = 1
+FULL = "meson test -C build --setup full --suite bites-full"
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 16), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def records_path(cache):
+    return os.path.join(cache, "bites", "records.json")
+
+
+def load(cache):
+    """The records of @cache, keyed (patch, scenario); {} when there is no
+    file. A file of another version is not read (its bites are checked as
+    if new)."""
+    try:
+        with open(records_path(cache)) as f:
+            doc = json.load(f)
+    except FileNotFoundError:
+        return {}
+    if not isinstance(doc, dict) or doc.get("version") != VERSION:
+        return {}
+    return {(r.get("patch"), r.get("scenario")): r
+            for r in doc.get("bites") or [] if isinstance(r, dict)}
+
+
+def save(cache, entry):
+    """Adds or replaces @entry in @cache's records, atomically, under the
+    records' lock (two runs at once lose neither entry)."""
+    d = os.path.join(cache, "bites")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "records.lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        recs = load(cache)
+        recs[(entry["patch"], entry["scenario"])] = entry
+        doc = {"version": VERSION,
+               "bites": [recs[k] for k in sorted(recs, key=lambda k: (str(k[0]), str(k[1])))]}
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".records.")
+        try:
+            with os.fdopen(fd, "w") as f:
+                json.dump(doc, f, indent=1, sort_keys=True)
+                f.write("\n")
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, records_path(cache))
+        except BaseException:
+            os.unlink(tmp)
+            raise
+
+
+def decide(rec, cur):
+    """What to do for one bite: ("check" | "skip" | "need-build", why).
+    @rec is its record or None; @cur holds the current "patch_sha256",
+    "scenario_sha256", "kernel_key" and "cached" (the key's build is in
+    the cache). "need-build" (no record, kernel not cached) is for
+    select() to turn into a check or a leave by the budget."""
+    if rec is None:
+        if cur["cached"]:
+            return "check", "no record; its kernel without the patch is cached (no build)"
+        return "need-build", "no record"
+    for field, what in (("patch_sha256", "the patch changed"),
+                        ("scenario_sha256", "the scenario file changed"),
+                        ("kernel_key", "the kernel without the patch changed (key)")):
+        if rec.get(field) != cur[field]:
+            return "check", "%s since the record (%.12s, now %.12s)" % (
+                what, rec.get(field) or "none", cur[field])
+    return "skip", "the record matches (verified %s: step %d, %s)" % (
+        rec.get("verified", "?"), rec.get("step", -1) + 1, rec.get("verdict", "?"))
+
+
+def select(bites, records, current, budget, incremental):
+    """The action for each bite of @bites ((patch, scenario) pairs, in
+    series order): a list of (action, patch, scenario, why). @current
+    maps a pair to decide()'s @cur; @budget is how many kernels not in
+    the cache this run may build for bites without a record (one per
+    patch, whatever its bites), @incremental whether such a build is
+    incremental (the patched flavour's object tree exists) rather than
+    cold. A patch whose kernel is built anyway (a record that differs)
+    costs no budget for its other bites."""
+    out = []
+    building = set()
+    for patch, scen in bites:
+        a, why = decide(records.get((patch, scen)), current[(patch, scen)])
+        if a == "check" and not current[(patch, scen)]["cached"]:
+            building.add(patch)
+        out.append([a, patch, scen, why])
+    spent = 0
+    for o in out:
+        if o[0] != "need-build":
+            continue
+        patch = o[1]
+        if patch in building:
+            o[0], o[3] = "check", "no record; its kernel without the patch is built for another bite"
+        elif incremental and spent < budget:
+            building.add(patch)
+            spent += 1
+            o[0], o[3] = "check", "no record; an incremental build of its kernel (%d of at most %d this run)" % (
+                spent, budget)
+        else:
+            o[0] = "leave"
+            o[3] = "no record, and its kernel without the patch is not cached: %s (%s)" % (
+                "a build beyond this run's budget of %d" % budget if incremental
+                else "a cold build (no object tree of the patched flavour)", FULL)
+    return [tuple(o) for o in out]
+
+
+def kernel_key(hostctl, without):
+    """(key, cached) of the patched flavour without @without, from
+    hostctl build --key (which builds nothing)."""
+    argv = [hostctl, "build", "--key"]
+    for p in without:
+        argv += ["--without-patch", p]
+    out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
+    f = dict(l.split(": ", 1) for l in out.splitlines() if ": " in l)
+    return f["key"], f.get("cached") == "yes"
+
+
+def main_select(cache, src, budget):
+    hostctl = os.environ.get("HOSTCTL")
+    if not hostctl:
+        print("bites-record.py: HOSTCTL must name the hostctl binary", file=sys.stderr)
+        return 2
+    records = load(cache)
+    bites, current, keys = [], {}, {}
+    for line in sys.stdin:
+        w = line.split()
+        if len(w) < 2:
+            continue
+        patch, scen = w[0], w[1]
+        rec = records.get((patch, scen))
+        without = tuple(rec.get("without") or [patch]) if rec else (patch,)
+        if without not in keys:
+            keys[without] = kernel_key(hostctl, without)
+        key, cached = keys[without]
+        bites.append((patch, scen))
+        current[(patch, scen)] = {
+            "patch_sha256": sha256(os.path.join(src, "kernel", "patches", patch)),
+            "scenario_sha256": sha256(os.path.join(src, "scenarios", scen + ".json")),
+            "kernel_key": key, "cached": cached}
+    incremental = os.path.exists(os.path.join(cache, "obj", "patched", ".config"))
+    for a, patch, scen, why in select(bites, records, current, budget, incremental):
+        print("%s %s %s %s" % (a, patch, scen, why))
+    return 0
+
+
+def main_record(cache, src, d, scen, patch):
+    with open(os.path.join(d, "summary.json")) as f:
+        summary = json.load(f)
+    sc = {s.get("name"): s for s in summary.get("scenarios") or []}[scen]
+    kernel = summary.get("kernel") or {}
+    first = next((st for st in sc.get("steps") or [] if st.get("verdict") != "pass"), {})
+    titles = [i.get("title") for i in sc.get("incidents") or []
+              if i.get("step") == first.get("index")]
+    says = " ".join((first.get("got") or first.get("reason") or "").split())
+    if titles:
+        says = "incident: " + titles[0]
+    save(cache, {
+        "patch": patch, "scenario": scen,
+        "patch_sha256": sha256(os.path.join(src, "kernel", "patches", patch)),
+        "scenario_sha256": sha256(os.path.join(src, "scenarios", scen + ".json")),
+        "kernel_key": kernel.get("key"), "without": kernel.get("without") or [patch],
+        "step": first.get("index", -1), "verdict": sc.get("verdict"),
+        "says": says[:200],
+        "verified": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    })
+    return 0
+
+
+def main(argv):
+    try:
+        if len(argv) == 5 and argv[1] == "select":
+            return main_select(argv[2], argv[3], int(argv[4]))
+        if len(argv) == 7 and argv[1] == "record":
+            return main_record(*argv[2:7])
+    except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
+        print("bites-record.py %s: %s" % (argv[1], e), file=sys.stderr)
+        return 2
+    print("usage: bites-record.py select CACHE SRCDIR BUDGET < LIST | "
+          "record CACHE SRCDIR DIR SCENARIO PATCH", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
