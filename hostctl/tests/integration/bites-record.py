@@ -118,7 +118,7 @@ def select(bites, records, current, budget, incremental):
     series order): a list of (action, patch, scenario, why). @current
     maps a pair to decide()'s @cur; @budget is how many kernels not in
     the cache this run may build for bites without a record (one per
-    patch, whatever its bites), @incremental whether such a build is
+    patch, whatever its bites; to the first patches of @bites), @incremental whether such a build is
     incremental (the patched flavour's object tree exists) rather than
     cold. A patch whose kernel is built anyway (a record that differs)
     costs no budget for its other bites."""
@@ -183,7 +183,9 @@ def main_select(cache, src, budget):
             "scenario_sha256": sha256(os.path.join(src, "scenarios", scen + ".json")),
             "kernel_key": key, "cached": cached}
     incremental = os.path.exists(os.path.join(cache, "obj", "patched", ".config"))
-    for a, patch, scen, why in select(bites, records, current, budget, incremental):
+    # In series order (its file names start with their number), so that
+    # the budget goes to the same patches on every machine.
+    for a, patch, scen, why in select(sorted(bites), records, current, budget, incremental):
         print("%s %s %s %s" % (a, patch, scen, why))
     return 0
 
