@@ -6,7 +6,7 @@ kernel: which bites are selected with no record, a matching one, a changed
 patch, a changed scenario file and a changed kernel key; the budget of
 builds for bites without a record; the record's file, written whole and
 read back; and select and record end to end, with a stub hostctl that
-prints a key. TAP on stdout.
+prints a key, for bites and for mutants (--mutants). TAP on stdout.
 
 usage: bites-record-test.py SRCDIR"""
 import importlib.util
@@ -56,7 +56,7 @@ for what, c, want, says in (
         ("a matching record", cur(), "skip", "the record matches"),
         ("a changed patch", cur(ph="p2"), "check", "the patch changed"),
         ("a changed scenario file", cur(sh="s2"), "check", "the scenario file changed"),
-        ("a changed kernel key", cur(key="k2"), "check", "the kernel without the patch changed"),
+        ("a changed kernel key", cur(key="k2"), "check", "its kernel changed"),
         ("a changed kernel key, not cached", cur(key="k2", cached=False), "check", "changed")):
     a, why = actions(B, R, {B[0]: c}, budget=0)[B[0]]
     ok(a == want and says in why, "%s: %s (%s)" % (what, a, why))
@@ -141,6 +141,26 @@ with tempfile.TemporaryDirectory() as t:
     with open(os.path.join(tree, "scenarios", "x", "one.json"), "w") as f:
         f.write('{"name": "x/one", "steps": []}\n')
     ok(sel() == "check", "select: a scenario edited by hand (no patch changed) is checked again")
+
+    # Mutants: their own record, the key and expected first step given.
+    M = "m-one.patch"
+    os.makedirs(os.path.join(tree, "kernel", "mutants"))
+    with open(os.path.join(tree, "kernel", "mutants", M), "w") as f:
+        f.write("Caught-by: x/one 1 KASAN: x\n")
+    r = subprocess.run([sys.executable, tool, "--mutants", "record", cache, tree, run, "x/one", M, "1"],
+                       env=env)
+    ok(r.returncode == 0 and os.path.exists(os.path.join(cache, "bites", "mutants.json"))
+       and (M, "x/one") not in br.load(cache), "record --mutants: its own file, not the bites'")
+
+    def msel(line):
+        p = subprocess.run([sys.executable, tool, "--mutants", "select", cache, tree, "0"], env=env,
+                           input=line, capture_output=True, text=True)
+        return p.stdout.split(" ", 1)[0] if p.returncode == 0 else "exit %d: %s" % (p.returncode, p.stderr)
+
+    ok(msel("%s x/one 0 kkk yes 1\n" % M) == "skip", "select --mutants: as recorded, skipped")
+    ok(msel("%s x/one 0 kkk yes 2\n" % M) == "check",
+       "select --mutants: another expected first step (mutants-first-fail) is checked again")
+    ok(msel("%s x/one 0 kk2 no 1\n" % M) == "check", "select --mutants: another kernel key is checked again")
 
 print("1..%d" % n)
 sys.exit(1 if bad else 0)

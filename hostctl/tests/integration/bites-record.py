@@ -4,8 +4,8 @@
 (docs/kernel.md, "Every test bites"; bites.sh runs this, and
 hostctl/tests/bites-record-test.py tries the selection without a kernel).
 
-usage: bites-record.py select CACHE SRCDIR BUDGET < LIST
-       bites-record.py record CACHE SRCDIR DIR SCENARIO PATCH
+usage: bites-record.py [--mutants] select CACHE SRCDIR BUDGET < LIST
+       bites-record.py [--mutants] record CACHE SRCDIR DIR SCENARIO PATCH [EXPECT]
 
 The record, CACHE/bites/records.json ({"version": 1, "bites": [...]}),
 holds one entry per verified bite: the patch (its series file name), the
@@ -28,6 +28,12 @@ and prints one line per bite, "ACTION PATCH SCENARIO WHY":
 The key comes from "$HOSTCTL build --key" with the record's left-out
 patches (or the patch alone); nothing is built. record writes the entry
 for one bite that bites-check.py found held in DIR (a run's results).
+With --mutants, the same for kernel/mutants/ (mutants.sh --records): the
+record is CACHE/bites/mutants.json, PATCH a mutant's file name, its kernel
+the series with the mutant, and each LIST line "MUTANT SCENARIO STEP KEY
+CACHED EXPECT" carries that kernel's key, whether it is cached (yes or
+no) and the first failing step mutants-first-fail expects, which counts
+as part of the scenario (its hash covers the file and EXPECT).
 Exit 0, or 2 for bad usage or an unreadable file."""
 import fcntl
 import hashlib
@@ -50,8 +56,27 @@ def sha256(path):
     return h.hexdigest()
 
 
+# The record's file name under CACHE/bites/: records.json, or
+# mutants.json with --mutants (main() sets it).
+NAME = "records.json"
+
+
 def records_path(cache):
-    return os.path.join(cache, "bites", "records.json")
+    return os.path.join(cache, "bites", NAME)
+
+
+def scenario_sha256(src, scen, expect=""):
+    """The scenario's hash: its file's, or with @expect (a mutant's
+    expected first failing step) the file's and @expect's."""
+    h = sha256(os.path.join(src, "scenarios", scen + ".json"))
+    if not expect:
+        return h
+    return hashlib.sha256(("%s\nexpect %s\n" % (h, expect)).encode()).hexdigest()
+
+
+def patch_path(src, patch):
+    d = "mutants" if NAME == "mutants.json" else "patches"
+    return os.path.join(src, "kernel", d, patch)
 
 
 def load(cache):
@@ -74,7 +99,7 @@ def save(cache, entry):
     records' lock (two runs at once lose neither entry)."""
     d = os.path.join(cache, "bites")
     os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "records.lock"), "a") as lock:
+    with open(os.path.join(d, NAME[:-len(".json")] + ".lock"), "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         recs = load(cache)
         recs[(entry["patch"], entry["scenario"])] = entry
@@ -101,11 +126,11 @@ def decide(rec, cur):
     select() to turn into a check or a leave by the budget."""
     if rec is None:
         if cur["cached"]:
-            return "check", "no record; its kernel without the patch is cached (no build)"
+            return "check", "no record; its kernel is cached (no build)"
         return "need-build", "no record"
     for field, what in (("patch_sha256", "the patch changed"),
                         ("scenario_sha256", "the scenario file changed"),
-                        ("kernel_key", "the kernel without the patch changed (key)")):
+                        ("kernel_key", "its kernel changed (key)")):
         if rec.get(field) != cur[field]:
             return "check", "%s since the record (%.12s, now %.12s)" % (
                 what, rec.get(field) or "none", cur[field])
@@ -135,7 +160,7 @@ def select(bites, records, current, budget, incremental):
             continue
         patch = o[1]
         if patch in building:
-            o[0], o[3] = "check", "no record; its kernel without the patch is built for another bite"
+            o[0], o[3] = "check", "no record; its kernel is built for another check"
         elif incremental and spent < budget:
             building.add(patch)
             spent += 1
@@ -143,7 +168,7 @@ def select(bites, records, current, budget, incremental):
                 spent, budget)
         else:
             o[0] = "leave"
-            o[3] = "no record, and its kernel without the patch is not cached: %s (%s)" % (
+            o[3] = "no record, and its kernel is not cached: %s (%s)" % (
                 "a build beyond this run's budget of %d" % budget if incremental
                 else "a cold build (no object tree of the patched flavour)", FULL)
     return [tuple(o) for o in out]
@@ -173,24 +198,30 @@ def main_select(cache, src, budget):
             continue
         patch, scen = w[0], w[1]
         rec = records.get((patch, scen))
-        without = tuple(rec.get("without") or [patch]) if rec else (patch,)
-        if without not in keys:
-            keys[without] = kernel_key(hostctl, without)
-        key, cached = keys[without]
+        if len(w) >= 5:
+            key, cached, expect = w[3], w[4] == "yes", " ".join(w[5:])
+        else:
+            without = tuple(rec.get("without") or [patch]) if rec else (patch,)
+            if without not in keys:
+                keys[without] = kernel_key(hostctl, without)
+            (key, cached), expect = keys[without], ""
         bites.append((patch, scen))
         current[(patch, scen)] = {
-            "patch_sha256": sha256(os.path.join(src, "kernel", "patches", patch)),
-            "scenario_sha256": sha256(os.path.join(src, "scenarios", scen + ".json")),
+            "patch_sha256": sha256(patch_path(src, patch)),
+            "scenario_sha256": scenario_sha256(src, scen, expect),
             "kernel_key": key, "cached": cached}
     incremental = os.path.exists(os.path.join(cache, "obj", "patched", ".config"))
-    # In series order (its file names start with their number), so that
-    # the budget goes to the same patches on every machine.
-    for a, patch, scen, why in select(sorted(bites), records, current, budget, incremental):
+    # Bites in series order (its file names start with their number), so
+    # that the budget goes to the same patches on every machine; mutants
+    # in the order given.
+    if NAME == "records.json":
+        bites.sort()
+    for a, patch, scen, why in select(bites, records, current, budget, incremental):
         print("%s %s %s %s" % (a, patch, scen, why))
     return 0
 
 
-def main_record(cache, src, d, scen, patch):
+def main_record(cache, src, d, scen, patch, expect=""):
     with open(os.path.join(d, "summary.json")) as f:
         summary = json.load(f)
     sc = {s.get("name"): s for s in summary.get("scenarios") or []}[scen]
@@ -201,10 +232,15 @@ def main_record(cache, src, d, scen, patch):
     says = " ".join((first.get("got") or first.get("reason") or "").split())
     if titles:
         says = "incident: " + titles[0]
+    # A mutant caught by an incident's title: the first one, where it was.
+    inc = next((i for i in sc.get("incidents") or [] if i.get("title")), None)
+    if expect and inc:
+        says = "incident at step %s: %s; %s" % (
+            inc["step"] + 1 if isinstance(inc.get("step"), int) else "none", inc["title"], says)
     save(cache, {
         "patch": patch, "scenario": scen,
-        "patch_sha256": sha256(os.path.join(src, "kernel", "patches", patch)),
-        "scenario_sha256": sha256(os.path.join(src, "scenarios", scen + ".json")),
+        "patch_sha256": sha256(patch_path(src, patch)),
+        "scenario_sha256": scenario_sha256(src, scen, expect),
         "kernel_key": kernel.get("key"), "without": kernel.get("without") or [patch],
         "step": first.get("index", -1), "verdict": sc.get("verdict"),
         "says": says[:200],
@@ -214,16 +250,20 @@ def main_record(cache, src, d, scen, patch):
 
 
 def main(argv):
+    global NAME
+    if len(argv) > 1 and argv[1] == "--mutants":
+        NAME = "mutants.json"
+        argv = argv[:1] + argv[2:]
     try:
         if len(argv) == 5 and argv[1] == "select":
             return main_select(argv[2], argv[3], int(argv[4]))
-        if len(argv) == 7 and argv[1] == "record":
-            return main_record(*argv[2:7])
+        if len(argv) in (7, 8) and argv[1] == "record":
+            return main_record(*argv[2:])
     except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
         print("bites-record.py %s: %s" % (argv[1], e), file=sys.stderr)
         return 2
-    print("usage: bites-record.py select CACHE SRCDIR BUDGET < LIST | "
-          "record CACHE SRCDIR DIR SCENARIO PATCH", file=sys.stderr)
+    print("usage: bites-record.py [--mutants] select CACHE SRCDIR BUDGET < LIST | "
+          "record CACHE SRCDIR DIR SCENARIO PATCH [EXPECT]", file=sys.stderr)
     return 2
 
 
