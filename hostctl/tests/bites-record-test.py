@@ -149,8 +149,10 @@ with tempfile.TemporaryDirectory() as t:
         f.write("Caught-by: x/one 1 KASAN: x\n")
     r = subprocess.run([sys.executable, tool, "--mutants", "record", cache, tree, run, "x/one", M, "1"],
                        env=env)
-    ok(r.returncode == 0 and os.path.exists(os.path.join(cache, "bites", "mutants.json"))
-       and (M, "x/one") not in br.load(cache), "record --mutants: its own file, not the bites'")
+    mrec = json.load(open(os.path.join(cache, "bites", "mutants.json")))["bites"]
+    ok(r.returncode == 0 and (M, "x/one") not in br.load(cache)
+       and [(e["patch"], e["step"], "without" in e) for e in mrec] == [(M, 1, False)],
+       "record --mutants: its own file, not the bites', and no left-out patches: %s" % mrec)
 
     def msel(line):
         p = subprocess.run([sys.executable, tool, "--mutants", "select", cache, tree, "0"], env=env,
