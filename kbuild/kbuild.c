@@ -1364,6 +1364,10 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	if (r < 0)
 		goto out;
 	snprintf(res.dir, sizeof(res.dir), "%s", dir);
+	if (opts->key_only) {
+		res.cache_hit = kb_cache_hit(dir, &res);
+		goto done;
+	}
 	/* Before the hit check, so that gc --cache leaves the build alone
 	 * while this process lives, whether it finds or makes it. */
 	if (!opts->config_only) {

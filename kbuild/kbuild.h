@@ -103,6 +103,9 @@ struct kbuild_opts {
 	bool progress; /* print progress to msg (TTY: one updating line; else plain lines) */
 	/* Additions to the agreed interface: */
 	bool config_only; /* stop after the verified .config; nothing cached in builds/ */
+	/* Stop after the key: result's key and dir (builds/<key>/), and
+	 * cache_hit when that build is cached; nothing built or locked. */
+	bool key_only;
 	const char *
 		obj_dir; /* NULL: <cache>/obj/<flavour>; tests use a scratch one */
 	FILE *msg; /* progress and failure details; NULL: stderr */

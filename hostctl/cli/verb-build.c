@@ -46,6 +46,8 @@ static void build_usage(FILE *f)
 		"  --series          with --tree: apply our series to a copy of it\n"
 		"  -j, --jobs N      parallel make jobs (default: the number of CPUs)\n"
 		"  --config-only     stop after the verified .config\n"
+		"  --key             print the build's cache key and whether it is\n"
+		"                    cached (yes or no); build nothing\n"
 		"  --image           also pack the guest initramfs\n"
 		"  --guestd FILE     with --image: the agent to install as /sbin/guestd\n"
 		"  --extra DIR       with --image: files to copy under / in the image\n"
@@ -67,6 +69,7 @@ static void print_duration(double s)
 enum {
 	OPT_TARBALL = 0x80,
 	OPT_CONFIG_ONLY,
+	OPT_KEY,
 	OPT_IMAGE,
 	OPT_GUESTD,
 	OPT_EXTRA,
@@ -82,6 +85,7 @@ static const struct option own[] = {
 	{ "tarball", required_argument, NULL, OPT_TARBALL },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "config-only", no_argument, NULL, OPT_CONFIG_ONLY },
+	{ "key", no_argument, NULL, OPT_KEY },
 	{ "image", no_argument, NULL, OPT_IMAGE },
 	{ "guestd", required_argument, NULL, OPT_GUESTD },
 	{ "extra", required_argument, NULL, OPT_EXTRA },
@@ -139,6 +143,9 @@ int verb_build(int argc, char *argv[])
 			break;
 		case OPT_CONFIG_ONLY:
 			ko.config_only = true;
+			break;
+		case OPT_KEY:
+			ko.key_only = true;
 			break;
 		case OPT_IMAGE:
 			image = true;
@@ -215,6 +222,11 @@ int verb_build(int argc, char *argv[])
 			"hostctl build: --image needs a kernel, not --config-only\n");
 		return 2;
 	}
+	if (ko.key_only && (image || ko.config_only)) {
+		fprintf(stderr,
+			"hostctl build: --key builds nothing: not with --image or --config-only\n");
+		return 2;
+	}
 
 	r = kbuild_run(&ko, &kr);
 	if (r < 0) {
@@ -227,6 +239,11 @@ int verb_build(int argc, char *argv[])
 				"hostctl build: the kernel build failed: %s\n",
 				strerror(-r));
 		return r == -ENOENT || r == -EACCES ? 2 : 1;
+	}
+	if (ko.key_only) {
+		printf("key: %s\ncached: %s\n", kr.key,
+		       kr.cache_hit ? "yes" : "no");
+		return 0;
 	}
 	if (ko.config_only) {
 		if (kr.n_missing)

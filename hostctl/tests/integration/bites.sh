@@ -8,12 +8,18 @@
 # whole series.
 #
 #   bites.sh --all          every patch of the series
-#   bites.sh --changed      the patches whose files differ from the merge
-#                           base with main's upstream (VLALAB_BITES_BASE,
-#                           main@{upstream}, origin/main or main: the first
-#                           that exists); none without git history
+#   bites.sh --records      the bites that differ from the cache's record
+#                           of verified bites (bites-record.py: the patch,
+#                           the scenario file or the kernel key changed),
+#                           and those without a record whose kernel is
+#                           cached or one of the first
+#                           $VLALAB_BITES_BUILDS (default 1) incremental
+#                           builds; names the rest, left to bites-full
 #   bites.sh PATCH...       these (file names or number prefixes)
 #
+# Every bite that holds is written to the record (<cache>/bites/records.json;
+# the cache is $VLALAB_CACHE, else ${XDG_CACHE_HOME:-$HOME/.cache}/vlalab),
+# whatever the mode.
 # A patch that a later one builds on cannot be left out alone: when a
 # build without it fails because a later patch does not apply, that patch
 # is left out too, and the kernel manifest's "without" says so. Each
@@ -30,7 +36,7 @@ set -euo pipefail
 series_file=$SRCDIR/kernel/patches/series
 
 usage() {
-	echo "usage: $0 --all | --changed | PATCH..." >&2
+	echo "usage: $0 --all | --records | PATCH..." >&2
 	exit 2
 }
 
@@ -53,42 +59,18 @@ show() {
 	grep -E '^ *(not ok|# )' "$1" | awk 'NR <= 20 { print "#   " $0 }' || true
 }
 
-changed_patches() {
-	local base="" mb ref
-	if ! git -C "$SRCDIR" rev-parse --git-dir > /dev/null 2>&1; then
-		echo "# --changed: $SRCDIR is not a git checkout: no history, no patch selected" >&2
-		return 0
-	fi
-	for ref in ${VLALAB_BITES_BASE:-} 'main@{upstream}' origin/main main; do
-		if git -C "$SRCDIR" rev-parse -q --verify "$ref^{commit}" > /dev/null 2>&1; then
-			base=$ref
-			break
-		fi
-	done
-	if [ -z "$base" ] || ! mb=$(git -C "$SRCDIR" merge-base HEAD "$base" 2> /dev/null); then
-		echo "# --changed: no main branch or merge base to compare with: no patch selected" >&2
-		return 0
-	fi
-	echo "# --changed: comparing with the merge base ${mb:0:12} of HEAD and $base" >&2
-	# The working tree against the merge base: commits and edits alike.
-	git -C "$SRCDIR" diff --name-only "$mb" -- kernel/patches/ |
-		sed -n 's|^kernel/patches/\(.*\.patch\)$|\1|p' |
-		while read -r f; do
-			if [ "$(resolve "$f")" = "$f" ]; then
-				echo "$f"
-			fi
-		done
-}
-
 [ $# -ge 1 ] || usage
+records=
+cache=${VLALAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vlalab}
 case "$1" in
 --all)
 	[ $# -eq 1 ] || usage
 	mapfile -t patches < <(series)
 	;;
---changed)
+--records)
 	[ $# -eq 1 ] || usage
-	mapfile -t patches < <(changed_patches)
+	records=1
+	mapfile -t patches < <(series)
 	;;
 -*)
 	usage
@@ -113,6 +95,34 @@ fail() {
 # The comparison of a run's summary.json with the declared bite (or, with
 # --pass, a pass): integration/bites-check.py, which prints what it saw.
 check=$(dirname "$0")/bites-check.py
+# The record of verified bites, and --records' selection.
+record=$(dirname "$0")/bites-record.py
+
+# With --records, selected["PATCH SCENARIO"] for each bite to check, and
+# the lines saying what was left to bites-full.
+declare -A selected=()
+left=()
+unchanged=0
+if [ -n "$records" ]; then
+	if ! "$HOSTCTL" list --bites all > "$out/list-all.txt"; then
+		fail "hostctl list --bites all failed: the scenarios do not load"
+	elif ! python3 "$record" select "$cache" "$SRCDIR" "${VLALAB_BITES_BUILDS:-1}" \
+		< "$out/list-all.txt" > "$out/select.txt"; then
+		fail "bites-record.py select failed (the record: $cache/bites/records.json)"
+	fi
+	while read -r action patch name why; do
+		echo "# $action $name ($patch): $why"
+		case $action in
+		check) selected["$patch $name"]=1 ;;
+		skip) unchanged=$((unchanged + 1)) ;;
+		leave) left+=("$name ($patch): $why") ;;
+		esac
+	done < "$out/select.txt"
+fi
+# The bites that held without their patch ("DIR SCENARIO PATCH"): each
+# is recorded once its scenario has passed on the whole series too.
+bitten=()
+rechecked=()
 
 # build_without PATCH: builds the series without PATCH and without every
 # later patch that does not apply without it; sets $without to the
@@ -151,6 +161,17 @@ for p in "${patches[@]}"; do
 		echo "# $full: no scenario declares bites for it (docs/kernel.md says why, or it needs one)"
 		continue
 	fi
+	if [ -n "$records" ]; then
+		all=("${lines[@]}")
+		lines=()
+		for line in "${all[@]}"; do
+			read -r _ name _ <<< "$line"
+			if [ -n "${selected["$full $name"]:-}" ]; then
+				lines+=("$line")
+			fi
+		done
+		[ ${#lines[@]} -gt 0 ] || continue
+	fi
 	echo "# $full: building the series without it"
 	if ! build_without "$full"; then
 		fail "$full: cannot build the series without it (log: $out/build-without-$full.log)"
@@ -176,6 +197,8 @@ for p in "${patches[@]}"; do
 		elif [ "$rc" -ne 0 ]; then
 			show "$dir.ktap"
 			fail "$name does not bite without $full (declared step $step and its reason: $SRCDIR/scenarios/$name.json; results: $dir)"
+		else
+			bitten+=("$dir $name $full")
 		fi
 	done
 done
@@ -188,9 +211,32 @@ for name in $(printf '%s\n' "${!with_series[@]}" | sort); do
 	if ! python3 "$check" --pass "$dir" "$name"; then
 		show "$dir.ktap"
 		fail "$name fails with the whole series (exit $rc; results: $dir)"
+		with_series[$name]=0
+	fi
+done
+for b in "${bitten[@]}"; do
+	read -r dir name full <<< "$b"
+	if [ "${with_series[$name]}" != 1 ]; then
+		continue
+	elif python3 "$record" record "$cache" "$SRCDIR" "$dir" "$name" "$full"; then
+		rechecked+=("$name ($full)")
+	else
+		fail "$name bites without $full, but its record in $cache/bites/records.json was not written"
 	fi
 done
 
+# What was checked, for the test's log and ./bootstrap test's output.
+echo "# bites re-checked: ${#rechecked[@]}"
+for l in "${rechecked[@]}"; do
+	echo "#   $l"
+done
+if [ -n "$records" ]; then
+	echo "# bites unchanged since their record: $unchanged"
+	echo "# bites left to bites-full: ${#left[@]}"
+	for l in "${left[@]}"; do
+		echo "#   $l"
+	done
+fi
 if [ ${#failures[@]} -ne 0 ]; then
 	echo "# ${#failures[@]} problem(s):"
 	printf '#   %s\n' "${failures[@]}"
@@ -198,6 +244,10 @@ if [ ${#failures[@]} -ne 0 ]; then
 fi
 if [ -z "${VLALAB_BITES_KEEP:-}" ]; then
 	rm -rf "$out"
+fi
+if [ "$checked" -eq 0 ] && [ -n "$records" ]; then
+	echo "# every bite matches its record or is named above as left: nothing to re-check"
+	exit 0
 fi
 if [ "$checked" -eq 0 ]; then
 	echo "# no scenario declares bites for the selected patches: nothing checked"

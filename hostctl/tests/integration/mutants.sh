@@ -19,6 +19,13 @@
 #
 #   mutants.sh              every mutant
 #   mutants.sh NAME...      these (file names in kernel/mutants/)
+#   mutants.sh --records    the Caught-by: lines that differ from the
+#                           cache's record of caught mutants (the mutant,
+#                           the scenario file, its mutants-first-fail line
+#                           or the kernel's key changed), and those without
+#                           a record whose kernel is cached or one of the
+#                           first $VLALAB_MUTANTS_BUILDS (default 1)
+#                           builds; names the rest, left to bites-full
 #   mutants.sh --together FLAVOUR
 #                           every mutant with "Mutant-flavour: FLAVOUR",
 #                           all in one kernel: one build rather than one
@@ -27,6 +34,9 @@
 #                           own scenario's step, and every scenario that
 #                           does not pass gets a fresh VM)
 #
+# Each mutant caught where declared, but with --together, is written to
+# the record, <cache>/bites/mutants.json (bites-record.py --mutants; the
+# cache is $VLALAB_CACHE, else ${XDG_CACHE_HOME:-$HOME/.cache}/vlalab).
 # Each scenario runs in a hostctl run of its own. The results stay in
 # /tmp/hostctl-it-mutants-* when something failed, or always with
 # VLALAB_MUTANTS_KEEP=1. Exit 0: every mutant caught where declared;
@@ -50,7 +60,12 @@ cleanup() {
 trap cleanup EXIT
 
 together=
-if [ "${1:-}" = --together ]; then
+records=
+cache=${VLALAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vlalab}
+if [ "${1:-}" = --records ] && [ $# -eq 1 ]; then
+	records=1
+	shift
+elif [ "${1:-}" = --together ]; then
 	together=${2:?--together wants a flavour}
 	shift 2
 fi
@@ -106,6 +121,53 @@ if [ -n "$together" ]; then
 	echo "# ${#names[@]} mutant(s) in one $together kernel: ${names[*]}"
 fi
 
+# first_fail MUTANT SCENARIO: its line of mutants-first-fail.
+first_fail() {
+	awk -v m="$1" -v n="$2" '$1 == m && $2 == n { print $3 }' "$here/mutants-first-fail"
+}
+
+# With --records, selected["MUTANT SCENARIO"] for each line to check.
+declare -A selected=()
+left=()
+unchanged=0
+if [ -n "$records" ]; then
+	# The mutants on the patched flavour first: the debug ones are all
+	# checked together by the debug suite's hostctl-debug-mutants in every
+	# default run, so the build budget goes to the others first.
+	mapfile -t ordered < <(for m in "${names[@]}"; do
+		grep -q '^Mutant-flavour:' "$mutants_dir/$m" && echo "1 $m" || echo "0 $m"
+	done | sort | cut -d' ' -f2)
+	for m in "${ordered[@]}"; do
+		flavour=$(sed -n 's/^Mutant-flavour: \([a-z0-9-]*\)$/\1/p' "$mutants_dir/$m")
+		make_kdir "$out/kernel-${m%.patch}" "$m" >&2 || continue
+		if ! key=$("$HOSTCTL" build --key --kernel-dir "$out/kernel-${m%.patch}" \
+			${flavour:+--flavour "$flavour"}); then
+			echo "# $m: hostctl build --key failed" >&2
+			failed=1
+			continue
+		fi
+		sed -n 's/^Caught-by: \([^ ]*\) \([0-9][0-9]*\)\( .*\)\{0,1\}$/\1 \2\3/p' "$mutants_dir/$m" |
+			while read -r name step title; do
+				echo "$m $name $step $(echo "$key" | sed -n 's/^key: //p')" \
+					"$(echo "$key" | sed -n 's/^cached: //p') ${title:+$(first_fail "$m" "$name")}"
+			done
+	done > "$out/list.txt"
+	if ! python3 "$here/bites-record.py" --mutants select "$cache" "$SRCDIR" \
+		"${VLALAB_MUTANTS_BUILDS:-1}" < "$out/list.txt" > "$out/select.txt"; then
+		echo "# bites-record.py --mutants select failed (the record: $cache/bites/mutants.json)"
+		failed=1
+	fi
+	while read -r action m name why; do
+		echo "# $action $name ($m): $why"
+		case $action in
+		check) selected["$m $name"]=1 ;;
+		skip) unchanged=$((unchanged + 1)) ;;
+		leave) left+=("$name ($m): $why") ;;
+		esac
+	done < "$out/select.txt"
+fi
+rechecked=()
+
 checked=0
 for m in "${names[@]}"; do
 	patch=$mutants_dir/$m
@@ -121,11 +183,22 @@ for m in "${names[@]}"; do
 		failed=1
 		continue
 	fi
+	if [ -n "$records" ]; then
+		all=("${caught[@]}")
+		caught=()
+		for c in "${all[@]}"; do
+			read -r name _ <<< "$c"
+			if [ -n "${selected["$m $name"]:-}" ]; then
+				caught+=("$c")
+			fi
+		done
+		[ ${#caught[@]} -gt 0 ] || continue
+	fi
 	if [ -n "$together" ]; then
 		kdir=$kdir_together
 	else
 		kdir=$out/kernel-${m%.patch}
-		if ! make_kdir "$kdir" "$m"; then
+		if [ ! -d "$kdir" ] && ! make_kdir "$kdir" "$m"; then
 			failed=1
 			continue
 		fi
@@ -135,8 +208,7 @@ for m in "${names[@]}"; do
 		dir=$out/${m%.patch}-${name//\//-}
 		first=$step
 		if [ -n "$title" ]; then
-			first=$(awk -v m="$m" -v n="$name" '$1 == m && $2 == n { print $3 }' \
-				"$here/mutants-first-fail")
+			first=$(first_fail "$m" "$name")
 			if [ -z "$first" ]; then
 				echo "# $m: no first failing step for $name in $here/mutants-first-fail"
 				failed=1
@@ -152,10 +224,31 @@ for m in "${names[@]}"; do
 			failed=1
 			continue
 		fi
-		/usr/bin/python3 "$here/mutants-check.py" "$dir" "$name" "$step" "$m" \
-			"$first" ${title:+"$title"} || failed=1
 		checked=$((checked + 1))
+		if ! /usr/bin/python3 "$here/mutants-check.py" "$dir" "$name" "$step" "$m" \
+			"$first" ${title:+"$title"}; then
+			failed=1
+		elif [ -z "$together" ]; then
+			if python3 "$here/bites-record.py" --mutants record "$cache" "$SRCDIR" \
+				"$dir" "$name" "$m" ${title:+"$first"}; then
+				rechecked+=("$name ($m)")
+			else
+				echo "# $m: caught by $name, but its record in $cache/bites/mutants.json was not written"
+				failed=1
+			fi
+		fi
 	done
 done
 echo "# $checked mutant run(s)"
+if [ -n "$records" ]; then
+	echo "# mutants re-checked: ${#rechecked[@]}"
+	for l in "${rechecked[@]}"; do
+		echo "#   $l"
+	done
+	echo "# mutants unchanged since their record: $unchanged"
+	echo "# mutants left to bites-full: ${#left[@]}"
+	for l in "${left[@]}"; do
+		echo "#   $l"
+	done
+fi
 exit "$failed"
