@@ -346,14 +346,10 @@ static void judge_boot(struct run_ctx *c, struct scn_run *r, size_t k,
 	if (r->no_verdict || (!g->vm && !vm_end_stopped(r->end)))
 		return;
 	/*
-	 * An error on the shared VM that left its guest running is the
-	 * guest's or the host's own: it stays an error, unjudged.
+	 * An error on a guest that kept running is judged too: it stays an
+	 * error (incident_verdict()), but an oops that killed the step's
+	 * process is listed as the scenario's incident, not lost.
 	 */
-	if (!r->bs && verdict_base(&r->f) == VERDICT_ERROR &&
-	    vm_end_survived(r->end) && !r->s->expect.set) {
-		r->no_verdict = true;
-		return;
-	}
 	/*
 	 * A guest that ran a scenario expecting an incident gets a moment for
 	 * the console to catch up, and must still be alive after it: its
