@@ -106,6 +106,11 @@ static enum run_exit run_once(const struct run_spec *s, struct run_plan *p)
 		ret = RUN_EXIT_LAB;
 		goto out;
 	}
+	if (s->exec) {
+		ret = rr == ROUND_WRITE_FAILED ? RUN_EXIT_LAB :
+						 exec_exit(&run, p->run_dir);
+		goto out;
+	}
 	switch (s->format) {
 	case RES_FORMAT_TEXT:
 		/* A repro's cut run has no totals: its closing line says. */
