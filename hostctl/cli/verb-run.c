@@ -115,7 +115,8 @@ static void run_usage(FILE *f)
 	      "executable or not found), 128+N when signal N killed it; 124 when it\n"
 	      "or the guest ran out of time (10 min) or hung, 125 when the kernel\n"
 	      "crashed or the judge saw another incident, each after one line on\n"
-	      "stderr saying which; 2 and 3 as above, before or around it.\n",
+	      "stderr saying which; 2 and 3 as above, before or around it; 130\n"
+	      "(143) when SIGINT (SIGTERM) interrupted it.\n",
 	      f);
 }
 

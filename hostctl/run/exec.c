@@ -152,7 +152,7 @@ static void say_incident(const struct res_scenario *sc, const char *what,
 			what, why, run_dir);
 }
 
-int exec_exit(const struct res_run *run, const char *run_dir)
+int exec_exit(const struct res_run *run, const char *run_dir, int sig)
 {
 	const struct res_scenario *sc = run->n ? &run->v[0] : NULL;
 	const struct res_step *st = sc && sc->nsteps ? &sc->steps[0] : NULL;
@@ -167,6 +167,10 @@ int exec_exit(const struct res_run *run, const char *run_dir)
 			return 0;
 		if (status > 0)
 			return status;
+	}
+	if (sig > 0 && sig < 64) {
+		say_incident(sc, "interrupted", run_dir);
+		return EXEC_EXIT_SIGNAL + sig;
 	}
 	if (sc && sc->verdict == VERDICT_TIMEOUT) {
 		say_incident(sc, "timeout", run_dir);

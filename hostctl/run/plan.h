@@ -127,8 +127,9 @@ void exec_output(void *data, const struct proto_output *o);
  * as an exit code (N, or EXEC_EXIT_SIGNAL + N); -1 for anything else. */
 int exec_status(const char *got);
 /* The exit code of the exec run @run (enum exec_exit), after a line on
- * stderr for anything but the command's own status. */
-int exec_exit(const struct res_run *run, const char *run_dir);
+ * stderr for anything but the command's own status; @sig: the signal
+ * that cut it short (128 + @sig, as a shell's), or 0. */
+int exec_exit(const struct res_run *run, const char *run_dir, int sig);
 
 /* @dir/@name replaced by @text, all or nothing. 0 or -errno. */
 int run_write_file(const char *dir, const char *name, const char *text);

@@ -39,14 +39,15 @@ enum run_exit {
 };
 
 /*
- * hostctl run --exec CMD's exit code (run/exec.c; docs/running.md): the
- * command's exit status, 0..255 (126 and 127 are the shell's: not
+ * hostctl run --exec CMD's exit code (run/exec.c; README, "Running
+ * scenarios"): the command's exit status, 0..255 (126 and 127 are the shell's: not
  * executable, not found), or EXEC_EXIT_SIGNAL + N when signal N killed
  * it; EXEC_EXIT_TIMEOUT when the command or the guest ran out of time or
  * hung (as timeout(1)), EXEC_EXIT_CRASH when the kernel crashed or the
  * judge found another incident; RUN_EXIT_SETUP and RUN_EXIT_LAB as any
- * run's for what went wrong before or around it. Each of the last four
- * comes after one line on stderr that says which.
+ * run's for what went wrong before or around it; 128 + N when signal N
+ * (SIGINT, SIGTERM) interrupted hostctl. Each but the command's own
+ * status comes after one line on stderr that says which.
  */
 enum exec_exit {
 	EXEC_EXIT_TIMEOUT = 124,

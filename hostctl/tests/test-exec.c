@@ -56,6 +56,8 @@ static void test_status(void)
 	ok(exec_status("") == -1 && exec_status(NULL) == -1, "nothing");
 }
 
+static bool sc_interrupted;
+
 /* exec_exit() of one scenario with @verdict, its step @step_verdict with
  * @got, and @kind's incident when not NULL. */
 static int exit_of(enum proto_verdict verdict, enum proto_verdict step_verdict,
@@ -75,7 +77,7 @@ static int exit_of(enum proto_verdict verdict, enum proto_verdict step_verdict,
 		sc.incidents = &inc;
 		sc.nincidents = 1;
 	}
-	return exec_exit(&run, "/r");
+	return exec_exit(&run, "/r", sc_interrupted ? 2 : 0);
 }
 
 static void test_exit(void)
@@ -98,6 +100,10 @@ static void test_exit(void)
 	   "exit 0 but the judge failed it: 125");
 	ok(exit_of(VERDICT_ERROR, VERDICT_ERROR, NULL, NULL) == RUN_EXIT_LAB,
 	   "error: 3");
+	sc_interrupted = true;
+	ok(exit_of(VERDICT_ERROR, VERDICT_ERROR, NULL, NULL) == 130,
+	   "interrupted by SIGINT: 130, as a shell's");
+	sc_interrupted = false;
 	ok(exit_of(VERDICT_PASS, VERDICT_PASS, "exit status x", NULL) ==
 		   RUN_EXIT_LAB,
 	   "a pass without a status: 3");

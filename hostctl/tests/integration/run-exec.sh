@@ -1,15 +1,17 @@
 #!/bin/sh
-# Integration: hostctl run --exec CMD (docs/running.md, "One command"),
-# three boots of the initramfs under TCG. `cat /proc/version` prints the
+# Integration: hostctl run --exec CMD (README, "Running scenarios"),
+# four boots of the initramfs under TCG. `cat /proc/version` prints the
 # guest's version on stdout and exits 0; a command that writes an ESC
 # sequence and a line on stderr and exits 3 comes out escaped (no ESC
 # byte reaches the terminal), its streams apart, and hostctl exits 3; a
 # command that panics the guest (sysrq c) is judged a crash as in a run:
 # one "crash" line on stderr and exit 125. Each run directory has a
-# summary.json marked "exec" that hostctl report reads.
+# summary.json marked "exec" that hostctl report reads. A fourth boot:
+# the first line of `echo started; sleep 600` arrives while the command
+# still runs, and SIGINT then ends hostctl with 130.
 set -eu
 exec python3 - "$HOSTCTL" <<'PY'
-import json, os, subprocess, sys, tempfile
+import json, os, signal, subprocess, sys, tempfile
 
 hostctl = sys.argv[1]
 out = tempfile.mkdtemp(prefix="hostctl-it-exec-")
@@ -67,6 +69,26 @@ check(sum(l.startswith("hostctl run: --exec: crash: ") for l in lines) == 1,
 s = summary(d)
 check([x.get("verdict") for x in s.get("scenarios", [])] == ["crash"],
       "summary.json judges it a crash")
+
+# Streamed as it runs: the first line comes while the command still runs;
+# then SIGINT ends the run cleanly with 128 + 2, as a shell's.
+d = os.path.join(out, "int")
+p = subprocess.Popen([hostctl, "run", "--accel", "tcg", "--output", d,
+                      "--exec", "echo started; sleep 600"],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+first = p.stdout.readline()
+check(first == b"started\n" and p.poll() is None,
+      "the first line comes while the command runs")
+p.send_signal(signal.SIGINT)
+try:
+    rest, err = p.communicate(timeout=300)
+except subprocess.TimeoutExpired:
+    p.kill()
+    rest, err = p.communicate()
+print("# interrupted: rc %s, stderr %r" % (p.returncode, err[-2000:]))
+check(p.returncode == 130, "SIGINT: exit 130")
+check(err.decode(errors="replace").count("hostctl run: --exec: interrupted") == 1,
+      "one line says it was interrupted")
 
 print("1..%d" % n)
 if not bad:
