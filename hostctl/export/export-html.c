@@ -43,7 +43,8 @@ static void head(const struct export_in *in, FILE *f)
 	      "pre{background:#f5f5f5;padding:.5em;overflow-x:auto;font-size:85%}\n"
 	      ".filters label{margin-right:1em}\n"
 	      ".filters input{margin-right:.3em}\n"
-	      ".v{font-weight:bold}\n",
+	      ".v{font-weight:bold}\n"
+	      "tr.not-run td{color:#9e9e9e}\n",
 	      f);
 	for (int v = 0; v < VERDICT__COUNT; v++) {
 		fprintf(f, ".v-%s .v{color:%s}\n", proto_verdict_name(v),
@@ -257,6 +258,19 @@ static void table(const struct export_in *in, FILE *f)
 	fputs("</tbody>\n</table>\n</div>\n", f);
 }
 
+/* A step that never began, greyed: its number, kind and name if known. */
+static void not_run_row(FILE *f, uint32_t index, bool cleanup, const char *kind,
+			const char *name)
+{
+	fprintf(f, "<tr class=\"v-skip not-run\"><td>%s%" PRIu32 "</td><td>",
+		cleanup ? "cleanup " : "", index + 1);
+	esc_term_xml_put(f, kind);
+	fputs("</td><td>", f);
+	esc_term_xml_put(f, name);
+	fputs("</td><td class=\"v\">not run</td><td></td><td></td><td></td></tr>\n",
+	      f);
+}
+
 static void steps(const struct res_scenario *sc, FILE *f)
 {
 	uint32_t next = 0;
@@ -270,26 +284,30 @@ static void steps(const struct res_scenario *sc, FILE *f)
 		const struct res_step *st = &sc->steps[k];
 
 		/*
-		 * summary.json leaves out the steps that never began: those
-		 * before a recorded one (the cleanup list's first is numbered
-		 * after every main step) show as a gap in the indices.
+		 * The steps that never began are among the steps, not ran,
+		 * when summary.json lists them ("steps_not_run"); an older
+		 * one leaves them out, and those before a recorded one (the
+		 * cleanup list's first is numbered after every main step)
+		 * show as a gap in the indices, with no kind or name.
 		 */
 		for (uint32_t j = next; j < st->index && j < PROTO_STEPS_MAX;
 		     j++)
-			fprintf(f,
-				"<tr class=\"v-skip\"><td>%" PRIu32
-				"</td><td></td><td></td><td class=\"v\">not run</td><td></td><td></td><td></td></tr>\n",
-				j + 1);
+			not_run_row(f, j, false, "", "");
 		if (st->index >= next)
 			next = st->index + 1;
+		if (!st->ran) {
+			not_run_row(f, st->index, st->cleanup, st->kind,
+				    st->name);
+			continue;
+		}
 		fprintf(f, "<tr class=\"v-%s\"><td>%s%" PRIu32 "</td><td>",
-			st->ran ? proto_verdict_name(st->verdict) : "skip",
+			proto_verdict_name(st->verdict),
 			st->cleanup ? "cleanup " : "", st->index + 1);
 		esc_term_xml_put(f, st->kind);
 		fputs("</td><td>", f);
 		esc_term_xml_put(f, st->name);
 		fprintf(f, "</td><td class=\"v\">%s</td><td>",
-			st->ran ? proto_verdict_name(st->verdict) : "not run");
+			proto_verdict_name(st->verdict));
 		esc_term_xml_put(f, st->expected ? st->expected : "");
 		fputs("</td><td>", f);
 		esc_term_xml_put(f, st->got ? st->got : "");

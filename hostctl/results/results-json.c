@@ -56,6 +56,7 @@ enum fwhen {
 	SETS_FLAG, /* when the bool member @cond is true; being there sets it */
 	IF_FILLED, /* when the char[] member @cond is not "" */
 	IF_UP_LIST, /* when the enclosing record's list member @cond is set */
+	IF_SOME, /* F_LIST: when its element record's @only lets one through */
 };
 
 struct record;
@@ -69,6 +70,11 @@ struct field {
 	size_t cond; /* the member @when tests */
 	size_t count; /* F_LIST, F_STRS: the size_t member that counts it */
 	const struct record *elem; /* F_LIST: its elements */
+	/*
+	 * F_LIST: the reader adds the elements to those already read into
+	 * the member (by an earlier field over the same list).
+	 */
+	bool append;
 };
 
 /* One JSON object: its fields, in the order they are written. */
@@ -81,6 +87,8 @@ struct record {
 	 * with it set are written, and the reader sets it on each it reads.
 	 */
 	size_t only;
+	/* Only records with @only false instead; the reader leaves it so. */
+	bool only_unset;
 	/* What the reader derives once a record is read, or NULL. */
 	void (*read_done)(void *rec);
 };
@@ -142,6 +150,25 @@ static const struct field step_fields[] = {
 static const struct record step_record = RECORD(struct res_step, step_fields,
 	offsetof(struct res_step, ran), NULL);
 
+/*
+ * The steps that never began (after a failure, a crash, a timeout, a stop
+ * or a repro cut), as the scenario file has them: the reader puts them
+ * back among the steps, not ran, as the run held them.
+ */
+static const struct field unbegun_fields[] = {
+	STEP("index", F_U32, index),
+	STEP("kind", F_STR, kind),
+	STEP("name", F_STR, name),
+	STEP("boot", F_U32, boot, .when = IF_UP_LIST, .cond = SCN_AT(boots)),
+	STEP("cleanup", F_BOOL, cleanup, .when = IF_SET),
+};
+
+static const struct record unbegun_record = {
+	.fields = unbegun_fields, .n = ARRAY_SIZE(unbegun_fields),
+	.size = sizeof(struct res_step), .only = offsetof(struct res_step, ran),
+	.only_unset = true,
+};
+
 static const struct field boot_fields[] = {
 	BOOT("index", F_U32, index),
 	BOOT("vm", F_STR, vm),
@@ -178,6 +205,8 @@ static const struct field scenario_fields[] = {
 	SCN("duration_ms", F_U64, duration_ms),
 	SCN("reason", F_TEXT, reason),
 	SCN("steps", F_LIST, steps, .count = SCN_AT(nsteps), .elem = &step_record),
+	/* Only a scenario with steps that never began. */
+	SCN("steps_not_run", F_LIST, steps, .when = IF_SOME, .count = SCN_AT(nsteps), .elem = &unbegun_record, .append = true),
 	/* Only a scenario with a cleanup list says how it went. */
 	SCN("cleanup_failed", F_BOOL, cleanup_failed, .when = SETS_FLAG, .cond = SCN_AT(has_cleanup)),
 	SCN("cleanup_step", F_INDEX, cleanup_step, .when = IF_FLAG, .cond = SCN_AT(cleanup_failed)),
@@ -198,15 +227,25 @@ static const struct field scenario_fields[] = {
 };
 /* clang-format on */
 
+static int step_cmp(const void *a, const void *b)
+{
+	const struct res_step *x = a, *y = b;
+
+	return (x->index > y->index) - (x->index < y->index);
+}
+
 /*
- * A read scenario is done, and its cleanup steps are the ones marked so
- * (they come last).
+ * A read scenario is done, its steps (those that began and those that did
+ * not) are in the order of their indices, and its cleanup steps are the
+ * ones marked so (they come last).
  */
 static void scenario_read_done(void *rec)
 {
 	struct res_scenario *sc = rec;
 
 	sc->done = true;
+	if (sc->nsteps > 1)
+		qsort(sc->steps, sc->nsteps, sizeof(*sc->steps), step_cmp);
 	for (size_t i = 0; i < sc->nsteps; i++)
 		sc->ncleanup += sc->steps[i].cleanup;
 }
@@ -238,6 +277,24 @@ static const struct record run_record =
 #define CMEMBER(rec, off, type) (*(type const *)((const char *)(rec) + (off)))
 
 /* ---- writing ---- */
+
+/* Whether @e, an element of a list of @rt records, is written. */
+static bool elem_written(const struct record *rt, const void *e)
+{
+	return rt->only == NO_MEMBER ||
+	       CMEMBER(e, rt->only, bool) != rt->only_unset;
+}
+
+/* Whether the list @f of @rec has an element that is written. */
+static bool some_written(const struct field *f, const void *rec)
+{
+	const char *v = CMEMBER(rec, f->off, const char *);
+
+	for (size_t i = 0; i < CMEMBER(rec, f->count, size_t); i++)
+		if (elem_written(f->elem, v + i * f->elem->size))
+			return true;
+	return false;
+}
 
 static bool is_set(const struct field *f, const void *rec)
 {
@@ -282,6 +339,8 @@ static bool written(const struct field *f, const void *rec, const void *up)
 		return *((const char *)rec + f->cond) != '\0';
 	case IF_UP_LIST:
 		return up && CMEMBER(up, f->cond, void *) != NULL;
+	case IF_SOME:
+		return some_written(f, rec);
 	}
 	return false;
 }
@@ -310,8 +369,7 @@ static struct json_object *list_array(const struct field *f, const void *rec)
 				CMEMBER(rec, f->off, char **)[i]);
 		} else {
 			e = CMEMBER(rec, f->off, char *) + i * rt->size;
-			if (rt->only != NO_MEMBER &&
-			    !CMEMBER(e, rt->only, bool))
+			if (!elem_written(rt, e))
 				continue;
 			o = record_object(rt, e, rec);
 		}
@@ -517,14 +575,19 @@ static int read_list(struct json_object *a, const struct field *f, void *rec,
 {
 	size_t n = json_object_array_length(a);
 	size_t size = f->type == F_STRS ? sizeof(char *) : f->elem->size;
+	size_t had = f->append ? MEMBER(rec, f->count, size_t) : 0;
 	char sub[160], *v;
 	int r = 0;
 
-	v = calloc(n ? n : 1, size);
+	/* One zeroed element more: an empty list is not NULL. */
+	v = realloc(f->append ? MEMBER(rec, f->off, char *) : NULL,
+		    (had + n + 1) * size);
 	if (!v)
 		return -ENOMEM;
+	memset(v + had * size, 0, (n + 1) * size);
 	MEMBER(rec, f->off, char *) = v;
-	MEMBER(rec, f->count, size_t) = n;
+	MEMBER(rec, f->count, size_t) = had + n;
+	v += had * size;
 	for (size_t i = 0; i < n && r == 0; i++) {
 		struct json_object *e = json_object_array_get_idx(a, i);
 
@@ -666,7 +729,7 @@ static int read_record(struct json_object *o, const struct record *rt,
 			return r;
 	}
 	if (rt->only != NO_MEMBER)
-		MEMBER(rec, rt->only, bool) = true;
+		MEMBER(rec, rt->only, bool) = !rt->only_unset;
 	if (rt->read_done)
 		rt->read_done(rec);
 	return 0;

@@ -245,12 +245,12 @@ static bool verdict_ok(enum proto_verdict v)
  * The step of @sc, a scenario of @nsteps main steps in a stored run,
  * that repro stops at (see .h): 0 for a pass, -ENOENT for a record that
  * cannot tell (a pass of a cut run; a step past @nsteps, so the
- * scenario changed since). A summary records only the steps that ran,
- * each with its index in the scenario.
+ * scenario changed since). A summary records each step with its index
+ * in the scenario; those that never began, when it says which, not ran.
  */
 static long failing_step(const struct res_scenario *sc, size_t nsteps)
 {
-	size_t main = sc->nsteps - sc->ncleanup, last = 0;
+	size_t main = sc->nsteps - sc->ncleanup, last = 0, nran = 0;
 
 	for (size_t i = 0; i < main; i++) {
 		const struct res_step *st = &sc->steps[i];
@@ -260,11 +260,13 @@ static long failing_step(const struct res_scenario *sc, size_t nsteps)
 		if (st->ran && !verdict_ok(sc->verdict) &&
 		    !verdict_ok(st->verdict))
 			return (long)st->index + 1;
-		if (st->ran)
+		if (st->ran) {
 			last = st->index + 1;
+			nran++;
+		}
 	}
 	if (verdict_ok(sc->verdict))
-		return main == nsteps ? 0 : -ENOENT;
+		return nran == nsteps ? 0 : -ENOENT;
 	return last ? (long)last : -ENOENT;
 }
 

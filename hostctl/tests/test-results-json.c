@@ -136,13 +136,21 @@ static void test_round_trip(void)
 	is_str(b, a, "the same text");
 
 	sc = &back.v[0];
-	is_int(sc->nsteps, 3, "the step that did not run is not written");
-	ok(sc->steps[0].ran && sc->steps[2].ran, "read steps ran");
-	is_int(sc->steps[1].index, 2, "by its index");
-	is_int(sc->steps[1].boot, 1, "its boot");
+	is_int(sc->nsteps, 4, "every step, the one that did not run too");
+	ok(sc->steps[0].ran && sc->steps[2].ran && sc->steps[3].ran,
+	   "read steps ran");
+	ok(!sc->steps[1].ran && sc->steps[1].index == 1 &&
+		   !strcmp(sc->steps[1].kind, "read") && !sc->steps[1].got,
+	   "the unbegun step, in its place, not ran");
+	ok(strstr(a, "\"steps_not_run\": [\n        {\n          \"index\": 1,\n"
+		     "          \"kind\": \"read\",\n          \"name\": \"\",\n"
+		     "          \"boot\": 0\n        }\n      ],") != NULL,
+	   "steps_not_run written: index, kind, name, boot");
+	is_int(sc->steps[2].index, 2, "by its index");
+	is_int(sc->steps[2].boot, 1, "its boot");
 	ok(!sc->steps[0].expected, "\"\" reads as NULL");
-	is_str(sc->steps[1].got, "x\ny", "a string with a newline");
-	ok(sc->steps[2].cleanup && !sc->steps[1].cleanup, "cleanup marks");
+	is_str(sc->steps[2].got, "x\ny", "a string with a newline");
+	ok(sc->steps[3].cleanup && !sc->steps[2].cleanup, "cleanup marks");
 	is_int(sc->ncleanup, 1, "ncleanup counted from the marks");
 	ok(sc->has_cleanup && sc->cleanup_failed, "the cleanup failed");
 	is_int(sc->cleanup_step, 3, "at step 3");
@@ -312,6 +320,10 @@ static void test_errors(void)
 		  "$.scenarios[0].steps[0].boot: negative" },
 		{ "st", "cleanup", "1",
 		  "$.scenarios[0].steps[0].cleanup: missing or not a boolean" },
+		{ "s", "steps_not_run", "{}",
+		  "$.scenarios[0].steps_not_run: missing or not a array" },
+		{ "s", "steps_not_run", "[ { \"index\": 1, \"name\": \"\" } ]",
+		  "$.scenarios[0].steps_not_run[0].kind: missing or not a string" },
 		{ "s", "cleanup_failed", "0",
 		  "$.scenarios[0].cleanup_failed: missing or not a boolean" },
 		{ "s", "cleanup_step", NULL,
@@ -457,9 +469,70 @@ static void test_outcome(void)
 	       "incomplete with a failure: the kernel's");
 }
 
+/*
+ * A scenario cut short: its unbegun steps (main and cleanup) in
+ * steps_not_run, read back in their places; none for a scenario whose
+ * steps all began.
+ */
+static void test_not_run(void)
+{
+	static const char *const kinds[5] = { "modprobe", "read", "write",
+					      "link_del", "rmmod" };
+	struct res_scenario sc[2] = { { .name = "a/cut" }, { .name = "b/all" } };
+	struct res_run run = { .run_id = "r", .v = sc, .n = 2 }, back = { 0 };
+	char *a = NULL, *p, err[256] = "";
+	const struct res_step *st;
+
+	sc[0].steps = calloc(5, sizeof(*sc[0].steps));
+	sc[0].nsteps = 5;
+	sc[0].ncleanup = 2;
+	for (size_t i = 0; i < 5; i++) {
+		struct res_step *w = &sc[0].steps[i];
+
+		w->index = i;
+		w->cleanup = i >= 3;
+		snprintf(w->kind, sizeof(w->kind), "%s", kinds[i]);
+		snprintf(w->name, sizeof(w->name), "n%zu", i + 1);
+	}
+	sc[0].steps[0].ran = sc[0].steps[3].ran = true;
+	sc[0].steps[0].verdict = VERDICT_FAIL;
+	res_scenario_finish(&sc[0], VERDICT_FAIL, "step 1 failed");
+	sc[1].steps = calloc(1, sizeof(*sc[1].steps));
+	sc[1].nsteps = 1;
+	sc[1].steps[0].ran = true;
+	snprintf(sc[1].steps[0].kind, sizeof(sc[1].steps[0].kind), "read");
+	res_scenario_finish(&sc[1], VERDICT_PASS, NULL);
+
+	is_int(res_summary_json(&run, &a), 0, "written");
+	p = a ? strstr(a, "\"steps_not_run\"") : NULL;
+	ok(p && p < strstr(a, "\"b/all\"") && !strstr(p + 1, "\"steps_not_run\""),
+	   "steps_not_run written, for the scenario cut short only");
+	ok(a && strstr(a, "\"name\": \"n5\",\n          \"cleanup\": true\n"),
+	   "a cleanup step that never began says so");
+	is_int(res_run_from_json(a, &back, err, sizeof(err)), 0, "read back");
+	if (back.n != 2 || back.v[0].nsteps != 5) {
+		ok(0, "all five steps read back");
+		goto out;
+	}
+	st = back.v[0].steps;
+	ok(st[0].ran && !st[1].ran && !st[2].ran && st[3].ran && !st[4].ran,
+	   "in the order of their indices, ran as written");
+	is_str(st[2].kind, "write", "an unbegun step's kind");
+	is_str(st[2].name, "n3", "and name");
+	ok(st[4].cleanup && st[4].index == 4, "an unbegun cleanup step");
+	is_int(back.v[0].ncleanup, 2, "both cleanup steps counted");
+	is_int(back.v[1].nsteps, 1, "nothing added where all began");
+out:
+	free(a);
+	res_run_free(&back);
+	for (size_t i = 0; i < 2; i++)
+		res_scenario_free(&sc[i]);
+}
+
 int main(void)
 {
 	test_round_trip();
+	test_not_run();
 	test_empty();
 	test_errors();
 	test_lenient();
