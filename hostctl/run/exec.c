@@ -169,7 +169,9 @@ int exec_exit(const struct res_run *run, const char *run_dir, int sig)
 			return status;
 	}
 	if (sig > 0 && sig < 64) {
-		say_incident(sc, "interrupted", run_dir);
+		fprintf(stderr,
+			"hostctl run: --exec: interrupted by SIG%s; results: %s\n",
+			sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", run_dir);
 		return EXEC_EXIT_SIGNAL + sig;
 	}
 	if (sc && sc->verdict == VERDICT_TIMEOUT) {
