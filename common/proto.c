@@ -40,6 +40,7 @@ static const char *const event_names[PROTO_EV__COUNT] = {
 	[PROTO_EV_AUDIT] = "audit",
 	[PROTO_EV_AUDIT_FILE] = "audit_file",
 	[PROTO_EV_SUBTEST] = "subtest",
+	[PROTO_EV_OUTPUT] = "output",
 };
 
 const char *proto_verdict_name(enum proto_verdict v)
@@ -192,6 +193,13 @@ static const struct field subtest_fields[] = {
 	STR("reason", subtest.reason, true),
 };
 
+static const struct field output_fields[] = {
+	NAME("scenario", output.scenario, false),
+	U32("step", output.step),
+	NAME("stream", output.stream, false),
+	STR("data", output.data, false),
+};
+
 static const struct {
 	const struct field *fields;
 	size_t n;
@@ -211,6 +219,7 @@ static const struct {
 	[PROTO_EV_AUDIT_FILE] = { audit_file_fields,
 				  ARRAY_SIZE(audit_file_fields) },
 	[PROTO_EV_SUBTEST] = { subtest_fields, ARRAY_SIZE(subtest_fields) },
+	[PROTO_EV_OUTPUT] = { output_fields, ARRAY_SIZE(output_fields) },
 };
 
 /*
@@ -559,6 +568,11 @@ static int decode_object(struct json_object *obj, struct proto_event *ret,
 			      ret->u.audit.nfiles, PROTO_AUDIT_FILES_MAX);
 	if (t == PROTO_EV_SUBTEST)
 		return check_subtest(&ret->u.subtest, err, errlen);
+	if (t == PROTO_EV_OUTPUT && strcmp(ret->u.output.stream, "stdout") &&
+	    strcmp(ret->u.output.stream, "stderr"))
+		return errmsg(err, errlen, -EPROTO,
+			      "output: stream '%s' is not stdout or stderr",
+			      ret->u.output.stream);
 	if (t == PROTO_EV_STEP_END) {
 		r = check_bench(&ret->u.step_end.bench, err, errlen);
 		if (r == 0)

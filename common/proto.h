@@ -100,6 +100,7 @@ enum proto_event_type {
 	PROTO_EV_AUDIT,
 	PROTO_EV_AUDIT_FILE,
 	PROTO_EV_SUBTEST,
+	PROTO_EV_OUTPUT,
 	PROTO_EV__COUNT,
 };
 
@@ -258,6 +259,22 @@ struct proto_subtest {
 	char reason[PROTO_SUBTEST_REASON_MAX]; /* or "" */
 };
 
+/*
+ * "output": a piece of what the open step's program (an exec step) wrote
+ * on its standard output ("stdout") or error ("stderr"), as it came: at
+ * most PROTO_OUTPUT_MAX - 1 bytes, cut at a newline when one is there, a
+ * NUL byte sent as '?'; any other byte as it is (the host escapes it).
+ */
+#define PROTO_OUTPUT_MAX 1024
+#define PROTO_STREAM_MAX 8 /* "stdout" or "stderr" */
+
+struct proto_output {
+	char scenario[PROTO_NAME_MAX];
+	uint32_t step; /* the open step */
+	char stream[PROTO_STREAM_MAX];
+	char data[PROTO_OUTPUT_MAX];
+};
+
 /* "heartbeat": every second while guestd runs; "bye": before shutdown.
  * Both carry only the common fields. */
 
@@ -274,6 +291,7 @@ struct proto_event {
 		struct proto_audit audit;
 		struct proto_audit_file audit_file;
 		struct proto_subtest subtest;
+		struct proto_output output;
 	} u;
 };
 

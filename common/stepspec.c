@@ -622,6 +622,13 @@ static const struct stepspec_key connect_keys[] = {
 	{ NULL },
 };
 
+/* exec (guestd/step-exec.c): a command line for /bin/sh -c, hostctl run
+ * --exec's one step; a non-zero exit fails it. */
+static const struct stepspec_key exec_keys[] = {
+	{ "command", STEPSPEC_STRING, true, 0, STEPSPEC_COMMAND_MAX - 1, NULL },
+	{ NULL },
+};
+
 static const char *step_string(struct json_object *step, const char *key)
 {
 	struct json_object *v;
@@ -705,6 +712,7 @@ const struct stepspec stepspec_table[] = {
 	  check_trace_cmd },
 	{ "addr_add", addr_add_keys, NULL, NULL, NULL, check_addr_add },
 	{ "connect", connect_keys, NULL, NULL, "within_ms", check_connect },
+	{ "exec", exec_keys, NULL, NULL, NULL, NULL },
 };
 
 const size_t stepspec_count =

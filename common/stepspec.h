@@ -46,6 +46,8 @@
 #define STEPSPEC_KSELFTEST_PROGRAM_MAX 256 /* NUL included */
 #define STEPSPEC_ARGS_MAX 64
 #define STEPSPEC_ARG_MAX 256 /* NUL included */
+/* The exec step's command, NUL included (hostctl run --exec). */
+#define STEPSPEC_COMMAND_MAX 4096
 
 /* What a key's value must be. */
 enum stepspec_type {

@@ -414,6 +414,14 @@ struct step_ctx {
 	void (*subtest)(void *data, uint32_t step, uint32_t index,
 			const struct ks_result *res);
 	void *subtest_data;
+	/*
+	 * Sends a piece of the step's program's output to the host as an
+	 * "output" event (@err: its standard error), @len below
+	 * PROTO_OUTPUT_MAX; NULL drops it.
+	 */
+	void (*output)(void *data, uint32_t step, bool err, const char *buf,
+		       size_t len);
+	void *output_data;
 };
 
 /*

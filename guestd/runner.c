@@ -521,6 +521,11 @@ static int on_line(const char *line, size_t len, void *data)
 			break;
 		r->ops->emit(&ev, r->data);
 		return 0;
+	case PROTO_EV_OUTPUT:
+		if ((int64_t)ev.u.output.step != r->step)
+			break;
+		r->ops->emit(&ev, r->data);
+		return 0;
 	case PROTO_EV_SCENARIO_END:
 		if (r->step >= 0)
 			break;

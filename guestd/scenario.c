@@ -53,6 +53,26 @@ static void emit_subtest(void *data, uint32_t step, uint32_t index,
 	child_emit(out->fd, &ev);
 }
 
+/* A piece of an exec step's output: the pipe, as an "output" event. */
+static void emit_output(void *data, uint32_t step, bool err, const char *buf,
+			size_t len)
+{
+	static struct proto_event ev;
+	const struct subtest_out *out = data;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = PROTO_EV_OUTPUT;
+	snprintf(ev.u.output.scenario, PROTO_NAME_MAX, "%s", out->scenario);
+	ev.u.output.step = step;
+	snprintf(ev.u.output.stream, PROTO_STREAM_MAX, "%s",
+		 err ? "stderr" : "stdout");
+	if (len >= PROTO_OUTPUT_MAX)
+		len = PROTO_OUTPUT_MAX - 1;
+	for (size_t i = 0; i < len; i++)
+		ev.u.output.data[i] = buf[i] ? buf[i] : '?';
+	child_emit(out->fd, &ev);
+}
+
 static void wait_ack(int fd)
 {
 	char c;
@@ -120,7 +140,9 @@ void scenario_child(const struct step_ops *const *table,
 	struct step_ctx ctx = { .env = env,
 				.samples = &samples,
 				.subtest = emit_subtest,
-				.subtest_data = &sub };
+				.subtest_data = &sub,
+				.output = emit_output,
+				.output_data = &sub };
 	struct json_object *steps = cleanup ? run->cleanup : run->steps;
 	enum proto_verdict verdict = VERDICT_PASS;
 	const char *scenario = run->scenario;

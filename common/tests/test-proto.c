@@ -58,6 +58,8 @@ static void test_every_event_roundtrips(void)
 			ev.u.kmsg.step = -1;
 		if (t == PROTO_EV_SUBTEST)
 			strcpy(ev.u.subtest.name, "a test");
+		if (t == PROTO_EV_OUTPUT)
+			strcpy(ev.u.output.stream, "stdout");
 		snprintf(what, sizeof(what), "%s round-trips", proto_event_name(t));
 		ok(proto_event_encode(&ev, &line, &len) == 0 &&
 		   proto_event_decode(line, len - 1, &back, err, sizeof(err)) == 0 &&

@@ -69,7 +69,7 @@ static void test_table(void)
 		ok(good, "each fault attr's keys are fault keys");
 		ok(stepspec_fault_keys("slab") == NULL, "an unknown attr has none");
 	}
-	ok(stepspec_find("exec") == NULL, "an unknown kind has no spec");
+	ok(stepspec_find("shell") == NULL, "an unknown kind has no spec");
 }
 
 /* Run @kind's rules on @json; the findings as "key: msg" lines. */

@@ -111,6 +111,15 @@ static int subtests_run(struct step_ctx *ctx, struct json_object *step,
 	return 0;
 }
 
+/* Writes a piece of output for the next step: the child misbehaving. */
+static int stray_output_run(struct step_ctx *ctx, struct json_object *step,
+			    struct step_result *res)
+{
+	ctx->output(ctx->output_data, ctx->step + 1, false, "x\n", 2);
+	res->verdict = VERDICT_PASS;
+	return 0;
+}
+
 static unsigned int nresets;
 static int reset_err;
 
@@ -130,10 +139,13 @@ static const struct step_ops step_arm = { .name = "arm", .run = arm_run,
 
 static const struct step_ops step_subtests = { .name = "subtests",
 					       .run = subtests_run };
+static const struct step_ops step_stray_output = { .name = "stray_output",
+						   .run = stray_output_run };
 
 static const struct step_ops *const table[] = {
 	&step_write, &step_read,  &step_sleep,	  &step_kmsg_expect,
 	&step_crash, &step_spawn, &step_arm,	  &step_subtests,
+	&step_exec,  &step_stray_output,
 	NULL,
 };
 
@@ -854,6 +866,40 @@ static void test_subtests(struct runner *r)
 	ok(!find(PROTO_EV_SUBTEST, 0), "and is not forwarded");
 }
 
+/* An exec step's output goes out between its step_begin and step_end,
+ * each stream apart; output for another step is the child misbehaving. */
+static void test_output(struct runner *r)
+{
+	const char *ok_req = "{\"req\":\"run\",\"scenario\":\"t/out\","
+			     "\"steps\":[{\"kind\":\"exec\",\"command\":"
+			     "\"echo out; echo err >&2; exit 3\"}]}";
+	const char *stray_req = "{\"req\":\"run\",\"scenario\":\"t/out\","
+				"\"steps\":[{\"kind\":\"stray_output\"}]}";
+	const struct proto_event *ev, *ev2;
+
+	run_all(r, &ok_req, 1);
+	is_str(types(), "scenario_begin step_begin output output step_end "
+	       "scenario_end", "output between its step's begin and end");
+	ev = find(PROTO_EV_OUTPUT, 0);
+	ev2 = find(PROTO_EV_OUTPUT, 1);
+	ok(ev && ev2 && !strcmp(ev->u.output.stream, "stdout") &&
+	   !strcmp(ev->u.output.data, "out\n") &&
+	   !strcmp(ev2->u.output.stream, "stderr") &&
+	   !strcmp(ev2->u.output.data, "err\n") && ev->u.output.step == 0 &&
+	   !strcmp(ev->u.output.scenario, "t/out"),
+	   "each stream's line, with the step and scenario");
+	ev = find(PROTO_EV_STEP_END, 0);
+	ok(ev && ev->u.step_end.verdict == VERDICT_FAIL &&
+	   !strcmp(ev->u.step_end.got, "exit status 3"),
+	   "exit 3: the step fails with got 'exit status 3'");
+	run_all(r, &stray_req, 1);
+	ev = find(PROTO_EV_STEP_END, 0);
+	ok(ev && ev->u.step_end.verdict == VERDICT_ERROR &&
+	   strstr(ev->u.step_end.reason, "out-of-order 'output'"),
+	   "output for another step is an error of the child");
+	ok(!find(PROTO_EV_OUTPUT, 0), "and is not forwarded");
+}
+
 /*
  * A host that has not read the step_begin yet: the step must not start
  * until the runner hears the bytes went out (runner_out_sent()), or a
@@ -1042,6 +1088,7 @@ int main(void)
 	test_cleanup_bad_requests(&r);
 	test_reset_hook(&r);
 	test_subtests(&r);
+	test_output(&r);
 	runner_free(&r);
 	test_step_waits_for_sent();
 	test_wait_is_not_the_steps();

@@ -90,6 +90,8 @@ static void on_event(void *userdata, const struct proto_event *ev)
 	if (ev->type == PROTO_EV_HELLO)
 		incident_timeline_free(&g->tl);
 	count_kmsg(g, ev);
+	if (ev->type == PROTO_EV_OUTPUT && g->env->output)
+		g->env->output(g->env->output_data, &ev->u.output);
 	g->ack_due = ev->type == PROTO_EV_HELLO ||
 		     ev->type == PROTO_EV_STEP_BEGIN;
 	g->ack_t_us = ev->t_us;

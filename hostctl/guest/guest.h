@@ -91,6 +91,9 @@ struct guest_env {
 	struct boundlog *events; /* events.jsonl, or NULL */
 	uint64_t console_max; /* bytes of a console log, at most */
 	struct progress *progress;
+	/* Each "output" event accepted (an exec step's), or NULL. */
+	void (*output)(void *data, const struct proto_output *o);
+	void *output_data;
 	unsigned int vmno; /* VMs named so far: labels are vm1, vm2, ... */
 	/* VM_SILENCE_MS times this for a running guest (runner_opts'
 	 * boot_scale: a KASAN guest runs several times slower); 0: 1. */

@@ -328,6 +328,14 @@ static int dispatch(struct session *s, const struct proto_event *ev)
 	case PROTO_EV_SUBTEST:
 		r = check_scenario(s, ev, ev->u.subtest.scenario, true);
 		return r < 0 ? r : on_subtest(s, &ev->u.subtest);
+	case PROTO_EV_OUTPUT:
+		r = check_scenario(s, ev, ev->u.output.scenario, true);
+		if (r == 0 && (int64_t)ev->u.output.step != s->open_step)
+			r = fail(
+				s, -EPROTO,
+				"output of step %u, but the open step is %" PRId64,
+				ev->u.output.step, s->open_step);
+		return r;
 	case PROTO_EV_AUDIT:
 	case PROTO_EV_AUDIT_FILE:
 		r = check_scenario(s, ev,

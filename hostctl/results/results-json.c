@@ -262,6 +262,7 @@ static const struct field run_fields[] = {
 	/* Only a hostctl repro's run (res_run). */
 	RUN("repro_until_step", F_U32, repro_until_step, .when = IF_SET),
 	RUN("repro_steps", F_U32, repro_steps, .when = IF_SET),
+	RUN("exec", F_STR, exec, .when = IF_SET),
 	/* Only once a run ended: older summaries have none. */
 	RUN("duration_ms", F_U64, duration_ms, .when = IF_SET),
 	RUN("kernel", F_JSON, kernel),

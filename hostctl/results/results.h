@@ -156,6 +156,7 @@ struct res_run {
 	 * it. 0 for any other run.
 	 */
 	uint32_t repro_until_step, repro_steps;
+	char exec[4096]; /* hostctl run --exec's command, or "" */
 	struct res_scenario *v;
 	size_t n;
 };

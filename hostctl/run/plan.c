@@ -187,6 +187,8 @@ int plan_results(const struct run_spec *s, struct run_plan *p,
 {
 	run->repro_until_step = p->repro_until;
 	run->repro_steps = p->repro_steps;
+	if (s->exec)
+		snprintf(run->exec, sizeof(run->exec), "%s", s->exec);
 	run->v = calloc(p->n ? p->n : 1, sizeof(*run->v));
 	if (!run->v)
 		return -ENOMEM;
@@ -467,6 +469,8 @@ static int plan_select(const struct run_spec *s, struct run_plan *p)
 	char scn_dir[PATH_MAX], err[1024];
 	int r;
 
+	if (s->exec)
+		return plan_exec(s, p);
 	snprintf(scn_dir, sizeof(scn_dir), "%s",
 		 s->scenarios ? s->scenarios : VLALAB_SRCDIR "/scenarios");
 	r = scn_load_dir(scn_dir, &p->set, &p->errs);
@@ -609,8 +613,8 @@ static int plan_dir(const struct run_spec *s, struct run_plan *p)
 	char abs_dir[PATH_MAX];
 	int r;
 
-	r = make_run_dir(s->output, p->results, p->run_id, !s->repro,
-			 p->run_dir, sizeof(p->run_dir));
+	r = make_run_dir(s->output, p->results, p->run_id,
+			 !s->repro && !s->exec, p->run_dir, sizeof(p->run_dir));
 	if (r == 0 && !realpath(p->run_dir, abs_dir))
 		r = -errno;
 	if (r < 0) {
@@ -637,6 +641,9 @@ static void plan_progress(const struct run_spec *s, struct run_plan *p)
 	 * its cut scenario has no verdict). */
 	if (!isatty(STDOUT_FILENO) && !s->repro)
 		p->prog.plain = stderr;
+	/* --exec: stdout and stderr are the command's alone. */
+	if (s->exec)
+		p->prog = (struct progress){ 0 };
 }
 
 /* The results root (store_root()), for the run directory and history. */

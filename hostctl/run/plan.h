@@ -48,6 +48,9 @@ struct run_plan {
 	 * (struct res_run's repro_*); 0 for a run. */
 	uint32_t repro_steps, repro_until;
 	uint64_t start_ms; /* CLOCK_MONOTONIC when the run began */
+	/* --exec: the output bytes printed, and whether the bound cut it. */
+	uint64_t exec_bytes;
+	bool exec_cut;
 	char vmlinux[PATH_MAX + 16], tree[PATH_MAX + 32];
 	struct progress prog;
 	/* The flavours of the scenarios that name one the run's kernel is
@@ -107,6 +110,26 @@ enum round_result {
 enum round_result run_round(const struct run_spec *s, struct run_plan *p,
 			    const char *dir, const char *run_id,
 			    const char *cmdline, struct res_run *run);
+
+/* ---- exec.c: hostctl run --exec ---- */
+
+/* The synthesized scenario's name, and the output printed at most. */
+#define EXEC_SCENARIO "exec/command"
+#define EXEC_OUTPUT_MAX (1024 * 1024)
+
+/* The selection of s->exec: one scenario made in memory, its one step
+ * an exec step of s->exec. 0, or -errno after saying why. */
+int plan_exec(const struct run_spec *s, struct run_plan *p);
+/* runner_opts' output hook, @data the plan: the piece on stdout or
+ * stderr, escaped, up to EXEC_OUTPUT_MAX bytes in all. */
+void exec_output(void *data, const struct proto_output *o);
+/* The exec step's got, "exit status N" or "killed by signal N (SIG..)",
+ * as an exit code (N, or EXEC_EXIT_SIGNAL + N); -1 for anything else. */
+int exec_status(const char *got);
+/* The exit code of the exec run @run (enum exec_exit), after a line on
+ * stderr for anything but the command's own status; @sig: the signal
+ * that cut it short (128 + @sig, as a shell's), or 0. */
+int exec_exit(const struct res_run *run, const char *run_dir, int sig);
 
 /* @dir/@name replaced by @text, all or nothing. 0 or -errno. */
 int run_write_file(const char *dir, const char *name, const char *text);

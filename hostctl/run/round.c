@@ -189,7 +189,7 @@ static int ktap_open(const struct run_spec *s, struct run_plan *p,
 	}
 	p->prog.ktap[0] = f;
 	p->prog.ktap_name[0] = path;
-	if (s->format == RES_FORMAT_KTAP && !s->repeat) {
+	if (s->format == RES_FORMAT_KTAP && !s->repeat && !s->exec) {
 		p->prog.ktap[1] = stdout;
 		p->prog.ktap_name[1] = "standard output";
 	}
@@ -281,6 +281,10 @@ static void round_opts(const struct run_spec *s, struct run_plan *p,
 		keep->prog = &p->prog;
 		ro->hold = keep_vm_hold;
 		ro->hold_data = keep;
+	}
+	if (s->exec) {
+		ro->output = exec_output;
+		ro->output_data = p;
 	}
 	/* repro's hold is a shell on one VM: one lane. */
 	ro->jobs = s->repro ? 1 : s->jobs ? s->jobs : plan_jobs_auto(p);

@@ -26,11 +26,11 @@
  * --repeat, no further round starts. A second one kills hostctl (the
  * handler is reset), and libvirt's embedded QEMUs die with it.
  */
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupted; /* the signal, or 0 */
 
 static void on_signal(int sig)
 {
-	interrupted = 1;
+	interrupted = sig;
 	vm_interrupt();
 }
 
@@ -104,6 +104,12 @@ static enum run_exit run_once(const struct run_spec *s, struct run_plan *p)
 		goto out;
 	if (rr == ROUND_NO_LIBVIRT) {
 		ret = RUN_EXIT_LAB;
+		goto out;
+	}
+	if (s->exec) {
+		ret = rr == ROUND_WRITE_FAILED ?
+			      RUN_EXIT_LAB :
+			      exec_exit(&run, p->run_dir, interrupted);
 		goto out;
 	}
 	switch (s->format) {

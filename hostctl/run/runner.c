@@ -266,6 +266,8 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 						  BOUNDLOG_MAX_MB_DEFAULT)
 			     << 20;
 	sh.env.progress = o->progress;
+	sh.env.output = o->output;
+	sh.env.output_data = o->output_data;
 	sh.env.silence_scale = o->boot_scale;
 	sh.env.vmno = o->vmno ? *o->vmno : 0;
 	sh.lanes_left = n;

@@ -107,6 +107,9 @@ struct runner_opts {
 	void (*hold)(void *data, struct vm *vm, const char *label,
 		     const char *domain, const struct res_scenario *sc);
 	void *hold_data;
+	/* Each exec step's "output" event (guest_env's), or NULL. */
+	void (*output)(void *data, const struct proto_output *o);
+	void *output_data;
 	/*
 	 * The VMs named before this call, NULL for none: its VMs are
 	 * numbered on from there (vmN, console-vmN.log), and it is set to

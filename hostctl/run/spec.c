@@ -11,6 +11,7 @@
 #include "errmsg.h"
 #include "kbuild.h"
 #include "run/spec.h"
+#include "stepspec.h"
 #include "vm/cloud.h"
 
 void run_spec_init(struct run_spec *s)
@@ -87,12 +88,32 @@ static const char *kernel_choice_check(const struct run_spec *s)
 	return NULL;
 }
 
+/* --exec CMD runs one command, once, instead of scenarios. */
+static const char *exec_check(const struct run_spec *s)
+{
+	if (!s->exec)
+		return NULL;
+	if (!*s->exec)
+		return "--exec: an empty command";
+	if (strlen(s->exec) >= STEPSPEC_COMMAND_MAX)
+		return "--exec: the command is 4096 bytes or longer";
+	if (s->n_names)
+		return "--exec runs a command instead of scenarios: give no scenario names";
+	if (s->repeat)
+		return "--exec runs the command once: no --repeat";
+	if (s->keep_vm_on_fail)
+		return "--exec has no scenario to keep a VM for: no --keep-vm-on-fail";
+	return NULL;
+}
+
 int run_spec_check(const struct run_spec *s, char *err, size_t errlen)
 {
 	const char *bad = kernel_choice_check(s);
 	char why[1024];
 	int r;
 
+	if (!bad)
+		bad = exec_check(s);
 	if (bad)
 		return errmsg(err, errlen, -EINVAL, "%s", bad);
 	if (s->flavour) {

@@ -38,6 +38,23 @@ enum run_exit {
 	RUN_EXIT_LAB = 3,
 };
 
+/*
+ * hostctl run --exec CMD's exit code (run/exec.c; README, "Running
+ * scenarios"): the command's exit status, 0..255 (126 and 127 are the shell's: not
+ * executable, not found), or EXEC_EXIT_SIGNAL + N when signal N killed
+ * it; EXEC_EXIT_TIMEOUT when the command or the guest ran out of time or
+ * hung (as timeout(1)), EXEC_EXIT_CRASH when the kernel crashed or the
+ * judge found another incident; RUN_EXIT_SETUP and RUN_EXIT_LAB as any
+ * run's for what went wrong before or around it; 128 + N when signal N
+ * (SIGINT, SIGTERM) interrupted hostctl. Each but the command's own
+ * status comes after one line on stderr that says which.
+ */
+enum exec_exit {
+	EXEC_EXIT_TIMEOUT = 124,
+	EXEC_EXIT_CRASH = 125,
+	EXEC_EXIT_SIGNAL = 128,
+};
+
 struct vm;
 
 /* What hostctl repro changes in a run: one scenario, its steps cut, a
@@ -91,6 +108,12 @@ struct run_spec {
 	/* -j: VMs at once; 0 ("auto"): what the host holds. */
 	unsigned int jobs;
 	const struct run_repro *repro; /* hostctl repro's, or NULL */
+	/*
+	 * --exec CMD: no scenario names; one synthesized scenario whose one
+	 * step runs CMD in the guest (run/exec.c), its output streamed to
+	 * stdout and stderr, and the exit code CMD's (enum exec_exit).
+	 */
+	const char *exec;
 };
 
 /* @s with run's defaults: kernel/ of the repository, one lane, the

@@ -39,6 +39,12 @@ errors = [
      "hostctl pull: unrecognized option '--bogus'; see 'hostctl help pull'\n"),
     (["exec", "--cache"],
      "hostctl exec: option '--cache' needs an argument; see 'hostctl help exec'\n"),
+    (["run", "--exec"],
+     "hostctl run: option '--exec' needs an argument; see 'hostctl help run'\n"),
+    (["run", "--exec", "true", "all"],
+     "hostctl run: --exec runs a command instead of scenarios: give no scenario names\n"),
+    (["run", "--exec", "", "--accel", "tcg"],
+     "hostctl run: --exec: an empty command\n"),
 ]
 for args, want in errors:
     p = subprocess.run([hostctl, *args], capture_output=True, text=True,

@@ -444,6 +444,35 @@ static void test_subtests(void)
 	       "the same subtest twice is refused");
 }
 
+#define OUTPUT(step, stream, data)                                    \
+	"{\"ev\":\"output\",\"t_us\":5,\"scenario\":\"ftrace/x\","      \
+	"\"step\":" #step ",\"stream\":\"" stream "\",\"data\":\"" data   \
+	"\"}"
+
+/* An exec step's output: of the open step only, stdout or stderr, its
+ * bytes (escaped control characters included) as they are. */
+static void test_output(void)
+{
+	struct session s;
+
+	open_step0(&s);
+	is_int(feed(&s, OUTPUT(0, "stdout", "a\\u001b[2J\\n")), 0,
+	       "output of the open step, an ESC in it");
+	is_int(feed(&s, OUTPUT(0, "stderr", "e")), 0, "stderr too");
+	is_int(feed(&s, OUTPUT(0, "stdin", "e")), -EPROTO,
+	       "another stream is refused");
+	okf(strstr(s.err, "stream 'stdin' is not stdout or stderr"),
+	    "says so: %s", s.err);
+	open_step0(&s);
+	is_int(feed(&s, OUTPUT(1, "stdout", "e")), -EPROTO,
+	       "output of a step that is not open is refused");
+	okf(strstr(s.err, "output of step 1, but the open step is 0"),
+	    "says so: %s", s.err);
+	open_step0(&s);
+	is_int(feed(&s, OUTPUT(0, "stdout", "a\\u0000b")), -EPROTO,
+	       "a NUL byte is refused");
+}
+
 int main(void)
 {
 	test_good();
@@ -454,6 +483,7 @@ int main(void)
 	test_pass_earned();
 	test_cleanup();
 	test_subtests();
+	test_output();
 	res_scenario_free(&sc);
 	return tap_done();
 }

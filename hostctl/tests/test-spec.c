@@ -2,7 +2,8 @@
 /*
  * struct run_spec (hostctl/run/spec.c): its defaults, --clock's names,
  * and run_spec_check() refusing each pair of options that does not go
- * together with the reason hostctl run prints, before anything builds.
+ * together with the reason hostctl run prints, before anything builds
+ * (--exec's among them).
  */
 #include <errno.h>
 #include <string.h>
@@ -22,11 +23,13 @@ static void refused(const struct run_spec *s, const char *want,
 
 int main(void)
 {
-	static const char *const bad_without[] = { "no-such-patch" };
+	static char *const bad_without[] = { "no-such-patch" };
+	static char long_cmd[4097];
 	struct run_spec s;
 	enum run_clock clock;
 	char err[1024] = "";
 
+	memset(long_cmd, 'x', sizeof(long_cmd) - 1);
 	run_spec_init(&s);
 	ok(s.jobs == 1 && s.accel == ACCEL_AUTO && !s.repeat && s.kernel_dir &&
 		   strstr(s.kernel_dir, "/kernel"),
@@ -82,6 +85,29 @@ int main(void)
 	run_spec_init(&s);
 	s.without[s.n_without++] = bad_without[0];
 	refused(&s, "--without-patch: ", "a patch that is not in the series");
+
+	/* --exec CMD: one command, alone. */
+	run_spec_init(&s);
+	s.exec = "cat /proc/version";
+	ok(run_spec_check(&s, err, sizeof(err)) == 0, "--exec CMD goes");
+	s.exec = "";
+	refused(&s, "an empty command", "--exec ''");
+	run_spec_init(&s);
+	s.exec = "true";
+	s.names = bad_without;
+	s.n_names = 1;
+	refused(&s, "give no scenario names", "--exec with a scenario name");
+	run_spec_init(&s);
+	s.exec = "true";
+	s.repeat = 2;
+	refused(&s, "no --repeat", "--exec with --repeat");
+	run_spec_init(&s);
+	s.exec = "true";
+	s.keep_vm_on_fail = true;
+	refused(&s, "no --keep-vm-on-fail", "--exec with --keep-vm-on-fail");
+	run_spec_init(&s);
+	s.exec = long_cmd;
+	refused(&s, "4096 bytes or longer", "--exec with a 4096-byte command");
 
 	run_spec_init(&s);
 	ok(run_spec_image(&s, "disk.qcow2", err, sizeof(err)) == -EINVAL &&

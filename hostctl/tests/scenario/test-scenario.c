@@ -164,7 +164,7 @@ static void test_bad_files(void)
 	    "$.steps[2].args[1]: expected a string, got an integer",
 	    "$.steps[3].min_tests: 0 is out of range 1..1024");
 	BAD("unknown-kind",
-	    "$.steps[0].kind: unknown step kind 'exec'; kinds: write, read, modprobe, rmmod, wait_for, kmsg_expect, sleep, ...",
+	    "$.steps[0].kind: unknown step kind 'shell'; kinds: write, read, modprobe, rmmod, wait_for, kmsg_expect, sleep, ...",
 	    "$.steps[0].timeout_ms: expected an integer, got a string",
 	    "$.steps[1].kind: expected a string, got an integer");
 	BAD("read-no-cond",
@@ -298,7 +298,7 @@ static void test_bad_files(void)
 	    "$.cleanup_timeout_ms: 0 is out of range 1..3600000",
 	    "$.steps[1].if_exists: only a step of 'cleanup' takes 'if_exists': a main step that finds nothing to do should fail",
 	    "$.cleanup[0].if_exists: 'sys/module/m' is not an absolute path of at most 255 bytes",
-	    "$.cleanup[1].kind: unknown step kind 'exec'; kinds: write, ...",
+	    "$.cleanup[1].kind: unknown step kind 'shell'; kinds: write, ...",
 	    "$.cleanup[3].ms: 20000 is not below the step's timeout_ms 10000",
 	    "$.cleanup[4].if_exists: expected a string, got an integer",
 	    "$.cleanup[2].of: no earlier 'sample' step takes 'n' ('as') in the cleanup list (it runs in a process of its own, without the main steps' samples)",
