@@ -335,6 +335,35 @@ static void test_verdicts(void)
 	       "unexpected survival: reason");
 	done(&s, &sc);
 
+	/*
+	 * The expected oops came, but the guest was to die of it and
+	 * survived: the fate alone fails it (survives: false).
+	 */
+	mk(&s, &sc, 2, "oops", NULL, false, -1);
+	sc.verdict = VERDICT_ERROR;
+	sc.steps[0].verdict = VERDICT_ERROR;
+	sc.steps[1].ran = false;
+	add_inc(&sc, "oops", "BUG: unable to handle kernel paging request in f", 0);
+	v = incident_verdict(&s, &sc, true, why, sizeof(why));
+	is_str(V(v), "fail", "the expected oops, survived, to die: fail");
+	is_str(why, "the guest survived; expected it to die",
+	       "the expected oops, survived, to die: reason");
+	done(&s, &sc);
+
+	/*
+	 * The steps after the killing one never ran: their absence is no
+	 * failure, whatever verdict they were left with.
+	 */
+	mk(&s, &sc, 3, "oops", NULL, true, -1);
+	sc.verdict = VERDICT_ERROR;
+	sc.steps[1].verdict = VERDICT_ERROR;
+	sc.steps[2].ran = false;
+	sc.steps[2].verdict = VERDICT_ERROR;
+	add_inc(&sc, "oops", "BUG: kernel NULL pointer dereference in f", 1);
+	v = incident_verdict(&s, &sc, true, why, sizeof(why));
+	is_str(V(v), "pass", "a step that never ran after the incident: pass");
+	done(&s, &sc);
+
 	/* It crashed differently: wrong kind. */
 	mk(&s, &sc, 1, "stack-guard", NULL, false, -1);
 	sc.verdict = VERDICT_CRASH;
@@ -424,6 +453,15 @@ static void test_verdicts(void)
 	sc.verdict = VERDICT_ERROR;
 	v = incident_verdict(&s, &sc, true, why, sizeof(why));
 	is_str(V(v), "error", "xfail: an infrastructure error stays error");
+	done(&s, &sc);
+
+	/* ... and so does one with an incident (its process killed). */
+	mk(&s, &sc, 1, NULL, NULL, false, -1);
+	s.xfail = strdup("r");
+	sc.verdict = VERDICT_ERROR;
+	add_inc(&sc, "oops", "BUG: kernel NULL pointer dereference in f", 0);
+	v = incident_verdict(&s, &sc, true, why, sizeof(why));
+	is_str(V(v), "error", "xfail: an error with an incident stays error");
 	done(&s, &sc);
 
 	mk(&s, &sc, 1, "panic", NULL, false, -1);

@@ -412,6 +412,8 @@ static void test_pass_earned(void)
 	feed(&s, pass);
 	is_str(proto_verdict_name(sc.verdict), "error",
 	       "pass with a step open: error");
+	is_str(proto_verdict_name(sc.steps[0].verdict), "error",
+	       "pass with a step open: that step is error, not pass");
 }
 
 #define SUBTEST(idx, step, verdict)                                   \
