@@ -286,6 +286,7 @@ static void round_opts(const struct run_spec *s, struct run_plan *p,
 	ro->jobs = s->repro ? 1 : s->jobs ? s->jobs : plan_jobs_auto(p);
 	/* Several lanes: a VM booted ahead (and the longest first). */
 	ro->spare = ro->jobs > 1;
+	ro->restore = !s->no_restore;
 }
 
 /*
