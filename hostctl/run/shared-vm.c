@@ -149,7 +149,7 @@ static int shared_vm_restore(struct run_ctx *c, const struct domain_config *dc,
 		}
 		if (r == 0)
 			r = snapshot_lock(&s, false);
-		if (r < 0 && made)
+		if (r < 0 && r != -EINTR && made)
 			restore_failed(c, "saving a VM to restore", err);
 	}
 	if (r < 0) {
