@@ -116,6 +116,10 @@ static const struct field hello_fields[] = {
 	U64_OMIT("clock_t0_us", hello.clock_t0_us),
 	U64_OMIT("clock_ts_us", hello.clock_ts_us),
 	U64_OMIT("clock_t1_us", hello.clock_t1_us),
+	{ "boot_id", F_STR, EV_OFF(hello.boot_id),
+	  sizeof(((struct proto_event *)0)->u.hello.boot_id), 0, true, true,
+	  true },
+	U32_OMIT("restored", hello.restored),
 };
 
 static const struct field scenario_begin_fields[] = {
@@ -659,6 +663,7 @@ static const char *const request_names[] = {
 	[PROTO_REQ_RUN] = "run",
 	[PROTO_REQ_SHUTDOWN] = "shutdown",
 	[PROTO_REQ_ACK] = "ack",
+	[PROTO_REQ_RESTORED] = "restored",
 };
 
 int proto_request_decode(const char *line, size_t len,

@@ -48,6 +48,7 @@
 #define PROTO_TEXT_MAX 4096 /* expected, got, reason, kmsg text */
 #define PROTO_RELEASE_MAX 65 /* uname -r */
 #define PROTO_DIGEST_MAX 65 /* hex digest of the kernel config */
+#define PROTO_BOOT_ID_MAX 37 /* a boot id: a UUID's 36 characters */
 
 /*
  * The run request's bounds and defaults: its timeouts (timeout_ms,
@@ -121,6 +122,14 @@ struct proto_hello {
 	 * three 0 (absent on the wire) when it could not measure.
 	 */
 	uint64_t clock_t0_us, clock_ts_us, clock_t1_us;
+	/*
+	 * The guest's boot id: the kernel's (/proc/sys/kernel/random/boot_id)
+	 * for a guest that booted; for one restored from a saved image
+	 * (restored 1), the id the host gave it in its "restored" request,
+	 * since the kernel's cannot change. "" (absent) from an older guestd.
+	 */
+	char boot_id[PROTO_BOOT_ID_MAX];
+	uint32_t restored; /* 1: a hello answering "restored"; else 0, absent */
 };
 
 /* "scenario_begin": the guest part of a scenario has started. */
@@ -321,6 +330,7 @@ enum proto_request_type {
 	PROTO_REQ_RUN,
 	PROTO_REQ_SHUTDOWN,
 	PROTO_REQ_ACK,
+	PROTO_REQ_RESTORED,
 };
 
 /*
@@ -393,6 +403,31 @@ int proto_shutdown_encode(char **ret_line, size_t *ret_len);
 int proto_ack_encode(uint64_t t_us, char **ret_line, size_t *ret_len);
 int proto_ack_decode(struct json_object *req, uint64_t *ret_t_us, char *err,
 		     size_t errlen);
+
+/*
+ * The "restored" request (proto-restored.c), {"req":"restored",
+ * "boot_id":"<uuid>","wall_ns":N,"seed":"<64 hex digits>"}: the host
+ * restored this guest from an image saved right after its hello
+ * (docs/protocol.md, "Restored guests"). guestd takes boot_id as its boot
+ * id, sets CLOCK_REALTIME to wall_ns (the host's, nanoseconds since the
+ * epoch), mixes the seed's 32 bytes into the kernel's RNG and has it
+ * reseed, reads the kernel log from its start again, and answers with a
+ * new hello (restored 1, the boot id, a new clock sample). Decoding is
+ * strict: boot_id 36 characters of [0-9a-f-], wall_ns 0..INT64_MAX - 1,
+ * the seed 64 lower-case hex digits, no other key.
+ */
+#define PROTO_SEED_BYTES 32
+
+struct proto_restored {
+	char boot_id[PROTO_BOOT_ID_MAX];
+	uint64_t wall_ns;
+	unsigned char seed[PROTO_SEED_BYTES];
+};
+
+int proto_restored_encode(const struct proto_restored *r, char **ret_line,
+			  size_t *ret_len);
+int proto_restored_decode(struct json_object *req, struct proto_restored *ret,
+			  char *err, size_t errlen);
 
 /*
  * A line splitter with a bound, for both ends of the port. Feed it bytes;

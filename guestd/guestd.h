@@ -854,4 +854,18 @@ int nl_step_judge(struct step_result *res, struct json_object *step,
 		  const char *where, const char *what, int r,
 		  const struct nl_ack *ack);
 
+struct proto_restored;
+/*
+ * restored.c: a restored guest takes the host's wall clock and the seed
+ * of its "restored" request (proto.h). 0, or a negative errno with what
+ * failed in @why; the clock is set first.
+ */
+int restored_apply(const struct proto_restored *r, char *why, size_t whylen);
+/*
+ * restored.c: hello's boot id into @dst: @given (a restored guest's,
+ * from its "restored" request) unless "", else the kernel's
+ * /proc/sys/kernel/random/boot_id; "" when it cannot be read.
+ */
+void restored_boot_id(const char *given, char *dst, size_t size);
+
 #endif

@@ -67,6 +67,8 @@ struct guestd {
 	struct runner runner;
 	struct audit audit; /* the state-leak audit's counts */
 	uint64_t next_heartbeat;
+	/* The boot id a restored guest was given ("restored"); else "". */
+	char boot_id[PROTO_BOOT_ID_MAX];
 };
 
 static struct guestd gd = { .log_fd = -1, .in_fd = -1, .out_fd = -1, .sfd = -1 };
@@ -344,6 +346,8 @@ static void send_hello(void)
 		ev.u.hello.clock_ts_us = clk.ts_us;
 		ev.u.hello.clock_t1_us = clk.t1_us;
 	}
+	restored_boot_id(gd.boot_id, ev.u.hello.boot_id, PROTO_BOOT_ID_MAX);
+	ev.u.hello.restored = gd.boot_id[0] != '\0';
 	ev.t_us = guestd_now_us();
 	ev.u.hello.boot_ms = ev.t_us / 1000;
 	emit(&ev, NULL);
@@ -370,6 +374,38 @@ static __attribute__((noreturn)) void shutdown_now(const char *why)
 	exit(0);
 }
 
+/*
+ * The host restored this guest from an image saved right after its hello
+ * (proto.h, "restored"): take the boot id, the wall clock and the seed it
+ * gives, and say hello again, with a new clock sample and the kernel log
+ * from its start, as a guest that just booted would. A request that
+ * comes while a scenario runs is no restore: it is ignored.
+ */
+static void on_restored(struct json_object *obj)
+{
+	struct proto_restored r;
+	char err[256];
+	int rc;
+
+	if (proto_restored_decode(obj, &r, err, sizeof(err)) < 0) {
+		gd_log(3, "ignoring a restored request: %s", err);
+		return;
+	}
+	if (runner_busy(&gd.runner)) {
+		gd_log(3, "ignoring a restored request: a scenario runs");
+		return;
+	}
+	snprintf(gd.boot_id, sizeof(gd.boot_id), "%s", r.boot_id);
+	if (restored_apply(&r, err, sizeof(err)) < 0)
+		gd_log(4, "restored: %s", err);
+	send_hello();
+	if (gd.have_kmsg)
+		kmsg_reader_close(&gd.kmsg);
+	rc = kmsg_reader_open(&gd.kmsg, gd.kmsg_path, false);
+	gd.have_kmsg = rc == 0;
+	gd.next_heartbeat = guestd_now_us() + gd.heartbeat_ms * 1000;
+}
+
 static int on_request(const char *line, size_t len, void *data)
 {
 	enum proto_request_type type;
@@ -392,6 +428,11 @@ static int on_request(const char *line, size_t len, void *data)
 			gd_log(3, "ignoring an ack: %s", err);
 		else
 			runner_on_ack(&gd.runner, t_us);
+		json_object_put(obj);
+		return 0;
+	}
+	if (type == PROTO_REQ_RESTORED) {
+		on_restored(obj);
 		json_object_put(obj);
 		return 0;
 	}

@@ -775,6 +775,78 @@ static void test_ack(void)
 	}
 }
 
+#define ID "0123abcd-0123-4567-89ab-0123456789ab"
+#define SEED "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+#define BADSEED "0011223344556677889XAABBCCDDEEFF00112233445566778899aabbccddeeff"
+#define RQ "{\"req\":\"restored\","
+
+/* The "restored" request, and the hello that answers it. */
+static void test_restored(void)
+{
+	static const char *const bad[] = {
+		RQ "\"x\":1}",
+		RQ "\"boot_id\":\"x\",\"wall_ns\":1,\"seed\":\"" SEED "\"}",
+		RQ "\"boot_id\":\"" ID "\",\"wall_ns\":-1,\"seed\":\"" SEED "\"}",
+		RQ "\"boot_id\":\"" ID "\",\"wall_ns\":1,\"seed\":\"00\"}",
+		RQ "\"boot_id\":\"" ID "\",\"wall_ns\":1,\"seed\":\"" BADSEED "\"}",
+		RQ "\"boot_id\":\"" ID "\",\"wall_ns\":1,\"seed\":\"" SEED "\",\"more\":1}",
+		RQ "\"boot_id\":\"" ID "\\n\",\"wall_ns\":1,\"seed\":\"" SEED "\"}",
+	};
+	struct proto_restored r = { .boot_id = ID,
+				    .wall_ns = 1765000000123456789ULL };
+	struct proto_restored back;
+	enum proto_request_type type = PROTO_REQ_RUN;
+	struct json_object *obj = NULL;
+	struct proto_event ev = { .type = PROTO_EV_HELLO, .t_us = 9 }, h;
+	char *line;
+	size_t len;
+
+	for (size_t i = 0; i < sizeof(r.seed); i++)
+		r.seed[i] = (unsigned char)(i * 7 + 1);
+	ok(proto_restored_encode(&r, &line, &len) == 0, "encode restored");
+	is_int(proto_request_decode(line, len - 1, &type, &obj, err,
+				    sizeof(err)),
+	       0, "it parses as a request");
+	is_int(type, PROTO_REQ_RESTORED, "a restored request");
+	is_int(proto_restored_decode(obj, &back, err, sizeof(err)), 0,
+	       "and decodes");
+	ok(!memcmp(&back, &r, sizeof(r)), "every field survives");
+	json_object_put(obj);
+	free(line);
+	snprintf(r.boot_id, sizeof(r.boot_id), "%s", "not-a-uuid");
+	is_int(proto_restored_encode(&r, &line, &len), -EINVAL,
+	       "no request with a bad boot id");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		obj = NULL;
+		is_int(proto_request_decode(bad[i], strlen(bad[i]), &type, &obj,
+					    err, sizeof(err)),
+		       0, bad[i]);
+		is_int(proto_restored_decode(obj, &back, err, sizeof(err)),
+		       -EPROTO, "refused");
+		json_object_put(obj);
+	}
+
+	ev.u.hello.version = PROTO_VERSION;
+	ok(proto_event_encode(&ev, &line, &len) == 0 &&
+		   !strstr(line, "boot_id") && !strstr(line, "restored"),
+	   "hello: no boot id, not restored, when unset");
+	free(line);
+	snprintf(ev.u.hello.boot_id, sizeof(ev.u.hello.boot_id), "%s", ID);
+	ev.u.hello.restored = 1;
+	ok(proto_event_encode(&ev, &line, &len) == 0, "hello: a restored one");
+	line[len - 1] = '\0';
+	is_int(decode(line, &h), 0, "decodes back");
+	ok(!strcmp(h.u.hello.boot_id, ID) && h.u.hello.restored == 1,
+	   "boot id and restored survive");
+	free(line);
+	is_int(decode("{\"ev\":\"hello\",\"t_us\":1,\"version\":1,"
+		      "\"release\":\"\",\"proc_version\":\"\",\"cmdline\":\"\","
+		      "\"config_digest\":\"\",\"boot_ms\":1,"
+		      "\"boot_id\":\"a\\u001b\"}",
+		      &h),
+	       -EPROTO, "hello: no control character in a boot id");
+}
+
 static void test_request_decode(void)
 {
 	static const struct {
@@ -974,6 +1046,7 @@ int main(void)
 	test_run_roundtrip();
 	test_request_decode();
 	test_ack();
+	test_restored();
 	test_run_refused();
 	test_run_bounds();
 	return tap_done();

@@ -68,6 +68,10 @@ static const struct cli_opt_def defs[] = {
 	  "  --junit FILE      also write the results as JUnit XML\n" },
 	{ { "kcidb", required_argument, NULL, CLI_OPT_KCIDB },
 	  "  --kcidb FILE      also write them as KCIDB 5.3 JSON (hostctl export)\n" },
+	{ { "no-restore", no_argument, NULL, CLI_OPT_NO_RESTORE },
+	  "  --no-restore      boot every fresh VM rather than restore it from\n"
+	  "                    the image of a guest saved right after its hello\n"
+	  "                    (docs/performance.md, \"Restored VMs\")\n" },
 };
 
 #define N_DEFS (sizeof(defs) / sizeof(defs[0]))

@@ -32,6 +32,7 @@ enum cli_opt {
 	CLI_OPT_IMAGE,
 	CLI_OPT_JUNIT,
 	CLI_OPT_KCIDB,
+	CLI_OPT_NO_RESTORE,
 };
 
 /* Rows of getopt_long's table a verb can have at most. */

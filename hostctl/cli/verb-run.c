@@ -84,6 +84,7 @@ static void run_usage(FILE *f)
 		BOUNDLOG_MAX_MB_DEFAULT, BOUNDLOG_MAX_MB_DEFAULT);
 	cli_opt_usage(f, CLI_OPT_JUNIT);
 	cli_opt_usage(f, CLI_OPT_KCIDB);
+	cli_opt_usage(f, CLI_OPT_NO_RESTORE);
 	fprintf(f,
 		"  --keep-vm-on-fail[=SECONDS]\n"
 		"                    keep the VM of the first scenario that does not\n"
@@ -200,7 +201,7 @@ static const enum cli_opt run_shared[] = {
 	CLI_OPT_KERNEL_DIR,    CLI_OPT_FLAVOUR, CLI_OPT_MACHINE,
 	CLI_OPT_WITHOUT_PATCH, CLI_OPT_TREE,	CLI_OPT_SERIES,
 	CLI_OPT_JUNIT,	       CLI_OPT_KCIDB,	CLI_OPT_RESULTS,
-	CLI_OPT_HELP,	       CLI_OPT_END,
+	CLI_OPT_NO_RESTORE,    CLI_OPT_HELP,	CLI_OPT_END,
 };
 
 static const struct option run_own[] = {
@@ -367,6 +368,9 @@ static int parse_out_opt(int c, const char *arg, struct run_spec *s,
 		break;
 	case CLI_OPT_JUNIT:
 		s->junit = arg;
+		break;
+	case CLI_OPT_NO_RESTORE:
+		s->no_restore = true;
 		break;
 	case CLI_OPT_KCIDB:
 		s->kcidb = arg;

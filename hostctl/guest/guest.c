@@ -24,6 +24,7 @@
 #include "results/progress.h"
 #include "crash/report.h"
 #include "crash/verdict.h"
+#include "vm/snapshot.h"
 #include "vm/vm.h"
 #include "vm/vmstate.h"
 #include "results/rundir.h"
@@ -182,6 +183,8 @@ static int on_line(void *userdata, const char *line, size_t len, char *why,
 
 	g->ack_due = false;
 	r = session_feed(&g->sess, line, len);
+	if (r == SESSION_DROPPED)
+		return 0;
 	if (r < 0) {
 		save_offending(g, line, len, g->sess.err);
 		snprintf(why, whylen,
@@ -453,6 +456,8 @@ int guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
 		.on_bad_line = on_bad_line,
 		.on_console = on_console,
 		.userdata = g,
+		.restore = g->restore,
+		.restore_name = g->restore_name,
 	};
 
 	struct vm *vm;
@@ -474,6 +479,20 @@ int guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
 	if (r < 0)
 		console_close(g);
 	g->vm = r < 0 ? NULL : vm;
+	/* A restored guest is told so: it answers with its hello. */
+	if (g->vm && g->restore) {
+		char *line;
+		size_t len;
+
+		r = snapshot_greeting(g->sess.restore_id, &line, &len);
+		if (r == 0) {
+			r = vm_send(g->vm, line, len);
+			free(line);
+		}
+		if (r < 0)
+			snprintf(err, errlen, "greeting the restored guest: %s",
+				 strerror(-r));
+	}
 	if (g->vm) {
 		serve_console(g);
 		publish(g, NULL, 0, 0);

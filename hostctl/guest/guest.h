@@ -163,6 +163,11 @@ struct guest {
 	/* The next VM has a NIC that reaches nothing (domain_config.nic), for
 	 * a scenario with "nic": true; set before guest_domain(). */
 	bool nic;
+	/*
+	 * The next VM is restored from this saved image (snapshot.h) of the
+	 * domain @restore_name, and told so (guest_start()); NULL: it boots.
+	 */
+	const char *restore, *restore_name;
 	char overlay[PATH_MAX];
 	struct domain_disk cloud_disks[3];
 	char cloud_cmdline[512];

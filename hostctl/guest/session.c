@@ -369,6 +369,13 @@ int session_feed(struct session *s, const char *line, size_t len)
 	int r;
 
 	r = proto_event_decode(line, len, &ev, err, sizeof(err));
+	/* A restored guest: the saved one's lines end at its answer. */
+	if (s->restore_id[0] && !s->hello_seen &&
+	    (r < 0 || ev.type != PROTO_EV_HELLO || ev.u.hello.restored != 1 ||
+	     strcmp(ev.u.hello.boot_id, s->restore_id) != 0)) {
+		s->dropped++;
+		return SESSION_DROPPED;
+	}
 	if (r < 0)
 		return fail(s, r, "bad line from the guest: %s", err);
 	r = dispatch(s, &ev);

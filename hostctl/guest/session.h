@@ -51,7 +51,19 @@ struct session {
 	struct audit_snap audit_prev_after;
 	char err[PROTO_TEXT_MAX + 256]; /* why the last feed failed */
 	enum session_carry carry;
+	/*
+	 * A guest restored from a saved image (snapshot.h): the boot id its
+	 * "restored" request gave it, "" for a guest that boots. Until its
+	 * answer, a hello with restored 1 and this boot id, every line is
+	 * dropped (session_feed() returns SESSION_DROPPED): what the saved
+	 * guest had queued for the host that saved it.
+	 */
+	char restore_id[PROTO_BOOT_ID_MAX];
+	uint64_t dropped; /* lines dropped so */
 };
+
+/* session_feed(): the line came before a restored guest's hello. */
+#define SESSION_DROPPED 1
 
 void session_init(struct session *s);
 
@@ -73,7 +85,7 @@ int session_expect(struct session *s, struct res_scenario *sc);
 
 /*
  * Take one line from the guest (without its '\n'). Returns 0 when the event
- * was accepted; a negative errno with a one-line reason in s->err when it
+ * was accepted, SESSION_DROPPED when it was ignored (restore_id); a negative errno with a one-line reason in s->err when it
  * was not: what proto_event_decode() returns for a bad line, -EPROTO for an
  * event out of order or for an unexpected scenario or step, and
  * -EPROTONOSUPPORT for a hello with another protocol version. Any error

@@ -290,6 +290,9 @@ static void round_opts(const struct run_spec *s, struct run_plan *p,
 	ro->jobs = s->repro ? 1 : s->jobs ? s->jobs : plan_jobs_auto(p);
 	/* Several lanes: a VM booted ahead (and the longest first). */
 	ro->spare = ro->jobs > 1;
+	/* Only hostctl's own initramfs: its guestd answers "restored"; an
+	 * --initrd's guest (a fake one, another image) may not. */
+	ro->restore = !s->no_restore && !s->initrd;
 }
 
 /*

@@ -40,6 +40,9 @@ struct run_shared {
 	unsigned int lanes_left; /* lanes that have not ended */
 	/* The spare (runner_opts.spare): a VM booted ahead, or NULL. */
 	struct run_ctx *spare;
+	/* Fresh VMs restored (runner_opts.restore), restores that failed
+	 * and booted instead (the first is told), images made. */
+	unsigned int restored, restore_failed, images_made;
 };
 
 /* One lane: its VM, one at a time, and the scenarios it runs on it. */

@@ -290,6 +290,11 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 			guest_write_failed(&sh.env, o->events->path, r);
 	}
 	progress_clear(o->progress);
+	/* The first failed restore was told as it came: the count now. */
+	if (sh.restore_failed > 1)
+		fprintf(stderr,
+			"hostctl run: %u restores of saved VMs failed and booted instead; %u VMs were restored\n",
+			sh.restore_failed, sh.restored);
 	for (unsigned int k = 0; k < m; k++)
 		guest_fini(&guests[k]);
 	vm_host_close(sh.env.host);

@@ -96,6 +96,12 @@ struct runner_opts {
 	 * the next lane that needs a fresh VM takes instead of booting one.
 	 */
 	bool spare;
+	/*
+	 * Restore the fresh shared VMs (the spare's too) from an image saved
+	 * right after hello (vm/snapshot.h) rather than boot them, under TCG
+	 * on the initramfs; a missing image is made first, a failure boots.
+	 */
+	bool restore;
 	/* The SSH port: guest_env's vms_dir and ssh_host_key, or NULL. */
 	const char *vms_dir;
 	const char *ssh_host_key;

@@ -13,9 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "errmsg.h"
+#include "results/progress.h"
 #include "run/runner-priv.h"
 #include "vm/confine.h"
 #include "vm/domain.h"
+#include "vm/snapshot.h"
 #include "vm/vm.h"
 
 /* A hello bound for this run's kernel (runner_opts.boot_scale). */
@@ -50,6 +53,147 @@ static void cache_verdict(struct run_ctx *c)
 	c->sh->probing = false;
 }
 
+/* A restore failed: the run boots instead, told once, counted. */
+static void restore_failed(struct run_ctx *c, const char *what, const char *err)
+{
+	char line[1024];
+
+	if (c->sh->restore_failed++)
+		return;
+	/* QEMU's message may hold lines of its own: one line. */
+	snprintf(line, sizeof(line), "%s", err);
+	for (char *p = line; (p = strchr(p, '\n'));)
+		*p = ' ';
+	progress_clear(c->o->progress);
+	fprintf(stderr,
+		"hostctl run: %s failed: %s; booting instead (later failures are only counted)\n",
+		what, line);
+}
+
+/*
+ * Make slot @s's image (its lock held exclusive) from a VM of @dc named
+ * for the slot, with an SSH socket of its own when @dc has one.
+ */
+static int make_image(struct run_ctx *c, struct snapshot_slot *s,
+		      const struct domain_config *dc, uint64_t bound, char *err,
+		      size_t errlen)
+{
+	struct domain_config t = *dc;
+	char ssh[108];
+	char *xml;
+	int r;
+
+	if (dc->ssh_socket) {
+		if (snprintf(ssh, sizeof(ssh), "%s/%s.ssh", c->sh->env.vms_dir,
+			     s->name) >= (int)sizeof(ssh))
+			return errmsg(err, errlen, -ENAMETOOLONG,
+				      "no room for the SSH socket's path");
+		t.ssh_socket = ssh;
+	}
+	r = domain_xml(&t, &xml);
+	if (r < 0)
+		return errmsg(err, errlen, r, "generating the domain XML");
+	progress_status(
+		c->o->progress,
+		"[%s %s] saving a VM to restore, once for this kernel and image",
+		c->g->label, domain_accel_name(c->sh->env.accel));
+	r = snapshot_make(c->sh->env.host, s, xml, bound, err, errlen);
+	free(xml);
+	if (dc->ssh_socket)
+		unlink(ssh);
+	c->sh->images_made += r == 0;
+	return r;
+}
+
+/*
+ * Restore lane @c's next VM, @dc, from the image of a free slot of its
+ * key (snapshot.h), making it first when it is missing, and wait up to
+ * @bound for its hello. 0 when the guest is up; otherwise nothing runs
+ * and the caller boots it: -EBUSY when every slot was busy (not a
+ * failure), another negative errno after a failure (told once, counted;
+ * a corrupt image is removed, to be made again).
+ */
+static int shared_vm_restore(struct run_ctx *c, const struct domain_config *dc,
+			     uint64_t bound)
+{
+	struct vm_host *h = c->sh->env.host;
+	struct domain_config sdc = *dc;
+	struct snapshot_slot s;
+	char hv[64], key[SNAPSHOT_KEY_LEN], err[1024], dir[PATH_MAX];
+	char *xml = NULL, *rxml = NULL;
+	bool made = false;
+	unsigned int k;
+	int r;
+
+	r = vm_host_hv_version(h, hv, sizeof(hv));
+	if (r == 0)
+		r = snapshot_key(dc, hv, key, sizeof(key));
+	if (r == 0)
+		r = snapshot_dir(c->o->cache_dir, dir, sizeof(dir));
+	if (r < 0)
+		return r;
+	for (k = 0; k < SNAPSHOT_SLOTS; k++)
+		if (snapshot_slot(dir, key, k, &s) < 0 ||
+		    !vm_host_has(h, s.name))
+			break;
+	if (k == SNAPSHOT_SLOTS || snapshot_slot(dir, key, k, &s) < 0)
+		return -EBUSY;
+	sdc.name = s.name;
+	r = snapshot_lock(&s, false);
+	if (r == 0 && access(s.path, F_OK) < 0) {
+		/* Missing: make it, unless another hostctl is. */
+		r = snapshot_lock(&s, true);
+		if (r == 0 && access(s.path, F_OK) < 0) {
+			r = make_image(c, &s, &sdc, bound, err, sizeof(err));
+			made = true;
+		}
+		if (r == 0)
+			r = snapshot_lock(&s, false);
+		if (r < 0 && r != -EINTR && made)
+			restore_failed(c, "saving a VM to restore", err);
+	}
+	if (r < 0) {
+		snapshot_unlock(&s);
+		return r == -EWOULDBLOCK ? -EBUSY : r;
+	}
+	r = domain_xml(&sdc, &xml);
+	if (r < 0)
+		snprintf(err, sizeof(err), "generating the domain XML failed");
+	else
+		r = snapshot_restore_xml(h, &s, xml, &rxml, err, sizeof(err));
+	free(xml);
+	if (r == 0) {
+		guest_fresh(c->g);
+		c->g->restore = s.path;
+		c->g->restore_name = s.name;
+		r = guest_start(c->g, rxml, SCN_END_RUNNING, "restoring", err,
+				sizeof(err));
+		c->g->restore = c->g->restore_name = NULL;
+	}
+	free(rxml);
+	/* libvirt has read the image when the restore returns. */
+	if (r == 0) {
+		r = guest_wait_up(c->g, bound);
+		if (r < 0)
+			snprintf(err, sizeof(err), "%s",
+				 r == -ETIMEDOUT ? "no hello in time" :
+						   vm_dead_reason(c->g->vm));
+	} else if (r != -ENOMEM && snapshot_lock(&s, true) == 0) {
+		/* An image that does not restore is made anew next time. */
+		unlink(s.path);
+	}
+	snapshot_unlock(&s);
+	if (r < 0) {
+		if (c->g->vm)
+			guest_destroy(c->g);
+		if (r != -EINTR)
+			restore_failed(c, "restoring a saved VM", err);
+		return r;
+	}
+	c->sh->restored++;
+	return 0;
+}
+
 /*
  * Boot a fresh shared VM and wait for its hello, falling back from KVM
  * to TCG when KVM turns out unusable. On failure, returns a negative
@@ -60,6 +204,7 @@ int shared_vm_boot(struct run_ctx *c, char **why)
 	struct guest *g = c->g;
 	char err[1024], what[1200];
 	struct domain_config dc = { 0 };
+	bool restore = c->o->restore;
 	struct vm *vm;
 	uint64_t bound;
 	char *xml;
@@ -78,6 +223,27 @@ int shared_vm_boot(struct run_ctx *c, char **why)
 			*why = strdup(err);
 			return r;
 		}
+		/* The initramfs under TCG: restored rather than booted. */
+		if (restore && !g->cloud &&
+		    c->sh->env.accel == DOMAIN_ACCEL_TCG) {
+			bound = runner_scaled(c->o,
+					      c->sh->env.icount ?
+						      RUNNER_HELLO_ICOUNT_MS :
+						      RUNNER_HELLO_TCG_MS);
+			r = shared_vm_restore(c, &dc, bound);
+			if (r == 0 || r == -EINTR) {
+				if (r == 0) {
+					cache_verdict(c);
+					return 0;
+				}
+				c->sh->stop = c->sh->env.write_err ?
+						      STOP_WRITE :
+						      STOP_SIGNAL;
+				*why = strdup(c->sh->stop);
+				return -EIO;
+			}
+		}
+		restore = false;
 		r = domain_xml(&dc, &xml);
 		if (r < 0) {
 			*why = strdup("generating the domain XML failed");

@@ -100,6 +100,7 @@ struct run_spec {
 	const char *dump_format;
 	uint64_t events_max_mb, console_max_mb;
 	bool keep;
+	bool no_restore; /* --no-restore: boot every VM (runner_opts.restore) */
 	unsigned int repeat; /* --repeat N, or 0 */
 	/* --keep-vm-on-fail[=SECONDS]: the first failing scenario's VM
 	 * stays until a line on stdin, or for keep_vm_s seconds. */

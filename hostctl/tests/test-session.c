@@ -180,6 +180,48 @@ static void test_hello(void)
 	       "hello without fields refused");
 }
 
+
+/*
+ * A restored guest: what the saved one had queued (a heartbeat, a kmsg,
+ * a line cut short, its own hello) is dropped until the hello that
+ * answers "restored" with the boot id the host gave.
+ */
+static void test_restored(void)
+{
+#define RID "0123abcd-0123-4567-89ab-0123456789ab"
+#define RHELLO(id, r)                                                           \
+	"{\"ev\":\"hello\",\"t_us\":5,\"version\":1,\"release\":\"6.1.0\","     \
+	"\"proc_version\":\"Linux\",\"cmdline\":\"\",\"config_digest\":\"00\"," \
+	"\"boot_ms\":900,\"boot_id\":\"" id "\",\"restored\":" #r "}"
+	struct session s;
+
+	reset(&s);
+	snprintf(s.restore_id, sizeof(s.restore_id), "%s", RID);
+	is_int(feed(&s, "{\"ev\":\"heartbeat\",\"t_us\":2}"), SESSION_DROPPED,
+	       "restored: the saved guest's heartbeat dropped");
+	is_int(feed(&s, "ev\":\"kmsg\",\"t_us"), SESSION_DROPPED,
+	       "restored: a line cut short dropped");
+	is_int(feed(&s, HELLO), SESSION_DROPPED,
+	       "restored: a hello that is no answer dropped");
+	is_int(feed(&s, RHELLO("0123abcd-0123-4567-89ab-0123456789ac", 1)),
+	       SESSION_DROPPED, "restored: another boot id dropped");
+	is_int(feed(&s, RHELLO(RID, 0)), SESSION_DROPPED,
+	       "restored: a hello not saying restored dropped");
+	ok(!s.hello_seen && s.nevents == 0 && s.dropped == 5,
+	   "restored: none of them taken, all counted");
+	is_int(feed(&s, RHELLO(RID, 1)), 0, "restored: its answer taken");
+	ok(s.hello_seen && !strcmp(s.hello.boot_id, RID), "as its hello");
+	is_int(feed(&s, "{\"ev\":\"heartbeat\",\"t_us\":6}"), 0,
+	       "restored: then lines as from any guest");
+	is_int(feed(&s, RHELLO(RID, 1)), -EPROTO,
+	       "restored: a second hello refused");
+	reset(&s);
+	is_int(feed(&s, RHELLO(RID, 1)), 0,
+	       "a booted guest's hello may say anything of it");
+#undef RHELLO
+#undef RID
+}
+
 static void test_refused_run(void)
 {
 	struct session s;
@@ -480,6 +522,7 @@ int main(void)
 	test_good();
 	test_hostile();
 	test_hello();
+	test_restored();
 	test_refused_run();
 	test_carry();
 	test_pass_earned();

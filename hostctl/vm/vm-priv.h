@@ -60,6 +60,13 @@ struct vm {
 	uint64_t con_rx_us; /* when console bytes last came */
 	struct proto_linebuf lb;
 	char name[128];
+	/*
+	 * Restored: its domain has the name of the one saved, and of every
+	 * one restored from the same image before, whose late events
+	 * (their stop) must not reach it; events are taken from its own
+	 * start (VIR_DOMAIN_EVENT_STARTED) on, which comes after theirs.
+	 */
+	bool await_start;
 	/* The owner's line hooks (vm_params). */
 	int (*on_line)(void *userdata, const char *line, size_t len, char *why,
 		       size_t whylen);

@@ -240,6 +240,10 @@ static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 	for (struct vm *vm = h->vms; vm; vm = vm->next) {
 		if (!name || strcmp(vm->name, name) != 0)
 			continue;
+		if (vm->await_start) {
+			vm->await_start = event != VIR_DOMAIN_EVENT_STARTED;
+			continue;
+		}
 		/*
 		 * What the guest wrote before it crashed or stopped is in the
 		 * channel's socket already, and this event may come before
@@ -497,16 +501,24 @@ int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 
 	vm->t_call_us = vm_now_us();
 	/* Paused until the console is read: nothing of its boot is lost. */
-	vm->dom = virDomainCreateXML(h->conn, p->xml, VIR_DOMAIN_START_PAUSED);
+	if (!p->restore)
+		vm->dom = virDomainCreateXML(h->conn, p->xml,
+					     VIR_DOMAIN_START_PAUSED);
+	else if (virDomainRestoreFlags(h->conn, p->restore, p->xml,
+				       VIR_DOMAIN_SAVE_PAUSED) == 0)
+		vm->dom = virDomainLookupByName(h->conn, p->restore_name);
 	vm->t_created_us = vm_now_us();
 	vm->last_rx_us = vm->t_created_us;
 	if (!vm->dom) {
-		vm_set_err(err, errlen, "creating the domain");
+		vm_set_err(err, errlen,
+			   p->restore ? "restoring the domain" :
+					"creating the domain");
 		vm_destroy(vm);
 		return -EIO;
 	}
 	name = virDomainGetName(vm->dom);
 	snprintf(vm->name, sizeof(vm->name), "%s", name ? name : "");
+	vm->await_start = p->restore != NULL;
 	vm->qemu_pidfd = adopt_qemu(h, vm->name);
 	vm->st = virStreamNew(h->conn, VIR_STREAM_NONBLOCK);
 	if (!vm->st ||
@@ -587,6 +599,25 @@ int vm_dump(struct vm *vm, const char *path, int format, char *err,
 		return -EIO;
 	}
 	return 0;
+}
+
+int vm_save(struct vm *vm, const char *path, char *err, size_t errlen)
+{
+	if (!vm->dom || virDomainSaveFlags(vm->dom, path, NULL, 0) < 0) {
+		vm_set_err(err, errlen, "saving the domain");
+		return -EIO;
+	}
+	return 0;
+}
+
+bool vm_host_has(struct vm_host *h, const char *name)
+{
+	virDomainPtr d = virDomainLookupByName(h->conn, name);
+	bool active = d && virDomainIsActive(d) == 1;
+
+	if (d)
+		virDomainFree(d);
+	return active;
 }
 
 void vm_destroy(struct vm *vm)

@@ -58,7 +58,17 @@ int vm_reap_orphans(struct vm_host *h, const char *host,
 int vm_host_hv_version(struct vm_host *h, char *buf, size_t len);
 
 struct vm_params {
-	const char *xml; /* from domain_xml() */
+	/*
+	 * From domain_xml(); with @restore, the XML the restored domain
+	 * gets instead of the saved one's (snapshot_restore_xml()).
+	 */
+	const char *xml;
+	/*
+	 * A saved image (vm_save(), snapshot.h) to restore rather than
+	 * boot, of the domain @restore_name; NULL: boot @xml.
+	 */
+	const char *restore;
+	const char *restore_name;
 	/*
 	 * Required: each line from the guest, without its '\n'. Returns 0
 	 * when the line is accepted, 1 when it is accepted and the guest is
@@ -90,8 +100,9 @@ struct vm_params {
 };
 
 /*
- * Create the transient domain, open its channel and start reading. Returns
- * 0, or a negative errno with libvirt's message in @err.
+ * Create the transient domain (or restore it, vm_params.restore), open
+ * its channel and start reading. Returns 0, or a negative errno with
+ * libvirt's message in @err.
  */
 int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 	     char *err, size_t errlen);
@@ -203,6 +214,15 @@ bool vm_silent(const struct vm *vm);
  */
 int vm_dump(struct vm *vm, const char *path, int format, char *err,
 	    size_t errlen);
+
+/*
+ * Save the guest's state to @path (virDomainSaveFlags()): its domain
+ * stops, and vm_start() with vm_params.restore brings it back. 0, or
+ * -EIO with libvirt's message in @err.
+ */
+int vm_save(struct vm *vm, const char *path, char *err, size_t errlen);
+/* A domain named @name runs on @h. */
+bool vm_host_has(struct vm_host *h, const char *name);
 
 /* Destroy the domain (if still running) and free everything. NULL is fine. */
 void vm_destroy(struct vm *vm);
