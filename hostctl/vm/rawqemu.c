@@ -110,6 +110,14 @@ child(const struct rawqemu_argv *a, const struct passwd *pw, int fds[3])
 	int high[3];
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/*
+	 * A session of its own, as libvirt gives its QEMU (virCommand
+	 * daemonizes it): with the scheduler's autogroups, a session is what
+	 * shares the CPU fairly with other sessions, so a QEMU left in
+	 * hostctl's would get a smaller share on a loaded machine than
+	 * libvirt's, and look slower than it is.
+	 */
+	setsid();
 	for (int i = 0; i < 3; i++) {
 		high[i] = fds[i] >= 0 ? fcntl(fds[i], F_DUPFD, 16) : -1;
 		if (fds[i] >= 0 && high[i] < 0)

@@ -7,7 +7,8 @@
  * a minimal set of devices: the serial console and guestd's
  * virtio-serial port, each on a socket pair whose other end hostctl
  * holds, and the SSH port when the libvirt VM has one (guestd starts its
- * relay either way). No monitor, no -S, no sandbox, no pvpanic or
+ * relay either way), in a session of its own as libvirt's QEMU is
+ * (rawqemu.c says why). No monitor, no -S, no sandbox, no pvpanic or
  * vmcoreinfo, no PCIe root ports: what libvirt adds beyond that is what
  * the comparison measures.
  */
