@@ -14,6 +14,8 @@
  * The vmcoreinfo device lets a kernel with CONFIG_FW_CFG_SYSFS and
  * CONFIG_CRASH_CORE hand QEMU its VMCOREINFO, which QEMU writes into the
  * dump (drgn needs it; crash and makedumpfile use it).
+ * Every PCI device sits on the root bus at an address of ours
+ * (domain_pci_addr()), so that libvirt adds no PCIe root ports.
  */
 #include <errno.h>
 #include <inttypes.h>
