@@ -107,7 +107,7 @@ child(const struct rawqemu_argv *a, const struct passwd *pw, int fds[3])
 {
 	static const int to[3] = { RAWQEMU_FD_CONSOLE, RAWQEMU_FD_CHANNEL,
 				   RAWQEMU_FD_SSH };
-	int high[3];
+	int high[3], null;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	/*
@@ -123,11 +123,23 @@ child(const struct rawqemu_argv *a, const struct passwd *pw, int fds[3])
 		if (fds[i] >= 0 && high[i] < 0)
 			_exit(127);
 	}
-	for (int i = 0; i < 3; i++)
-		if (high[i] >= 0 && dup2(high[i], to[i]) < 0)
+	for (int i = 0; i < 3; i++) {
+		if (high[i] < 0)
+			close(to[i]);
+		else if (dup2(high[i], to[i]) < 0)
 			_exit(127);
-	for (int fd = RAWQEMU_FD_SSH + 1; fd < 1024; fd++)
-		close(fd);
+	}
+	if (close_range(RAWQEMU_FD_SSH + 1, ~0U, 0) < 0)
+		for (int fd = RAWQEMU_FD_SSH + 1; fd < 1024; fd++)
+			close(fd);
+	/* Nothing of QEMU's on bench's table; its errors on stderr. */
+	null = open("/dev/null", O_RDWR);
+	if (null < 0 || dup2(null, STDIN_FILENO) < 0 ||
+	    dup2(null, STDOUT_FILENO) < 0)
+		_exit(127);
+	if (null > STDERR_FILENO && null != to[0] && null != to[1] &&
+	    null != to[2])
+		close(null);
 	if (pw && drop_to(pw) < 0)
 		_exit(126);
 	execvp(a->argv[0], (char *const *)a->argv);
