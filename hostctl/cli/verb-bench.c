@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * hostctl bench: boot N guests, each running a scenario of trivial read
- * steps, and report median/min/max of create -> hello, per-step overhead
+ * steps, each paired with a boot of raw QEMU (vm/rawqemu.h) in turns, and
+ * report median/min/max of create -> hello beside raw QEMU's exec ->
+ * hello and their ratio, per-step overhead
  * and teardown, and the time from a failed scenario's end to the next
  * one's start on a fresh VM, booted then or the spare's; then time N
  * whole `hostctl run all` runs at -j 1 and at -j N (--jobs, default 2),
@@ -25,11 +27,14 @@
 #include "run/spec.h"
 #include "cli/options.h"
 #include "cli/verbs.h"
+#include "vm/rawqemu.h"
 #include "vm/vm.h"
 
 #define BENCH_RUNS_MAX 16
 #define BENCH_SCENARIO VLALAB_SRCDIR "/hostctl/bench/trivial-read.json"
 #define BENCH_FAILS VLALAB_SRCDIR "/hostctl/bench/fails.json"
+/* Raw QEMU's bound on exec -> hello, times the kernel's boot scale. */
+#define BENCH_RAW_HELLO_MS 60000
 
 static void bench_usage(FILE *f)
 {
@@ -37,8 +42,10 @@ static void bench_usage(FILE *f)
 		"Usage: hostctl bench [OPTIONS]\n"
 		"\n"
 		"Measure, over several runs (median, min, max): virDomainCreateXML\n"
-		"to hello, the per-step overhead of a trivial read step, teardown,\n"
-		"and the wall time of 'hostctl run all' at -j 1 and -j N.\n"
+		"to hello, beside raw QEMU's exec to hello (the same emulator,\n"
+		"kernel, initramfs and machine started by hand, each boot paired\n"
+		"with a libvirt one), the per-step overhead of a trivial read step,\n"
+		"teardown, and the wall time of 'hostctl run all' at -j 1 and -j N.\n"
 		"\n"
 		"  --runs N          runs of each measurement, 1..%d (default: 5)\n"
 		"  --no-run-all      skip the 'hostctl run all' measurements\n"
@@ -63,21 +70,128 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* One line: name, median, min, max in ms, and the target. */
-static void report(const char *what, uint64_t *us, unsigned int n,
-		   const char *target)
+/* The median of @n values, sorting them; 0 for none. */
+static uint64_t median(uint64_t *us, unsigned int n)
 {
-	uint64_t med;
-
-	if (!n) {
-		printf("%-34s %10s %10s %10s   %s\n", what, "-", "-", "-",
-		       target);
-		return;
-	}
+	if (!n)
+		return 0;
 	qsort(us, n, sizeof(*us), cmp_u64);
-	med = n % 2 ? us[n / 2] : (us[n / 2 - 1] + us[n / 2]) / 2;
-	printf("%-34s %10.1f %10.1f %10.1f   %s\n", what, med / 1000.0,
-	       us[0] / 1000.0, us[n - 1] / 1000.0, target);
+	return n % 2 ? us[n / 2] : (us[n / 2 - 1] + us[n / 2]) / 2;
+}
+
+#define ROW_FMT "%-34s %10s %10s %10s %10s %7s   %s\n"
+
+/*
+ * One line: name, median, min, max in ms, then raw QEMU's median boot
+ * (@raw_us, 0: none, "-") with the ratio of the two medians, and the
+ * target.
+ */
+static void report(const char *what, uint64_t *us, unsigned int n,
+		   uint64_t raw_us, const char *target)
+{
+	char med[16] = "-", lo[16] = "-", hi[16] = "-", raw[16] = "-";
+	char ratio[16] = "-";
+	uint64_t m = median(us, n);
+
+	if (n) {
+		snprintf(med, sizeof(med), "%.1f", m / 1000.0);
+		snprintf(lo, sizeof(lo), "%.1f", us[0] / 1000.0);
+		snprintf(hi, sizeof(hi), "%.1f", us[n - 1] / 1000.0);
+	}
+	if (raw_us) {
+		snprintf(raw, sizeof(raw), "%.1f", raw_us / 1000.0);
+		if (n)
+			snprintf(ratio, sizeof(ratio), "%.2fx",
+				 (double)m / raw_us);
+	}
+	printf(ROW_FMT, what, med, lo, hi, raw, ratio, target);
+}
+
+/*
+ * Boot raw QEMU (rawqemu.h) on the kernel and image @su's VMs boot, with
+ * their firmware, machine and accelerator, and time exec -> hello into
+ * @ret_us. 0, or -errno after saying why.
+ */
+static int time_raw(const struct setup *su, const char *machine,
+		    const char *accel, unsigned int i, uint64_t *ret_us)
+{
+	struct rawqemu_config c = {
+		.accel = accel && !strcmp(accel, "kvm") ? DOMAIN_ACCEL_KVM :
+							  DOMAIN_ACCEL_TCG,
+		.machine = machine,
+		.kernel = su->kernel_path,
+		.initrd = su->image.path,
+		.firmware = runner_firmware(),
+		.confine = true,
+	};
+	struct rawqemu q = { .con_fd = -1, .chan_fd = -1, .ssh_fd = -1 };
+	int r = rawqemu_start(&c, &q);
+
+	if (r == 0)
+		r = rawqemu_wait_hello(
+			&q, BENCH_RAW_HELLO_MS * setup_boot_scale(su), ret_us);
+	rawqemu_stop(&q);
+	if (r < 0)
+		fprintf(stderr, "hostctl bench: raw QEMU boot %u: %s\n", i + 1,
+			r == -EPIPE ? "QEMU exited before hello" :
+				      strerror(-r));
+	return r;
+}
+
+/*
+ * One libvirt boot (run @i of bench/trivial-read): its figures into
+ * @stats and, for a pass, the per-step ones; the accelerator it used
+ * into @accel. 0, or -errno after saying why.
+ */
+static int time_boot(const struct setup *su, enum accel_choice accel,
+		     const char *machine, struct scenario *s, unsigned int i,
+		     struct guest_stats *stats, uint64_t *step,
+		     uint64_t *step_own, unsigned int *nstep, char *accel_used,
+		     size_t accel_len)
+{
+	struct scenario *scn[1] = { s };
+	struct res_run run = { 0 };
+	struct runner_opts ro = { 0 };
+	char run_dir[PATH_MAX + 128], run_id[64], err[1024];
+	int r;
+
+	snprintf(run_id, sizeof(run_id), "bench-%d-%u", getpid(), i);
+	snprintf(run_dir, sizeof(run_dir), "%s/bench/%s", su->cache_dir,
+		 run_id);
+	r = fs_mkdir_p(run_dir);
+	run.v = calloc(1, sizeof(*run.v));
+	if (r < 0 || !run.v || runner_result_init(s, &run.v[0]) < 0) {
+		fprintf(stderr, "hostctl bench: preparing run %u failed\n", i);
+		free(run.v);
+		return -ENOMEM;
+	}
+	run.n = 1;
+	run_runner_opts(su, run_dir, run_id, &ro);
+	ro.machine = machine;
+	ro.boot_scale = setup_boot_scale(su);
+	ro.accel = accel;
+	r = runner_run(&ro, scn, &run, stats, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "hostctl bench: libvirt '%s': %s\n", su->uri,
+			err);
+		res_run_free(&run);
+		return r;
+	}
+	snprintf(accel_used, accel_len, "%s", run.accelerator);
+	if (run.v[0].verdict == VERDICT_PASS && s->nsteps) {
+		uint64_t sum = 0;
+
+		for (size_t j = 0; j < run.v[0].nsteps; j++)
+			sum += run.v[0].steps[j].duration_us;
+		step_own[*nstep] = sum / s->nsteps;
+		step[(*nstep)++] = run.v[0].duration_ms * 1000 / s->nsteps;
+	} else {
+		fprintf(stderr, "hostctl bench: run %u: %s: %s\n", i,
+			proto_verdict_name(run.v[0].verdict),
+			run.v[0].reason ? run.v[0].reason : "");
+	}
+	res_run_free(&run);
+	return 0;
 }
 
 /* Time a whole `hostctl run all` (run/spec.h, in a child process),
@@ -227,8 +341,10 @@ int verb_bench(int argc, char *argv[])
 	uint64_t teardown[BENCH_RUNS_MAX], step[BENCH_RUNS_MAX];
 	uint64_t wall[BENCH_RUNS_MAX], step_own[BENCH_RUNS_MAX];
 	uint64_t wall_j[BENCH_RUNS_MAX], ratio[BENCH_RUNS_MAX];
-	uint64_t step_host[BENCH_RUNS_MAX];
-	unsigned int nstep_host = 0;
+	uint64_t step_host[BENCH_RUNS_MAX], raw[BENCH_RUNS_MAX];
+	uint64_t pair[BENCH_RUNS_MAX], raw_med;
+	unsigned int nstep_host = 0, nraw = 0, npair = 0;
+	double loadavg[2] = { 0 };
 	struct guest_stats stats = { 0 }, gstats = { 0 }, sstats = { 0 };
 	struct scn_errors errs = { 0 };
 	struct scenario s = { 0 }, fails = { 0 };
@@ -333,49 +449,34 @@ int verb_bench(int argc, char *argv[])
 		nwall_j++;
 	}
 
+	if (getloadavg(loadavg, 1) < 0)
+		loadavg[0] = -1;
+	/*
+	 * The boots, each libvirt one paired with a raw QEMU one, in turns
+	 * first, so that the load weighs on both alike.
+	 */
 	for (unsigned int i = 0; i < runs; i++) {
-		struct scenario *scn[1] = { &s };
-		struct res_run run = { 0 };
-		struct runner_opts ro = { 0 };
-		char run_dir[PATH_MAX + 128], run_id[64], err[1024];
+		unsigned int before = stats.boots;
+		bool raw_ok = false;
 
-		snprintf(run_id, sizeof(run_id), "bench-%d-%u", getpid(), i);
-		snprintf(run_dir, sizeof(run_dir), "%s/bench/%s", su.cache_dir,
-			 run_id);
-		r = fs_mkdir_p(run_dir);
-		run.v = calloc(1, sizeof(*run.v));
-		if (r < 0 || !run.v || runner_result_init(&s, &run.v[0]) < 0) {
-			fprintf(stderr,
-				"hostctl bench: preparing run %u failed\n", i);
-			free(run.v);
-			goto out;
+		for (unsigned int n = 0; n < 2; n++) {
+			if ((n + i) % 2 == 0) {
+				r = time_boot(&su, accel, machine, &s, i,
+					      &stats, step, step_own, &nstep,
+					      accel_used, sizeof(accel_used));
+			} else {
+				r = time_raw(&su, machine, accel_used, i,
+					     &raw[nraw]);
+				raw_ok = r == 0;
+				nraw += raw_ok;
+			}
+			if (r < 0)
+				goto out;
 		}
-		run.n = 1;
-		run_runner_opts(&su, run_dir, run_id, &ro);
-		ro.machine = machine;
-		ro.boot_scale = setup_boot_scale(&su);
-		ro.accel = accel;
-		r = runner_run(&ro, scn, &run, &stats, err, sizeof(err));
-		if (r < 0) {
-			fprintf(stderr, "hostctl bench: libvirt '%s': %s\n",
-				su.uri, err);
-			res_run_free(&run);
-			goto out;
-		}
-		snprintf(accel_used, sizeof(accel_used), "%s", run.accelerator);
-		if (run.v[0].verdict == VERDICT_PASS && s.nsteps) {
-			uint64_t sum = 0;
-
-			for (size_t j = 0; j < run.v[0].nsteps; j++)
-				sum += run.v[0].steps[j].duration_us;
-			step_own[nstep] = sum / s.nsteps;
-			step[nstep++] = run.v[0].duration_ms * 1000 / s.nsteps;
-		} else {
-			fprintf(stderr, "hostctl bench: run %u: %s: %s\n", i,
-				proto_verdict_name(run.v[0].verdict),
-				run.v[0].reason ? run.v[0].reason : "");
-		}
-		res_run_free(&run);
+		/* This pair's ratio, create called -> hello over raw. */
+		if (raw_ok && stats.boots > before && raw[nraw - 1])
+			pair[npair++] = stats.hello_us[before] * 1000000 /
+					raw[nraw - 1];
 		fprintf(stderr, "hostctl bench: boot %u/%u done\n", i + 1,
 			runs);
 	}
@@ -393,41 +494,49 @@ int verb_bench(int argc, char *argv[])
 		teardown[i] = stats.teardown_us[i];
 	}
 
+	if (getloadavg(loadavg + 1, 1) < 0)
+		loadavg[1] = -1;
+	raw_med = median(raw, nraw);
 	printf("hostctl bench: %u runs, accelerator %s, machine %s, kernel %s\n",
 	       runs, *accel_used ? accel_used : "none",
 	       machine ? machine : DOMAIN_MACHINE_DEFAULT, su.kernel.release);
-	printf("%-34s %10s %10s %10s   %s\n", "measurement (ms)", "median",
-	       "min", "max", "target");
-	report("virDomainCreateXML call", create, stats.boots, "");
-	report("create returned -> hello", hello, stats.boots, "");
+	printf("hostctl bench: load average %.2f before the boots, %.2f after\n",
+	       loadavg[0], loadavg[1]);
+	printf(ROW_FMT, "measurement (ms)", "median", "min", "max", "raw QEMU",
+	       "x raw", "target");
+	report("raw QEMU: exec -> hello", raw, nraw, 0, "");
+	report("virDomainCreateXML call", create, stats.boots, 0, "");
+	report("create returned -> hello", hello, stats.boots, raw_med, "");
 	{
 		uint64_t total[BENCH_RUNS_MAX];
 
 		for (unsigned int i = 0; i < stats.boots; i++)
 			total[i] = stats.hello_us[i];
-		report("create called -> hello", total, stats.boots, "<= 1200");
+		report("create called -> hello", total, stats.boots, raw_med,
+		       "<= 1200");
 	}
-	report("per read step, scenario / steps", step, nstep, "<= 5");
-	report("per read step, the step itself", step_own, nstep, "");
-	report("per read step, host: run -> end", step_host, nstep_host, "");
-	report("teardown (shutdown + destroy)", teardown, stats.boots,
+	report("create called -> hello / raw (pm)", pair, npair, 0, "<= 1150");
+	report("per read step, scenario / steps", step, nstep, 0, "<= 5");
+	report("per read step, the step itself", step_own, nstep, 0, "");
+	report("per read step, host: run -> end", step_host, nstep_host, 0, "");
+	report("teardown (shutdown + destroy)", teardown, stats.boots, 0,
 	       "<= 300");
 	report("end -> next start, VM booted then", gstats.gap_us, gstats.gaps,
-	       "");
+	       raw_med, "");
 	report("end -> next start, spare VM", sstats.gap_us, sstats.gaps,
-	       "<= 500");
-	report("hostctl run all -j 1 (wall)", wall, nwall, "");
+	       raw_med, "<= 500");
+	report("hostctl run all -j 1 (wall)", wall, nwall, 0, "");
 	{
 		char what[64];
 
 		snprintf(what, sizeof(what), "hostctl run all -j %u (wall)",
 			 jobs);
-		report(what, wall_j, nwall_j, "");
+		report(what, wall_j, nwall_j, 0, "");
 		snprintf(what, sizeof(what),
 			 "run all, -j %u / -j 1 (per mille)", jobs);
-		report(what, ratio, nwall, "<= 600");
+		report(what, ratio, nwall, 0, "<= 600");
 	}
-	ret = stats.boots == runs ? EXIT_GREEN : EXIT_RED;
+	ret = stats.boots == runs && nraw == runs ? EXIT_GREEN : EXIT_RED;
 out:
 	setup_free(&su);
 	scn_free(&s);

@@ -76,8 +76,6 @@ struct run_ctx {
 
 /* shared-vm.c: a hello bound for this run's kernel (boot_scale). */
 uint64_t runner_scaled(const struct runner_opts *o, uint64_t ms);
-/* shared-vm.c: qboot when it is installed, else SeaBIOS (NULL). */
-const char *runner_firmware(void);
 /* shared-vm.c: the accelerator and clock that ran, for the results. */
 void runner_note_accel(struct run_ctx *c);
 /*

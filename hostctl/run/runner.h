@@ -132,6 +132,10 @@ enum runner_result {
 	RUNNER_WRITE_FAILED = 1,
 };
 
+/* shared-vm.c: qboot when it is installed, else SeaBIOS (NULL): the
+ * firmware every VM boots with (and bench's raw QEMU). */
+const char *runner_firmware(void);
+
 /*
  * Run every scenario of @run that is not done yet; @scn[i] is the scenario
  * file behind run->v[i]. Sets run->accelerator. Before and after each
