@@ -65,6 +65,10 @@ int main(void)
 	s.ext_modules = "/m";
 	refused(&s, "--line chooses Debian's source", "--line with --kernel");
 	run_spec_init(&s);
+	s.line = "6.12";
+	s.without[s.n_without++] = "0020";
+	refused(&s, "--without-patch: ", "a patch not in 6.12's series");
+	run_spec_init(&s);
 	s.tree = "/t";
 	s.without[s.n_without++] = "0001";
 	refused(&s, "needs --series", "--without-patch with --tree");

@@ -3,7 +3,7 @@
  * Kernel lines (line.c; docs/kernel.md, "Lines"): the known lines, the
  * names of a line's trees and series folder, where a line's patch is read
  * (its own folder first, then the shared one), the series check with
- * shared patches.
+ * shared patches, and the repository's own series of each line.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -98,5 +98,23 @@ int main(void)
 	}
 	kb_rm_rf(tmp);
 
+	/* The repository's series: 0020 is 6.1's only (upstream in 6.12). */
+	{
+		const char *const w20[] = { "0020" }, *const w01[] = { "0001" };
+
+		okf(kbuild_without_check(VLALAB_SRCDIR "/kernel", NULL, w20, 1,
+					 err, sizeof(err)) == 0,
+		    "6.1's series has 0020");
+		okf(kbuild_without_check(VLALAB_SRCDIR "/kernel", "6.12", w20,
+					 1, err, sizeof(err)) == -EINVAL,
+		    "6.12's has not: %s", err);
+		okf(kbuild_without_check(VLALAB_SRCDIR "/kernel", "6.12", w01,
+					 1, err, sizeof(err)) == 0,
+		    "6.12's has 0001 (its own port)");
+		okf(kbuild_without_check(VLALAB_SRCDIR "/kernel", "6.0", w01, 1,
+					 err, sizeof(err)) == -EINVAL &&
+			    strstr(err, "unknown kernel line"),
+		    "an unknown line: %s", err);
+	}
 	return tap_done();
 }
