@@ -53,6 +53,9 @@ struct kb_blob {
 };
 
 struct kb_key_input {
+	/* The kernel line, hashed only when it is not the default (NULL or
+	 * "6.1"), so that 6.1's keys stay what they were before lines. */
+	const char *line;
 	const char *source_version;
 	const char *compiler;
 	const char *flavour;
@@ -87,6 +90,31 @@ int kb_hash_add(struct kb_hash *h, const char *tag, const void *data,
 int kb_hash_add_str(struct kb_hash *h, const char *tag, const char *s);
 int kb_hash_final(struct kb_hash *h, char ret_hex[65]);
 void kb_hash_free(struct kb_hash *h);
+
+/* ---- line.c: the kernel lines (docs/kernel.md, "Lines") ---- */
+struct kb_line {
+	const char *name; /* "6.1" */
+	const char *package; /* Debian's source package, for dpkg-query */
+	const char *tarball; /* what the package installs */
+};
+
+/* The line named line (NULL: KBUILD_DEFAULT_LINE), or NULL if none is. */
+const struct kb_line *kb_line_get(const char *line);
+/* 6.1: the names it had before lines existed. */
+bool kb_line_is_default(const struct kb_line *l);
+/* The folders' and lock's name of a flavour on the line: "patched" on
+ * the default line, "patched@6.12" on another. */
+int kb_line_name(const struct kb_line *l, const char *flavour, char *buf,
+		 size_t len);
+/* The folder of the line's series file and own patches: kernel/patches
+ * on the default line, kernel/patches/<line> on another. */
+int kb_line_patches_dir(const struct kb_line *l, const char *kernel_dir,
+			char *buf, size_t len);
+/* Where a patch of a line's series is read: patches_dir/name, or when
+ * there is none and shared_dir is not NULL (another line's: the patches
+ * both lines take), shared_dir/name. */
+int kb_line_patch_path(const char *patches_dir, const char *shared_dir,
+		       const char *name, char *buf, size_t len);
 
 /* ---- flavour.c: what a flavour is ---- */
 /* patched and vanilla: the flavours without a folder of kernel/flavours/. */
@@ -241,6 +269,13 @@ int kb_series_parse(const char *file, const char *text, struct kb_series *ret,
 int kb_series_check(const char *file, const struct kb_series *s,
 		    char *const *present, size_t npresent, char *err,
 		    size_t errlen);
+/* The same for another line's series (docs/kernel.md, "Lines"): a listed
+ * file may also be one of shared (kernel/patches/, what 6.1 takes too),
+ * which need not all be listed. */
+int kb_series_check_shared(const char *file, const struct kb_series *s,
+			   char *const *present, size_t npresent,
+			   char *const *shared, size_t nshared, char *err,
+			   size_t errlen);
 void kb_series_free(struct kb_series *s);
 /* Leaves names out of s: each is a patch's file name or a prefix of exactly
  * one ("0001"); a repeat is harmless. The left-out names, in series order,
@@ -262,6 +297,7 @@ struct kb_manifest_item {
 };
 
 struct kb_manifest {
+	char *line; /* the kernel line; an older manifest's NULL is 6.1 */
 	char *source_version;
 	char *compiler;
 	char *flavour;
@@ -391,6 +427,9 @@ struct kb_tree_opts {
 	const char *tarball;
 	const char *source_version;
 	const char *patches_dir;
+	/* Another line's: the patches its series shares with 6.1's
+	 * (kb_line_patch_path()); NULL on 6.1. */
+	const char *shared_dir;
 	/* A name with a '/' (a flavour's "flavours/<name>/<file>") is a path
 	 * below kernel_dir; any other name is a file of patches_dir. */
 	const char *kernel_dir;

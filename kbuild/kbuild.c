@@ -48,14 +48,22 @@ static bool flavour_is_tree(const char *f)
 	return !strcmp(f, TREE_FLAVOUR) || !strcmp(f, TREE_SERIES_FLAVOUR);
 }
 
-/* Reads and parses kernel_dir's series (none: an empty one) into *s. */
-static int read_series(const char *kernel_dir, struct kb_series *s,
-		       char **ret_text, char *err, size_t errlen)
+/* Reads and parses the series of kernel_dir and line (none: an empty
+ * one) into *s. */
+static int read_series(const char *kernel_dir, const char *line,
+		       struct kb_series *s, char **ret_text, char *err,
+		       size_t errlen)
 {
+	const struct kb_line *l = kb_line_get(line);
 	char path[PATH_MAX], *text = NULL;
 	int r;
 
-	r = kb_path(path, sizeof(path), "%s/patches/series", kernel_dir);
+	if (!l)
+		return kbuild_line_check(line, err, errlen);
+	r = kb_line_patches_dir(l, kernel_dir, path, sizeof(path));
+	if (r == 0)
+		r = kb_path(path + strlen(path), sizeof(path) - strlen(path),
+			    "/series");
 	if (r < 0)
 		return r;
 	r = fileio_read(path, FILEIO_ALL, &text, NULL, NULL);
@@ -77,15 +85,16 @@ static int read_series(const char *kernel_dir, struct kb_series *s,
 	return 0;
 }
 
-int kbuild_without_check(const char *kernel_dir, const char *const *without,
-			 size_t n, char *err, size_t errlen)
+int kbuild_without_check(const char *kernel_dir, const char *line,
+			 const char *const *without, size_t n, char *err,
+			 size_t errlen)
 {
 	struct kb_series s = { 0 };
 	char *text = NULL, **removed = NULL;
 	size_t nremoved = 0;
 	int r;
 
-	r = read_series(kernel_dir, &s, &text, err, errlen);
+	r = read_series(kernel_dir, line, &s, &text, err, errlen);
 	if (r == 0)
 		r = kb_series_without(&s, without, n, &removed, &nremoved, err,
 				      errlen);
@@ -103,7 +112,7 @@ int kbuild_series_resolve(const char *kernel_dir, const char *name,
 	size_t nremoved = 0;
 	int r;
 
-	r = read_series(kernel_dir, &s, &text, err, errlen);
+	r = read_series(kernel_dir, NULL, &s, &text, err, errlen);
 	if (r == 0)
 		r = kb_series_without(&s, &name, 1, &removed, &nremoved, err,
 				      errlen);
@@ -121,6 +130,7 @@ int kbuild_series_resolve(const char *kernel_dir, const char *name,
 
 /* Everything the key and the manifest are made of. */
 struct inputs {
+	const struct kb_line *line;
 	char source_version[128];
 	char compiler[256];
 	char *series_text;
@@ -169,11 +179,12 @@ static void inputs_free(struct inputs *in)
 	kb_evidence_spec_free(&in->evidence);
 }
 
-static int source_version(const char *tarball, bool is_default, char *buf,
-			  size_t len)
+static int source_version(const char *tarball, const struct kb_line *l,
+			  char *buf, size_t len)
 {
 	char *argv[] = { "dpkg-query", "-W", "-f=${Version}",
-			 "linux-source-6.1", NULL };
+			 (char *)l->package, NULL };
+	bool is_default = !strcmp(tarball, l->tarball);
 	struct stat st;
 
 	if (is_default && kb_run_capture(argv, NULL, buf, len) == 0 && buf[0])
@@ -276,6 +287,38 @@ static int add_fragments(struct inputs *in, const char *dir, const char *prefix,
 	return r;
 }
 
+/* Another line's fragments (configs/<line>/, appended from first on, named
+ * configs/<line>/<file>): one named as a fragment of configs/ takes its
+ * place in the merge order, and that one is dropped; the others stay
+ * at the end (docs/kernel.md, "Lines"). */
+static void line_fragments_override(struct inputs *in, size_t first)
+{
+	size_t n = first;
+
+	for (size_t k = first; k < in->nfrags; k++) {
+		const char *base = strrchr(in->frag_names[k], '/') + 1;
+		size_t to = n++;
+
+		for (size_t i = 0; i < first; i++) {
+			if (strcmp(in->frag_names[i], base))
+				continue;
+			free(in->frag_names[i]);
+			free(in->frag_paths[i]);
+			free(in->frag_data[i]);
+			kb_fragment_free(&in->frags[i]);
+			to = i;
+			n--;
+			break;
+		}
+		in->frag_names[to] = in->frag_names[k];
+		in->frag_paths[to] = in->frag_paths[k];
+		in->frag_data[to] = in->frag_data[k];
+		in->frag_len[to] = in->frag_len[k];
+		in->frags[to] = in->frags[k];
+	}
+	in->nfrags = n;
+}
+
 /* Appends the *.patch files of a flavour's folder dir to the series, in
  * name order (git format-patch numbers them), each named prefix/<file>:
  * they apply on top of the series and are hashed and listed like its
@@ -322,19 +365,24 @@ static int add_flavour_patches(struct inputs *in, const char *dir,
 	return r;
 }
 
-static int read_inputs(const char *kernel_dir, const char *flavour,
-		       const struct kbuild_opts *opts, struct inputs *in,
-		       struct kb_progress *p)
+static int read_inputs(const char *kernel_dir, const struct kb_line *l,
+		       const char *flavour, const struct kbuild_opts *opts,
+		       struct inputs *in, struct kb_progress *p)
 {
 	bool with_patches = strcmp(flavour, "vanilla") != 0 &&
 			    strcmp(flavour, TREE_FLAVOUR) != 0;
 	char patches_dir[PATH_MAX], configs_dir[PATH_MAX], path[PATH_MAX],
-		err[1024];
-	char **present = NULL;
-	size_t npresent = 0;
+		err[1024], shared_dir[PATH_MAX];
+	char **present = NULL, **shared = NULL;
+	size_t npresent = 0, nshared = 0;
+	bool other = !kb_line_is_default(l);
 	int r;
 
-	r = kb_path(patches_dir, sizeof(patches_dir), "%s/patches", kernel_dir);
+	r = kb_line_patches_dir(l, kernel_dir, patches_dir,
+				sizeof(patches_dir));
+	if (r == 0)
+		r = kb_path(shared_dir, sizeof(shared_dir), "%s/patches",
+			    kernel_dir);
 	if (r == 0)
 		r = kb_path(configs_dir, sizeof(configs_dir), "%s/configs",
 			    kernel_dir);
@@ -366,10 +414,16 @@ static int read_inputs(const char *kernel_dir, const char *flavour,
 		r = kb_list_dir(patches_dir, "", &present, &npresent);
 		if (r == -ENOENT)
 			r = 0;
+		if (r == 0 && other)
+			r = kb_list_dir(shared_dir, "", &shared, &nshared);
+		if (r == -ENOENT)
+			r = 0;
 		if (r == 0)
-			r = kb_series_check(path, &in->series, present,
-					    npresent, err, sizeof(err));
+			r = kb_series_check_shared(path, &in->series, present,
+						   npresent, shared, nshared,
+						   err, sizeof(err));
 		kb_strv_free(present, npresent);
+		kb_strv_free(shared, nshared);
 		if (r == 0)
 			r = kb_series_without(&in->series, opts->without,
 					      opts->n_without, &in->without,
@@ -385,8 +439,10 @@ static int read_inputs(const char *kernel_dir, const char *flavour,
 		if (!in->patch_data || !in->patch_len)
 			return -ENOMEM;
 		for (size_t i = 0; i < in->series.n; i++) {
-			r = kb_path(path, sizeof(path), "%s/%s", patches_dir,
-				    in->series.v[i].name);
+			r = kb_line_patch_path(patches_dir,
+					       other ? shared_dir : NULL,
+					       in->series.v[i].name, path,
+					       sizeof(path));
 			if (r == 0)
 				r = fileio_read(path, FILEIO_ALL,
 						&in->patch_data[i],
@@ -425,6 +481,19 @@ static int read_inputs(const char *kernel_dir, const char *flavour,
 		kb_msg(p, "kbuild: no config fragments (*.config) in '%s'",
 		       configs_dir);
 		r = -ENOENT;
+	}
+	if (r == 0 && other && !flavour_is_tree(flavour)) {
+		char ldir[PATH_MAX], prefix[PATH_MAX];
+		size_t first = in->nfrags;
+
+		r = kb_path(ldir, sizeof(ldir), "%s/%s", configs_dir, l->name);
+		if (r == 0)
+			r = kb_path(prefix, sizeof(prefix), "configs/%s",
+				    l->name);
+		if (r == 0 && access(ldir, F_OK) == 0)
+			r = add_fragments(in, ldir, prefix, p);
+		if (r == 0)
+			line_fragments_override(in, first);
 	}
 	if (r == 0 && !kb_flavour_is_builtin(flavour) &&
 	    !flavour_is_tree(flavour)) {
@@ -477,6 +546,7 @@ static int compute_key(const struct inputs *in, const char *flavour,
 					     in->frag_data[i],
 					     in->frag_len[i] };
 	ki = (struct kb_key_input){
+		.line = in->line->name,
 		.source_version = in->source_version,
 		.compiler = in->compiler,
 		.flavour = flavour,
@@ -935,6 +1005,8 @@ static int make_manifest(const char *flavour, const char *key,
 	m.absent = ut->absent;
 	m.nabsent = ut->nabsent;
 
+	/* A user's tree is no Debian line. */
+	m.line = ut->tree_path ? NULL : (char *)in->line->name;
 	m.source_version = (char *)in->source_version;
 	m.compiler = (char *)in->compiler;
 	m.flavour = (char *)flavour;
@@ -1014,11 +1086,12 @@ static int lock_flavour(const char *cache, const char *flavour,
 }
 
 /* A flavour of our own that has no tree yet starts from a copy of the
- * patched flavour's trees (seed.c), under that flavour's lock, so that it
+ * patched flavour's trees (seed.c; from, its name on the line), under that
+ * flavour's lock, so that it
  * compiles only what its fragments and patches change. *ret_secs: the
  * copy's seconds, or -1 when there was nothing to seed from (or no need). */
-static int seed(const char *cache, const char *flavour, int log_fd,
-		struct kb_progress *p, double *ret_secs)
+static int seed(const char *cache, const char *from, const char *flavour,
+		int log_fd, struct kb_progress *p, double *ret_secs)
 {
 	char path[PATH_MAX];
 	unsigned files = 0;
@@ -1032,18 +1105,17 @@ static int seed(const char *cache, const char *flavour, int log_fd,
 		return r;
 	if (stat(path, &st) == 0)
 		return 0;
-	r = lock_flavour(cache, SEED_FROM, p, &fd);
+	r = lock_flavour(cache, from, p, &fd);
 	if (r < 0)
 		return r;
-	kb_progress_stage(p,
-			  "seeding the trees from the " SEED_FROM " flavour's");
+	kb_progress_stage(p, "seeding the trees from another flavour's");
 	t0 = kb_now();
-	r = kb_seed_flavour(cache, SEED_FROM, flavour, log_fd, &files);
+	r = kb_seed_flavour(cache, from, flavour, log_fd, &files);
 	close(fd);
 	if (r == -ENOENT)
 		kb_msg(p,
 		       "kbuild: no %s object tree built from its tree to seed '%s' from: a cold build",
-		       SEED_FROM, flavour);
+		       from, flavour);
 	else if (r == -EEXIST)
 		kb_msg(p,
 		       "kbuild: obj/%s exists without trees/%s, so it is not seeded: a cold build",
@@ -1053,13 +1125,13 @@ static int seed(const char *cache, const char *flavour, int log_fd,
 	if (r < 0) {
 		kb_msg(p,
 		       "kbuild: cannot seed '%s' from the %s flavour's trees in '%s': %s",
-		       flavour, SEED_FROM, cache, strerror(-r));
+		       flavour, from, cache, strerror(-r));
 		return r;
 	}
 	*ret_secs = kb_now() - t0;
 	kb_msg(p,
 	       "kbuild: seeded '%s' from the %s flavour's trees in %.0f s (%u records rewritten)",
-	       flavour, SEED_FROM, *ret_secs, files);
+	       flavour, from, *ret_secs, files);
 	return 0;
 }
 
@@ -1227,7 +1299,9 @@ out:
 
 int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 {
+	const struct kb_line *l = kb_line_get(opts->line);
 	const char *tarball = opts->tarball ? opts->tarball :
+			      l		    ? l->tarball :
 					      KBUILD_DEFAULT_TARBALL;
 	const char *flavour = opts->tree ?
 				      (opts->tree_series ? TREE_SERIES_FLAVOUR :
@@ -1241,7 +1315,7 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	size_t nabsent = 0;
 	char cache[PATH_MAX], tree[PATH_MAX], obj[PATH_MAX], dir[PATH_MAX],
 		log_path[PATH_MAX];
-	char patches_dir[PATH_MAX], path[PATH_MAX];
+	char patches_dir[PATH_MAX], shared_dir[PATH_MAX], path[PATH_MAX];
 	struct kbuild_result res = { 0 };
 	struct inputs in = { 0 };
 	struct kb_progress p;
@@ -1258,7 +1332,22 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	kb_progress_init(&p, opts->msg, opts->progress);
 	if (!opts->kernel_dir)
 		return -EINVAL;
-	snprintf(name, sizeof(name), "%s", flavour);
+	if (!l || (opts->tree && !kb_line_is_default(l))) {
+		char err[256];
+
+		if (l)
+			snprintf(
+				err, sizeof(err),
+				"a user's tree is not a Debian line: no --line with --tree");
+		else
+			kbuild_line_check(opts->line, err, sizeof(err));
+		kb_msg(&p, "kbuild: %s", err);
+		return -EINVAL;
+	}
+	in.line = l;
+	r = kb_line_name(l, flavour, name, sizeof(name));
+	if (r < 0)
+		return r;
 	if (opts->tree) {
 		char hex[65], what[PATH_MAX + 16];
 
@@ -1301,13 +1390,15 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 		return r;
 	if (!opts->tree && stat(tarball, &st) < 0) {
 		r = -errno;
-		kb_msg(&p,
-		       "kbuild: kernel source '%s': %s (install linux-source-6.1)",
-		       tarball, strerror(-r));
+		kb_msg(&p, "kbuild: kernel source '%s': %s (install %s)",
+		       tarball, strerror(-r), l->package);
 		return r;
 	}
-	r = kb_path(patches_dir, sizeof(patches_dir), "%s/patches",
-		    opts->kernel_dir);
+	r = kb_line_patches_dir(l, opts->kernel_dir, patches_dir,
+				sizeof(patches_dir));
+	if (r == 0)
+		r = kb_path(shared_dir, sizeof(shared_dir), "%s/patches",
+			    opts->kernel_dir);
 	if (r < 0)
 		return r;
 
@@ -1324,9 +1415,7 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 			goto out;
 		}
 	} else {
-		r = source_version(tarball,
-				   !strcmp(tarball, KBUILD_DEFAULT_TARBALL),
-				   in.source_version,
+		r = source_version(tarball, l, in.source_version,
 				   sizeof(in.source_version));
 	}
 	if (r < 0)
@@ -1346,7 +1435,7 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 		r = -EINVAL;
 		goto out;
 	}
-	r = read_inputs(opts->kernel_dir, flavour, opts, &in, &p);
+	r = read_inputs(opts->kernel_dir, l, flavour, opts, &in, &p);
 	if (r < 0)
 		goto out;
 	r = compute_key(&in, flavour, key);
@@ -1435,7 +1524,11 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 		goto configure;
 	}
 	if (!opts->obj_dir && !kb_flavour_is_builtin(flavour)) {
-		r = seed(cache, flavour, log_fd, &p, &seed_secs);
+		char from[KBUILD_FLAVOUR_MAX + 8];
+
+		r = kb_line_name(l, SEED_FROM, from, sizeof(from));
+		if (r == 0)
+			r = seed(cache, from, name, log_fd, &p, &seed_secs);
 		if (r < 0)
 			goto out;
 		seeded = seed_secs >= 0;
@@ -1443,10 +1536,11 @@ int kbuild_run(const struct kbuild_opts *opts, struct kbuild_result *ret)
 	r = kb_tree_prepare(
 		&(struct kb_tree_opts){
 			.cache_dir = cache,
-			.flavour = flavour,
+			.flavour = name,
 			.tarball = tarball,
 			.source_version = in.source_version,
 			.patches_dir = patches_dir,
+			.shared_dir = kb_line_is_default(l) ? NULL : shared_dir,
 			.kernel_dir = opts->kernel_dir,
 			.series = &in.series,
 			.log_fd = log_fd,

@@ -28,6 +28,14 @@
 
 #define KBUILD_DEFAULT_TARBALL "/usr/src/linux-source-6.1.tar.xz"
 #define KBUILD_DEFAULT_FLAVOUR "patched"
+/* The kernel line (docs/kernel.md, "Lines"): Debian's linux-source-<line>. */
+#define KBUILD_DEFAULT_LINE "6.1"
+
+/* 0 if line is a known kernel line; -EINVAL with err listing them. */
+int kbuild_line_check(const char *line, char *err, size_t errlen);
+/* The source tarball of a known line (/usr/src/linux-source-<line>.tar.xz),
+ * or NULL. */
+const char *kbuild_line_tarball(const char *line);
 
 /* ${VLALAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vlalab} into buf; 0 or -errno. */
 int kbuild_cache_dir(char *buf, size_t len);
@@ -97,7 +105,11 @@ struct kbuild_opts {
 	const char *cache_dir; /* NULL: kbuild_cache_dir() */
 	const char *
 		kernel_dir; /* the repo's kernel/ folder (patches/, configs/) */
-	const char *tarball; /* NULL: /usr/src/linux-source-6.1.tar.xz */
+	const char *tarball; /* NULL: the line's, kbuild_line_tarball() */
+	/* The kernel line, "6.1" or "6.12" (NULL: KBUILD_DEFAULT_LINE): the
+	 * source package, the series (kernel/patches/<line>/series beside
+	 * 6.1's kernel/patches/series), the key, trees/ and obj/. */
+	const char *line;
 	const char *flavour; /* NULL: "patched"; kbuild_flavour_check() */
 	int jobs; /* 0: nproc */
 	bool progress; /* print progress to msg (TTY: one updating line; else plain lines) */
@@ -130,11 +142,12 @@ struct kbuild_opts {
 	bool tree_series;
 };
 
-/* Checks opts-style without names against kernel_dir's series before a
+/* Checks opts-style without names against the series of kernel_dir and line (NULL: 6.1) before a
  * build: 0, or -EINVAL with err naming the bad one and listing the series
  * (a usage error), or another -errno if the series cannot be read. */
-int kbuild_without_check(const char *kernel_dir, const char *const *without,
-			 size_t n, char *err, size_t errlen);
+int kbuild_without_check(const char *kernel_dir, const char *line,
+			 const char *const *without, size_t n, char *err,
+			 size_t errlen);
 
 /* The full file name of the series patch that name (a file name or a
  * prefix of exactly one, as for without) means, malloc'd into *ret_full:

@@ -159,6 +159,10 @@ int kb_cache_key(const struct kb_key_input *in, char ret_hex[65])
 	if (r < 0)
 		return r;
 	r = kb_hash_add_str(h, "vlalab-kbuild-key", "1");
+	/* The default line (or NULL) hashes no line: its keys are those from
+	 * before lines existed, so that its cached kernels stay hits. */
+	if (r == 0 && in->line && strcmp(in->line, KBUILD_DEFAULT_LINE))
+		r = kb_hash_add_str(h, "line", in->line);
 	if (r == 0)
 		r = kb_hash_add_str(h, "source-version", in->source_version);
 	if (r == 0)

@@ -25,6 +25,7 @@ void kb_manifest_free(struct kb_manifest *m)
 {
 	if (!m)
 		return;
+	free(m->line);
 	free(m->source_version);
 	free(m->compiler);
 	free(m->flavour);
@@ -237,6 +238,7 @@ int kb_manifest_to_json(const struct kb_manifest *m, char **ret)
 		return -ENOMEM;
 	if (jsonutil_add(o, "format", json_object_new_int(MANIFEST_FORMAT)) <
 		    0 ||
+	    (m->line && add_str(o, "line", m->line) < 0) ||
 	    add_str(o, "source_version", m->source_version) < 0 ||
 	    add_str(o, "compiler", m->compiler) < 0 ||
 	    add_str(o, "flavour", m->flavour) < 0 ||
@@ -383,7 +385,12 @@ int kb_manifest_parse(const char *text, struct kb_manifest *ret)
 		json_object_put(o);
 		return -EBADMSG;
 	}
-	r = get_str(o, "source_version", &m.source_version);
+	/* Before lines existed there was 6.1 only: no "line" is 6.1. */
+	r = json_object_object_get_ex(o, "line", NULL) ?
+		    get_str(o, "line", &m.line) :
+		    0;
+	if (r == 0)
+		r = get_str(o, "source_version", &m.source_version);
 	if (r == 0)
 		r = get_str(o, "compiler", &m.compiler);
 	if (r == 0)

@@ -91,11 +91,22 @@ int kb_series_check(const char *file, const struct kb_series *s,
 		    char *const *present, size_t npresent, char *err,
 		    size_t errlen)
 {
+	return kb_series_check_shared(file, s, present, npresent, NULL, 0, err,
+				      errlen);
+}
+
+int kb_series_check_shared(const char *file, const struct kb_series *s,
+			   char *const *present, size_t npresent,
+			   char *const *shared, size_t nshared, char *err,
+			   size_t errlen)
+{
 	for (size_t i = 0; i < s->n; i++) {
 		bool found = false;
 
 		for (size_t j = 0; j < npresent && !found; j++)
 			found = !strcmp(s->v[i].name, present[j]);
+		for (size_t j = 0; j < nshared && !found; j++)
+			found = !strcmp(s->v[i].name, shared[j]);
 		if (!found) {
 			snprintf(err, errlen,
 				 "%s:%u: patch '%s' is listed but missing",

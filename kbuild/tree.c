@@ -334,7 +334,8 @@ static int patch_source(const struct kb_tree_opts *o, const char *name,
 {
 	if (strchr(name, '/'))
 		return kb_path(buf, len, "%s/%s", o->kernel_dir, name);
-	return kb_path(buf, len, "%s/%s", o->patches_dir, name);
+	return kb_line_patch_path(o->patches_dir, o->shared_dir, name, buf,
+				  len);
 }
 
 int kb_tree_prepare(const struct kb_tree_opts *o, char *tree, size_t treelen)

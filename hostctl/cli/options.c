@@ -30,6 +30,9 @@ static const struct cli_opt_def defs[] = {
 	  "                    kmemleak, lockdep, SLUB debugging); without it, a\n"
 	  "                    scenario naming a flavour runs on that flavour's\n"
 	  "                    build, with it such a scenario of another skips\n" },
+	{ { "line", required_argument, NULL, CLI_OPT_LINE },
+	  "  --line LINE       the kernel line: 6.1 (default) or 6.12, Debian's\n"
+	  "                    linux-source-LINE with its series\n" },
 	{ { "without-patch", required_argument, NULL, CLI_OPT_WITHOUT_PATCH },
 	  "  --without-patch NAME\n"
 	  "                    build and boot the kernel with this patch of the\n"

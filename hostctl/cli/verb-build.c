@@ -28,13 +28,16 @@ static void build_usage(FILE *f)
 	fprintf(f,
 		"Usage: hostctl build [OPTIONS]\n"
 		"\n"
-		"Build the kernel (Debian's linux-source-6.1, the patch series and the\n"
-		"config fragments) into the cache, or find it there; print where it is.\n"
+		"Build the kernel (Debian's linux-source-6.1 or -6.12, the line's patch\n"
+		"series and the config fragments) into the cache, or find it there;\n"
+		"print where it is.\n"
 		"\n"
 		"  --cache DIR       the cache (default: $VLALAB_CACHE, else\n"
 		"                    ${XDG_CACHE_HOME:-$HOME/.cache}/vlalab)\n"
 		"  --kernel-dir DIR  patches/ and configs/ (default: %s/kernel)\n"
-		"  --tarball FILE    the kernel source (default: %s)\n"
+		"  --tarball FILE    the kernel source (default: the line's,\n"
+		"                    %s for 6.1)\n"
+		"  --line LINE       the kernel line: 6.1 (default) or 6.12\n"
 		"  --flavour NAME    patched (the series applied, default), vanilla (none),\n"
 		"                    or a folder of kernel/flavours/ (e.g. debug: KASAN,\n"
 		"                    lockdep, SLUB debugging on the patched tree)\n"
@@ -76,9 +79,9 @@ enum {
 };
 
 static const enum cli_opt shared[] = {
-	CLI_OPT_CACHE,	       CLI_OPT_KERNEL_DIR, CLI_OPT_FLAVOUR,
-	CLI_OPT_WITHOUT_PATCH, CLI_OPT_TREE,	   CLI_OPT_SERIES,
-	CLI_OPT_HELP,	       CLI_OPT_END,
+	CLI_OPT_CACHE,	CLI_OPT_KERNEL_DIR,    CLI_OPT_FLAVOUR,
+	CLI_OPT_LINE,	CLI_OPT_WITHOUT_PATCH, CLI_OPT_TREE,
+	CLI_OPT_SERIES, CLI_OPT_HELP,	       CLI_OPT_END,
 };
 
 static const struct option own[] = {
@@ -124,6 +127,9 @@ int verb_build(int argc, char *argv[])
 			break;
 		case CLI_OPT_FLAVOUR:
 			ko.flavour = optarg;
+			break;
+		case CLI_OPT_LINE:
+			ko.line = optarg;
 			break;
 		case 'j':
 			errno = 0;
@@ -189,6 +195,15 @@ int verb_build(int argc, char *argv[])
 			"hostctl build: --series goes with --tree, --flavour does not, and --without-patch with --tree needs --series\n");
 		return 2;
 	}
+	if (ko.line && kbuild_line_check(ko.line, err, sizeof(err)) < 0) {
+		fprintf(stderr, "hostctl build: --line: %s\n", err);
+		return 2;
+	}
+	if (ko.line && ko.tree) {
+		fprintf(stderr,
+			"hostctl build: --line chooses Debian's source, not a --tree\n");
+		return 2;
+	}
 	if (ko.flavour) {
 		r = kbuild_flavour_check(ko.kernel_dir, ko.flavour, err,
 					 sizeof(err));
@@ -204,7 +219,7 @@ int verb_build(int argc, char *argv[])
 		return 2;
 	}
 	if (ko.n_without) {
-		r = kbuild_without_check(ko.kernel_dir, ko.without,
+		r = kbuild_without_check(ko.kernel_dir, ko.line, ko.without,
 					 ko.n_without, err, sizeof(err));
 		if (r < 0) {
 			fprintf(stderr, "hostctl build: --without-patch: %s\n",

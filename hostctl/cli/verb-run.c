@@ -63,6 +63,7 @@ static void run_usage(FILE *f)
 		PM_DUMP_MAX_MB_DEFAULT);
 	cli_opt_usage(f, CLI_OPT_KERNEL_DIR);
 	cli_opt_usage(f, CLI_OPT_FLAVOUR);
+	cli_opt_usage(f, CLI_OPT_LINE);
 	cli_opt_usage(f, CLI_OPT_MACHINE);
 	cli_opt_usage(f, CLI_OPT_WITHOUT_PATCH);
 	cli_opt_usage(f, CLI_OPT_TREE);
@@ -196,12 +197,13 @@ static int parse_dump_max_mb(const char *arg, struct run_spec *s)
 
 /* run's own options, beside the shared ones (options.h). */
 static const enum cli_opt run_shared[] = {
-	CLI_OPT_CONNECT,       CLI_OPT_OUTPUT,	CLI_OPT_SCENARIOS,
-	CLI_OPT_CACHE,	       CLI_OPT_ACCEL,	CLI_OPT_IMAGE,
-	CLI_OPT_KERNEL_DIR,    CLI_OPT_FLAVOUR, CLI_OPT_MACHINE,
-	CLI_OPT_WITHOUT_PATCH, CLI_OPT_TREE,	CLI_OPT_SERIES,
-	CLI_OPT_JUNIT,	       CLI_OPT_KCIDB,	CLI_OPT_RESULTS,
-	CLI_OPT_NO_RESTORE,    CLI_OPT_HELP,	CLI_OPT_END,
+	CLI_OPT_CONNECT,    CLI_OPT_OUTPUT,	   CLI_OPT_SCENARIOS,
+	CLI_OPT_CACHE,	    CLI_OPT_ACCEL,	   CLI_OPT_IMAGE,
+	CLI_OPT_KERNEL_DIR, CLI_OPT_FLAVOUR,	   CLI_OPT_LINE,
+	CLI_OPT_MACHINE,    CLI_OPT_WITHOUT_PATCH, CLI_OPT_TREE,
+	CLI_OPT_SERIES,	    CLI_OPT_JUNIT,	   CLI_OPT_KCIDB,
+	CLI_OPT_RESULTS,    CLI_OPT_NO_RESTORE,	   CLI_OPT_HELP,
+	CLI_OPT_END,
 };
 
 static const struct option run_own[] = {
@@ -244,6 +246,9 @@ static int parse_kernel_opt(int c, const char *arg, struct run_spec *s)
 		break;
 	case CLI_OPT_FLAVOUR:
 		s->flavour = arg;
+		break;
+	case CLI_OPT_LINE:
+		s->line = arg;
 		break;
 	case CLI_OPT_TREE:
 		s->tree = arg;

@@ -565,6 +565,7 @@ static int plan_build(const struct run_spec *s, struct run_plan *p,
 		&(struct setup_kernel){
 			.kernel_dir = s->kernel_dir,
 			.flavour = flavour ? flavour : s->flavour,
+			.line = s->line,
 			.without = s->without,
 			.n_without = s->n_without,
 			.tree = s->tree,

@@ -226,6 +226,7 @@ int setup_prepare_kernel(const char *cache, const char *uri, const char *initrd,
 	kopts.kernel_dir = k->kernel_dir ? k->kernel_dir :
 					   VLALAB_SRCDIR "/kernel";
 	kopts.flavour = k->flavour;
+	kopts.line = k->line;
 	kopts.without = k->without;
 	kopts.n_without = k->n_without;
 	kopts.tree = k->tree;

@@ -48,6 +48,7 @@ int setup_prepare(const char *cache, const char *uri, const char *initrd,
 struct setup_kernel {
 	const char *kernel_dir; /* patches/ and configs/; NULL: the repo's */
 	const char *flavour; /* NULL: patched; kbuild_flavour_check() first */
+	const char *line; /* NULL: 6.1; kbuild_line_check() first */
 	const char *const *without; /* patches left out: file names or unique
 				     * prefixes; kbuild_without_check() first */
 	size_t n_without;

@@ -73,6 +73,8 @@ static const char *kernel_choice_check(const struct run_spec *s)
 		return "--series goes with --tree";
 	if (s->tree && s->flavour)
 		return "--flavour chooses one of our kernels, not a --tree";
+	if ((s->tree || s->ext_kernel) && s->line)
+		return "--line chooses Debian's source, not a --tree or --kernel";
 	if (s->tree && s->n_without && !s->tree_series)
 		return "--without-patch with --tree needs --series";
 	if (!s->ext_kernel != !s->ext_modules)
@@ -116,6 +118,11 @@ int run_spec_check(const struct run_spec *s, char *err, size_t errlen)
 		bad = exec_check(s);
 	if (bad)
 		return errmsg(err, errlen, -EINVAL, "%s", bad);
+	if (s->line) {
+		r = kbuild_line_check(s->line, why, sizeof(why));
+		if (r < 0)
+			return errmsg(err, errlen, -EINVAL, "--line: %s", why);
+	}
 	if (s->flavour) {
 		r = kbuild_flavour_check(s->kernel_dir, s->flavour, why,
 					 sizeof(why));
@@ -132,7 +139,7 @@ int run_spec_check(const struct run_spec *s, char *err, size_t errlen)
 			err, errlen, -EINVAL,
 			"--junit and --kcidb take one run, not --repeat's rounds; export a round with hostctl export");
 	if (s->n_without) {
-		r = kbuild_without_check(s->kernel_dir, s->without,
+		r = kbuild_without_check(s->kernel_dir, s->line, s->without,
 					 s->n_without, why, sizeof(why));
 		if (r < 0)
 			return errmsg(err, errlen, -EINVAL,

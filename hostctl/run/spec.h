@@ -83,6 +83,7 @@ struct run_spec {
 	char image_buf[PATH_MAX];
 	const char *kernel_dir; /* patches/ and configs/ */
 	const char *flavour; /* NULL: patched */
+	const char *line; /* the kernel line (kbuild_opts.line); NULL: 6.1 */
 	const char *machine; /* NULL: DOMAIN_MACHINE_DEFAULT */
 	/* --tree DIR [--series]: a user's tree (docs/kernel.md) */
 	const char *tree;

@@ -53,6 +53,25 @@ int main(void)
 	s.flavour = "debug";
 	refused(&s, "not a --tree", "--flavour with --tree");
 	run_spec_init(&s);
+	s.line = "6.12";
+	ok(run_spec_check(&s, err, sizeof(err)) == 0, "--line 6.12 goes");
+	s.line = "5.10";
+	refused(&s, "--line: unknown kernel line '5.10' (known: 6.1, 6.12)",
+		"an unknown line");
+	run_spec_init(&s);
+	s.line = "6.12";
+	s.tree = "/t";
+	refused(&s, "--line chooses Debian's source", "--line with --tree");
+	run_spec_init(&s);
+	s.line = "6.1";
+	s.ext_kernel = "/k";
+	s.ext_modules = "/m";
+	refused(&s, "--line chooses Debian's source", "--line with --kernel");
+	run_spec_init(&s);
+	s.line = "6.12";
+	s.without[s.n_without++] = "0020";
+	refused(&s, "--without-patch: ", "a patch not in 6.12's series");
+	run_spec_init(&s);
 	s.tree = "/t";
 	s.without[s.n_without++] = "0001";
 	refused(&s, "needs --series", "--without-patch with --tree");

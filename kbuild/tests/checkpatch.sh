@@ -17,14 +17,30 @@ if [ ! -x "$tree/scripts/checkpatch.pl" ]; then
 	echo "1..0 # SKIP no kernel tree at $tree (run hostctl build)"
 	exit 77
 fi
+# Each line's own ports too (kernel/patches/<line>/*.patch, docs/kernel.md,
+# "Lines"), with that line's tree's checkpatch when it has been unpacked
+# (trees/patched@<line>); said when it has not.
 patches=$(sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$SRCDIR/kernel/patches/series")
-n=$(printf '%s\n' "$patches" | wc -l)
+own=
+for d in "$SRCDIR"/kernel/patches/*/; do
+	line=$(basename "$d")
+	if [ ! -x "$cache/trees/patched@$line/scripts/checkpatch.pl" ]; then
+		echo "# the $line line's own patches are not checked: no tree at $cache/trees/patched@$line (hostctl build --line $line)"
+		continue
+	fi
+	for f in "$d"*.patch; do
+		[ -e "$f" ] && own="$own $line/$(basename "$f")"
+	done
+done
+n=$(printf '%s\n' $patches $own | wc -l)
 echo "1..$n"
 i=0
 rc=0
-for p in $patches; do
+for p in $patches $own; do
 	i=$((i + 1))
-	out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --quiet \
+	t=$tree
+	case $p in */*) t=$cache/trees/patched@${p%%/*} ;; esac
+	out=$(cd "$t" && perl scripts/checkpatch.pl --strict --quiet \
 		--ignore UNKNOWN_COMMIT_ID "$SRCDIR/kernel/patches/$p" 2>&1)
 	if printf '%s\n' "$out" | grep -q '^\(ERROR\|WARNING\|CHECK\):'; then
 		echo "not ok $i - $p"

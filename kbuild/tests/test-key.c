@@ -98,6 +98,56 @@ int main(void)
 		okf(!strcmp(k, base), "an empty left-out list keeps the usual key");
 	}
 
+	/* Kernel lines: the default line's key is the one from before lines
+	 * (so that every cached 6.1 kernel stays a hit): these keys of a
+	 * patched, debug and vla request are what main's kb_cache_key() gave
+	 * for them at 4fe1993, before kb_key_input had a line. Another line
+	 * has keys of its own. */
+	{
+		static const struct {
+			const char *flavour, *key;
+		} pinned[] = {
+			{ "patched",
+			  "4ab6265b977d8997c20b9ce6eb61ff3f0792391ab20f55983a89aababc4e7884" },
+			{ "debug",
+			  "e17d39af5d8c881e7c6e9acc0f91fecda9f24ec0ae6a32ba909b66f4d67dd715" },
+			{ "vla",
+			  "d7f4b071a7adb41ea270f7f5625fb4499760aacb50612da438b17419422a0480" },
+		};
+		struct kb_blob frags[3] = {
+			{ "base.config", "CONFIG_A=y\n", 11 },
+			{ "ftrace.config", "CONFIG_B=m\n", 11 },
+			{ "flavours/debug/debug.config", "CONFIG_KASAN=y\n", 15 },
+		};
+		static const char *const lines[] = { NULL, "6.1" };
+
+		for (size_t i = 0; i < 3; i++) {
+			for (size_t j = 0; j < 2; j++) {
+				fixture_init(&f);
+				f.in.fragments = frags;
+				f.in.nfragments = i ? 3 : 2;
+				f.in.flavour = pinned[i].flavour;
+				f.in.line = lines[j];
+				key_of(&f, k);
+				okf(!strcmp(k, pinned[i].key),
+				    "line %s, %s: the key from before lines",
+				    lines[j] ? lines[j] : "(none)",
+				    pinned[i].flavour);
+			}
+		}
+		VARY("the line (6.12)", f.in.line = "6.12");
+		fixture_init(&f);
+		f.in.line = "6.12";
+		key_of(&f, k);
+		{
+			char k2[65];
+
+			f.in.line = "6.13";
+			key_of(&f, k2);
+			okf(strcmp(k, k2) != 0, "two other lines, two keys");
+		}
+	}
+
 	/* Stability: the key of the fixture is fixed by the format. */
 	fixture_init(&f);
 	key_of(&f, k);

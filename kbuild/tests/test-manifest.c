@@ -174,6 +174,7 @@ int main(void)
 		{ "lib/bch.o", "build_deg2_base", "build", "", -1, -1, "", 1, 0 },
 	};
 	struct kb_manifest m = {
+		.line = "6.12",
 		.source_version = "6.1.192-3",
 		.compiler = "gcc 12/x86_64",
 		.flavour = "patched",
@@ -220,6 +221,7 @@ int main(void)
 	okf(!strcmp(back.source_version, "6.1.192-3") && !strcmp(back.flavour, "patched") &&
 		    !strcmp(back.key, "0123") && !strcmp(back.release, "6.1.192"),
 	    "strings round-trip");
+	okf(back.line && !strcmp(back.line, "6.12"), "the line round-trips");
 	okf(back.npatches == 1 && !strcmp(back.patches[0].name, "0001-x.patch") &&
 		    !strcmp(back.patches[0].sha256, "ab"),
 	    "patches round-trip");
@@ -285,8 +287,8 @@ int main(void)
 	    "a patch with a numeric name is refused");
 	okf(kb_manifest_parse("{\"source_version\":\"a\",\"compiler\":\"b\",\"flavour\":\"c\",\"key\":\"k\","
 			      "\"release\":\"r\",\"patches\":[],\"fragments\":[]}",
-			      &back) == 0 && back.nwithout == 0,
-	    "an older manifest without \"without\" parses, with none left out");
+			      &back) == 0 && back.nwithout == 0 && !back.line,
+	    "an older manifest without \"without\" or \"line\" parses, with none left out (6.1)");
 	kb_manifest_free(&back);
 	okf(kb_manifest_parse("{\"source_version\":\"a\",\"compiler\":\"b\",\"flavour\":\"c\",\"key\":\"k\","
 			      "\"release\":\"r\",\"patches\":[],\"fragments\":[],\"without\":[1]}",

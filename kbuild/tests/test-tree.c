@@ -72,6 +72,18 @@ static const char patch_b[] = "Subject: [PATCH 2/2] lib/b: shout four\n"
 			      "+FOUR\n"
 			      " five\n";
 
+/* 0002 as another line's own file: the same place, another change. */
+static const char patch_b_port[] = "Subject: [PATCH 2/2] lib/b: capitalise four\n"
+				   "\n"
+				   "diff --git a/lib/b.c b/lib/b.c\n"
+				   "--- a/lib/b.c\n"
+				   "+++ b/lib/b.c\n"
+				   "@@ -3,3 +3,3 @@\n"
+				   " three\n"
+				   "-four\n"
+				   "+Four\n"
+				   " five\n";
+
 /* Context that is not in the file: does not apply. */
 static const char patch_bad[] =
 	"Subject: [PATCH] lib/b: against another version\n"
@@ -93,10 +105,15 @@ static int run(char *const argv[])
 	return r < 0 ? r : kb_wait(pid, NULL);
 }
 
-static int prepare(const char *version, const char *series_text, char **ret_msg)
+/* kb_tree_prepare() of trees/<name> with the series series_text of
+ * patches/<line> (NULL: patches/ itself), whose names fall back to
+ * patches/ for another line. */
+static int prepare_line(const char *name, const char *line,
+			const char *version, const char *series_text,
+			char **ret_msg)
 {
 	char cache[PATH_MAX], tarball[PATH_MAX], patches[PATH_MAX],
-		tree[PATH_MAX], err[256];
+		shared[PATH_MAX], tree[PATH_MAX], err[256];
 	struct kb_series s = { 0 };
 	struct kb_progress p;
 	size_t len = 0;
@@ -105,7 +122,11 @@ static int prepare(const char *version, const char *series_text, char **ret_msg)
 
 	kb_path(cache, sizeof(cache), "%s/cache", tmp);
 	kb_path(tarball, sizeof(tarball), "%s/linux.tar.xz", tmp);
-	kb_path(patches, sizeof(patches), "%s/patches", tmp);
+	kb_path(shared, sizeof(shared), "%s/patches", tmp);
+	if (line)
+		kb_path(patches, sizeof(patches), "%s/patches/%s", tmp, line);
+	else
+		kb_path(patches, sizeof(patches), "%s/patches", tmp);
 	*ret_msg = NULL;
 	msg = open_memstream(ret_msg, &len);
 	kb_progress_init(&p, msg, false);
@@ -114,10 +135,11 @@ static int prepare(const char *version, const char *series_text, char **ret_msg)
 		r = kb_tree_prepare(
 			&(struct kb_tree_opts){
 				.cache_dir = cache,
-				.flavour = "patched",
+				.flavour = name,
 				.tarball = tarball,
 				.source_version = version,
 				.patches_dir = patches,
+				.shared_dir = line ? shared : NULL,
 				.series = &s,
 				.log_fd = -1,
 				.p = &p,
@@ -126,6 +148,11 @@ static int prepare(const char *version, const char *series_text, char **ret_msg)
 	kb_series_free(&s);
 	fclose(msg);
 	return r;
+}
+
+static int prepare(const char *version, const char *series_text, char **ret_msg)
+{
+	return prepare_line("patched", NULL, version, series_text, ret_msg);
 }
 
 int main(void)
@@ -269,6 +296,23 @@ int main(void)
 	okf(file_is("cache/trees/patched/lib/a.c",
 		    "one\ntwo\nTHREE\nfour\nfive\n"),
 	    "and patched");
+
+	/* 8. Another line (docs/kernel.md, "Lines"): its series takes 0001
+	 * from patches/ and its own 0002 from patches/6.12/, in a tree of its
+	 * own; 6.1's tree is left as it was. */
+	tfile_put(tmp, "patches/6.12/0002-b.patch", patch_b_port);
+	r = prepare_line("patched@6.12", "6.12", "6.12.118-1",
+			 "0001-a.patch\n0002-b.patch\n", &msg);
+	okf(r == 0, "another line's series applies (r=%d) %s", r, msg);
+	free(msg);
+	okf(file_is("cache/trees/patched@6.12/lib/a.c",
+		    "one\ntwo\nTHREE\nfour\nfive\n"),
+	    "the shared 0001 from patches/");
+	okf(file_is("cache/trees/patched@6.12/lib/b.c",
+		    "one\ntwo\nthree\nFour\nfive\n"),
+	    "the line's own 0002 from patches/6.12/, not 6.1's");
+	okf(file_is("cache/trees/patched/lib/b.c", orig),
+	    "6.1's tree untouched");
 
 	kb_rm_rf(tmp);
 	return tap_done();
