@@ -43,7 +43,7 @@ static void test_argv(void)
 	       "-cpu qemu64 -m 512 -smp 1 -nodefaults -no-user-config "
 	       "-display none -bios /usr/share/qemu/qboot.rom "
 	       "-kernel /k/bzImage -initrd /i/initramfs.cpio.gz "
-	       "-append console=ttyS0 panic=-1 rdinit=/init quiet loglevel=5 "
+	       "-append console=ttyS0 panic=-1 rdinit=/init quiet loglevel=5 no_timer_check "
 	       "-chardev socket,id=con,fd=3 -serial chardev:con "
 	       "-device virtio-serial-pci,id=vs -chardev socket,id=chan,fd=4 "
 	       "-device virtserialport,bus=vs.0,chardev=chan,"
