@@ -16,19 +16,13 @@ import subprocess
 import sys
 import tempfile
 
+from tap import done, ok
+
 src = sys.argv[1]
 tool = os.path.join(src, "hostctl/tests/integration/bites-record.py")
 spec = importlib.util.spec_from_file_location("bites_record", tool)
 br = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(br)
-n = bad = 0
-
-
-def ok(cond, what):
-    global n, bad
-    n += 1
-    bad += 0 if cond else 1
-    print("%s %d - %s" % ("ok" if cond else "not ok", n, what))
 
 
 P1, P2, P3 = "0001-a.patch", "0002-b.patch", "0003-c.patch"
@@ -164,5 +158,4 @@ with tempfile.TemporaryDirectory() as t:
        "select --mutants: another expected first step (mutants-first-fail) is checked again")
     ok(msel("%s x/one 0 kk2 no 1\n" % M) == "check", "select --mutants: another kernel key is checked again")
 
-print("1..%d" % n)
-sys.exit(1 if bad else 0)
+done()
