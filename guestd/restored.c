@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -25,23 +26,28 @@
  */
 static int reseed(const unsigned char *seed, size_t len)
 {
-	struct {
-		struct rand_pool_info info;
-		unsigned char buf[PROTO_SEED_BYTES];
-	} p;
+	/* struct rand_pool_info ends in a flexible array: the seed, after. */
+	struct rand_pool_info *p;
 	int fd, r = 0;
 
-	if (len > sizeof(p.buf))
+	if (len > PROTO_SEED_BYTES)
 		return -EINVAL;
+	p = malloc(sizeof(*p) + len);
+	if (!p)
+		return -ENOMEM;
+	p->entropy_count = (int)len * 8;
+	p->buf_size = (int)len;
+	memcpy(p->buf, seed, len);
 	fd = open("/dev/urandom", O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	p.info.entropy_count = (int)len * 8;
-	p.info.buf_size = (int)len;
-	memcpy(p.buf, seed, len);
-	if (ioctl(fd, RNDADDENTROPY, &p) < 0 || ioctl(fd, RNDRESEEDCRNG) < 0)
+	if (fd < 0) {
+		r = -errno;
+		goto out;
+	}
+	if (ioctl(fd, RNDADDENTROPY, p) < 0 || ioctl(fd, RNDRESEEDCRNG) < 0)
 		r = -errno;
 	close(fd);
+out:
+	free(p);
 	return r;
 }
 
