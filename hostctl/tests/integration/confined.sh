@@ -2,8 +2,8 @@
 # Integration: QEMU confined when hostctl runs as root (docs/architecture.md,
 # "QEMU's user"). `hostctl repro --no-shell` holds ftrace/cached-filter's VM
 # after step 1 (a run as any other, held as long as the test needs, so no
-# sleep guesses when to look); its QEMU, found by the domain name in its
-# command line, must run as a user that is not root, in a seccomp filter
+# sleep guesses when to look); its QEMU, found by the VM's name in its
+# command line (the domain's, or for a restored VM its SSH socket's), must run as a user that is not root, in a seccomp filter
 # (/proc/PID/status "Seccomp: 2"), without capabilities. From that user's
 # credentials (uid, gid and groups, as QEMU has them), the kernel it booted
 # must be readable (the check can read at all) and the cache's SSH private
@@ -23,16 +23,29 @@ from repro_vm import CACHE as cache, fail, hold, done
 rp, dom = hold(hostctl, 1)
 
 # The QEMU of this VM only: other people's QEMUs may run on this machine.
+# A VM restored from a saved image keeps the image's domain name
+# (vlalab-snap-KEY-N, docs/performance.md), and libvirt hands QEMU its
+# sockets as descriptors: the VM's own is the one bound to its SSH socket,
+# <cache>/vms/<domain>.ssh, found in /proc/net/unix by its inode.
+ssh_inodes = set()
+for line in open("/proc/net/unix").read().splitlines()[1:]:
+    f = line.split()
+    if len(f) >= 8 and f[7].endswith("/%s.ssh" % dom):
+        ssh_inodes.add(f[6])
 pid, argv = None, None
 for d in os.listdir("/proc"):
     if not d.isdigit():
         continue
     try:
         args = open("/proc/%s/cmdline" % d, "rb").read().split(b"\0")
+        fds = os.listdir("/proc/%s/fd" % d) if args and \
+            b"qemu-system" in args[0] else []
+        links = {os.readlink("/proc/%s/fd/%s" % (d, fd)) for fd in fds}
     except OSError:
         continue
-    if args and b"qemu-system" in args[0] and \
-            any(a.startswith(b"guest=%s," % dom.encode()) for a in args):
+    if args and b"qemu-system" in args[0] and (
+            any(a.startswith(b"guest=%s," % dom.encode()) for a in args) or
+            any("socket:[%s]" % i in links for i in ssh_inodes)):
         pid, argv = int(d), args
         break
 
