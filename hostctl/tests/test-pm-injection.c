@@ -4,8 +4,8 @@
  * interpreter on the host. A fake console carries a panic whose call trace
  * holds awk and $(...) payloads (as root in a guest can write them to
  * /dev/kmsg) among honest frames; it goes through the real judge and
- * bundle code (judge_incidents(), pm_bundle()) with the newest patched
- * build of the cache as vmlinux. No payload may create its file, the
+ * bundle code (judge_incidents(), pm_bundle()) with the newest 6.1 build
+ * of the whole patched series in the cache as vmlinux. No payload may create its file, the
  * payload lines must reach stack.txt as they were, and the honest frames
  * must resolve to file:line, a module's too (dsa_loop, whose DWARF is in
  * the object tree) when the build has it. Exit 77 (skip, with the reason) when the cache
@@ -46,7 +46,26 @@ static int cache_dir(char *buf, size_t len)
 	return snprintf(buf, len, "%s/.cache/vlalab", v) < (int)len ? 0 : -1;
 }
 
-/* The newest builds/<key>/ of flavour patched with a vmlinux, or -ENOENT. */
+/*
+ * Whether manifest @m is the whole series' patched kernel of the default
+ * line, 6.1, whose tree is trees/patched: not one built without a patch
+ * (hostctl-bites) nor another line's, which may well be newer.
+ */
+static bool whole_patched(struct json_object *m)
+{
+	struct json_object *v;
+
+	if (!m || !json_object_object_get_ex(m, "flavour", &v) ||
+	    strcmp(json_object_get_string(v), "patched") != 0)
+		return false;
+	if (json_object_object_get_ex(m, "line", &v) &&
+	    strcmp(json_object_get_string(v), "6.1") != 0)
+		return false;
+	return !json_object_object_get_ex(m, "without", &v) ||
+	       json_object_array_length(v) == 0;
+}
+
+/* The newest such builds/<key>/ with a vmlinux, or -ENOENT. */
 static int find_build(const char *cache, char *ret, size_t len)
 {
 	char path[8192];
@@ -59,7 +78,7 @@ static int find_build(const char *cache, char *ret, size_t len)
 	if (!d)
 		return -ENOENT;
 	while ((de = readdir(d))) {
-		struct json_object *m, *fl;
+		struct json_object *m;
 		struct stat st;
 
 		if (de->d_name[0] == '.')
@@ -73,8 +92,7 @@ static int find_build(const char *cache, char *ret, size_t len)
 		if (stat(path, &st) < 0 || st.st_mtime < best)
 			continue;
 		m = json_object_from_file(path);
-		if (m && json_object_object_get_ex(m, "flavour", &fl) &&
-		    strcmp(json_object_get_string(fl), "patched") == 0) {
+		if (whole_patched(m)) {
 			best = st.st_mtime;
 			snprintf(ret, len, "%s/builds/%s", cache, de->d_name);
 		}
