@@ -27,6 +27,7 @@
 #include "cli/options.h"
 #include "cli/verbs.h"
 #include "results/rundir.h"
+#include "vm/snapshot.h"
 
 static void gc_usage(FILE *f)
 {
@@ -45,6 +46,8 @@ static void gc_usage(FILE *f)
 		"what a running hostctl holds, latest's build and image,\n"
 		"and what the log never names unless it is older than the kept\n"
 		"runs. The object and source trees are reported, not removed.\n"
+		"The saved guests fresh VMs are restored from all go, but one a\n"
+		"running hostctl holds: the next run makes them again.\n"
 		"\n"
 		"  --keep N       the runs to keep, newest first (required)\n"
 		"  --cache        the cache's builds and images, not the runs\n"
@@ -335,6 +338,68 @@ static void report_trees(const char *cache)
 }
 
 /* hostctl gc --cache: see the top of the file. */
+/*
+ * The saved images fresh VMs are restored from (vm/snapshot.c,
+ * <cache>/snapshots): each is one boot's worth of work that the next run
+ * needing it makes again, and their keys change with every kernel, image
+ * and domain, so old ones only take room (60 MiB each). All go but those a
+ * running hostctl holds (its slot's lock, shared or exclusive). Adds what
+ * went to *@gone and *@bytes; 0, or -errno for an image that would not go.
+ */
+static int gc_snapshots(const char *cache, bool dry, size_t *gone,
+			uint64_t *bytes)
+{
+	char dir[PATH_MAX], key[65];
+	struct snapshot_slot sl;
+	struct dirent *d;
+	struct stat st;
+	unsigned int slot;
+	int r, ret = 0;
+	DIR *dh;
+
+	if (snapshot_dir(cache, dir, sizeof(dir)) < 0)
+		return -ENAMETOOLONG;
+	dh = opendir(dir);
+	if (!dh)
+		return errno == ENOENT ? 0 : -errno;
+	while ((d = readdir(dh))) {
+		char tail[8];
+
+		if (sscanf(d->d_name, "%64[0-9a-f]-%u.%7s", key, &slot, tail) !=
+			    3 ||
+		    strcmp(tail, "save") != 0 ||
+		    snapshot_slot(dir, key, slot, &sl) < 0 ||
+		    strcmp(strrchr(sl.path, '/') + 1, d->d_name) != 0)
+			continue;
+		if (stat(sl.path, &st) < 0)
+			continue;
+		r = snapshot_lock(&sl, true);
+		if (r == -EWOULDBLOCK) {
+			printf("keep     snapshots/%s %.1f MiB: in use by a running hostctl\n",
+			       d->d_name, MIB((uint64_t)st.st_size));
+			continue;
+		}
+		if (r == 0 && !dry && unlink(sl.path) < 0)
+			r = -errno;
+		if (r == 0 && !dry)
+			unlink(sl.lock);
+		snapshot_unlock(&sl);
+		if (r < 0) {
+			fprintf(stderr, "hostctl gc: removing '%s': %s\n",
+				sl.path, strerror(-r));
+			ret = r;
+			continue;
+		}
+		printf("%s snapshots/%s %.1f MiB (a saved guest: remade when needed)\n",
+		       dry ? "would remove" : "removed ", d->d_name,
+		       MIB((uint64_t)st.st_size));
+		*bytes += (uint64_t)st.st_size;
+		++*gone;
+	}
+	closedir(dh);
+	return ret;
+}
+
 static int gc_cache(const char *cache, const char *results, long keep, bool dry)
 {
 	char path[PATH_MAX + 64], latest[PATH_MAX], err[512];
@@ -442,6 +507,15 @@ static int gc_cache(const char *cache, const char *results, long keep, bool dry)
 	printf("%s %zu of %zu builds and images in %s, %.1f MiB%s\n",
 	       dry ? "would remove" : "removed", gone, n, cache,
 	       MIB(freed_bytes), dry ? "" : " freed");
+	gone = 0;
+	freed_bytes = 0;
+	if (gc_snapshots(cache, dry, &gone, &freed_bytes) < 0)
+		ret = EXIT_SETUP;
+	if (gone)
+		printf("%s %zu saved guest%s, %.1f MiB%s\n",
+		       dry ? "would remove" : "removed", gone,
+		       gone == 1 ? "" : "s", MIB(freed_bytes),
+		       dry ? "" : " freed");
 out:
 	if (have_run)
 		res_run_free(&run);

@@ -5,7 +5,8 @@ uses.log of five runs, a results folder whose latest run is one of them.
 Kept: what the newest N runs used, results/latest's build and image, what
 a process holds the lock of (this test, with flock), what the log does
 not name unless it is older than the kept runs. --dry-run removes
-nothing; an entry whose lock cannot be taken is exit 2. TAP on stdout.
+nothing; an entry whose lock cannot be taken is exit 2. Every saved guest
+of <cache>/snapshots goes but one a process holds. TAP on stdout.
 
 usage: test-gc-cache.py HOSTCTL STORE_FIXTURES_DIR"""
 import calendar
@@ -128,6 +129,39 @@ ok("removed 3 of 10 builds and images" in out, "the total: %s" %
    out.splitlines()[-1])
 fcntl.flock(held, fcntl.LOCK_UN)
 held.close()
+shutil.rmtree(top)
+
+# The saved guests restored VMs start from (<cache>/snapshots): every one
+# goes but one a running hostctl holds; other files stay.
+top, cache, results = scratch()
+snaps = os.path.join(cache, "snapshots")
+os.makedirs(snaps)
+for name, size in [("0123abcd-0.save", 300000), ("0123abcd-1.save", 1000),
+                   ("0123abcd-0.save.tmp", 1000), ("notes.txt", 10)]:
+    with open(os.path.join(snaps, name), "wb") as f:
+        f.write(os.urandom(size))
+restoring = open(os.path.join(snaps, "0123abcd-1.lock"), "w")
+fcntl.flock(restoring, fcntl.LOCK_SH)
+env = {k: v for k, v in os.environ.items() if k != "VLALAB_SNAPSHOTS"}
+p = subprocess.run([hostctl, "gc", "--cache", cache, "--keep", "2",
+                    "--results", results, "--dry-run"],
+                   capture_output=True, text=True, env=env)
+ok(p.returncode == 0 and "would remove snapshots/0123abcd-0.save 0.3 MiB"
+   in p.stdout and os.path.exists(os.path.join(snaps, "0123abcd-0.save")),
+   "--dry-run names a saved guest and leaves it (%s)" % p.stderr.strip())
+p = subprocess.run([hostctl, "gc", "--cache", cache, "--keep", "2",
+                    "--results", results],
+                   capture_output=True, text=True, env=env)
+ok(p.returncode == 0, "with saved guests: exit 0 (%s)" % p.stderr.strip())
+ok(sorted(os.listdir(snaps)) == ["0123abcd-0.save.tmp", "0123abcd-1.lock",
+                                 "0123abcd-1.save", "notes.txt"],
+   "the saved guest not in use goes, with its lock; the held one and other "
+   "files stay: %s" % sorted(os.listdir(snaps)))
+ok("keep     snapshots/0123abcd-1.save 0.0 MiB: in use by a running hostctl"
+   in p.stdout and "removed 1 saved guest, 0.3 MiB freed" in p.stdout,
+   "the held one is said to be in use, and the total said")
+fcntl.flock(restoring, fcntl.LOCK_UN)
+restoring.close()
 shutil.rmtree(top)
 
 # An entry that cannot be removed (its lock path is a folder, which root
