@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
-#include "errmsg.h"
 #include "proto.h"
+#include "proto-req.h"
 
 int proto_ack_encode(uint64_t t_us, char **ret_line, size_t *ret_len)
 {
@@ -32,25 +32,14 @@ int proto_ack_encode(uint64_t t_us, char **ret_line, size_t *ret_len)
 int proto_ack_decode(struct json_object *req, uint64_t *ret_t_us, char *err,
 		     size_t errlen)
 {
-	struct json_object *v;
-	int64_t n;
+	static const char *const keys[] = { "t_us", NULL };
+	uint64_t t_us;
+	int r;
 
-	if (!json_object_object_get_ex(req, "t_us", &v) ||
-	    !json_object_is_type(v, json_type_int))
-		return errmsg(err, errlen, -EPROTO,
-			      "'t_us' must be an integer");
-	/* json-c clamps a larger number to INT64_MAX. */
-	n = json_object_get_int64(v);
-	if (n < 0 || n == INT64_MAX)
-		return errmsg(err, errlen, -EPROTO,
-			      "'t_us' must be between 0 and %" PRId64,
-			      INT64_MAX - 1);
-	json_object_object_foreach(req, key, val) {
-		(void)val;
-		if (strcmp(key, "req") && strcmp(key, "t_us"))
-			return errmsg(err, errlen, -EPROTO,
-				      "unknown key '%.64s'", key);
-	}
-	*ret_t_us = (uint64_t)n;
-	return 0;
+	r = proto_req_u63(req, "t_us", &t_us, err, errlen);
+	if (r == 0)
+		r = proto_req_keys(req, keys, err, errlen);
+	if (r == 0)
+		*ret_t_us = t_us;
+	return r;
 }

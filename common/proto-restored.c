@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 #include "errmsg.h"
 #include "proto.h"
+#include "proto-req.h"
 
 /* 36 characters of lower-case hex digits and dashes. */
 static bool boot_id_ok(const char *s)
@@ -59,9 +60,11 @@ static int hex_digit(char c)
 int proto_restored_decode(struct json_object *req, struct proto_restored *ret,
 			  char *err, size_t errlen)
 {
+	static const char *const keys[] = { "boot_id", "wall_ns", "seed",
+					    NULL };
 	struct json_object *v;
 	const char *s;
-	int64_t n;
+	int r;
 
 	memset(ret, 0, sizeof(*ret));
 	if (!json_object_object_get_ex(req, "boot_id", &v) ||
@@ -71,17 +74,9 @@ int proto_restored_decode(struct json_object *req, struct proto_restored *ret,
 			      "'boot_id' must be 36 characters of [0-9a-f-]");
 	snprintf(ret->boot_id, sizeof(ret->boot_id), "%s",
 		 json_object_get_string(v));
-	if (!json_object_object_get_ex(req, "wall_ns", &v) ||
-	    !json_object_is_type(v, json_type_int))
-		return errmsg(err, errlen, -EPROTO,
-			      "'wall_ns' must be an integer");
-	/* json-c clamps a larger number to INT64_MAX. */
-	n = json_object_get_int64(v);
-	if (n < 0 || n == INT64_MAX)
-		return errmsg(err, errlen, -EPROTO,
-			      "'wall_ns' must be between 0 and %" PRId64,
-			      INT64_MAX - 1);
-	ret->wall_ns = (uint64_t)n;
+	r = proto_req_u63(req, "wall_ns", &ret->wall_ns, err, errlen);
+	if (r < 0)
+		return r;
 	if (!json_object_object_get_ex(req, "seed", &v) ||
 	    !json_object_is_type(v, json_type_string) ||
 	    strlen(json_object_get_string(v)) != 2 * PROTO_SEED_BYTES)
@@ -98,12 +93,5 @@ int proto_restored_decode(struct json_object *req, struct proto_restored *ret,
 				      2 * PROTO_SEED_BYTES);
 		ret->seed[i] = (unsigned char)(hi << 4 | lo);
 	}
-	json_object_object_foreach(req, key, val) {
-		(void)val;
-		if (strcmp(key, "req") && strcmp(key, "boot_id") &&
-		    strcmp(key, "wall_ns") && strcmp(key, "seed"))
-			return errmsg(err, errlen, -EPROTO,
-				      "unknown key '%.64s'", key);
-	}
-	return 0;
+	return proto_req_keys(req, keys, err, errlen);
 }
