@@ -102,6 +102,11 @@ int main(void)
 	ok(silence_over(16 * S, 200000, 15 * S),
 	   "silent 16 s, its vCPU ran (0.2 s waited): a hang at the bound");
 	ok(!silence_over(15 * S, 0, 15 * S), "silent 15 s: not yet");
+	/* A spinning hung vCPU on a loaded host waits too: at most 15 s. */
+	ok(!silence_over(30 * S, 25 * S, 15 * S),
+	   "silent 30 s, 25 s of it starved: not yet");
+	ok(silence_over(31 * S, 28 * S, 15 * S),
+	   "silent 31 s, 28 s of it starved: the bound at most doubles");
 	ok(!silence_over(10 * S, 0, 15 * S), "silent 10 s: not a hang");
 
 	/* No QEMU pid (a remote connection): wall time, as before. */

@@ -86,5 +86,11 @@ uint64_t silence_starved_us(const struct silence_sample *from,
 
 bool silence_over(uint64_t silence_us, uint64_t starved_us, uint64_t limit_us)
 {
+	/*
+	 * A hung guest whose vCPU spins waits for a host CPU too: on a
+	 * loaded host, uncapped, the bound would stretch with the load.
+	 */
+	if (starved_us > limit_us)
+		starved_us = limit_us;
 	return silence_us > limit_us && silence_us - limit_us > starved_us;
 }

@@ -46,7 +46,10 @@ uint64_t silence_starved_us(const struct silence_sample *from,
 /*
  * The rule: a guest silent for @silence_us (wall time, as of the event
  * loop's last turn) whose vCPUs waited @starved_us of it for the host
- * hangs when the rest is over @limit_us.
+ * hangs when the rest is over @limit_us. At most @limit_us of the wait
+ * counts, so the bound at most doubles: a guest that hangs with its vCPU
+ * spinning waits for the host as much as a healthy one, and is still
+ * called hung within twice the bound however loaded the host.
  */
 bool silence_over(uint64_t silence_us, uint64_t starved_us, uint64_t limit_us);
 

@@ -65,9 +65,10 @@ static bool silent_past(struct vm *vm, uint64_t now)
 	if (starved >= 1000000)
 		vm_die(vm,
 		       "the guest sent nothing, not even a heartbeat, for %" PRIu64
-		       " s, besides %" PRIu64
-		       " s its vCPUs waited for a host CPU",
-		       vm->silence_ms / 1000, starved / 1000000);
+		       " s (%" PRIu64 " s of wall time, %" PRIu64
+		       " s of which its vCPUs waited for a host CPU)",
+		       vm->silence_ms / 1000, silence / 1000000,
+		       starved / 1000000);
 	else
 		vm_die(vm,
 		       "the guest sent nothing, not even a heartbeat, for %" PRIu64
