@@ -22,6 +22,7 @@
 #include <libvirt/virterror.h>
 
 #include "proto.h"
+#include "vm/silence.h"
 
 #define VM_TICK_MS 100
 /* The loop not run for this long means the host was busy, not the guests. */
@@ -83,7 +84,15 @@ struct vm {
 	char *out; /* bytes queued for the guest */
 	size_t out_len, out_off;
 	int qemu_pidfd; /* -1 unless QEMU is our child */
+	pid_t qemu_pid; /* 0 unless the embedded driver's pid file named it */
 	uint64_t silence_ms; /* VM_SILENCE_MS unless vm_set_silence_ms() */
+	/*
+	 * The silence rule's (vm-wait.c): QEMU's vCPUs as sampled after the
+	 * guest's line of @rx_sample_us (its last_rx_us then), at
+	 * @rx_sampled_us.
+	 */
+	struct silence_sample rx_sample;
+	uint64_t rx_sample_us, rx_sampled_us;
 	bool stopped; /* a lifecycle event said the domain stopped */
 	bool guest_stopped; /* ... because the guest powered off or reset */
 };

@@ -174,24 +174,35 @@ void vm_watchdog_add(int pidfd)
 }
 
 /*
- * Adopt the QEMU of domain @name: a pidfd, for the watchdog. reap.c reaps
- * it when it exits.
+ * The pid of domain @name's QEMU, from the embedded driver's pid file; 0
+ * when there is none (another driver, a remote connection).
  */
-static int adopt_qemu(const struct vm_host *h, const char *name)
+static pid_t qemu_pid(const struct vm_host *h, const char *name)
 {
 	char path[PATH_MAX + 160];
 	FILE *f;
-	int pid = 0, pidfd, r;
+	int pid = 0, r;
 
 	if (!*h->embed_root)
-		return -1;
+		return 0;
 	snprintf(path, sizeof(path), "%s/run/qemu/%s.pid", h->embed_root, name);
 	f = fopen(path, "re");
 	if (!f)
-		return -1;
+		return 0;
 	r = fscanf(f, "%d", &pid);
 	fclose(f);
-	if (r != 1 || pid <= 1)
+	return r == 1 && pid > 1 ? pid : 0;
+}
+
+/*
+ * Adopt the QEMU @pid (qemu_pid()): a pidfd, for the watchdog. reap.c
+ * reaps it when it exits.
+ */
+static int adopt_qemu(pid_t pid)
+{
+	int pidfd;
+
+	if (pid <= 1)
 		return -1;
 	pidfd = pidfd_open(pid, 0);
 	if (pidfd < 0)
@@ -519,7 +530,8 @@ int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 	name = virDomainGetName(vm->dom);
 	snprintf(vm->name, sizeof(vm->name), "%s", name ? name : "");
 	vm->await_start = p->restore != NULL;
-	vm->qemu_pidfd = adopt_qemu(h, vm->name);
+	vm->qemu_pid = qemu_pid(h, vm->name);
+	vm->qemu_pidfd = adopt_qemu(vm->qemu_pid);
 	vm->st = virStreamNew(h->conn, VIR_STREAM_NONBLOCK);
 	if (!vm->st ||
 	    virDomainOpenChannel(vm->dom, PROTO_PORT_NAME, vm->st, 0) < 0) {
