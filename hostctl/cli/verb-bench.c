@@ -102,6 +102,7 @@ struct bench {
 	uint64_t wall[BENCH_RUNS_MAX], wall_j[BENCH_RUNS_MAX];
 	uint64_t ratio[BENCH_RUNS_MAX];
 	unsigned int nwall;
+	unsigned int subset_failed; /* timed runs that did not exit 0 */
 	double load[2];
 };
 
@@ -263,6 +264,7 @@ static int time_subset(struct bench *b, unsigned int j, unsigned int i,
 		return r;
 	}
 	*us = vm_now_us() - t0;
+	b->subset_failed += i != BENCH_WARMUP && status != 0;
 	if (i == BENCH_WARMUP)
 		fprintf(stderr,
 			"hostctl bench: run -j %u '%s', untimed first: %.1f s, exit %d\n",
@@ -427,7 +429,7 @@ static void print_details(struct bench *b, uint64_t raw_med)
 
 /* The goals' rows (bench-table.h) from @b's figures; how many. */
 static size_t goal_rows(struct bench *b, struct bench_row *rows,
-			char (*text)[128])
+			char (*text)[160])
 {
 	uint64_t raw_boot = bench_median(b->raw_boot, b->nraw_boot);
 	uint64_t raw_rest = bench_median(b->raw_rest, b->nraw_rest);
@@ -492,6 +494,13 @@ static size_t goal_rows(struct bench *b, struct bench_row *rows,
 		.limit = GOAL_JOBS_RATIO,
 		.note = b->run_all ? NULL : "not measured (--no-run-all)",
 	};
+	if (b->subset_failed) {
+		snprintf(
+			text[4], sizeof(text[4]),
+			"%u of the %u timed runs exited non-zero (a verdict not pass: their wall times count as measured)",
+			b->subset_failed, 2 * b->nwall);
+		rows[n].note = text[4];
+	}
 	bench_row_set(&rows[n++], b->wall_j, b->nwall);
 
 	rows[n] = (struct bench_row){
@@ -514,7 +523,7 @@ static size_t goal_rows(struct bench *b, struct bench_row *rows,
 static int print_goals(struct bench *b)
 {
 	struct bench_row rows[8];
-	char text[4][128] = { "" };
+	char text[5][160] = { "" };
 	size_t n = goal_rows(b, rows, text);
 	struct bench_meta m = {
 		.runs = b->runs,
