@@ -28,6 +28,7 @@
 #include "scenario/scenario.h"
 #include "run/setup.h"
 #include "run/spec.h"
+#include "cli/bench-priv.h"
 #include "cli/bench-raw.h"
 #include "results/bench-table.h"
 #include "cli/options.h"
@@ -77,154 +78,6 @@ static void bench_usage(FILE *f)
 	      "  --flavour NAME    the kernel flavour, as in run (default: patched)\n",
 	      f);
 	cli_opt_usage(f, CLI_OPT_HELP);
-}
-
-/* One bench: what it was asked, and its figures. */
-struct bench {
-	const char *connect, *machine, *subset;
-	struct setup_kernel k;
-	enum accel_choice accel;
-	unsigned int runs, jobs;
-	bool run_all;
-	const char *json; /* --json FILE, or NULL */
-	struct setup su;
-	struct scenario s, fails;
-	struct bench_raw raw;
-	char accel_used[16];
-	/* Boots, restores, and the gaps after a failure: a VM booted then,
-	 * one restored then (run -j 1), the spare (run -j N). */
-	struct guest_stats boot, rest, gap, rgap, sgap;
-	unsigned int restore_lost;
-	uint64_t step[BENCH_RUNS_MAX], step_own[BENCH_RUNS_MAX];
-	uint64_t raw_boot[BENCH_RUNS_MAX], raw_rest[BENCH_RUNS_MAX];
-	uint64_t pair[BENCH_RUNS_MAX];
-	unsigned int nstep, nraw_boot, nraw_rest, npair;
-	uint64_t wall[BENCH_RUNS_MAX], wall_j[BENCH_RUNS_MAX];
-	uint64_t ratio[BENCH_RUNS_MAX];
-	unsigned int nwall;
-	unsigned int subset_failed; /* timed runs that did not exit 0 */
-	double load[2];
-};
-
-/*
- * A run of the runner on @scn (@n scenarios) for run @i, @tag naming its
- * directory: restoring its fresh VMs with @restore, a spare with @spare,
- * its boots into @stats; its results into @run (the caller frees them).
- * 0, or -errno after saying why.
- */
-static int bench_runner(struct bench *b, struct scenario **scn, size_t n,
-			const char *tag, unsigned int i, bool restore,
-			bool spare, struct guest_stats *stats,
-			struct res_run *run)
-{
-	struct runner_opts ro = { 0 };
-	char run_dir[PATH_MAX + 128], run_id[64], err[1024];
-	int r;
-
-	snprintf(run_id, sizeof(run_id), "bench-%s-%d-%u", tag, getpid(), i);
-	snprintf(run_dir, sizeof(run_dir), "%s/bench/%s", b->su.cache_dir,
-		 run_id);
-	run->v = calloc(n, sizeof(*run->v));
-	r = fs_mkdir_p(run_dir) < 0 || !run->v ? -ENOMEM : 0;
-	for (size_t j = 0; r == 0 && j < n; j++)
-		r = runner_result_init(scn[j], &run->v[j]);
-	if (r < 0) {
-		fprintf(stderr, "hostctl bench: preparing run %u failed\n", i);
-		free(run->v);
-		run->v = NULL;
-		return -ENOMEM;
-	}
-	run->n = n;
-	run_runner_opts(&b->su, run_dir, run_id, &ro);
-	ro.machine = b->machine;
-	ro.boot_scale = setup_boot_scale(&b->su);
-	ro.accel = b->accel;
-	ro.restore = restore;
-	ro.spare = spare;
-	r = runner_run(&ro, scn, run, stats, err, sizeof(err));
-	if (r < 0)
-		fprintf(stderr, "hostctl bench: libvirt '%s': %s\n", b->su.uri,
-			err);
-	else if (run->v[n - 1].verdict != VERDICT_PASS)
-		fprintf(stderr, "hostctl bench: %s run %u: %s: %s\n", tag,
-			i + 1, proto_verdict_name(run->v[n - 1].verdict),
-			run->v[n - 1].reason ? run->v[n - 1].reason : "");
-	return r < 0 ? r : 0;
-}
-
-/*
- * One libvirt boot (run @i of bench/trivial-read) into b->boot, and for a
- * pass the per-step figures; the accelerator it used into b->accel_used.
- * 0, or -errno after saying why.
- */
-static int time_boot(struct bench *b, unsigned int i)
-{
-	struct scenario *scn[1] = { &b->s };
-	struct res_run run = { 0 };
-	int r = bench_runner(b, scn, 1, "boot", i, false, false, &b->boot,
-			     &run);
-
-	if (r == 0)
-		snprintf(b->accel_used, sizeof(b->accel_used), "%s",
-			 run.accelerator);
-	if (r == 0 && run.v[0].verdict == VERDICT_PASS && b->s.nsteps) {
-		uint64_t sum = 0;
-
-		for (size_t j = 0; j < run.v[0].nsteps; j++)
-			sum += run.v[0].steps[j].duration_us;
-		b->step_own[b->nstep] = sum / b->s.nsteps;
-		b->step[b->nstep++] = run.v[0].duration_ms * 1000 / b->s.nsteps;
-	}
-	res_run_free(&run);
-	return r;
-}
-
-/*
- * One VM restored from its saved image as run restores it (run @i of
- * bench/trivial-read), into b->rest; one that booted instead is counted
- * lost, not timed. 0, or -errno after saying why.
- */
-static int time_restore(struct bench *b, unsigned int i)
-{
-	struct scenario *scn[1] = { &b->s };
-	struct res_run run = { 0 };
-	struct guest_stats st = { 0 };
-	int r = bench_runner(b, scn, 1, "restore", i, true, false, &st, &run);
-
-	res_run_free(&run);
-	if (r < 0)
-		return r;
-	if (st.boots != 1 || st.restored != 1) {
-		fprintf(stderr,
-			"hostctl bench: restore %u: the VM booted rather than restored; not counted\n",
-			i + 1);
-		b->restore_lost++;
-		return 0;
-	}
-	b->rest.create_us[b->rest.boots] = st.create_us[0];
-	b->rest.hello_us[b->rest.boots] = st.hello_us[0];
-	b->rest.teardown_us[b->rest.boots++] = st.teardown_us[0];
-	return 0;
-}
-
-/*
- * Run @i of a gap: bench/fails, then bench/trivial-read, which the
- * failure sends to a fresh VM (restored with @restore, the spare's with
- * @spare); @stats gets the gap. 0, or -errno after saying why.
- */
-static int time_gap(struct bench *b, unsigned int i, bool restore, bool spare,
-		    struct guest_stats *stats)
-{
-	struct scenario *scn[2] = { &b->fails, &b->s };
-	struct res_run run = { 0 };
-	int r = bench_runner(b, scn, 2,
-			     spare   ? "gap-spare" :
-			     restore ? "gap-restore" :
-				       "gap",
-			     i, restore, spare, stats, &run);
-
-	res_run_free(&run);
-	return r;
 }
 
 /*
@@ -315,7 +168,7 @@ static int measure_boots(struct bench *b)
 
 		for (unsigned int n = 0; n < 2; n++) {
 			if ((n + i) % 2 == 0) {
-				r = time_boot(b, i);
+				r = bench_time_boot(b, i);
 			} else {
 				b->raw.accel = b->accel_used;
 				r = bench_raw_boot(&b->raw, i,
@@ -352,7 +205,7 @@ static int measure_restores(struct bench *b)
 			int r = 0;
 
 			if ((n + i) % 2 == 0)
-				r = time_restore(b, i);
+				r = bench_time_restore(b, i);
 			else if (raw &&
 				 bench_raw_restore(
 					 &b->raw, i,
@@ -371,9 +224,9 @@ static int measure_restores(struct bench *b)
 static int measure_gaps(struct bench *b)
 {
 	for (unsigned int i = 0; i < b->runs; i++)
-		if (time_gap(b, i, false, false, &b->gap) < 0 ||
-		    time_gap(b, i, true, false, &b->rgap) < 0 ||
-		    time_gap(b, i, true, true, &b->sgap) < 0)
+		if (bench_time_gap(b, i, false, false, &b->gap) < 0 ||
+		    bench_time_gap(b, i, true, false, &b->rgap) < 0 ||
+		    bench_time_gap(b, i, true, true, &b->sgap) < 0)
 			return -EIO;
 	return 0;
 }
@@ -559,10 +412,7 @@ static int bench_run(struct bench *b)
 	uint64_t raw_med;
 	int r;
 
-	/*
-	 * The whole runs first: an embedded driver stays loaded in this
-	 * process once used, and its root would then be busy for the child.
-	 */
+	/* The -j runs first, while the machine is as the start found it. */
 	/*
 	 * Once untimed first, at -j N: the saved images its VMs restore
 	 * (vm/snapshot.h, a slot each) are made then, not in a timed run.
