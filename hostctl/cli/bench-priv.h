@@ -40,6 +40,7 @@ struct bench {
 	uint64_t ratio[BENCH_RUNS_MAX];
 	unsigned int nwall;
 	unsigned int subset_failed; /* timed runs that did not exit 0 */
+	int subset_lost; /* a -j run's exit that was no run (2, 3), or 0 */
 	double load[2];
 };
 

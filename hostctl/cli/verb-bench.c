@@ -117,6 +117,15 @@ static int time_subset(struct bench *b, unsigned int j, unsigned int i,
 		return r;
 	}
 	*us = vm_now_us() - t0;
+	/* Exit 2 or 3: the run did not happen as a run (a busy cache, a
+	 * lab failure); its time is no measurement. */
+	if (status != RUN_EXIT_GREEN && status != RUN_EXIT_RED) {
+		fprintf(stderr,
+			"hostctl bench: run -j %u '%s' exited %d, so it ran no scenarios to time; -j not measured\n",
+			j, b->subset, status);
+		b->subset_lost = status;
+		return -EIO;
+	}
 	b->subset_failed += i != BENCH_WARMUP && status != 0;
 	if (i == BENCH_WARMUP)
 		fprintf(stderr,
@@ -347,7 +356,12 @@ static size_t goal_rows(struct bench *b, struct bench_row *rows,
 		.limit = GOAL_JOBS_RATIO,
 		.note = b->run_all ? NULL : "not measured (--no-run-all)",
 	};
-	if (b->subset_failed) {
+	if (b->subset_lost) {
+		snprintf(text[4], sizeof(text[4]),
+			 "not measured: a run exited %d (said above)",
+			 b->subset_lost);
+		rows[n].note = text[4];
+	} else if (b->subset_failed) {
 		snprintf(
 			text[4], sizeof(text[4]),
 			"%u of the %u timed runs exited non-zero (a verdict not pass: their wall times count as measured)",
@@ -418,10 +432,16 @@ static int bench_run(struct bench *b)
 	 * (vm/snapshot.h, a slot each) are made then, not in a timed run.
 	 */
 	if (b->run_all &&
-	    time_subset(b, b->jobs, BENCH_WARMUP, &b->wall[0]) < 0)
+	    time_subset(b, b->jobs, BENCH_WARMUP, &b->wall[0]) < 0 &&
+	    !b->subset_lost)
 		return EXIT_SETUP;
-	for (unsigned int i = 0; b->run_all && i < b->runs; i++) {
+	for (unsigned int i = 0; b->run_all && !b->subset_lost && i < b->runs;
+	     i++) {
 		r = time_pair(b, i);
+		if (r < 0 && b->subset_lost) {
+			b->nwall = 0; /* none of them counts */
+			break;
+		}
 		if (r < 0)
 			return EXIT_SETUP;
 		b->ratio[i] = b->wall_j[i] * 1000000 / b->wall[i];
@@ -453,7 +473,8 @@ static int bench_run(struct bench *b)
 	putchar('\n');
 	if (print_goals(b) < 0)
 		return EXIT_SETUP;
-	return b->boot.boots == b->runs && b->nraw_boot == b->runs &&
+	return !b->subset_lost && b->boot.boots == b->runs &&
+			       b->nraw_boot == b->runs &&
 			       b->rest.boots == b->runs &&
 			       b->nraw_rest == b->runs ?
 		       EXIT_GREEN :
