@@ -312,6 +312,9 @@ struct kb_manifest {
 	double build_seconds;
 	int64_t timestamp; /* Unix seconds, UTC */
 	bool incremental; /* the object tree held an earlier build */
+	/* Neither incremental nor seeded: every object compiled from
+	 * nothing, the build_seconds hostctl bench reports. */
+	bool cold;
 	char *seeded_from; /* NULL, or the flavour whose trees this one's
 			    * first build started from (seed.c) */
 	double seed_seconds; /* the copy's time, when seeded */

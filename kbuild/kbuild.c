@@ -1038,6 +1038,7 @@ static int make_manifest(const char *flavour, const char *key,
 	m.timestamp = time(NULL);
 	m.incremental = incremental;
 	m.seeded_from = (char *)seeded_from;
+	m.cold = !incremental && !seeded_from;
 	m.seed_seconds = seed_secs;
 	m.evidence = ev;
 	m.nevidence = nev;

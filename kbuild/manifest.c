@@ -255,7 +255,8 @@ int kb_manifest_to_json(const struct kb_manifest *m, char **ret)
 	    jsonutil_add(o, "timestamp", json_object_new_int64(m->timestamp)) <
 		    0 ||
 	    jsonutil_add(o, "incremental",
-			 json_object_new_boolean(m->incremental)) < 0)
+			 json_object_new_boolean(m->incremental)) < 0 ||
+	    jsonutil_add(o, "cold", json_object_new_boolean(m->cold)) < 0)
 		goto out;
 	if (m->seeded_from) {
 		w = json_object_new_object();
@@ -415,6 +416,8 @@ int kb_manifest_parse(const char *text, struct kb_manifest *ret)
 		m.timestamp = json_object_get_int64(v);
 	if (r == 0 && json_object_object_get_ex(o, "incremental", &v))
 		m.incremental = json_object_get_boolean(v);
+	if (r == 0 && json_object_object_get_ex(o, "cold", &v))
+		m.cold = json_object_get_boolean(v);
 	if (r == 0 && json_object_object_get_ex(o, "evidence", &w))
 		r = get_evidence(w, &m.evidence, &m.nevidence);
 	if (r == 0 && json_object_object_get_ex(o, "seeded", &w)) {

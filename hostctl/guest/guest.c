@@ -521,6 +521,7 @@ int guest_wait_up(struct guest *g, uint64_t timeout_ms)
 	if (r == 0 && st && st->boots < 16) {
 		st->create_us[st->boots] = vm_create_us(g->vm);
 		st->hello_us[st->boots] = vm_hello_us(g->vm);
+		st->restored += g->sess.restore_id[0] != '\0';
 		st->boots++;
 	}
 	return r;

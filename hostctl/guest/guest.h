@@ -58,6 +58,9 @@ struct progress;
 struct guest_stats {
 	unsigned int boots;
 	uint64_t create_us[16], hello_us[16], teardown_us[16];
+	/* Of those boots, the VMs restored from a saved image (snapshot.h):
+	 * their create_us and hello_us count from the restore call. */
+	unsigned int restored;
 	/* Host time from sending a VM's first scenario to its scenario_end. */
 	uint64_t run_us[16];
 	/* From a scenario's end (its steps' end) to the next one's start on

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "vm/rawqemu.h"
@@ -88,6 +89,53 @@ static void test_argv(void)
 	c.initrd = "/i";
 	c.kernel = NULL;
 	is_int(rawqemu_argv(&c, &a), -EINVAL, "no kernel");
+
+	c.kernel = "/k";
+	c.ssh_port = false;
+	c.monitor = true;
+	c.incoming = "/c/bench/raw-state-1/state";
+	is_int(rawqemu_argv(&c, &a), 0, "a monitor and a state to restore");
+	ok(strstr(joined(&a),
+		  "name=org.vlalab.guestd.0 -chardev socket,id=mon,fd=6 "
+		  "-mon chardev=mon,mode=readline "
+		  "-incoming exec:cat /c/bench/raw-state-1/state") != NULL,
+	   "the monitor on fd 6, then -incoming exec:cat PATH");
+	c.incoming = "/c/st ate;reboot";
+	is_int(rawqemu_argv(&c, &a), -EINVAL,
+	       "a state path the shell would split: refused");
+	c.incoming = "";
+	is_int(rawqemu_argv(&c, &a), -EINVAL, "an empty state path");
+}
+
+/* Playing QEMU's monitor: answer "migrate" by writing the state (or, for
+ * "save-fail", an error and no state) and exit at "quit". */
+static int fake_monitor(bool fail)
+{
+	char buf[4096] = "", *p, *end;
+	size_t len = 0;
+	ssize_t n;
+	FILE *f;
+
+	while (!strstr(buf, "quit\n")) {
+		n = read(RAWQEMU_FD_MONITOR, buf + len, sizeof(buf) - 1 - len);
+		if (n <= 0)
+			return 1;
+		len += (size_t)n;
+		buf[len] = '\0';
+	}
+	p = strstr(buf, "migrate \"exec:cat > ");
+	end = p ? strchr(p + 20, '"') : NULL;
+	if (!end)
+		return 1;
+	*end = '\0';
+	if (fail)
+		return write(RAWQEMU_FD_MONITOR, "Error: boom\r\n", 13) == 13 ?
+			       0 :
+			       1;
+	f = fopen(p + 20, "w");
+	if (!f || fputs("QEVM", f) < 0 || fclose(f))
+		return 1;
+	return 0;
 }
 
 /* Playing QEMU: argv[2] says what to do on the descriptors. */
@@ -107,6 +155,8 @@ static int fake_qemu(const char *what)
 		pause();
 		return 0;
 	}
+	if (!strcmp(what, "save") || !strcmp(what, "save-fail"))
+		return fake_monitor(!strcmp(what, "save-fail"));
 	/* A kmsg-less heartbeat first: not the hello, then the hello. */
 	ev.type = PROTO_EV_HEARTBEAT;
 	if (proto_event_encode(&ev, &line, &len) < 0 ||
@@ -116,6 +166,12 @@ static int fake_qemu(const char *what)
 	memset(&ev, 0, sizeof(ev));
 	ev.type = PROTO_EV_HELLO;
 	ev.u.hello.version = PROTO_VERSION;
+	/* A restored guest's answer to "restored". */
+	if (!strcmp(what, "restored")) {
+		ev.u.hello.restored = 1;
+		snprintf(ev.u.hello.boot_id, sizeof(ev.u.hello.boot_id),
+			 "0a7d3c8e-1f2b-4c5d-8e9f-0a1b2c3d4e5f");
+	}
 	if (proto_event_encode(&ev, &line, &len) < 0)
 		return 1;
 	/* In two pieces, as a port may deliver it. */
@@ -150,6 +206,73 @@ static int run_fake(const char *self, const char *what, uint64_t *us)
 	return r;
 }
 
+/* The save (@what "save" or "save-fail") of a fake QEMU with a monitor. */
+static int save_fake(const char *self, const char *what, const char *path)
+{
+	struct rawqemu_config c = {
+		.emulator = self,
+		.kernel = "/k",
+		.initrd = "/i",
+		.monitor = true,
+	};
+	struct rawqemu q;
+	int r;
+
+	setenv("RAWQEMU_TEST_DO", what, 1);
+	r = rawqemu_start(&c, &q);
+	if (r == 0)
+		r = rawqemu_save(&q, path, 20000);
+	rawqemu_stop(&q);
+	return r;
+}
+
+/* A fake QEMU started from a state: only a restored hello counts. */
+static int restore_fake(const char *self, const char *what, uint64_t *us)
+{
+	struct rawqemu_config c = {
+		.emulator = self,
+		.kernel = "/k",
+		.initrd = "/i",
+		.incoming = "/nonexistent/state",
+	};
+	struct rawqemu q;
+	int r;
+
+	setenv("RAWQEMU_TEST_DO", what, 1);
+	r = rawqemu_start(&c, &q);
+	if (r == 0)
+		r = rawqemu_wait_hello(&q, !strcmp(what, "hello") ? 300 : 20000,
+				       us);
+	rawqemu_stop(&q);
+	return r;
+}
+
+static void test_save_restore(const char *self)
+{
+	char dir[] = "/tmp/test-rawqemu-XXXXXX", path[64];
+	struct rawqemu q = { .pid = 0, .mon_fd = -1 };
+	uint64_t us = 0;
+	struct stat st;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/state", dir);
+	is_int(save_fake(self, "save", path), 0,
+	       "migrate to exec:cat, then quit: saved");
+	ok(stat(path, &st) == 0 && st.st_size == 4, "the state is there");
+	unlink(path);
+	is_int(save_fake(self, "save-fail", path), -EIO,
+	       "the monitor says Error: -EIO");
+	is_int(rawqemu_save(&q, path, 100), -EINVAL, "no monitor: -EINVAL");
+	rmdir(dir);
+	is_int(restore_fake(self, "restored", &us), 0,
+	       "from a state: the restored hello");
+	is_int(restore_fake(self, "hello", &us), -ETIMEDOUT,
+	       "from a state: a booted guest's hello does not count");
+}
+
 static void test_launch(const char *self)
 {
 	uint64_t us = 0;
@@ -176,6 +299,7 @@ int main(int argc, char **argv)
 	if (n > 0) {
 		self[n] = '\0';
 		test_launch(self);
+		test_save_restore(self);
 	}
 	return tap_done();
 }

@@ -242,8 +242,25 @@ int main(void)
 	okf(back.nevidence == 2 && back.evidence[1].code_bytes == -1 && back.evidence[1].frame_bytes == -1 &&
 		    strstr(json, "\"code_bytes\":null"),
 	    "an inlined function's sizes are null, and read back as -1");
+	okf(strstr(json, "\"cold\":false") && !back.cold,
+	    "an incremental build is not cold, and says so");
 	kb_manifest_free(&back);
 	free(json);
+
+	/* A cold build says so: hostctl bench reports its build_seconds. */
+	{
+		struct kb_manifest c = m;
+
+		c.incremental = false;
+		c.seeded_from = NULL;
+		c.cold = true;
+		okf(kb_manifest_to_json(&c, &json) == 0 &&
+			    strstr(json, "\"cold\":true") &&
+			    kb_manifest_parse(json, &back) == 0 && back.cold,
+		    "a cold build's manifest says \"cold\": true and reads back");
+		kb_manifest_free(&back);
+		free(json);
+	}
 
 	/* A user's tree and a kernel built elsewhere say which they were. */
 	{
