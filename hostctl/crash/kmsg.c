@@ -277,8 +277,10 @@ static int read_ring(kmsg_read_fn read, void *ctx, const struct layout *L,
 		return -EIO;
 	memcpy(&cbits, rb + dr + L->off_count_bits, sizeof(cbits));
 	memcpy(&sbits, rb + tr + L->off_size_bits, sizeof(sbits));
-	if (cbits > KMSG_DESC_BITS_MAX || (1ull << sbits) > KMSG_DATA_MAX ||
-	    sbits < 3)
+	if (cbits > KMSG_DESC_BITS_MAX || sbits > KMSG_DATA_BITS_MAX ||
+	    sbits < 3 ||
+	    (UINT64_C(1) << cbits) * (L->size_desc + L->size_info) >
+		    KMSG_DESCS_MAX)
 		return -EPROTO;
 	g->ndesc = UINT64_C(1) << cbits;
 	g->dsize = UINT64_C(1) << sbits;

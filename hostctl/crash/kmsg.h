@@ -17,8 +17,10 @@
 /* Read @len bytes at the kernel virtual address @addr: 0 or -errno. */
 typedef int (*kmsg_read_fn)(void *ctx, uint64_t addr, void *buf, size_t len);
 
-/* At most this much log text is read: the ring's data is bounded by it. */
-#define KMSG_DATA_MAX (16u << 20)
+/* At most this much log text (2^24 bytes) and this much of the
+ * descriptors and their infos is read from a guest. */
+#define KMSG_DATA_BITS_MAX 24
+#define KMSG_DESCS_MAX (64u << 20)
 
 /*
  * The address of the symbol @name in the System.map at @path. 0,

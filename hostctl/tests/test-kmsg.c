@@ -178,9 +178,17 @@ static void test_refusals(void)
 	is_int(kmsg_read(mem_read, &m, VCI_PTR, &log, &len), -EPROTO,
 	       "a data ring of 1 GiB");
 	build(&m, vmcoreinfo);
+	m.r[3].b[48] = 200;
+	is_int(kmsg_read(mem_read, &m, VCI_PTR, &log, &len), -EPROTO,
+	       "size_bits past a shift's width");
+	build(&m, vmcoreinfo);
 	m.r[3].b[0] = 40;
 	is_int(kmsg_read(mem_read, &m, VCI_PTR, &log, &len), -EPROTO,
 	       "2^40 descriptors");
+	build(&m, vmcoreinfo);
+	m.r[3].b[0] = 20;
+	is_int(kmsg_read(mem_read, &m, VCI_PTR, &log, &len), -EPROTO,
+	       "2^20 descriptors of 112 bytes: past 64 MiB");
 	for (int i = 1; i <= 7; i++) {
 		build(&m, vmcoreinfo);
 		m.fail_at = i;
