@@ -120,6 +120,36 @@ static void collect(const struct judge_in *in, const char *log, size_t len,
 	free(reps);
 }
 
+/*
+ * A guest that panicked without a report on its console: on 6.12 a panic in
+ * NMI context (a guard-page hit in the double-fault handler) only stores
+ * its lines, and pvpanic stops the guest before console_flush_on_panic().
+ * The kernel log in its memory still has them (kmsg.h).
+ */
+static void from_memory(const struct judge_in *in, char **txt, size_t *tlen,
+			char **raw, size_t *rlen)
+{
+	size_t first = in->sc->nincidents, len = 0;
+	char *log = NULL;
+	int r = pm_kmsg(in->pm, in->vm, &log, &len);
+
+	if (r < 0) {
+		sb_printf(txt, tlen,
+			  "no report on the console; the kernel log in the "
+			  "guest's memory could not be read: %s\n",
+			  strerror(-r));
+		return;
+	}
+	collect(in, log, len, txt, tlen, raw, rlen);
+	sb_printf(txt, tlen,
+		  in->sc->nincidents > first ?
+			  "(the console had no report: these are from the "
+			  "kernel log in the guest's memory)\n" :
+			  "no report on the console, nor in the kernel log "
+			  "in the guest's memory\n");
+	free(log);
+}
+
 void judge_incidents(const struct judge_in *in)
 {
 	struct res_scenario *sc = in->sc;
@@ -133,6 +163,9 @@ void judge_incidents(const struct judge_in *in)
 		vm_console_wait(in->vm, JUDGE_HANG_GRACE_MS);
 	if (pm_read_tail(in->console, JUDGE_CONSOLE_MAX, &log, &len) == 0)
 		collect(in, log, len, &txt, &tlen, &raw, &rlen);
+	if (!in->survived && !in->hang && in->pm && in->vm &&
+	    vm_panicked(in->vm) && sc->nincidents == first)
+		from_memory(in, &txt, &tlen, &raw, &rlen);
 	if (in->hang) {
 		add_hang(in);
 		sb_printf(&txt, &tlen, "%s\n",

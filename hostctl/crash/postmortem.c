@@ -17,6 +17,7 @@
 #include <libvirt/libvirt.h>
 
 #include "base/boundlog.h"
+#include "crash/kmsg.h"
 #include "crash/postmortem.h"
 #include "crash/symbolize.h"
 #include "results/rundir.h"
@@ -51,6 +52,30 @@ static int pm_format_index(const char *word)
 int pm_dump_format_check(const char *word)
 {
 	return pm_format_index(word) < 0 ? -EINVAL : 0;
+}
+
+static int pm_peek(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	return vm_peek(ctx, addr, buf, len);
+}
+
+int pm_kmsg(const struct pm_opts *o, struct vm *vm, char **ret, size_t *ret_len)
+{
+	const char *slash = o->vmlinux ? strrchr(o->vmlinux, '/') : NULL;
+	char map[4096];
+	uint64_t sym;
+	int r;
+
+	if (!o->vmlinux)
+		return -ENOENT;
+	if (snprintf(map, sizeof(map), "%.*sSystem.map",
+		     slash ? (int)(slash - o->vmlinux + 1) : 0,
+		     o->vmlinux) >= (int)sizeof(map))
+		return -ENAMETOOLONG;
+	r = kmsg_map_symbol(map, "vmcoreinfo_data", &sym);
+	if (r < 0)
+		return r;
+	return kmsg_read(pm_peek, vm, sym, ret, ret_len);
 }
 
 int pm_read_tail(const char *path, size_t max, char **ret, size_t *ret_len)

@@ -47,6 +47,16 @@ int pm_bundle(const struct pm_opts *o, struct vm *vm, const char *label,
 	      const char *raw, char *ret_rel, size_t len);
 
 /*
+ * The kernel log still in the memory of @vm, a guest that panicked and is
+ * kept paused (kmsg.h): the symbol vmcoreinfo_data from the System.map
+ * beside @o's vmlinux, the ring read through vm_peek(). A malloc'd,
+ * NUL-terminated *@ret of *@ret_len bytes. 0; -ENOENT without a vmlinux
+ * or a System.map that lists the symbol; kmsg_read()'s errors.
+ */
+int pm_kmsg(const struct pm_opts *o, struct vm *vm, char **ret,
+	    size_t *ret_len);
+
+/*
  * Read at most the last @max bytes of @path into a malloc'd, NUL-terminated
  * buffer. 0 or -errno.
  */

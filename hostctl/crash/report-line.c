@@ -388,11 +388,23 @@ bool report_classify(const char *s, struct header *h)
 		char fn[REPORT_FN_MAX] = "";
 
 		h->kind = REPORT_FORTIFY;
-		if (starts(s, "detected buffer overflow in "))
+		if (starts(s, "detected buffer overflow in ")) {
+			/* 6.1: "detected buffer overflow in memcpy", BUG() */
 			report_symbol_name(
 				s + strlen("detected buffer overflow in "), fn);
-		else if (!starts(s, "detected"))
-			report_symbol_name(s, fn);
+		} else if ((q = strstr(s, ": detected buffer overflow: "))) {
+			/* 6.12: "memcpy: detected buffer overflow: 20 byte
+			 * write of buffer size 16" in a WARN, then BUG() */
+			char name[REPORT_FN_MAX];
+
+			copy_str(name, sizeof(name), s, (size_t)(q - s));
+			if (!report_symbol_name(name, fn))
+				fn[0] = '\0';
+			h->bug_follows = true;
+		} else if (!starts(s, "detected") &&
+			   !report_symbol_name(s, fn)) {
+			fn[0] = '\0';
+		}
 		if (fn[0])
 			snprintf(h->head, sizeof(h->head),
 				 "BUG: fortify: %s overflow", fn);

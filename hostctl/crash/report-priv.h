@@ -37,6 +37,11 @@ struct header {
 	char msg_fn[REPORT_FN_MAX];
 	bool is_panic, head_is_title, want_access, rcu_stall;
 	bool one_line; /* the header is the whole report (kmemleak's) */
+	/*
+	 * 6.12's fortify report: a WARN, then fortify_panic()'s BUG() in
+	 * lib/string_helpers.c for the same overflow (report.c folds it in).
+	 */
+	bool bug_follows;
 	const char *panic_msg;
 };
 

@@ -33,6 +33,7 @@ struct incident {
 	bool ended; /* its end marker was seen (sticky) */
 	bool tail; /* after the end marker: register dumps still belong to it */
 	bool want_access; /* KASAN: take Read/Write from the next line */
+	bool bug_follows; /* a fortify WARN: its BUG() is the same incident */
 };
 
 struct parser {
@@ -236,6 +237,29 @@ static bool end_line(struct incident *c, const char *s)
 	return false;
 }
 
+/* A report that continues the incident: its lines extend it again. */
+static void reopen(struct incident *c, size_t end)
+{
+	c->r.end = end;
+	c->open = true;
+	c->tail = false;
+	c->in_trace = false;
+	c->trace_done = false;
+	c->task_marker = false;
+}
+
+/*
+ * 6.12's fortify_panic(): the WARN that titles the overflow is followed at
+ * once ("cut here" in between) by the BUG() in lib/string_helpers.c that
+ * stops the task. Both are the one overflow.
+ */
+static bool fortify_bug(const struct parser *p, const char *s)
+{
+	return p->have_cur && p->cur.bug_follows && p->cut_age >= 0 &&
+	       p->cut_age <= 3 &&
+	       starts(s, "kernel BUG at lib/string_helpers.c:");
+}
+
 static int feed(struct parser *p, size_t off, size_t end, const char *raw)
 {
 	struct incident *c = &p->cur;
@@ -277,6 +301,15 @@ static int feed(struct parser *p, size_t off, size_t end, const char *raw)
 			c->r.end = end;
 			return 0;
 		}
+		if (fortify_bug(p, s)) {
+			/* its "invalid opcode" is a header in the header phase */
+			reopen(c, end);
+			c->ended = false;
+			c->header_phase = true;
+			c->bug_follows = false;
+			p->cut_age = -1;
+			return 0;
+		}
 		if (p->have_cur &&
 		    ((h.key[0] && c->r.kind == h.kind &&
 		      strcmp(c->key, h.key) == 0) ||
@@ -286,12 +319,7 @@ static int feed(struct parser *p, size_t off, size_t end, const char *raw)
 			 * The lockup detector repeats itself, and RCU sees the
 			 * same stuck CPU: one incident.
 			 */
-			c->r.end = end;
-			c->open = true;
-			c->tail = false;
-			c->in_trace = false;
-			c->trace_done = false;
-			c->task_marker = false;
+			reopen(c, end);
 			return 0;
 		}
 		r = start_incident(p, off, ts);
@@ -305,6 +333,7 @@ static int feed(struct parser *p, size_t off, size_t end, const char *raw)
 		memcpy(c->msg_fn, h.msg_fn, sizeof(c->msg_fn));
 		c->head_is_title = h.head_is_title;
 		c->want_access = h.want_access;
+		c->bug_follows = h.bug_follows;
 		if (h.one_line) {
 			c->ended = true;
 			c->tail = true;

@@ -613,6 +613,25 @@ int vm_dump(struct vm *vm, const char *path, int format, char *err,
 	return 0;
 }
 
+int vm_peek(struct vm *vm, uint64_t addr, void *buf, size_t len)
+{
+	/* libvirt's remote protocol takes at most 64 KiB a call */
+	const size_t chunk = 65536;
+
+	if (!vm->dom || virDomainIsActive(vm->dom) != 1)
+		return -ENODEV;
+	for (size_t done = 0; done < len;) {
+		size_t n = len - done < chunk ? len - done : chunk;
+
+		if (virDomainMemoryPeek(vm->dom, addr + done, n,
+					(char *)buf + done,
+					VIR_MEMORY_VIRTUAL) < 0)
+			return -EIO;
+		done += n;
+	}
+	return 0;
+}
+
 int vm_save(struct vm *vm, const char *path, char *err, size_t errlen)
 {
 	if (!vm->dom || virDomainSaveFlags(vm->dom, path, NULL, 0) < 0) {

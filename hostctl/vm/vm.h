@@ -216,6 +216,14 @@ int vm_dump(struct vm *vm, const char *path, int format, char *err,
 	    size_t errlen);
 
 /*
+ * Read @len bytes of the guest's memory at the kernel virtual address
+ * @addr (virDomainMemoryPeek(), VIR_MEMORY_VIRTUAL: through the page
+ * tables of the guest's first CPU), as for a guest that panicked and is
+ * kept paused. 0, -ENODEV when the domain is gone, or -EIO.
+ */
+int vm_peek(struct vm *vm, uint64_t addr, void *buf, size_t len);
+
+/*
  * Save the guest's state to @path (virDomainSaveFlags()): its domain
  * stops, and vm_start() with vm_params.restore brings it back. 0, or
  * -EIO with libvirt's message in @err.

@@ -542,6 +542,62 @@ static void test_console_tail(void)
 	free(tail);
 }
 
+/*
+ * 6.12's fortify report (corpus/fortify-*-612.log): a WARN, then
+ * fortify_panic()'s BUG() in lib/string_helpers.c, one incident; a BUG
+ * elsewhere, or one that does not follow at once, is an incident of its own.
+ */
+#define FORTIFY_612                                                                      \
+	"[    0.1] ------------[ cut here ]------------\n"                                  \
+	"[    0.1] memcpy: detected buffer overflow: 20 byte write of buffer size 16\n"      \
+	"[    0.1] WARNING: CPU: 0 PID: 63 at lib/string_helpers.c:1032 "                    \
+	"__fortify_report+0x50/0x80\n"                                                       \
+	"[    0.1] RIP: 0010:__fortify_report+0x50/0x80\n"                                   \
+	"[    0.1] Call Trace:\n"                                                            \
+	"[    0.1]  <TASK>\n"                                                                \
+	"[    0.1]  __fortify_panic+0x9/0x10\n"                                              \
+	"[    0.1]  lkdtm_FORTIFY_MEM_OBJECT+0x147/0x150\n"                                  \
+	"[    0.1]  </TASK>\n"                                                               \
+	"[    0.1] ---[ end trace 0000000000000000 ]---\n"
+#define BUG_612(file)                                                                    \
+	"[    0.2] ------------[ cut here ]------------\n"                                  \
+	"[    0.2] kernel BUG at " file "!\n"                                                \
+	"[    0.2] Oops: invalid opcode: 0000 [#1] SMP\n"                                    \
+	"[    0.2] CPU: 0 UID: 0 PID: 63 Comm: guestd Tainted: G        W 6.12.118 #1\n"     \
+	"[    0.2] RIP: 0010:__fortify_panic+0x9/0x10\n"                                     \
+	"[    0.2] Call Trace:\n"                                                            \
+	"[    0.2]  <TASK>\n"                                                                \
+	"[    0.2]  lkdtm_FORTIFY_MEM_OBJECT+0x147/0x150\n"                                  \
+	"[    0.2]  </TASK>\n"                                                               \
+	"[    0.2] ---[ end trace 0000000000000000 ]---\n"
+
+static void test_fortify_612(void)
+{
+	static const char one[] = FORTIFY_612 BUG_612("lib/string_helpers.c:1040");
+	static const char other[] = FORTIFY_612 BUG_612("mm/slub.c:10");
+	static const char later[] = FORTIFY_612 "[    0.15] unrelated\n" WARN_LOG
+		BUG_612("lib/string_helpers.c:1040");
+	struct report *r;
+	ssize_t n = parse_str(one, &r);
+
+	is_int(n, 1, "fortify WARN + its BUG: one report");
+	if (n == 1) {
+		is_int(r[0].kind, REPORT_FORTIFY, "kind fortify");
+		is_str(r[0].title,
+		       "BUG: fortify: memcpy overflow in lkdtm_FORTIFY_MEM_OBJECT",
+		       "6.1's title");
+		ok(!r[0].corrupted, "complete");
+		is_int(r[0].end, strlen(one), "extends to the BUG's end");
+	}
+	free(r);
+	n = parse_str(other, &r);
+	is_int(n, 2, "a BUG elsewhere after a fortify WARN is its own");
+	free(r);
+	n = parse_str(later, &r);
+	is_int(n, 3, "a BUG after another incident is its own");
+	free(r);
+}
+
 int main(int argc, char **argv)
 {
 	test_clean_warning();
@@ -550,6 +606,7 @@ int main(int argc, char **argv)
 	test_all_prefixes();
 	test_interleaved();
 	test_follow_on_panic();
+	test_fortify_612();
 	test_lockups();
 	test_other_kinds();
 	test_debug_kinds();
