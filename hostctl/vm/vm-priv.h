@@ -22,6 +22,7 @@
 #include <libvirt/virterror.h>
 
 #include "proto.h"
+#include "vm/pool.h"
 
 #define VM_TICK_MS 100
 /* The loop not run for this long means the host was busy, not the guests. */
@@ -46,6 +47,11 @@ struct vm_host {
 	int tick_id;
 	struct vm *vms; /* running guests, for the callback */
 	uint64_t probe_ms; /* libvirt probed QEMU at open, this long; or 0 */
+	bool remote; /* uri_remote(): nothing shared but the connection */
+	virStoragePoolPtr pool; /* pool.c's, opened at its first use */
+	struct pool_placed *placed; /* pool.c: files placed, by local path */
+	struct pool_stats up; /* pool.c: what placing them cost */
+	struct pool_scratch *scratch; /* pool.c: the domains' own volumes */
 };
 
 struct vm {
@@ -131,5 +137,20 @@ bool vm_console_read(struct vm *vm);
  * paused. 0, or -EIO with libvirt's message in @err.
  */
 int vm_console_open(struct vm *vm, char *err, size_t errlen);
+
+/*
+ * pool.c: dump @vm's memory into a volume of the host's pool, download it
+ * to @path and delete the volume: vm_dump() on a remote host. 0, or -EIO
+ * with libvirt's message in @err.
+ */
+int pool_dump(struct vm *vm, const char *path, int format, char *err,
+	      size_t errlen);
+/*
+ * pool.c: delete the volumes made for domain @domain (its disks'
+ * overlays), once it is gone; NULL: every domain's.
+ */
+void pool_scratch_drop(struct vm_host *h, const char *domain);
+/* pool.c: forget what was placed, release the pool; for vm_host_close(). */
+void pool_close(struct vm_host *h);
 
 #endif
