@@ -12,8 +12,11 @@
 #     the run directory: the command line in each domain's log (the daemon
 #     keeps one per domain, after it ends) names none, and names the pool's
 #     volumes instead;
-#   - the first run found or uploaded the kernel and initramfs, and the
-#     second uploaded nothing (hostctl's "pool 'vlalab'" line).
+#   - the first run found or uploaded the kernel and initramfs (and the
+#     cloud image's disks), and the second nothing but the run's cloud
+#     seed (hostctl's "pool 'vlalab'" line);
+#   - lkdtm/corrupt-stack's panic leaves a memory dump in its bundle,
+#     through the pool, and no dump volume behind.
 # Exit 77, with the reason, when the daemon cannot start (not root, no
 # libvirtd, no mount namespace). The daemon is stopped at the end, however
 # the test ends.
@@ -112,6 +115,17 @@ for k in 1 2; do
 		bad=1
 	fi
 done
+# A panic's memory dump: QEMU writes it into a volume of the pool, which
+# hostctl downloads into the bundle and deletes.
+rc=0
+"$HOSTCTL" run --format ktap --output "$out/run3" --connect "$uri" \
+	lkdtm/corrupt-stack > "$out/ktap3" 2> "$out/err3" || rc=$?
+cat "$out/ktap3"
+if [ "$rc" -ne 0 ]; then
+	echo "# run 3 exited $rc, want 0; its stderr:"
+	sed 's/^/# /' "$out/err3"
+	bad=1
+fi
 stop_daemon
 
 python3 - "$out" "$cache" <<'PY' || bad=1
@@ -170,6 +184,28 @@ for k in (1, 2):
     if k == 2 and (sent > 1 or mib >= 1):
         bad.append("run 2 uploaded %d files, %.1f MiB: want the seed alone"
                    % (sent, mib))
+# The dump came down whole, and its volume went.
+s = json.load(open(os.path.join(out, "run3", "summary.json")))
+inc = [i for sc in s["scenarios"] for i in sc.get("incidents") or []]
+if len(inc) != 1 or not inc[0].get("bundle"):
+    bad.append("run 3: want one incident with a bundle, got %r" % inc)
+else:
+    b = os.path.join(out, "run3", inc[0]["bundle"])
+    dumps = [p for p in glob.glob(os.path.join(b, "vmcore*"))
+             if os.path.getsize(p) > 0]
+    if not dumps:
+        bad.append("run 3: no memory dump in %s: %s" %
+                   (b, open(os.path.join(b, "dump.txt")).read()
+                    if os.path.exists(os.path.join(b, "dump.txt"))
+                    else "no note"))
+    else:
+        head = open(dumps[0], "rb").read(8)
+        if not head.startswith(b"KDUMP") and not head.startswith(b"\x7fELF"):
+            bad.append("run 3: %s is no dump: %r" % (dumps[0], head))
+left = [v for v in os.listdir(pool) if v.startswith("dump-")] \
+    if os.path.isdir(pool) else []
+if left:
+    bad.append("dump volumes left in the pool: %r" % left)
 vols = [v for v in os.listdir(pool) if not v.endswith(".ok")] \
     if os.path.isdir(pool) else []
 if len(vols) < 2:
