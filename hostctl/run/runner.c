@@ -213,18 +213,19 @@ static void lane_init(struct run_ctx *l, struct guest *g, bool first)
  * On a remote host, what the run sent into its pool (pool.h), on one
  * line: a run whose kernel and image are there already sends nothing.
  */
-static void upload_note(struct vm_host *h, const char *uri)
+static void upload_note(const struct runner_opts *o, struct vm_host *h)
 {
 	struct pool_stats ps;
 
 	if (!vm_host_remote(h))
 		return;
 	pool_stats(h, &ps);
+	progress_clear(o->progress);
 	fprintf(stderr,
 		"hostctl: pool '" POOL_NAME "' of '%s': %u files uploaded "
 		"(%.1f MiB in %.1f s), %u there already, %.1f s hashing\n",
-		uri, ps.sent, ps.bytes / 1048576.0, ps.send_us / 1e6, ps.found,
-		ps.hash_us / 1e6);
+		o->uri, ps.sent, ps.bytes / 1048576.0, ps.send_us / 1e6,
+		ps.found, ps.hash_us / 1e6);
 }
 
 int runner_run(const struct runner_opts *o, struct scenario *const *scn,
@@ -316,7 +317,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 			sh.restore_failed, sh.restored);
 	for (unsigned int k = 0; k < m; k++)
 		guest_fini(&guests[k]);
-	upload_note(sh.env.host, o->uri);
+	upload_note(o, sh.env.host);
 	vm_host_close(sh.env.host);
 	if (o->vmno)
 		*o->vmno = sh.env.vmno;
