@@ -561,7 +561,8 @@ int pool_dump(struct vm *vm, const char *path, int format, char *err,
 		vm_set_err(err, errlen, "virDomainCoreDumpWithFormat");
 		goto out;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* The guest's memory: root's alone, as QEMU writes a local one. */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		snprintf(err, errlen, "'%s': %m", path);
 		goto out;

@@ -200,7 +200,9 @@ else:
                     else "no note"))
     else:
         head = open(dumps[0], "rb").read(8)
-        if not head.startswith(b"KDUMP") and not head.startswith(b"\x7fELF"):
+        # QEMU writes kdump in makedumpfile's flattened format, as for a
+        # local run.
+        if not head.startswith((b"makedump", b"KDUMP", b"\x7fELF")):
             bad.append("run 3: %s is no dump: %r" % (dumps[0], head))
 left = [v for v in os.listdir(pool) if v.startswith("dump-")] \
     if os.path.isdir(pool) else []
