@@ -18,6 +18,7 @@
 #include "vm/cloud.h"
 #include "vm/conattach.h"
 #include "vm/confine.h"
+#include "vm/pool.h"
 #include "errmsg.h"
 #include "base/fsutil.h"
 #include "guest/guest.h"
@@ -308,9 +309,10 @@ void guest_name(struct guest *g)
 		 env->vmno);
 	snprintf(g->console, sizeof(g->console), "%s/" RUNDIR_CONSOLE,
 		 env->run_dir, g->label);
-	/* A socket's path has its own bound: without room, no SSH port. */
+	/* A socket's path has its own bound: without room, no SSH port.
+	 * A remote daemon would bind it on its own host: none there. */
 	g->ssh_sock[0] = '\0';
-	if (env->vms_dir &&
+	if (env->vms_dir && !vm_host_remote(env->host) &&
 	    snprintf(g->ssh_sock, sizeof(g->ssh_sock), "%s/%s.ssh",
 		     env->vms_dir, g->name) >= (int)sizeof(g->ssh_sock))
 		g->ssh_sock[0] = '\0';

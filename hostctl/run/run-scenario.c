@@ -26,6 +26,7 @@
 #include "run/runner-priv.h"
 #include "vm/confine.h"
 #include "vm/domain.h"
+#include "vm/pool.h"
 #include "vm/vm.h"
 
 /* One scenario while its boots run. */
@@ -246,6 +247,7 @@ static enum boot_step own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 	const struct scn_boot *b = &r->s->boots[k];
 	char err[1024], what[1200], status[PROTO_NAME_MAX + 64];
 	struct domain_config dc = { 0 };
+	struct domain_disk disks[DOMAIN_DISKS_MAX];
 	struct guest *g = c->g;
 	struct guest_end end;
 	char *xml;
@@ -263,7 +265,8 @@ static enum boot_step own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 	guest_domain(g, &dc);
 	if (boots_domain(r->bs, k, c->sh->env.cmdline, &dc, err, sizeof(err)) <
 		    0 ||
-	    confine_domain(&dc, err, sizeof(err)) < 0) {
+	    confine_domain(&dc, err, sizeof(err)) < 0 ||
+	    pool_domain(c->sh->env.host, &dc, disks, err, sizeof(err)) < 0) {
 		verdict_note(&r->f, VERDICT_CAUSE_HOST, k, err);
 		return BOOT_OVER;
 	}

@@ -31,6 +31,7 @@
 #include "run/boots.h"
 #include "run/runner-priv.h"
 #include "results/progress.h"
+#include "vm/pool.h"
 #include "vm/vm.h"
 
 int runner_result_init(const struct scenario *s, struct res_scenario *ret)
@@ -208,6 +209,25 @@ static void lane_init(struct run_ctx *l, struct guest *g, bool first)
 	g->events = l->evlog;
 }
 
+/*
+ * On a remote host, what the run sent into its pool (pool.h), on one
+ * line: a run whose kernel and image are there already sends nothing.
+ */
+static void upload_note(const struct runner_opts *o, struct vm_host *h)
+{
+	struct pool_stats ps;
+
+	if (!vm_host_remote(h))
+		return;
+	pool_stats(h, &ps);
+	progress_clear(o->progress);
+	fprintf(stderr,
+		"hostctl: pool '" POOL_NAME "' of '%s': %u files uploaded "
+		"(%.1f MiB in %.1f s), %u there already, %.1f s hashing\n",
+		o->uri, ps.sent, ps.bytes / 1048576.0, ps.send_us / 1e6,
+		ps.found, ps.hash_us / 1e6);
+}
+
 int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	       struct res_run *run, struct guest_stats *stats, char *err,
 	       size_t errlen)
@@ -297,6 +317,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 			sh.restore_failed, sh.restored);
 	for (unsigned int k = 0; k < m; k++)
 		guest_fini(&guests[k]);
+	upload_note(o, sh.env.host);
 	vm_host_close(sh.env.host);
 	if (o->vmno)
 		*o->vmno = sh.env.vmno;

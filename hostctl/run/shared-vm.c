@@ -18,6 +18,7 @@
 #include "run/runner-priv.h"
 #include "vm/confine.h"
 #include "vm/domain.h"
+#include "vm/pool.h"
 #include "vm/snapshot.h"
 #include "vm/vm.h"
 
@@ -204,7 +205,9 @@ int shared_vm_boot(struct run_ctx *c, char **why)
 	struct guest *g = c->g;
 	char err[1024], what[1200];
 	struct domain_config dc = { 0 };
-	bool restore = c->o->restore;
+	/* A saved image is a file of the daemon's: only a local one. */
+	bool restore = c->o->restore && !vm_host_remote(c->sh->env.host);
+	struct domain_disk disks[DOMAIN_DISKS_MAX];
 	struct vm *vm;
 	uint64_t bound;
 	char *xml;
@@ -219,6 +222,9 @@ int shared_vm_boot(struct run_ctx *c, char **why)
 		}
 		guest_domain(g, &dc);
 		r = confine_domain(&dc, err, sizeof(err));
+		if (r == 0)
+			r = pool_domain(c->sh->env.host, &dc, disks, err,
+					sizeof(err));
 		if (r < 0) {
 			*why = strdup(err);
 			return r;

@@ -47,6 +47,17 @@ static void test_uri(void)
 	       "qemu:///system", "--connect wins over LIBVIRT_DEFAULT_URI");
 	is_str(uri_choose(NULL, "qemu+ssh://h/system"), "qemu+ssh://h/system",
 	       "LIBVIRT_DEFAULT_URI without --connect");
+	ok(!uri_remote(NULL) && !uri_remote("qemu:///system") &&
+		   !uri_remote("qemu:///embed?root=/tmp/x") &&
+		   !uri_remote("qemu+unix:///system") &&
+		   !uri_remote("test:///default") && !uri_remote("bogus"),
+	   "local URIs are not remote");
+	ok(uri_remote("qemu+tcp://127.0.0.1:16510/system") &&
+		   uri_remote("qemu+ssh://h/system") &&
+		   uri_remote("qemu://h/system") &&
+		   uri_remote("qemu+ssh:///system") &&
+		   uri_remote("qemu+ext:///system?command=/bin/x"),
+	   "a host or a network transport is remote");
 	ok(uri_choose(NULL, "") == NULL,
 	   "an empty LIBVIRT_DEFAULT_URI: embedded");
 	ok(uri_choose(NULL, NULL) == NULL, "neither: embedded");

@@ -105,6 +105,23 @@ const char *uri_choose(const char *connect, const char *env)
 	return env && *env ? env : NULL;
 }
 
+bool uri_remote(const char *uri)
+{
+	const char *colon, *plus, *host;
+
+	if (!uri)
+		return false;
+	colon = strchr(uri, ':');
+	if (!colon || strncmp(colon, "://", 3) != 0)
+		return false;
+	/* A transport other than the local unix socket reaches a host. */
+	plus = memchr(uri, '+', (size_t)(colon - uri));
+	if (plus && strncmp(plus, "+unix:", 6) != 0)
+		return true;
+	host = colon + 3;
+	return *host && *host != '/' && *host != '?';
+}
+
 bool uri_embed_busy(const char *uri)
 {
 	char root[PATH_MAX], path[PATH_MAX + 32];

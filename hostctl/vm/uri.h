@@ -40,6 +40,18 @@ uint64_t uri_embed_caps_stamp(const char *uri);
  */
 const char *uri_choose(const char *connect, const char *env);
 
+/*
+ * True when @uri reaches its daemon over a network: it names a host
+ * (qemu://HOST/system, qemu+ssh://HOST/system, even 127.0.0.1) or a
+ * transport other than the local socket (qemu+tcp, qemu+tls, qemu+ssh,
+ * qemu+ext). Then nothing but the connection is shared with the daemon:
+ * no file of this machine's, no socket (vm/pool.c uploads what a domain
+ * boots). False for NULL (the embedded driver), qemu:///system,
+ * qemu+unix:///system and qemu:///embed?root=DIR. The one place that
+ * decides "local or remote".
+ */
+bool uri_remote(const char *uri);
+
 /* The root directory of an embedded-driver URI into @buf; -EINVAL if none. */
 int uri_embed_root(const char *uri, char *buf, size_t len);
 

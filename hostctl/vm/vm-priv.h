@@ -6,7 +6,9 @@
  * hand-over to the lanes, the interrupt); vm-stream.c reads and writes a
  * guest's two streams, its channel and its serial console, and ends a VM
  * that died; vm-wait.c waits on one VM; vm.c opens the connection, starts
- * and destroys a guest, with its lifecycle events and the QEMU watchdog.
+ * and destroys a guest, with its lifecycle events and the QEMU watchdog;
+ * pool.c places what a remote host's domains boot in its storage pool,
+ * and brings their dumps back through it.
  */
 #ifndef VLALAB_VM_PRIV_H
 #define VLALAB_VM_PRIV_H
@@ -22,6 +24,7 @@
 #include <libvirt/virterror.h>
 
 #include "proto.h"
+#include "vm/pool.h"
 #include "vm/silence.h"
 
 #define VM_TICK_MS 100
@@ -47,6 +50,11 @@ struct vm_host {
 	int tick_id;
 	struct vm *vms; /* running guests, for the callback */
 	uint64_t probe_ms; /* libvirt probed QEMU at open, this long; or 0 */
+	bool remote; /* uri_remote(): nothing shared but the connection */
+	virStoragePoolPtr pool; /* pool.c's, opened at its first use */
+	struct pool_placed *placed; /* pool.c: files placed, by local path */
+	struct pool_stats up; /* pool.c: what placing them cost */
+	struct pool_scratch *scratch; /* pool.c: the domains' own volumes */
 };
 
 struct vm {
@@ -140,5 +148,20 @@ bool vm_console_read(struct vm *vm);
  * paused. 0, or -EIO with libvirt's message in @err.
  */
 int vm_console_open(struct vm *vm, char *err, size_t errlen);
+
+/*
+ * pool.c: dump @vm's memory into a volume of the host's pool, download it
+ * to @path and delete the volume: vm_dump() on a remote host. 0, or -EIO
+ * with libvirt's message in @err.
+ */
+int pool_dump(struct vm *vm, const char *path, int format, char *err,
+	      size_t errlen);
+/*
+ * pool.c: delete the volumes made for domain @domain (its disks'
+ * overlays), once it is gone; NULL: every domain's.
+ */
+void pool_scratch_drop(struct vm_host *h, const char *domain);
+/* pool.c: forget what was placed, release the pool; for vm_host_close(). */
+void pool_close(struct vm_host *h);
 
 #endif

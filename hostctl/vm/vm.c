@@ -378,6 +378,7 @@ int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 	if (!h)
 		return -ENOMEM;
 	h->lifecycle_id = -1;
+	h->remote = uri_remote(uri);
 	if (uri_embed_root(uri, h->embed_root, sizeof(h->embed_root)) < 0)
 		h->embed_root[0] = '\0';
 	else {
@@ -470,6 +471,7 @@ void vm_host_close(struct vm_host *h)
 		virEventRemoveTimeout(h->tick_id);
 	if (h->lifecycle_id >= 0)
 		virConnectDomainEventDeregisterAny(h->conn, h->lifecycle_id);
+	pool_close(h);
 	virConnectClose(h->conn);
 	if (vm_loop_host == h)
 		vm_loop_host = NULL;
@@ -605,6 +607,9 @@ int vm_dump(struct vm *vm, const char *path, int format, char *err,
 		snprintf(err, errlen, "the domain is gone");
 		return -ENODEV;
 	}
+	/* The daemon's file system is not ours: through its pool. */
+	if (vm->host->remote)
+		return pool_dump(vm, path, format, err, errlen);
 	if (virDomainCoreDumpWithFormat(vm->dom, path, format,
 					VIR_DUMP_MEMORY_ONLY) < 0) {
 		vm_set_err(err, errlen, "virDomainCoreDumpWithFormat");
@@ -703,6 +708,8 @@ void vm_destroy(struct vm *vm)
 		virDomainDestroy(vm->dom);
 		virDomainFree(vm->dom);
 	}
+	if (vm->name[0])
+		pool_scratch_drop(vm->host, vm->name);
 	if (vm->qemu_pidfd >= 0)
 		close(vm->qemu_pidfd);
 	proto_linebuf_free(&vm->lb);

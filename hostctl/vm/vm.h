@@ -209,7 +209,9 @@ bool vm_silent(const struct vm *vm);
  * Dump the guest's memory to @path with virDomainCoreDumpWithFormat()
  * (memory only, so crash and drgn can read it); @format is a
  * VIR_DOMAIN_CORE_DUMP_FORMAT_* value. The domain must still exist: a
- * guest that panicked is kept paused for this (on_crash preserve). Returns
+ * guest that panicked is kept paused for this (on_crash preserve). On a
+ * remote host (uri_remote()) QEMU writes it into a volume of the host's
+ * pool, which is downloaded to @path and deleted (pool.c). Returns
  * 0, -ENODEV when the domain is gone, or -EIO with libvirt's message.
  */
 int vm_dump(struct vm *vm, const char *path, int format, char *err,

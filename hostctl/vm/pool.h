@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What a domain on a remote libvirt host boots (uri_remote()): the
+ * kernel, the initramfs and read-only disks are uploaded into a storage
+ * pool of the daemon's ("vlalab", a directory pool beside its default
+ * images), one volume per content (named by its SHA-256), and the domain
+ * names the volumes' paths as the daemon reports them. A volume already
+ * there, complete, is not sent again. On a local host every path stays
+ * what it is.
+ */
+#ifndef VLALAB_POOL_H
+#define VLALAB_POOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vm/domain.h"
+
+#define POOL_NAME "vlalab"
+/* Where the pool goes when the daemon has no pool "default" to sit beside. */
+#define POOL_IMAGES_DIR "/var/lib/libvirt/images"
+
+struct vm_host;
+
+/* What pool_place() did on one host, since it was opened. */
+struct pool_stats {
+	unsigned int found; /* files whose volume was there already */
+	unsigned int sent; /* files uploaded */
+	uint64_t bytes; /* bytes uploaded */
+	uint64_t hash_us; /* spent hashing files */
+	uint64_t send_us; /* spent uploading them */
+};
+
+/* The host is reached over a network (uri_remote() of its URI); NULL: no. */
+bool vm_host_remote(const struct vm_host *h);
+
+/*
+ * The path the domain on @h names for the local file @path: @path itself
+ * on a local host; on a remote one, the path of its volume in the pool,
+ * uploaded first unless there (the pool is defined and started if
+ * missing). The string in *@ret lives as long as @h. 0, or a negative
+ * errno with the reason in @err (libvirt's message, or the file's).
+ */
+int pool_place(struct vm_host *h, const char *path, const char **ret, char *err,
+	       size_t errlen);
+
+/*
+ * The domain @dc as @h must see it: on a remote host, its kernel,
+ * initramfs and read-only disks placed (pool_place()), and a writable
+ * qcow2 overlay on a qcow2 image (a cloud VM's root) made anew there on
+ * the image placed, a volume of the domain's deleted when it goes; the
+ * disks' copies in @disks. Another writable disk, or an SSH socket (files
+ * of this machine's that the guest writes or QEMU binds), is -EOPNOTSUPP
+ * with the reason in @err. Nothing changes on a local host. 0 or a
+ * negative errno.
+ */
+int pool_domain(struct vm_host *h, struct domain_config *dc,
+		struct domain_disk disks[DOMAIN_DISKS_MAX], char *err,
+		size_t errlen);
+
+/*
+ * The backing file's name recorded in the qcow2 image @path, into @buf,
+ * and its virtual size in *@ret_size: 1 with a backing file, 0 without
+ * (@buf ""), -EINVAL when @path is no qcow2 image or the name is not a
+ * string, -ENAMETOOLONG when it does not fit, or -errno.
+ */
+int pool_qcow2_backing(const char *path, char *buf, size_t len,
+		       uint64_t *ret_size);
+
+/* What placing files on @h cost so far. */
+void pool_stats(const struct vm_host *h, struct pool_stats *ret);
+
+#endif
