@@ -74,8 +74,8 @@ check "net: a cover letter and 2 patches, [PATCH net n/2]" \
 	test "$(subjects net | grep -c '^\[PATCH net [0-2]/2\] ')" -eq 3
 check "net-next: one patch, [PATCH net-next]" \
 	test "$(subjects net-next | grep -c '^\[PATCH net-next\] net: dsa: loop: ')" -eq 1
-check "edac: a cover letter and 2 patches, [PATCH n/2]" \
-	test "$(subjects edac | grep -c '^\[PATCH [0-2]/2\] ')" -eq 3
+check "edac: a cover letter and 3 patches, [PATCH n/3]" \
+	test "$(subjects edac | grep -c '^\[PATCH [0-3]/3\] ')" -eq 4
 check "stable-6.1: one patch, [PATCH 6.1.y]" \
 	test "$(subjects stable-6.1 | grep -c '^\[PATCH 6\.1\.y\] PM: hibernate: ')" -eq 1
 check "stable-6.1 starts with the stable form and keeps upstream's Closes:" \
@@ -87,7 +87,7 @@ check "no placeholder anywhere in the output (4 sets written)" \
 check "every patch is signed off by the sender" \
 	sh -c 'for f in out/*/000[1-9]-*.patch; do grep -qx "Signed-off-by: Test Sender <sender@kernel.test>" $f || exit 1; done'
 check "the net fixes and EDAC fixes carry Cc: stable" \
-	sh -c 'for f in out/net/000[12]-* out/edac/000[12]-*; do grep -qx "Cc: stable@vger.kernel.org" $f || exit 1; done'
+	sh -c 'for f in out/net/000[12]-* out/edac/000[123]-*; do grep -qx "Cc: stable@vger.kernel.org" $f || exit 1; done'
 check "net's mails are to DSA's and netdev's maintainers (get_maintainer.pl)" \
 	sh -c 'for f in out/net/*.patch; do grep -q "^To: .*Andrew Lunn <andrew@lunn.ch>" $f && grep -q "Jakub Kicinski <kuba@kernel.org>" $f && grep -q "^Cc: netdev@vger.kernel.org" $f || exit 1; done'
 check "net-next's mail too" \
