@@ -53,6 +53,8 @@ problem(struct framed_reader *fr, enum framed_problem p, const char *fmt, ...)
 	va_list ap;
 
 	fr->problems[p]++;
+	if (p != FRAMED_REPLAY)
+		fr->problem_seq = fr->next_seq;
 	if (!fr->on_problem)
 		return;
 	va_start(ap, fmt);
@@ -83,6 +85,7 @@ static int take_line(struct framed_reader *fr, const char *line, size_t len)
 		break;
 	}
 	if (seq < fr->next_seq) {
+		fr->problem_seq = seq;
 		problem(fr, FRAMED_REPLAY,
 			"console line %" PRIu64 ": frame %" PRIu64
 			" again after frame %" PRIu64

@@ -46,6 +46,9 @@ struct framed_reader {
 	uint64_t lineno; /* console lines so far */
 	uint64_t frames; /* payloads handed on */
 	uint64_t problems[FRAMED__COUNT];
+	/* During on_problem: the number of the frame it is about (the one
+	 * due, for damage, a gap or a cut; the one repeated, for a replay). */
+	uint64_t problem_seq;
 	char *buf; /* the line being gathered */
 	size_t len, cap;
 	bool skip; /* inside a line too long to keep */
