@@ -6,6 +6,7 @@
  * lost or forged makes every scenario after it an error, never a pass.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,8 @@
 #include "cli/verbs.h"
 
 #define LAVA_LOG_MAX ((size_t)1 << 30)
+/* Problems said one line each; the rest are counted (framed_problems()). */
+#define LAVA_PROBLEMS_SHOWN 10
 
 struct fetch {
 	const char *log;
@@ -44,9 +47,28 @@ struct fetch {
 };
 
 /*
- * LAVA's own log (lava-run's output.yaml, a job's log from the server)
- * is YAML, a line per record, "- {dt: ..., lvl: target, msg: ...}" in
- * JSON's flow syntax: the console is the msg of each "target" record.
+ * LAVA's ShellLogger (lava_dispatcher/shell.py) writes each console line
+ * with a backslash before every '"' (and without '\r' and ESC, which a
+ * frame never holds: JSON escapes them): drop that backslash. The bytes
+ * written to @out, at most @len.
+ */
+static size_t unmangle(char *out, const char *m, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (m[i] == '\\' && i + 1 < len && m[i + 1] == '"')
+			continue;
+		out[n++] = m[i];
+	}
+	return n;
+}
+
+/*
+ * LAVA's own log is a record a line: JSON objects on lava-run's standard
+ * output, '{"dt": ..., "lvl": "target", "msg": ...}', and the same as a
+ * YAML list in a server's job log ("- {...}", JSON's flow syntax): the
+ * console is the msg of each "target" record.
  * Anything else is taken as the console itself.
  */
 static int console_of(char *buf, size_t len, char **ret, size_t *ret_len)
@@ -54,7 +76,8 @@ static int console_of(char *buf, size_t len, char **ret, size_t *ret_len)
 	size_t n = 0, cap = len + 1;
 	char *out, *line = buf, *nl;
 
-	if (len < 3 || strncmp(buf, "- {", 3) != 0) {
+	if ((len < 3 || strncmp(buf, "- {", 3) != 0) &&
+	    (len < 6 || strncmp(buf, "{\"dt\":", 6) != 0)) {
 		*ret = buf;
 		*ret_len = len;
 		return 0;
@@ -71,9 +94,9 @@ static int console_of(char *buf, size_t len, char **ret, size_t *ret_len)
 		if (!nl)
 			nl = buf + len;
 		*nl = '\0';
-		if (strncmp(line, "- ", 2) != 0)
-			continue;
-		o = json_tokener_parse(line + 2);
+		if (strncmp(line, "- ", 2) == 0)
+			line += 2;
+		o = json_tokener_parse(line);
 		if (o && json_object_object_get_ex(o, "lvl", &lvl) &&
 		    !strcmp(json_object_get_string(lvl), "target") &&
 		    json_object_object_get_ex(o, "msg", &msg) &&
@@ -81,8 +104,7 @@ static int console_of(char *buf, size_t len, char **ret, size_t *ret_len)
 			m = json_object_get_string(msg);
 			ml = (size_t)json_object_get_string_len(msg);
 			if (n + ml + 1 <= cap) {
-				memcpy(out + n, m, ml);
-				n += ml;
+				n += unmangle(out + n, m, ml);
 				out[n++] = '\n';
 			}
 		}
@@ -98,7 +120,9 @@ static void on_problem(void *userdata, enum framed_problem p, const char *why)
 {
 	struct fetch *f = userdata;
 
-	fprintf(stderr, "hostctl lava: '%s': %s\n", f->log, why);
+	/* A console of kernel text in frames' clothes is bounded output. */
+	if (framed_problems(&f->fr) <= LAVA_PROBLEMS_SHOWN)
+		fprintf(stderr, "hostctl lava: '%s': %s\n", f->log, why);
 	if (p == FRAMED_REPLAY && f->fr.problem_seq < f->replay_seq) {
 		f->replay_seq = f->fr.problem_seq;
 		snprintf(f->replay, sizeof(f->replay),
@@ -268,6 +292,11 @@ int lava_fetch(const char *scenarios, const char *results, const char *jobdir,
 	if (!f.run.s.hello_seen && !f.first[0])
 		snprintf(f.first, sizeof(f.first),
 			 "no frame from guestd in the console log");
+	if (framed_problems(&f.fr) > LAVA_PROBLEMS_SHOWN)
+		fprintf(stderr,
+			"hostctl lava: '%s': %" PRIu64
+			" more problems with frames\n",
+			log, framed_problems(&f.fr) - LAVA_PROBLEMS_SHOWN);
 	if (f.run.refused)
 		fprintf(stderr,
 			"hostctl lava: '%s': the session refused a line: %s\n",

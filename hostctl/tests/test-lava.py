@@ -59,16 +59,20 @@ with tempfile.TemporaryDirectory() as tmp:
     ok(len(v) == 8 and set(v.values()) == {"pass"},
        "8 scenarios, all pass, as a local run: %r" % v)
 
-    lava = "".join("- " + json.dumps({"dt": "2026-12-07T05:01:00.000000",
-                                      "lvl": "target",
-                                      "msg": l.rstrip("\r\n")}) + "\n"
-                   for l in lines)
-    lava = ("- {\"dt\": \"2026-12-07T05:00:59.000000\", \"lvl\": \"info\", "
-            "\"msg\": \"VLALAB1 0 00000000 {}\"}\n" + lava)
-    p, v = fetch(lava, tmp, "output.yaml")
-    ok(p.returncode == 0 and len(v) == 8 and set(v.values()) == {"pass"},
-       "the same as LAVA's log: its target lines alone, 8 passes (%s)"
-       % p.stderr.strip())
+    # LAVA's log: a record a line, the console's in "target" records,
+    # each '"' with a backslash before it (lava_dispatcher/shell.py's
+    # ShellLogger); lava-run prints JSON, a server's log is a YAML list.
+    def record(lvl, msg):
+        return json.dumps({"dt": "2026-12-07T05:01:00.000000", "lvl": lvl,
+                           "msg": msg})
+    lava = [record("info", "VLALAB1 0 00000000 {}")]
+    lava += [record("target", l.rstrip("\r\n").replace('"', '\\"'))
+             for l in lines]
+    for prefix, name in (("", "lava-run.log"), ("- ", "job.yaml")):
+        p, v = fetch("".join(prefix + r + "\n" for r in lava), tmp, name)
+        ok(p.returncode == 0 and len(v) == 8 and set(v.values()) == {"pass"},
+           "LAVA's log (%s): its target lines alone, 8 passes (%s)"
+           % (name, p.stderr.strip()))
 
     # The frame of ftrace/selftests' scenario_begin goes missing.
     lost = next(i for i in frames
