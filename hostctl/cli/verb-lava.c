@@ -275,6 +275,16 @@ static int lava_job(const char *cache, const char *scenarios, const char *out,
 				ks[nks++] = d;
 		}
 	}
+	/* The job names it in file:// URLs, unquoted: keep to plain bytes. */
+	if (dir[strspn(
+		    dir,
+		    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-")]) {
+		fprintf(stderr,
+			"hostctl lava: '%s': the job's folder may hold letters, digits and ._/- only\n",
+			dir);
+		r = -EINVAL;
+		goto out;
+	}
 	r = setup_prepare_kernel(cache, NULL, NULL,
 				 &(struct setup_kernel){
 					 .kselftests = ks,
