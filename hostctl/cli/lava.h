@@ -20,4 +20,11 @@
 int lava_fetch(const char *scenarios, const char *results, const char *jobdir,
 	       const char *log);
 
+/*
+ * Submit @jobdir/job.yaml to the LAVA server @server (http://) with the
+ * token of @token_file (verb-lava-submit.c): the exit code; the job id on
+ * stdout and in @jobdir/lava-job-id.
+ */
+int lava_submit(const char *server, const char *token_file, const char *jobdir);
+
 #endif

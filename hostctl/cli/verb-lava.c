@@ -30,6 +30,7 @@ static void lava_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: hostctl lava job [--out DIR] [--device-type TYPE] SCENARIO...\n"
+		"       hostctl lava submit --server URL --token-file F JOBDIR\n"
 		"       hostctl lava fetch JOBDIR LOG\n"
 		"\n"
 		"job: write a LAVA job definition, DIR/job.yaml (default DIR:\n"
@@ -37,6 +38,9 @@ static void lava_usage(FILE *f)
 		"run requests of the SCENARIOs (names or globs) with LAVA's qemu\n"
 		"method (deploy to tmpfs), guestd in framed mode on ttyS0; the\n"
 		"kernel and the image are in DIR, named by file:// URLs.\n"
+		"submit: POST DIR/job.yaml to the LAVA server URL (http:// only)\n"
+		"with the token in file F, through LAVA's REST API (api/v0.2/jobs/);\n"
+		"the job id goes to stdout and to DIR/lava-job-id.\n"
 		"fetch: read the console log LOG of that job (LAVA's log, or the\n"
 		"console alone) into a run directory under the results directory,\n"
 		"through the session and verdict code of a local run.\n"
@@ -44,6 +48,8 @@ static void lava_usage(FILE *f)
 		"\n"
 		"  --out DIR          where job writes (default: lava-job)\n"
 		"  --device-type T    the job's device_type (default: qemu)\n"
+		"  --server URL       submit's LAVA server, http://HOST[:PORT][/PREFIX]\n"
+		"  --token-file F     submit's API token, the file's first line\n"
 		"  --cache DIR        the cache (default: ~/.cache/vlalab)\n"
 		"  --scenarios DIR    the scenario tree (default: %s/scenarios)\n"
 		"  --results DIR      fetch's results directory (default: results)\n"
@@ -59,6 +65,8 @@ static const enum cli_opt shared[] = {
 static const struct option own[] = {
 	{ "out", required_argument, NULL, 'o' },
 	{ "device-type", required_argument, NULL, 'd' },
+	{ "server", required_argument, NULL, 's' },
+	{ "token-file", required_argument, NULL, 't' },
 	{ 0 },
 };
 
@@ -327,6 +335,7 @@ int verb_lava(int argc, char *argv[])
 	struct option opts[CLI_OPTS_MAX];
 	const char *cache = NULL, *scenarios = VLALAB_SRCDIR "/scenarios";
 	const char *out = "lava-job", *dtype = "qemu", *results = "results";
+	const char *server = NULL, *token = NULL;
 	int c;
 
 	cli_opts_table(shared, own, opts);
@@ -348,6 +357,12 @@ int verb_lava(int argc, char *argv[])
 		case 'd':
 			dtype = optarg;
 			break;
+		case 's':
+			server = optarg;
+			break;
+		case 't':
+			token = optarg;
+			break;
 		case CLI_OPT_HELP:
 			lava_usage(stdout);
 			return EXIT_GREEN;
@@ -362,7 +377,10 @@ int verb_lava(int argc, char *argv[])
 	if (optind + 3 == argc && !strcmp(argv[optind], "fetch"))
 		return lava_fetch(scenarios, results, argv[optind + 1],
 				  argv[optind + 2]);
+	if (optind + 2 == argc && !strcmp(argv[optind], "submit") && server &&
+	    token)
+		return lava_submit(server, token, argv[optind + 1]);
 	fprintf(stderr,
-		"hostctl lava: want 'job SCENARIO...' or 'fetch JOBDIR LOG'; see 'hostctl help lava'\n");
+		"hostctl lava: want 'job SCENARIO...', 'submit --server URL --token-file F JOBDIR' or 'fetch JOBDIR LOG'; see 'hostctl help lava'\n");
 	return EXIT_SETUP;
 }
