@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include <json-c/json.h>
@@ -61,6 +62,44 @@ void util_wait_status(int status, char *buf, size_t size);
  */
 int util_feed_lines(struct proto_linebuf *lb, bool *skip, const char *data,
 		    size_t len, proto_line_cb cb, void *userdata);
+
+/* ---- framed.c: the framed mode on a console (docs/protocol.md) ---- */
+
+/* Where the image keeps the run requests of a framed guest. */
+#define FRAMED_REQUESTS_PATH "/vlalab/requests.jsonl"
+
+struct framed {
+	bool on;
+	uint64_t seq; /* the next frame's number */
+	FILE *requests; /* NULL once read to its end */
+	char *buf;
+	size_t cap;
+};
+
+/*
+ * "vlalab.framed=NAME" on the kernel command line @cmdline: 1 and
+ * "/dev/NAME" in @path, 0 when it is not there, -EINVAL for a NAME that is
+ * not 1 to 32 letters and digits.
+ */
+int framed_cmdline(const char *cmdline, char *path, size_t size);
+/*
+ * Framed mode is wanted: on console *@path if set, else as PID 1 on the
+ * one the kernel command line names (*@path then points to it).
+ */
+bool framed_wanted(const char **path, bool pid1);
+/* Framed mode with the run requests of file @requests: 0 or -errno. */
+int framed_open(struct framed *fm, const char *requests);
+/*
+ * Frame the protocol line *@line (@len bytes, its newline optional) as
+ * the next frame (common/frame.h): *@line, a malloc()ed buffer, is
+ * replaced with the frame, or freed and NULL on failure. 0 or -errno.
+ */
+int framed_wrap(struct framed *fm, char **line, size_t *len);
+/*
+ * Hand the next run request to @cb: 1, 0 when they ran out, -E2BIG for a
+ * line longer than PROTO_LINE_MAX (skipped: call again).
+ */
+int framed_pump(struct framed *fm, proto_line_cb cb);
 
 /* ---- kmsg.c: /dev/kmsg records ---- */
 
@@ -728,6 +767,11 @@ scenario_child(const struct step_ops *const *table, const struct step_env *env,
  */
 int port_find(const char *sysdir, const char *devdir, const char *name,
 	      char *ret_path, size_t size);
+/*
+ * Open @path (a port, a pty, a console) nonblocking, in raw mode when it
+ * is a terminal: the fd or -errno.
+ */
+int port_open(const char *path);
 
 /* ---- sshport.c ---- */
 

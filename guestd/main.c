@@ -20,7 +20,6 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include "guestd.h"
@@ -47,7 +46,7 @@ struct outq {
 
 struct guestd {
 	/* Options. */
-	const char *port_path;
+	const char *port_path, *framed_path, *requests_path;
 	bool stdio;
 	const char *kmsg_path;
 	uint64_t heartbeat_ms;
@@ -58,6 +57,7 @@ struct guestd {
 	int in_fd, out_fd;
 	uint64_t paused_until; /* the host isn't there: wait */
 	struct outq out;
+	struct framed fm; /* framed mode: frames on a console (framed.c) */
 	struct proto_linebuf inlb;
 	bool in_skip;
 	struct kmsg_reader kmsg;
@@ -199,7 +199,8 @@ static void emit(const struct proto_event *ev, void *data)
 	char *line;
 	size_t len;
 
-	if (proto_event_encode(ev, &line, &len) < 0) {
+	if (proto_event_encode(ev, &line, &len) < 0 ||
+	    (gd.fm.on && framed_wrap(&gd.fm, &line, &len) < 0)) {
 		gd_log(3, "encoding a '%s' event failed",
 		       proto_event_name(ev->type));
 		return;
@@ -515,22 +516,6 @@ static void setup_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-static int open_port(const char *path)
-{
-	struct termios tio;
-	int fd;
-
-	fd = open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	/* A pty for tests: no echo, no line discipline. */
-	if (tcgetattr(fd, &tio) == 0) {
-		cfmakeraw(&tio);
-		tcsetattr(fd, TCSANOW, &tio);
-	}
-	return fd;
-}
-
 /* The port appears when virtio_console has probed: wait for it. */
 static void find_port(void)
 {
@@ -542,7 +527,7 @@ static void find_port(void)
 		r = port_find(PORT_SYSDIR, PORT_DEVDIR, PROTO_PORT_NAME, path,
 			      sizeof(path));
 		if (r == 0) {
-			fd = open_port(path);
+			fd = port_open(path);
 			if (fd >= 0) {
 				gd.in_fd = gd.out_fd = fd;
 				return;
@@ -566,10 +551,12 @@ static void usage(FILE *f)
 		"Runs vlalab scenarios inside a guest (see docs/guestd.md).\n"
 		"  --port PATH        talk over PATH instead of the virtio port '%s'\n"
 		"  --stdio            read requests on stdin, write events to stdout\n"
+		"  --framed PATH      write framed events to console PATH, take run\n"
+		"                     requests from --requests FILE (default %s)\n"
 		"  --kmsg PATH        kernel log to forward and search (default /dev/kmsg)\n"
 		"  --modules-dir DIR  modules.dep and .ko files (default /lib/modules/$(uname -r))\n"
 		"  --heartbeat-ms N   heartbeat period (default 1000)\n",
-		PROTO_PORT_NAME);
+		PROTO_PORT_NAME, FRAMED_REQUESTS_PATH);
 }
 
 static void parse_args(int argc, char **argv)
@@ -577,6 +564,8 @@ static void parse_args(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "port", required_argument, NULL, 'p' },
 		{ "stdio", no_argument, NULL, 's' },
+		{ "framed", required_argument, NULL, 'f' },
+		{ "requests", required_argument, NULL, 'r' },
 		{ "kmsg", required_argument, NULL, 'k' },
 		{ "modules-dir", required_argument, NULL, 'm' },
 		{ "heartbeat-ms", required_argument, NULL, 'b' },
@@ -593,6 +582,12 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 's':
 			gd.stdio = true;
+			break;
+		case 'f':
+			gd.framed_path = optarg;
+			break;
+		case 'r':
+			gd.requests_path = optarg;
 			break;
 		case 'k':
 			gd.kmsg_path = optarg;
@@ -653,6 +648,18 @@ static int poll_timeout(uint64_t now, bool kmsg_file)
 	return (int)((next - now + 999) / 1000);
 }
 
+/* Framed mode, the runner idle: the next run request, or the end. */
+static void framed_next(void)
+{
+	int r = framed_pump(&gd.fm, on_request);
+
+	if (r == -E2BIG)
+		gd_log(3, "dropped a run request longer than %d bytes",
+		       PROTO_LINE_MAX);
+	else if (r == 0)
+		shutdown_now("the run requests ran out");
+}
+
 static void main_loop(void)
 {
 	enum { P_IN, P_OUT, P_KMSG, P_SIG, P_RUN, P_N };
@@ -699,6 +706,8 @@ static void main_loop(void)
 			out_flush();
 		now = guestd_now_us();
 		runner_on_tick(&gd.runner, now);
+		if (gd.fm.on && !runner_busy(&gd.runner))
+			framed_next();
 		if (now >= gd.next_heartbeat) {
 			emit_simple(PROTO_EV_HEARTBEAT);
 			gd.next_heartbeat = now + gd.heartbeat_ms * 1000;
@@ -738,11 +747,20 @@ int main(int argc, char **argv)
 		fcntl(gd.out_fd, F_SETFL,
 		      fcntl(gd.out_fd, F_GETFL) | O_NONBLOCK);
 	} else if (gd.port_path) {
-		r = open_port(gd.port_path);
+		r = port_open(gd.port_path);
 		if (r < 0)
 			gd_fatal("opening '%s': %s", gd.port_path,
 				 util_errno_desc(-r));
 		gd.in_fd = gd.out_fd = r;
+	} else if (framed_wanted(&gd.framed_path, gd.pid1)) {
+		gd.out_fd = r = port_open(gd.framed_path);
+		if (r >= 0)
+			r = framed_open(&gd.fm, gd.requests_path ?
+							gd.requests_path :
+							FRAMED_REQUESTS_PATH);
+		if (r < 0)
+			gd_fatal("framed mode on '%s': %s", gd.framed_path,
+				 util_errno_desc(-r));
 	} else {
 		find_port();
 		/* Without dropbear in the image there is no SSH port. */

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Finding the virtio-serial port by its name, without udev. */
+/* Finding the virtio-serial port by its name, without udev, and opening it. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 
 #include "guestd.h"
 
@@ -40,4 +42,20 @@ int port_find(const char *sysdir, const char *devdir, const char *name,
 	}
 	closedir(d);
 	return r;
+}
+
+int port_open(const char *path)
+{
+	struct termios tio;
+	int fd;
+
+	fd = open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* A pty for tests, a console: no echo, no line discipline. */
+	if (tcgetattr(fd, &tio) == 0) {
+		cfmakeraw(&tio);
+		tcsetattr(fd, TCSANOW, &tio);
+	}
+	return fd;
 }

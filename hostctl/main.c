@@ -40,13 +40,13 @@ static const struct verb verb_version_def = {
 };
 
 static const struct verb *const verbs[] = {
-	&verb_run_def,	   &verb_list_def,    &verb_build_def,
-	&verb_bench_def,   &verb_help_def,    &verb_report_def,
-	&verb_export_def,  &verb_runs_def,    &verb_diff_def,
-	&verb_flakes_def,  &verb_gc_def,      &verb_exec_def,
-	&verb_pull_def,	   &verb_push_def,    &verb_shell_def,
-	&verb_ls_def,	   &verb_repro_def,   &verb_compare_def,
-	&verb_console_def, &verb_version_def,
+	&verb_run_def,	   &verb_list_def,  &verb_build_def,
+	&verb_bench_def,   &verb_help_def,  &verb_report_def,
+	&verb_export_def,  &verb_runs_def,  &verb_diff_def,
+	&verb_flakes_def,  &verb_gc_def,    &verb_exec_def,
+	&verb_pull_def,	   &verb_push_def,  &verb_shell_def,
+	&verb_ls_def,	   &verb_repro_def, &verb_compare_def,
+	&verb_console_def, &verb_lava_def,  &verb_version_def,
 };
 
 #define N_VERBS (sizeof(verbs) / sizeof(verbs[0]))

@@ -113,6 +113,7 @@ extern const struct verb verb_ls_def;
 extern const struct verb verb_repro_def;
 extern const struct verb verb_compare_def;
 extern const struct verb verb_console_def;
+extern const struct verb verb_lava_def;
 
 int verb_run(int argc, char *argv[]);
 int verb_list(int argc, char *argv[]);
@@ -131,5 +132,6 @@ int verb_shell(int argc, char *argv[]);
 int verb_ls(int argc, char *argv[]);
 int verb_repro(int argc, char *argv[]);
 int verb_console(int argc, char *argv[]);
+int verb_lava(int argc, char *argv[]);
 
 #endif

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hostctl lava fetch JOBDIR LOG: a LAVA job's console log back into a run
+ * directory. The frames (guest/framed.h) go through the session a local
+ * run uses, and each scenario's verdict is verdict_decide()'s; a frame
+ * lost or forged makes every scenario after it an error, never a pass.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "fileio.h"
+#include "crash/verdict.h"
+#include "guest/framed.h"
+#include "results/results.h"
+#include "results/rundir.h"
+#include "run/runner.h"
+#include "scenario/scenario.h"
+#include "cli/lava.h"
+#include "cli/verbs.h"
+
+#define LAVA_LOG_MAX ((size_t)1 << 30)
+/* Problems said one line each; the rest are counted (framed_problems()). */
+#define LAVA_PROBLEMS_SHOWN 10
+
+struct fetch {
+	const char *log;
+	struct framed_reader fr;
+	struct framed_run run;
+	FILE *events;
+	char first[256]; /* the first problem */
+	/*
+	 * A replay: a frame that took guestd's number @replay_seq was
+	 * another's, so every scenario that ended in a frame from that number
+	 * on may hold a forged event (UINT64_MAX: none).
+	 */
+	uint64_t replay_seq;
+	uint64_t *end_seq; /* each scenario's scenario_end frame */
+	char replay[256];
+};
+
+/*
+ * LAVA's ShellLogger (lava_dispatcher/shell.py) writes each console line
+ * with a backslash before every '"' (and without '\r' and ESC, which a
+ * frame never holds: JSON escapes them): drop that backslash. The bytes
+ * written to @out, at most @len.
+ */
+static size_t unmangle(char *out, const char *m, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (m[i] == '\\' && i + 1 < len && m[i + 1] == '"')
+			continue;
+		out[n++] = m[i];
+	}
+	return n;
+}
+
+/*
+ * LAVA's own log is a record a line: JSON objects on lava-run's standard
+ * output, '{"dt": ..., "lvl": "target", "msg": ...}', and the same as a
+ * YAML list in a server's job log ("- {...}", JSON's flow syntax): the
+ * console is the msg of each "target" record.
+ * Anything else is taken as the console itself.
+ */
+static int console_of(char *buf, size_t len, char **ret, size_t *ret_len)
+{
+	size_t n = 0, cap = len + 1;
+	char *out, *line = buf, *nl;
+
+	if ((len < 3 || strncmp(buf, "- {", 3) != 0) &&
+	    (len < 6 || strncmp(buf, "{\"dt\":", 6) != 0)) {
+		*ret = buf;
+		*ret_len = len;
+		return 0;
+	}
+	out = malloc(cap + 1);
+	if (!out)
+		return -ENOMEM;
+	for (; line < buf + len; line = nl + 1) {
+		struct json_object *o, *lvl, *msg;
+		const char *m;
+		size_t ml;
+
+		nl = memchr(line, '\n', (size_t)(buf + len - line));
+		if (!nl)
+			nl = buf + len;
+		*nl = '\0';
+		if (strncmp(line, "- ", 2) == 0)
+			line += 2;
+		o = json_tokener_parse(line);
+		if (o && json_object_object_get_ex(o, "lvl", &lvl) &&
+		    !strcmp(json_object_get_string(lvl), "target") &&
+		    json_object_object_get_ex(o, "msg", &msg) &&
+		    json_object_is_type(msg, json_type_string)) {
+			m = json_object_get_string(msg);
+			ml = (size_t)json_object_get_string_len(msg);
+			if (n + ml + 1 <= cap) {
+				n += unmangle(out + n, m, ml);
+				out[n++] = '\n';
+			}
+		}
+		json_object_put(o);
+	}
+	free(buf);
+	*ret = out;
+	*ret_len = n;
+	return 0;
+}
+
+static void on_problem(void *userdata, enum framed_problem p, const char *why)
+{
+	struct fetch *f = userdata;
+
+	/* A console of kernel text in frames' clothes is bounded output. */
+	if (framed_problems(&f->fr) <= LAVA_PROBLEMS_SHOWN)
+		fprintf(stderr, "hostctl lava: '%s': %s\n", f->log, why);
+	if (p == FRAMED_REPLAY && f->fr.problem_seq < f->replay_seq) {
+		f->replay_seq = f->fr.problem_seq;
+		snprintf(f->replay, sizeof(f->replay),
+			 "a forged or repeated frame in the console log: %s",
+			 why);
+	}
+	if (!f->first[0])
+		snprintf(f->first, sizeof(f->first),
+			 "the console log lost frames: %s", why);
+}
+
+/* Each payload to the session and, accepted, to events.jsonl. */
+static int on_payload(void *userdata, uint64_t seq, const char *payload,
+		      size_t len)
+{
+	struct fetch *f = userdata;
+	int r;
+
+	/* A frame lost before: what follows cannot be trusted. */
+	if (f->first[0])
+		return 0;
+	r = framed_run_payload(&f->run, seq, payload, len);
+	for (size_t i = 0; i < f->run.n; i++)
+		if (f->run.scs[i].done && f->end_seq[i] == UINT64_MAX)
+			f->end_seq[i] = seq;
+	if (r == 0 && len > 1)
+		fprintf(f->events, "{\"vm\":\"lava\",%.*s\n", (int)len - 1,
+			payload + 1);
+	return r;
+}
+
+/* The scenarios of the job's requests.jsonl, in order, into @sel. */
+static int job_scenarios(const char *jobdir, const struct scn_set *set,
+			 size_t **sel, size_t *n)
+{
+	char path[4096], *buf, *line, *save = NULL;
+	size_t len;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/requests.jsonl", jobdir);
+	r = fileio_read(path, LAVA_LOG_MAX, &buf, &len, NULL);
+	if (r < 0) {
+		fprintf(stderr, "hostctl lava: '%s': %s\n", path, strerror(-r));
+		return r;
+	}
+	*sel = calloc(len + 1, sizeof(**sel));
+	*n = 0;
+	for (line = strtok_r(buf, "\n", &save); line && *sel;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct json_object *o = json_tokener_parse(line), *name;
+		size_t i = set->n;
+
+		if (o && json_object_object_get_ex(o, "scenario", &name))
+			for (i = 0; i < set->n; i++)
+				if (!strcmp(set->v[i].name,
+					    json_object_get_string(name)))
+					break;
+		json_object_put(o);
+		if (i == set->n) {
+			fprintf(stderr,
+				"hostctl lava: '%s': a request for no scenario of this tree\n",
+				path);
+			r = -EINVAL;
+			break;
+		}
+		(*sel)[(*n)++] = i;
+	}
+	free(buf);
+	return *sel ? r : -ENOMEM;
+}
+
+static void decide(struct fetch *f, const struct scenario *s,
+		   struct res_scenario *view, struct res_scenario *sc,
+		   bool started, uint64_t end_seq)
+{
+	struct verdict_facts vf;
+
+	if (!started) {
+		verdict_decide_unrun(s, sc, VERDICT_CAUSE_HOST,
+				     f->first[0] ?
+					     f->first :
+					     "not run: the log ends before it");
+		return;
+	}
+	verdict_facts_init(&vf, s);
+	/* The guest's word, unless a forged frame may have said it. */
+	if (end_seq == UINT64_MAX || end_seq < f->replay_seq)
+		vf.claim = view;
+	sc->duration_ms = view->duration_ms;
+	if (end_seq != UINT64_MAX && end_seq >= f->replay_seq)
+		verdict_note(&vf, VERDICT_CAUSE_HOST, VERDICT_WHOLE, f->replay);
+	else if (f->first[0] && !view->done)
+		verdict_note(&vf, VERDICT_CAUSE_HOST, VERDICT_WHOLE, f->first);
+	else if (f->run.refused)
+		verdict_note_end(&vf, VERDICT_WHOLE, VM_END_PROTOCOL,
+				 f->run.s.err);
+	else if (!view->done)
+		verdict_note_end(&vf, VERDICT_WHOLE, VM_END_DIED,
+				 "the console log ends during it");
+	(void)verdict_decide(&vf, sc);
+	verdict_facts_free(&vf);
+}
+
+int lava_fetch(const char *scenarios, const char *results, const char *jobdir,
+	       const char *log)
+{
+	struct fetch f = { .log = log, .replay_seq = UINT64_MAX };
+	struct scn_set set = { 0 };
+	struct res_run run = { 0 };
+	struct res_scenario *views = NULL;
+	char dir[4096], path[4200], *buf = NULL, *con = NULL;
+	size_t *sel = NULL, n = 0, len;
+	time_t now = time(NULL);
+	int r, code = EXIT_SETUP;
+
+	r = scn_load_dir(scenarios, &set, NULL);
+	if (r < 0) {
+		fprintf(stderr,
+			"hostctl lava: cannot load the scenarios in '%s'\n",
+			scenarios);
+		return EXIT_SETUP;
+	}
+	if (job_scenarios(jobdir, &set, &sel, &n) < 0)
+		goto out;
+	r = fileio_read(log, LAVA_LOG_MAX, &buf, &len, NULL);
+	if (r == 0)
+		r = console_of(buf, len, &con, &len);
+	if (r < 0) {
+		fprintf(stderr, "hostctl lava: '%s': %s\n", log, strerror(-r));
+		goto out;
+	}
+	buf = con;
+	run.v = calloc(n ? n : 1, sizeof(*run.v));
+	views = calloc(n ? n : 1, sizeof(*views));
+	f.end_seq = malloc((n ? n : 1) * sizeof(*f.end_seq));
+	if (!run.v || !views || !f.end_seq)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		f.end_seq[i] = UINT64_MAX;
+	run.n = n;
+	for (size_t i = 0; i < n; i++)
+		if (runner_result_init(&set.v[sel[i]], &run.v[i]) < 0 ||
+		    runner_result_init(&set.v[sel[i]], &views[i]) < 0)
+			goto out;
+	strftime(run.run_id, sizeof(run.run_id), "%Y%m%d-%H%M%S-lava",
+		 gmtime(&now));
+	snprintf(dir, sizeof(dir), "%s/%s", results, run.run_id);
+	if ((mkdir(results, 0755) < 0 && errno != EEXIST) ||
+	    mkdir(dir, 0755) < 0) {
+		fprintf(stderr, "hostctl lava: '%s': %s\n", dir,
+			strerror(errno));
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/" RUNDIR_EVENTS, dir);
+	f.events = fopen(path, "we");
+	if (!f.events)
+		goto out;
+	session_init(&f.run.s);
+	f.run.scs = views;
+	f.run.n = n;
+	framed_init(&f.fr);
+	f.fr.on_payload = on_payload;
+	f.fr.on_problem = on_problem;
+	f.fr.userdata = &f;
+	framed_feed(&f.fr, buf, len);
+	framed_finish(&f.fr);
+	if (!f.run.s.hello_seen && !f.first[0])
+		snprintf(f.first, sizeof(f.first),
+			 "no frame from guestd in the console log");
+	if (framed_problems(&f.fr) > LAVA_PROBLEMS_SHOWN)
+		fprintf(stderr,
+			"hostctl lava: '%s': %" PRIu64
+			" more problems with frames\n",
+			log, framed_problems(&f.fr) - LAVA_PROBLEMS_SHOWN);
+	if (f.run.refused)
+		fprintf(stderr,
+			"hostctl lava: '%s': the session refused a line: %s\n",
+			log, f.run.s.err);
+	for (size_t i = 0; i < n; i++)
+		decide(&f, &set.v[sel[i]], &views[i], &run.v[i], i < f.run.next,
+		       f.end_seq[i]);
+	snprintf(run.accelerator, sizeof(run.accelerator), "lava");
+	r = res_summary_write(dir, &run, RES_COMPLETE_YES);
+	if (r == 0) {
+		FILE *k;
+
+		snprintf(path, sizeof(path), "%s/" RUNDIR_KTAP, dir);
+		k = fopen(path, "we");
+		if (k) {
+			res_ktap(&run, k);
+			r = fclose(k) == 0 ? 0 : -errno;
+		} else {
+			r = -errno;
+		}
+	}
+	if (fclose(f.events) != 0 && r == 0)
+		r = -errno;
+	f.events = NULL;
+	if (r < 0) {
+		fprintf(stderr, "hostctl lava: writing '%s': %s\n", dir,
+			strerror(-r));
+		goto out;
+	}
+	res_text(&run, stdout);
+	printf("run directory: %s\n", dir);
+	code = res_run_ok(&run) && !f.first[0] ? EXIT_GREEN : EXIT_RED;
+out:
+	if (f.events)
+		fclose(f.events);
+	framed_free(&f.fr);
+	for (size_t i = 0; views && i < n; i++)
+		res_scenario_free(&views[i]);
+	free(views);
+	free(f.end_seq);
+	res_run_free(&run);
+	free(sel);
+	free(buf);
+	scn_set_free(&set);
+	return code;
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""hostctl lava fetch on a recorded console: lava-fixtures/ftrace-console.log
+is the serial console of the job 'hostctl lava job' wrote for the
+ftrace scenarios but trace-cmd-mod (the cloud image's), booted by
+qemu-system-x86_64 with the job's kernel, initramfs and command line
+(docs/lava.md, "Recorded log"), and requests.jsonl that job's requests.
+The console, and the same wrapped as LAVA's own log, fetch to 8 passes,
+as a local run of those scenarios; a frame dropped, forged or cut off
+makes the run red with the scenarios it touches error, never pass. TAP on
+stdout.
+
+usage: test-lava.py HOSTCTL FIXTURES_DIR"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import zlib
+
+from tap import done, ok
+
+hostctl, fixtures = sys.argv[1:3]
+with open(os.path.join(fixtures, "ftrace-console.log"), "rb") as f:
+    console = f.read().decode("utf-8", "replace")
+lines = console.splitlines(keepends=True)
+frames = [i for i, l in enumerate(lines) if l.startswith("VLALAB1 ")]
+
+
+def fetch(text, tmp, name):
+    job = os.path.join(tmp, "job")
+    os.makedirs(job, exist_ok=True)
+    with open(os.path.join(fixtures, "requests.jsonl")) as f, \
+            open(os.path.join(job, "requests.jsonl"), "w") as g:
+        g.write(f.read())
+    log = os.path.join(tmp, name)
+    with open(log, "w") as f:
+        f.write(text)
+    res = os.path.join(tmp, "res-" + name)
+    p = subprocess.run([hostctl, "lava", "fetch", "--results", res, job, log],
+                       capture_output=True, text=True, timeout=60)
+    verdicts = {}
+    for d in os.listdir(res) if os.path.isdir(res) else []:
+        with open(os.path.join(res, d, "summary.json")) as f:
+            for sc in json.load(f)["scenarios"]:
+                verdicts[sc["name"]] = sc["verdict"]
+    return p, verdicts
+
+
+def frame(seq, payload):
+    crc = zlib.crc32(("%d %s" % (seq, payload)).encode())
+    return "VLALAB1 %d %08x %s\n" % (seq, crc, payload)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    p, v = fetch(console, tmp, "console.log")
+    ok(p.returncode == 0, "the recorded console: exit %d, want 0 (%s)"
+       % (p.returncode, p.stderr.strip()))
+    ok(len(v) == 8 and set(v.values()) == {"pass"},
+       "8 scenarios, all pass, as a local run: %r" % v)
+
+    # LAVA's log: a record a line, the console's in "target" records,
+    # each '"' with a backslash before it (lava_dispatcher/shell.py's
+    # ShellLogger); lava-run prints JSON, a server's log is a YAML list.
+    def record(lvl, msg):
+        return json.dumps({"dt": "2026-12-07T05:01:00.000000", "lvl": lvl,
+                           "msg": msg})
+    lava = [record("info", "VLALAB1 0 00000000 {}")]
+    lava += [record("target", l.rstrip("\r\n").replace('"', '\\"'))
+             for l in lines]
+    for prefix, name in (("", "lava-run.log"), ("- ", "job.yaml")):
+        p, v = fetch("".join(prefix + r + "\n" for r in lava), tmp, name)
+        ok(p.returncode == 0 and len(v) == 8 and set(v.values()) == {"pass"},
+           "LAVA's log (%s): its target lines alone, 8 passes (%s)"
+           % (name, p.stderr.strip()))
+
+    # The frame of ftrace/selftests' scenario_begin goes missing.
+    lost = next(i for i in frames
+                if '"scenario_begin"' in lines[i] and "ftrace/selftests" in lines[i])
+    p, v = fetch("".join(lines[:lost] + lines[lost + 1:]), tmp, "gap.log")
+    ok(p.returncode == 1 and "missing" in p.stderr,
+       "a lost frame: exit 1, said on stderr")
+    ok(v.get("ftrace/selftests") == "error" and
+       v.get("ftrace/selftests-samples") == "error" and
+       v.get("ftrace/notrace-mod") == "pass",
+       "the scenarios from the gap on are error, those before pass: %r" % v)
+
+    # A test prints a frame of its own, well made, before guestd's next.
+    first_end = next(i for i in frames if '"scenario_end"' in lines[i])
+    seq = int(lines[first_end].split()[1])
+    forged = frame(seq, lines[first_end].split(" ", 3)[3].rstrip("\r\n")
+                   .replace('"verdict":"pass"', '"verdict":"fail"'))
+    text = "".join(lines[:first_end] + [forged] + lines[first_end:])
+    p, v = fetch(text, tmp, "forged.log")
+    ok(p.returncode == 1 and "again" in p.stderr,
+       "a forged frame: exit 1, the replay said on stderr")
+    ok(len(v) == 8 and set(v.values()) == {"error"},
+       "the forged verdict and every scenario after it are error: %r" % v)
+
+    # A frame with a kernel message written into it.
+    mid = frames[len(frames) // 2]
+    broken = lines[mid][:30] + "\n[   5.000000] oops\n" + lines[mid][30:]
+    p, v = fetch("".join(lines[:mid] + [broken] + lines[mid + 1:]), tmp,
+                 "damaged.log")
+    ok(p.returncode == 1 and "damaged" in p.stderr,
+       "a damaged frame: exit 1, said on stderr")
+
+    # The log ends in the middle of ftrace/selftests.
+    cut = next(i for i in frames
+               if '"step_end"' in lines[i] and "ftrace/selftests" in lines[i])
+    p, v = fetch("".join(lines[:cut]) + lines[cut][:40], tmp, "cut.log")
+    ok(p.returncode == 1 and v.get("ftrace/selftests") not in (None, "pass")
+       and v.get("ftrace/selftests-samples") == "error",
+       "a log cut short: exit 1, the open scenario not pass: %r" % v)
+done()
