@@ -60,6 +60,7 @@ static void bench_usage(FILE *f)
 	      "                    (default: the repository's kernel/)\n"
 	      "  --flavour NAME    the kernel flavour, as in run (default: patched)\n",
 	      f);
+	cli_opt_usage(f, CLI_OPT_LINE);
 	cli_opt_usage(f, CLI_OPT_HELP);
 }
 
@@ -217,6 +218,7 @@ static int time_run_all(const char *cache, const char *connect,
 	if (k->kernel_dir)
 		s.kernel_dir = k->kernel_dir;
 	s.flavour = k->flavour;
+	s.line = k->line;
 	s.jobs = jobs;
 	r = verb_run_child(&s, true, ret_status);
 	if (r < 0)
@@ -319,8 +321,9 @@ static int time_pair(const struct setup *su, const char *connect,
 }
 /* Its options (the verb table's row, below, has them too). */
 static const enum cli_opt shared[] = {
-	CLI_OPT_CONNECT,    CLI_OPT_CACHE,   CLI_OPT_ACCEL, CLI_OPT_MACHINE,
-	CLI_OPT_KERNEL_DIR, CLI_OPT_FLAVOUR, CLI_OPT_HELP,  CLI_OPT_END,
+	CLI_OPT_CONNECT, CLI_OPT_CACHE,	     CLI_OPT_ACCEL,
+	CLI_OPT_MACHINE, CLI_OPT_KERNEL_DIR, CLI_OPT_FLAVOUR,
+	CLI_OPT_LINE,	 CLI_OPT_HELP,	     CLI_OPT_END,
 };
 
 static const struct option own[] = {
@@ -406,6 +409,9 @@ int verb_bench(int argc, char *argv[])
 		case CLI_OPT_FLAVOUR:
 			k.flavour = optarg;
 			break;
+		case CLI_OPT_LINE:
+			k.line = optarg;
+			break;
 		case CLI_OPT_HELP:
 			bench_usage(stdout);
 			return EXIT_GREEN;
@@ -428,6 +434,14 @@ int verb_bench(int argc, char *argv[])
 		if (r < 0) {
 			fprintf(stderr, "hostctl bench: --flavour: %s\n",
 				r == -EINVAL ? err : strerror(-r));
+			goto out;
+		}
+	}
+	if (k.line) {
+		char err[512];
+
+		if (kbuild_line_check(k.line, err, sizeof(err)) < 0) {
+			fprintf(stderr, "hostctl bench: --line: %s\n", err);
 			goto out;
 		}
 	}
