@@ -46,20 +46,20 @@ usage() {
 }
 
 # The kernel line: its series, and the option every hostctl call takes.
-line=6.1
+kline=6.1
 lineopt=()
 if [ "${1:-}" = --line ]; then
 	[ $# -ge 2 ] || usage
-	line=$2
+	kline=$2
 	shift 2
 fi
-if [ "$line" = 6.1 ]; then
+if [ "$kline" = 6.1 ]; then
 	series_file=$SRCDIR/kernel/patches/series
 else
-	series_file=$SRCDIR/kernel/patches/$line/series
-	lineopt=(--line "$line")
+	series_file=$SRCDIR/kernel/patches/$kline/series
+	lineopt=(--line "$kline")
 fi
-[ -f "$series_file" ] || { echo "$0: no series for line '$line' ($series_file)" >&2; exit 2; }
+[ -f "$series_file" ] || { echo "$0: no series for line '$kline' ($series_file)" >&2; exit 2; }
 
 # The series' patch file names, in order.
 series() {
@@ -106,7 +106,7 @@ if [ ${#patches[@]} -eq 0 ]; then
 fi
 
 out=$(mktemp -d /tmp/hostctl-it-bites-XXXXXX)
-echo "# line $line; results in $out"
+echo "# line $kline; results in $out"
 failures=()
 fail() {
 	echo "# FAIL: $*"
@@ -125,9 +125,9 @@ declare -A selected=()
 left=()
 unchanged=0
 if [ -n "$records" ]; then
-	if ! "$HOSTCTL" list --bites all --line "$line" > "$out/list-all.txt"; then
+	if ! "$HOSTCTL" list --bites all --line "$kline" > "$out/list-all.txt"; then
 		fail "hostctl list --bites all failed: the scenarios do not load"
-	elif ! python3 "$record" --line "$line" select "$cache" "$SRCDIR" "${VLALAB_BITES_BUILDS:-1}" \
+	elif ! python3 "$record" --line "$kline" select "$cache" "$SRCDIR" "${VLALAB_BITES_BUILDS:-1}" \
 		< "$out/list-all.txt" > "$out/select.txt"; then
 		fail "bites-record.py select failed (the record: $cache/bites/records.json)"
 	fi
@@ -173,7 +173,7 @@ for p in "${patches[@]}"; do
 		fail "'$p' is not the name or number of exactly one patch of $series_file"
 		continue
 	fi
-	if ! "$HOSTCTL" list --bites "$full" --line "$line" > "$out/list.txt"; then
+	if ! "$HOSTCTL" list --bites "$full" --line "$kline" > "$out/list.txt"; then
 		fail "hostctl list --bites $full failed: the scenarios do not load"
 		continue
 	fi
