@@ -11,7 +11,8 @@ usage: lines-table.py collect CACHE SRCDIR [RUN_DIR...]
 collect writes kernel/lines-table.json, the table's inputs, which git
 keeps (the cache does not travel): the scenarios' bites on each line
 (HOSTCTL=... hostctl list --bites all --line LINE), each one's record of
-verified bites from CACHE/bites/records.json (bites-record.py: the run
+verified bites from CACHE/bites/records.json, when it holds the hashes of
+this tree's patch file and scenario file (bites-record.py: the run
 without the patch failed at the declared step and said the declared
 reason, and the scenario passed with the whole series), and the verdict
 of each bite's scenario in the RUN_DIRs' summary.json files (hostctl
@@ -29,10 +30,18 @@ A bite that a line does not carry (0020 on 6.12: upstream's fix is in
 the source) has that line's patched kernel as its vanilla one.
 Exit 0; 1 (check) when the table or the bites are stale; 2 for bad
 usage or an unreadable file."""
+import importlib.util
 import json
 import os
 import subprocess
 import sys
+
+# bites-record.py, beside this file: the record's hashes of a patch (the
+# line's own port where it has one) and of a scenario file.
+_spec = importlib.util.spec_from_file_location(
+    "bites_record", os.path.join(os.path.dirname(os.path.abspath(__file__)), "bites-record.py"))
+br = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(br)
 
 VERSION = 1
 LINES = ("6.1", "6.12")
@@ -69,7 +78,10 @@ def collect(cache, src, runs):
     records = []
     for r in recs:
         k = (r.get("patch"), r.get("scenario"), r.get("line") or "6.1")
-        if k in want:
+        # A record of this tree's patch and scenario file only: the cache
+        # is shared, and another checkout's series may differ.
+        if k in want and r.get("patch_sha256") == br.sha256(br.patch_path(src, k[0], k[2])) \
+                and r.get("scenario_sha256") == br.scenario_sha256(src, k[1]):
             records.append({"line": k[2], "patch": k[0], "scenario": k[1],
                             "step": r.get("step"), "verdict": r.get("verdict"),
                             "says": r.get("says"), "verified": r.get("verified"),
