@@ -104,15 +104,16 @@ int kbuild_without_check(const char *kernel_dir, const char *line,
 	return r;
 }
 
-int kbuild_series_resolve(const char *kernel_dir, const char *name,
-			  char **ret_full, char *err, size_t errlen)
+int kbuild_series_resolve(const char *kernel_dir, const char *line,
+			  const char *name, char **ret_full, char *err,
+			  size_t errlen)
 {
 	struct kb_series s = { 0 };
 	char *text = NULL, **removed = NULL, *full = NULL;
 	size_t nremoved = 0;
 	int r;
 
-	r = read_series(kernel_dir, NULL, &s, &text, err, errlen);
+	r = read_series(kernel_dir, line, &s, &text, err, errlen);
 	if (r == 0)
 		r = kb_series_without(&s, &name, 1, &removed, &nremoved, err,
 				      errlen);

@@ -33,6 +33,9 @@
 
 /* 0 if line is a known kernel line; -EINVAL with err listing them. */
 int kbuild_line_check(const char *line, char *err, size_t errlen);
+/* The name of the i-th known line (from 0, the default first), or NULL
+ * past the last: to go through every line. */
+const char *kbuild_line_at(size_t i);
 /* The source tarball of a known line (/usr/src/linux-source-<line>.tar.xz),
  * or NULL. */
 const char *kbuild_line_tarball(const char *line);
@@ -149,12 +152,13 @@ int kbuild_without_check(const char *kernel_dir, const char *line,
 			 const char *const *without, size_t n, char *err,
 			 size_t errlen);
 
-/* The full file name of the series patch that name (a file name or a
- * prefix of exactly one, as for without) means, malloc'd into *ret_full:
- * 0, or -EINVAL with err saying why and listing the series, or another
- * -errno if the series cannot be read. */
-int kbuild_series_resolve(const char *kernel_dir, const char *name,
-			  char **ret_full, char *err, size_t errlen);
+/* The full file name of the patch of line's series (NULL: 6.1's) that
+ * name (a file name or a prefix of exactly one, as for without) means,
+ * malloc'd into *ret_full: 0, or -EINVAL with err saying why and listing
+ * the series, or another -errno if the series cannot be read. */
+int kbuild_series_resolve(const char *kernel_dir, const char *line,
+			  const char *name, char **ret_full, char *err,
+			  size_t errlen);
 
 /* What a build has, for a scenario's requires (docs/scenarios.md). Both
  * read the build's files on each call; when one cannot be read they return

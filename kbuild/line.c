@@ -50,6 +50,11 @@ int kbuild_line_check(const char *line, char *err, size_t errlen)
 	return -EINVAL;
 }
 
+const char *kbuild_line_at(size_t i)
+{
+	return i < sizeof(lines) / sizeof(lines[0]) ? lines[i].name : NULL;
+}
+
 const char *kbuild_line_tarball(const char *line)
 {
 	const struct kb_line *l = kb_line_get(line);

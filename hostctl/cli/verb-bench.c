@@ -77,6 +77,7 @@ static void bench_usage(FILE *f)
 	      "                    (default: the repository's kernel/)\n"
 	      "  --flavour NAME    the kernel flavour, as in run (default: patched)\n",
 	      f);
+	cli_opt_usage(f, CLI_OPT_LINE);
 	cli_opt_usage(f, CLI_OPT_HELP);
 }
 
@@ -108,6 +109,7 @@ static int time_subset(struct bench *b, unsigned int j, unsigned int i,
 	if (b->k.kernel_dir)
 		s.kernel_dir = b->k.kernel_dir;
 	s.flavour = b->k.flavour;
+	s.line = b->k.line;
 	s.jobs = j;
 	r = verb_run_child(&s, true, &status);
 	if (r < 0) {
@@ -483,8 +485,9 @@ static int bench_run(struct bench *b)
 
 /* Its options (the verb table's row, below, has them too). */
 static const enum cli_opt shared[] = {
-	CLI_OPT_CONNECT,    CLI_OPT_CACHE,   CLI_OPT_ACCEL, CLI_OPT_MACHINE,
-	CLI_OPT_KERNEL_DIR, CLI_OPT_FLAVOUR, CLI_OPT_HELP,  CLI_OPT_END,
+	CLI_OPT_CONNECT, CLI_OPT_CACHE,	     CLI_OPT_ACCEL,
+	CLI_OPT_MACHINE, CLI_OPT_KERNEL_DIR, CLI_OPT_FLAVOUR,
+	CLI_OPT_LINE,	 CLI_OPT_HELP,	     CLI_OPT_END,
 };
 
 static const struct option own[] = {
@@ -578,6 +581,9 @@ int verb_bench(int argc, char *argv[])
 		case CLI_OPT_FLAVOUR:
 			b.k.flavour = optarg;
 			break;
+		case CLI_OPT_LINE:
+			b.k.line = optarg;
+			break;
 		case CLI_OPT_HELP:
 			bench_usage(stdout);
 			return EXIT_GREEN;
@@ -600,6 +606,14 @@ int verb_bench(int argc, char *argv[])
 		if (r < 0) {
 			fprintf(stderr, "hostctl bench: --flavour: %s\n",
 				r == -EINVAL ? err : strerror(-r));
+			goto out;
+		}
+	}
+	if (b.k.line) {
+		char err[512];
+
+		if (kbuild_line_check(b.k.line, err, sizeof(err)) < 0) {
+			fprintf(stderr, "hostctl bench: --line: %s\n", err);
 			goto out;
 		}
 	}

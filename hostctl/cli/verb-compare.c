@@ -50,13 +50,14 @@ static void compare_usage(FILE *f)
 		"  --accel ACCEL     auto, kvm or tcg, for every run (default: auto)\n"
 		"  --kernel-dir DIR  the kernel/ folder with the flavours\n",
 		CMP_ROUNDS_MAX);
+	cli_opt_usage(f, CLI_OPT_LINE);
 	cli_opt_usage(f, CLI_OPT_HELP);
 }
 
 /* One run of @flavour into @dir (run/spec.h, in a child process): its
  * exit code (128 + a signal that killed it), or -errno when it could not
  * be forked. */
-static int run_flavour(const char *flavour, const char *dir,
+static int run_flavour(const char *flavour, const char *line, const char *dir,
 		       enum accel_choice accel, const char *kernel_dir,
 		       char *const *scenarios, int nscenarios)
 {
@@ -67,6 +68,7 @@ static int run_flavour(const char *flavour, const char *dir,
 	s.names = scenarios;
 	s.n_names = (size_t)nscenarios;
 	s.flavour = flavour;
+	s.line = line;
 	s.output = dir;
 	s.format = RES_FORMAT_TEXT;
 	s.accel = accel;
@@ -129,10 +131,8 @@ static bool verdicts_agree(const struct cmp_input *in)
 }
 /* Its options (the verb table's row, below, has them too). */
 static const enum cli_opt shared[] = {
-	CLI_OPT_KERNEL_DIR,
-	CLI_OPT_ACCEL,
-	CLI_OPT_HELP,
-	CLI_OPT_END,
+	CLI_OPT_KERNEL_DIR, CLI_OPT_LINE, CLI_OPT_ACCEL,
+	CLI_OPT_HELP,	    CLI_OPT_END,
 };
 
 static const struct option own[] = {
@@ -148,7 +148,7 @@ int verb_compare(int argc, char *argv[])
 	struct option opts[CLI_OPTS_MAX];
 	enum accel_choice accel = ACCEL_AUTO;
 	const char *baseline = NULL, *candidate = NULL, *output = NULL,
-		   *kernel_dir = NULL;
+		   *kernel_dir = NULL, *line = NULL;
 	struct res_run base[CMP_ROUNDS_MAX] = { 0 },
 		       cand[CMP_ROUNDS_MAX] = { 0 };
 	char dir[PATH_MAX], sub[PATH_MAX + 64], err[512], kd[PATH_MAX];
@@ -193,6 +193,9 @@ int verb_compare(int argc, char *argv[])
 		case CLI_OPT_KERNEL_DIR:
 			kernel_dir = optarg;
 			break;
+		case CLI_OPT_LINE:
+			line = optarg;
+			break;
 		case CLI_OPT_HELP:
 			compare_usage(stdout);
 			return EXIT_GREEN;
@@ -211,6 +214,10 @@ int verb_compare(int argc, char *argv[])
 	}
 	snprintf(kd, sizeof(kd), "%s",
 		 kernel_dir ? kernel_dir : VLALAB_SRCDIR "/kernel");
+	if (line && kbuild_line_check(line, err, sizeof(err)) < 0) {
+		fprintf(stderr, "hostctl compare: --line: %s\n", err);
+		return EXIT_SETUP;
+	}
 	if (kbuild_flavour_check(kd, baseline, err, sizeof(err)) < 0 ||
 	    kbuild_flavour_check(kd, candidate, err, sizeof(err)) < 0) {
 		fprintf(stderr, "hostctl compare: %s\n", err);
@@ -257,7 +264,7 @@ int verb_compare(int argc, char *argv[])
 			fprintf(stderr,
 				"hostctl compare: round %zu of %lu, %s: %s\n",
 				done + 1, rounds, fl[i], sub);
-			r = run_flavour(fl[i], sub, accel, kernel_dir,
+			r = run_flavour(fl[i], line, sub, accel, kernel_dir,
 					argv + optind, argc - optind);
 			/* A run that ended red or with a lab error still
 			 * has its verdicts; only one without a summary

@@ -28,7 +28,7 @@
 static void list_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: hostctl list [--scenarios DIR] [--bites PATCH|all] [GLOB...]\n"
+		"Usage: hostctl list [--scenarios DIR] [--bites PATCH|all [--line LINE]] [GLOB...]\n"
 		"\n"
 		"Validate the scenario files and list each scenario with its seed\n"
 		"patch and description (a header line on a TTY); with GLOBs\n"
@@ -39,12 +39,16 @@ static void list_usage(FILE *f)
 		"                   (a series file name or its number; 'all': every\n"
 		"                   patch), one line each: the patch's file name, the\n"
 		"                   scenario and the step that must fail without it\n"
+		"  --line LINE      with --bites: the bites on this kernel line\n"
+		"                   (6.1 or 6.12; default 6.1), PATCH one of its\n"
+		"                   series\n"
 		"  --help           show this help\n",
 		VLALAB_SRCDIR);
 }
 /* Its options (the verb table's row, below, has them too). */
 static const enum cli_opt shared[] = {
 	CLI_OPT_SCENARIOS,
+	CLI_OPT_LINE,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
@@ -58,7 +62,7 @@ int verb_list(int argc, char *argv[])
 {
 	struct option opts[CLI_OPTS_MAX];
 	const char *dir = VLALAB_SRCDIR "/scenarios";
-	const char *bites = NULL;
+	const char *bites = NULL, *line = NULL;
 	char *patch = NULL;
 	struct scn_errors errs = { 0 };
 	struct scn_set set = { 0 };
@@ -75,6 +79,9 @@ int verb_list(int argc, char *argv[])
 		case 'b':
 			bites = optarg;
 			break;
+		case CLI_OPT_LINE:
+			line = optarg;
+			break;
 		case CLI_OPT_HELP:
 			list_usage(stdout);
 			return EXIT_GREEN;
@@ -84,10 +91,23 @@ int verb_list(int argc, char *argv[])
 		}
 	}
 
+	if (line) {
+		char err[256];
+
+		if (!bites) {
+			fprintf(stderr,
+				"hostctl list: --line goes with --bites\n");
+			return EXIT_SETUP;
+		}
+		if (kbuild_line_check(line, err, sizeof(err)) < 0) {
+			fprintf(stderr, "hostctl list: --line: %s\n", err);
+			return EXIT_SETUP;
+		}
+	}
 	if (bites && strcmp(bites, "all") != 0) {
 		char err[1024];
 
-		r = kbuild_series_resolve(VLALAB_SRCDIR "/kernel", bites,
+		r = kbuild_series_resolve(VLALAB_SRCDIR "/kernel", line, bites,
 					  &patch, err, sizeof(err));
 		if (r < 0) {
 			fprintf(stderr, "hostctl list: --bites: %s\n", err);
@@ -147,7 +167,10 @@ int verb_list(int argc, char *argv[])
 			for (size_t j = 0; j < set.v[i].nbites; j++) {
 				const struct scn_bite *b = &set.v[i].bites[j];
 
-				if (patch && strcmp(patch, b->patch) != 0)
+				if ((patch && strcmp(patch, b->patch) != 0) ||
+				    !bites_on_line(b,
+						   line ? line :
+							  KBUILD_DEFAULT_LINE))
 					continue;
 				printf("%s %s %zu\n", b->patch, set.v[i].name,
 				       b->step);
@@ -184,7 +207,8 @@ const struct verb verb_list_def = {
 	.min_args = 0,
 	.max_args = VERB_ANY,
 	.fn = verb_list,
-	.usage = "[--scenarios DIR] [--bites PATCH|all] [GLOB...]",
+	.usage =
+		"[--scenarios DIR] [--bites PATCH|all [--line LINE]] [GLOB...]",
 	.summary = "validate and list the scenarios",
 	.shared = shared,
 	.own = own,

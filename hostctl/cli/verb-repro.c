@@ -53,6 +53,7 @@ static void repro_usage(FILE *f)
 		"  --results DIR          the results root, as in run\n"
 		"  --scenarios DIR        the scenario tree, as in run\n"
 		"  --flavour NAME         boot that flavour's kernel, as in run\n"
+		"  --line LINE            the kernel line, 6.1 (default) or 6.12, as in run\n"
 		"  --image cloud:PATH     boot this cloud image (a qcow2), as in run\n"
 		"  --no-shell             no shell: keep the VM until a line or the end\n"
 		"                         of standard input, for hostctl exec, pull, push\n"
@@ -62,8 +63,8 @@ static void repro_usage(FILE *f)
 /* Its options (the verb table's row, below, has them too). */
 static const enum cli_opt shared[] = {
 	CLI_OPT_WITHOUT_PATCH, CLI_OPT_CACHE,	CLI_OPT_SCENARIOS,
-	CLI_OPT_IMAGE,	       CLI_OPT_FLAVOUR, CLI_OPT_RESULTS,
-	CLI_OPT_HELP,	       CLI_OPT_END,
+	CLI_OPT_IMAGE,	       CLI_OPT_FLAVOUR, CLI_OPT_LINE,
+	CLI_OPT_RESULTS,       CLI_OPT_HELP,	CLI_OPT_END,
 };
 
 static const struct option own[] = {
@@ -232,6 +233,9 @@ static int parse_args(int argc, char *argv[], struct run_spec *s,
 			break;
 		case CLI_OPT_FLAVOUR:
 			s->flavour = optarg;
+			break;
+		case CLI_OPT_LINE:
+			s->line = optarg;
 			break;
 		case 'u':
 			if (parse_step(optarg, &h->until_step) < 0)

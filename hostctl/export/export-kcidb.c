@@ -211,6 +211,8 @@ static struct json_object *checkout(const struct export_in *in, const char *id)
 		r = jsonutil_add(o, "valid",
 				 json_object_new_boolean(m != NULL));
 	if (r == 0)
+		r = copy_member(misc, m, "line");
+	if (r == 0)
 		r = copy_member(misc, m, "source_version");
 	if (r == 0)
 		r = copy_member(misc, m, "patches");

@@ -230,10 +230,14 @@ void res_kernel_describe(const struct res_run *run, char *buf, size_t len)
 				     "with" :
 				     "without");
 	else
+		/* A manifest without "line" is 6.1's (kbuild/manifest.c). */
 		n = snprintf(
 			buf, len,
-			"Debian linux-source %s with vlalab's series, %s flavour",
+			"Debian linux-source %s%s%s%s with vlalab's series, %s flavour",
 			res_kernel_str(run, "source_version"),
+			*res_kernel_str(run, "line") ? " (line " : "",
+			res_kernel_str(run, "line"),
+			*res_kernel_str(run, "line") ? ")" : "",
 			res_kernel_str(run, "flavour"));
 	if (n >= 0 && (size_t)n < len && *rel)
 		snprintf(buf + n, len - n, ", release %s", rel);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The scenarios' "bites": bites_check() validates each entry (a patch, one
- * step, the reason its failure gives), bites_fill() copies them into the
- * scenario, and bites_resolve() checks the patch names against the series
- * through kbuild's own name matching (the one --without-patch uses), so a
- * name that a bites test would pass to --without-patch is known to work.
+ * step, the reason its failure gives, the kernel lines it holds on),
+ * bites_fill() copies them into the scenario, and bites_resolve() checks
+ * the patch names against each line's series through kbuild's own name
+ * matching (the one --without-patch uses), so a name that a bites test
+ * would pass to --without-patch is known to work on every line it names.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -44,10 +45,74 @@ bites_error(struct scn_errors *errs, const char *fmt, ...)
 	return 0;
 }
 
+bool bites_on_line(const struct scn_bite *b, const char *line)
+{
+	if (!b->nlines)
+		return true;
+	for (size_t i = 0; i < b->nlines; i++)
+		if (!strcmp(b->lines[i], line))
+			return true;
+	return false;
+}
+
+/*
+ * @b's patch resolved against the series of every line it bites on, the
+ * full name into *@ret_full: 0; -EINVAL after an error in @errs (the patch
+ * is not in a line's series, or means another file there); or -errno,
+ * said in @errs.
+ */
+static int bites_resolve_one(const struct scenario *s, size_t j,
+			     const char *kernel_dir, struct scn_errors *errs,
+			     char **ret_full)
+{
+	const struct scn_bite *b = &s->bites[j];
+	char err[1024], *full = NULL, *first = NULL;
+	const char *line;
+	int r = 0;
+
+	for (size_t k = 0; r == 0 && (line = kbuild_line_at(k)); k++) {
+		if (!bites_on_line(b, line))
+			continue;
+		r = kbuild_series_resolve(kernel_dir, line, b->patch, &full,
+					  err, sizeof(err));
+		if (r == -EINVAL) {
+			r = bites_error(
+				errs,
+				"%s: $.bites[%zu].patch: on line %s: %s%s",
+				s->path, j, line, err,
+				b->nlines ?
+					"" :
+					" (a bite's \"lines\" names the lines it is for)");
+			r = r < 0 ? r : -EINVAL;
+		} else if (r < 0) {
+			bites_error(
+				errs,
+				"%s: checking $.bites against line %s's series: %s",
+				s->path, line, err);
+		} else if (!first) {
+			first = full;
+		} else {
+			if (strcmp(first, full)) {
+				r = bites_error(
+					errs,
+					"%s: $.bites[%zu].patch: '%s' means '%s' on one line, '%s' on line %s",
+					s->path, j, b->patch, first, full,
+					line);
+				r = r < 0 ? r : -EINVAL;
+			}
+			free(full);
+		}
+	}
+	if (r < 0)
+		free(first);
+	else
+		*ret_full = first;
+	return r;
+}
+
 int bites_resolve(struct scn_set *set, const char *kernel_dir,
 		  struct scn_errors *errs)
 {
-	char err[1024];
 	int bad = 0;
 
 	for (size_t i = 0; i < set->n; i++) {
@@ -58,24 +123,13 @@ int bites_resolve(struct scn_set *set, const char *kernel_dir,
 			char *full = NULL;
 			int r;
 
-			r = kbuild_series_resolve(kernel_dir, b->patch, &full,
-						  err, sizeof(err));
+			r = bites_resolve_one(s, j, kernel_dir, errs, &full);
 			if (r == -EINVAL) {
 				bad++;
-				r = bites_error(errs,
-						"%s: $.bites[%zu].patch: %s",
-						s->path, j, err);
-				if (r < 0)
-					return r;
 				continue;
 			}
-			if (r < 0) {
-				bites_error(
-					errs,
-					"%s: checking $.bites against the series: %s",
-					s->path, err);
+			if (r < 0)
 				return r;
-			}
 			free(b->patch);
 			b->patch = full;
 			for (size_t k = 0; k < j; k++) {
@@ -102,6 +156,7 @@ static const struct stepspec_key bites_keys[] = {
 	{ "step", SCN_V(BITES), true, 0, 0, NULL },
 	{ "reason", STEPSPEC_STRING, false, 0, SCN_BITE_REASON_MAX, NULL },
 	{ "incident", STEPSPEC_REGEX, false, 0, 0, NULL },
+	{ "lines", SCN_V(BITES), false, 0, 0, NULL },
 	{ NULL },
 };
 /* clang-format on */
@@ -143,13 +198,55 @@ static void bites_check_patch(struct scn_ctx *ctx, const char *path,
 	}
 }
 
+/* $.bites[i].lines at @path, @v: 1..SCN_BITE_LINES_MAX known lines,
+ * each once. */
+static void bites_check_lines(struct scn_ctx *ctx, const char *path,
+			      struct json_object *v)
+{
+	char q[SCN_PATH_MAX], err[256];
+	size_t n;
+
+	if (!scn_expect_type(ctx, path, v, json_type_array,
+			     "an array of kernel lines, e.g. [\"6.1\"]"))
+		return;
+	n = json_object_array_length(v);
+	if (n < 1 || n > SCN_BITE_LINES_MAX) {
+		scn_error(ctx, path, "%zu entries, want 1..%d", n,
+			  SCN_BITE_LINES_MAX);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(v, i);
+		const char *s;
+
+		jsonstrict_path_index(q, path, i);
+		if (!scn_expect_type(ctx, q, e, json_type_string, "a string"))
+			continue;
+		s = json_object_get_string(e);
+		if (kbuild_line_check(s, err, sizeof(err)) < 0) {
+			scn_error(ctx, q, "%s", err);
+			continue;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(json_object_get_string(
+					    json_object_array_get_idx(v, j)),
+				    s)) {
+				scn_error(
+					ctx, q,
+					"line '%s' is named twice (also [%zu])",
+					s, j);
+				break;
+			}
+	}
+}
+
 /* One entry @e of "bites" at @p (index @i of @bites). */
 static void bites_check_entry(struct scn_ctx *ctx, const char *p,
 			      struct json_object *bites, size_t i,
 			      struct json_object *e, size_t nsteps)
 {
 	bool has_reason, has_incident;
-	struct json_object *v;
+	struct json_object *v, *lines;
 	char q[SCN_PATH_MAX];
 
 	if (!scn_expect_type(ctx, p, e, json_type_object, "an object"))
@@ -186,6 +283,9 @@ static void bites_check_entry(struct scn_ctx *ctx, const char *p,
 			has_reason ?
 				"both 'reason' and 'incident': give one" :
 				"no 'reason' (a substring of the step's failure) or 'incident' (an incident title regex)");
+	jsonstrict_path_key(q, p, "lines");
+	if (json_object_object_get_ex(e, "lines", &lines))
+		bites_check_lines(ctx, q, lines);
 	jsonstrict_path_key(q, p, "reason");
 	if (has_reason && json_object_is_type(v, json_type_string)) {
 		const char *s = json_object_get_string(v);
@@ -256,6 +356,17 @@ int bites_fill(struct json_object *doc, struct scenario *s)
 		    bites_dup(e, "reason", &b->reason) < 0 ||
 		    bites_dup(e, "incident", &b->incident) < 0)
 			return -ENOMEM;
+		if (!json_object_object_get_ex(e, "lines", &v))
+			continue;
+		for (size_t k = 0;
+		     k < json_object_array_length(v) && k < SCN_BITE_LINES_MAX;
+		     k++) {
+			b->lines[k] = strdup(json_object_get_string(
+				json_object_array_get_idx(v, k)));
+			if (!b->lines[k])
+				return -ENOMEM;
+			b->nlines++;
+		}
 	}
 	return 0;
 }
@@ -266,6 +377,8 @@ void bites_free(struct scenario *s)
 		free(s->bites[i].patch);
 		free(s->bites[i].reason);
 		free(s->bites[i].incident);
+		for (size_t k = 0; k < s->bites[i].nlines; k++)
+			free(s->bites[i].lines[k]);
 	}
 	free(s->bites);
 }

@@ -8,6 +8,8 @@
 #ifndef VLALAB_BITES_H
 #define VLALAB_BITES_H
 
+#include <stdbool.h>
+
 #include "scenario/scenario.h"
 
 struct json_object;
@@ -16,15 +18,20 @@ struct scn_ctx;
 /*
  * Check $.bites of the scenario document @doc, whose steps number
  * @nsteps (every boot's): 1..SCN_BITES_MAX objects {patch, step, reason}
- * or {patch, step, incident}. patch is a name or number prefix of a series
- * patch, each once (bites_resolve() checks it against the series: the
- * validator has none); step an index 0..@nsteps-1; reason a substring of
+ * or {patch, step, incident}, each with optional lines (1..
+ * SCN_BITE_LINES_MAX known kernel lines, each once; none: every line).
+ * patch is a name or number prefix of a series patch, each once
+ * (bites_resolve() checks it against the series: the validator has none); step an index 0..@nsteps-1; reason a substring of
  * the step's failure (one line, 1..SCN_BITE_REASON_MAX bytes) or incident
  * an incident title regex, exactly one of them. The old form {patch,
  * steps: [...]} is refused with the new one as an example. Errors go to
  * @ctx.
  */
 void bites_check(struct scn_ctx *ctx, struct json_object *doc, size_t nsteps);
+
+/* Whether the bite @b holds on the kernel line @line: its "lines" name
+ * it, or it has none (every line). */
+bool bites_on_line(const struct scn_bite *b, const char *line);
 
 /* Fill @s's bites from the validated @doc. Returns 0 or -ENOMEM. */
 int bites_fill(struct json_object *doc, struct scenario *s);
@@ -33,11 +40,13 @@ int bites_fill(struct json_object *doc, struct scenario *s);
 void bites_free(struct scenario *s);
 
 /*
- * Resolve every bites entry of @set against @kernel_dir's series (its
- * patches/series): each patch becomes the series file name it means (a
- * file name or a prefix of exactly one). An unknown or ambiguous name, or
- * two entries of one scenario naming the same patch, is an error
- * "file: $.bites[i].patch: reason" in @errs. Returns 0, -EINVAL when there
+ * Resolve every bites entry of @set against the series of each line it
+ * bites on (@kernel_dir's patches/series for 6.1, patches/<line>/series
+ * for another): each patch becomes the series file name it means (a file
+ * name or a prefix of exactly one), the same on every line. An unknown or
+ * ambiguous name on one of its lines, or two entries of one scenario
+ * naming the same patch, is an error "file: $.bites[i].patch: reason" in
+ * @errs. Returns 0, -EINVAL when there
  * were errors, or -errno (with one error saying why) when the series
  * cannot be read.
  */

@@ -64,6 +64,8 @@ struct scn_incident {
  * kernel/patches/series (bites.h).
  */
 #define SCN_BITES_MAX 16
+/* A bite's "lines": at most this many kernel lines. */
+#define SCN_BITE_LINES_MAX 4
 /* A bite's reason: one line, at most this many bytes. */
 #define SCN_BITE_REASON_MAX 240
 /* "flavour": a flavour's name, NUL included. */
@@ -76,6 +78,11 @@ struct scn_bite {
 	size_t step;
 	char *reason; /* NULL when incident is set */
 	char *incident; /* NULL when reason is set */
+	/* "lines": the kernel lines it bites on (kbuild's names), as
+	 * written; none: every line (bites_resolve() checks the patch is in
+	 * each one's series) */
+	char *lines[SCN_BITE_LINES_MAX];
+	size_t nlines;
 };
 
 /* Multi-boot scenarios: docs/scenarios.md, "Several boots". */

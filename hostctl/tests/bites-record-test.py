@@ -121,7 +121,7 @@ with tempfile.TemporaryDirectory() as t:
                 {"index": 1, "verdict": "fail", "got": "members  0x0022", "reason": ""}]}]}, f)
     env = dict(os.environ, HOSTCTL=stub)
     r = subprocess.run([sys.executable, tool, "record", cache, tree, run, "x/one", P1], env=env)
-    e = br.load(cache).get((P1, "x/one")) or {}
+    e = br.load(cache).get((P1, "x/one", "6.1")) or {}
     ok(r.returncode == 0 and e.get("step") == 1 and e.get("says") == "members 0x0022"
        and e.get("kernel_key") == "kkk" and e.get("without") == [P1],
        "record: the first failing step, what it said, the kernel's key and left-out patches: %s" % e)
@@ -135,6 +135,43 @@ with tempfile.TemporaryDirectory() as t:
     with open(os.path.join(tree, "scenarios", "x", "one.json"), "w") as f:
         f.write('{"name": "x/one", "steps": []}\n')
     ok(sel() == "check", "select: a scenario edited by hand (no patch changed) is checked again")
+
+    # Lines: a record per line; select --line asks for that line's key
+    # and reads that line's own port of the patch where it has one.
+    with open(stub, "w") as f:
+        f.write('#!/bin/sh\ncase "$*" in *"--line 6.12"*) echo "key: k612";; *) echo "key: kkk";; esac\n'
+                'echo "cached: yes"\n')
+    os.makedirs(os.path.join(tree, "kernel", "patches", "6.12"))
+    with open(os.path.join(tree, "kernel", "patches", "6.12", P1), "w") as f:
+        f.write("--- a/net/dsa/dsa.c\n+++ b/net/dsa/dsa.c\n")
+    r = subprocess.run([sys.executable, tool, "record", cache, tree, run, "x/one", P1], env=env)
+    run612 = os.path.join(t, "run612")
+    os.makedirs(run612)
+    with open(os.path.join(run612, "summary.json"), "w") as f:
+        json.dump({"kernel": {"key": "k612", "line": "6.12", "without": [P1]}, "scenarios": [{
+            "name": "x/one", "verdict": "fail", "steps": [
+                {"index": 0, "verdict": "fail", "got": "members 0x0033"}]}]}, f)
+    r2 = subprocess.run([sys.executable, tool, "record", cache, tree, run612, "x/one", P1], env=env)
+    recs = br.load(cache)
+    e61, e612 = recs.get((P1, "x/one", "6.1")) or {}, recs.get((P1, "x/one", "6.12")) or {}
+    ok(r.returncode == 0 and r2.returncode == 0 and e61.get("step") == 1 and e612.get("step") == 0
+       and e612.get("line") == "6.12" and e612.get("kernel_key") == "k612",
+       "record: a 6.12 run's bite is a record of its own beside 6.1's: %s" % sorted(recs))
+    ok(e612.get("patch_sha256") == br.sha256(os.path.join(tree, "kernel", "patches", "6.12", P1))
+       and e61.get("patch_sha256") == br.sha256(os.path.join(tree, "kernel", "patches", P1)),
+       "record: 6.12's hash is of its own port of the patch, 6.1's of the shared file")
+
+    def lsel(line):
+        p = subprocess.run([sys.executable, tool, "--line", line, "select", cache, tree, "0"], env=env,
+                           input="%s x/one 1\n" % P1, capture_output=True, text=True)
+        return p.stdout.split(" ", 1)[0] if p.returncode == 0 else "exit %d: %s" % (p.returncode, p.stderr)
+
+    ok(lsel("6.12") == "skip" and lsel("6.1") == "skip" and sel() == "skip",
+       "select --line: each line's record matches its own key and patch file")
+    with open(os.path.join(tree, "kernel", "patches", "6.12", P1), "a") as f:
+        f.write("+x\n")
+    ok(lsel("6.12") == "check" and lsel("6.1") == "skip",
+       "select --line: a changed port is checked again on its line only")
 
     # Mutants: their own record, the key and expected first step given.
     M = "m-one.patch"

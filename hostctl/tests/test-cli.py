@@ -45,6 +45,14 @@ errors = [
      "hostctl run: --exec runs a command instead of scenarios: give no scenario names\n"),
     (["run", "--exec", "", "--accel", "tcg"],
      "hostctl run: --exec: an empty command\n"),
+    # --line, the shared option, where a run is made (run/spec.h).
+    (["repro", "--line", "5.10", "dsa/vlan-delete"],
+     "hostctl run: --line: unknown kernel line '5.10' (known: 6.1, 6.12)\n"),
+    (["compare", "--line", "5.10", "--baseline", "vanilla", "--candidate",
+      "patched", "dsa/vlan-delete"],
+     "hostctl compare: --line: unknown kernel line '5.10' (known: 6.1, 6.12)\n"),
+    (["bench", "--line", "5.10", "--no-run-all"],
+     "hostctl bench: --line: unknown kernel line '5.10' (known: 6.1, 6.12)\n"),
 ]
 for args, want in errors:
     p = subprocess.run([hostctl, *args], capture_output=True, text=True,

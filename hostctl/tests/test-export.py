@@ -137,5 +137,24 @@ ok(p.returncode == 2 and "--repeat run" in p.stderr, "a --repeat run: exit 2")
 p = run("export", "--junit", os.path.join(tmp, "no/such/dir/j.xml"), run_dir)
 ok(p.returncode == 2 and "writing JUnit" in p.stderr, "unwritable file: exit 2")
 
+# A kernel of another line than 6.1: the line in the kernel's line of
+# JUnit and the KCIDB checkout, and in the checkout's misc.
+import shutil
+line_dir = os.path.join(tmp, "line612")
+shutil.copytree(run_dir, line_dir, symlinks=True)
+s612 = json.load(open(os.path.join(line_dir, "summary.json")))
+s612["kernel"]["line"] = "6.12"
+json.dump(s612, open(os.path.join(line_dir, "summary.json"), "w"))
+p = run("export", "--junit", junit, "--kcidb", kcidb, "--cache", tmp, line_dir)
+want612 = "Debian linux-source %s (line 6.12) with vlalab's series, %s flavour, release %s" % (
+    mf["source_version"], mf["flavour"], mf["release"])
+props = [p2.get("value") for p2 in ET.parse(junit).getroot().findall("testsuite/properties/property")]
+d612 = json.load(open(kcidb, encoding="utf-8"))
+ok(p.returncode == 0 and props and all(v == want612 for v in props)
+   and d612["checkouts"][0].get("comment") == want612,
+   "a 6.12 kernel: JUnit and KCIDB name its line: %s" % (props[:1] or p.stderr))
+ok(d612["checkouts"][0].get("misc", {}).get("line") == "6.12",
+   "a 6.12 kernel: the KCIDB checkout's misc has its line")
+
 subprocess.run(["rm", "-rf", tmp])
 done()

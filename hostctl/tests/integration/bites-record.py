@@ -4,12 +4,13 @@
 (docs/kernel.md, "Every test bites"; bites.sh runs this, and
 hostctl/tests/bites-record-test.py tries the selection without a kernel).
 
-usage: bites-record.py [--mutants] select CACHE SRCDIR BUDGET < LIST
+usage: bites-record.py [--mutants] [--line LINE] select CACHE SRCDIR BUDGET < LIST
        bites-record.py [--mutants] record CACHE SRCDIR DIR SCENARIO PATCH [EXPECT]
 
 The record, CACHE/bites/records.json ({"version": 1, "bites": [...]}),
-holds one entry per verified bite: the patch (its series file name), the
-scenario, the sha256 of the patch file and of scenarios/SCENARIO.json, the
+holds one entry per verified bite and kernel line: the line ("6.1" when
+an entry has none: it was written before lines), the patch (its series
+file name), the scenario, the sha256 of the patch file and of scenarios/SCENARIO.json, the
 key of the kernel built without the patch (and the patches left out with
 it), and what the run without it showed: the first failing step (from 0,
 as "bites" declares it), the verdict and what the failure said. It is
@@ -26,7 +27,9 @@ and prints one line per bite, "ACTION PATCH SCENARIO WHY":
   leave  no record, and its kernel would be a build beyond BUDGET (or a
          cold one): left to meson test --setup full --suite bites-full
 The key comes from "$HOSTCTL build --key" with the record's left-out
-patches (or the patch alone); nothing is built. record writes the entry
+patches (or the patch alone) on --line's line (default 6.1); nothing is
+built. A patch file is the line's own (kernel/patches/LINE/) where it has
+one. record writes the entry
 for one bite that bites-check.py found held in DIR (a run's results).
 With --mutants, the same for kernel/mutants/ (mutants.sh --records): the
 record is CACHE/bites/mutants.json, PATCH a mutant's file name, its kernel
@@ -45,6 +48,9 @@ import tempfile
 import time
 
 VERSION = 1
+DEFAULT_LINE = "6.1"
+# The kernel line select works on (--line); record takes it from the run.
+LINE = DEFAULT_LINE
 FULL = "meson test -C build --setup full --suite bites-full"
 
 
@@ -74,13 +80,27 @@ def scenario_sha256(src, scen, expect=""):
     return hashlib.sha256(("%s\nexpect %s\n" % (h, expect)).encode()).hexdigest()
 
 
-def patch_path(src, patch):
-    d = "mutants" if NAME == "mutants.json" else "patches"
-    return os.path.join(src, "kernel", d, patch)
+def patch_path(src, patch, line=DEFAULT_LINE):
+    """The patch file: a mutant's, or the line's own port of the series
+    patch where the line has one, else the shared one."""
+    if NAME == "mutants.json":
+        return os.path.join(src, "kernel", "mutants", patch)
+    own = os.path.join(src, "kernel", "patches", line, patch)
+    if line != DEFAULT_LINE and os.path.exists(own):
+        return own
+    return os.path.join(src, "kernel", "patches", patch)
+
+
+def rec_key(r):
+    """A record's key: (patch, scenario) for the mutants; (patch,
+    scenario, line) for the bites, 6.1 when it names none."""
+    if NAME == "mutants.json":
+        return (r.get("patch"), r.get("scenario"))
+    return (r.get("patch"), r.get("scenario"), r.get("line") or DEFAULT_LINE)
 
 
 def load(cache):
-    """The records of @cache, keyed (patch, scenario); {} when there is no
+    """The records of @cache, keyed by rec_key(); {} when there is no
     file. A file of another version is not read (its bites are checked as
     if new)."""
     try:
@@ -90,7 +110,7 @@ def load(cache):
         return {}
     if not isinstance(doc, dict) or doc.get("version") != VERSION:
         return {}
-    return {(r.get("patch"), r.get("scenario")): r
+    return {rec_key(r): r
             for r in doc.get("bites") or [] if isinstance(r, dict)}
 
 
@@ -102,9 +122,9 @@ def save(cache, entry):
     with open(os.path.join(d, NAME[:-len(".json")] + ".lock"), "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         recs = load(cache)
-        recs[(entry["patch"], entry["scenario"])] = entry
+        recs[rec_key(entry)] = entry
         doc = {"version": VERSION,
-               "bites": [recs[k] for k in sorted(recs, key=lambda k: (str(k[0]), str(k[1])))]}
+               "bites": [recs[k] for k in sorted(recs, key=lambda k: tuple(str(x) for x in k))]}
         fd, tmp = tempfile.mkstemp(dir=d, prefix=".records.")
         try:
             with os.fdopen(fd, "w") as f:
@@ -178,6 +198,8 @@ def kernel_key(hostctl, without):
     """(key, cached) of the patched flavour without @without, from
     hostctl build --key (which builds nothing)."""
     argv = [hostctl, "build", "--key"]
+    if LINE != DEFAULT_LINE:
+        argv += ["--line", LINE]
     for p in without:
         argv += ["--without-patch", p]
     out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
@@ -190,7 +212,9 @@ def main_select(cache, src, budget):
     if not hostctl:
         print("bites-record.py: HOSTCTL must name the hostctl binary", file=sys.stderr)
         return 2
-    records = load(cache)
+    # This line's records, keyed (patch, scenario) as select() takes them.
+    records = {(k[0], k[1]): r for k, r in load(cache).items()
+               if NAME == "mutants.json" or k[2] == LINE}
     bites, current, keys = [], {}, {}
     for line in sys.stdin:
         w = line.split()
@@ -207,10 +231,11 @@ def main_select(cache, src, budget):
             (key, cached), expect = keys[without], ""
         bites.append((patch, scen))
         current[(patch, scen)] = {
-            "patch_sha256": sha256(patch_path(src, patch)),
+            "patch_sha256": sha256(patch_path(src, patch, LINE)),
             "scenario_sha256": scenario_sha256(src, scen, expect),
             "kernel_key": key, "cached": cached}
-    incremental = os.path.exists(os.path.join(cache, "obj", "patched", ".config"))
+    obj = "patched" if LINE == DEFAULT_LINE else "patched@" + LINE
+    incremental = os.path.exists(os.path.join(cache, "obj", obj, ".config"))
     # Bites in series order (its file names start with their number), so
     # that the budget goes to the same patches on every machine; mutants
     # in the order given.
@@ -226,6 +251,7 @@ def main_record(cache, src, d, scen, patch, expect=""):
         summary = json.load(f)
     sc = {s.get("name"): s for s in summary.get("scenarios") or []}[scen]
     kernel = summary.get("kernel") or {}
+    line = kernel.get("line") or DEFAULT_LINE
     first = next((st for st in sc.get("steps") or [] if st.get("verdict") != "pass"), {})
     titles = [i.get("title") for i in sc.get("incidents") or []
               if i.get("step") == first.get("index")]
@@ -239,7 +265,7 @@ def main_record(cache, src, d, scen, patch, expect=""):
             inc["step"] + 1 if isinstance(inc.get("step"), int) else "none", inc["title"], says)
     entry = {
         "patch": patch, "scenario": scen,
-        "patch_sha256": sha256(patch_path(src, patch)),
+        "patch_sha256": sha256(patch_path(src, patch, line)),
         "scenario_sha256": scenario_sha256(src, scen, expect),
         "kernel_key": kernel.get("key"),
         "step": first.get("index", -1), "verdict": sc.get("verdict"),
@@ -249,15 +275,19 @@ def main_record(cache, src, d, scen, patch, expect=""):
     if NAME == "records.json":
         # The patches left out with it: select asks for this kernel's key.
         entry["without"] = kernel.get("without") or [patch]
+        entry["line"] = line
     save(cache, entry)
     return 0
 
 
 def main(argv):
-    global NAME
+    global NAME, LINE
     if len(argv) > 1 and argv[1] == "--mutants":
         NAME = "mutants.json"
         argv = argv[:1] + argv[2:]
+    if len(argv) > 2 and argv[1] == "--line":
+        LINE = argv[2]
+        argv = argv[:1] + argv[3:]
     try:
         if len(argv) == 5 and argv[1] == "select":
             return main_select(argv[2], argv[3], int(argv[4]))
@@ -266,7 +296,7 @@ def main(argv):
     except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
         print("bites-record.py %s: %s" % (argv[1], e), file=sys.stderr)
         return 2
-    print("usage: bites-record.py [--mutants] select CACHE SRCDIR BUDGET < LIST | "
+    print("usage: bites-record.py [--mutants] [--line LINE] select CACHE SRCDIR BUDGET < LIST | "
           "record CACHE SRCDIR DIR SCENARIO PATCH [EXPECT]", file=sys.stderr)
     return 2
 

@@ -7,17 +7,24 @@
 # title; bites-check.py compares); the same scenarios must pass on the
 # whole series.
 #
-#   bites.sh --all          every patch of the series
-#   bites.sh --records      the bites that differ from the cache's record
+#   bites.sh [--line LINE] --all
+#                           every patch of the line's series (default: 6.1,
+#                           kernel/patches/series; 6.12: kernel/patches/6.12/
+#                           series), on that line's kernels; a bite whose
+#                           "lines" leave the line out is not checked there
+#   bites.sh [--line LINE] --records
+#                           the bites that differ from the cache's record
 #                           of verified bites (bites-record.py: the patch,
 #                           the scenario file or the kernel key changed),
 #                           and those without a record whose kernel is
 #                           cached or one of the first
 #                           $VLALAB_BITES_BUILDS (default 1) incremental
 #                           builds; names the rest, left to bites-full
-#   bites.sh PATCH...       these (file names or number prefixes)
+#   bites.sh [--line LINE] PATCH...
+#                           these (file names or number prefixes)
 #
-# Every bite that holds is written to the record (<cache>/bites/records.json;
+# Every bite that holds is written to the record, one per line
+# (<cache>/bites/records.json;
 # the cache is $VLALAB_CACHE, else ${XDG_CACHE_HOME:-$HOME/.cache}/vlalab),
 # whatever the mode.
 # A patch that a later one builds on cannot be left out alone: when a
@@ -33,12 +40,26 @@ set -euo pipefail
 
 : "${HOSTCTL:?HOSTCTL must name the hostctl binary}"
 : "${SRCDIR:?SRCDIR must name the repository}"
-series_file=$SRCDIR/kernel/patches/series
-
 usage() {
-	echo "usage: $0 --all | --records | PATCH..." >&2
+	echo "usage: $0 [--line LINE] --all | --records | PATCH..." >&2
 	exit 2
 }
+
+# The kernel line: its series, and the option every hostctl call takes.
+kline=6.1
+lineopt=()
+if [ "${1:-}" = --line ]; then
+	[ $# -ge 2 ] || usage
+	kline=$2
+	shift 2
+fi
+if [ "$kline" = 6.1 ]; then
+	series_file=$SRCDIR/kernel/patches/series
+else
+	series_file=$SRCDIR/kernel/patches/$kline/series
+	lineopt=(--line "$kline")
+fi
+[ -f "$series_file" ] || { echo "$0: no series for line '$kline' ($series_file)" >&2; exit 2; }
 
 # The series' patch file names, in order.
 series() {
@@ -85,7 +106,7 @@ if [ ${#patches[@]} -eq 0 ]; then
 fi
 
 out=$(mktemp -d /tmp/hostctl-it-bites-XXXXXX)
-echo "# results in $out"
+echo "# line $kline; results in $out"
 failures=()
 fail() {
 	echo "# FAIL: $*"
@@ -104,9 +125,9 @@ declare -A selected=()
 left=()
 unchanged=0
 if [ -n "$records" ]; then
-	if ! "$HOSTCTL" list --bites all > "$out/list-all.txt"; then
+	if ! "$HOSTCTL" list --bites all --line "$kline" > "$out/list-all.txt"; then
 		fail "hostctl list --bites all failed: the scenarios do not load"
-	elif ! python3 "$record" select "$cache" "$SRCDIR" "${VLALAB_BITES_BUILDS:-1}" \
+	elif ! python3 "$record" --line "$kline" select "$cache" "$SRCDIR" "${VLALAB_BITES_BUILDS:-1}" \
 		< "$out/list-all.txt" > "$out/select.txt"; then
 		fail "bites-record.py select failed (the record: $cache/bites/records.json)"
 	fi
@@ -131,7 +152,7 @@ build_without() {
 	local log=$out/build-without-$1.log later
 	without=(--without-patch "$1")
 	while :; do
-		if "$HOSTCTL" build "${without[@]}" > "$log" 2>&1; then
+		if "$HOSTCTL" build "${lineopt[@]}" "${without[@]}" > "$log" 2>&1; then
 			return 0
 		fi
 		later=$(awk -F"'" '/^kbuild: patch .* \(series line [0-9]+\) does not apply/ { print $2; exit }' "$log")
@@ -152,7 +173,7 @@ for p in "${patches[@]}"; do
 		fail "'$p' is not the name or number of exactly one patch of $series_file"
 		continue
 	fi
-	if ! "$HOSTCTL" list --bites "$full" > "$out/list.txt"; then
+	if ! "$HOSTCTL" list --bites "$full" --line "$kline" > "$out/list.txt"; then
 		fail "hostctl list --bites $full failed: the scenarios do not load"
 		continue
 	fi
@@ -183,7 +204,7 @@ for p in "${patches[@]}"; do
 		checked=$((checked + 1))
 		dir=$out/without-${full%%-*}-${name//\//-}
 		rc=0
-		"$HOSTCTL" run "${without[@]}" --format ktap --output "$dir" "$name" \
+		"$HOSTCTL" run "${lineopt[@]}" "${without[@]}" --format ktap --output "$dir" "$name" \
 			> "$dir.ktap" 2>&1 || rc=$?
 		if [ "$rc" -eq 2 ]; then
 			awk '{ print "#   " $0 }' "$dir.ktap"
@@ -207,7 +228,7 @@ done
 for name in $(printf '%s\n' "${!with_series[@]}" | sort); do
 	dir=$out/with-${name//\//-}
 	rc=0
-	"$HOSTCTL" run --format ktap --output "$dir" "$name" > "$dir.ktap" 2>&1 || rc=$?
+	"$HOSTCTL" run "${lineopt[@]}" --format ktap --output "$dir" "$name" > "$dir.ktap" 2>&1 || rc=$?
 	if ! python3 "$check" --pass "$dir" "$name"; then
 		show "$dir.ktap"
 		fail "$name fails with the whole series (exit $rc; results: $dir)"

@@ -274,7 +274,7 @@ static void test_bad_files(void)
 	    "$.bites[1].patch: patch '0003' is declared twice (also $.bites[0])",
 	    "$.bites[2].patch: bad patch name 'a/b' (want a series file name or its number, e.g. \"0003\")",
 	    "$.bites[2]: no 'reason' (a substring of the step's failure) or 'incident' (an incident title regex); bites: one step and its reason, e.g. {\"patch\": \"0003\", \"step\": 18, \"reason\": \"members 0x0022\"} (or \"incident\": a title regex for a crash)",
-	    "$.bites[3].why: unknown key; a bites entry takes: patch, step, reason, incident",
+	    "$.bites[3].why: unknown key; a bites entry takes: patch, step, reason, incident, lines",
 	    "$.bites[3].patch: expected a string, got an integer",
 	    "$.bites[3].step: expected an integer, got a string",
 	    "$.bites[3]: both 'reason' and 'incident': give one; bites: one step and its reason, e.g. {\"patch\": \"0003\", \"step\": 18, \"reason\": \"members 0x0022\"} (or \"incident\": a title regex for a crash)",
@@ -287,6 +287,12 @@ static void test_bad_files(void)
 	BAD("bites-old",
 	    "$.bites[0]: 'steps' is the old form; bites: one step and its reason, e.g. {\"patch\": \"0003\", \"step\": 18, \"reason\": \"members 0x0022\"} (or \"incident\": a title regex for a crash)");
 	BAD("bites-empty", "$.bites: 0 entries, want 1..16");
+	BAD("bites-lines",
+	    "$.bites[0].lines: expected an array of kernel lines, e.g. [\"6.1\"], got a string",
+	    "$.bites[1].lines: 0 entries, want 1..4",
+	    "$.bites[2].lines[0]: unknown kernel line '5.10' (known: 6.1, 6.12)",
+	    "$.bites[2].lines[1]: expected a string, got an integer",
+	    "$.bites[3].lines[1]: line '6.1' is named twice (also [0])");
 	BAD("state-files",
 	    "$.state_files[0]: bad state file 'set_ftrace_filter' (want an absolute path of under 256 bytes)",
 	    "$.state_files[1]: bad state file '' (want an absolute path of under 256 bytes)",
@@ -356,7 +362,7 @@ static void test_bites(void)
 	static const char text[] =
 		"{\"description\": \"d\", \"seed\": \"none\", "
 		"\"bites\": [{\"patch\": \"0020\", \"step\": 2, "
-		"\"reason\": \"errno EBUSY\"}, "
+		"\"lines\": [\"6.1\"], \"reason\": \"errno EBUSY\"}, "
 		"{\"patch\": \"0005-net-dsa-loop-add-MDB-offload.patch\", "
 		"\"step\": 1, \"incident\": \"^BUG: \"}], \"boots\": ["
 		"{\"end\": \"poweroff\", \"steps\": [{\"kind\": \"sleep\", "
@@ -371,7 +377,12 @@ static void test_bites(void)
 	struct scn_errors errs = { 0 };
 	struct scenario s[1];
 	struct scn_set set = { .v = s, .n = 1 };
-	char *path = tmp_file(text), *path2 = tmp_file(twice);
+	static const char no_line[] =
+		"{\"description\": \"d\", \"seed\": \"none\", "
+		"\"bites\": [{\"patch\": \"0020\", \"step\": 0, \"reason\": \"x\"}], "
+		"\"steps\": [{\"kind\": \"sleep\", \"ms\": 1}]}";
+	char *path = tmp_file(text), *path2 = tmp_file(twice),
+	     *path3 = tmp_file(no_line);
 	int r;
 
 	r = scn_load_file(path, "gen/bites", &s[0], &errs);
@@ -394,12 +405,35 @@ static void test_bites(void)
 		ok(strncmp(s[0].bites[0].patch, "0020-", 5) == 0 &&
 			   strstr(s[0].bites[0].patch, ".patch"),
 		   "bites_resolve: 0020 became its file name");
+		ok(s[0].bites[0].nlines == 1 &&
+			   bites_on_line(&s[0].bites[0], "6.1") &&
+			   !bites_on_line(&s[0].bites[0], "6.12"),
+		   "bites: 0020's lines: 6.1 only");
+		ok(bites_on_line(&s[0].bites[1], "6.1") &&
+			   bites_on_line(&s[0].bites[1], "6.12"),
+		   "bites: no lines: every line");
+		scn_free(&s[0]);
+	}
+	r = scn_load_file(path3, "gen/bites-no-line", &s[0], &errs);
+	is_int(r, 0, "bites: 0020 on every line: the validator cannot tell");
+	if (r == 0) {
+		char *want = xasprintf(
+			"%s: $.bites[0].patch: on line 6.12: '0020' is not a patch of the series (series: ",
+			path3);
+
+		is_int(bites_resolve(&set, VLALAB_SRCDIR "/kernel", &errs),
+		       -EINVAL, "bites_resolve: 0020 on 6.12 refused");
+		ok(errs.n == 1 && strncmp(errs.msgs[0], want, strlen(want)) == 0 &&
+			   strstr(errs.msgs[0], "\"lines\" names the lines it is for"),
+		   "bites_resolve: not in 6.12's series, and where to say the lines");
+		free(want);
+		scn_errors_free(&errs);
 		scn_free(&s[0]);
 	}
 	r = scn_load_file(path2, "gen/bites-twice", &s[0], &errs);
 	is_int(r, 0, "bites in two spellings: the validator cannot tell");
 	if (r == 0) {
-		char *want = xasprintf("%s: $.bites[1].patch: '0009' is not a patch of the series (series: ", path2);
+		char *want = xasprintf("%s: $.bites[1].patch: on line 6.1: '0009' is not a patch of the series (series: ", path2);
 		char *want2 = xasprintf("%s: $.bites[2].patch: '0005-net-dsa-loop-add-MDB-offload.patch' is declared twice (also $.bites[0])", path2);
 
 		is_int(bites_resolve(&set, VLALAB_SRCDIR "/kernel", &errs),
@@ -416,8 +450,10 @@ static void test_bites(void)
 	scn_errors_free(&errs);
 	unlink(path);
 	unlink(path2);
+	unlink(path3);
 	free(path);
 	free(path2);
+	free(path3);
 }
 
 /* A valid expect_incident and xfail fill struct scenario. */
@@ -1082,6 +1118,10 @@ static void test_verb_list_bites(void)
 	char *argv_all[] = { "list", "--scenarios", dir, "--bites", "all", NULL };
 	char *argv_one[] = { "list", "--scenarios", dir, "--bites", "0005", NULL };
 	char *argv_bad[] = { "list", "--scenarios", dir, "--bites", "0009", NULL };
+	char *argv_612[] = { "list",  "--scenarios", dir, "--bites",
+			     "all",   "--line",	     "6.12", NULL };
+	char *argv_612_0020[] = { "list",  "--scenarios", dir, "--bites",
+				  "0020",  "--line",	  "6.12", NULL };
 	char *out, *err;
 
 	is_int(run_list(argv_all, 5, &out, &err), 0, "list --bites all: exit 0");
@@ -1099,6 +1139,18 @@ static void test_verb_list_bites(void)
 	is_int(run_list(argv_bad, 5, &out, &err), 2, "list --bites 0009: exit 2");
 	ok(strncmp(err, "hostctl list: --bites: '0009' is not a patch of the series (series: ", 68) == 0,
 	   "list --bites 0009: says it is not in the series");
+	free(out);
+	free(err);
+	is_int(run_list(argv_612, 7, &out, &err), 0,
+	       "list --bites all --line 6.12: exit 0");
+	is_str(out, "0005-net-dsa-loop-add-MDB-offload.patch area/one 0\n",
+	       "list --bites all --line 6.12: 0020's bite is 6.1's only");
+	free(out);
+	free(err);
+	is_int(run_list(argv_612_0020, 7, &out, &err), 2,
+	       "list --bites 0020 --line 6.12: exit 2");
+	ok(strstr(err, "'0020' is not a patch of the series") != NULL,
+	   "list --bites 0020 --line 6.12: not in 6.12's series");
 	free(out);
 	free(err);
 	free(dir);
