@@ -72,6 +72,9 @@ static void test_uri(void)
 	ok(strstr(buf, "user = \"root\"") &&
 		   strstr(buf, "stdio_handler = \"file\""),
 	   "qemu.conf content");
+	ok(strstr(buf, "capability_filters = [ \"cpu-unavailable-features\" ]\n") !=
+		   NULL,
+	   "qemu.conf: libvirt reads the guest's CPU in two QMP calls");
 	is_int(uri_prepare("qemu:///system", "vlalab", "vlalab", true), 0,
 	       "other URIs untouched");
 	is_int(uri_prepare(uri, "vla\"lab", "vlalab", true), -EINVAL,
@@ -87,6 +90,9 @@ static void test_uri(void)
 		   strstr(buf, "namespaces = [ \"mount\" ]\n") &&
 		   !strstr(buf, "\"root\""),
 	   "confined qemu.conf: QEMU's user, seccomp, a mount namespace");
+	ok(strstr(buf, "capability_filters = [ \"cpu-unavailable-features\" ]\n") !=
+		   NULL,
+	   "confined qemu.conf: the guest's CPU in two QMP calls");
 	is_int(uri_prepare(uri, "vlalab", "kvm", false), 0,
 	       "confined, no namespaces");
 	slurp(path, buf, sizeof(buf));
