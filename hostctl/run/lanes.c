@@ -22,6 +22,7 @@
 #include "fileio.h"
 #include "results/progress.h"
 #include "results/rundir.h"
+#include "run/hosts.h"
 #include "run/runner-priv.h"
 #include "vm/confine.h"
 #include "vm/domain.h"
@@ -98,6 +99,8 @@ static void lane_run(struct run_ctx *c)
 				break;
 			continue;
 		}
+		snprintf(c->run->v[i].host, sizeof(c->run->v[i].host), "%s",
+			 hosts_label(c->o->uri));
 		runner_scenario(c, i);
 		take_losses(c, &c->run->v[i]);
 		sched_done(&sh->sched, i);

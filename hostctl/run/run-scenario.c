@@ -275,7 +275,7 @@ static enum boot_step own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 	boots_note(r->bs, "boot", k, g->label, NULL, -1);
 	snprintf(status, sizeof(status), "%s: boot %zu of %zu", r->s->name,
 		 k + 1, r->s->nboots);
-	e = guest_start(g, xml, b->end, status, err, sizeof(err));
+	e = runner_guest_start(g, xml, b->end, status, err, sizeof(err));
 	free(xml);
 	if (e < 0) {
 		verdict_note(&r->f, VERDICT_CAUSE_HOST, k, err);

@@ -74,6 +74,13 @@ struct run_ctx {
 	bool finished;
 };
 
+/*
+ * shared-vm.c: guest_start(), and on success events.jsonl's line that names
+ * the libvirt host the VM runs on, {"vm":"vmN","host":"libvirt","uri":U}.
+ */
+int runner_guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
+		       const char *what, char *err, size_t errlen);
+
 /* shared-vm.c: a hello bound for this run's kernel (boot_scale). */
 uint64_t runner_scaled(const struct runner_opts *o, uint64_t ms);
 /* shared-vm.c: the accelerator and clock that ran, for the results. */

@@ -29,6 +29,7 @@
 
 #include "crash/verdict.h"
 #include "run/boots.h"
+#include "run/hosts.h"
 #include "run/runner-priv.h"
 #include "results/progress.h"
 #include "vm/vm.h"
@@ -250,6 +251,7 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 					     .sh = &sh,
 					     .is_spare = k == n };
 	reap_orphans(c, o->uri);
+	sh.env.host_name = hosts_label(o->uri);
 	sh.env.run_dir = o->run_dir;
 	sh.env.run_id = o->run_id;
 	sh.env.kernel = o->kernel;

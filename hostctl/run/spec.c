@@ -108,6 +108,23 @@ static const char *exec_check(const struct run_spec *s)
 	return NULL;
 }
 
+int run_spec_hosts(struct run_spec *s, char *err, size_t errlen)
+{
+	const struct run_host *h = &s->hosts.v[0];
+
+	if (!s->hosts.n)
+		return 0;
+	if (s->hosts.n > 1)
+		return errmsg(
+			err, errlen, -EINVAL,
+			"%zu hosts: a run takes one host yet (several hosts in one run are not implemented)",
+			s->hosts.n);
+	s->connect = *h->uri ? h->uri : NULL;
+	if (h->jobs)
+		s->jobs = h->jobs;
+	return 0;
+}
+
 int run_spec_check(const struct run_spec *s, char *err, size_t errlen)
 {
 	const char *bad = kernel_choice_check(s);
