@@ -200,6 +200,26 @@ int hosts_load(struct run_hosts *h, const char *path, char *err, size_t errlen)
 	return r;
 }
 
+unsigned int hosts_lanes(const struct run_hosts *h, unsigned int jobs,
+			 unsigned int *lane_host, unsigned int max)
+{
+	unsigned int n = 0;
+	bool more = true;
+
+	for (unsigned int round = 0; more && n < max; round++) {
+		more = false;
+		for (size_t k = 0; k < h->n && n < max; k++) {
+			unsigned int j = h->v[k].jobs ? h->v[k].jobs : jobs;
+
+			if (round < (j ? j : 1)) {
+				lane_host[n++] = (unsigned int)k;
+				more = true;
+			}
+		}
+	}
+	return n;
+}
+
 const char *hosts_label(const char *uri)
 {
 	if (!uri || !*uri || !strncmp(uri, HOSTS_EMBED, strlen(HOSTS_EMBED)))

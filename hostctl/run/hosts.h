@@ -51,6 +51,15 @@ int hosts_read(struct run_hosts *h, FILE *f, const char *name, char *err,
 int hosts_load(struct run_hosts *h, const char *path, char *err, size_t errlen);
 
 /*
+ * The lanes of a run over the hosts @h, each host's job count of them
+ * (@jobs for a host without one; 0 counts as 1), interleaved so that the
+ * first lanes go to different hosts: lane k's host into @lane_host[k],
+ * at most @max lanes. Returns the number of lanes.
+ */
+unsigned int hosts_lanes(const struct run_hosts *h, unsigned int jobs,
+			 unsigned int *lane_host, unsigned int max);
+
+/*
  * The name of host URI @uri in results: RUN_HOST_EMBEDDED for NULL, ""
  * or an embedded driver's URI (qemu:///embed?root=...), else @uri.
  */

@@ -22,7 +22,6 @@
 #include "fileio.h"
 #include "results/progress.h"
 #include "results/rundir.h"
-#include "run/hosts.h"
 #include "run/runner-priv.h"
 #include "vm/confine.h"
 #include "vm/domain.h"
@@ -100,7 +99,7 @@ static void lane_run(struct run_ctx *c)
 			continue;
 		}
 		snprintf(c->run->v[i].host, sizeof(c->run->v[i].host), "%s",
-			 hosts_label(c->o->uri));
+			 sh->host_names[c->host]);
 		runner_scenario(c, i);
 		take_losses(c, &c->run->v[i]);
 		sched_done(&sh->sched, i);
@@ -153,6 +152,13 @@ static void spare_run(struct run_ctx *c)
 			guest_destroy(c->g); /* it died idle: the next */
 	}
 	guest_stop(c->g, true);
+}
+
+/* Lane @l runs now: the VMs it starts are its host's. */
+static void lane_enter(struct run_shared *sh, struct run_ctx *l)
+{
+	sh->env.host = sh->hosts[l->host];
+	sh->env.host_name = sh->host_names[l->host];
 }
 
 /* vm.c's yield: the lane running hands the loop back to the scheduler. */
@@ -221,6 +227,7 @@ void lanes_run(struct run_shared *sh, struct run_ctx *lanes, unsigned int n)
 		}
 	}
 	if (n == 1) {
+		lane_enter(sh, &lanes[0]);
 		lane_run(&lanes[0]);
 		goto out;
 	}
@@ -232,6 +239,7 @@ void lanes_run(struct run_shared *sh, struct run_ctx *lanes, unsigned int n)
 			if (lanes[k].finished)
 				continue;
 			sh->cur = &lanes[k];
+			lane_enter(sh, &lanes[k]);
 			swapcontext(&sh->main_uc, &lanes[k].uc);
 			alive += !lanes[k].finished;
 		}

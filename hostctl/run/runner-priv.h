@@ -34,6 +34,11 @@ struct run_shared {
 	const char *stop; /* why no more VMs boot, or NULL */
 	unsigned int bundles; /* post-mortem bundles written */
 	struct sched sched; /* which scenario a free lane takes */
+	/* The hosts a lane runs on (runner_opts.hosts; one without), their
+	 * names in results; env.host is the running lane's. */
+	struct vm_host *hosts[RUN_HOSTS_MAX];
+	const char *host_names[RUN_HOSTS_MAX];
+	unsigned int nhosts;
 	/* The lanes' coroutines: the scheduler's context, the lane running. */
 	ucontext_t main_uc;
 	struct run_ctx *cur;
@@ -52,6 +57,7 @@ struct run_ctx {
 	struct res_run *run;
 	struct guest_stats *stats;
 	struct run_shared *sh;
+	unsigned int host; /* the one it runs on, in sh->hosts */
 	/* The VM running now, shared or a scenario's own: one of guests[],
 	 * or the spare's, which a lane that needs a fresh VM takes. */
 	struct guest *g;

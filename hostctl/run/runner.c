@@ -153,6 +153,48 @@ static void reap_orphans(struct run_ctx *c, const char *uri)
 }
 
 /*
+ * Connect to the hosts of the run: @o->uri, or each of @o->hosts
+ * ("embedded" is @o->uri); the first is env.host. 0, or a negative errno
+ * with @err naming the host that failed.
+ */
+static int open_hosts(struct run_shared *sh, const struct runner_opts *o,
+		      char *err, size_t errlen)
+{
+	unsigned int n = o->hosts ? (unsigned int)o->hosts->n : 1;
+	char why[1024];
+	int r = 0;
+
+	for (sh->nhosts = 0; sh->nhosts < n; sh->nhosts++) {
+		const struct run_host *h = o->hosts ? &o->hosts->v[sh->nhosts] :
+						      NULL;
+		const char *uri = h && *h->uri ? h->uri : o->uri;
+		struct vm_host **vh = &sh->hosts[sh->nhosts];
+
+		r = vm_host_open(uri, vh, why, sizeof(why));
+		if (r < 0) {
+			snprintf(err, errlen, "%s%s%s%s",
+				 o->hosts ? "host '" : "",
+				 o->hosts ? hosts_label(uri) : "",
+				 o->hosts ? "': " : "", why);
+			break;
+		}
+		sh->host_names[sh->nhosts] = hosts_label(uri);
+		/* Seconds without a word otherwise: say what they were. */
+		if (vm_host_probe_ms(*vh))
+			fprintf(stderr,
+				"hostctl: libvirt probed QEMU's capabilities in "
+				"%.1f s (its cache for this root was missing or "
+				"outdated)\n",
+				vm_host_probe_ms(*vh) / 1000.0);
+	}
+	if (r < 0)
+		while (sh->nhosts)
+			vm_host_close(sh->hosts[--sh->nhosts]);
+	sh->env.host = sh->hosts[0];
+	return r;
+}
+
+/*
  * The scheduler's list: the scenarios of @run not done yet, each with the
  * duration an earlier run recorded and the disk images it needs. @slugs
  * holds the resources' names.
@@ -217,11 +259,15 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	struct run_ctx *lanes = NULL, *c;
 	struct guest *guests = NULL;
 	char(*slugs)[PROTO_NAME_MAX] = NULL;
+	unsigned int lane_host[RUN_HOSTS_MAX * SCHED_LANES_MAX] = { 0 };
 	unsigned int n = o->jobs > 1 ? o->jobs : 1, m;
 	int r = -ENOMEM;
 
 	if (next_pending(run, 0) == run->n)
 		return RUNNER_RAN;
+	if (o->hosts)
+		n = hosts_lanes(o->hosts, o->jobs, lane_host,
+				RUN_HOSTS_MAX * SCHED_LANES_MAX);
 	if (n > run->n)
 		n = run->n;
 	/* The lanes, and the spare's coroutine last. */
@@ -233,25 +279,22 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 		goto out;
 	}
 	c = &lanes[0];
-	r = vm_host_open(o->uri, &sh.env.host, err, errlen);
+	r = open_hosts(&sh, o, err, errlen);
 	if (r < 0)
 		goto out;
-	/* Seconds without a word otherwise: say what they were. */
-	if (vm_host_probe_ms(sh.env.host))
-		fprintf(stderr,
-			"hostctl: libvirt probed QEMU's capabilities in "
-			"%.1f s (its cache for this root was missing or "
-			"outdated)\n",
-			vm_host_probe_ms(sh.env.host) / 1000.0);
 	for (unsigned int k = 0; k < m; k++)
 		lanes[k] = (struct run_ctx){ .o = o,
 					     .scn = scn,
 					     .run = run,
 					     .stats = stats,
 					     .sh = &sh,
+					     .host = k < n ? lane_host[k] : 0,
 					     .is_spare = k == n };
-	reap_orphans(c, o->uri);
-	sh.env.host_name = hosts_label(o->uri);
+	for (unsigned int k = sh.nhosts; k-- > 0;) {
+		sh.env.host = sh.hosts[k];
+		reap_orphans(c, sh.host_names[k]);
+	}
+	sh.env.host_name = sh.host_names[0];
 	sh.env.run_dir = o->run_dir;
 	sh.env.run_id = o->run_id;
 	sh.env.kernel = o->kernel;
@@ -299,7 +342,8 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 			sh.restore_failed, sh.restored);
 	for (unsigned int k = 0; k < m; k++)
 		guest_fini(&guests[k]);
-	vm_host_close(sh.env.host);
+	for (unsigned int k = 0; k < sh.nhosts; k++)
+		vm_host_close(sh.hosts[k]);
 	if (o->vmno)
 		*o->vmno = sh.env.vmno;
 	r = RUNNER_RAN;

@@ -114,13 +114,16 @@ int run_spec_hosts(struct run_spec *s, char *err, size_t errlen)
 
 	if (!s->hosts.n)
 		return 0;
-	if (s->hosts.n > 1)
+	if (s->hosts.n > 1 && (s->repeat || s->exec || s->repro))
 		return errmsg(
 			err, errlen, -EINVAL,
-			"%zu hosts: a run takes one host yet (several hosts in one run are not implemented)",
-			s->hosts.n);
+			"several hosts take one run of scenarios: no --repeat, no --exec");
+	/* The embedded driver, when one of them, is the one set up. */
+	for (size_t i = 0; i < s->hosts.n; i++)
+		if (!*s->hosts.v[i].uri)
+			h = &s->hosts.v[i];
 	s->connect = *h->uri ? h->uri : NULL;
-	if (h->jobs)
+	if (s->hosts.n == 1 && h->jobs)
 		s->jobs = h->jobs;
 	return 0;
 }

@@ -144,9 +144,11 @@ int run_spec_image(struct run_spec *s, const char *spec, char *err,
 int run_spec_check(const struct run_spec *s, char *err, size_t errlen);
 
 /*
- * --connect and --hosts' hosts of @s into @s->connect and @s->jobs (a
- * host's own job count over -j's). 0, or -EINVAL with @err saying why:
- * a run takes one host yet.
+ * --connect and --hosts' hosts of @s into @s->connect (the one set up:
+ * the embedded driver when it is one of them, else the first) and, for
+ * one host, @s->jobs (its own job count over -j's); several run their
+ * lanes over the hosts (runner_opts.hosts). 0, or -EINVAL with @err
+ * saying why.
  */
 int run_spec_hosts(struct run_spec *s, char *err, size_t errlen);
 

@@ -2,7 +2,8 @@
 /*
  * Unit tests of hostctl/run/hosts.c: --connect URI[,jobs=N] given once or
  * more, a hosts file's lines and comments, every error naming the file
- * and line, and the name of a host in results ("embedded").
+ * and line, the name of a host in results ("embedded"), and the lanes of
+ * a run spread over the hosts.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -143,10 +144,31 @@ static void test_label(void)
 	       "qemu+tcp://127.0.0.1/system", "else the URI");
 }
 
+static void test_lanes(void)
+{
+	struct run_hosts h = { 0 };
+	unsigned int lh[64] = { 0 }, n;
+	char err[256];
+
+	hosts_add(&h, "embedded,jobs=1", err, sizeof(err));
+	hosts_add(&h, "qemu+tcp://127.0.0.1/system,jobs=3", err, sizeof(err));
+	hosts_add(&h, "qemu+tcp://b/system", err, sizeof(err));
+	n = hosts_lanes(&h, 2, lh, 64);
+	is_int(n, 6, "1 + 3 + -j's 2 lanes");
+	ok(lh[0] == 0 && lh[1] == 1 && lh[2] == 2,
+	   "the first lanes on different hosts");
+	ok(lh[3] == 1 && lh[4] == 2 && lh[5] == 1, "then the hosts with more");
+	n = hosts_lanes(&h, 0, lh, 64);
+	is_int(n, 5, "-j 0 counts as one");
+	n = hosts_lanes(&h, 2, lh, 2);
+	ok(n == 2 && lh[0] == 0 && lh[1] == 1, "at most @max, spread");
+}
+
 int main(void)
 {
 	test_connect();
 	test_file();
 	test_label();
+	test_lanes();
 	return tap_done();
 }
