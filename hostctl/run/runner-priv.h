@@ -39,6 +39,9 @@ struct run_shared {
 	struct vm_host *hosts[RUN_HOSTS_MAX];
 	const char *host_names[RUN_HOSTS_MAX];
 	unsigned int nhosts;
+	/* Taken out of the run: its connection failed, or two boots in a
+	 * row on one of its lanes (shared-vm.c); said once. */
+	bool host_dead[RUN_HOSTS_MAX], host_told[RUN_HOSTS_MAX];
 	/* The lanes' coroutines: the scheduler's context, the lane running. */
 	ucontext_t main_uc;
 	struct run_ctx *cur;

@@ -34,30 +34,6 @@
 #include "results/progress.h"
 #include "vm/vm.h"
 
-int runner_result_init(const struct scenario *s, struct res_scenario *ret)
-{
-	struct res_scenario sc = { 0 };
-
-	snprintf(sc.name, sizeof(sc.name), "%s", s->name);
-	sc.verdict = VERDICT_ERROR;
-	/* The cleanup steps follow the main ones, numbered on. */
-	sc.nsteps = s->nsteps + s->ncleanup;
-	sc.ncleanup = s->ncleanup;
-	sc.steps = calloc(sc.nsteps ? sc.nsteps : 1, sizeof(*sc.steps));
-	if (!sc.steps)
-		return -ENOMEM;
-	for (size_t i = 0; i < sc.nsteps; i++) {
-		sc.steps[i].index = i;
-		sc.steps[i].cleanup = i >= s->nsteps;
-		snprintf(sc.steps[i].kind, sizeof(sc.steps[i].kind), "%s",
-			 s->steps[i].kind);
-		snprintf(sc.steps[i].name, sizeof(sc.steps[i].name), "%s",
-			 s->steps[i].name);
-	}
-	*ret = sc;
-	return 0;
-}
-
 static size_t next_pending(const struct res_run *run, size_t i)
 {
 	while (i < run->n && run->v[i].done)
@@ -326,6 +302,9 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	if (sh.env.write_err && !sh.stop)
 		/* The first checkpoint failed: nothing ran. */
 		sh.stop = STOP_WRITE;
+	/* Every host failed, with scenarios left: none is lost. */
+	if (!sh.stop && sched_pending(&sh.sched))
+		sh.stop = "no libvirt host of the run was left";
 	if (sh.stop)
 		finish_rest(c);
 	for (unsigned int k = 0; k < m; k++) {

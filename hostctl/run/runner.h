@@ -161,7 +161,8 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	       struct res_run *run, struct guest_stats *stats, char *err,
 	       size_t errlen);
 
-/* A res_scenario for @s with its steps' kinds and names; 0 or -ENOMEM. */
+/* run-scenario.c: a res_scenario for @s with its steps' kinds and names;
+ * 0 or -ENOMEM. */
 int runner_result_init(const struct scenario *s, struct res_scenario *ret);
 
 #endif

@@ -432,7 +432,11 @@ int shared_vm_take(struct run_ctx *c, size_t i, char **why)
 		/* The accelerator that ran, even if the guest then died. */
 		runner_note_accel(c);
 		if (r < 0) {
-			if (!c->sh->stop && ++c->boot_failures >= 2)
+			/* Over several hosts, it is the host that is out. */
+			if (!c->sh->stop && ++c->boot_failures >= 2 &&
+			    c->sh->nhosts > 1)
+				c->sh->host_dead[c->host] = true;
+			else if (!c->sh->stop && c->boot_failures >= 2)
 				c->sh->stop = "two boots in a row failed";
 			return r;
 		}
