@@ -19,8 +19,13 @@ static const struct cli_opt_def defs[] = {
 	{ { "cache", required_argument, NULL, CLI_OPT_CACHE },
 	  "  --cache DIR       the cache (default: $VLALAB_CACHE or ~/.cache/vlalab)\n" },
 	{ { "connect", required_argument, NULL, CLI_OPT_CONNECT },
-	  "  --connect URI     libvirt URI (default: $LIBVIRT_DEFAULT_URI, else\n"
-	  "                    qemu:///embed?root=CACHE/libvirt)\n" },
+	  "  --connect URI[,jobs=N]\n"
+	  "                    libvirt URI (default: $LIBVIRT_DEFAULT_URI, else\n"
+	  "                    qemu:///embed?root=CACHE/libvirt; 'embedded': that\n"
+	  "                    one), with up to N VMs at once on it (default: -j)\n" },
+	{ { "hosts", required_argument, NULL, CLI_OPT_HOSTS },
+	  "  --hosts FILE      the libvirt hosts, one a line: a URI (or\n"
+	  "                    'embedded') and its job count; # comments\n" },
 	{ { "kernel-dir", required_argument, NULL, CLI_OPT_KERNEL_DIR },
 	  "  --kernel-dir DIR  patches/ and configs/ of the kernel to build\n"
 	  "                    (default: the repository's kernel/)\n" },

@@ -34,6 +34,7 @@ enum cli_opt {
 	CLI_OPT_JUNIT,
 	CLI_OPT_KCIDB,
 	CLI_OPT_NO_RESTORE,
+	CLI_OPT_HOSTS,
 };
 
 /* Rows of getopt_long's table a verb can have at most. */

@@ -38,6 +38,7 @@ static void run_usage(FILE *f)
 	      "                    exec run (RUN-ID in the results root, not latest)\n",
 	      f);
 	cli_opt_usage(f, CLI_OPT_CONNECT);
+	cli_opt_usage(f, CLI_OPT_HOSTS);
 	cli_opt_usage(f, CLI_OPT_OUTPUT);
 	fputs("  --results DIR     the results root, for RUN-ID and latest\n"
 	      "  --format FORMAT   text, ktap or json (default: text on a TTY, else ktap)\n"
@@ -203,7 +204,7 @@ static const enum cli_opt run_shared[] = {
 	CLI_OPT_MACHINE,    CLI_OPT_WITHOUT_PATCH, CLI_OPT_TREE,
 	CLI_OPT_SERIES,	    CLI_OPT_JUNIT,	   CLI_OPT_KCIDB,
 	CLI_OPT_RESULTS,    CLI_OPT_NO_RESTORE,	   CLI_OPT_HELP,
-	CLI_OPT_END,
+	CLI_OPT_HOSTS,	    CLI_OPT_END,
 };
 
 static const struct option run_own[] = {
@@ -351,14 +352,32 @@ static int parse_vm_opt(int c, const char *arg, struct run_spec *s)
 	return 0;
 }
 
+/* --connect URI[,jobs=N] or --hosts FILE: its hosts into @s. */
+static int parse_host(int c, const char *arg, struct run_spec *s)
+{
+	char err[1024];
+	int r;
+
+	if (c == CLI_OPT_HOSTS)
+		r = hosts_load(&s->hosts, arg, err, sizeof(err));
+	else
+		r = hosts_add(&s->hosts, arg, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "hostctl run: --%s: %s\n",
+			c == CLI_OPT_HOSTS ? "hosts" : "connect", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Where the results go into @s. 1 when @c is not one of them. */
 static int parse_out_opt(int c, const char *arg, struct run_spec *s,
 			 bool *format_set)
 {
 	switch (c) {
 	case CLI_OPT_CONNECT:
-		s->connect = arg;
-		break;
+	case CLI_OPT_HOSTS:
+		return parse_host(c, arg, s);
 	case CLI_OPT_OUTPUT:
 		s->output = arg;
 		break;
@@ -437,7 +456,9 @@ static int parse_args(int argc, char *argv[], struct run_spec *s)
 	}
 	s->names = argv + optind;
 	s->n_names = (size_t)(argc - optind);
-	r = run_spec_check(s, err, sizeof(err));
+	r = run_spec_hosts(s, err, sizeof(err));
+	if (r == 0)
+		r = run_spec_check(s, err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "hostctl run: %s\n", err);
 		return r;

@@ -230,6 +230,12 @@ static void table(const struct export_in *in, FILE *f)
 		esc_term_xml_put(f, sc->name);
 		if (!proto_verdict_ok(sc->verdict))
 			fputs("</a>", f);
+		/* The libvirt host it ran on, when the run says. */
+		if (*sc->host) {
+			fputs(" <small class=\"host\">on ", f);
+			esc_term_xml_put(f, sc->host);
+			fputs("</small>", f);
+		}
 		fprintf(f,
 			"</td><td class=\"v\">%s</td><td>%" PRIu64 ".%01" PRIu64
 			" s</td><td><svg width=\"%d\" height=\"10\"><rect width=\"%" PRIu64

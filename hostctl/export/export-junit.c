@@ -131,11 +131,18 @@ static void testcase(FILE *f, const struct res_scenario *sc, const char *tail)
 	esc_term_xml_put(f, area);
 	fprintf(f, "\" time=\"%" PRIu64 ".%03" PRIu64 "\"",
 		sc->duration_ms / 1000, sc->duration_ms % 1000);
-	if (k == J_PASS && !tail) {
+	if (k == J_PASS && !tail && !*sc->host) {
 		fputs("/>\n", f);
 		return;
 	}
 	fputs(">\n", f);
+	/* The libvirt host it ran on (results.h), first as the schemas
+	 * that have a testcase's properties want them. */
+	if (*sc->host) {
+		fputs("      <properties><property name=\"host\" value=\"", f);
+		esc_term_xml_put(f, sc->host);
+		fputs("\"/></properties>\n", f);
+	}
 	if (k != J_PASS) {
 		fprintf(f, "      <%s", tags[k]);
 		if (k != J_SKIPPED)

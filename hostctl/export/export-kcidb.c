@@ -361,6 +361,26 @@ static int test_common(struct json_object *o, const struct export_in *in,
 	return r;
 }
 
+/*
+ * A test's "environment": the libvirt host @host it ran on, as its
+ * comment and as misc.host. 0 or -ENOMEM.
+ */
+static int host_environment(struct json_object *o, const char *host)
+{
+	struct json_object *env = json_object_new_object(), *misc;
+	int r = jsonutil_add(o, "environment", env);
+
+	if (r == 0)
+		r = jsonutil_add(env, "comment",
+				 clean_str(host, KCIDB_EXCERPT_MAX));
+	if (r == 0)
+		r = jsonutil_add(env, "misc", misc = json_object_new_object());
+	if (r == 0)
+		r = jsonutil_add(misc, "host",
+				 clean_str(host, KCIDB_EXCERPT_MAX));
+	return r;
+}
+
 static bool began(const struct res_scenario *sc)
 {
 	for (size_t i = 0; i < sc->nsteps; i++)
@@ -397,6 +417,8 @@ static int scenario_tests(struct json_object *tests, const struct export_in *in,
 	if (r == 0 && sc->reason)
 		r = jsonutil_add(o, "comment",
 				 clean_str(sc->reason, KCIDB_EXCERPT_MAX));
+	if (r == 0 && *sc->host)
+		r = host_environment(o, sc->host);
 	if (r == 0 && in->tails && in->tails[i])
 		r = jsonutil_add(o, "log_excerpt",
 				 clean_str(in->tails[i], KCIDB_EXCERPT_MAX));

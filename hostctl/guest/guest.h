@@ -74,6 +74,9 @@ struct conattach;
 
 struct guest_env {
 	struct vm_host *host;
+	/* Its name in results: the URI, or "embedded" (run/hosts.h); NULL:
+	 * no host line in events.jsonl. */
+	const char *host_name;
 	enum domain_accel accel; /* the runner may fall back to TCG */
 	bool icount; /* under TCG, VMs count instructions (domain.h) */
 	const char *run_dir;

@@ -220,6 +220,8 @@ static const struct field scenario_fields[] = {
 	SCN("fresh_vm", F_TEXT_NULL, fresh_vm, .when = IF_FILLED, .cond = SCN_AT(vm)),
 	/* Only a scenario run on another flavour than the run's kernel. */
 	SCN("flavour", F_STR, flavour, .when = IF_SET),
+	/* Only a scenario that ran on a host: older summaries have none. */
+	SCN("host", F_STR, host, .when = IF_SET),
 	/* Only when guest output was lost. */
 	SCN("events_cut_bytes", F_U64, events_cut_bytes, .when = IF_SET),
 	SCN("kmsg_dropped", F_U64, kmsg_dropped, .when = IF_SET),

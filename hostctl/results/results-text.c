@@ -225,6 +225,8 @@ void res_ktap_scenario(const struct res_scenario *sc, size_t num, FILE *f)
 		ktap_diag(f, "", "cleanup failed: ", sc->cleanup_reason);
 	if (reason_needs_diag(sc->verdict, sc->reason))
 		ktap_diag(f, "", "reason: ", sc->reason);
+	if (*sc->host)
+		ktap_diag(f, "", "host: ", sc->host);
 	ktap_result(f, "", num, sc->name, sc->verdict, sc->reason);
 }
 

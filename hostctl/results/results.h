@@ -21,6 +21,9 @@
 
 #include "proto.h"
 
+/* A scenario's host (res_scenario.host) is shorter than this. */
+#define RES_HOST_MAX 512
+
 /* One test of the program a step ran (a kselftest step's subtests). */
 struct res_subtest {
 	char name[PROTO_SUBTEST_NAME_MAX];
@@ -112,6 +115,11 @@ struct res_scenario {
 	/* The kernel flavour it ran on when not the run's ("kernel"): its
 	 * scenario file's "flavour"; "" otherwise. */
 	char flavour[64];
+	/*
+	 * The libvirt host it ran on: its URI, "embedded" for the embedded
+	 * driver (run/hosts.h); "" when it ran on none (older runs too).
+	 */
+	char host[RES_HOST_MAX];
 	/*
 	 * Guest output cut to its bound (boundlog.h): bytes of this
 	 * scenario's events.jsonl lines left out, and kmsg records the

@@ -19,6 +19,7 @@
 
 #include <libvirt/virterror.h>
 
+#include "crash/verdict.h"
 #include "fileio.h"
 #include "results/progress.h"
 #include "results/rundir.h"
@@ -76,6 +77,52 @@ static void take_losses(struct run_ctx *c, struct res_scenario *sc)
 		guest_write_failed(&c->sh->env, c->g->events->path, r);
 }
 
+/*
+ * Whether lane @c's host failed (several hosts, its connection gone): it
+ * is taken out of the run, said once. The scenario @i that just ran on it
+ * (SIZE_MAX: none) is pending again for another host, once, or else is
+ * an error, its verdict decided as a scenario the host could not run.
+ */
+static bool host_failed(struct run_ctx *c, size_t i)
+{
+	struct run_shared *sh = c->sh;
+	const char *name = sh->host_names[c->host];
+	char what[RES_HOST_MAX + 64];
+	struct res_scenario *sc;
+	bool left = false;
+
+	if (sh->nhosts < 2 ||
+	    (!sh->host_dead[c->host] && vm_host_alive(sh->hosts[c->host])))
+		return false;
+	sh->host_dead[c->host] = true;
+	if (!sh->host_told[c->host]) {
+		sh->host_told[c->host] = true;
+		progress_clear(c->o->progress);
+		fprintf(stderr,
+			"hostctl run: libvirt host '%s' failed; it is taken out of the run\n",
+			name);
+	}
+	if (i == SIZE_MAX)
+		return true;
+	for (unsigned int k = 0; k < sh->nhosts; k++)
+		left |= !sh->host_dead[k];
+	sc = &c->run->v[i];
+	res_scenario_free(sc);
+	if (runner_result_init(c->scn[i], sc) < 0)
+		snprintf(sc->name, sizeof(sc->name), "%s", c->scn[i]->name);
+	if (left && sched_retry(&sh->sched, i))
+		return true;
+	snprintf(what, sizeof(what), "libvirt host '%s' failed while it ran%s",
+		 name, left ? ", on its second host" : ", and no host is left");
+	(void)verdict_decide_unrun(c->scn[i], sc, VERDICT_CAUSE_HOST, what);
+	snprintf(sc->host, sizeof(sc->host), "%s", name);
+	sched_done(&sh->sched, i);
+	runner_scenario_out(c, sc);
+	if (!sh->env.write_err)
+		runner_checkpoint(c);
+	return true;
+}
+
 /* Each lane's stack, of which only what it touches is ever memory. */
 #define RUNNER_LANE_STACK (8 << 20)
 
@@ -87,19 +134,25 @@ static void lane_run(struct run_ctx *c)
 {
 	struct run_shared *sh = c->sh;
 
-	while (!sh->env.write_err && !sh->stop) {
+	while (!sh->env.write_err && !sh->stop && !host_failed(c, SIZE_MAX)) {
 		size_t i = sched_next(&sh->sched);
 
-		if (i == SCHED_NONE)
+		/* Over several hosts, a running scenario may come back. */
+		if (i == SCHED_NONE &&
+		    (sh->nhosts < 2 || !sched_running(&sh->sched)))
 			break;
-		if (i == SCHED_WAIT) {
+		if (i == SCHED_NONE || i == SCHED_WAIT) {
 			/* Its resource is another lane's: the loop turns. */
 			if (vm_loop_step() < 0)
 				break;
 			continue;
 		}
+		snprintf(c->run->v[i].host, sizeof(c->run->v[i].host), "%s",
+			 sh->host_names[c->host]);
 		runner_scenario(c, i);
 		take_losses(c, &c->run->v[i]);
+		if (host_failed(c, i))
+			break;
 		sched_done(&sh->sched, i);
 		runner_scenario_out(c, &c->run->v[i]);
 		if (!sh->env.write_err)
@@ -150,6 +203,13 @@ static void spare_run(struct run_ctx *c)
 			guest_destroy(c->g); /* it died idle: the next */
 	}
 	guest_stop(c->g, true);
+}
+
+/* Lane @l runs now: the VMs it starts are its host's. */
+static void lane_enter(struct run_shared *sh, struct run_ctx *l)
+{
+	sh->env.host = sh->hosts[l->host];
+	sh->env.host_name = sh->host_names[l->host];
 }
 
 /* vm.c's yield: the lane running hands the loop back to the scheduler. */
@@ -218,6 +278,7 @@ void lanes_run(struct run_shared *sh, struct run_ctx *lanes, unsigned int n)
 		}
 	}
 	if (n == 1) {
+		lane_enter(sh, &lanes[0]);
 		lane_run(&lanes[0]);
 		goto out;
 	}
@@ -229,6 +290,7 @@ void lanes_run(struct run_shared *sh, struct run_ctx *lanes, unsigned int n)
 			if (lanes[k].finished)
 				continue;
 			sh->cur = &lanes[k];
+			lane_enter(sh, &lanes[k]);
 			swapcontext(&sh->main_uc, &lanes[k].uc);
 			alive += !lanes[k].finished;
 		}

@@ -293,6 +293,12 @@ static void round_opts(const struct run_spec *s, struct run_plan *p,
 	/* Only hostctl's own initramfs: its guestd answers "restored"; an
 	 * --initrd's guest (a fake one, another image) may not. */
 	ro->restore = !s->no_restore && !s->initrd;
+	/* Several hosts: each lane on one, each VM booted where it runs
+	 * (no spare, no saved images, which are one host's). */
+	if (s->hosts.n > 1 && !s->repro) {
+		ro->hosts = &s->hosts;
+		ro->spare = ro->restore = false;
+	}
 }
 
 /*

@@ -29,6 +29,30 @@
 #include "vm/pool.h"
 #include "vm/vm.h"
 
+int runner_result_init(const struct scenario *s, struct res_scenario *ret)
+{
+	struct res_scenario sc = { 0 };
+
+	snprintf(sc.name, sizeof(sc.name), "%s", s->name);
+	sc.verdict = VERDICT_ERROR;
+	/* The cleanup steps follow the main ones, numbered on. */
+	sc.nsteps = s->nsteps + s->ncleanup;
+	sc.ncleanup = s->ncleanup;
+	sc.steps = calloc(sc.nsteps ? sc.nsteps : 1, sizeof(*sc.steps));
+	if (!sc.steps)
+		return -ENOMEM;
+	for (size_t i = 0; i < sc.nsteps; i++) {
+		sc.steps[i].index = i;
+		sc.steps[i].cleanup = i >= s->nsteps;
+		snprintf(sc.steps[i].kind, sizeof(sc.steps[i].kind), "%s",
+			 s->steps[i].kind);
+		snprintf(sc.steps[i].name, sizeof(sc.steps[i].name), "%s",
+			 s->steps[i].name);
+	}
+	*ret = sc;
+	return 0;
+}
+
 /* One scenario while its boots run. */
 struct scn_run {
 	const struct scenario *s;
@@ -278,7 +302,7 @@ static enum boot_step own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 	boots_note(r->bs, "boot", k, g->label, NULL, -1);
 	snprintf(status, sizeof(status), "%s: boot %zu of %zu", r->s->name,
 		 k + 1, r->s->nboots);
-	e = guest_start(g, xml, b->end, status, err, sizeof(err));
+	e = runner_guest_start(g, xml, b->end, status, err, sizeof(err));
 	free(xml);
 	if (e < 0) {
 		verdict_note(&r->f, VERDICT_CAUSE_HOST, k, err);

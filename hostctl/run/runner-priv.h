@@ -34,6 +34,14 @@ struct run_shared {
 	const char *stop; /* why no more VMs boot, or NULL */
 	unsigned int bundles; /* post-mortem bundles written */
 	struct sched sched; /* which scenario a free lane takes */
+	/* The hosts a lane runs on (runner_opts.hosts; one without), their
+	 * names in results; env.host is the running lane's. */
+	struct vm_host *hosts[RUN_HOSTS_MAX];
+	const char *host_names[RUN_HOSTS_MAX];
+	unsigned int nhosts;
+	/* Taken out of the run: its connection failed, or two boots in a
+	 * row on one of its lanes (shared-vm.c); said once. */
+	bool host_dead[RUN_HOSTS_MAX], host_told[RUN_HOSTS_MAX];
 	/* The lanes' coroutines: the scheduler's context, the lane running. */
 	ucontext_t main_uc;
 	struct run_ctx *cur;
@@ -52,6 +60,7 @@ struct run_ctx {
 	struct res_run *run;
 	struct guest_stats *stats;
 	struct run_shared *sh;
+	unsigned int host; /* the one it runs on, in sh->hosts */
 	/* The VM running now, shared or a scenario's own: one of guests[],
 	 * or the spare's, which a lane that needs a fresh VM takes. */
 	struct guest *g;
@@ -73,6 +82,13 @@ struct run_ctx {
 	void *stack;
 	bool finished;
 };
+
+/*
+ * shared-vm.c: guest_start(), and on success events.jsonl's line that names
+ * the libvirt host the VM runs on, {"vm":"vmN","host":"libvirt","uri":U}.
+ */
+int runner_guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
+		       const char *what, char *err, size_t errlen);
 
 /* shared-vm.c: a hello bound for this run's kernel (boot_scale). */
 uint64_t runner_scaled(const struct runner_opts *o, uint64_t ms);

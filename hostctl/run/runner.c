@@ -29,34 +29,11 @@
 
 #include "crash/verdict.h"
 #include "run/boots.h"
+#include "run/hosts.h"
 #include "run/runner-priv.h"
 #include "results/progress.h"
 #include "vm/pool.h"
 #include "vm/vm.h"
-
-int runner_result_init(const struct scenario *s, struct res_scenario *ret)
-{
-	struct res_scenario sc = { 0 };
-
-	snprintf(sc.name, sizeof(sc.name), "%s", s->name);
-	sc.verdict = VERDICT_ERROR;
-	/* The cleanup steps follow the main ones, numbered on. */
-	sc.nsteps = s->nsteps + s->ncleanup;
-	sc.ncleanup = s->ncleanup;
-	sc.steps = calloc(sc.nsteps ? sc.nsteps : 1, sizeof(*sc.steps));
-	if (!sc.steps)
-		return -ENOMEM;
-	for (size_t i = 0; i < sc.nsteps; i++) {
-		sc.steps[i].index = i;
-		sc.steps[i].cleanup = i >= s->nsteps;
-		snprintf(sc.steps[i].kind, sizeof(sc.steps[i].kind), "%s",
-			 s->steps[i].kind);
-		snprintf(sc.steps[i].name, sizeof(sc.steps[i].name), "%s",
-			 s->steps[i].name);
-	}
-	*ret = sc;
-	return 0;
-}
 
 static size_t next_pending(const struct res_run *run, size_t i)
 {
@@ -153,6 +130,48 @@ static void reap_orphans(struct run_ctx *c, const char *uri)
 }
 
 /*
+ * Connect to the hosts of the run: @o->uri, or each of @o->hosts
+ * ("embedded" is @o->uri); the first is env.host. 0, or a negative errno
+ * with @err naming the host that failed.
+ */
+static int open_hosts(struct run_shared *sh, const struct runner_opts *o,
+		      char *err, size_t errlen)
+{
+	unsigned int n = o->hosts ? (unsigned int)o->hosts->n : 1;
+	char why[1024];
+	int r = 0;
+
+	for (sh->nhosts = 0; sh->nhosts < n; sh->nhosts++) {
+		const struct run_host *h = o->hosts ? &o->hosts->v[sh->nhosts] :
+						      NULL;
+		const char *uri = h && *h->uri ? h->uri : o->uri;
+		struct vm_host **vh = &sh->hosts[sh->nhosts];
+
+		r = vm_host_open(uri, vh, why, sizeof(why));
+		if (r < 0) {
+			snprintf(err, errlen, "%s%s%s%s",
+				 o->hosts ? "host '" : "",
+				 o->hosts ? hosts_label(uri) : "",
+				 o->hosts ? "': " : "", why);
+			break;
+		}
+		sh->host_names[sh->nhosts] = hosts_label(uri);
+		/* Seconds without a word otherwise: say what they were. */
+		if (vm_host_probe_ms(*vh))
+			fprintf(stderr,
+				"hostctl: libvirt probed QEMU's capabilities in "
+				"%.1f s (its cache for this root was missing or "
+				"outdated)\n",
+				vm_host_probe_ms(*vh) / 1000.0);
+	}
+	if (r < 0)
+		while (sh->nhosts)
+			vm_host_close(sh->hosts[--sh->nhosts]);
+	sh->env.host = sh->hosts[0];
+	return r;
+}
+
+/*
  * The scheduler's list: the scenarios of @run not done yet, each with the
  * duration an earlier run recorded and the disk images it needs. @slugs
  * holds the resources' names.
@@ -213,7 +232,8 @@ static void lane_init(struct run_ctx *l, struct guest *g, bool first)
  * On a remote host, what the run sent into its pool (pool.h), on one
  * line: a run whose kernel and image are there already sends nothing.
  */
-static void upload_note(const struct runner_opts *o, struct vm_host *h)
+static void upload_note(const struct runner_opts *o, struct vm_host *h,
+			const char *name)
 {
 	struct pool_stats ps;
 
@@ -224,7 +244,7 @@ static void upload_note(const struct runner_opts *o, struct vm_host *h)
 	fprintf(stderr,
 		"hostctl: pool '" POOL_NAME "' of '%s': %u files uploaded "
 		"(%.1f MiB in %.1f s), %u there already, %.1f s hashing\n",
-		o->uri, ps.sent, ps.bytes / 1048576.0, ps.send_us / 1e6,
+		name, ps.sent, ps.bytes / 1048576.0, ps.send_us / 1e6,
 		ps.found, ps.hash_us / 1e6);
 }
 
@@ -236,11 +256,15 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	struct run_ctx *lanes = NULL, *c;
 	struct guest *guests = NULL;
 	char(*slugs)[PROTO_NAME_MAX] = NULL;
+	unsigned int lane_host[RUN_HOSTS_MAX * SCHED_LANES_MAX] = { 0 };
 	unsigned int n = o->jobs > 1 ? o->jobs : 1, m;
 	int r = -ENOMEM;
 
 	if (next_pending(run, 0) == run->n)
 		return RUNNER_RAN;
+	if (o->hosts)
+		n = hosts_lanes(o->hosts, o->jobs, lane_host,
+				RUN_HOSTS_MAX * SCHED_LANES_MAX);
 	if (n > run->n)
 		n = run->n;
 	/* The lanes, and the spare's coroutine last. */
@@ -252,24 +276,22 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 		goto out;
 	}
 	c = &lanes[0];
-	r = vm_host_open(o->uri, &sh.env.host, err, errlen);
+	r = open_hosts(&sh, o, err, errlen);
 	if (r < 0)
 		goto out;
-	/* Seconds without a word otherwise: say what they were. */
-	if (vm_host_probe_ms(sh.env.host))
-		fprintf(stderr,
-			"hostctl: libvirt probed QEMU's capabilities in "
-			"%.1f s (its cache for this root was missing or "
-			"outdated)\n",
-			vm_host_probe_ms(sh.env.host) / 1000.0);
 	for (unsigned int k = 0; k < m; k++)
 		lanes[k] = (struct run_ctx){ .o = o,
 					     .scn = scn,
 					     .run = run,
 					     .stats = stats,
 					     .sh = &sh,
+					     .host = k < n ? lane_host[k] : 0,
 					     .is_spare = k == n };
-	reap_orphans(c, o->uri);
+	for (unsigned int k = sh.nhosts; k-- > 0;) {
+		sh.env.host = sh.hosts[k];
+		reap_orphans(c, sh.host_names[k]);
+	}
+	sh.env.host_name = sh.host_names[0];
 	sh.env.run_dir = o->run_dir;
 	sh.env.run_id = o->run_id;
 	sh.env.kernel = o->kernel;
@@ -301,6 +323,9 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	if (sh.env.write_err && !sh.stop)
 		/* The first checkpoint failed: nothing ran. */
 		sh.stop = STOP_WRITE;
+	/* Every host failed, with scenarios left: none is lost. */
+	if (!sh.stop && sched_pending(&sh.sched))
+		sh.stop = "no libvirt host of the run was left";
 	if (sh.stop)
 		finish_rest(c);
 	for (unsigned int k = 0; k < m; k++) {
@@ -317,8 +342,10 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 			sh.restore_failed, sh.restored);
 	for (unsigned int k = 0; k < m; k++)
 		guest_fini(&guests[k]);
-	upload_note(o, sh.env.host);
-	vm_host_close(sh.env.host);
+	for (unsigned int k = 0; k < sh.nhosts; k++) {
+		upload_note(o, sh.hosts[k], sh.host_names[k]);
+		vm_host_close(sh.hosts[k]);
+	}
 	if (o->vmno)
 		*o->vmno = sh.env.vmno;
 	r = RUNNER_RAN;

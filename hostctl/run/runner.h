@@ -18,6 +18,7 @@
 #include "vm/accel.h"
 #include "base/boundlog.h"
 #include "results/results.h"
+#include "run/hosts.h"
 #include "scenario/scenario.h"
 
 /* Bounds for the first hello, in ms: KVM is probed, TCG is slow. */
@@ -52,6 +53,12 @@ int run_clock_parse(const char *s, enum run_clock *ret);
 
 struct runner_opts {
 	const char *uri;
+	/*
+	 * hostctl run's hosts when several (run/hosts.h), else NULL: each
+	 * lane runs on one, a host's job count of them (else @jobs), and
+	 * "embedded" is @uri.
+	 */
+	const struct run_hosts *hosts;
 	const char *cache_dir; /* for the accelerator verdict */
 	const char *run_dir;
 	const char *run_id;
@@ -154,7 +161,8 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	       struct res_run *run, struct guest_stats *stats, char *err,
 	       size_t errlen);
 
-/* A res_scenario for @s with its steps' kinds and names; 0 or -ENOMEM. */
+/* run-scenario.c: a res_scenario for @s with its steps' kinds and names;
+ * 0 or -ENOMEM. */
 int runner_result_init(const struct scenario *s, struct res_scenario *ret);
 
 #endif

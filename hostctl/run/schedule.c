@@ -63,6 +63,23 @@ void sched_done(struct sched *s, size_t i)
 		s->v[i].state = SCHED_DONE;
 }
 
+bool sched_running(const struct sched *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].state == SCHED_RUNNING)
+			return true;
+	return false;
+}
+
+bool sched_retry(struct sched *s, size_t i)
+{
+	if (i >= s->n || s->v[i].retried)
+		return false;
+	s->v[i].retried = true;
+	s->v[i].state = SCHED_PENDING;
+	return true;
+}
+
 unsigned int sched_default_lanes(long cpus, uint64_t avail_mib, uint64_t vm_mib)
 {
 	uint64_t n = cpus > 0 ? (uint64_t)cpus : 1;

@@ -25,6 +25,7 @@ struct sched_item {
 	/* An exclusive resource it needs (its disk image), or NULL. */
 	const char *resource;
 	enum sched_state state;
+	bool retried; /* sched_retry() put it back once */
 };
 
 struct sched {
@@ -51,6 +52,16 @@ bool sched_pending(const struct sched *s);
 
 /* Scenario @i ended: its resource is free again. */
 void sched_done(struct sched *s, size_t i);
+
+/* Whether any scenario is running still. */
+bool sched_running(const struct sched *s);
+
+/*
+ * Scenario @i ran on a host that failed under it: pending again, for
+ * another lane, once. False (and it stays running) when it was retried
+ * already: the caller decides it.
+ */
+bool sched_retry(struct sched *s, size_t i);
 
 /*
  * How many lanes the host holds by default: its CPUs, and its available

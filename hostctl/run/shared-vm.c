@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "errmsg.h"
+#include "jsonutil.h"
 #include "results/progress.h"
 #include "run/runner-priv.h"
 #include "vm/confine.h"
@@ -26,6 +27,28 @@
 uint64_t runner_scaled(const struct runner_opts *o, uint64_t ms)
 {
 	return o->boot_scale > 1 ? ms * o->boot_scale : ms;
+}
+
+int runner_guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
+		       const char *what, char *err, size_t errlen)
+{
+	struct json_object *o;
+	const char *line = NULL;
+	int r = guest_start(g, xml, end, what, err, errlen);
+
+	if (r < 0 || !g->vm || !g->events || !g->env->host_name)
+		return r;
+	o = json_object_new_object();
+	if (o && !jsonutil_add(o, "host", json_object_new_string("libvirt")) &&
+	    !jsonutil_add(o, "uri", json_object_new_string(g->env->host_name)))
+		line = json_object_to_json_string_ext(
+			o, JSON_C_TO_STRING_PLAIN |
+				   JSON_C_TO_STRING_NOSLASHESCAPE);
+	/* A failed write is kept in the log, for the lane to see. */
+	if (line)
+		boundlog_vm_line(g->events, g->label, line, strlen(line));
+	json_object_put(o);
+	return r;
 }
 
 /* qboot when it is installed, else SeaBIOS (NULL). */
@@ -167,8 +190,8 @@ static int shared_vm_restore(struct run_ctx *c, const struct domain_config *dc,
 		guest_fresh(c->g);
 		c->g->restore = s.path;
 		c->g->restore_name = s.name;
-		r = guest_start(c->g, rxml, SCN_END_RUNNING, "restoring", err,
-				sizeof(err));
+		r = runner_guest_start(c->g, rxml, SCN_END_RUNNING, "restoring",
+				       err, sizeof(err));
 		c->g->restore = c->g->restore_name = NULL;
 	}
 	free(rxml);
@@ -256,8 +279,8 @@ int shared_vm_boot(struct run_ctx *c, char **why)
 			return r;
 		}
 		guest_fresh(g);
-		r = guest_start(g, xml, SCN_END_RUNNING, "booting", err,
-				sizeof(err));
+		r = runner_guest_start(g, xml, SCN_END_RUNNING, "booting", err,
+				       sizeof(err));
 		free(xml);
 		if (r < 0 && c->sh->env.accel == DOMAIN_ACCEL_KVM &&
 		    c->o->accel == ACCEL_AUTO) {
@@ -415,7 +438,11 @@ int shared_vm_take(struct run_ctx *c, size_t i, char **why)
 		/* The accelerator that ran, even if the guest then died. */
 		runner_note_accel(c);
 		if (r < 0) {
-			if (!c->sh->stop && ++c->boot_failures >= 2)
+			/* Over several hosts, it is the host that is out. */
+			if (!c->sh->stop && ++c->boot_failures >= 2 &&
+			    c->sh->nhosts > 1)
+				c->sh->host_dead[c->host] = true;
+			else if (!c->sh->stop && c->boot_failures >= 2)
 				c->sh->stop = "two boots in a row failed";
 			return r;
 		}

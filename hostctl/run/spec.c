@@ -108,6 +108,26 @@ static const char *exec_check(const struct run_spec *s)
 	return NULL;
 }
 
+int run_spec_hosts(struct run_spec *s, char *err, size_t errlen)
+{
+	const struct run_host *h = &s->hosts.v[0];
+
+	if (!s->hosts.n)
+		return 0;
+	if (s->hosts.n > 1 && (s->repeat || s->exec || s->repro))
+		return errmsg(
+			err, errlen, -EINVAL,
+			"several hosts take one run of scenarios: no --repeat, no --exec");
+	/* The embedded driver, when one of them, is the one set up. */
+	for (size_t i = 0; i < s->hosts.n; i++)
+		if (!*s->hosts.v[i].uri)
+			h = &s->hosts.v[i];
+	s->connect = *h->uri ? h->uri : NULL;
+	if (s->hosts.n == 1 && h->jobs)
+		s->jobs = h->jobs;
+	return 0;
+}
+
 int run_spec_check(const struct run_spec *s, char *err, size_t errlen)
 {
 	const char *bad = kernel_choice_check(s);

@@ -18,6 +18,7 @@
 
 #include "results/progress.h"
 #include "results/results.h"
+#include "run/hosts.h"
 #include "run/runner.h"
 #include "vm/accel.h"
 
@@ -73,6 +74,12 @@ struct run_spec {
 	char *const *names;
 	size_t n_names;
 	const char *connect; /* libvirt URI; NULL: the default */
+	/*
+	 * --connect URI[,jobs=N] and --hosts FILE: the hosts as given (none:
+	 * @connect alone); run_spec_hosts() makes @connect and @jobs the
+	 * first's.
+	 */
+	struct run_hosts hosts;
 	const char *output; /* run directory; NULL: RESULTS/RUN-ID */
 	/* --results: the results root; NULL: store_root()'s default */
 	const char *results;
@@ -135,6 +142,15 @@ int run_spec_image(struct run_spec *s, const char *spec, char *err,
  * why; nothing is built or booted.
  */
 int run_spec_check(const struct run_spec *s, char *err, size_t errlen);
+
+/*
+ * --connect and --hosts' hosts of @s into @s->connect (the one set up:
+ * the embedded driver when it is one of them, else the first) and, for
+ * one host, @s->jobs (its own job count over -j's); several run their
+ * lanes over the hosts (runner_opts.hosts). 0, or -EINVAL with @err
+ * saying why.
+ */
+int run_spec_hosts(struct run_spec *s, char *err, size_t errlen);
 
 struct setup;
 

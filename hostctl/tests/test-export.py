@@ -58,6 +58,13 @@ want = {"ftrace.filter-loaded-module": "PASS", "fixtures.expect-wrong": "FAIL",
 got = {k: by_path.get("vlalab." + k, {}).get("status") for k in want}
 ok(got == want, "status mapping: %s" % got)
 ok(len({t["id"] for t in tests}) == len(tests), "test ids are unique")
+hosts = {k: by_path.get("vlalab." + k, {}).get("environment", {})
+         .get("misc", {}).get("host") for k in
+         ("ftrace.filter-loaded-module", "fixtures.expect-wrong", "edac.inject")}
+ok(hosts == {"ftrace.filter-loaded-module": "embedded",
+             "fixtures.expect-wrong": "qemu+tcp://127.0.0.1/system",
+             "edac.inject": None},
+   "KCIDB: each test's environment names its host: %s" % hosts)
 mf = summary["kernel"]
 digest = hashlib.sha256("".join(p["sha256"] + "\n" for p in mf["patches"])
                         .encode()).hexdigest()
@@ -96,7 +103,8 @@ allowed = {
 children = {"testsuites": {"testsuite"},
             "testsuite": {"testcase", "properties"},
             "properties": {"property"}, "property": set(),
-            "testcase": {"failure", "error", "skipped", "system-out"},
+            "testcase": {"properties", "failure", "error", "skipped",
+                         "system-out"},
             "failure": set(), "error": set(), "skipped": set(),
             "system-out": set()}
 bad = [e.tag for e in root.iter() if e.tag not in allowed or
@@ -119,6 +127,14 @@ ew = [c for c in cases if c.get("name") == "expect-wrong"][0]
 f = ew.find("failure")
 ok("<got> & \"more\"" in f.get("message") and "failing step 1 'version'" in f.text,
    "failure has the reason (escaped) and the failing step")
+host = {c.get("name"): [(p.get("name"), p.get("value"))
+                       for p in c.findall("properties/property")]
+        for c in cases if c.get("name") in ("filter-loaded-module",
+                                            "expect-wrong", "inject")}
+ok(host == {"filter-loaded-module": [("host", "embedded")],
+            "expect-wrong": [("host", "qemu+tcp://127.0.0.1/system")],
+            "inject": []},
+   "each testcase's properties name its host, if any: %s" % host)
 cr = [c for c in cases if c.get("name") == "crash"][0]
 out = cr.find("system-out")
 ok(out is not None and "Kernel panic" in out.text and "\x01" not in out.text,

@@ -107,12 +107,14 @@ static void full_run(struct res_run *run)
 	sc[1] = (struct res_scenario){ .name = "b/shared",
 				       .done = true,
 				       .verdict = VERDICT_PASS,
-				       .vm = "vm3" };
+				       .vm = "vm3",
+				       .host = "qemu+tcp://127.0.0.1/system" };
 	sc[1].fresh_vm = strdup("the first scenario of the run");
 	sc[2] = (struct res_scenario){ .name = "c/reused",
 				       .done = true,
 				       .verdict = VERDICT_XPASS,
-				       .vm = "vm3" };
+				       .vm = "vm3",
+				       .host = "embedded" };
 	sc[2].boots = calloc(1, sizeof(*sc[2].boots));
 	run->v = malloc(sizeof(sc));
 	memcpy(run->v, sc, sizeof(sc));
@@ -168,6 +170,11 @@ static void test_round_trip(void)
 	ok(!sc->vm[0] && !sc->fresh_vm, "no vm, no fresh_vm");
 	ok(sc->done, "read scenarios are done");
 	is_str(back.v[1].vm, "vm3", "vm");
+	is_str(back.v[1].host, "qemu+tcp://127.0.0.1/system", "host: a URI");
+	is_str(back.v[2].host, "embedded", "host: embedded");
+	ok(!*back.v[0].host && strstr(a, "\"host\": \"embedded\"") &&
+		   strstr(a, "\"host\"") == strstr(a, "\"host\": \"qemu+"),
+	   "host written where set only");
 	is_str(back.v[1].fresh_vm, "the first scenario of the run", "fresh_vm");
 	ok(!back.v[1].has_cleanup && back.v[1].cleanup_step == -1,
 	   "no cleanup list: cleanup_step -1");

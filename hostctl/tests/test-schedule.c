@@ -3,7 +3,8 @@
  * Unit tests of hostctl/schedule.c: the longest first, the selection's order
  * with one lane, and never two running scenarios with one exclusive
  * resource, checked over every step of a simulated run of two lanes;
- * the default lane count from CPUs and memory.
+ * the retry once of a scenario whose host failed; the default lane count
+ * from CPUs and memory.
  */
 #include <stdio.h>
 #include <string.h>
@@ -85,6 +86,30 @@ static void test_exclusive(void)
 		okf(runs[i] == 1, "scenario %zu ran once", i);
 }
 
+/* A host fails under two running scenarios: each runs again once. */
+static void test_retry(void)
+{
+	struct sched_item v[3] = { { .expect_ms = 3 }, { .expect_ms = 2 },
+				   { .expect_ms = 1 } };
+	struct sched s = { .v = v, .n = 3, .longest_first = true };
+
+	is_int(sched_next(&s), 0, "lane on host A takes 0");
+	is_int(sched_next(&s), 1, "lane on host B takes 1");
+	ok(sched_running(&s), "two running");
+	ok(sched_retry(&s, 1), "host B failed under 1: it goes back");
+	ok(sched_pending(&s) && v[1].state == SCHED_PENDING, "1 is pending");
+	is_int(sched_next(&s), 1, "host A's next lane takes 1 again");
+	ok(!sched_retry(&s, 1), "only once: the caller decides it");
+	is_int(v[1].state, SCHED_RUNNING, "...and it stays running meanwhile");
+	sched_done(&s, 1);
+	sched_done(&s, 0);
+	ok(!sched_running(&s), "none running");
+	is_int(sched_next(&s), 2, "the last one");
+	sched_done(&s, 2);
+	ok(sched_next(&s) == SCHED_NONE && !sched_running(&s), "all done");
+	ok(!sched_retry(&s, 7), "out of range: no");
+}
+
 static void test_lanes(void)
 {
 	is_int(sched_default_lanes(2, 16000, 768), 2, "2 CPUs, memory enough");
@@ -99,6 +124,7 @@ int main(void)
 {
 	test_order();
 	test_exclusive();
+	test_retry();
 	test_lanes();
 	return tap_done();
 }

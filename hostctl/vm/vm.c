@@ -478,6 +478,11 @@ void vm_host_close(struct vm_host *h)
 	free(h);
 }
 
+bool vm_host_alive(struct vm_host *h)
+{
+	return virConnectIsAlive(h->conn) == 1;
+}
+
 int vm_host_hv_version(struct vm_host *h, char *buf, size_t len)
 {
 	unsigned long v;

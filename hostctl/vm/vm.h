@@ -55,6 +55,9 @@ int vm_reap_orphans(struct vm_host *h, const char *host,
 			       const char *failed, void *data),
 		    void *data, char *err, size_t errlen);
 /* The hypervisor's version (QEMU's, for the qemu driver) as "7.2.0". */
+/* Whether @h's connection is alive (libvirt's keepalive, an RPC error). */
+bool vm_host_alive(struct vm_host *h);
+
 int vm_host_hv_version(struct vm_host *h, char *buf, size_t len);
 
 struct vm_params {
