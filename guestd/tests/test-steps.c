@@ -727,30 +727,6 @@ static void test_sleep(void)
 	ok(ms >= 30 && ms < 300, "after about ms");
 }
 
-static uint64_t lag_base_us;
-
-/* Jiffies of a starved vCPU: 100 Hz ticks, two of three lost. */
-static uint64_t lagging_ticks(void)
-{
-	return (guestd_now_us() - lag_base_us) / 30000;
-}
-
-static void test_sleep_lagging_jiffies(void)
-{
-	struct step_result res;
-	uint64_t ms;
-
-	lag_base_us = guestd_now_us();
-	step_sleep_ticks = lagging_ticks;
-	step_sleep_hz = 100;
-	ms = run(&res, "{\"kind\":\"sleep\",\"ms\":30}");
-	is_int(res.verdict, VERDICT_PASS, "sleep with lagging jiffies passes");
-	okf(ms >= 90 && ms < 600,
-	   "after 30 ms of jiffies too, not of CLOCK_MONOTONIC alone (%llu ms)",
-	   (unsigned long long)ms);
-	ok(lagging_ticks() >= 3, "the jiffies advanced by 3 ticks");
-}
-
 static void test_kmsg_without_log(void)
 {
 	struct step_result res;
@@ -912,7 +888,6 @@ int main(void)
 	test_stack_tracer();
 	test_wait_for();
 	test_sleep();
-	test_sleep_lagging_jiffies();
 	test_kmsg_without_log();
 	test_swap_header();
 	test_hibernate_steps();
