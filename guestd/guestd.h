@@ -546,6 +546,10 @@ void step_msleep(uint64_t ms);
 extern uint64_t (*step_sleep_ticks)(void);
 extern long step_sleep_hz;
 
+/* step-trace-cmd.c: trace-cmd and tracefs; tests point them at fakes. */
+extern const char *step_trace_cmd_bin;
+extern const char *step_trace_cmd_tracefs;
+
 /* ---- runner.c: the supervisor (parent side) ---- */
 
 #define RUNNER_QUEUE_MAX 64
