@@ -577,6 +577,18 @@ int64_t step_int(struct json_object *step, const char *key, int64_t def);
 /* Sleep @ms milliseconds, through EINTR. */
 void step_msleep(uint64_t ms);
 
+/*
+ * step-sleep.c: the kernel's tick count the sleep step also waits for
+ * (times(), in USER_HZ), and its rate (0: sysconf(_SC_CLK_TCK)); tests
+ * replace them with a clock that lags.
+ */
+extern uint64_t (*step_sleep_ticks)(void);
+extern long step_sleep_hz;
+
+/* step-trace-cmd.c: trace-cmd and tracefs; tests point them at fakes. */
+extern const char *step_trace_cmd_bin;
+extern const char *step_trace_cmd_tracefs;
+
 /* ---- runner.c: the supervisor (parent side) ---- */
 
 #define RUNNER_QUEUE_MAX 64

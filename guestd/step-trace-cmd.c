@@ -12,8 +12,20 @@
  * Both programs stay in the scenario's process group, so that the step's
  * timeout, which kills that group, ends them too. The trace file is
  * removed after the step.
+ *
+ * "record -k" keeps trace-cmd from resetting ftrace at its end: its reset
+ * clears set_ftrace_filter while the function tracer is still on, so the
+ * kernel patches every traceable function in (some 60000) and then out
+ * again when it sets nop. Under TCG that took 20 to 40 s on 6.12, and
+ * x86's ftrace_replace_code() never reschedules: with
+ * CONFIG_PREEMPT_NONE the whole guest stopped, guestd's heartbeat too
+ * ("no heartbeat for 15 s" at host load 18). tc_reset() does the same
+ * reset in the order that patches only the filtered functions: nop
+ * first, then the empty filter, an empty buffer, and tracing_on as it
+ * was (trace-cmd leaves it off).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <regex.h>
 #include <stdio.h>
@@ -24,7 +36,6 @@
 
 #include "guestd.h"
 
-#define TRACE_CMD "/usr/bin/trace-cmd"
 #define MODPROBE "/sbin/modprobe"
 #define TRACE_FILE "/tmp/vlalab-trace-cmd.dat"
 /* What a report may hold: a module load's trace is a few lines. */
@@ -100,6 +111,64 @@ static int run_capture(char *const *argv, char **ret, bool *cut,
 	}
 	*ret = buf;
 	return 0;
+}
+
+const char *step_trace_cmd_bin = "/usr/bin/trace-cmd";
+const char *step_trace_cmd_tracefs = "/sys/kernel/tracing";
+
+/* Write @value to the tracefs file @name. 0 or -errno. */
+static int tc_write(const char *name, const char *value)
+{
+	char path[PATH_MAX];
+	int fd, r;
+
+	snprintf(path, sizeof(path), "%s/%s", step_trace_cmd_tracefs, name);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = fileio_write_all(fd, value, strlen(value));
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
+/*
+ * What trace-cmd record resets without "-k", in the order that patches
+ * least (see the top). On failure, *@what is the file. 0 or -errno.
+ */
+static int tc_reset(bool tracing_on, const char **what)
+{
+	int r;
+
+	*what = "current_tracer";
+	r = tc_write(*what, "nop\n");
+	if (r == 0) {
+		*what = "set_ftrace_filter";
+		r = tc_write(*what, "\n");
+	}
+	if (r == 0) {
+		*what = "trace"; /* opened with O_TRUNC: the buffer clears */
+		r = tc_write(*what, "");
+	}
+	if (r == 0) {
+		*what = "tracing_on";
+		r = tc_write(*what, tracing_on ? "1\n" : "0\n");
+	}
+	return r;
+}
+
+/* Whether tracing is on, as trace-cmd's reset leaves it: on if unknown. */
+static bool tc_tracing_on(void)
+{
+	char path[PATH_MAX], *buf = NULL;
+	size_t len;
+	bool on = true;
+
+	snprintf(path, sizeof(path), "%s/tracing_on", step_trace_cmd_tracefs);
+	if (fileio_read(path, 16, &buf, &len, NULL) == 0)
+		on = len == 0 || buf[0] != '0';
+	free(buf);
+	return on;
 }
 
 /* The last line of @out, escaped, for a reason. */
@@ -238,15 +307,26 @@ static int trace_cmd_run(struct step_ctx *ctx, struct json_object *step,
 {
 	const char *filter = step_str(step, "filter");
 	const char *module = step_str(step, "module");
-	char *record[] = { TRACE_CMD, "record",	      "-p", "function",
-			   "-l",      (char *)filter, "-o", TRACE_FILE,
-			   MODPROBE,  (char *)module, NULL };
-	char *report[] = { TRACE_CMD, "report", "-i", TRACE_FILE, NULL };
+	char *record[] = { (char *)step_trace_cmd_bin,
+			   "record",
+			   "-k",
+			   "-p",
+			   "function",
+			   "-l",
+			   (char *)filter,
+			   "-o",
+			   TRACE_FILE,
+			   MODPROBE,
+			   (char *)module,
+			   NULL };
+	char *report[] = { (char *)step_trace_cmd_bin, "report", "-i",
+			   TRACE_FILE, NULL };
 	static struct tc_funcs f;
 	char status[64], tail[200];
+	const char *what;
 	char *out = NULL;
-	bool cut;
-	int ws, r;
+	bool cut, on;
+	int ws, r, rr;
 
 	(void)ctx;
 	memset(&f, 0, sizeof(f));
@@ -256,19 +336,26 @@ static int trace_cmd_run(struct step_ctx *ctx, struct json_object *step,
 			   module);
 		return 0;
 	}
-	if (access(TRACE_CMD, X_OK) < 0) {
+	if (access(step_trace_cmd_bin, X_OK) < 0) {
 		step_error(
 			res,
 			"'%s' is not in this image (the cloud image has it: \"image\": \"cloud\")",
-			TRACE_CMD);
+			step_trace_cmd_bin);
 		return 0;
 	}
 	res->verdict = VERDICT_FAIL;
 	snprintf(res->reason, sizeof(res->reason),
 		 "trace-cmd record -l '%s' of modprobe '%s'", filter, module);
+	on = tc_tracing_on();
 	r = run_capture(record, &out, &cut, &ws);
+	rr = tc_reset(on, &what);
+	if (rr < 0) {
+		step_error(res, "cannot reset '%s' after trace-cmd: %s", what,
+			   util_errno_desc(-rr));
+		goto out;
+	}
 	if (r < 0) {
-		step_error(res, "cannot run '%s': %s", TRACE_CMD,
+		step_error(res, "cannot run '%s': %s", step_trace_cmd_bin,
 			   util_errno_desc(-r));
 		goto out;
 	}
@@ -283,8 +370,8 @@ static int trace_cmd_run(struct step_ctx *ctx, struct json_object *step,
 	out = NULL;
 	r = run_capture(report, &out, &cut, &ws);
 	if (r < 0) {
-		step_error(res, "cannot run '%s report': %s", TRACE_CMD,
-			   util_errno_desc(-r));
+		step_error(res, "cannot run '%s report': %s",
+			   step_trace_cmd_bin, util_errno_desc(-r));
 		goto out;
 	}
 	if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0 || cut) {
