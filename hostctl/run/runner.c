@@ -244,8 +244,8 @@ static void upload_note(const struct runner_opts *o, struct vm_host *h,
 	fprintf(stderr,
 		"hostctl: pool '" POOL_NAME "' of '%s': %u files uploaded "
 		"(%.1f MiB in %.1f s), %u there already, %.1f s hashing\n",
-		name, ps.sent, ps.bytes / 1048576.0, ps.send_us / 1e6,
-		ps.found, ps.hash_us / 1e6);
+		name, ps.sent, ps.bytes / 1048576.0, ps.send_us / 1e6, ps.found,
+		ps.hash_us / 1e6);
 }
 
 int runner_run(const struct runner_opts *o, struct scenario *const *scn,
