@@ -226,6 +226,28 @@ static void decide(struct fetch *f, const struct scenario *s,
 	verdict_facts_free(&vf);
 }
 
+/*
+ * Where a fetched job ran, for each scenario's "host": "lava job N" when
+ * JOBDIR/lava-job-id (written by lava submit) holds a job number, else
+ * "lava-run" (a dispatcher run by hand). Anything else in the file is
+ * ignored, never copied.
+ */
+static void lava_host(const char *jobdir, char *buf, size_t size)
+{
+	char path[4200], *id = NULL;
+	size_t len = 0, n = 0;
+
+	snprintf(buf, size, "lava-run");
+	snprintf(path, sizeof(path), "%s/lava-job-id", jobdir);
+	if (fileio_read(path, 64, &id, &len, NULL) < 0)
+		return;
+	while (n < len && id[n] >= '0' && id[n] <= '9')
+		n++;
+	if (n && n <= 20 && (n == len || (n + 1 == len && id[n] == '\n')))
+		snprintf(buf, size, "lava job %.*s", (int)n, id);
+	free(id);
+}
+
 int lava_fetch(const char *scenarios, const char *results, const char *jobdir,
 	       const char *log)
 {
@@ -233,7 +255,8 @@ int lava_fetch(const char *scenarios, const char *results, const char *jobdir,
 	struct scn_set set = { 0 };
 	struct res_run run = { 0 };
 	struct res_scenario *views = NULL;
-	char dir[4096], path[4200], *buf = NULL, *con = NULL;
+	char dir[4096], path[4200], host[RES_HOST_MAX], *buf = NULL;
+	char *con = NULL;
 	size_t *sel = NULL, n = 0, len;
 	time_t now = time(NULL);
 	int r, code = EXIT_SETUP;
@@ -305,6 +328,9 @@ int lava_fetch(const char *scenarios, const char *results, const char *jobdir,
 		decide(&f, &set.v[sel[i]], &views[i], &run.v[i], i < f.run.next,
 		       f.end_seq[i]);
 	snprintf(run.accelerator, sizeof(run.accelerator), "lava");
+	lava_host(jobdir, host, sizeof(host));
+	for (size_t i = 0; i < n; i++)
+		snprintf(run.v[i].host, sizeof(run.v[i].host), "%s", host);
 	r = res_summary_write(dir, &run, RES_COMPLETE_YES);
 	if (r == 0) {
 		FILE *k;

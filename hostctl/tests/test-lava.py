@@ -27,6 +27,9 @@ lines = console.splitlines(keepends=True)
 frames = [i for i, l in enumerate(lines) if l.startswith("VLALAB1 ")]
 
 
+hosts = set()
+
+
 def fetch(text, tmp, name):
     job = os.path.join(tmp, "job")
     os.makedirs(job, exist_ok=True)
@@ -44,6 +47,7 @@ def fetch(text, tmp, name):
         with open(os.path.join(res, d, "summary.json")) as f:
             for sc in json.load(f)["scenarios"]:
                 verdicts[sc["name"]] = sc["verdict"]
+                hosts.add(sc.get("host"))
     return p, verdicts
 
 
@@ -58,6 +62,20 @@ with tempfile.TemporaryDirectory() as tmp:
        % (p.returncode, p.stderr.strip()))
     ok(len(v) == 8 and set(v.values()) == {"pass"},
        "8 scenarios, all pass, as a local run: %r" % v)
+    ok(hosts == {"lava-run"},
+       "each scenario's host is the dispatcher run by hand: %r" % hosts)
+
+    # A job submitted to a server: its id names the host; a file with
+    # anything but a number in it names none of it.
+    for content, want in (("4711\n", "lava job 4711"),
+                          ("47\x1b]0;x\n", "lava-run")):
+        with open(os.path.join(tmp, "job", "lava-job-id"), "w") as f:
+            f.write(content)
+        hosts.clear()
+        p, v = fetch(console, tmp, "console-%d.log" % len(want))
+        ok(p.returncode == 0 and hosts == {want},
+           "lava-job-id %r: host %r, want %r" % (content, hosts, want))
+    os.unlink(os.path.join(tmp, "job", "lava-job-id"))
 
     # LAVA's log: a record a line, the console's in "target" records,
     # each '"' with a backslash before it (lava_dispatcher/shell.py's
