@@ -17,6 +17,9 @@
 #include <json-c/json.h>
 
 #include "fileio.h"
+#include "frame.h"
+#include "base/boundlog.h"
+#include "crash/judge.h"
 #include "crash/verdict.h"
 #include "guest/framed.h"
 #include "results/results.h"
@@ -44,7 +47,13 @@ struct fetch {
 	uint64_t replay_seq;
 	uint64_t *end_seq; /* each scenario's scenario_end frame */
 	char replay[256];
+	/* The guest's clock for the crash judge, and its console's path. */
+	struct incident_timeline tl;
+	char console[4200];
 };
+
+/* The label of the job's one VM: events.jsonl's "vm" and its console. */
+#define LAVA_VM "lava"
 
 /*
  * LAVA's ShellLogger (lava_dispatcher/shell.py) writes each console line
@@ -154,6 +163,59 @@ static int on_payload(void *userdata, uint64_t seq, const char *payload,
 	return r;
 }
 
+/* Each accepted event to the crash judge's timeline, as guest.c does. */
+static void on_event(void *userdata, const struct proto_event *ev)
+{
+	struct fetch *f = userdata;
+
+	/* A fresh kernel: its printk clock starts again. */
+	if (ev->type == PROTO_EV_HELLO)
+		incident_timeline_free(&f->tl);
+	/* A failed feed only costs attribution: the report still counts. */
+	(void)incident_timeline_feed(&f->tl, ev);
+}
+
+/*
+ * The console's kernel text, every line but its frames (a frame's line
+ * keeps what came before its prefix), into the run's console log, bounded
+ * as a local run's (boundlog.h). 0 or a negative errno.
+ */
+static int write_console(const char *path, const char *buf, size_t len)
+{
+	struct boundlog b;
+	const char *line = buf, *nl;
+	int r, c;
+
+	r = boundlog_open_stream(&b, path,
+				 (uint64_t)BOUNDLOG_MAX_MB_DEFAULT << 20);
+	if (r < 0)
+		return r;
+	for (; line < buf + len && r == 0; line = nl + 1) {
+		const char *payload;
+		size_t skip = 0, plen, n;
+		uint64_t seq;
+		bool frame;
+
+		nl = memchr(line, '\n', (size_t)(buf + len - line));
+		if (!nl)
+			nl = buf + len;
+		n = (size_t)(nl - line);
+		frame = frame_parse(line, n, &skip, &seq, &payload, &plen) !=
+			FRAME_NONE;
+		if (frame)
+			n = skip;
+		if (n || (!frame && nl < buf + len)) {
+			r = boundlog_bytes(&b, line, n);
+			if (r == 0)
+				r = boundlog_bytes(&b, "\n", 1);
+		}
+	}
+	if (r == 0)
+		r = boundlog_flush(&b);
+	c = boundlog_close(&b);
+	return r < 0 ? r : c;
+}
+
 /* The scenarios of the job's requests.jsonl, in order, into @sel. */
 static int job_scenarios(const char *jobdir, const struct scn_set *set,
 			 size_t **sel, size_t *n)
@@ -194,10 +256,37 @@ static int job_scenarios(const char *jobdir, const struct scn_set *set,
 	return *sel ? r : -ENOMEM;
 }
 
+/*
+ * The crash judge a local run uses (judge.c) on the fetched console: the
+ * scenario's incidents; a report of an earlier scenario is listed there
+ * once (a late one). No VM: no dump, no kernel log from memory, no hang.
+ * Whether the guest survived: its scenario ended.
+ */
+static void judge(struct fetch *f, const struct scenario *s,
+		  const struct res_scenario *view, struct res_scenario *sc,
+		  struct res_run *run)
+{
+	struct judge_in in = {
+		.label = LAVA_VM,
+		.console = f->console,
+		.tl = &f->tl,
+		.s = s,
+		.sc = sc,
+		.run = run,
+		.survived = view->done,
+		.open_step = -1,
+	};
+
+	if (f->run.s.cur == view && f->run.s.open_step >= 0)
+		in.open_step = f->run.s.open_step;
+	judge_incidents(&in);
+}
+
 static void decide(struct fetch *f, const struct scenario *s,
-		   struct res_scenario *view, struct res_scenario *sc,
+		   struct res_scenario *view, struct res_run *run, size_t i,
 		   bool started, uint64_t end_seq)
 {
+	struct res_scenario *sc = &run->v[i];
 	struct verdict_facts vf;
 
 	if (!started) {
@@ -208,6 +297,12 @@ static void decide(struct fetch *f, const struct scenario *s,
 		return;
 	}
 	verdict_facts_init(&vf, s);
+	/* A refused line is the host's business, not a crash (as locally). */
+	if (!f->run.refused && f->console[0]) {
+		judge(f, s, view, sc, run);
+		vf.judged = true;
+		vf.survived = view->done;
+	}
 	/* The guest's word, unless a forged frame may have said it. */
 	if (end_seq == UINT64_MAX || end_seq < f->replay_seq)
 		vf.claim = view;
@@ -303,7 +398,17 @@ int lava_fetch(const char *scenarios, const char *results, const char *jobdir,
 	f.events = fopen(path, "we");
 	if (!f.events)
 		goto out;
+	snprintf(path, sizeof(path), "%s/" RUNDIR_CONSOLE, dir, LAVA_VM);
+	r = write_console(path, buf, len);
+	if (r < 0) {
+		fprintf(stderr, "hostctl lava: writing '%s': %s\n", path,
+			strerror(-r));
+		goto out;
+	}
+	snprintf(f.console, sizeof(f.console), "%s", path);
 	session_init(&f.run.s);
+	f.run.s.on_event = on_event;
+	f.run.s.userdata = &f;
 	f.run.scs = views;
 	f.run.n = n;
 	framed_init(&f.fr);
@@ -325,7 +430,7 @@ int lava_fetch(const char *scenarios, const char *results, const char *jobdir,
 			"hostctl lava: '%s': the session refused a line: %s\n",
 			log, f.run.s.err);
 	for (size_t i = 0; i < n; i++)
-		decide(&f, &set.v[sel[i]], &views[i], &run.v[i], i < f.run.next,
+		decide(&f, &set.v[sel[i]], &views[i], &run, i, i < f.run.next,
 		       f.end_seq[i]);
 	snprintf(run.accelerator, sizeof(run.accelerator), "lava");
 	lava_host(jobdir, host, sizeof(host));
@@ -359,6 +464,7 @@ out:
 	if (f.events)
 		fclose(f.events);
 	framed_free(&f.fr);
+	incident_timeline_free(&f.tl);
 	for (size_t i = 0; views && i < n; i++)
 		res_scenario_free(&views[i]);
 	free(views);

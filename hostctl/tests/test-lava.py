@@ -7,12 +7,16 @@ qemu-system-x86_64 with the job's kernel, initramfs and command line
 (docs/lava.md, "Recorded log"), and requests.jsonl that job's requests.
 The console, and the same wrapped as LAVA's own log, fetch to 8 passes,
 as a local run of those scenarios; a frame dropped, forged or cut off
-makes the run red with the scenarios it touches error, never pass. TAP on
-stdout.
+makes the run red with the scenarios it touches error, never pass. A
+kernel BUG (report/corpus/bug.log's) written into the console during a
+step goes through the crash judge a local run uses: the scenario gets the
+incident with the classifier's title, and fails (the guest survived) or
+crashes (the log ends in it), as a local run. TAP on stdout.
 
 usage: test-lava.py HOSTCTL FIXTURES_DIR"""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -43,12 +47,47 @@ def fetch(text, tmp, name):
     p = subprocess.run([hostctl, "lava", "fetch", "--results", res, job, log],
                        capture_output=True, text=True, timeout=60)
     verdicts = {}
+    incidents.clear()
     for d in os.listdir(res) if os.path.isdir(res) else []:
         with open(os.path.join(res, d, "summary.json")) as f:
             for sc in json.load(f)["scenarios"]:
                 verdicts[sc["name"]] = sc["verdict"]
                 hosts.add(sc.get("host"))
+                incidents[sc["name"]] = [i["title"]
+                                         for i in sc.get("incidents", [])]
     return p, verdicts
+
+
+def payload(line):
+    return json.loads(line.split(" ", 3)[3])
+
+
+def bug_during(scenario, step):
+    """The lines of report/corpus/bug.log's kernel BUG, their kernel
+    timestamps moved into @scenario's step @step (0-based) by the hello's
+    clock marker, and where in the console they go: after its step_begin."""
+    hello = payload(lines[frames[0]])
+    off = hello["clock_t0_us"] - hello["clock_ts_us"]
+    at = next(i for i in frames if '"step_begin"' in lines[i] and
+              payload(lines[i]).get("scenario") == scenario and
+              payload(lines[i]).get("step") == step)
+    end = next(i for i in frames if i > at and '"step_end"' in lines[i])
+    mid = (payload(lines[at])["t_us"] + payload(lines[end])["t_us"]) / 2
+    with open(os.path.join(fixtures, "..", "report", "corpus",
+                           "bug.log")) as f:
+        bug = f.read().splitlines()
+    first = next(i for i, l in enumerate(bug) if "cut here" in l)
+    last = next(i for i, l in enumerate(bug) if "end trace" in l)
+    t0 = float(re.match(r"\[\s*([0-9.]+)\]", bug[first]).group(1))
+    out = []
+    for l in bug[first:last + 1]:
+        m = re.match(r"\[\s*([0-9.]+)\](.*)", l)
+        out.append("[%12.6f]%s\n" % ((mid - off) / 1e6 + float(m.group(1))
+                                      - t0, m.group(2)))
+    return at + 1, out
+
+
+incidents = {}
 
 
 def frame(seq, payload):
@@ -130,4 +169,28 @@ with tempfile.TemporaryDirectory() as tmp:
     ok(p.returncode == 1 and v.get("ftrace/selftests") not in (None, "pass")
        and v.get("ftrace/selftests-samples") == "error",
        "a log cut short: exit 1, the open scenario not pass: %r" % v)
+
+    # A kernel BUG during ftrace/cached-filter's fourth step; the guest
+    # lives on and its steps pass: an unexpected incident fails it.
+    at, bug = bug_during("ftrace/cached-filter", 3)
+    p, v = fetch("".join(lines[:at] + bug + lines[at:]), tmp, "bug.log")
+    want = ["kernel BUG in lkdtm_BUG"]
+    ok(p.returncode == 1 and v.get("ftrace/cached-filter") == "fail" and
+       incidents.get("ftrace/cached-filter") == want and
+       list(v.values()).count("pass") == 7 and
+       sum(map(len, incidents.values())) == 1,
+       "a BUG the guest survived: its incident %r, fail, the others pass "
+       "without one: %r %r" % (want, v, incidents))
+    res = os.path.join(tmp, "res-bug.log")
+    with open(os.path.join(res, os.listdir(res)[0], "console-lava.log")) as f:
+        con = f.read()
+    ok("lkdtm_BUG+0x5/0x10" in con and "VLALAB1 " not in con,
+       "the run's console-lava.log: the kernel's text without the frames")
+
+    # The log ends in the BUG: the guest died in that step, a crash.
+    p, v = fetch("".join(lines[:at] + bug), tmp, "bug-died.log")
+    ok(p.returncode == 1 and v.get("ftrace/cached-filter") == "crash" and
+       incidents.get("ftrace/cached-filter") == want,
+       "a BUG that ended the log: its incident, crash: %r %r"
+       % (v, incidents))
 done()
