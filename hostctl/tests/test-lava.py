@@ -11,7 +11,10 @@ makes the run red with the scenarios it touches error, never pass. A
 kernel BUG (report/corpus/bug.log's) written into the console during a
 step goes through the crash judge a local run uses: the scenario gets the
 incident with the classifier's title, and fails (the guest survived) or
-crashes (the log ends in it), as a local run. TAP on stdout.
+crashes (the log ends in it), as a local run. lava-fixtures/
+lkdtm-lava-run.log is lava-run's own log of a job of lkdtm/array-bounds
+and lkdtm/corrupt-stack (lkdtm-requests.jsonl): both pass with their
+expected incidents, the titles of a local run. TAP on stdout.
 
 usage: test-lava.py HOSTCTL FIXTURES_DIR"""
 import json
@@ -34,10 +37,10 @@ frames = [i for i, l in enumerate(lines) if l.startswith("VLALAB1 ")]
 hosts = set()
 
 
-def fetch(text, tmp, name):
+def fetch(text, tmp, name, requests="requests.jsonl"):
     job = os.path.join(tmp, "job")
     os.makedirs(job, exist_ok=True)
-    with open(os.path.join(fixtures, "requests.jsonl")) as f, \
+    with open(os.path.join(fixtures, requests)) as f, \
             open(os.path.join(job, "requests.jsonl"), "w") as g:
         g.write(f.read())
     log = os.path.join(tmp, name)
@@ -193,4 +196,18 @@ with tempfile.TemporaryDirectory() as tmp:
        incidents.get("ftrace/cached-filter") == want,
        "a BUG that ended the log: its incident, crash: %r %r"
        % (v, incidents))
+
+    # A real job under lava-run: a UBSAN report the guest survives, then
+    # a panic that ends the job, each the scenario's expect_incident.
+    with open(os.path.join(fixtures, "lkdtm-lava-run.log")) as f:
+        p, v = fetch(f.read(), tmp, "lkdtm.log", "lkdtm-requests.jsonl")
+    want = {"lkdtm/array-bounds":
+            ["UBSAN: array-index-out-of-bounds in lkdtm_ARRAY_BOUNDS"],
+            "lkdtm/corrupt-stack":
+            ["kernel panic: stack-protector: Kernel stack is corrupted in: "
+             "lkdtm_CORRUPT_STACK"]}
+    ok(p.returncode == 0 and set(v.values()) == {"pass"} and
+       incidents == want,
+       "lava-run's lkdtm job: the expected incidents, as locally, pass: "
+       "%r %r (%s)" % (v, incidents, p.stderr.strip()))
 done()
