@@ -4,6 +4,9 @@
  * directory. The frames (guest/framed.h) go through the session a local
  * run uses, and each scenario's verdict is verdict_decide()'s; a frame
  * lost or forged makes every scenario after it an error, never a pass.
+ * The console's kernel text (the lines that are not frames) goes to the
+ * run's console log and through the crash judge a local run uses
+ * (judge_incidents()): each scenario's incidents, with no VM to dump.
  */
 #include <errno.h>
 #include <inttypes.h>

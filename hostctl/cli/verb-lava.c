@@ -43,7 +43,7 @@ static void lava_usage(FILE *f)
 		"the job id goes to stdout and to DIR/lava-job-id.\n"
 		"fetch: read the console log LOG of that job (LAVA's log, or the\n"
 		"console alone) into a run directory under the results directory,\n"
-		"through the session and verdict code of a local run.\n"
+		"through the session, verdict code and crash judge of a local run.\n"
 		"See docs/lava.md.\n"
 		"\n"
 		"  --out DIR          where job writes (default: lava-job)\n"
