@@ -208,6 +208,8 @@ static void test_too_long(void)
 	size_t n = 200 * 1024;
 	char *log = malloc(n + 64);
 
+	if (!log)
+		abort();
 	memcpy(log, "VLALAB1 0 00000000 ", 19);
 	memset(log + 19, 'x', n - 19);
 	strcpy(log + n, "\n");
