@@ -106,18 +106,20 @@ static void cpio_put(FILE *f, const char *name, unsigned mode, const char *data,
 static int write_initramfs(const char *image, const char *path, const char *req,
 			   size_t len)
 {
-	char *buf;
-	size_t n;
+	char *buf, *out = NULL;
+	size_t n, outlen = 0;
 	FILE *f;
 	int r;
 
 	r = fileio_read(image, (size_t)1 << 31, &buf, &n, NULL);
 	if (r < 0)
 		return r;
-	f = fopen(path, "we");
+	/* Made in memory, then written all or nothing, as copy_file()
+	 * writes the kernel: a short write is never a job's initramfs. */
+	f = open_memstream(&out, &outlen);
 	if (!f) {
 		free(buf);
-		return -errno;
+		return -ENOMEM;
 	}
 	fwrite(buf, 1, n, f);
 	free(buf);
@@ -125,7 +127,13 @@ static int write_initramfs(const char *image, const char *path, const char *req,
 	cpio_put(f, "vlalab", 040755, "", 0);
 	cpio_put(f, "vlalab/requests.jsonl", 0100644, req, len);
 	cpio_put(f, "TRAILER!!!", 0, "", 0);
-	return fclose(f) == 0 ? 0 : -errno;
+	r = ferror(f) ? -ENOMEM : 0;
+	if (fclose(f) != 0)
+		r = -ENOMEM;
+	if (r == 0)
+		r = fileio_write_atomic(path, out, outlen);
+	free(out);
+	return r;
 }
 
 static int copy_file(const char *from, const char *to)
