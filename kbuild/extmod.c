@@ -2,7 +2,7 @@
 /*
  * Our out-of-tree modules, kernel/modules/<name>/ (a Kbuild file and its
  * sources): read for the cache key, and staged into the object tree, where
- * kbuild.c builds each with M= against the kernel it has just built and
+ * make.c builds each with M= against the kernel it has just built and
  * installs it beside the tree's own modules (docs/kernel.md, "Our
  * modules"). Staging copies them, since a build with M= writes its objects
  * into the module's folder, and the repository's must stay clean. A module

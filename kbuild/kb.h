@@ -2,7 +2,9 @@
 /*
  * kbuild internals. The parsers (kconfig.c, series.c), the cache key (key.c)
  * and the manifest (manifest.c) are pure and unit-tested; spawn.c, util.c,
- * tree.c, kbuild.c and image.c touch the file system and run programs.
+ * tree.c, image.c, and kbuild_run() (kbuild.c) with its stages (inputs.c,
+ * cache.c, prepare.c, configure.c, make.c) touch the file system and run
+ * programs.
  */
 #ifndef VLALAB_KB_H
 #define VLALAB_KB_H
@@ -29,21 +31,10 @@ int kb_list_dir(const char *dir, const char *suffix, char ***ret_names,
 /* The same for the subfolders of dir (names not starting with '.'). */
 int kb_list_subdirs(const char *dir, char ***ret_names, size_t *ret_n);
 void kb_strv_free(char **v, size_t n);
-
-/* ---- kbuild.c: the cache ---- */
-/* A cache hit: @dir/manifest.json exists and parses (its release in
- * @ret). No manifest, or a cut one, is a miss. */
-bool kb_cache_hit(const char *dir, struct kbuild_result *ret);
-/*
- * Commit a finished build in @obj to the cache folder @dir: copy the
- * artefacts (each atomically), sync the file system so that they and the
- * installed modules are on disk, then write @manifest (JSON, without its
- * newline) as @dir/manifest.json, atomically and last: a build cut short
- * by a full disk or a crash has no manifest, so it is never a hit.
- * Returns 0, or a negative errno with the path that failed in @ret_path.
- */
-int kb_cache_commit(const char *obj, const char *dir, const char *manifest,
-		    char *ret_path, size_t pathlen);
+/* Grows the array *p to n elements of size bytes (at least one); false,
+ * *p untouched, when out of memory. kb_grow(&v, n) for a typed v. */
+bool kb_grow_array(void **p, size_t n, size_t size);
+#define kb_grow(pp, n) kb_grow_array((void **)(pp), (n), sizeof(**(pp)))
 
 /* ---- key.c ---- */
 struct kb_blob {
@@ -587,5 +578,147 @@ int kb_tree_makefile_version(const char *tree, char *buf, size_t len);
 /* kbuild_cache_use(), saying why to p when it fails. */
 int kb_cache_use(struct kb_progress *p, const char *cache, const char *kind,
 		 const char *key);
+
+/* ---- inputs.c: what a build is made of, and its key ---- */
+/* The key's flavour for a user's tree (kbuild_opts.tree), with and
+ * without our series; never a folder of kernel/flavours/. */
+#define KB_TREE_FLAVOUR "tree"
+#define KB_TREE_SERIES_FLAVOUR "tree+series"
+
+/* Everything the key and the manifest are made of. */
+struct kb_inputs {
+	const struct kb_line *line;
+	char source_version[128];
+	char compiler[256];
+	char *series_text;
+	size_t series_len;
+	struct kb_series series; /* without the left-out patches */
+	char **without; /* the left-out patches' full names */
+	size_t nwithout;
+	char **patch_data;
+	size_t *patch_len;
+	/* configs/: base.config first, then by name; then the flavour's
+	 * own, named flavours/<flavour>/<file> */
+	char **frag_names;
+	char **frag_paths; /* where each was read, for merge_config.sh */
+	char **frag_data;
+	size_t *frag_len;
+	size_t nfrags;
+	struct kb_fragment *frags;
+	char *evidence_text; /* kernel/evidence, NULL without one */
+	size_t evidence_len;
+	struct kb_evidence_spec evidence;
+	/* modules/: our out-of-tree modules, built against the kernel */
+	struct kb_extmods extmods;
+};
+
+/* The source's version for the key: the package's (dpkg-query) for the
+ * line's packaged tarball, else "tarball:<size>:<mtime>". */
+int kb_source_version(const char *tarball, const struct kb_line *l, char *buf,
+		      size_t len);
+/* Reads the inputs of flavour on line l from kernel_dir into in (its
+ * line, source_version and compiler set by the caller), less
+ * opts->without; says why to p when it fails. */
+int kb_inputs_read(const char *kernel_dir, const struct kb_line *l,
+		   const char *flavour, const struct kbuild_opts *opts,
+		   struct kb_inputs *in, struct kb_progress *p);
+/* The cache key of in for flavour (kb_cache_key()). */
+int kb_inputs_key(const struct kb_inputs *in, const char *flavour,
+		  char key[65]);
+void kb_inputs_free(struct kb_inputs *in);
+
+/* ---- make.c: make in the object tree, and the warning ledger ---- */
+/* make -C tree O=obj ARCH=x86_64 -jN -Otarget with targets (NULL-ended,
+ * at most 8), its output appended to log_fd; with p, its progress. */
+int kb_make(const char *tree, const char *obj, int jobs, char *const *targets,
+	    int log_fd, struct kb_progress *p);
+/* Builds our modules (kernel/modules/, m) with M= against the kernel in
+ * obj and installs them into modpath, as modules_install did the tree's. */
+int kb_make_extmods(const char *tree, const char *obj,
+		    const struct kb_extmods *m, const char *modpath, int jobs,
+		    int log_fd, struct kb_progress *p);
+/* Says that what failed, where its full log is, and its last lines. */
+void kb_make_failure(struct kb_progress *p, const char *what,
+		     const char *log_path);
+
+/* A build's compiler warnings ([-Wvla], [-Wframe-larger-than=]). */
+struct kb_warnings {
+	unsigned vla, frame; /* every object, from the ledger */
+	bool complete;
+	unsigned log_vla, log_frame; /* this build's log */
+};
+
+/* Folds the log at log_path into obj's warning ledger; the counts in
+ * *ret when ret is not NULL. */
+int kb_make_ledger(const char *obj, const char *log_path, bool incremental,
+		   struct kb_warnings *ret);
+
+/* ---- configure.c: the config, merged and verified ---- */
+/* allnoconfig, merge_config.sh -m with every fragment of in, olddefconfig,
+ * then the check that each requested value made it (-EINVAL, each one
+ * explained to p, when one did not). With absent (a user's tree), the
+ * options of fragments other than base.config that did not make it are
+ * listed there as "file:line: CONFIG_X=v: why" instead. */
+int kb_configure(const char *tree, const char *obj, const struct kb_inputs *in,
+		 int jobs, int log_fd, const char *log_path,
+		 struct kb_progress *p, char ***absent, size_t *nabsent);
+
+/* ---- cache.c: the build cache ---- */
+/* A cache hit: @dir/manifest.json exists and parses (its release in
+ * @ret). No manifest, or a cut one, is a miss. */
+bool kb_cache_hit(const char *dir, struct kbuild_result *ret);
+/*
+ * Commit a finished build in @obj to the cache folder @dir: copy the
+ * artefacts (each atomically), sync the file system so that they and the
+ * installed modules are on disk, then write @manifest (JSON, without its
+ * newline) as @dir/manifest.json, atomically and last: a build cut short
+ * by a full disk or a crash has no manifest, so it is never a hit.
+ * Returns 0, or a negative errno with the path that failed in @ret_path.
+ */
+int kb_cache_commit(const char *obj, const char *dir, const char *manifest,
+		    char *ret_path, size_t pathlen);
+/* Takes the lock of a flavour's trees (cache/locks/<flavour>.lock),
+ * waiting for another build of it; *ret_fd holds it. */
+int kb_cache_lock(const char *cache, const char *flavour, struct kb_progress *p,
+		  int *ret_fd);
+/* The manifest of a build of in, as JSON in *ret (malloc'd): its
+ * inputs' hashes, secs of make, the warnings w, what it was seeded from
+ * (NULL: nothing) in seed_secs, the evidence, and from ut a user's
+ * tree's path, id, series and absent options. */
+int kb_cache_manifest(const char *flavour, const char *key, const char *release,
+		      const struct kb_inputs *in, double secs, bool incremental,
+		      const struct kb_warnings *w, const char *seeded_from,
+		      double seed_secs, struct kb_evidence *ev, size_t nev,
+		      const struct kb_manifest *ut, char **ret);
+
+/* ---- prepare.c: the trees a build compiles in ---- */
+/* The flavour a new flavour's trees are copied from. */
+#define KB_SEED_FROM "patched"
+
+/* Wipes the object tree obj when it was built from another unpacking of
+ * tree, then records tree's id in it; *ret_incremental: obj has a
+ * .config. */
+int kb_prepare_obj(const char *tree, const char *obj, struct kb_progress *p,
+		   bool *ret_incremental);
+/* A flavour of our own (folders named flavour) with no tree yet starts
+ * from a copy of from's (the patched flavour's name on the line), under
+ * from's lock. *ret_secs: the copy's seconds, or -1 when it was not
+ * seeded. */
+int kb_prepare_seed(const char *cache, const char *from, const char *flavour,
+		    int log_fd, struct kb_progress *p, double *ret_secs);
+/* The same for a user's tree src whose object tree obj does not exist
+ * yet: seeded from patched's when kb_usertree_seedable() says so, else
+ * cold, saying why. */
+int kb_prepare_seed_usertree(const char *cache, const char *src,
+			     const char *obj, int log_fd, struct kb_progress *p,
+			     double *ret_secs);
+/* trees/<name> in cache: a copy of opts->tree at id with in's series
+ * (from patches_dir) applied, its path in copy; left alone when its
+ * record says it holds them already. */
+int kb_prepare_copy(const struct kbuild_opts *opts, const char *cache,
+		    const char *name, const char *id,
+		    const struct kb_inputs *in, const char *patches_dir,
+		    int log_fd, struct kb_progress *p, char *copy,
+		    size_t copylen, const char *obj);
 
 #endif

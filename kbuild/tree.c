@@ -65,7 +65,7 @@ static void upstream_version(const char *src, char *buf, size_t len)
 
 /* .vlalab/tree-id names one unpacking of the tree. The object tree records
  * the id it was built from; unpacked files carry the archive's old mtimes,
- * so a new id means the object tree must be wiped (kbuild.c). */
+ * so a new id means the object tree must be wiped (prepare.c). */
 static int write_tree_id(const char *tree, bool adopted)
 {
 	char path[PATH_MAX], id[64];

@@ -124,6 +124,16 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+bool kb_grow_array(void **p, size_t n, size_t size)
+{
+	void *q = reallocarray(*p, n ? n : 1, size);
+
+	if (!q)
+		return false;
+	*p = q;
+	return true;
+}
+
 void kb_strv_free(char **v, size_t n)
 {
 	if (!v)
