@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * hostctl lava fetch JOBDIR LOG: a LAVA job's console log back into a run
- * directory. The frames (guest/framed.h) go through the session a local
+ * directory (LAVA's own log: lava-log.c). The frames (guest/framed.h) go through the session a local
  * run uses, and each scenario's verdict is verdict_decide()'s; a frame
  * lost or forged makes every scenario after it an error, never a pass.
  * The console's kernel text (the lines that are not frames) goes to the
@@ -32,7 +32,6 @@
 #include "cli/lava.h"
 #include "cli/verbs.h"
 
-#define LAVA_LOG_MAX ((size_t)1 << 30)
 /* Problems said one line each; the rest are counted (framed_problems()). */
 #define LAVA_PROBLEMS_SHOWN 10
 
@@ -57,76 +56,6 @@ struct fetch {
 
 /* The label of the job's one VM: events.jsonl's "vm" and its console. */
 #define LAVA_VM "lava"
-
-/*
- * LAVA's ShellLogger (lava_dispatcher/shell.py) writes each console line
- * with a backslash before every '"' (and without '\r' and ESC, which a
- * frame never holds: JSON escapes them): drop that backslash. The bytes
- * written to @out, at most @len.
- */
-static size_t unmangle(char *out, const char *m, size_t len)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		if (m[i] == '\\' && i + 1 < len && m[i + 1] == '"')
-			continue;
-		out[n++] = m[i];
-	}
-	return n;
-}
-
-/*
- * LAVA's own log is a record a line: JSON objects on lava-run's standard
- * output, '{"dt": ..., "lvl": "target", "msg": ...}', and the same as a
- * YAML list in a server's job log ("- {...}", JSON's flow syntax): the
- * console is the msg of each "target" record.
- * Anything else is taken as the console itself.
- */
-static int console_of(char *buf, size_t len, char **ret, size_t *ret_len)
-{
-	size_t n = 0, cap = len + 1;
-	char *out, *line = buf, *nl;
-
-	if ((len < 3 || strncmp(buf, "- {", 3) != 0) &&
-	    (len < 6 || strncmp(buf, "{\"dt\":", 6) != 0)) {
-		*ret = buf;
-		*ret_len = len;
-		return 0;
-	}
-	out = malloc(cap + 1);
-	if (!out)
-		return -ENOMEM;
-	for (; line < buf + len; line = nl + 1) {
-		struct json_object *o, *lvl, *msg;
-		const char *m;
-		size_t ml;
-
-		nl = memchr(line, '\n', (size_t)(buf + len - line));
-		if (!nl)
-			nl = buf + len;
-		*nl = '\0';
-		if (strncmp(line, "- ", 2) == 0)
-			line += 2;
-		o = json_tokener_parse(line);
-		if (o && json_object_object_get_ex(o, "lvl", &lvl) &&
-		    !strcmp(json_object_get_string(lvl), "target") &&
-		    json_object_object_get_ex(o, "msg", &msg) &&
-		    json_object_is_type(msg, json_type_string)) {
-			m = json_object_get_string(msg);
-			ml = (size_t)json_object_get_string_len(msg);
-			if (n + ml + 1 <= cap) {
-				n += unmangle(out + n, m, ml);
-				out[n++] = '\n';
-			}
-		}
-		json_object_put(o);
-	}
-	free(buf);
-	*ret = out;
-	*ret_len = n;
-	return 0;
-}
 
 static void on_problem(void *userdata, enum framed_problem p, const char *why)
 {
@@ -324,58 +253,91 @@ static void decide(struct fetch *f, const struct scenario *s,
 	verdict_facts_free(&vf);
 }
 
-/*
- * Where a fetched job ran, for each scenario's "host": "lava job N" when
- * JOBDIR/lava-job-id (written by lava submit) holds a job number, else
- * "lava-run" (a dispatcher run by hand). Anything else in the file is
- * ignored, never copied.
- */
-static void lava_host(const char *jobdir, char *buf, size_t size)
+int lava_job_id_read(const char *jobdir, char *id, size_t size)
 {
-	char path[4200], *id = NULL;
+	char path[4200], *buf = NULL;
 	size_t len = 0, n = 0;
+	int r;
 
-	snprintf(buf, size, "lava-run");
 	snprintf(path, sizeof(path), "%s/lava-job-id", jobdir);
-	if (fileio_read(path, 64, &id, &len, NULL) < 0)
-		return;
-	while (n < len && id[n] >= '0' && id[n] <= '9')
+	r = fileio_read(path, 64, &buf, &len, NULL);
+	if (r < 0)
+		return r;
+	while (n < len && buf[n] >= '0' && buf[n] <= '9')
 		n++;
-	if (n && n <= 20 && (n == len || (n + 1 == len && id[n] == '\n')))
-		snprintf(buf, size, "lava job %.*s", (int)n, id);
-	free(id);
+	r = -EINVAL;
+	if (n && n <= 20 && n < size &&
+	    (n == len || (n + 1 == len && buf[n] == '\n'))) {
+		snprintf(id, size, "%.*s", (int)n, buf);
+		r = 0;
+	}
+	free(buf);
+	return r;
 }
 
 int lava_fetch(const char *scenarios, const char *results, const char *jobdir,
 	       const char *log)
 {
+	char host[RES_HOST_MAX], id[24], *buf;
+	size_t len;
+	bool cut = false;
+	int r;
+
+	r = fileio_read(log, LAVA_LOG_MAX, &buf, &len, &cut);
+	if (r < 0 || cut) {
+		fprintf(stderr, "hostctl lava: '%s': %s\n", log,
+			cut ? "larger than the 1 GiB a log may hold" :
+			      strerror(-r));
+		if (r == 0)
+			free(buf);
+		return EXIT_SETUP;
+	}
+	/*
+	 * Where the job ran, for each scenario's "host": "lava job N" when
+	 * JOBDIR/lava-job-id (written by lava submit) holds a job number,
+	 * else "lava-run" (a dispatcher run by hand). Anything else in the
+	 * file is ignored, never copied.
+	 */
+	if (lava_job_id_read(jobdir, id, sizeof(id)) == 0)
+		snprintf(host, sizeof(host), "lava job %s", id);
+	else
+		snprintf(host, sizeof(host), "lava-run");
+	return lava_fetch_log(scenarios, results, jobdir, log, buf, len, host);
+}
+
+int lava_fetch_log(const char *scenarios, const char *results,
+		   const char *jobdir, const char *log, char *raw, size_t len,
+		   const char *host)
+{
 	struct fetch f = { .log = log, .replay_seq = UINT64_MAX };
 	struct scn_set set = { 0 };
 	struct res_run run = { 0 };
 	struct res_scenario *views = NULL;
-	char dir[4096], path[4200], host[RES_HOST_MAX], *buf = NULL;
-	char *con = NULL;
-	size_t *sel = NULL, n = 0, len;
+	char dir[4096], path[4200], *buf = NULL;
+	size_t *sel = NULL, n = 0, bad = 0;
 	time_t now = time(NULL);
 	int r, code = EXIT_SETUP;
 
+	r = lava_log_console(raw, len, &buf, &len, &bad);
+	if (r < 0) {
+		free(raw);
+		fprintf(stderr, "hostctl lava: '%s': %s\n", log, strerror(-r));
+		return EXIT_SETUP;
+	}
+	/* A record not read may have held a console line: the run is red. */
+	if (bad)
+		fprintf(stderr,
+			"hostctl lava: '%s': %zu lines look like LAVA's records but are not: console lines may be lost\n",
+			log, bad);
 	r = scn_load_dir(scenarios, &set, NULL);
 	if (r < 0) {
 		fprintf(stderr,
 			"hostctl lava: cannot load the scenarios in '%s'\n",
 			scenarios);
-		return EXIT_SETUP;
+		goto out;
 	}
 	if (job_scenarios(jobdir, &set, &sel, &n) < 0)
 		goto out;
-	r = fileio_read(log, LAVA_LOG_MAX, &buf, &len, NULL);
-	if (r == 0)
-		r = console_of(buf, len, &con, &len);
-	if (r < 0) {
-		fprintf(stderr, "hostctl lava: '%s': %s\n", log, strerror(-r));
-		goto out;
-	}
-	buf = con;
 	run.v = calloc(n ? n : 1, sizeof(*run.v));
 	views = calloc(n ? n : 1, sizeof(*views));
 	f.end_seq = malloc((n ? n : 1) * sizeof(*f.end_seq));
@@ -436,7 +398,6 @@ int lava_fetch(const char *scenarios, const char *results, const char *jobdir,
 		decide(&f, &set.v[sel[i]], &views[i], &run, i, i < f.run.next,
 		       f.end_seq[i]);
 	snprintf(run.accelerator, sizeof(run.accelerator), "lava");
-	lava_host(jobdir, host, sizeof(host));
 	for (size_t i = 0; i < n; i++)
 		snprintf(run.v[i].host, sizeof(run.v[i].host), "%s", host);
 	r = res_summary_write(dir, &run, RES_COMPLETE_YES);
@@ -462,7 +423,7 @@ int lava_fetch(const char *scenarios, const char *results, const char *jobdir,
 	}
 	res_text(&run, stdout);
 	printf("run directory: %s\n", dir);
-	code = res_run_ok(&run) && !f.first[0] ? EXIT_GREEN : EXIT_RED;
+	code = res_run_ok(&run) && !f.first[0] && !bad ? EXIT_GREEN : EXIT_RED;
 out:
 	if (f.events)
 		fclose(f.events);

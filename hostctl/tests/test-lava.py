@@ -27,6 +27,16 @@ import zlib
 
 from tap import done, ok
 
+try:
+    from lava_common.log import dump
+except ImportError:
+    import yaml
+
+    def dump(data):
+        """lava_common/log.py's dump(), where lava-dispatcher is not."""
+        return yaml.dump(data, default_flow_style=True, default_style='"',
+                         width=10**6)[:-1]
+
 hostctl, fixtures = sys.argv[1:3]
 with open(os.path.join(fixtures, "ftrace-console.log"), "rb") as f:
     console = f.read().decode("utf-8", "replace")
@@ -121,18 +131,50 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # LAVA's log: a record a line, the console's in "target" records,
     # each '"' with a backslash before it (lava_dispatcher/shell.py's
-    # ShellLogger); lava-run prints JSON, a server's log is a YAML list.
+    # ShellLogger), each record a YAML flow mapping, every scalar
+    # double-quoted with YAML's escapes (lava_common/log.py's dump());
+    # lava-run prints them, a server's log is a YAML list of them.
     def record(lvl, msg):
-        return json.dumps({"dt": "2026-12-07T05:01:00.000000", "lvl": lvl,
-                           "msg": msg})
-    lava = [record("info", "VLALAB1 0 00000000 {}")]
-    lava += [record("target", l.rstrip("\r\n").replace('"', '\\"'))
-             for l in lines]
+        return dump({"dt": "2026-12-07T05:01:00.000000", "lvl": lvl,
+                     "msg": msg})
+
+    def wrap(lines, prefix=""):
+        lava = [record("info", "VLALAB1 0 00000000 {}"),
+                record("results", {"case": "validate", "result": "pass"})]
+        lava += [record("target", l.rstrip("\r\n").replace('"', '\\"'))
+                 for l in lines]
+        return "".join(prefix + r + "\n" for r in lava)
+
     for prefix, name in (("", "lava-run.log"), ("- ", "job.yaml")):
-        p, v = fetch("".join(prefix + r + "\n" for r in lava), tmp, name)
+        p, v = fetch(wrap(lines, prefix), tmp, name)
         ok(p.returncode == 0 and len(v) == 8 and set(v.values()) == {"pass"},
            "LAVA's log (%s): its target lines alone, 8 passes (%s)"
            % (name, p.stderr.strip()))
+
+    # What YAML escapes and JSON does not: kernel text with bytes beyond
+    # ASCII and controls ("\xE9", "\a", "\x7F", "\U0001F600"), and a
+    # frame whose payload holds UTF-8 (its CRC over those bytes).
+    odd = "[    2.000000] vlalab: caf\u00e9 \u00b5s \a\x7f \U0001f600 \u2028.\n"
+    k = next(i for i in frames if '"ev":"kmsg"' in lines[i])
+    seq, _, pl = lines[k].split(" ", 3)[1:]
+    utf = frame(int(seq), pl.rstrip("\r\n").replace("Linux", "Lin\u00fcx"))
+    text = lines[:k] + [utf, odd] + lines[k + 1:]
+    p, v = fetch(wrap(text, "- "), tmp, "escapes.yaml")
+    res = os.path.join(tmp, "res-escapes.yaml")
+    with open(os.path.join(res, os.listdir(res)[0], "console-lava.log"),
+              encoding="utf-8") as f:
+        con = f.read()
+    ok(p.returncode == 0 and set(v.values()) == {"pass"} and odd in con,
+       "YAML's escapes decoded: the frame in UTF-8 taken, the kernel's "
+       "line kept whole (%s)" % p.stderr.strip())
+
+    # A line that looks like a record but is not one (a bad escape):
+    # it may have been a console line, so the run is red, said once.
+    text = wrap(lines, "- ") + '- {"dt": "x", "lvl": "target", "msg": "\\q"}\n'
+    p, v = fetch(text, tmp, "bad.yaml")
+    ok(p.returncode == 1 and set(v.values()) == {"pass"} and
+       "1 lines look like LAVA's records" in p.stderr,
+       "a record not read: exit 1, said: %r" % p.stderr)
 
     # The frame of ftrace/selftests' scenario_begin goes missing.
     lost = next(i for i in frames
