@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * hostctl lava (verb-lava.c; verb-lava-fetch.c over lava-log.c,
- * verb-lava-submit.c): docs/lava.md.
+ * hostctl lava (verb-lava.c; verb-lava-fetch.c, verb-lava-submit.c over
+ * lava-http.c and lava-log.c): docs/lava.md.
  */
 #ifndef VLALAB_LAVA_H
 #define VLALAB_LAVA_H
@@ -20,6 +20,8 @@
 
 /* At most this much of a LAVA log, a file's or a server's. */
 #define LAVA_LOG_MAX ((size_t)1 << 30)
+/* At most this much of a server's log (remote input, held in memory). */
+#define LAVA_REMOTE_LOG_MAX ((size_t)256 << 20)
 
 /*
  * Read the console log @log of the job written to @jobdir into a new run
@@ -44,9 +46,20 @@ int lava_fetch_log(const char *scenarios, const char *results,
 int lava_job_id_read(const char *jobdir, char *id, size_t size);
 
 /*
- * Submit @jobdir/job.yaml to the LAVA server @server (http://) with the
- * token of @token_file (verb-lava-submit.c): the exit code; the job id
- * on stdout and in @jobdir/lava-job-id.
+ * The same as lava_fetch() for the job on the LAVA server @server (lava-http.c's URLs),
+ * with the token of @token_file (NULL: none, for a public job): the job
+ * @job_id, or when NULL the one in @jobdir/lava-job-id. A job not
+ * finished is waited for up to @wait_s seconds (0: refused at once).
+ */
+int lava_fetch_remote(const char *scenarios, const char *results,
+		      const char *jobdir, const char *server,
+		      const char *token_file, const char *job_id,
+		      unsigned wait_s);
+
+/*
+ * Submit @jobdir/job.yaml to the LAVA server @server with the token of
+ * @token_file (verb-lava-submit.c): the exit code; the job id on stdout
+ * and in @jobdir/lava-job-id.
  */
 int lava_submit(const char *server, const char *token_file, const char *jobdir);
 
@@ -60,5 +73,42 @@ int lava_submit(const char *server, const char *token_file, const char *jobdir);
  */
 int lava_log_console(char *buf, size_t len, char **ret, size_t *ret_len,
 		     size_t *ret_bad);
+
+/* A LAVA server: "http[s]://HOST[:PORT][/PREFIX]" (lava-http.c). */
+struct lava_url {
+	bool tls;
+	char host[256]; /* an IPv6 address without its brackets */
+	char port[8];
+	char prefix[1024]; /* "" or "/PREFIX", without a trailing '/' */
+};
+
+struct lava_reply {
+	int status;
+	char *body; /* NUL-terminated; @len bytes before the NUL */
+	size_t len;
+};
+
+/* @url into @u: 0, or -EINVAL with the reason in @err. */
+int lava_url_parse(const char *url, struct lava_url *u, char *err,
+		   size_t errlen);
+
+/*
+ * The API token on the first line of @path, into @ret (free it with
+ * lava_token_free()): 0, or a negative errno with the reason in @err.
+ */
+int lava_token_read(const char *path, char **ret, char *err, size_t errlen);
+void lava_token_free(char *tok);
+
+/*
+ * One request, @method @u's prefix + @path (HTTP/1.1, "Authorization:
+ * Token @token" when @token, the JSON @body when not NULL), and its reply
+ * into @r (free it with lava_reply_free()): its status, and its body of
+ * at most @max bytes (-EFBIG beyond). 0 whatever the status, or a
+ * negative errno with the reason in @err (never the token).
+ */
+int lava_http(const struct lava_url *u, const char *method, const char *path,
+	      const char *token, const char *body, size_t max,
+	      struct lava_reply *r, char *err, size_t errlen);
+void lava_reply_free(struct lava_reply *r);
 
 #endif

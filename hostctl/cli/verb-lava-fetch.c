@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * hostctl lava fetch JOBDIR LOG: a LAVA job's console log back into a run
- * directory (LAVA's own log: lava-log.c). The frames (guest/framed.h) go through the session a local
+ * directory (LAVA's own log: lava-log.c; a server's: verb-lava-server.c
+ * fetches it and hands it to lava_fetch_log()). The frames (guest/framed.h) go through the session a local
  * run uses, and each scenario's verdict is verdict_decide()'s; a frame
  * lost or forged makes every scenario after it an error, never a pass.
  * The console's kernel text (the lines that are not frames) goes to the
