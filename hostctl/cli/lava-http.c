@@ -327,7 +327,10 @@ static const char *header(const char *head, const char *end, const char *name)
 	return NULL;
 }
 
-/* The reply in @buf, @len bytes read to the end: status and body. */
+/*
+ * The reply in @buf (malloc'd, @len bytes read to the end and room for a
+ * NUL): its status, and its body in @buf itself (taken) on success.
+ */
 static int parse_reply(char *buf, size_t len, bool clean, size_t max,
 		       struct lava_reply *r, char *err, size_t errlen)
 {
@@ -374,11 +377,10 @@ static int parse_reply(char *buf, size_t len, bool clean, size_t max,
 	if (blen > max)
 		return errmsg(err, errlen, -EFBIG,
 			      "the reply is larger than %zu MiB", max >> 20);
-	r->body = malloc(blen + 1);
-	if (!r->body)
-		return errmsg(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
-	memcpy(r->body, body, blen);
-	r->body[blen] = '\0';
+	/* The body where the reply was, not a second copy of it. */
+	memmove(buf, body, blen);
+	buf[blen] = '\0';
+	r->body = buf;
 	r->len = blen;
 	return 0;
 }
@@ -497,6 +499,8 @@ int lava_http(const struct lava_url *u, const char *method, const char *path,
 	ret = read_reply(&c, max, &buf, &len, &clean, err, errlen);
 	if (ret == 0)
 		ret = parse_reply(buf, len, clean, max, r, err, errlen);
+	if (ret == 0)
+		buf = NULL;
 out:
 	conn_close(&c);
 	if (head) {
