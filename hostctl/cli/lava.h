@@ -33,11 +33,13 @@ int lava_fetch(const char *scenarios, const char *results, const char *jobdir,
 
 /*
  * The same for the LAVA log @raw (@len bytes, malloc'd; taken) named
- * @log in messages, each scenario's host @host (verb-lava-fetch.c).
+ * @log in messages, each scenario's host @host (verb-lava-fetch.c). The
+ * job's scenarios, in order: @names (@nnames, the job's copy on a
+ * server), or when NULL those of @jobdir/requests.jsonl.
  */
 int lava_fetch_log(const char *scenarios, const char *results,
-		   const char *jobdir, const char *log, char *raw, size_t len,
-		   const char *host);
+		   const char *jobdir, const char *const *names, size_t nnames,
+		   const char *log, char *raw, size_t len, const char *host);
 
 /*
  * The job number in @jobdir/lava-job-id (lava submit's), digits alone
@@ -46,15 +48,20 @@ int lava_fetch_log(const char *scenarios, const char *results,
 int lava_job_id_read(const char *jobdir, char *id, size_t size);
 
 /*
- * The same as lava_fetch() for the job on the LAVA server @server (lava-http.c's URLs),
- * with the token of @token_file (NULL: none, for a public job): the job
- * @job_id, or when NULL the one in @jobdir/lava-job-id. A job not
+ * The same as lava_fetch() for a job on the LAVA server @server
+ * (lava-http.c's URLs), with the token of @token_file (NULL: none, for a
+ * public job). @job is the folder lava job wrote, with the job's id in
+ * its lava-job-id (lava submit's), or the job's id alone: its scenarios
+ * are then the ones the job's definition on the server names (the
+ * comment LAVA_SCENARIOS_COMMENT of lava job's job.yaml). A job not
  * finished is waited for up to @wait_s seconds (0: refused at once).
  */
 int lava_fetch_remote(const char *scenarios, const char *results,
-		      const char *jobdir, const char *server,
-		      const char *token_file, const char *job_id,
-		      unsigned wait_s);
+		      const char *job, const char *server,
+		      const char *token_file, unsigned wait_s);
+
+/* The comment of job.yaml that names its scenarios: a JSON array after. */
+#define LAVA_SCENARIOS_COMMENT "# vlalab-scenarios: "
 
 /*
  * Submit @jobdir/job.yaml to the LAVA server @server with the token of

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include <json-c/json.h>
@@ -23,6 +24,7 @@
 #include "fileio.h"
 #include "frame.h"
 #include "base/boundlog.h"
+#include "base/escape.h"
 #include "crash/judge.h"
 #include "crash/verdict.h"
 #include "guest/framed.h"
@@ -149,14 +151,46 @@ static int write_console(const char *path, const char *buf, size_t len)
 	return r < 0 ? r : c;
 }
 
-/* The scenarios of the job's requests.jsonl, in order, into @sel. */
-static int job_scenarios(const char *jobdir, const struct scn_set *set,
-			 size_t **sel, size_t *n)
+/* The index in @set of the scenario @name, or -ENOENT. */
+static ssize_t scenario_index(const struct scn_set *set, const char *name)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->v[i].name, name))
+			return (ssize_t)i;
+	return -ENOENT;
+}
+
+/*
+ * The scenarios the job runs, in order, into @sel: @names when the job's
+ * copy on a server gave them (@nnames of them), else those of the run
+ * requests in @jobdir/requests.jsonl.
+ */
+static int job_scenarios(const char *jobdir, const char *const *names,
+			 size_t nnames, const struct scn_set *set, size_t **sel,
+			 size_t *n)
 {
 	char path[4096], *buf, *line, *save = NULL;
 	size_t len;
+	ssize_t i;
 	int r;
 
+	if (names) {
+		*sel = calloc(nnames ? nnames : 1, sizeof(**sel));
+		if (!*sel)
+			return -ENOMEM;
+		for (*n = 0; *n < nnames; (*n)++) {
+			i = scenario_index(set, names[*n]);
+			if (i < 0) {
+				esc_term_printf(
+					stderr,
+					"hostctl lava: the job runs '%s', no scenario of this tree\n",
+					names[*n]);
+				return -EINVAL;
+			}
+			(*sel)[*n] = (size_t)i;
+		}
+		return 0;
+	}
 	snprintf(path, sizeof(path), "%s/requests.jsonl", jobdir);
 	r = fileio_read(path, LAVA_LOG_MAX, &buf, &len, NULL);
 	if (r < 0) {
@@ -168,22 +202,19 @@ static int job_scenarios(const char *jobdir, const struct scn_set *set,
 	for (line = strtok_r(buf, "\n", &save); line && *sel;
 	     line = strtok_r(NULL, "\n", &save)) {
 		struct json_object *o = json_tokener_parse(line), *name;
-		size_t i = set->n;
 
+		i = -ENOENT;
 		if (o && json_object_object_get_ex(o, "scenario", &name))
-			for (i = 0; i < set->n; i++)
-				if (!strcmp(set->v[i].name,
-					    json_object_get_string(name)))
-					break;
+			i = scenario_index(set, json_object_get_string(name));
 		json_object_put(o);
-		if (i == set->n) {
+		if (i < 0) {
 			fprintf(stderr,
 				"hostctl lava: '%s': a request for no scenario of this tree\n",
 				path);
 			r = -EINVAL;
 			break;
 		}
-		(*sel)[(*n)++] = i;
+		(*sel)[(*n)++] = (size_t)i;
 	}
 	free(buf);
 	return *sel ? r : -ENOMEM;
@@ -303,12 +334,13 @@ int lava_fetch(const char *scenarios, const char *results, const char *jobdir,
 		snprintf(host, sizeof(host), "lava job %s", id);
 	else
 		snprintf(host, sizeof(host), "lava-run");
-	return lava_fetch_log(scenarios, results, jobdir, log, buf, len, host);
+	return lava_fetch_log(scenarios, results, jobdir, NULL, 0, log, buf,
+			      len, host);
 }
 
 int lava_fetch_log(const char *scenarios, const char *results,
-		   const char *jobdir, const char *log, char *raw, size_t len,
-		   const char *host)
+		   const char *jobdir, const char *const *names, size_t nnames,
+		   const char *log, char *raw, size_t len, const char *host)
 {
 	struct fetch f = { .log = log, .replay_seq = UINT64_MAX };
 	struct scn_set set = { 0 };
@@ -337,7 +369,7 @@ int lava_fetch_log(const char *scenarios, const char *results,
 			scenarios);
 		goto out;
 	}
-	if (job_scenarios(jobdir, &set, &sel, &n) < 0)
+	if (job_scenarios(jobdir, names, nnames, &set, &sel, &n) < 0)
 		goto out;
 	run.v = calloc(n ? n : 1, sizeof(*run.v));
 	views = calloc(n ? n : 1, sizeof(*views));

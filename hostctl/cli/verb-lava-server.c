@@ -5,15 +5,18 @@
  * token in the header "Authorization: Token ..." and nowhere else.
  * submit POSTs JOBDIR/job.yaml to api/v0.2/jobs/; the job id goes to
  * stdout and to JOBDIR/lava-job-id. fetch GETs the job's state
- * (api/v0.2/jobs/N/), waits while it is not finished if asked to, then
- * its log (api/v0.2/jobs/N/logs/, the YAML records of LAVA's log), and
- * turns that into a run directory as a log file is (verb-lava-fetch.c).
+ * (api/v0.2/jobs/N/; N from JOBDIR/lava-job-id, or given alone: then the
+ * scenarios are the ones its definition names), waits while it is not
+ * finished if asked to, then its log (api/v0.2/jobs/N/logs/, the YAML
+ * records of LAVA's log), and turns that into a run directory as a log
+ * file is (verb-lava-fetch.c).
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -149,12 +152,13 @@ static const char *str_of(struct json_object *o, const char *key)
 }
 
 /*
- * Wait for job @id to finish, up to @wait_s seconds: 0 once it has (a
- * line on stderr when its health is not "Complete": its log is read as it
- * is), else -EAGAIN or -EIO after a line on stderr.
+ * Wait for job @id to finish, up to @wait_s seconds: 0 once it has, its
+ * state in @ret (a line on stderr when its health is not "Complete": its
+ * log is read as it is), else -EAGAIN or -EIO after a line on stderr.
  */
 static int job_finished(const struct lava_url *u, const char *server,
-			const char *token, const char *id, unsigned wait_s)
+			const char *token, const char *id, unsigned wait_s,
+			struct json_object **ret)
 {
 	time_t deadline = time(NULL) + wait_s;
 	unsigned pause = WAIT_FIRST_S;
@@ -174,12 +178,12 @@ static int job_finished(const struct lava_url *u, const char *server,
 		o = json_tokener_parse(rep.body);
 		snprintf(state, sizeof(state), "%s", str_of(o, "state"));
 		snprintf(health, sizeof(health), "%s", str_of(o, "health"));
-		json_object_put(o);
 		if (!*state) {
 			esc_term_printf(
 				stderr,
 				"hostctl lava: '%s': GET %s: no job state in %.300s\n",
 				server, path, rep.body);
+			json_object_put(o);
 			lava_reply_free(&rep);
 			return -EIO;
 		}
@@ -190,8 +194,10 @@ static int job_finished(const struct lava_url *u, const char *server,
 					stderr,
 					"hostctl lava: job %s ended '%s': its log is read as it is\n",
 					id, health);
+			*ret = o;
 			return 0;
 		}
+		json_object_put(o);
 		now = time(NULL);
 		if (now >= deadline) {
 			esc_term_printf(
@@ -212,36 +218,94 @@ static int job_finished(const struct lava_url *u, const char *server,
 	}
 }
 
-int lava_fetch_remote(const char *scenarios, const char *results,
-		      const char *jobdir, const char *server,
-		      const char *token_file, const char *job_id,
-		      unsigned wait_s)
+/*
+ * The scenarios job @id runs, from its definition as submitted
+ * (original_definition, which keeps comments; LAVA_SCENARIOS_COMMENT's
+ * line) in @state: @ret points into @ret_arr (put it), 0; else a line on
+ * stderr and -EINVAL.
+ */
+static int job_names(struct json_object *state, const char *id,
+		     const char ***ret, size_t *ret_n,
+		     struct json_object **ret_arr)
 {
+	const char *def = str_of(state, "original_definition"), *line;
+	struct json_object *arr = NULL;
+	const char **names;
+	size_t n = 0;
+
+	for (line = def; line && *line; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		if (!strncmp(line, LAVA_SCENARIOS_COMMENT,
+			     strlen(LAVA_SCENARIOS_COMMENT))) {
+			const char *v = line + strlen(LAVA_SCENARIOS_COMMENT);
+			char *one = strndup(v, strcspn(v, "\n"));
+
+			arr = one ? json_tokener_parse(one) : NULL;
+			free(one);
+			break;
+		}
+	}
+	if (arr && json_object_is_type(arr, json_type_array))
+		n = json_object_array_length(arr);
+	names = calloc(n ? n : 1, sizeof(*names));
+	for (size_t i = 0; names && i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(arr, i);
+
+		if (!json_object_is_type(v, json_type_string)) {
+			n = 0;
+			break;
+		}
+		names[i] = json_object_get_string(v);
+	}
+	if (!names || !n) {
+		fprintf(stderr,
+			"hostctl lava: job %s: its definition names no scenarios ('%s' comment, of hostctl lava job): fetch it with its job folder\n",
+			id, LAVA_SCENARIOS_COMMENT);
+		free(names);
+		json_object_put(arr);
+		return -EINVAL;
+	}
+	*ret = names;
+	*ret_n = n;
+	*ret_arr = arr;
+	return 0;
+}
+
+int lava_fetch_remote(const char *scenarios, const char *results,
+		      const char *job, const char *server,
+		      const char *token_file, unsigned wait_s)
+{
+	struct json_object *state = NULL, *arr = NULL;
 	struct lava_reply rep = { 0 };
 	struct lava_url u;
+	struct stat st;
 	char id[24], path[64], host[RES_HOST_MAX], label[1400];
+	const char *jobdir = NULL, **names = NULL;
 	char *token = NULL;
+	size_t nnames = 0, n = strspn(job, "0123456789");
 	int code = EXIT_SETUP;
 
-	if (job_id) {
-		size_t n = strspn(job_id, "0123456789");
-
-		if (!n || n > 20 || job_id[n]) {
-			esc_term_printf(stderr,
-					"hostctl lava: '%s': not a job id\n",
-					job_id);
+	if (stat(job, &st) == 0 && S_ISDIR(st.st_mode)) {
+		jobdir = job;
+		if (lava_job_id_read(jobdir, id, sizeof(id)) < 0) {
+			fprintf(stderr,
+				"hostctl lava: '%s/lava-job-id': no job id (lava submit writes it)\n",
+				jobdir);
 			return EXIT_SETUP;
 		}
-		snprintf(id, sizeof(id), "%s", job_id);
-	} else if (lava_job_id_read(jobdir, id, sizeof(id)) < 0) {
-		fprintf(stderr,
-			"hostctl lava: '%s/lava-job-id': no job id (lava submit writes it; or give --job N)\n",
-			jobdir);
+	} else if (n && n <= 20 && !job[n]) {
+		snprintf(id, sizeof(id), "%s", job);
+	} else {
+		esc_term_printf(
+			stderr,
+			"hostctl lava: '%s': neither a job folder nor a job id\n",
+			job);
 		return EXIT_SETUP;
 	}
 	if (server_open(server, token_file, &u, &token) < 0)
 		return EXIT_SETUP;
-	if (job_finished(&u, server, token, id, wait_s) < 0)
+	if (job_finished(&u, server, token, id, wait_s, &state) < 0 ||
+	    (!jobdir && job_names(state, id, &names, &nnames, &arr) < 0))
 		goto out;
 	snprintf(path, sizeof(path), "/api/v0.2/jobs/%s/logs/", id);
 	if (request(&u, server, "GET", path, token, NULL, LAVA_REMOTE_LOG_MAX,
@@ -251,10 +315,13 @@ int lava_fetch_remote(const char *scenarios, const char *results,
 	snprintf(label, sizeof(label), "%s%s", server, path + 1);
 	if (server[strlen(server) - 1] != '/')
 		snprintf(label, sizeof(label), "%s%s", server, path);
-	code = lava_fetch_log(scenarios, results, jobdir, label, rep.body,
-			      rep.len, host);
+	code = lava_fetch_log(scenarios, results, jobdir, names, nnames, label,
+			      rep.body, rep.len, host);
 	rep.body = NULL;
 out:
+	free(names);
+	json_object_put(arr);
+	json_object_put(state);
 	lava_reply_free(&rep);
 	lava_token_free(token);
 	return code;

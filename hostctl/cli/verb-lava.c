@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <json-c/json.h>
+
 #include "fileio.h"
 #include "scenario/bootcheck.h"
 #include "scenario/scenario.h"
@@ -32,7 +34,7 @@ static void lava_usage(FILE *f)
 	fprintf(f,
 		"Usage: hostctl lava job [--out DIR] [--device-type TYPE] SCENARIO...\n"
 		"       hostctl lava submit --server URL --token-file F JOBDIR\n"
-		"       hostctl lava fetch --server URL [--token-file F] [--job N] [--wait S] JOBDIR\n"
+		"       hostctl lava fetch --server URL [--token-file F] [--wait S] JOBDIR|N\n"
 		"       hostctl lava fetch JOBDIR LOG\n"
 		"\n"
 		"job: write a LAVA job definition, DIR/job.yaml (default DIR:\n"
@@ -45,9 +47,10 @@ static void lava_usage(FILE *f)
 		"(api/v0.2/jobs/); the job id goes to stdout and to DIR/lava-job-id.\n"
 		"fetch: read the log of that job into a run directory under the\n"
 		"results directory, through the session, verdict code and crash\n"
-		"judge of a local run: with --server, the server's log of job N\n"
-		"(default: the id in DIR/lava-job-id) once the job has finished;\n"
-		"else the file LOG (LAVA's log, or the console alone).\n"
+		"judge of a local run: with --server, the server's log of the job\n"
+		"once it has finished, the job of DIR/lava-job-id, or job N (its\n"
+		"scenarios named by its definition); else the file LOG (LAVA's\n"
+		"log, or the console alone).\n"
 		"See docs/lava.md.\n"
 		"\n"
 		"  --out DIR          where job writes (default: lava-job)\n"
@@ -55,7 +58,6 @@ static void lava_usage(FILE *f)
 		"  --server URL       the LAVA server, http[s]://HOST[:PORT][/PREFIX]\n"
 		"                     (https: the system's CAs, or SSL_CERT_FILE)\n"
 		"  --token-file F     the API token, the file's first line\n"
-		"  --job N            fetch's job id (default: DIR/lava-job-id)\n"
 		"  --wait S           fetch: wait up to S seconds for the job to\n"
 		"                     finish (default 0: refuse a job not finished)\n"
 		"  --cache DIR        the cache (default: ~/.cache/vlalab)\n"
@@ -75,7 +77,6 @@ static const struct option own[] = {
 	{ "device-type", required_argument, NULL, 'd' },
 	{ "server", required_argument, NULL, 's' },
 	{ "token-file", required_argument, NULL, 't' },
-	{ "job", required_argument, NULL, 'j' },
 	{ "wait", required_argument, NULL, 'w' },
 	{ 0 },
 };
@@ -206,16 +207,44 @@ static int requests(const struct scn_set *set, const size_t *sel, size_t n,
 	return 0;
 }
 
+/*
+ * @path: the job. Its comments name the command that wrote it, and the
+ * scenarios of @sel in order as a JSON array (LAVA_SCENARIOS_COMMENT):
+ * a server keeps them in the job's original_definition, which is how
+ * fetch by a job id alone knows them.
+ */
 static int write_job(const char *path, const char *dtype, const char *dir,
-		     char *const *names, size_t nnames)
+		     char *const *args, size_t nargs, const struct scn_set *set,
+		     const size_t *sel, size_t nsel)
 {
-	FILE *f = fopen(path, "we");
+	struct json_object *names = json_object_new_array();
+	FILE *f;
 
-	if (!f)
-		return -errno;
+	for (size_t i = 0; names && i < nsel; i++)
+		if (json_object_array_add(names, json_object_new_string(
+							 set->v[sel[i]].name)) <
+		    0) {
+			json_object_put(names);
+			names = NULL;
+		}
+	if (!names)
+		return -ENOMEM;
+	f = fopen(path, "we");
+	if (!f) {
+		int r = -errno;
+
+		json_object_put(names);
+		return r;
+	}
 	fprintf(f, "# hostctl lava job");
-	for (size_t i = 0; i < nnames; i++)
-		fprintf(f, " '%s'", names[i]);
+	for (size_t i = 0; i < nargs; i++)
+		fprintf(f, " '%s'", args[i]);
+	/* JSON escapes what could end the comment's line. */
+	fprintf(f, "\n" LAVA_SCENARIOS_COMMENT "%s",
+		json_object_to_json_string_ext(
+			names, JSON_C_TO_STRING_PLAIN |
+				       JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(names);
 	fprintf(f,
 		"\n# docs/lava.md; fetch: hostctl lava fetch %s LOG\n"
 		"device_type: %s\n"
@@ -331,7 +360,7 @@ static int lava_job(const char *cache, const char *scenarios, const char *out,
 	}
 	if (r == 0) {
 		snprintf(path, sizeof(path), "%s/job.yaml", dir);
-		r = write_job(path, dtype, dir, args, nargs);
+		r = write_job(path, dtype, dir, args, nargs, &set, sel, nsel);
 	}
 	if (r < 0)
 		fprintf(stderr, "hostctl lava: writing '%s': %s\n", path,
@@ -353,7 +382,7 @@ int verb_lava(int argc, char *argv[])
 	struct option opts[CLI_OPTS_MAX];
 	const char *cache = NULL, *scenarios = VLALAB_SRCDIR "/scenarios";
 	const char *out = "lava-job", *dtype = "qemu", *results = "results";
-	const char *server = NULL, *token = NULL, *job = NULL;
+	const char *server = NULL, *token = NULL;
 	unsigned long wait_s = 0;
 	char *end;
 	int c;
@@ -383,9 +412,6 @@ int verb_lava(int argc, char *argv[])
 		case 't':
 			token = optarg;
 			break;
-		case 'j':
-			job = optarg;
-			break;
 		case 'w':
 			errno = 0;
 			wait_s = strtoul(optarg, &end, 10);
@@ -410,15 +436,15 @@ int verb_lava(int argc, char *argv[])
 				(size_t)(argc - optind - 1));
 	if (optind + 2 == argc && !strcmp(argv[optind], "fetch") && server)
 		return lava_fetch_remote(scenarios, results, argv[optind + 1],
-					 server, token, job, (unsigned)wait_s);
+					 server, token, (unsigned)wait_s);
 	if (optind + 3 == argc && !strcmp(argv[optind], "fetch") && !server &&
-	    !job && !wait_s)
+	    !wait_s)
 		return lava_fetch(scenarios, results, argv[optind + 1],
 				  argv[optind + 2]);
 	if (optind + 2 == argc && !strcmp(argv[optind], "submit") && server &&
 	    token)
 		return lava_submit(server, token, argv[optind + 1]);
 	fprintf(stderr,
-		"hostctl lava: want 'job SCENARIO...', 'submit --server URL --token-file F JOBDIR', 'fetch --server URL JOBDIR' or 'fetch JOBDIR LOG'; see 'hostctl help lava'\n");
+		"hostctl lava: want 'job SCENARIO...', 'submit --server URL --token-file F JOBDIR', 'fetch --server URL JOBDIR|N' or 'fetch JOBDIR LOG'; see 'hostctl help lava'\n");
 	return EXIT_SETUP;
 }

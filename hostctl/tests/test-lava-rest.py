@@ -9,9 +9,11 @@ jobs/N/logs/ (the job's output.yaml: each record lava-run sent the
 server, "- " before it; here those of lava-fixtures/lkdtm-lava-run.log,
 whole or chunked as gunicorn streams a compressed log), 401 for a bad
 token, 404 for another job. It records what hostctl asked: each path and
-its token header. The run directory fetched from the server holds what
-the local fetch of the same log gives (summary's verdicts and incidents,
-events.jsonl, the console log), and names "lava job N". A job not
+its token header. The run directory fetched from the server, by the
+job's folder or by its id alone (the scenarios its original_definition
+names), holds what the local fetch of the same log gives (summary's
+verdicts and incidents, events.jsonl, the console log), and names "lava
+job N". A job not
 finished is refused (exit 2), or waited for with --wait; a log over the
 bound, a reply cut short, an untrusted certificate or one for another
 name are exit 2 with one line, and the token is never printed. No
@@ -42,6 +44,14 @@ with open(os.path.join(fixtures, "lkdtm-lava-run.log")) as f:
 SERVER_LOG = "".join("- " + l + "\n" for l in RUN_LOG.splitlines()).encode()
 
 
+# The job as lava job writes it (the scenarios' comment), as submitted:
+# original_definition keeps it whole; definition is re-dumped.
+ORIGINAL = ("# hostctl lava job 'lkdtm/array-bounds' 'lkdtm/corrupt-stack'\n"
+            '# vlalab-scenarios: ["lkdtm/array-bounds","lkdtm/corrupt-stack"]\n'
+            "# docs/lava.md; fetch: hostctl lava fetch /tmp/lj/jk2 LOG\n"
+            "device_type: qemu\njob_name: vlalab\n")
+
+
 def job_json(state, health):
     """GET api/v0.2/jobs/N/ of LAVA 2023.01 (TestJobSerializer)."""
     return {"id": JOB, "submitter": "vlalab", "viewing_groups": [],
@@ -53,8 +63,8 @@ def job_json(state, health):
             "end_time": ("2026-12-07T05:40:05.000000Z"
                          if state == "Finished" else None),
             "state": state, "health": health, "priority": 50,
-            "definition": "device_type: qemu\n", "original_definition":
-            "device_type: qemu\n", "multinode_definition": "",
+            "definition": "device_type: qemu\njob_name: vlalab\n",
+            "original_definition": ORIGINAL, "multinode_definition": "",
             "failure_tags": [], "failure_comment": None, "token": "x"}
 
 
@@ -162,12 +172,12 @@ with open(tok, "w") as f:
 n_res = 0
 
 
-def fetch(url, *args, env=None):
+def fetch(url, *args, env=None, target=None):
     global n_res
     n_res += 1
     res = os.path.join(tmp, "res%d" % n_res)
     p = run("fetch", "--server", url, "--token-file", tok, "--results", res,
-            *args, job, env=env)
+            *args, target or job, env=env)
     return p, rundir(res)
 
 
@@ -237,10 +247,30 @@ ok(p.returncode == 0 and got == local and "waiting" in p.stderr and
    % p.stderr)
 server.states = [("Finished", "Complete")]
 
-# --job names another job: the server's 404, escaped, on one line.
-p, got = fetch(url, "--job", "77")
+# The job's id alone, no job folder: its scenarios are the ones its
+# definition as submitted names; the same run directory.
+del seen[:]
+p, got = fetch(url, target=str(JOB))
+ok(p.returncode == 0 and got == local and len(seen) == 2,
+   "fetch --server %d: the scenarios of its definition, the local fetch's "
+   "run directory (%s)" % (JOB, p.stderr.strip()))
+p, got = fetch(url, target="77")
 ok(p.returncode == 2 and "HTTP 404" in p.stderr and "/jobs/77/" in p.stderr
-   and got is None, "--job 77: its state asked, 404: %r" % p.stderr)
+   and got is None, "job 77: its state asked, 404: %r" % p.stderr)
+ORIGINAL = ORIGINAL.replace("lkdtm/corrupt-stack\"]",
+                            "lkdtm/corrupt-stack\x1b\"]")
+p, got = fetch(url, target=str(JOB))
+ok(p.returncode == 2 and "no scenario of this tree" in p.stderr and
+   "\x1b" not in p.stderr and got is None,
+   "a definition naming a scenario not here: exit 2, escaped: %r"
+   % p.stderr)
+ORIGINAL = "device_type: qemu\n"
+p, got = fetch(url, target=str(JOB))
+ok(p.returncode == 2 and "names no scenarios" in p.stderr and got is None,
+   "a definition without the scenarios' comment: exit 2: %r" % p.stderr)
+p, got = fetch(url, target="4x2")
+ok(p.returncode == 2 and "neither a job folder nor a job id" in p.stderr,
+   "neither a folder nor a number: exit 2")
 
 # A log over the bound is refused before it is read; one cut short too.
 server.mode = "huge"
