@@ -51,6 +51,7 @@ struct fetch {
 	 */
 	uint64_t replay_seq;
 	uint64_t *end_seq; /* each scenario's scenario_end frame */
+	uint64_t *end_line; /* and the console line it is on */
 	char replay[256];
 	/* The guest's clock for the crash judge, and its console's path. */
 	struct incident_timeline tl;
@@ -90,8 +91,10 @@ static int on_payload(void *userdata, uint64_t seq, const char *payload,
 		return 0;
 	r = framed_run_payload(&f->run, seq, payload, len);
 	for (size_t i = 0; i < f->run.n; i++)
-		if (f->run.scs[i].done && f->end_seq[i] == UINT64_MAX)
+		if (f->run.scs[i].done && f->end_seq[i] == UINT64_MAX) {
 			f->end_seq[i] = seq;
+			f->end_line[i] = f->fr.lineno;
+		}
 	if (r == 0 && len > 1)
 		fprintf(f->events, "{\"vm\":\"lava\",%.*s\n", (int)len - 1,
 			payload + 1);
@@ -112,13 +115,16 @@ static void on_event(void *userdata, const struct proto_event *ev)
 
 /*
  * The console's kernel text, every line but its frames (a frame's line
- * keeps what came before its prefix), into the run's console log, bounded
- * as a local run's (boundlog.h). 0 or a negative errno.
+ * keeps what came before its prefix), from its line @first to @last (the
+ * first is 1, as the framed reader counts), into the console log @path,
+ * bounded as a local run's (boundlog.h). 0 or a negative errno.
  */
-static int write_console(const char *path, const char *buf, size_t len)
+static int write_console(const char *path, const char *buf, size_t len,
+			 uint64_t first, uint64_t last)
 {
 	struct boundlog b;
 	const char *line = buf, *nl;
+	uint64_t k = 0;
 	int r, c;
 
 	r = boundlog_open_stream(&b, path,
@@ -134,6 +140,10 @@ static int write_console(const char *path, const char *buf, size_t len)
 		nl = memchr(line, '\n', (size_t)(buf + len - line));
 		if (!nl)
 			nl = buf + len;
+		if (++k < first)
+			continue;
+		if (k > last)
+			break;
 		n = (size_t)(nl - line);
 		frame = frame_parse(line, n, &skip, &seq, &payload, &plen) !=
 			FRAME_NONE;
@@ -149,6 +159,43 @@ static int write_console(const char *path, const char *buf, size_t len)
 		r = boundlog_flush(&b);
 	c = boundlog_close(&b);
 	return r < 0 ? r : c;
+}
+
+/*
+ * Each scenario that ran gets a VM label as in a local run (vm1, vm2, ...
+ * in order) and its part of the console as that VM's console log: from
+ * the line after the previous one's scenario_end frame (the first: from
+ * the boot) to its own (the last: to the log's end). The exports find a
+ * scenario's console so, and the tail of that log is the scenario's, as
+ * for a local run's VM, which is not reused after a scenario that did
+ * not pass. console-lava.log keeps the whole console.
+ */
+static int write_vm_consoles(const struct fetch *f, const char *dir,
+			     const char *buf, size_t len, struct res_run *run)
+{
+	char path[4200], label[32];
+	uint64_t first = 1;
+
+	for (size_t i = 0; i < run->n && i < f->run.next; i++) {
+		int r = rundir_vm_label(label, sizeof(label),
+					(unsigned int)i + 1);
+
+		if (r < 0)
+			return r;
+		snprintf(path, sizeof(path), "%s/" RUNDIR_CONSOLE, dir, label);
+		/* The last keeps the log's end: what the kernel said after. */
+		r = write_console(path, buf, len, first,
+				  i + 1 < f->run.next && i + 1 < run->n ?
+					  f->end_line[i] :
+					  UINT64_MAX);
+		if (r < 0)
+			return r;
+		snprintf(run->v[i].vm, sizeof(run->v[i].vm), "%s", label);
+		if (f->end_line[i] == UINT64_MAX)
+			break;
+		first = f->end_line[i] + 1;
+	}
+	return 0;
 }
 
 /* The index in @set of the scenario @name, or -ENOENT. */
@@ -374,10 +421,11 @@ int lava_fetch_log(const char *scenarios, const char *results,
 	run.v = calloc(n ? n : 1, sizeof(*run.v));
 	views = calloc(n ? n : 1, sizeof(*views));
 	f.end_seq = malloc((n ? n : 1) * sizeof(*f.end_seq));
-	if (!run.v || !views || !f.end_seq)
+	f.end_line = malloc((n ? n : 1) * sizeof(*f.end_line));
+	if (!run.v || !views || !f.end_seq || !f.end_line)
 		goto out;
 	for (size_t i = 0; i < n; i++)
-		f.end_seq[i] = UINT64_MAX;
+		f.end_seq[i] = f.end_line[i] = UINT64_MAX;
 	run.n = n;
 	for (size_t i = 0; i < n; i++)
 		if (runner_result_init(&set.v[sel[i]], &run.v[i]) < 0 ||
@@ -397,7 +445,7 @@ int lava_fetch_log(const char *scenarios, const char *results,
 	if (!f.events)
 		goto out;
 	snprintf(path, sizeof(path), "%s/" RUNDIR_CONSOLE, dir, LAVA_VM);
-	r = write_console(path, buf, len);
+	r = write_console(path, buf, len, 1, UINT64_MAX);
 	if (r < 0) {
 		fprintf(stderr, "hostctl lava: writing '%s': %s\n", path,
 			strerror(-r));
@@ -433,7 +481,9 @@ int lava_fetch_log(const char *scenarios, const char *results,
 	snprintf(run.accelerator, sizeof(run.accelerator), "lava");
 	for (size_t i = 0; i < n; i++)
 		snprintf(run.v[i].host, sizeof(run.v[i].host), "%s", host);
-	r = res_summary_write(dir, &run, RES_COMPLETE_YES);
+	r = write_vm_consoles(&f, dir, buf, len, &run);
+	if (r == 0)
+		r = res_summary_write(dir, &run, RES_COMPLETE_YES);
 	if (r == 0) {
 		FILE *k;
 
@@ -466,6 +516,7 @@ out:
 		res_scenario_free(&views[i]);
 	free(views);
 	free(f.end_seq);
+	free(f.end_line);
 	res_run_free(&run);
 	free(sel);
 	free(buf);

@@ -14,7 +14,9 @@ incident with the classifier's title, and fails (the guest survived) or
 crashes (the log ends in it), as a local run. lava-fixtures/
 lkdtm-lava-run.log is lava-run's own log of a job of lkdtm/array-bounds
 and lkdtm/corrupt-stack (lkdtm-requests.jsonl): both pass with their
-expected incidents, the titles of a local run. TAP on stdout.
+expected incidents, the titles of a local run. Each scenario's part of
+the console is its VM's console log, vm1, vm2, ..., as in a local run,
+which the exports read. TAP on stdout.
 
 usage: test-lava.py HOSTCTL FIXTURES_DIR"""
 import json
@@ -23,6 +25,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import xml.etree.ElementTree as ET
 import zlib
 
 from tap import done, ok
@@ -227,10 +230,41 @@ with tempfile.TemporaryDirectory() as tmp:
        "a BUG the guest survived: its incident %r, fail, the others pass "
        "without one: %r %r" % (want, v, incidents))
     res = os.path.join(tmp, "res-bug.log")
-    with open(os.path.join(res, os.listdir(res)[0], "console-lava.log")) as f:
+    run = os.path.join(res, os.listdir(res)[0])
+    with open(os.path.join(run, "console-lava.log")) as f:
         con = f.read()
     ok("lkdtm_BUG+0x5/0x10" in con and "VLALAB1 " not in con,
        "the run's console-lava.log: the kernel's text without the frames")
+
+    # Each scenario's part of the console is its VM's console log, as in
+    # a local run (vm1, vm2, ... in order): the exports find it there,
+    # and the JUnit tail of the failed scenario is its own.
+    with open(os.path.join(run, "summary.json")) as f:
+        vms = {sc["name"]: sc.get("vm") for sc in json.load(f)["scenarios"]}
+    parts = {}
+    for name, vm in vms.items():
+        path = os.path.join(run, "console-%s.log" % vm)
+        parts[name] = open(path).read() if vm and os.path.exists(path) \
+            else None
+    ok(list(vms.values()) == ["vm%d" % i for i in range(1, 9)] and
+       None not in parts.values() and "".join(parts.values()) in con and
+       [n for n, t in parts.items() if "lkdtm_BUG+0x5" in t] ==
+       ["ftrace/cached-filter"],
+       "a console log per scenario, the BUG in ftrace/cached-filter's "
+       "alone: %r" % vms)
+    junit = os.path.join(tmp, "bug.xml")
+    p = subprocess.run([hostctl, "export", "--junit", junit, run],
+                       capture_output=True, text=True, timeout=60)
+    cases = {}
+    if p.returncode == 0:
+        for tc in ET.parse(junit).iter("testcase"):
+            out = tc.find("system-out")
+            cases[tc.get("name")] = out.text if out is not None else ""
+    failed = [n for n, t in cases.items() if t and "Call Trace:" in t]
+    ok(p.returncode == 0 and failed and
+       all(n.endswith("cached-filter") for n in failed),
+       "hostctl export --junit: the failed scenario's console tail, its "
+       "own BUG: %r (%s)" % (failed or cases, p.stderr.strip()))
 
     # The log ends in the BUG: the guest died in that step, a crash.
     p, v = fetch("".join(lines[:at] + bug), tmp, "bug-died.log")
