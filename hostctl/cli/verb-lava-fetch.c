@@ -317,7 +317,15 @@ static void decide(struct fetch *f, const struct scenario *s,
 	/* The guest's word, unless a forged frame may have said it. */
 	if (end_seq == UINT64_MAX || end_seq < f->replay_seq)
 		vf.claim = view;
+	/* What the session recorded beside the steps, as take_view() does. */
 	sc->duration_ms = view->duration_ms;
+	if (view->nleaks) {
+		res_leaks_free(sc);
+		sc->leaks = view->leaks;
+		sc->nleaks = view->nleaks;
+		view->leaks = NULL;
+		view->nleaks = 0;
+	}
 	if (end_seq != UINT64_MAX && end_seq >= f->replay_seq)
 		verdict_note(&vf, VERDICT_CAUSE_HOST, VERDICT_WHOLE, f->replay);
 	else if (f->first[0] && !view->done)
@@ -427,10 +435,22 @@ int lava_fetch_log(const char *scenarios, const char *results,
 	for (size_t i = 0; i < n; i++)
 		f.end_seq[i] = f.end_line[i] = UINT64_MAX;
 	run.n = n;
-	for (size_t i = 0; i < n; i++)
-		if (runner_result_init(&set.v[sel[i]], &run.v[i]) < 0 ||
-		    runner_result_init(&set.v[sel[i]], &views[i]) < 0)
+	/*
+	 * Each view shares its scenario's steps, as a local run's implicit
+	 * boot does (run-scenario.c's view_init()): the session records each
+	 * step's result there, which summary.json, KTAP and JUnit report.
+	 */
+	for (size_t i = 0; i < n; i++) {
+		struct res_scenario *v = &views[i], *sc = &run.v[i];
+
+		if (runner_result_init(&set.v[sel[i]], sc) < 0)
 			goto out;
+		snprintf(v->name, sizeof(v->name), "%s", sc->name);
+		v->steps = sc->steps;
+		v->nsteps = sc->nsteps;
+		v->ncleanup = sc->ncleanup;
+		v->incident_expected = sc->incident_expected;
+	}
 	strftime(run.run_id, sizeof(run.run_id), "%Y%m%d-%H%M%S-lava",
 		 gmtime(&now));
 	snprintf(dir, sizeof(dir), "%s/%s", results, run.run_id);
@@ -512,8 +532,12 @@ out:
 		fclose(f.events);
 	framed_free(&f.fr);
 	incident_timeline_free(&f.tl);
-	for (size_t i = 0; views && i < n; i++)
-		res_scenario_free(&views[i]);
+	/* What a view holds of its own (not the steps: its scenario's). */
+	for (size_t i = 0; views && i < n; i++) {
+		res_leaks_free(&views[i]);
+		free(views[i].reason);
+		free(views[i].cleanup_reason);
+	}
 	free(views);
 	free(f.end_seq);
 	free(f.end_line);
