@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * hostctl lava fetch JOBDIR LOG: a LAVA job's console log back into a run
- * directory. The frames (guest/framed.h) go through the session a local
+ * directory (LAVA's own log: lava-log.c; a server's: verb-lava-server.c
+ * fetches it and hands it to lava_fetch_log()). The frames (guest/framed.h) go through the session a local
  * run uses, and each scenario's verdict is verdict_decide()'s; a frame
  * lost or forged makes every scenario after it an error, never a pass.
  * The console's kernel text (the lines that are not frames) goes to the
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include <json-c/json.h>
@@ -22,6 +24,7 @@
 #include "fileio.h"
 #include "frame.h"
 #include "base/boundlog.h"
+#include "base/escape.h"
 #include "crash/judge.h"
 #include "crash/verdict.h"
 #include "guest/framed.h"
@@ -32,7 +35,6 @@
 #include "cli/lava.h"
 #include "cli/verbs.h"
 
-#define LAVA_LOG_MAX ((size_t)1 << 30)
 /* Problems said one line each; the rest are counted (framed_problems()). */
 #define LAVA_PROBLEMS_SHOWN 10
 
@@ -49,6 +51,7 @@ struct fetch {
 	 */
 	uint64_t replay_seq;
 	uint64_t *end_seq; /* each scenario's scenario_end frame */
+	uint64_t *end_line; /* and the console line it is on */
 	char replay[256];
 	/* The guest's clock for the crash judge, and its console's path. */
 	struct incident_timeline tl;
@@ -57,76 +60,6 @@ struct fetch {
 
 /* The label of the job's one VM: events.jsonl's "vm" and its console. */
 #define LAVA_VM "lava"
-
-/*
- * LAVA's ShellLogger (lava_dispatcher/shell.py) writes each console line
- * with a backslash before every '"' (and without '\r' and ESC, which a
- * frame never holds: JSON escapes them): drop that backslash. The bytes
- * written to @out, at most @len.
- */
-static size_t unmangle(char *out, const char *m, size_t len)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		if (m[i] == '\\' && i + 1 < len && m[i + 1] == '"')
-			continue;
-		out[n++] = m[i];
-	}
-	return n;
-}
-
-/*
- * LAVA's own log is a record a line: JSON objects on lava-run's standard
- * output, '{"dt": ..., "lvl": "target", "msg": ...}', and the same as a
- * YAML list in a server's job log ("- {...}", JSON's flow syntax): the
- * console is the msg of each "target" record.
- * Anything else is taken as the console itself.
- */
-static int console_of(char *buf, size_t len, char **ret, size_t *ret_len)
-{
-	size_t n = 0, cap = len + 1;
-	char *out, *line = buf, *nl;
-
-	if ((len < 3 || strncmp(buf, "- {", 3) != 0) &&
-	    (len < 6 || strncmp(buf, "{\"dt\":", 6) != 0)) {
-		*ret = buf;
-		*ret_len = len;
-		return 0;
-	}
-	out = malloc(cap + 1);
-	if (!out)
-		return -ENOMEM;
-	for (; line < buf + len; line = nl + 1) {
-		struct json_object *o, *lvl, *msg;
-		const char *m;
-		size_t ml;
-
-		nl = memchr(line, '\n', (size_t)(buf + len - line));
-		if (!nl)
-			nl = buf + len;
-		*nl = '\0';
-		if (strncmp(line, "- ", 2) == 0)
-			line += 2;
-		o = json_tokener_parse(line);
-		if (o && json_object_object_get_ex(o, "lvl", &lvl) &&
-		    !strcmp(json_object_get_string(lvl), "target") &&
-		    json_object_object_get_ex(o, "msg", &msg) &&
-		    json_object_is_type(msg, json_type_string)) {
-			m = json_object_get_string(msg);
-			ml = (size_t)json_object_get_string_len(msg);
-			if (n + ml + 1 <= cap) {
-				n += unmangle(out + n, m, ml);
-				out[n++] = '\n';
-			}
-		}
-		json_object_put(o);
-	}
-	free(buf);
-	*ret = out;
-	*ret_len = n;
-	return 0;
-}
 
 static void on_problem(void *userdata, enum framed_problem p, const char *why)
 {
@@ -158,8 +91,10 @@ static int on_payload(void *userdata, uint64_t seq, const char *payload,
 		return 0;
 	r = framed_run_payload(&f->run, seq, payload, len);
 	for (size_t i = 0; i < f->run.n; i++)
-		if (f->run.scs[i].done && f->end_seq[i] == UINT64_MAX)
+		if (f->run.scs[i].done && f->end_seq[i] == UINT64_MAX) {
 			f->end_seq[i] = seq;
+			f->end_line[i] = f->fr.lineno;
+		}
 	if (r == 0 && len > 1)
 		fprintf(f->events, "{\"vm\":\"lava\",%.*s\n", (int)len - 1,
 			payload + 1);
@@ -180,13 +115,16 @@ static void on_event(void *userdata, const struct proto_event *ev)
 
 /*
  * The console's kernel text, every line but its frames (a frame's line
- * keeps what came before its prefix), into the run's console log, bounded
- * as a local run's (boundlog.h). 0 or a negative errno.
+ * keeps what came before its prefix), from its line @first to @last (the
+ * first is 1, as the framed reader counts), into the console log @path,
+ * bounded as a local run's (boundlog.h). 0 or a negative errno.
  */
-static int write_console(const char *path, const char *buf, size_t len)
+static int write_console(const char *path, const char *buf, size_t len,
+			 uint64_t first, uint64_t last)
 {
 	struct boundlog b;
 	const char *line = buf, *nl;
+	uint64_t k = 0;
 	int r, c;
 
 	r = boundlog_open_stream(&b, path,
@@ -202,6 +140,10 @@ static int write_console(const char *path, const char *buf, size_t len)
 		nl = memchr(line, '\n', (size_t)(buf + len - line));
 		if (!nl)
 			nl = buf + len;
+		if (++k < first)
+			continue;
+		if (k > last)
+			break;
 		n = (size_t)(nl - line);
 		frame = frame_parse(line, n, &skip, &seq, &payload, &plen) !=
 			FRAME_NONE;
@@ -219,14 +161,83 @@ static int write_console(const char *path, const char *buf, size_t len)
 	return r < 0 ? r : c;
 }
 
-/* The scenarios of the job's requests.jsonl, in order, into @sel. */
-static int job_scenarios(const char *jobdir, const struct scn_set *set,
-			 size_t **sel, size_t *n)
+/*
+ * Each scenario that ran gets a VM label as in a local run (vm1, vm2, ...
+ * in order) and its part of the console as that VM's console log: from
+ * the line after the previous one's scenario_end frame (the first: from
+ * the boot) to its own (the last: to the log's end). The exports find a
+ * scenario's console so, and the tail of that log is the scenario's, as
+ * for a local run's VM, which is not reused after a scenario that did
+ * not pass. console-lava.log keeps the whole console.
+ */
+static int write_vm_consoles(const struct fetch *f, const char *dir,
+			     const char *buf, size_t len, struct res_run *run)
+{
+	char path[4200], label[32];
+	uint64_t first = 1;
+
+	for (size_t i = 0; i < run->n && i < f->run.next; i++) {
+		int r = rundir_vm_label(label, sizeof(label),
+					(unsigned int)i + 1);
+
+		if (r < 0)
+			return r;
+		snprintf(path, sizeof(path), "%s/" RUNDIR_CONSOLE, dir, label);
+		/* The last keeps the log's end: what the kernel said after. */
+		r = write_console(path, buf, len, first,
+				  i + 1 < f->run.next && i + 1 < run->n ?
+					  f->end_line[i] :
+					  UINT64_MAX);
+		if (r < 0)
+			return r;
+		snprintf(run->v[i].vm, sizeof(run->v[i].vm), "%s", label);
+		if (f->end_line[i] == UINT64_MAX)
+			break;
+		first = f->end_line[i] + 1;
+	}
+	return 0;
+}
+
+/* The index in @set of the scenario @name, or -ENOENT. */
+static ssize_t scenario_index(const struct scn_set *set, const char *name)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->v[i].name, name))
+			return (ssize_t)i;
+	return -ENOENT;
+}
+
+/*
+ * The scenarios the job runs, in order, into @sel: @names when the job's
+ * copy on a server gave them (@nnames of them), else those of the run
+ * requests in @jobdir/requests.jsonl.
+ */
+static int job_scenarios(const char *jobdir, const char *const *names,
+			 size_t nnames, const struct scn_set *set, size_t **sel,
+			 size_t *n)
 {
 	char path[4096], *buf, *line, *save = NULL;
 	size_t len;
+	ssize_t i;
 	int r;
 
+	if (names) {
+		*sel = calloc(nnames ? nnames : 1, sizeof(**sel));
+		if (!*sel)
+			return -ENOMEM;
+		for (*n = 0; *n < nnames; (*n)++) {
+			i = scenario_index(set, names[*n]);
+			if (i < 0) {
+				esc_term_printf(
+					stderr,
+					"hostctl lava: the job runs '%s', no scenario of this tree\n",
+					names[*n]);
+				return -EINVAL;
+			}
+			(*sel)[*n] = (size_t)i;
+		}
+		return 0;
+	}
 	snprintf(path, sizeof(path), "%s/requests.jsonl", jobdir);
 	r = fileio_read(path, LAVA_LOG_MAX, &buf, &len, NULL);
 	if (r < 0) {
@@ -238,22 +249,19 @@ static int job_scenarios(const char *jobdir, const struct scn_set *set,
 	for (line = strtok_r(buf, "\n", &save); line && *sel;
 	     line = strtok_r(NULL, "\n", &save)) {
 		struct json_object *o = json_tokener_parse(line), *name;
-		size_t i = set->n;
 
+		i = -ENOENT;
 		if (o && json_object_object_get_ex(o, "scenario", &name))
-			for (i = 0; i < set->n; i++)
-				if (!strcmp(set->v[i].name,
-					    json_object_get_string(name)))
-					break;
+			i = scenario_index(set, json_object_get_string(name));
 		json_object_put(o);
-		if (i == set->n) {
+		if (i < 0) {
 			fprintf(stderr,
 				"hostctl lava: '%s': a request for no scenario of this tree\n",
 				path);
 			r = -EINVAL;
 			break;
 		}
-		(*sel)[(*n)++] = i;
+		(*sel)[(*n)++] = (size_t)i;
 	}
 	free(buf);
 	return *sel ? r : -ENOMEM;
@@ -309,7 +317,15 @@ static void decide(struct fetch *f, const struct scenario *s,
 	/* The guest's word, unless a forged frame may have said it. */
 	if (end_seq == UINT64_MAX || end_seq < f->replay_seq)
 		vf.claim = view;
+	/* What the session recorded beside the steps, as take_view() does. */
 	sc->duration_ms = view->duration_ms;
+	if (view->nleaks) {
+		res_leaks_free(sc);
+		sc->leaks = view->leaks;
+		sc->nleaks = view->nleaks;
+		view->leaks = NULL;
+		view->nleaks = 0;
+	}
 	if (end_seq != UINT64_MAX && end_seq >= f->replay_seq)
 		verdict_note(&vf, VERDICT_CAUSE_HOST, VERDICT_WHOLE, f->replay);
 	else if (f->first[0] && !view->done)
@@ -324,70 +340,117 @@ static void decide(struct fetch *f, const struct scenario *s,
 	verdict_facts_free(&vf);
 }
 
-/*
- * Where a fetched job ran, for each scenario's "host": "lava job N" when
- * JOBDIR/lava-job-id (written by lava submit) holds a job number, else
- * "lava-run" (a dispatcher run by hand). Anything else in the file is
- * ignored, never copied.
- */
-static void lava_host(const char *jobdir, char *buf, size_t size)
+int lava_job_id_read(const char *jobdir, char *id, size_t size)
 {
-	char path[4200], *id = NULL;
+	char path[4200], *buf = NULL;
 	size_t len = 0, n = 0;
+	int r;
 
-	snprintf(buf, size, "lava-run");
 	snprintf(path, sizeof(path), "%s/lava-job-id", jobdir);
-	if (fileio_read(path, 64, &id, &len, NULL) < 0)
-		return;
-	while (n < len && id[n] >= '0' && id[n] <= '9')
+	r = fileio_read(path, 64, &buf, &len, NULL);
+	if (r < 0)
+		return r;
+	while (n < len && buf[n] >= '0' && buf[n] <= '9')
 		n++;
-	if (n && n <= 20 && (n == len || (n + 1 == len && id[n] == '\n')))
-		snprintf(buf, size, "lava job %.*s", (int)n, id);
-	free(id);
+	r = -EINVAL;
+	if (n && n <= 20 && n < size &&
+	    (n == len || (n + 1 == len && buf[n] == '\n'))) {
+		snprintf(id, size, "%.*s", (int)n, buf);
+		r = 0;
+	}
+	free(buf);
+	return r;
 }
 
 int lava_fetch(const char *scenarios, const char *results, const char *jobdir,
 	       const char *log)
 {
+	char host[RES_HOST_MAX], id[24], *buf;
+	size_t len;
+	bool cut = false;
+	int r;
+
+	r = fileio_read(log, LAVA_LOG_MAX, &buf, &len, &cut);
+	if (r < 0 || cut) {
+		fprintf(stderr, "hostctl lava: '%s': %s\n", log,
+			cut ? "larger than the 1 GiB a log may hold" :
+			      strerror(-r));
+		if (r == 0)
+			free(buf);
+		return EXIT_SETUP;
+	}
+	/*
+	 * Where the job ran, for each scenario's "host": "lava job N" when
+	 * JOBDIR/lava-job-id (written by lava submit) holds a job number,
+	 * else "lava-run" (a dispatcher run by hand). Anything else in the
+	 * file is ignored, never copied.
+	 */
+	if (lava_job_id_read(jobdir, id, sizeof(id)) == 0)
+		snprintf(host, sizeof(host), "lava job %s", id);
+	else
+		snprintf(host, sizeof(host), "lava-run");
+	return lava_fetch_log(scenarios, results, jobdir, NULL, 0, log, buf,
+			      len, host);
+}
+
+int lava_fetch_log(const char *scenarios, const char *results,
+		   const char *jobdir, const char *const *names, size_t nnames,
+		   const char *log, char *raw, size_t len, const char *host)
+{
 	struct fetch f = { .log = log, .replay_seq = UINT64_MAX };
 	struct scn_set set = { 0 };
 	struct res_run run = { 0 };
 	struct res_scenario *views = NULL;
-	char dir[4096], path[4200], host[RES_HOST_MAX], *buf = NULL;
-	char *con = NULL;
-	size_t *sel = NULL, n = 0, len;
+	char dir[4096], path[4200], *buf = NULL;
+	size_t *sel = NULL, n = 0, bad = 0;
 	time_t now = time(NULL);
 	int r, code = EXIT_SETUP;
 
+	r = lava_log_console(raw, len, &buf, &len, &bad);
+	if (r < 0) {
+		free(raw);
+		fprintf(stderr, "hostctl lava: '%s': %s\n", log, strerror(-r));
+		return EXIT_SETUP;
+	}
+	/* A record not read may have held a console line: the run is red. */
+	if (bad)
+		fprintf(stderr,
+			"hostctl lava: '%s': %zu lines look like LAVA's records but are not: console lines may be lost\n",
+			log, bad);
 	r = scn_load_dir(scenarios, &set, NULL);
 	if (r < 0) {
 		fprintf(stderr,
 			"hostctl lava: cannot load the scenarios in '%s'\n",
 			scenarios);
-		return EXIT_SETUP;
-	}
-	if (job_scenarios(jobdir, &set, &sel, &n) < 0)
-		goto out;
-	r = fileio_read(log, LAVA_LOG_MAX, &buf, &len, NULL);
-	if (r == 0)
-		r = console_of(buf, len, &con, &len);
-	if (r < 0) {
-		fprintf(stderr, "hostctl lava: '%s': %s\n", log, strerror(-r));
 		goto out;
 	}
-	buf = con;
+	if (job_scenarios(jobdir, names, nnames, &set, &sel, &n) < 0)
+		goto out;
 	run.v = calloc(n ? n : 1, sizeof(*run.v));
 	views = calloc(n ? n : 1, sizeof(*views));
 	f.end_seq = malloc((n ? n : 1) * sizeof(*f.end_seq));
-	if (!run.v || !views || !f.end_seq)
+	f.end_line = malloc((n ? n : 1) * sizeof(*f.end_line));
+	if (!run.v || !views || !f.end_seq || !f.end_line)
 		goto out;
 	for (size_t i = 0; i < n; i++)
-		f.end_seq[i] = UINT64_MAX;
+		f.end_seq[i] = f.end_line[i] = UINT64_MAX;
 	run.n = n;
-	for (size_t i = 0; i < n; i++)
-		if (runner_result_init(&set.v[sel[i]], &run.v[i]) < 0 ||
-		    runner_result_init(&set.v[sel[i]], &views[i]) < 0)
+	/*
+	 * Each view shares its scenario's steps, as a local run's implicit
+	 * boot does (run-scenario.c's view_init()): the session records each
+	 * step's result there, which summary.json, KTAP and JUnit report.
+	 */
+	for (size_t i = 0; i < n; i++) {
+		struct res_scenario *v = &views[i], *sc = &run.v[i];
+
+		if (runner_result_init(&set.v[sel[i]], sc) < 0)
 			goto out;
+		snprintf(v->name, sizeof(v->name), "%s", sc->name);
+		v->steps = sc->steps;
+		v->nsteps = sc->nsteps;
+		v->ncleanup = sc->ncleanup;
+		v->incident_expected = sc->incident_expected;
+	}
 	strftime(run.run_id, sizeof(run.run_id), "%Y%m%d-%H%M%S-lava",
 		 gmtime(&now));
 	snprintf(dir, sizeof(dir), "%s/%s", results, run.run_id);
@@ -402,7 +465,7 @@ int lava_fetch(const char *scenarios, const char *results, const char *jobdir,
 	if (!f.events)
 		goto out;
 	snprintf(path, sizeof(path), "%s/" RUNDIR_CONSOLE, dir, LAVA_VM);
-	r = write_console(path, buf, len);
+	r = write_console(path, buf, len, 1, UINT64_MAX);
 	if (r < 0) {
 		fprintf(stderr, "hostctl lava: writing '%s': %s\n", path,
 			strerror(-r));
@@ -436,10 +499,11 @@ int lava_fetch(const char *scenarios, const char *results, const char *jobdir,
 		decide(&f, &set.v[sel[i]], &views[i], &run, i, i < f.run.next,
 		       f.end_seq[i]);
 	snprintf(run.accelerator, sizeof(run.accelerator), "lava");
-	lava_host(jobdir, host, sizeof(host));
 	for (size_t i = 0; i < n; i++)
 		snprintf(run.v[i].host, sizeof(run.v[i].host), "%s", host);
-	r = res_summary_write(dir, &run, RES_COMPLETE_YES);
+	r = write_vm_consoles(&f, dir, buf, len, &run);
+	if (r == 0)
+		r = res_summary_write(dir, &run, RES_COMPLETE_YES);
 	if (r == 0) {
 		FILE *k;
 
@@ -462,16 +526,21 @@ int lava_fetch(const char *scenarios, const char *results, const char *jobdir,
 	}
 	res_text(&run, stdout);
 	printf("run directory: %s\n", dir);
-	code = res_run_ok(&run) && !f.first[0] ? EXIT_GREEN : EXIT_RED;
+	code = res_run_ok(&run) && !f.first[0] && !bad ? EXIT_GREEN : EXIT_RED;
 out:
 	if (f.events)
 		fclose(f.events);
 	framed_free(&f.fr);
 	incident_timeline_free(&f.tl);
-	for (size_t i = 0; views && i < n; i++)
-		res_scenario_free(&views[i]);
+	/* What a view holds of its own (not the steps: its scenario's). */
+	for (size_t i = 0; views && i < n; i++) {
+		res_leaks_free(&views[i]);
+		free(views[i].reason);
+		free(views[i].cleanup_reason);
+	}
 	free(views);
 	free(f.end_seq);
+	free(f.end_line);
 	res_run_free(&run);
 	free(sel);
 	free(buf);

@@ -3,8 +3,9 @@
  * hostctl lava job|fetch: a run over LAVA (docs/lava.md). job writes a
  * LAVA job definition that boots our kernel and an initramfs holding the
  * scenarios' run requests, guestd in framed mode on the serial console
- * (docs/protocol.md, "Framed mode"); fetch (verb-lava-fetch.c) reads the
- * job's console log back into a run directory.
+ * (docs/protocol.md, "Framed mode"); submit (verb-lava-server.c) hands it
+ * to a LAVA server; fetch (verb-lava-fetch.c) reads the job's log, a
+ * file's or the server's, back into a run directory.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include <json-c/json.h>
 
 #include "fileio.h"
 #include "scenario/bootcheck.h"
@@ -31,6 +34,7 @@ static void lava_usage(FILE *f)
 	fprintf(f,
 		"Usage: hostctl lava job [--out DIR] [--device-type TYPE] SCENARIO...\n"
 		"       hostctl lava submit --server URL --token-file F JOBDIR\n"
+		"       hostctl lava fetch --server URL [--token-file F] [--wait S] JOBDIR|N\n"
 		"       hostctl lava fetch JOBDIR LOG\n"
 		"\n"
 		"job: write a LAVA job definition, DIR/job.yaml (default DIR:\n"
@@ -38,18 +42,24 @@ static void lava_usage(FILE *f)
 		"run requests of the SCENARIOs (names or globs) with LAVA's qemu\n"
 		"method (deploy to tmpfs), guestd in framed mode on ttyS0; the\n"
 		"kernel and the image are in DIR, named by file:// URLs.\n"
-		"submit: POST DIR/job.yaml to the LAVA server URL (http:// only)\n"
-		"with the token in file F, through LAVA's REST API (api/v0.2/jobs/);\n"
-		"the job id goes to stdout and to DIR/lava-job-id.\n"
-		"fetch: read the console log LOG of that job (LAVA's log, or the\n"
-		"console alone) into a run directory under the results directory,\n"
-		"through the session, verdict code and crash judge of a local run.\n"
+		"submit: POST DIR/job.yaml to the LAVA server URL (http:// or\n"
+		"https://) with the token in file F, through LAVA's REST API\n"
+		"(api/v0.2/jobs/); the job id goes to stdout and to DIR/lava-job-id.\n"
+		"fetch: read the log of that job into a run directory under the\n"
+		"results directory, through the session, verdict code and crash\n"
+		"judge of a local run: with --server, the server's log of the job\n"
+		"once it has finished, the job of DIR/lava-job-id, or job N (its\n"
+		"scenarios named by its definition); else the file LOG (LAVA's\n"
+		"log, or the console alone).\n"
 		"See docs/lava.md.\n"
 		"\n"
 		"  --out DIR          where job writes (default: lava-job)\n"
 		"  --device-type T    the job's device_type (default: qemu)\n"
-		"  --server URL       submit's LAVA server, http://HOST[:PORT][/PREFIX]\n"
-		"  --token-file F     submit's API token, the file's first line\n"
+		"  --server URL       the LAVA server, http[s]://HOST[:PORT][/PREFIX]\n"
+		"                     (https: the system's CAs, or SSL_CERT_FILE)\n"
+		"  --token-file F     the API token, the file's first line\n"
+		"  --wait S           fetch: wait up to S seconds for the job to\n"
+		"                     finish (default 0: refuse a job not finished)\n"
 		"  --cache DIR        the cache (default: ~/.cache/vlalab)\n"
 		"  --scenarios DIR    the scenario tree (default: %s/scenarios)\n"
 		"  --results DIR      fetch's results directory (default: results)\n"
@@ -67,6 +77,7 @@ static const struct option own[] = {
 	{ "device-type", required_argument, NULL, 'd' },
 	{ "server", required_argument, NULL, 's' },
 	{ "token-file", required_argument, NULL, 't' },
+	{ "wait", required_argument, NULL, 'w' },
 	{ 0 },
 };
 
@@ -75,7 +86,7 @@ const struct verb verb_lava_def = {
 	.min_args = 2,
 	.max_args = VERB_ANY,
 	.fn = verb_lava,
-	.usage = "job|fetch ARGS...",
+	.usage = "job|submit|fetch ARGS...",
 	.summary = "run over LAVA: write a job, fetch its results",
 	.shared = shared,
 	.own = own,
@@ -196,16 +207,44 @@ static int requests(const struct scn_set *set, const size_t *sel, size_t n,
 	return 0;
 }
 
+/*
+ * @path: the job. Its comments name the command that wrote it, and the
+ * scenarios of @sel in order as a JSON array (LAVA_SCENARIOS_COMMENT):
+ * a server keeps them in the job's original_definition, which is how
+ * fetch by a job id alone knows them.
+ */
 static int write_job(const char *path, const char *dtype, const char *dir,
-		     char *const *names, size_t nnames)
+		     char *const *args, size_t nargs, const struct scn_set *set,
+		     const size_t *sel, size_t nsel)
 {
-	FILE *f = fopen(path, "we");
+	struct json_object *names = json_object_new_array();
+	FILE *f;
 
-	if (!f)
-		return -errno;
+	for (size_t i = 0; names && i < nsel; i++)
+		if (json_object_array_add(names, json_object_new_string(
+							 set->v[sel[i]].name)) <
+		    0) {
+			json_object_put(names);
+			names = NULL;
+		}
+	if (!names)
+		return -ENOMEM;
+	f = fopen(path, "we");
+	if (!f) {
+		int r = -errno;
+
+		json_object_put(names);
+		return r;
+	}
 	fprintf(f, "# hostctl lava job");
-	for (size_t i = 0; i < nnames; i++)
-		fprintf(f, " '%s'", names[i]);
+	for (size_t i = 0; i < nargs; i++)
+		fprintf(f, " '%s'", args[i]);
+	/* JSON escapes what could end the comment's line. */
+	fprintf(f, "\n" LAVA_SCENARIOS_COMMENT "%s",
+		json_object_to_json_string_ext(
+			names, JSON_C_TO_STRING_PLAIN |
+				       JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(names);
 	fprintf(f,
 		"\n# docs/lava.md; fetch: hostctl lava fetch %s LOG\n"
 		"device_type: %s\n"
@@ -321,7 +360,7 @@ static int lava_job(const char *cache, const char *scenarios, const char *out,
 	}
 	if (r == 0) {
 		snprintf(path, sizeof(path), "%s/job.yaml", dir);
-		r = write_job(path, dtype, dir, args, nargs);
+		r = write_job(path, dtype, dir, args, nargs, &set, sel, nsel);
 	}
 	if (r < 0)
 		fprintf(stderr, "hostctl lava: writing '%s': %s\n", path,
@@ -344,6 +383,8 @@ int verb_lava(int argc, char *argv[])
 	const char *cache = NULL, *scenarios = VLALAB_SRCDIR "/scenarios";
 	const char *out = "lava-job", *dtype = "qemu", *results = "results";
 	const char *server = NULL, *token = NULL;
+	unsigned long wait_s = 0;
+	char *end;
 	int c;
 
 	cli_opts_table(shared, own, opts);
@@ -371,6 +412,17 @@ int verb_lava(int argc, char *argv[])
 		case 't':
 			token = optarg;
 			break;
+		case 'w':
+			errno = 0;
+			wait_s = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || *optarg == '-' ||
+			    wait_s > 7 * 24 * 3600) {
+				fprintf(stderr,
+					"hostctl lava: --wait '%s': not a number of seconds (at most a week)\n",
+					optarg);
+				return EXIT_SETUP;
+			}
+			break;
 		case CLI_OPT_HELP:
 			lava_usage(stdout);
 			return EXIT_GREEN;
@@ -382,13 +434,17 @@ int verb_lava(int argc, char *argv[])
 	if (optind + 2 <= argc && !strcmp(argv[optind], "job"))
 		return lava_job(cache, scenarios, out, dtype, argv + optind + 1,
 				(size_t)(argc - optind - 1));
-	if (optind + 3 == argc && !strcmp(argv[optind], "fetch"))
+	if (optind + 2 == argc && !strcmp(argv[optind], "fetch") && server)
+		return lava_fetch_remote(scenarios, results, argv[optind + 1],
+					 server, token, (unsigned)wait_s);
+	if (optind + 3 == argc && !strcmp(argv[optind], "fetch") && !server &&
+	    !wait_s)
 		return lava_fetch(scenarios, results, argv[optind + 1],
 				  argv[optind + 2]);
 	if (optind + 2 == argc && !strcmp(argv[optind], "submit") && server &&
 	    token)
 		return lava_submit(server, token, argv[optind + 1]);
 	fprintf(stderr,
-		"hostctl lava: want 'job SCENARIO...', 'submit --server URL --token-file F JOBDIR' or 'fetch JOBDIR LOG'; see 'hostctl help lava'\n");
+		"hostctl lava: want 'job SCENARIO...', 'submit --server URL --token-file F JOBDIR', 'fetch --server URL JOBDIR|N' or 'fetch JOBDIR LOG'; see 'hostctl help lava'\n");
 	return EXIT_SETUP;
 }

@@ -14,7 +14,9 @@ incident with the classifier's title, and fails (the guest survived) or
 crashes (the log ends in it), as a local run. lava-fixtures/
 lkdtm-lava-run.log is lava-run's own log of a job of lkdtm/array-bounds
 and lkdtm/corrupt-stack (lkdtm-requests.jsonl): both pass with their
-expected incidents, the titles of a local run. TAP on stdout.
+expected incidents, the titles of a local run. Each scenario's part of
+the console is its VM's console log, vm1, vm2, ..., as in a local run,
+which the exports read. TAP on stdout.
 
 usage: test-lava.py HOSTCTL FIXTURES_DIR"""
 import json
@@ -23,9 +25,20 @@ import re
 import subprocess
 import sys
 import tempfile
+import xml.etree.ElementTree as ET
 import zlib
 
 from tap import done, ok
+
+try:
+    from lava_common.log import dump
+except ImportError:
+    import yaml
+
+    def dump(data):
+        """lava_common/log.py's dump(), where lava-dispatcher is not."""
+        return yaml.dump(data, default_flow_style=True, default_style='"',
+                         width=10**6)[:-1]
 
 hostctl, fixtures = sys.argv[1:3]
 with open(os.path.join(fixtures, "ftrace-console.log"), "rb") as f:
@@ -51,6 +64,7 @@ def fetch(text, tmp, name, requests="requests.jsonl"):
                        capture_output=True, text=True, timeout=60)
     verdicts = {}
     incidents.clear()
+    steps.clear()
     for d in os.listdir(res) if os.path.isdir(res) else []:
         with open(os.path.join(res, d, "summary.json")) as f:
             for sc in json.load(f)["scenarios"]:
@@ -58,6 +72,8 @@ def fetch(text, tmp, name, requests="requests.jsonl"):
                 hosts.add(sc.get("host"))
                 incidents[sc["name"]] = [i["title"]
                                          for i in sc.get("incidents", [])]
+                steps[sc["name"]] = [st["verdict"]
+                                     for st in sc.get("steps", [])]
     return p, verdicts
 
 
@@ -91,6 +107,18 @@ def bug_during(scenario, step):
 
 
 incidents = {}
+steps = {}
+# Each scenario's step verdicts in the local base run of the same kernel
+# (/work/wt/base-run/summary.json, 2026-12-07): its steps, pass but the
+# skips at these indexes (cleanup steps with nothing to clean up).
+BASE_STEPS = {"ftrace/cache-remove-clear": (27, ()),
+              "ftrace/cached-filter": (15, (10,)),
+              "ftrace/filter-loaded-module": (18, ()),
+              "ftrace/module-exists-boundary": (20, (15,)),
+              "ftrace/module-exists-branch": (15, ()),
+              "ftrace/notrace-mod": (19, (14,)),
+              "ftrace/selftests": (8, (3,)),
+              "ftrace/selftests-samples": (1, ())}
 
 
 def frame(seq, payload):
@@ -106,6 +134,11 @@ with tempfile.TemporaryDirectory() as tmp:
        "8 scenarios, all pass, as a local run: %r" % v)
     ok(hosts == {"lava-run"},
        "each scenario's host is the dispatcher run by hand: %r" % hosts)
+    want = {n: ["skip" if i in sk else "pass" for i in range(k)]
+            for n, (k, sk) in BASE_STEPS.items()}
+    ok(steps == want,
+       "each step's verdict in summary.json, as the local run's: %r"
+       % {n: v for n, v in steps.items() if v != want.get(n)})
 
     # A job submitted to a server: its id names the host; a file with
     # anything but a number in it names none of it.
@@ -121,18 +154,50 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # LAVA's log: a record a line, the console's in "target" records,
     # each '"' with a backslash before it (lava_dispatcher/shell.py's
-    # ShellLogger); lava-run prints JSON, a server's log is a YAML list.
+    # ShellLogger), each record a YAML flow mapping, every scalar
+    # double-quoted with YAML's escapes (lava_common/log.py's dump());
+    # lava-run prints them, a server's log is a YAML list of them.
     def record(lvl, msg):
-        return json.dumps({"dt": "2026-12-07T05:01:00.000000", "lvl": lvl,
-                           "msg": msg})
-    lava = [record("info", "VLALAB1 0 00000000 {}")]
-    lava += [record("target", l.rstrip("\r\n").replace('"', '\\"'))
-             for l in lines]
+        return dump({"dt": "2026-12-07T05:01:00.000000", "lvl": lvl,
+                     "msg": msg})
+
+    def wrap(lines, prefix=""):
+        lava = [record("info", "VLALAB1 0 00000000 {}"),
+                record("results", {"case": "validate", "result": "pass"})]
+        lava += [record("target", l.rstrip("\r\n").replace('"', '\\"'))
+                 for l in lines]
+        return "".join(prefix + r + "\n" for r in lava)
+
     for prefix, name in (("", "lava-run.log"), ("- ", "job.yaml")):
-        p, v = fetch("".join(prefix + r + "\n" for r in lava), tmp, name)
+        p, v = fetch(wrap(lines, prefix), tmp, name)
         ok(p.returncode == 0 and len(v) == 8 and set(v.values()) == {"pass"},
            "LAVA's log (%s): its target lines alone, 8 passes (%s)"
            % (name, p.stderr.strip()))
+
+    # What YAML escapes and JSON does not: kernel text with bytes beyond
+    # ASCII and controls ("\xE9", "\a", "\x7F", "\U0001F600"), and a
+    # frame whose payload holds UTF-8 (its CRC over those bytes).
+    odd = "[    2.000000] vlalab: caf\u00e9 \u00b5s \a\x7f \U0001f600 \u2028.\n"
+    k = next(i for i in frames if '"ev":"kmsg"' in lines[i])
+    seq, _, pl = lines[k].split(" ", 3)[1:]
+    utf = frame(int(seq), pl.rstrip("\r\n").replace("Linux", "Lin\u00fcx"))
+    text = lines[:k] + [utf, odd] + lines[k + 1:]
+    p, v = fetch(wrap(text, "- "), tmp, "escapes.yaml")
+    res = os.path.join(tmp, "res-escapes.yaml")
+    with open(os.path.join(res, os.listdir(res)[0], "console-lava.log"),
+              encoding="utf-8") as f:
+        con = f.read()
+    ok(p.returncode == 0 and set(v.values()) == {"pass"} and odd in con,
+       "YAML's escapes decoded: the frame in UTF-8 taken, the kernel's "
+       "line kept whole (%s)" % p.stderr.strip())
+
+    # A line that looks like a record but is not one (a bad escape):
+    # it may have been a console line, so the run is red, said once.
+    text = wrap(lines, "- ") + '- {"dt": "x", "lvl": "target", "msg": "\\q"}\n'
+    p, v = fetch(text, tmp, "bad.yaml")
+    ok(p.returncode == 1 and set(v.values()) == {"pass"} and
+       "1 lines look like LAVA's records" in p.stderr,
+       "a record not read: exit 1, said: %r" % p.stderr)
 
     # The frame of ftrace/selftests' scenario_begin goes missing.
     lost = next(i for i in frames
@@ -185,10 +250,41 @@ with tempfile.TemporaryDirectory() as tmp:
        "a BUG the guest survived: its incident %r, fail, the others pass "
        "without one: %r %r" % (want, v, incidents))
     res = os.path.join(tmp, "res-bug.log")
-    with open(os.path.join(res, os.listdir(res)[0], "console-lava.log")) as f:
+    run = os.path.join(res, os.listdir(res)[0])
+    with open(os.path.join(run, "console-lava.log")) as f:
         con = f.read()
     ok("lkdtm_BUG+0x5/0x10" in con and "VLALAB1 " not in con,
        "the run's console-lava.log: the kernel's text without the frames")
+
+    # Each scenario's part of the console is its VM's console log, as in
+    # a local run (vm1, vm2, ... in order): the exports find it there,
+    # and the JUnit tail of the failed scenario is its own.
+    with open(os.path.join(run, "summary.json")) as f:
+        vms = {sc["name"]: sc.get("vm") for sc in json.load(f)["scenarios"]}
+    parts = {}
+    for name, vm in vms.items():
+        path = os.path.join(run, "console-%s.log" % vm)
+        parts[name] = open(path).read() if vm and os.path.exists(path) \
+            else None
+    ok(list(vms.values()) == ["vm%d" % i for i in range(1, 9)] and
+       None not in parts.values() and "".join(parts.values()) in con and
+       [n for n, t in parts.items() if "lkdtm_BUG+0x5" in t] ==
+       ["ftrace/cached-filter"],
+       "a console log per scenario, the BUG in ftrace/cached-filter's "
+       "alone: %r" % vms)
+    junit = os.path.join(tmp, "bug.xml")
+    p = subprocess.run([hostctl, "export", "--junit", junit, run],
+                       capture_output=True, text=True, timeout=60)
+    cases = {}
+    if p.returncode == 0:
+        for tc in ET.parse(junit).iter("testcase"):
+            out = tc.find("system-out")
+            cases[tc.get("name")] = out.text if out is not None else ""
+    failed = [n for n, t in cases.items() if t and "Call Trace:" in t]
+    ok(p.returncode == 0 and failed and
+       all(n.endswith("cached-filter") for n in failed),
+       "hostctl export --junit: the failed scenario's console tail, its "
+       "own BUG: %r (%s)" % (failed or cases, p.stderr.strip()))
 
     # The log ends in the BUG: the guest died in that step, a crash.
     p, v = fetch("".join(lines[:at] + bug), tmp, "bug-died.log")

@@ -2,7 +2,8 @@
 # Integration: `hostctl lava job` for two ftrace scenarios, run by LAVA's
 # own dispatcher, lava-run (lava-dispatcher), on the qemu device of
 # lava-fixtures/qemu-device.yaml, and `hostctl lava fetch` of lava-run's
-# log: both pass, as in a local run (docs/lava.md).
+# log: both pass, as in a local run (docs/lava.md). The job names its
+# scenarios in a comment, for lava fetch --server N.
 set -eu
 if ! command -v lava-run > /dev/null; then
 	echo "# SKIP: no lava-run: apt-get install lava-dispatcher (./bootstrap does)"
@@ -11,6 +12,13 @@ fi
 out=$(mktemp -d /tmp/hostctl-it-lava-XXXXXX)
 "$HOSTCTL" lava job --out "$out/job" ftrace/cached-filter ftrace/notrace-mod
 grep -q "vlalab.framed=ttyS0" "$out/job/job.yaml"
+# The scenarios in order, for a fetch by the job's id alone (the server
+# keeps the job's comments in its original_definition).
+if ! grep -qx '# vlalab-scenarios: \["ftrace/cached-filter","ftrace/notrace-mod"\]' \
+	"$out/job/job.yaml"; then
+	echo "# job.yaml does not name its scenarios: $out/job/job.yaml"
+	exit 1
+fi
 rc=0
 timeout 900 lava-run --job-id "$$" --output-dir "$out/lava" \
 	--device "$SRCDIR/hostctl/tests/lava-fixtures/qemu-device.yaml" \
