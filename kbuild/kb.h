@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * kbuild internals. The parsers (kconfig.c, series.c), the cache key (key.c)
- * and the manifest (manifest.c) are pure and unit-tested; spawn.c, util.c,
- * tree.c, image.c, and kbuild_run() (kbuild.c) with its stages (inputs.c,
- * cache.c, prepare.c, configure.c, make.c) touch the file system and run
- * programs.
+ * kbuild internals. The parsers (kconfig.c, series.c), the cache key (key.c),
+ * the manifest (manifest.c) and the warning ledger (ledger.c) are pure and
+ * unit-tested; spawn.c, util.c, tree.c, has.c, image.c, and kbuild_run()
+ * (kbuild.c) with its stages (inputs.c, cache.c, prepare.c, configure.c,
+ * make.c) touch the file system and run programs.
  */
 #ifndef VLALAB_KB_H
 #define VLALAB_KB_H
@@ -334,6 +334,12 @@ struct kb_manifest {
 };
 
 /* Pretty JSON, '/' not escaped; *ret is malloc'ed. */
+int kb_manifest_to_json(const struct kb_manifest *m, char **ret);
+int kb_manifest_parse(const char *text, struct kb_manifest *ret);
+void kb_manifest_free(struct kb_manifest *m);
+
+/* ---- has.c: what a build has (kbuild_has_config() and the module
+ * look-ups are in kbuild.h) ---- */
 /*
  * The path of @module in the module list @text (modules.dep or
  * modules.builtin: one "dir/name.ko[.xz]" path at the start of each line),
@@ -342,9 +348,7 @@ struct kb_manifest {
 const char *kb_modlist_find(const char *text, const char *module,
 			    size_t *ret_len);
 
-int kb_manifest_to_json(const struct kb_manifest *m, char **ret);
-int kb_manifest_parse(const char *text, struct kb_manifest *ret);
-void kb_manifest_free(struct kb_manifest *m);
+/* ---- ledger.c: the warnings of a build ---- */
 /* Counts compiler warning lines tagged [-Wvla] and [-Wframe-larger-than=]. */
 void kb_count_warnings(const char *log, size_t len, unsigned *ret_vla,
 		       unsigned *ret_frame);
