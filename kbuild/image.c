@@ -5,11 +5,11 @@
  * applet links, /init, /sbin/guestd, host programs with the shared
  * libraries they load (guestd's libraries too: it is linked dynamically), the staged modules and extra_dir; the kernel's own
  * usr/gen_init_cpio writes the newc archive and gzip packs it. Cached under
- * images/<key>/ by a hash of every input.
+ * images/<key>/ by a hash of every input. The folders it takes whole are
+ * read in imgtree.c, the host programs and their libraries in hostfiles.c.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,7 +19,6 @@
 #include "kb.h"
 
 #define IMAGE_FORMAT "2"
-#define LDD_OUTPUT_MAX 16384
 #define DEFAULT_BUSYBOX "/bin/busybox"
 
 #define SSH_KEY_LINE_MAX 4096
@@ -56,343 +55,6 @@ static const char *const base_dirs[] = {
 #define KSELFTEST_TREE "tools/testing/selftests"
 #define KSELFTESTS_MAX 16
 
-struct img_entry {
-	char *rel; /* below the walked root, starting with '/' */
-	char type; /* 'd', 'f' or 'l' */
-	unsigned mode;
-	char *target; /* symlink target */
-	char *src; /* file on the host */
-};
-
-struct img_tree {
-	struct img_entry *v;
-	size_t n;
-};
-
-static void img_tree_free(struct img_tree *t)
-{
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->v[i].rel);
-		free(t->v[i].target);
-		free(t->v[i].src);
-	}
-	free(t->v);
-	t->v = NULL;
-	t->n = 0;
-}
-
-/* nftw has no user pointer: one walk at a time, through these. */
-static struct img_tree *walk_out;
-static size_t walk_root_len;
-static bool walk_modules;
-static int walk_err;
-
-static bool bad_name(const char *s)
-{
-	for (; *s; s++)
-		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
-			return true;
-	return false;
-}
-
-static int walk_visit(const char *path, const struct stat *st, int type,
-		      struct FTW *ftw)
-{
-	struct img_entry e = { 0 }, *nv;
-	char target[PATH_MAX];
-	ssize_t n;
-
-	if (ftw->level == 0)
-		return 0;
-	if (bad_name(path + walk_root_len)) {
-		walk_err = -EINVAL;
-		return 1;
-	}
-	if (type == FTW_D) {
-		e.type = 'd';
-	} else if (type == FTW_SL) {
-		/* modules_install links build and source to host paths. */
-		if (walk_modules && (!strcmp(path + ftw->base, "build") ||
-				     !strcmp(path + ftw->base, "source")))
-			return 0;
-		n = readlink(path, target, sizeof(target) - 1);
-		if (n < 0) {
-			walk_err = -errno;
-			return 1;
-		}
-		target[n] = '\0';
-		if (bad_name(target)) {
-			walk_err = -EINVAL;
-			return 1;
-		}
-		e.type = 'l';
-		e.target = strdup(target);
-	} else if (type == FTW_F && S_ISREG(st->st_mode)) {
-		e.type = 'f';
-		e.src = strdup(path);
-	} else {
-		return 0; /* sockets, fifos, device files: not copied */
-	}
-	e.mode = st->st_mode & 07777;
-	e.rel = strdup(path + walk_root_len);
-	nv = realloc(walk_out->v, (walk_out->n + 1) * sizeof(*nv));
-	if (nv)
-		walk_out->v = nv;
-	if (!nv || !e.rel || (e.type == 'l' && !e.target) ||
-	    (e.type == 'f' && !e.src)) {
-		free(e.rel);
-		free(e.target);
-		free(e.src);
-		walk_err = -ENOMEM;
-		return 1;
-	}
-	walk_out->v[walk_out->n++] = e;
-	return 0;
-}
-
-static int cmp_entry(const void *a, const void *b)
-{
-	return strcmp(((const struct img_entry *)a)->rel,
-		      ((const struct img_entry *)b)->rel);
-}
-
-/* Lists root's contents sorted by path, so parents come before children and
- * the order never depends on the file system. A name with whitespace, which
- * the spec format cannot carry, is -EINVAL. */
-static int img_tree_read(const char *root, bool modules, struct img_tree *ret)
-{
-	struct img_tree t = { 0 };
-	int r;
-
-	walk_out = &t;
-	walk_root_len = strlen(root);
-	while (walk_root_len > 1 && root[walk_root_len - 1] == '/')
-		walk_root_len--;
-	walk_modules = modules;
-	walk_err = 0;
-	r = nftw(root, walk_visit, 32, FTW_PHYS);
-	if (r < 0)
-		r = -errno;
-	else if (walk_err)
-		r = walk_err;
-	if (r < 0) {
-		img_tree_free(&t);
-		return r;
-	}
-	if (t.n)
-		qsort(t.v, t.n, sizeof(*t.v), cmp_entry);
-	*ret = t;
-	return 0;
-}
-
-/* Host files in the image: programs and their libraries, by guest path. */
-struct img_hostfiles {
-	char **guest;
-	char **src; /* the host file, symlinks resolved */
-	size_t n;
-};
-
-static void img_hostfiles_free(struct img_hostfiles *h)
-{
-	kb_strv_free(h->guest, h->n);
-	kb_strv_free(h->src, h->n);
-	memset(h, 0, sizeof(*h));
-}
-
-static int strv_push(char ***v, size_t n, const char *s)
-{
-	char **nv = realloc(*v, (n + 2) * sizeof(*nv));
-
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	nv[n] = strdup(s);
-	nv[n + 1] = NULL;
-	return nv[n] ? 0 : -ENOMEM;
-}
-
-int kb_ldd_parse(const char *text, char ***ret_paths, size_t *ret_n, char *err,
-		 size_t errlen)
-{
-	char **v = NULL, line[PATH_MAX + 256];
-	const char *p = text;
-	size_t n = 0;
-	int r = 0;
-
-	if (strstr(text, "not a dynamic executable") ||
-	    strstr(text, "statically linked")) {
-		*ret_paths = NULL;
-		*ret_n = 0;
-		return 0;
-	}
-	while (*p) {
-		const char *e = strchrnul(p, '\n'), *b = p;
-		char *path, *arrow, *paren;
-		size_t len;
-
-		p = *e ? e + 1 : e;
-		while (b < e && (*b == ' ' || *b == '\t'))
-			b++;
-		len = e - b;
-		if (!len)
-			continue;
-		if (len >= sizeof(line)) {
-			snprintf(err, errlen, "an ldd line of %zu bytes", len);
-			r = -EINVAL;
-			goto out;
-		}
-		memcpy(line, b, len);
-		line[len] = '\0';
-		arrow = strstr(line, " => ");
-		path = arrow ? arrow + 4 : line;
-		if (arrow && !strncmp(path, "not found", 9)) {
-			*arrow = '\0';
-			snprintf(err, errlen, "library '%s' not found", line);
-			r = -EINVAL;
-			goto out;
-		}
-		paren = strstr(path, " (0x");
-		if (*path != '/') {
-			/* The vDSO: in the kernel, not a file. */
-			if (!arrow && paren)
-				continue;
-			snprintf(err, errlen, "unexpected ldd line '%s'", line);
-			r = -EINVAL;
-			goto out;
-		}
-		if (paren)
-			*paren = '\0';
-		r = strv_push(&v, n, path);
-		if (r < 0)
-			goto out;
-		n++;
-	}
-	*ret_paths = v;
-	*ret_n = n;
-	return 0;
-out:
-	kb_strv_free(v, n);
-	return r;
-}
-
-int kb_program_libs(const char *program, char ***ret_paths, size_t *ret_n,
-		    char *err, size_t errlen)
-{
-	char *out = calloc(1, LDD_OUTPUT_MAX);
-	int r;
-
-	if (!out)
-		return -ENOMEM;
-	/* ldd has the loader resolve the libraries as it would at run time. */
-	r = kb_run_output((char *[]){ "ldd", (char *)program, NULL }, NULL, out,
-			  LDD_OUTPUT_MAX);
-	if (r < 0 && !strstr(out, "not a dynamic executable"))
-		snprintf(err, errlen, "'ldd %s' failed: %s%s%s", program,
-			 strerror(-r), out[0] ? ": " : "", out);
-	else
-		r = kb_ldd_parse(out, ret_paths, ret_n, err, errlen);
-	free(out);
-	return r;
-}
-
-static bool hostfiles_has(const struct img_hostfiles *h, const char *guest)
-{
-	for (size_t i = 0; i < h->n; i++)
-		if (!strcmp(h->guest[i], guest))
-			return true;
-	return false;
-}
-
-static int hostfiles_add(struct img_hostfiles *h, const char *guest,
-			 const char *host)
-{
-	char real[PATH_MAX];
-	int r;
-
-	if (hostfiles_has(h, guest))
-		return 0;
-	if (!realpath(host, real))
-		return -errno;
-	r = strv_push(&h->guest, h->n, guest);
-	if (r < 0)
-		return r;
-	r = strv_push(&h->src, h->n, real);
-	if (r < 0) {
-		/* Keep both arrays the same length. */
-		free(h->guest[h->n]);
-		h->guest[h->n] = NULL;
-		return r;
-	}
-	h->n++;
-	return 0;
-}
-
-/* The files ldd says @program loads, at the same path in the image as on
- * the host (the loader's own default search path). */
-static int hostfiles_add_libs(struct img_hostfiles *h, const char *program,
-			      char *err, size_t errlen)
-{
-	char **libs = NULL;
-	size_t nlibs = 0;
-	int r;
-
-	r = kb_program_libs(program, &libs, &nlibs, err, errlen);
-	for (size_t j = 0; r == 0 && j < nlibs; j++) {
-		if (bad_name(libs[j])) {
-			snprintf(err, errlen,
-				 "library '%s' of '%s' has a blank in its name",
-				 libs[j], program);
-			r = -EINVAL;
-		} else {
-			r = hostfiles_add(h, libs[j], libs[j]);
-			if (r < 0)
-				snprintf(err, errlen,
-					 "library '%s' of '%s': %s", libs[j],
-					 program, strerror(-r));
-		}
-	}
-	kb_strv_free(libs, nlibs);
-	return r;
-}
-
-/* Each program and its libraries, and guestd's libraries when @guestd is
- * set (guestd itself goes to /sbin/guestd in write_spec()). */
-static int hostfiles_read(const struct kbuild_image_program *v, size_t n,
-			  const char *guestd, struct img_hostfiles *ret,
-			  char *err, size_t errlen)
-{
-	struct img_hostfiles h = { 0 };
-	int r = 0;
-
-	if (guestd)
-		r = hostfiles_add_libs(&h, guestd, err, errlen);
-	for (size_t i = 0; r == 0 && i < n; i++) {
-		if (!v[i].host || !v[i].guest || v[i].guest[0] != '/' ||
-		    bad_name(v[i].guest) || strstr(v[i].guest, "..")) {
-			snprintf(
-				err, errlen,
-				"program '%s' wants an absolute guest path without blanks, not '%s'",
-				v[i].host ? v[i].host : "(null)",
-				v[i].guest ? v[i].guest : "(null)");
-			r = -EINVAL;
-			break;
-		}
-		r = hostfiles_add(&h, v[i].guest, v[i].host);
-		if (r < 0) {
-			snprintf(err, errlen, "program '%s': %s", v[i].host,
-				 strerror(-r));
-			break;
-		}
-		r = hostfiles_add_libs(&h, v[i].host, err, errlen);
-	}
-	if (r < 0) {
-		img_hostfiles_free(&h);
-		return r;
-	}
-	*ret = h;
-	return 0;
-}
-
 static bool is_base_dir(const char *dir)
 {
 	for (size_t i = 0; i < sizeof(base_dirs) / sizeof(base_dirs[0]); i++)
@@ -402,7 +64,7 @@ static bool is_base_dir(const char *dir)
 }
 
 /* The host files, each after the folders above it that the base set lacks. */
-static int spec_hostfiles(FILE *f, const struct img_hostfiles *h)
+static int spec_hostfiles(FILE *f, const struct kb_img_hostfiles *h)
 {
 	char **made = NULL;
 	size_t nmade = 0;
@@ -422,7 +84,7 @@ static int spec_hostfiles(FILE *f, const struct img_hostfiles *h)
 				seen = !strcmp(made[j], dir);
 			if (!seen) {
 				fprintf(f, "dir %s 755 0 0\n", dir);
-				r = strv_push(&made, nmade, dir);
+				r = kb_strv_push(&made, nmade, dir);
 				if (r == 0)
 					nmade++;
 			}
@@ -432,47 +94,6 @@ static int spec_hostfiles(FILE *f, const struct img_hostfiles *h)
 	}
 	kb_strv_free(made, nmade);
 	return r;
-}
-
-static int hash_tree(struct kb_hash *h, const char *tag,
-		     const struct img_tree *t)
-{
-	int r = kb_hash_add_str(h, tag, "");
-
-	for (size_t i = 0; r == 0 && i < t->n; i++) {
-		const struct img_entry *e = &t->v[i];
-		char meta[32], sum[65];
-
-		snprintf(meta, sizeof(meta), "%c %o", e->type, e->mode);
-		r = kb_hash_add_str(h, "path", e->rel);
-		if (r == 0)
-			r = kb_hash_add_str(h, "meta", meta);
-		if (r == 0 && e->type == 'l')
-			r = kb_hash_add_str(h, "target", e->target);
-		if (r == 0 && e->type == 'f') {
-			r = kb_sha256_file_hex(e->src, sum);
-			if (r == 0)
-				r = kb_hash_add_str(h, "sha256", sum);
-		}
-	}
-	return r;
-}
-
-static void spec_tree(FILE *f, const char *prefix, const struct img_tree *t)
-{
-	for (size_t i = 0; i < t->n; i++) {
-		const struct img_entry *e = &t->v[i];
-
-		if (e->type == 'd')
-			fprintf(f, "dir %s%s %o 0 0\n", prefix, e->rel,
-				e->mode);
-		else if (e->type == 'l')
-			fprintf(f, "slink %s%s %s 777 0 0\n", prefix, e->rel,
-				e->target);
-		else
-			fprintf(f, "file %s%s %s %o 0 0\n", prefix, e->rel,
-				e->src, e->mode);
-	}
 }
 
 static int file_hash(struct kb_hash *h, const char *tag, const char *path)
@@ -487,10 +108,11 @@ static int file_hash(struct kb_hash *h, const char *tag, const char *path)
  * program at an applet's path replaces the applet. */
 static int write_spec(FILE *f, const char *busybox, char *applets,
 		      const char *init, const char *guestd,
-		      const struct img_hostfiles *hf,
-		      const struct img_tree *mods, const struct img_tree *extra,
-		      const char *const *ks, const struct img_tree *kstrees,
-		      size_t nks, const char *ssh_dir)
+		      const struct kb_img_hostfiles *hf,
+		      const struct kb_img_tree *mods,
+		      const struct kb_img_tree *extra, const char *const *ks,
+		      const struct kb_img_tree *kstrees, size_t nks,
+		      const char *ssh_dir)
 {
 	char guest[PATH_MAX];
 	int r;
@@ -502,10 +124,11 @@ static int write_spec(FILE *f, const char *busybox, char *applets,
 	fprintf(f, "nod /dev/null 666 0 0 c 1 3\n");
 	fprintf(f, "file /bin/busybox %s 755 0 0\n", busybox);
 	for (char *s = strtok(applets, "\n"); s; s = strtok(NULL, "\n")) {
-		if (bad_name(s) || !strcmp(s, "bin/busybox") || strstr(s, ".."))
+		if (kb_img_bad_name(s) || !strcmp(s, "bin/busybox") ||
+		    strstr(s, ".."))
 			continue;
 		snprintf(guest, sizeof(guest), "/%s", s);
-		if (hostfiles_has(hf, guest))
+		if (kb_img_hostfiles_has(hf, guest))
 			continue;
 		/* Applets live in bin, sbin, usr/bin and usr/sbin: all exist. */
 		fprintf(f, "slink /%s /bin/busybox 777 0 0\n", s);
@@ -528,16 +151,16 @@ static int write_spec(FILE *f, const char *busybox, char *applets,
 			"file /root/.ssh/authorized_keys %s/authorized_keys 600 0 0\n",
 			ssh_dir);
 	}
-	spec_tree(f, "", mods);
+	kb_img_tree_spec(f, "", mods);
 	for (size_t i = 0; i < nks; i++) {
 		char prefix[PATH_MAX];
 
 		snprintf(prefix, sizeof(prefix), "%s/%s", KSELFTEST_GUEST,
 			 ks[i]);
 		fprintf(f, "dir %s 755 0 0\n", prefix);
-		spec_tree(f, prefix, &kstrees[i]);
+		kb_img_tree_spec(f, prefix, &kstrees[i]);
 	}
-	spec_tree(f, "", extra);
+	kb_img_tree_spec(f, "", extra);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -556,7 +179,7 @@ static bool kselftest_name_ok(const char *s)
  * @trees, and add them to the image's key, files by content.
  */
 static int read_kselftests(const struct kbuild_image_opts *opts,
-			   struct img_tree *trees, struct kb_hash *h,
+			   struct kb_img_tree *trees, struct kb_hash *h,
 			   struct kb_progress *p)
 {
 	char src[PATH_MAX];
@@ -581,7 +204,7 @@ static int read_kselftests(const struct kbuild_image_opts *opts,
 		r = kb_path(src, sizeof(src), "%s/%s/%s", opts->kernel->tree,
 			    KSELFTEST_TREE, d);
 		if (r == 0)
-			r = img_tree_read(src, false, &trees[i]);
+			r = kb_img_tree_read(src, false, &trees[i]);
 		if (r < 0) {
 			kb_msg(p,
 			       "image: cannot read the selftests in '%s': %s%s",
@@ -592,7 +215,7 @@ static int read_kselftests(const struct kbuild_image_opts *opts,
 		}
 		r = kb_hash_add_str(h, "kselftest", d);
 		if (r == 0)
-			r = hash_tree(h, "kselftest-files", &trees[i]);
+			r = kb_img_tree_hash(h, "kselftest-files", &trees[i]);
 	}
 	return r;
 }
@@ -736,9 +359,9 @@ int kbuild_image_build(const struct kbuild_image_opts *opts,
 		spec[PATH_MAX];
 	char mods[PATH_MAX], gen[PATH_MAX], init_default[PATH_MAX],
 		spec_tmp[PATH_MAX];
-	struct img_tree mtree = { 0 }, etree = { 0 };
-	struct img_tree kstrees[KSELFTESTS_MAX] = { 0 };
-	struct img_hostfiles hf = { 0 };
+	struct kb_img_tree mtree = { 0 }, etree = { 0 };
+	struct kb_img_tree kstrees[KSELFTESTS_MAX] = { 0 };
+	struct kb_img_hostfiles hf = { 0 };
 	struct kbuild_image_result res = { 0 };
 	char err[PATH_MAX + 256];
 	struct kb_hash *h = NULL;
@@ -807,8 +430,8 @@ int kbuild_image_build(const struct kbuild_image_opts *opts,
 		r = kb_hash_add_str(h, "guestd", "none");
 	}
 	if (r == 0 && (opts->n_programs || opts->guestd)) {
-		r = hostfiles_read(opts->programs, opts->n_programs,
-				   opts->guestd, &hf, err, sizeof(err));
+		r = kb_img_hostfiles_read(opts->programs, opts->n_programs,
+					  opts->guestd, &hf, err, sizeof(err));
 		if (r < 0)
 			kb_msg(&p, "image: %s", err);
 		if (r == 0)
@@ -832,7 +455,7 @@ int kbuild_image_build(const struct kbuild_image_opts *opts,
 			       opts->ssh_authorized_key, strerror(-r));
 	}
 	if (r == 0 && opts->extra_dir) {
-		r = img_tree_read(opts->extra_dir, false, &etree);
+		r = kb_img_tree_read(opts->extra_dir, false, &etree);
 		if (r < 0)
 			kb_msg(&p,
 			       "image: cannot read extra files in '%s': %s%s",
@@ -840,7 +463,7 @@ int kbuild_image_build(const struct kbuild_image_opts *opts,
 			       r == -EINVAL ? " (a name with whitespace?)" :
 					      "");
 		if (r == 0)
-			r = hash_tree(h, "extra", &etree);
+			r = kb_img_tree_hash(h, "extra", &etree);
 	}
 	if (r == 0)
 		r = kb_hash_final(h, res.key);
@@ -870,7 +493,7 @@ int kbuild_image_build(const struct kbuild_image_opts *opts,
 
 	kb_progress_stage(&p, "packing the initramfs");
 	if (stat(mods, &st) == 0) {
-		r = img_tree_read(mods, true, &mtree);
+		r = kb_img_tree_read(mods, true, &mtree);
 		if (r < 0) {
 			kb_msg(&p,
 			       "image: cannot read the staged modules in '%s': %s",
@@ -947,11 +570,11 @@ done:
 out:
 	kb_progress_done(&p);
 	free(applets);
-	img_tree_free(&mtree);
-	img_tree_free(&etree);
+	kb_img_tree_free(&mtree);
+	kb_img_tree_free(&etree);
 	for (size_t i = 0; i < KSELFTESTS_MAX; i++)
-		img_tree_free(&kstrees[i]);
-	img_hostfiles_free(&hf);
+		kb_img_tree_free(&kstrees[i]);
+	kb_img_hostfiles_free(&hf);
 	kb_hash_free(h);
 	return r;
 }

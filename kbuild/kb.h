@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * kbuild internals. The parsers (kconfig.c, series.c), the cache key (key.c)
- * and the manifest (manifest.c) are pure and unit-tested; spawn.c, util.c,
- * tree.c, image.c, and kbuild_run() (kbuild.c) with its stages (inputs.c,
+ * kbuild internals. The parsers (kconfig.c, series.c), the cache key (key.c),
+ * the manifest (manifest.c) and the warning ledger (ledger.c) are pure and
+ * unit-tested; spawn.c, util.c, tree.c, has.c, image.c (with imgtree.c and
+ * hostfiles.c), and kbuild_run() (kbuild.c) with its stages (inputs.c,
  * cache.c, prepare.c, configure.c, make.c) touch the file system and run
  * programs.
  */
@@ -31,6 +32,8 @@ int kb_list_dir(const char *dir, const char *suffix, char ***ret_names,
 /* The same for the subfolders of dir (names not starting with '.'). */
 int kb_list_subdirs(const char *dir, char ***ret_names, size_t *ret_n);
 void kb_strv_free(char **v, size_t n);
+/* Appends a copy of @s to the NULL-terminated @n strings of *v. */
+int kb_strv_push(char ***v, size_t n, const char *s);
 /* Grows the array *p to n elements of size bytes (at least one); false,
  * *p untouched, when out of memory. kb_grow(&v, n) for a typed v. */
 bool kb_grow_array(void **p, size_t n, size_t size);
@@ -226,7 +229,49 @@ void kb_ksyms_free(struct kb_ksyms *s);
 void kb_expr_values(const char *expr, const struct kb_config *cfg, char *buf,
 		    size_t len);
 
-/* ---- image.c ---- */
+/* ---- imgtree.c: the folders an image takes whole ---- */
+struct kb_img_entry {
+	char *rel; /* below the walked root, starting with '/' */
+	char type; /* 'd', 'f' or 'l' */
+	unsigned mode;
+	char *target; /* symlink target */
+	char *src; /* file on the host */
+};
+
+struct kb_img_tree {
+	struct kb_img_entry *v;
+	size_t n;
+};
+
+/* Lists root's contents sorted by path (parents before children); with
+ * @modules, the staged modules' build and source links are left out. A
+ * name with whitespace, which the spec format cannot carry, is -EINVAL. */
+int kb_img_tree_read(const char *root, bool modules, struct kb_img_tree *ret);
+void kb_img_tree_free(struct kb_img_tree *t);
+/* Adds @t to the image key after @tag: each path, type and mode, a link's
+ * target, a file's sha256. */
+int kb_img_tree_hash(struct kb_hash *h, const char *tag,
+		     const struct kb_img_tree *t);
+/* The gen_init_cpio spec lines of @t, each path below @prefix. */
+void kb_img_tree_spec(FILE *f, const char *prefix, const struct kb_img_tree *t);
+/* A name the spec format cannot carry: it has a blank or a line break. */
+bool kb_img_bad_name(const char *s);
+
+/* ---- hostfiles.c: host programs in an image, with their libraries ---- */
+/* Host files in the image: programs and their libraries, by guest path. */
+struct kb_img_hostfiles {
+	char **guest;
+	char **src; /* the host file, symlinks resolved */
+	size_t n;
+};
+
+/* Each program and its libraries, and guestd's libraries when @guestd is
+ * set (guestd itself goes to /sbin/guestd in the spec). */
+int kb_img_hostfiles_read(const struct kbuild_image_program *v, size_t n,
+			  const char *guestd, struct kb_img_hostfiles *ret,
+			  char *err, size_t errlen);
+bool kb_img_hostfiles_has(const struct kb_img_hostfiles *h, const char *guest);
+void kb_img_hostfiles_free(struct kb_img_hostfiles *h);
 /* The files a dynamic program loads, from `ldd PROGRAM` output: the ELF
  * interpreter and every library, each as the absolute path the loader
  * resolved, in ldd's order, without the vDSO. "not a dynamic executable"
@@ -334,6 +379,12 @@ struct kb_manifest {
 };
 
 /* Pretty JSON, '/' not escaped; *ret is malloc'ed. */
+int kb_manifest_to_json(const struct kb_manifest *m, char **ret);
+int kb_manifest_parse(const char *text, struct kb_manifest *ret);
+void kb_manifest_free(struct kb_manifest *m);
+
+/* ---- has.c: what a build has (kbuild_has_config() and the module
+ * look-ups are in kbuild.h) ---- */
 /*
  * The path of @module in the module list @text (modules.dep or
  * modules.builtin: one "dir/name.ko[.xz]" path at the start of each line),
@@ -342,9 +393,7 @@ struct kb_manifest {
 const char *kb_modlist_find(const char *text, const char *module,
 			    size_t *ret_len);
 
-int kb_manifest_to_json(const struct kb_manifest *m, char **ret);
-int kb_manifest_parse(const char *text, struct kb_manifest *ret);
-void kb_manifest_free(struct kb_manifest *m);
+/* ---- ledger.c: the warnings of a build ---- */
 /* Counts compiler warning lines tagged [-Wvla] and [-Wframe-larger-than=]. */
 void kb_count_warnings(const char *log, size_t len, unsigned *ret_vla,
 		       unsigned *ret_frame);

@@ -143,6 +143,18 @@ void kb_strv_free(char **v, size_t n)
 	free(v);
 }
 
+int kb_strv_push(char ***v, size_t n, const char *s)
+{
+	char **nv = realloc(*v, (n + 2) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[n] = strdup(s);
+	nv[n + 1] = NULL;
+	return nv[n] ? 0 : -ENOMEM;
+}
+
 static int list_entries(const char *dir, const char *suffix, bool dirs,
 			char ***ret_names, size_t *ret_n)
 {

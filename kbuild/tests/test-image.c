@@ -102,6 +102,56 @@ static bool has_line(const char *text, const char *line)
 	return false;
 }
 
+/* An image whose inputs are all the test's own (a stand-in busybox, no host
+ * program): its key, and its spec with the temporary folder as @T@, pinned
+ * to what main's image.c gave before the split into image.c, imgtree.c and
+ * hostfiles.c. */
+#define IMAGE_KEY_PIN "bd90e963c4691c3139815b44007fd9ae4a372f76ea6ac8906b1b5275595ca897"
+#define IMAGE_SPEC_PIN "b73b7b83ec307227aa654c0aea4d8c333ce45b927fc7369247624d1a7ee319dd"
+
+static void test_pinned(const struct kbuild_result *k)
+{
+	char cache[PATH_MAX], bb[PATH_MAX], init[PATH_MAX], agent[PATH_MAX], extra[PATH_MAX];
+	const char *ks[] = { "ftrace" };
+	struct kbuild_image_opts o;
+	struct kbuild_image_result res = { 0 };
+	char hex[65] = "", *spec, *out;
+	size_t tl = strlen(tmp), n = 0;
+	int r;
+
+	put("pin/busybox", "#!/bin/sh\nprintf 'bin/sh\\nsbin/modprobe\\nusr/bin/env\\nbin/busybox\\n'\n", 0755);
+	put("pin/init", "#!/bin/busybox sh\necho pinned\n", 0755);
+	put("pin/agent", "agent pinned", 0755);
+	put("pin/extra/etc/vlalab/scenarios/b.json", "{\"pin\":1}", 0644);
+	put("pin/extra/usr/bin/tool", "#!/bin/sh\n", 0755);
+	kb_path(cache, sizeof(cache), "%s/pin/cache", tmp);
+	kb_path(bb, sizeof(bb), "%s/pin/busybox", tmp);
+	kb_path(init, sizeof(init), "%s/pin/init", tmp);
+	kb_path(agent, sizeof(agent), "%s/pin/agent", tmp);
+	kb_path(extra, sizeof(extra), "%s/pin/extra", tmp);
+	o = (struct kbuild_image_opts){ .cache_dir = cache, .kernel = k, .busybox = bb, .guestd = agent,
+					.extra_dir = extra, .init = init, .kselftests = ks, .n_kselftests = 1 };
+	r = kbuild_image_build(&o, &res);
+	okf(r == 0 && !strcmp(res.key, IMAGE_KEY_PIN), "the image key as before the split (r=%d, %s)", r, res.key);
+	spec = unpacked(res.path);
+	out = calloc(1, 1 << 20);
+	if (!spec || !out)
+		exit(1);
+	for (const char *s = spec; *s && n + 4 < 1 << 20;) {
+		if (!strncmp(s, tmp, tl)) {
+			memcpy(out + n, "@T@", 3);
+			n += 3;
+			s += tl;
+		} else {
+			out[n++] = *s++;
+		}
+	}
+	okf(n > 0 && kb_sha256_hex(out, n, hex) == 0 && !strcmp(hex, IMAGE_SPEC_PIN),
+	    "the image's spec as before the split (sha256 %s)", hex);
+	free(out);
+	free(spec);
+}
+
 int main(void)
 {
 	struct kbuild_result k = { 0 };
@@ -247,6 +297,7 @@ int main(void)
 		ok.kselftests = none;
 		okf(kbuild_image_build(&ok, &rk2) == -ENOENT, "a folder the tree lacks is an error");
 	}
+	test_pinned(&k);
 
 	r = kbuild_image_build(&o, &r2);
 	okf(r == 0 && r2.cache_hit && !strcmp(r1.key, r2.key) && !strcmp(r1.path, r2.path),

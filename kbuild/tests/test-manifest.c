@@ -24,6 +24,9 @@ static const char log_text[] =
 	"lib/baz.c:1:1: warning: unused variable 'x' [-Wunused-variable]\n"
 	"net/y.c:5:5: warning: ISO C90 forbids array 'z' whose size cannot be evaluated [-Wvla]";
 
+/* sha256 of the JSON of the manifest with a tree and external below. */
+#define MANIFEST_PIN "221c6a4163a0d492975f710f4a5d406e86f7d32597c3904ab36924fd917dc253"
+
 static void test_ledger(void)
 {
 	static const char cold[] =
@@ -266,6 +269,7 @@ int main(void)
 	{
 		char *missing[] = { "configs/edac.config:13: CONFIG_X=y: not in this tree's Kconfig" };
 		struct kb_manifest t = m;
+		char hex[65] = "";
 
 		t.tree_path = "/src/linux";
 		t.tree_id = "git:0123456789abcdef0123456789abcdef01234567";
@@ -279,6 +283,11 @@ int main(void)
 		t.ext_version = "6.1.192 (root@vm) #1";
 		okf(kb_manifest_to_json(&t, &json) == 0 && kb_manifest_parse(json, &back) == 0,
 		    "a manifest with tree and external round-trips");
+		/* Every field, byte for byte as main's manifest.c wrote it
+		 * before the split (ledger.c, has.c): a build's manifest.json
+		 * must not change with the code's layout. */
+		okf(json && kb_sha256_hex(json, strlen(json), hex) == 0 && !strcmp(hex, MANIFEST_PIN),
+		    "manifest.json bytes as before the split (sha256 %s)", hex);
 		okf(back.tree_path && !strcmp(back.tree_path, "/src/linux") &&
 			    !strcmp(back.tree_id, t.tree_id) && back.tree_series && back.nabsent == 1 &&
 			    !strcmp(back.absent[0], missing[0]),
