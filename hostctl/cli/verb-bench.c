@@ -285,6 +285,7 @@ static void print_details(struct bench *b, uint64_t raw_med)
 		     b->gap.gaps, raw_med, "");
 	bench_detail(stdout, "end -> next start, VM restored", b->rgap.gap_us,
 		     b->rgap.gaps, 0, "");
+	bench_gap_stages(stdout, &b->rgap);
 	bench_detail(stdout, "end -> next start, spare VM", b->sgap.gap_us,
 		     b->sgap.gaps, 0, "");
 	snprintf(what, sizeof(what), "run -j N / -j 1 (per mille)");
