@@ -50,6 +50,9 @@
  * exits. A pidfd names one process, so a reused pid is never hit.
  */
 #define WATCHDOG_MAX 1024
+/* How long QEMU may take to exit on SIGTERM before libvirt's destroy
+ * takes over (vm_destroy()). */
+#define VM_QEMU_END_MS 2000
 static int watchdog_fd = -1;
 
 static void watchdog(int sock)
@@ -707,9 +710,16 @@ void vm_destroy(struct vm *vm)
 	}
 	/*
 	 * libvirt stops QEMU (SIGTERM, then SIGKILL) and waits for it to
-	 * go; reap.c makes that wait short.
+	 * go; reap.c makes that wait short. It looks whether QEMU is gone
+	 * only every 200 ms after its SIGTERM (virProcessKillPainfully()),
+	 * while QEMU takes a few: so our child gets that SIGTERM from us,
+	 * and we wait on its pidfd (reap_end()). libvirt then finds it gone
+	 * and only cleans up; should it still run, libvirt's way as before.
 	 */
 	if (vm->dom) {
+		if (vm->qemu_pidfd >= 0 && !vm->stopped &&
+		    virDomainIsActive(vm->dom) == 1)
+			(void)reap_end(vm->qemu_pidfd, VM_QEMU_END_MS);
 		virDomainDestroy(vm->dom);
 		virDomainFree(vm->dom);
 	}
