@@ -6,9 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,12 +13,10 @@
 #include <unistd.h>
 
 #include <json-c/json.h>
-#include <libvirt/libvirt.h>
 
 #include "proto.h"
 #include "vm/domain.h"
 #include "vm/snapshot.h"
-#include "vm/vm.h"
 #include "tap.h"
 #include "testdir.h"
 
@@ -207,114 +202,6 @@ static void test_greeting(void)
 	free(line2);
 }
 
-/* Save a running domain of the test driver, @name or a new one, to @path. */
-static int save_domain(virConnectPtr conn, const char *name,
-		       const char *path, char *uuid)
-{
-	char xml[256];
-	virDomainPtr d;
-	int r;
-
-	d = virDomainLookupByName(conn, name);
-	if (!d) {
-		snprintf(xml, sizeof(xml),
-			 "<domain type='test'><name>%s</name>"
-			 "<memory>1024</memory><os><type>hvm</type></os>"
-			 "</domain>",
-			 name);
-		d = virDomainCreateXML(conn, xml, 0);
-	}
-	if (!d)
-		return -1;
-	r = virDomainGetUUIDString(d, uuid) < 0 || virDomainSave(d, path) < 0 ?
-		    -1 :
-		    0;
-	virDomainFree(d);
-	return r;
-}
-
-/* Whether the restore XML of @s holds the UUID @uuid; its return. */
-static int restore_uuid(struct vm_host *h, const struct snapshot_slot *s,
-			const char *uuid, bool *has)
-{
-	const char *xml = "<domain type='kvm'>\n  <name>n</name>\n</domain>\n";
-	char err[512], want[128], *rx = NULL;
-	int r = snapshot_restore_xml(h, s, xml, &rx, err, sizeof(err));
-
-	snprintf(want, sizeof(want), "<name>n</name>\n<uuid>%s</uuid>\n",
-		 uuid);
-	*has = rx && strstr(rx, want);
-	if (r < 0)
-		printf("# %s\n", err);
-	free(rx);
-	return r;
-}
-
-/*
- * snapshot_restore_xml() on images the test driver saves: the image's
- * UUID goes into the XML, read from the image once per process as long
- * as the image on disk is the same file (an image that changed under the
- * same size and time is not read again: the only way to see that it is
- * not), and read again once it is another (made anew, or touched).
- */
-static void test_restore_xml(void)
-{
-	char err[512], uuid[VIR_UUID_STRING_BUFLEN], uuid2[VIR_UUID_STRING_BUFLEN];
-	char tmp[PATH_MAX + 8];
-	struct timespec ts[2];
-	struct snapshot_slot s;
-	virConnectPtr conn;
-	struct vm_host *h;
-	struct stat st;
-	bool has;
-	int fd;
-
-	if (vm_host_open("test:///default", &h, err, sizeof(err)) < 0) {
-		printf("# test:///default: %s\n", err);
-		ok(0, "the test driver opens");
-		return;
-	}
-	conn = virConnectOpen("test:///default");
-	snapshot_slot(dir, "0123456789abcdef", 1, &s);
-	if (!conn || save_domain(conn, "test", s.path, uuid) < 0 ||
-	    stat(s.path, &st) < 0) {
-		ok(0, "the test driver saves a domain");
-		return;
-	}
-	is_int(restore_uuid(h, &s, uuid, &has), 0, "a restore XML");
-	ok(has, "with the image's UUID after the name");
-	/* The same file, its bytes changed under the same size and times. */
-	fd = open(s.path, O_WRONLY | O_CLOEXEC);
-	for (off_t k = 0; fd >= 0 && k < st.st_size; k++)
-		if (write(fd, "x", 1) != 1)
-			break;
-	if (fd >= 0)
-		close(fd);
-	ts[0] = st.st_atim;
-	ts[1] = st.st_mtim;
-	utimensat(AT_FDCWD, s.path, ts, 0);
-	is_int(restore_uuid(h, &s, uuid, &has), 0,
-	       "the same image again: not read again");
-	ok(has, "...its UUID as read the first time");
-	ts[1].tv_sec -= 10;
-	utimensat(AT_FDCWD, s.path, ts, 0);
-	is_int(restore_uuid(h, &s, uuid, &has), -EIO,
-	       "touched: read again (and these bytes are no image)");
-	/* Made anew: another domain's image renamed into place. */
-	snprintf(tmp, sizeof(tmp), "%s.tmp", s.path);
-	if (save_domain(conn, "vlalab-other", tmp, uuid2) < 0 ||
-	    rename(tmp, s.path) < 0) {
-		ok(0, "a second image");
-	} else {
-		is_int(restore_uuid(h, &s, uuid2, &has), 0, "made anew");
-		ok(has && strcmp(uuid, uuid2), "...its own UUID");
-	}
-	unlink(s.path);
-	is_int(restore_uuid(h, &s, uuid2, &has), -ENOENT, "gone: -ENOENT");
-	virConnectClose(conn);
-	vm_host_close(h);
-}
-
 int main(void)
 {
 	if (!testdir_make(dir))
@@ -328,7 +215,6 @@ int main(void)
 	test_key();
 	test_slot();
 	test_greeting();
-	test_restore_xml();
 	testdir_remove(dir);
 	return tap_done();
 }

@@ -245,104 +245,41 @@ static char *insert_after(const char *xml, const char *at, const char *ins,
 	return out;
 }
 
-/*
- * What libvirt made up for a saved domain and checks on restore, read
- * from the image once per process: an image is written once and renamed
- * into place (snapshot_make()), so its device, inode, size and
- * modification time name its content, and another image (made again
- * after a failure) misses.
- */
-struct seen_image {
-	char path[PATH_MAX];
-	dev_t dev;
-	ino_t ino;
-	off_t size;
-	struct timespec mtim;
-	char uuid[80], mac[80]; /* "<uuid>...</uuid>", "<mac .../>" or "" */
-};
-
-static struct seen_image seen[SNAPSHOT_SEEN_MAX];
-static unsigned int seen_next;
-
-static bool seen_is(const struct seen_image *e, const char *path,
-		    const struct stat *st)
+int snapshot_restore_xml(struct vm_host *h, const struct snapshot_slot *s,
+			 const char *xml, char **ret, char *err, size_t errlen)
 {
-	return !strcmp(e->path, path) && e->dev == st->st_dev &&
-	       e->ino == st->st_ino && e->size == st->st_size &&
-	       e->mtim.tv_sec == st->st_mtim.tv_sec &&
-	       e->mtim.tv_nsec == st->st_mtim.tv_nsec;
-}
+	const char *uuid, *mac = NULL;
+	size_t ulen, mlen = 0;
+	char *saved, *a, *b = NULL;
 
-/* The image @path's UUID and MAC elements, from libvirt or as seen. */
-static int image_ids(struct vm_host *h, const char *path,
-		     const struct seen_image **ret, char *err, size_t errlen)
-{
-	struct seen_image *e;
-	const char *uuid, *mac;
-	size_t ulen, mlen;
-	struct stat st;
-	char *saved;
-
-	if (stat(path, &st) < 0) {
-		snprintf(err, errlen, "no image '%s'", path);
+	if (access(s->path, R_OK) < 0) {
+		snprintf(err, errlen, "no image '%s'", s->path);
 		return -ENOENT;
 	}
-	for (unsigned int i = 0; i < SNAPSHOT_SEEN_MAX; i++)
-		if (seen_is(&seen[i], path, &st)) {
-			*ret = &seen[i];
-			return 0;
-		}
-	saved = virDomainSaveImageGetXMLDesc(h->conn, path, 0);
+	saved = virDomainSaveImageGetXMLDesc(h->conn, s->path, 0);
 	if (!saved) {
 		vm_set_err(err, errlen, "reading the saved image");
 		return -EIO;
 	}
-	uuid = element(saved, "<uuid>", "</uuid>", 64, &ulen);
-	mac = element(saved, "<mac address=", "/>", 64, &mlen);
-	if (!uuid) {
-		free(saved);
-		snprintf(err, errlen, "no UUID in the saved image '%s'", path);
-		return -EINVAL;
-	}
-	e = &seen[seen_next++ % SNAPSHOT_SEEN_MAX];
-	snprintf(e->path, sizeof(e->path), "%s", path);
-	e->dev = st.st_dev;
-	e->ino = st.st_ino;
-	e->size = st.st_size;
-	e->mtim = st.st_mtim;
-	snprintf(e->uuid, sizeof(e->uuid), "%.*s", (int)ulen, uuid);
-	snprintf(e->mac, sizeof(e->mac), "%.*s", mac ? (int)mlen : 0,
-		 mac ? mac : "");
-	free(saved);
-	*ret = e;
-	return 0;
-}
-
-int snapshot_restore_xml(struct vm_host *h, const struct snapshot_slot *s,
-			 const char *xml, char **ret, char *err, size_t errlen)
-{
-	const struct seen_image *ids;
-	char *a, *b = NULL;
-	int r;
-
 	/*
 	 * What libvirt made up for the saved domain and checks on restore:
 	 * its UUID, and its NIC's MAC address when it has one.
 	 */
-	r = image_ids(h, s->path, &ids, err, errlen);
-	if (r < 0)
-		return r;
-	a = insert_after(xml, "</name>\n", ids->uuid, strlen(ids->uuid));
-	if (a && strstr(xml, "<interface ")) {
+	uuid = element(saved, "<uuid>", "</uuid>", 64, &ulen);
+	if (strstr(xml, "<interface "))
+		mac = element(saved, "<mac address=", "/>", 64, &mlen);
+	a = uuid ? insert_after(xml, "</name>\n", uuid, ulen) : NULL;
+	if (a && mac) {
 		char line[96];
-		int n = snprintf(line, sizeof(line), "      %s", ids->mac);
+		int n = snprintf(line, sizeof(line), "      %.*s", (int)mlen,
+				 mac);
 
-		b = ids->mac[0] ? insert_after(a, "<interface type='udp'>\n",
-					       line, (size_t)n) :
-				  NULL;
+		b = insert_after(a, "<interface type='udp'>\n", line,
+				 (size_t)n);
 		free(a);
 		a = b;
 	}
+	free(saved);
 	if (!a) {
 		snprintf(err, errlen,
 			 "no UUID (or MAC address) in the saved image '%s'",

@@ -82,15 +82,10 @@ int snapshot_make(struct vm_host *h, struct snapshot_slot *s, const char *xml,
 
 /*
  * The XML for restoring the slot's image: @xml (domain_xml() of the VM
- * to be, named s->name) with the image's UUID, which libvirt requires,
- * and its NIC's MAC address when @xml has a NIC. libvirt reads them from
- * the image (virDomainSaveImageGetXMLDesc()) once per process for each
- * of the last SNAPSHOT_SEEN_MAX images as they are on disk (path, device,
- * inode, size, modification time); an image made again is read again.
+ * to be, named s->name) with the image's UUID, which libvirt requires.
  * A malloc'd string in *ret; 0, or a negative errno with the reason in
  * @err (-ENOENT: no image).
  */
-#define SNAPSHOT_SEEN_MAX 16
 int snapshot_restore_xml(struct vm_host *h, const struct snapshot_slot *s,
 			 const char *xml, char **ret, char *err, size_t errlen);
 
