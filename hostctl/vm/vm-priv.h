@@ -5,10 +5,11 @@
  * it: vm-loop.c runs libvirt's event loop (the clock, one turn, the
  * hand-over to the lanes, the interrupt); vm-stream.c reads and writes a
  * guest's two streams, its channel and its serial console, and ends a VM
- * that died; vm-wait.c waits on one VM; vm.c opens the connection, starts
- * and destroys a guest, with its lifecycle events and the QEMU watchdog;
- * pool.c places what a remote host's domains boot in its storage pool,
- * and brings their dumps back through it.
+ * that died; vm-wait.c waits on one VM; vm-retire.c destroys domains
+ * whose QEMU is gone in threads of their own; vm.c opens the connection,
+ * starts and destroys a guest, with its lifecycle events and the QEMU
+ * watchdog; pool.c places what a remote host's domains boot in its
+ * storage pool, and brings their dumps back through it.
  */
 #ifndef VLALAB_VM_PRIV_H
 #define VLALAB_VM_PRIV_H
