@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cli/bench-raw.h"
 #include "guest/guest.h"
@@ -65,5 +66,11 @@ int bench_time_restore(struct bench *b, unsigned int i);
  */
 int bench_time_gap(struct bench *b, unsigned int i, bool restore, bool spare,
 		   struct guest_stats *stats);
+
+/*
+ * Where the gaps of @st that restored a VM went, stage by stage
+ * (enum guest_gap_stage): a detail line each, under the gap's own.
+ */
+void bench_gap_stages(FILE *f, const struct guest_stats *st);
 
 #endif

@@ -198,3 +198,57 @@ int bench_time_gap(struct bench *b, unsigned int i, bool restore, bool spare,
 				      "gap",
 			    i, restore, spare, stats, &out);
 }
+
+void bench_gap_stages(FILE *f, const struct guest_stats *st)
+{
+	static const struct {
+		const char *what;
+		enum guest_gap_stage to, from;
+	} rows[] = {
+		{ "  scenario judged, its VM gone", GUEST_GAP_SCENARIO,
+		  GUEST_GAP_SCENARIO },
+		{ "    of which the teardown", GUEST_GAP_TEARDOWN,
+		  GUEST_GAP_TEARDOWN },
+		{ "  its results written", GUEST_GAP_TAKE, GUEST_GAP_SCENARIO },
+		{ "  domain, image key, slot", GUEST_GAP_PREPARED,
+		  GUEST_GAP_TAKE },
+		{ "  restore XML from the image", GUEST_GAP_XML,
+		  GUEST_GAP_PREPARED },
+		{ "  restore call", GUEST_GAP_CALL, GUEST_GAP_CALL },
+		{ "  log, streams, resume, greeting", GUEST_GAP_STARTED,
+		  GUEST_GAP_XML },
+		{ "  started -> restored hello", GUEST_GAP_UP,
+		  GUEST_GAP_STARTED },
+	};
+	uint64_t us[16];
+
+	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		unsigned int n = 0;
+
+		for (unsigned int i = 0; i < st->gaps && i < 16; i++) {
+			const uint64_t *g = st->gap_stage_us[i];
+			uint64_t v = g[rows[k].to];
+
+			/* Only the gaps that restored. */
+			if (!g[GUEST_GAP_UP])
+				continue;
+			if (rows[k].from != rows[k].to)
+				v -= g[rows[k].from];
+			if (rows[k].to == GUEST_GAP_STARTED)
+				v -= g[GUEST_GAP_CALL];
+			us[n++] = v;
+		}
+		if (n)
+			bench_detail(f, rows[k].what, us, n, 0, "");
+	}
+	{
+		unsigned int n = 0;
+
+		for (unsigned int i = 0; i < st->gaps && i < 16; i++)
+			if (st->gap_stage_us[i][GUEST_GAP_UP])
+				us[n++] = st->gap_us[i] -
+					  st->gap_stage_us[i][GUEST_GAP_UP];
+		if (n)
+			bench_detail(f, "  hello -> next start", us, n, 0, "");
+	}
+}

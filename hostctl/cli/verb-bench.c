@@ -249,6 +249,7 @@ static void print_details(struct bench *b, uint64_t raw_med)
 	uint64_t total[BENCH_RUNS_MAX], teardown[BENCH_RUNS_MAX];
 	uint64_t step_host[BENCH_RUNS_MAX], rest[BENCH_RUNS_MAX];
 	unsigned int nstep_host = 0, n = b->boot.boots;
+	struct guest_stats rgap;
 	char what[64];
 
 	for (unsigned int i = 0; i < n; i++) {
@@ -283,8 +284,11 @@ static void print_details(struct bench *b, uint64_t raw_med)
 		     "<= 300");
 	bench_detail(stdout, "end -> next start, VM booted then", b->gap.gap_us,
 		     b->gap.gaps, raw_med, "");
+	/* bench_detail() sorts: the stages pair with the gaps as they came. */
+	rgap = b->rgap;
 	bench_detail(stdout, "end -> next start, VM restored", b->rgap.gap_us,
 		     b->rgap.gaps, 0, "");
+	bench_gap_stages(stdout, &rgap);
 	bench_detail(stdout, "end -> next start, spare VM", b->sgap.gap_us,
 		     b->sgap.gaps, 0, "");
 	snprintf(what, sizeof(what), "run -j N / -j 1 (per mille)");

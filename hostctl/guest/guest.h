@@ -67,6 +67,24 @@ struct guest_stats {
 	 * a fresh VM of the same lane (shared-vm.c): the first 16. */
 	unsigned int gaps;
 	uint64_t gap_us[16];
+	/* Where each of those gaps went (shared-vm.c): when each stage of
+	 * enum guest_gap_stage was done, from the scenario's end. */
+	uint64_t gap_stage_us[16][8];
+};
+
+/*
+ * The stages of a gap to a fresh VM (guest_stats.gap_stage_us[]), in
+ * order; a stage a gap did not pass (a spare, a boot) stays 0.
+ */
+enum guest_gap_stage {
+	GUEST_GAP_SCENARIO, /* the scenario judged and decided, its VM gone */
+	GUEST_GAP_TEARDOWN, /* of which its VM's teardown (a duration) */
+	GUEST_GAP_TAKE, /* its results written: the next one takes a VM */
+	GUEST_GAP_PREPARED, /* its domain, the image's key and slot ready */
+	GUEST_GAP_XML, /* the restore XML made from the saved image's */
+	GUEST_GAP_CALL, /* (a duration) the restore call */
+	GUEST_GAP_STARTED, /* restored, its streams open, resumed, greeted */
+	GUEST_GAP_UP, /* its hello */
 };
 
 /* What every guest of a run shares. */

@@ -123,6 +123,21 @@ static bool host_failed(struct run_ctx *c, size_t i)
 	return true;
 }
 
+/*
+ * A scenario returned: a gap to a fresh VM may begin, judged, decided and
+ * its VM torn down so far (the teardown's own time beside).
+ */
+static void gap_begin(struct run_ctx *c)
+{
+	const struct guest_stats *st = c->stats;
+
+	memset(c->gap_stage_us, 0, sizeof(c->gap_stage_us));
+	runner_gap_stage(c, GUEST_GAP_SCENARIO);
+	if (st && !c->g->vm && st->boots > 0 && st->boots <= 16)
+		c->gap_stage_us[GUEST_GAP_TEARDOWN] =
+			st->teardown_us[st->boots - 1];
+}
+
 /* Each lane's stack, of which only what it touches is ever memory. */
 #define RUNNER_LANE_STACK (8 << 20)
 
@@ -150,6 +165,7 @@ static void lane_run(struct run_ctx *c)
 		snprintf(c->run->v[i].host, sizeof(c->run->v[i].host), "%s",
 			 sh->host_names[c->host]);
 		runner_scenario(c, i);
+		gap_begin(c);
 		take_losses(c, &c->run->v[i]);
 		if (host_failed(c, i))
 			break;

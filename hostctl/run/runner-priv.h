@@ -70,6 +70,9 @@ struct run_ctx {
 	struct pm_opts pm;
 	char fresh[PROTO_NAME_MAX + 128]; /* why the next VM is a fresh one */
 	uint64_t end_us; /* when its last boot's steps ended (guest_stats) */
+	/* The stages of the gap from then to its next fresh VM, so far
+	 * (runner_gap_stage()). */
+	uint64_t gap_stage_us[8];
 	/* Its log in events.jsonl (c->g->events): the run's for the first
 	 * lane, its own of the same file (boundlog_open_more()) for others. */
 	struct boundlog events;
@@ -89,6 +92,12 @@ struct run_ctx {
  */
 int runner_guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
 		       const char *what, char *err, size_t errlen);
+
+/*
+ * shared-vm.c: stage @stage of lane @c's gap to a fresh VM is done now:
+ * when, from its last scenario's end (guest_stats.gap_stage_us[]).
+ */
+void runner_gap_stage(struct run_ctx *c, enum guest_gap_stage stage);
 
 /* shared-vm.c: a hello bound for this run's kernel (boot_scale). */
 uint64_t runner_scaled(const struct runner_opts *o, uint64_t ms);

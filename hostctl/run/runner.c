@@ -343,7 +343,14 @@ int runner_run(const struct runner_opts *o, struct scenario *const *scn,
 	for (unsigned int k = 0; k < m; k++)
 		guest_fini(&guests[k]);
 	for (unsigned int k = 0; k < sh.nhosts; k++) {
+		char why[PROTO_TEXT_MAX + 256];
+
 		upload_note(o, sh.hosts[k], sh.host_names[k]);
+		/* The VMs' cleanup left to the background (vm_destroy()). */
+		if (vm_host_settle(sh.hosts[k], why, sizeof(why)) < 0)
+			fprintf(stderr,
+				"hostctl run: a VM's domain was not torn down: %s\n",
+				why);
 		vm_host_close(sh.hosts[k]);
 	}
 	if (o->vmno)

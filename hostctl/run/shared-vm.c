@@ -51,6 +51,24 @@ int runner_guest_start(struct guest *g, const char *xml, enum scn_boot_end end,
 	return r;
 }
 
+void runner_gap_stage(struct run_ctx *c, enum guest_gap_stage stage)
+{
+	if (c->end_us)
+		c->gap_stage_us[stage] = vm_now_us() - c->end_us;
+}
+
+/* The gap from lane @c's last scenario's end to its fresh VM's hello. */
+static void note_gap(struct run_ctx *c)
+{
+	struct guest_stats *st = c->stats;
+
+	if (!st || !c->end_us || st->gaps >= 16)
+		return;
+	memcpy(st->gap_stage_us[st->gaps], c->gap_stage_us,
+	       sizeof(c->gap_stage_us));
+	st->gap_us[st->gaps++] = vm_now_us() - c->end_us;
+}
+
 /* qboot when it is installed, else SeaBIOS (NULL). */
 const char *runner_firmware(void)
 {
@@ -181,11 +199,13 @@ static int shared_vm_restore(struct run_ctx *c, const struct domain_config *dc,
 		return r == -EWOULDBLOCK ? -EBUSY : r;
 	}
 	r = domain_xml(&sdc, &xml);
+	runner_gap_stage(c, GUEST_GAP_PREPARED);
 	if (r < 0)
 		snprintf(err, sizeof(err), "generating the domain XML failed");
 	else
 		r = snapshot_restore_xml(h, &s, xml, &rxml, err, sizeof(err));
 	free(xml);
+	runner_gap_stage(c, GUEST_GAP_XML);
 	if (r == 0) {
 		guest_fresh(c->g);
 		c->g->restore = s.path;
@@ -193,11 +213,16 @@ static int shared_vm_restore(struct run_ctx *c, const struct domain_config *dc,
 		r = runner_guest_start(c->g, rxml, SCN_END_RUNNING, "restoring",
 				       err, sizeof(err));
 		c->g->restore = c->g->restore_name = NULL;
+		runner_gap_stage(c, GUEST_GAP_STARTED);
+		if (c->g->vm)
+			c->gap_stage_us[GUEST_GAP_CALL] =
+				vm_create_us(c->g->vm);
 	}
 	free(rxml);
 	/* libvirt has read the image when the restore returns. */
 	if (r == 0) {
 		r = guest_wait_up(c->g, bound);
+		runner_gap_stage(c, GUEST_GAP_UP);
 		if (r < 0)
 			snprintf(err, sizeof(err), "%s",
 				 r == -ETIMEDOUT ? "no hello in time" :
@@ -404,6 +429,7 @@ int shared_vm_take(struct run_ctx *c, size_t i, char **why)
 	int r;
 
 	*why = NULL;
+	runner_gap_stage(c, GUEST_GAP_TAKE);
 	if (cloud && !c->sh->env.cloud) {
 		*why = strdup(
 			"needs the cloud image, which this run could not prepare (hostctl said why as it began)");
@@ -428,9 +454,7 @@ int shared_vm_take(struct run_ctx *c, size_t i, char **why)
 	    c->sh->spare->g->nic == s->nic && take_spare(c)) {
 		c->boot_failures = 0;
 		c->ran = 0;
-		if (c->stats && c->end_us && c->stats->gaps < 16)
-			c->stats->gap_us[c->stats->gaps++] =
-				vm_now_us() - c->end_us;
+		note_gap(c);
 	} else if (!c->g->vm) {
 		c->g->cloud = cloud;
 		c->g->nic = s->nic;
@@ -448,9 +472,7 @@ int shared_vm_take(struct run_ctx *c, size_t i, char **why)
 		}
 		c->boot_failures = 0;
 		c->ran = 0;
-		if (c->stats && c->end_us && c->stats->gaps < 16)
-			c->stats->gap_us[c->stats->gaps++] =
-				vm_now_us() - c->end_us;
+		note_gap(c);
 	}
 	c->ran++;
 	snprintf(sc->vm, sizeof(sc->vm), "%s", c->g->label);

@@ -8,8 +8,10 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/pidfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -146,10 +148,80 @@ static void test_reaper(void)
 	   "so does one that became a session leader");
 }
 
+/* A child that waits to be killed, ignoring SIGTERM with @deaf. */
+static pid_t idle_child(bool deaf)
+{
+	int sync[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(sync) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		if (deaf)
+			signal(SIGTERM, SIG_IGN);
+		if (write(sync[1], "x", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(sync[1]);
+	/* Its SIGTERM handling is in place once it says so. */
+	while (pid > 0 && read(sync[0], &c, 1) < 0 && errno == EINTR)
+		;
+	close(sync[0]);
+	return pid;
+}
+
+/*
+ * reap_end(), as vm_destroy() ends QEMU before libvirt's destroy: a child
+ * that ends on SIGTERM is reaped when it returns, so that its pid is gone
+ * (libvirt's destroy then finds it so at once); one that ignores SIGTERM
+ * still runs after the bound, left to libvirt's SIGKILL.
+ */
+static void test_end(void)
+{
+	int pidfd, status;
+	pid_t pid;
+	double t;
+
+	pid = idle_child(false);
+	pidfd = pid > 0 ? pidfd_open(pid, 0) : -1;
+	if (pidfd < 0) {
+		ok(0, "a child and its pidfd");
+		return;
+	}
+	t = now();
+	is_int(reap_end(pidfd, 10000), 0, "a child ended by SIGTERM");
+	ok(kill(pid, 0) < 0 && errno == ESRCH,
+	   "...is reaped: its pid is gone when reap_end() returns");
+	printf("# gone after %.0f ms\n", (now() - t) * 1000);
+	is_int(reap_end(pidfd, 10000), 0, "again: gone is gone");
+	close(pidfd);
+
+	pid = idle_child(true);
+	pidfd = pid > 0 ? pidfd_open(pid, 0) : -1;
+	if (pidfd < 0) {
+		ok(0, "a deaf child and its pidfd");
+		return;
+	}
+	t = now();
+	is_int(reap_end(pidfd, 300), -ETIMEDOUT,
+	       "a child that ignores SIGTERM: -ETIMEDOUT");
+	ok(now() - t >= 0.29, "...after the bound");
+	ok(kill(pid, 0) == 0, "...and it still runs, for libvirt to kill");
+	kill(pid, SIGKILL);
+	ok(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status),
+	   "...by SIGKILL");
+	close(pidfd);
+}
+
 int main(void)
 {
 	test_parse();
 	test_rule();
 	test_reaper();
+	test_end();
 	return tap_done();
 }

@@ -5,10 +5,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -126,6 +129,40 @@ static void *reaper(void *arg)
 			sleep_ms(REAP_BUSY_MS);
 	}
 	return NULL;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int reap_end(int pidfd, uint64_t timeout_ms)
+{
+	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+	uint64_t end = now_ms() + timeout_ms, t;
+	siginfo_t si;
+	int r;
+
+	/* A process that exited (a zombie) takes the signal as well. */
+	if (pidfd_send_signal(pidfd, SIGTERM, NULL, 0) < 0 && errno != ESRCH)
+		return -errno;
+	/* The pidfd is readable once it has exited. */
+	do {
+		t = now_ms();
+		r = poll(&pfd, 1, t >= end ? 0 : (int)(end - t));
+	} while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	if (r == 0)
+		return -ETIMEDOUT;
+	/* Exited: reaped now, here or by the reaper (ECHILD). */
+	if (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED | WNOHANG) < 0 &&
+	    errno != ECHILD)
+		return -errno;
+	return 0;
 }
 
 int reap_start(void)

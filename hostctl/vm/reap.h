@@ -21,6 +21,7 @@
 #define VLALAB_REAP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* What the reaper reads of a process in /proc/PID/stat. */
@@ -46,5 +47,15 @@ bool reap_adopted(const struct reap_stat *st, pid_t self, pid_t self_sid);
  * reaps every process it adopts as soon as it exits. 0 or -errno.
  */
 int reap_start(void);
+
+/*
+ * End the child (adopted or not) behind @pidfd as libvirt's destroy
+ * begins to, with SIGTERM, and wait up to @timeout_ms for it to exit;
+ * then reap it (or find the reaper did), so that its pid is gone when
+ * this returns 0. libvirt's own wait looks again only every 200 ms.
+ * -ETIMEDOUT when it still runs, or another negative errno (the signal
+ * could not be sent).
+ */
+int reap_end(int pidfd, uint64_t timeout_ms);
 
 #endif

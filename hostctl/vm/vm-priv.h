@@ -5,10 +5,11 @@
  * it: vm-loop.c runs libvirt's event loop (the clock, one turn, the
  * hand-over to the lanes, the interrupt); vm-stream.c reads and writes a
  * guest's two streams, its channel and its serial console, and ends a VM
- * that died; vm-wait.c waits on one VM; vm.c opens the connection, starts
- * and destroys a guest, with its lifecycle events and the QEMU watchdog;
- * pool.c places what a remote host's domains boot in its storage pool,
- * and brings their dumps back through it.
+ * that died; vm-wait.c waits on one VM; vm-retire.c destroys domains
+ * whose QEMU is gone in threads of their own; vm.c opens the connection,
+ * starts and destroys a guest, with its lifecycle events and the QEMU
+ * watchdog; pool.c places what a remote host's domains boot in its
+ * storage pool, and brings their dumps back through it.
  */
 #ifndef VLALAB_VM_PRIV_H
 #define VLALAB_VM_PRIV_H
@@ -43,6 +44,8 @@
 /* What a dead guest's channel may still hold: more than its socket can. */
 #define VM_DEATH_BYTES (4 * 1024 * 1024)
 
+struct vm_retiring;
+
 struct vm_host {
 	virConnectPtr conn;
 	char embed_root[PATH_MAX]; /* "" unless the embedded driver */
@@ -55,6 +58,10 @@ struct vm_host {
 	struct pool_placed *placed; /* pool.c: files placed, by local path */
 	struct pool_stats up; /* pool.c: what placing them cost */
 	struct pool_scratch *scratch; /* pool.c: the domains' own volumes */
+	/* vm-retire.c: domains being destroyed, and the first destroy that
+	 * left its domain running ("NAME: reason"), until vm_host_settle(). */
+	struct vm_retiring *retiring;
+	char retire_failed[PROTO_TEXT_MAX + 160];
 };
 
 struct vm {
@@ -104,6 +111,16 @@ struct vm {
 	bool stopped; /* a lifecycle event said the domain stopped */
 	bool guest_stopped; /* ... because the guest powered off or reset */
 };
+
+/*
+ * vm-retire.c: destroy @dom, whose QEMU is gone, with virDomainDestroy()
+ * in a thread of its own, then free it; a domain named @name counts as
+ * running (vm_retiring()) until then. 0, or a negative errno when no
+ * thread took it (the caller destroys it itself).
+ */
+int vm_retire(struct vm_host *h, virDomainPtr dom, const char *name);
+/* vm-retire.c: a domain named @name is being destroyed (vm_retire()). */
+bool vm_retiring(struct vm_host *h, const char *name);
 
 /* libvirt's last error as "@what: message" in @err. */
 static inline void vm_set_err(char *err, size_t errlen, const char *what)

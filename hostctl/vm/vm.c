@@ -50,6 +50,9 @@
  * exits. A pidfd names one process, so a reused pid is never hit.
  */
 #define WATCHDOG_MAX 1024
+/* How long QEMU may take to exit on SIGTERM before libvirt's destroy
+ * takes over (vm_destroy()). */
+#define VM_QEMU_END_MS 2000
 static int watchdog_fd = -1;
 
 static void watchdog(int sock)
@@ -467,6 +470,7 @@ void vm_host_close(struct vm_host *h)
 		return;
 	while (h->vms)
 		vm_destroy(h->vms);
+	(void)vm_host_settle(h, NULL, 0);
 	if (h->tick_id >= 0)
 		virEventRemoveTimeout(h->tick_id);
 	if (h->lifecycle_id >= 0)
@@ -653,8 +657,14 @@ int vm_save(struct vm *vm, const char *path, char *err, size_t errlen)
 
 bool vm_host_has(struct vm_host *h, const char *name)
 {
-	virDomainPtr d = virDomainLookupByName(h->conn, name);
-	bool active = d && virDomainIsActive(d) == 1;
+	virDomainPtr d;
+	bool active;
+
+	/* Not looked up: libvirt holds it while it polls QEMU's end. */
+	if (vm_retiring(h, name))
+		return true;
+	d = virDomainLookupByName(h->conn, name);
+	active = d && virDomainIsActive(d) == 1;
 
 	if (d)
 		virDomainFree(d);
@@ -707,11 +717,24 @@ void vm_destroy(struct vm *vm)
 	}
 	/*
 	 * libvirt stops QEMU (SIGTERM, then SIGKILL) and waits for it to
-	 * go; reap.c makes that wait short.
+	 * go; reap.c makes that wait short. But libvirt looks whether QEMU
+	 * is gone only every 200 ms after a SIGTERM (virProcessKillPainfully(),
+	 * in destroy and in its own stop path once QEMU's monitor closed),
+	 * while QEMU takes a few ms. So our child gets that SIGTERM from us,
+	 * and we wait on its pidfd until it is gone (reap_end()); libvirt's
+	 * cleanup then runs in the background (vm-retire.c), off the path
+	 * to the next VM. A QEMU still there after the bound, or not ours
+	 * (a remote host), gets libvirt's destroy here, as before.
 	 */
 	if (vm->dom) {
-		virDomainDestroy(vm->dom);
-		virDomainFree(vm->dom);
+		bool gone = vm->qemu_pidfd >= 0 && !vm->stopped &&
+			    virDomainIsActive(vm->dom) == 1 &&
+			    reap_end(vm->qemu_pidfd, VM_QEMU_END_MS) == 0;
+
+		if (!gone || vm_retire(vm->host, vm->dom, vm->name) < 0) {
+			virDomainDestroy(vm->dom);
+			virDomainFree(vm->dom);
+		}
 	}
 	if (vm->name[0])
 		pool_scratch_drop(vm->host, vm->name);

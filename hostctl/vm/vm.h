@@ -234,10 +234,23 @@ int vm_peek(struct vm *vm, uint64_t addr, void *buf, size_t len);
  * -EIO with libvirt's message in @err.
  */
 int vm_save(struct vm *vm, const char *path, char *err, size_t errlen);
-/* A domain named @name runs on @h. */
+/* A domain named @name runs on @h, or is being destroyed. */
 bool vm_host_has(struct vm_host *h, const char *name);
+/*
+ * Wait until every domain vm_destroy() left to be destroyed in the
+ * background (vm-retire.c) is; 0, or -EIO with the first destroy that
+ * left its domain running ("NAME: libvirt's reason") in @err.
+ * vm_host_close() waits too, silently.
+ */
+int vm_host_settle(struct vm_host *h, char *err, size_t errlen);
 
-/* Destroy the domain (if still running) and free everything. NULL is fine. */
+/*
+ * Destroy the domain (if still running) and free everything. NULL is
+ * fine. The console has been read to its end and QEMU is gone when this
+ * returns; of a domain of the embedded driver whose QEMU ended on its
+ * SIGTERM, libvirt's cleanup (virDomainDestroy()) goes on in the
+ * background, its name busy meanwhile (vm_host_has(), vm_host_settle()).
+ */
 void vm_destroy(struct vm *vm);
 
 #endif
