@@ -28,6 +28,14 @@
 #include "vm/silence.h"
 
 #define VM_TICK_MS 100
+/*
+ * libvirt's keepalive on a connection through a daemon: a ping after
+ * VM_KEEPALIVE_S of quiet, and the connection closed when
+ * VM_KEEPALIVE_COUNT of them in a row got no answer, so a daemon that
+ * answers nothing for (COUNT + 1) * S = 12 s at most is taken for dead.
+ */
+#define VM_KEEPALIVE_S 3
+#define VM_KEEPALIVE_COUNT 3
 /* The loop not run for this long means the host was busy, not the guests. */
 #define VM_STALL_MS 1000
 /* A dead VM's console: quiet this long is done; at most this long. */
@@ -48,6 +56,7 @@ struct vm_host {
 	char embed_root[PATH_MAX]; /* "" unless the embedded driver */
 	int lifecycle_id;
 	int tick_id;
+	bool close_cb; /* the connection's close callback is registered */
 	struct vm *vms; /* running guests, for the callback */
 	uint64_t probe_ms; /* libvirt probed QEMU at open, this long; or 0 */
 	bool remote; /* uri_remote(): nothing shared but the connection */
@@ -102,6 +111,7 @@ struct vm {
 	struct silence_sample rx_sample;
 	uint64_t rx_sample_us, rx_sampled_us;
 	bool stopped; /* a lifecycle event said the domain stopped */
+	bool lost; /* its host's connection closed while it ran (vm_lost()) */
 	bool guest_stopped; /* ... because the guest powered off or reset */
 };
 
