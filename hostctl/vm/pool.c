@@ -23,6 +23,7 @@
 #include <libvirt/virterror.h>
 
 #include "base/escape.h"
+#include "fileio.h"
 #include "vm/domain.h"
 #include "vm/pool.h"
 #include "vm/vm.h"
@@ -201,22 +202,82 @@ static int send_cb(virStreamPtr st, char *data, size_t nbytes, void *opaque)
 	return n < 0 ? -1 : (int)n;
 }
 
+int pool_sink_open(struct pool_sink *s, const char *path, uint64_t max)
+{
+	int fd;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	if (snprintf(s->tmp, sizeof(s->tmp), "%s.tmp.%d", path,
+		     (int)getpid()) >= (int)sizeof(s->tmp))
+		return -ENAMETOOLONG;
+	/* The guest's memory: root's alone, as QEMU writes a local one. */
+	fd = fileio_create_tmp(s->tmp, 0600);
+	if (fd < 0)
+		return fd;
+	s->fd = fd;
+	s->path = path;
+	s->max = max;
+	return 0;
+}
+
+int pool_sink_write(struct pool_sink *s, const void *buf, size_t len)
+{
+	int r;
+
+	if (len > s->max - s->got)
+		return -EFBIG;
+	r = fileio_write_all(s->fd, buf, len);
+	if (r < 0)
+		return r;
+	s->got += len;
+	return 0;
+}
+
+int pool_sink_commit(struct pool_sink *s)
+{
+	int r = 0;
+
+	if (fsync(s->fd) < 0)
+		r = -errno;
+	if (close(s->fd) < 0 && r == 0)
+		r = -errno;
+	s->fd = -1;
+	if (r == 0 && rename(s->tmp, s->path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(s->tmp);
+	return r;
+}
+
+void pool_sink_abort(struct pool_sink *s)
+{
+	if (s->fd < 0)
+		return;
+	close(s->fd);
+	s->fd = -1;
+	unlink(s->tmp);
+}
+
+uint64_t pool_dump_max(uint64_t mem_kib)
+{
+	return mem_kib * 1024 + POOL_DUMP_SLACK;
+}
+
+/* What the daemon sends of a download, into the sink (pool_dump()). */
+struct recv_ctx {
+	struct pool_sink *sink;
+	int r; /* the sink's error, when it refused */
+};
+
 static int recv_cb(virStreamPtr st, const char *data, size_t nbytes,
 		   void *opaque)
 {
-	int fd = *(int *)opaque;
-	size_t off = 0;
+	struct recv_ctx *c = opaque;
 
-	while (off < nbytes) {
-		ssize_t n = write(fd, data + off, nbytes - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		off += (size_t)n;
-	}
-	return (int)nbytes;
+	(void)st;
+	c->r = pool_sink_write(c->sink, data, nbytes);
+	return c->r < 0 ? -1 : (int)nbytes;
 }
 
 /* Upload the file open as @fd, @size bytes, into new volume @name. */
@@ -536,14 +597,56 @@ int pool_domain(struct vm_host *h, struct domain_config *dc,
 	return r;
 }
 
+/*
+ * The size of the dump in volume @v, checked against the most a dump of
+ * @dom can be (pool_dump_max()), into *@ret. 0, or a negative errno with
+ * the reason in @err.
+ */
+static int dump_size(virDomainPtr dom, virStorageVolPtr v, uint64_t *ret,
+		     char *err, size_t errlen)
+{
+	unsigned long mem_kib = virDomainGetMaxMemory(dom);
+	virStorageVolInfo info;
+	uint64_t max;
+
+	if (!mem_kib) {
+		vm_set_err(err, errlen, "the guest's memory size");
+		return -EIO;
+	}
+	/* The storage driver reads the file's size again for this. */
+	if (virStorageVolGetInfo(v, &info) < 0) {
+		vm_set_err(err, errlen, "the dump's size");
+		return -EIO;
+	}
+	max = pool_dump_max(mem_kib);
+	if (!info.capacity) {
+		snprintf(err, errlen, "the dump's volume is empty");
+		return -EIO;
+	}
+	if (info.capacity > max) {
+		snprintf(
+			err, errlen,
+			"the dump's volume holds %" PRIu64
+			" bytes, more than a dump of the guest's %lu KiB can (%" PRIu64
+			"): not downloaded",
+			(uint64_t)info.capacity, mem_kib, max);
+		return -EFBIG;
+	}
+	*ret = info.capacity;
+	return 0;
+}
+
 int pool_dump(struct vm *vm, const char *path, int format, char *err,
 	      size_t errlen)
 {
 	struct vm_host *h = vm->host;
 	char name[160], *vpath = NULL;
+	struct pool_sink sink = { .fd = -1 };
+	struct recv_ctx rc = { .sink = &sink };
 	virStorageVolPtr v = NULL;
 	virStreamPtr st = NULL;
-	int fd = -1, r = -EIO;
+	uint64_t size = 0;
+	int r = -EIO;
 
 	if (pool_open(h, err, errlen) < 0)
 		return -EIO;
@@ -561,27 +664,51 @@ int pool_dump(struct vm *vm, const char *path, int format, char *err,
 		vm_set_err(err, errlen, "virDomainCoreDumpWithFormat");
 		goto out;
 	}
-	/* The guest's memory: root's alone, as QEMU writes a local one. */
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		snprintf(err, errlen, "'%s': %m", path);
+	/*
+	 * Bounded before it lands and while it does: the size the daemon
+	 * reports, no more than a dump of the guest can be, and not a byte
+	 * more than that size is taken. Into a temporary file beside @path,
+	 * renamed once whole: a bundle never holds part of a dump.
+	 */
+	r = dump_size(vm->dom, v, &size, err, errlen);
+	if (r < 0)
+		goto out;
+	r = pool_sink_open(&sink, path, size);
+	if (r < 0) {
+		snprintf(err, errlen, "'%s': %s", path, strerror(-r));
 		goto out;
 	}
-	/* Length 0: to the end of the file, whatever its size now. */
+	r = -EIO;
 	st = virStreamNew(h->conn, 0);
-	if (!st || virStorageVolDownload(v, st, 0, 0, 0) < 0 ||
-	    virStreamRecvAll(st, recv_cb, &fd) < 0 || virStreamFinish(st) < 0) {
-		vm_set_err(err, errlen, "downloading the dump");
+	if (!st || virStorageVolDownload(v, st, 0, size, 0) < 0 ||
+	    virStreamRecvAll(st, recv_cb, &rc) < 0 || virStreamFinish(st) < 0) {
+		if (rc.r == -EFBIG)
+			snprintf(
+				err, errlen,
+				"the daemon sent more of the dump than the %" PRIu64
+				" bytes its volume holds",
+				size);
+		else if (rc.r < 0)
+			snprintf(err, errlen, "'%s': %s", sink.tmp,
+				 strerror(-rc.r));
+		else
+			vm_set_err(err, errlen, "downloading the dump");
 		if (st)
 			virStreamAbort(st);
 		goto out;
 	}
-	r = 0;
-out:
-	if (fd >= 0 && close(fd) < 0 && r == 0) {
-		snprintf(err, errlen, "'%s': %m", path);
-		r = -EIO;
+	if (sink.got != size) {
+		snprintf(err, errlen,
+			 "the dump's download ended after %" PRIu64
+			 " of its %" PRIu64 " bytes",
+			 sink.got, size);
+		goto out;
 	}
+	r = pool_sink_commit(&sink);
+	if (r < 0)
+		snprintf(err, errlen, "'%s': %s", path, strerror(-r));
+out:
+	pool_sink_abort(&sink);
 	if (st)
 		virStreamFree(st);
 	free(vpath);

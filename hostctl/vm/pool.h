@@ -11,6 +11,7 @@
 #ifndef VLALAB_POOL_H
 #define VLALAB_POOL_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -67,6 +68,40 @@ int pool_domain(struct vm_host *h, struct domain_config *dc,
  */
 int pool_qcow2_backing(const char *path, char *buf, size_t len,
 		       uint64_t *ret_size);
+
+/* What a memory dump may hold beyond the guest's memory: its headers. */
+#define POOL_DUMP_SLACK (64ULL << 20)
+
+/*
+ * A download that lands whole or not at all, and bounded (a remote
+ * host's memory dump, pool.c): written to "@path.tmp.<pid>" (mode 0600,
+ * fileio_create_tmp()), at most @max bytes, then fsync'd and renamed over
+ * @path by pool_sink_commit(), or removed by pool_sink_abort().
+ */
+struct pool_sink {
+	char tmp[PATH_MAX + 32];
+	const char *path;
+	int fd; /* -1 once committed or aborted */
+	uint64_t got, max; /* bytes written so far, and the most */
+};
+
+/* Open @s for @path, at most @max bytes. 0 or a negative errno. */
+int pool_sink_open(struct pool_sink *s, const char *path, uint64_t max);
+/*
+ * Add @len bytes: 0, -EFBIG when they would take it past its most
+ * (nothing of them is written), or write(2)'s negative errno.
+ */
+int pool_sink_write(struct pool_sink *s, const void *buf, size_t len);
+/* Make it @path: 0, or a negative errno (the temporary file is gone). */
+int pool_sink_commit(struct pool_sink *s);
+/* Remove what was written; nothing once committed. */
+void pool_sink_abort(struct pool_sink *s);
+/*
+ * The most a memory dump of a guest of @mem_kib KiB may hold: its memory
+ * and POOL_DUMP_SLACK of headers. A remote dump's volume reported larger
+ * is not downloaded.
+ */
+uint64_t pool_dump_max(uint64_t mem_kib);
 
 /* What placing files on @h cost so far. */
 void pool_stats(const struct vm_host *h, struct pool_stats *ret);
