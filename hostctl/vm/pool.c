@@ -160,6 +160,16 @@ static int pool_open(struct vm_host *h, char *err, size_t errlen)
 			   "refreshing the storage pool '" POOL_NAME "'");
 		return -EIO;
 	}
+	/*
+	 * What dead runs of this machine's left (pool-reap.c): best effort,
+	 * counted; hostctl gc --connect says each and what would not go.
+	 */
+	pool_tag_init(h);
+	if (*h->pool_host) {
+		int r = pool_reap(h, h->pool_host, false, NULL, NULL, NULL, 0);
+
+		h->up.reaped += r > 0 ? (unsigned int)r : 0;
+	}
 	return 0;
 }
 
@@ -313,8 +323,8 @@ static virStorageVolPtr vol_upload(struct vm_host *h, int fd, const char *name,
 static virStorageVolPtr vol_get(struct vm_host *h, int fd, const char *hex,
 				uint64_t size, char *err, size_t errlen)
 {
-	char mname[POOL_HASH_HEX + 8];
-	virStorageVolPtr v, m;
+	char mname[POOL_HASH_HEX + 8], uname[POOL_HASH_HEX + 8 + POOL_TAG_MAX];
+	virStorageVolPtr v, m, up;
 	uint64_t t;
 
 	snprintf(mname, sizeof(mname), "%s.ok", hex);
@@ -333,16 +343,28 @@ static virStorageVolPtr vol_get(struct vm_host *h, int fd, const char *hex,
 	/* Cut short, or not ours: sent again. */
 	vol_drop(m);
 	vol_drop(v);
-	t = vm_now_us();
-	v = vol_upload(h, fd, hex, size, err, errlen);
-	if (!v)
-		return NULL;
-	m = vol_create(h, mname, 0);
-	if (!m) {
-		vm_set_err(err, errlen, "marking the volume complete");
-		vol_drop(v);
+	/*
+	 * Under way, and whose: a dead hostctl's upload is reaped
+	 * (pool-reap.c), a live one's left alone. First, so that the volume
+	 * is never there without its marker or ".ok".
+	 */
+	snprintf(uname, sizeof(uname), "%s.up", hex);
+	if (pool_tag_name(h, uname, sizeof(uname)) < 0 ||
+	    !(up = vol_create(h, uname, 0))) {
+		vm_set_err(err, errlen, "marking the upload under way");
 		return NULL;
 	}
+	t = vm_now_us();
+	v = vol_upload(h, fd, hex, size, err, errlen);
+	m = v ? vol_create(h, mname, 0) : NULL;
+	if (v && !m) {
+		vm_set_err(err, errlen, "marking the volume complete");
+		vol_drop(v);
+		v = NULL;
+	}
+	vol_drop(up);
+	if (!v)
+		return NULL;
 	virStorageVolFree(m);
 	h->up.sent++;
 	h->up.bytes += size;
@@ -482,7 +504,7 @@ static int place_overlay(struct vm_host *h, const struct domain_config *dc,
 			 unsigned int i, struct domain_disk *d, char *err,
 			 size_t errlen)
 {
-	char base[PATH_MAX], name[192], other[8], msg[512];
+	char base[PATH_MAX], name[192 + POOL_TAG_MAX], other[8], msg[512];
 	struct pool_scratch *sc;
 	const char *rbase;
 	uint64_t size, bsize;
@@ -518,6 +540,7 @@ static int place_overlay(struct vm_host *h, const struct domain_config *dc,
 		return -ENOMEM;
 	}
 	snprintf(name, sizeof(name), "%s-vd%c", dc->name, 'a' + i);
+	pool_tag_name(h, name, sizeof(name)); /* it fits: POOL_TAG_MAX */
 	esc_xml_printf(f, "<volume type='file'>\n  <name>%s</name>\n", name);
 	fprintf(f,
 		"  <capacity unit='bytes'>%" PRIu64 "</capacity>\n"
@@ -640,7 +663,7 @@ int pool_dump(struct vm *vm, const char *path, int format, char *err,
 	      size_t errlen)
 {
 	struct vm_host *h = vm->host;
-	char name[160], *vpath = NULL;
+	char name[160 + POOL_TAG_MAX], *vpath = NULL;
 	struct pool_sink sink = { .fd = -1 };
 	struct recv_ctx rc = { .sink = &sink };
 	virStorageVolPtr v = NULL;
@@ -651,6 +674,7 @@ int pool_dump(struct vm *vm, const char *path, int format, char *err,
 	if (pool_open(h, err, errlen) < 0)
 		return -EIO;
 	snprintf(name, sizeof(name), "dump-%s", vm->name);
+	pool_tag_name(h, name, sizeof(name)); /* it fits: POOL_TAG_MAX */
 	/* One a dead hostctl left behind. */
 	vol_drop(virStorageVolLookupByName(h->pool, name));
 	v = vol_create(h, name, 0);

@@ -23,6 +23,7 @@
 #define POOL_IMAGES_DIR "/var/lib/libvirt/images"
 
 struct vm_host;
+struct owner;
 
 /* What pool_place() did on one host, since it was opened. */
 struct pool_stats {
@@ -31,6 +32,7 @@ struct pool_stats {
 	uint64_t bytes; /* bytes uploaded */
 	uint64_t hash_us; /* spent hashing files */
 	uint64_t send_us; /* spent uploading them */
+	unsigned int reaped; /* volumes of dead runs deleted (pool_reap()) */
 };
 
 /* The host is reached over a network (uri_remote() of its URI); NULL: no. */
@@ -102,6 +104,34 @@ void pool_sink_abort(struct pool_sink *s);
  * is not downloaded.
  */
 uint64_t pool_dump_max(uint64_t mem_kib);
+
+/*
+ * The volumes dead runs left in @h's pool "vlalab" (pool-reap.c): each a
+ * run makes for itself (a cloud VM's overlay, a memory dump, the marker
+ * of an upload under way) ends its name with its hostctl,
+ * "<what>~<pid>~<start>~<host>"; those of a hostctl of @host (this
+ * machine's name) that is gone (owner_orphan()) are deleted, and the
+ * uploads cut short that no live hostctl makes ("<sha256>" without
+ * "<sha256>.ok"). The volumes named by content, complete, stay; so do
+ * those of another machine's hostctls (whether they live is not known
+ * here) and those named otherwise. Opening the pool for a run does this
+ * (pool_stats().reaped); hostctl gc --connect too, saying each.
+ * @cb gets each volume deleted (with @dry, each that would be), its
+ * owner (pid 0 for an upload cut short), and libvirt's reason when it
+ * would not go. How many went, or a negative errno with @err. A host
+ * without the pool has nothing to reap: 0.
+ */
+int pool_reap(struct vm_host *h, const char *host, bool dry,
+	      void (*cb)(const char *vol, const struct owner *o,
+			 const char *failed, void *data),
+	      void *data, char *err, size_t errlen);
+
+/*
+ * A volume name "<what>~<pid>~<start>~<host>" parsed: its owner into
+ * @ret (run_id ""), the length of <what> into *@ret_what. 0, or -EINVAL
+ * for a name of another form.
+ */
+int pool_tag_parse(const char *name, struct owner *ret, size_t *ret_what);
 
 /* What placing files on @h cost so far. */
 void pool_stats(const struct vm_host *h, struct pool_stats *ret);

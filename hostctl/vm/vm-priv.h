@@ -8,7 +8,9 @@
  * that died; vm-wait.c waits on one VM; vm.c opens the connection, starts
  * and destroys a guest, with its lifecycle events and the QEMU watchdog;
  * pool.c places what a remote host's domains boot in its storage pool,
- * and brings their dumps back through it.
+ * and brings their dumps back through it; pool-reap.c names the volumes
+ * a run makes for itself with their hostctl and deletes those of dead
+ * ones.
  */
 #ifndef VLALAB_VM_PRIV_H
 #define VLALAB_VM_PRIV_H
@@ -28,6 +30,8 @@
 #include "vm/silence.h"
 
 #define VM_TICK_MS 100
+/* The owner's tag at the end of a pool volume's name, at most. */
+#define POOL_TAG_MAX 128
 /*
  * libvirt's keepalive on a connection through a daemon: a ping after
  * VM_KEEPALIVE_S of quiet, and the connection closed when
@@ -64,6 +68,13 @@ struct vm_host {
 	struct pool_placed *placed; /* pool.c: files placed, by local path */
 	struct pool_stats up; /* pool.c: what placing them cost */
 	struct pool_scratch *scratch; /* pool.c: the domains' own volumes */
+	/*
+	 * pool-reap.c: "~<pid>~<start>~<host>", this hostctl's, ending the
+	 * name of each volume it makes for itself; "" when its host name
+	 * cannot go into one (such volumes are never reaped). And the host.
+	 */
+	char pool_tag[POOL_TAG_MAX];
+	char pool_host[POOL_TAG_MAX];
 };
 
 struct vm {
@@ -173,5 +184,12 @@ int pool_dump(struct vm *vm, const char *path, int format, char *err,
 void pool_scratch_drop(struct vm_host *h, const char *domain);
 /* pool.c: forget what was placed, release the pool; for vm_host_close(). */
 void pool_close(struct vm_host *h);
+/* pool-reap.c: this hostctl's tag (vm_host.pool_tag), when the pool opens. */
+void pool_tag_init(struct vm_host *h);
+/*
+ * pool-reap.c: end the volume name in @buf with the tag: 0, or
+ * -ENAMETOOLONG (@buf unchanged).
+ */
+int pool_tag_name(const struct vm_host *h, char *buf, size_t len);
 
 #endif
