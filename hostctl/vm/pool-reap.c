@@ -173,6 +173,14 @@ int pool_reap(struct vm_host *h, const char *host, bool dry,
 		h->pool = virStoragePoolLookupByName(h->conn, POOL_NAME);
 		if (!h->pool)
 			return 0; /* no pool, nothing in it */
+		/* What the directory holds now (pool_open() does this too). */
+		if (virStoragePoolIsActive(h->pool) == 1 &&
+		    virStoragePoolRefresh(h->pool, 0) < 0) {
+			vm_set_err(err, errlen,
+				   "refreshing the storage pool '" POOL_NAME
+				   "'");
+			return -EIO;
+		}
 	}
 	if (virStoragePoolIsActive(h->pool) != 1)
 		return 0;
