@@ -148,8 +148,14 @@ static int pool_open(struct vm_host *h, char *err, size_t errlen)
 		/* Its directory, unless there: Create says what is wrong. */
 		virStoragePoolBuild(h->pool, 0);
 	}
+	/*
+	 * Defined, but its directory gone (removed, or a daemon started with
+	 * another images folder): built again, then started.
+	 */
 	if (virStoragePoolIsActive(h->pool) != 1 &&
-	    virStoragePoolCreate(h->pool, 0) < 0) {
+	    virStoragePoolCreate(h->pool, 0) < 0 &&
+	    (virStoragePoolBuild(h->pool, 0) < 0 ||
+	     virStoragePoolCreate(h->pool, 0) < 0)) {
 		vm_set_err(err, errlen,
 			   "starting the storage pool '" POOL_NAME "'");
 		return -EIO;

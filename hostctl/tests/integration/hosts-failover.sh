@@ -1,7 +1,8 @@
 #!/bin/sh
 # Integration (suite reliability): one run over two libvirt hosts, the
 # embedded driver and a libvirtd this test starts (TCP on 127.0.0.1, no
-# auth, a free port, its own sockets, state and qemu.conf in a mount
+# auth, a free port, its own sockets, state, qemu.conf, pool definitions
+# and images folder (the pool 'vlalab' hostctl makes) in a mount
 # namespace of its own, so nothing of the machine's libvirt is touched).
 # 'ftrace/*' runs with a lane on each; once a VM started on the daemon,
 # the daemon is killed (-9). The run must end, every scenario must be
@@ -18,7 +19,7 @@ done
 out=$(mktemp -d /tmp/hostctl-it-hosts-XXXXXX)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 uri="qemu+tcp://127.0.0.1:$port/system"
-mkdir -p "$out/run-libvirt" "$out/etc"
+mkdir -p "$out/run-libvirt" "$out/etc" "$out/storage" "$out/images"
 cat > "$out/libvirtd.conf" <<CONF
 listen_tls = 0
 listen_tcp = 1
@@ -38,6 +39,8 @@ CONF
 unshare -m --propagation private sh -c "
 	mount --bind '$out/run-libvirt' /run/libvirt &&
 	mount --bind '$out/etc/qemu.conf' /etc/libvirt/qemu.conf &&
+	mount --bind '$out/storage' /etc/libvirt/storage &&
+	mount --bind '$out/images' /var/lib/libvirt/images &&
 	/usr/sbin/virtlogd -d -p '$out/virtlogd.pid' &&
 	exec /usr/sbin/libvirtd --listen -f '$out/libvirtd.conf' -p '$out/libvirtd.pid'" \
 	> "$out/libvirtd.out" 2>&1 &
@@ -45,6 +48,8 @@ daemon=$!
 cleanup() {
 	kill -9 $daemon 2> /dev/null || true
 	[ -s "$out/virtlogd.pid" ] && kill "$(cat "$out/virtlogd.pid")" 2> /dev/null || true
+	# The uploaded kernel, initramfs and cloud image: 136 MiB a run.
+	rm -rf "$out/images"
 	return 0
 }
 trap cleanup EXIT
