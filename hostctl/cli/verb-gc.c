@@ -8,6 +8,10 @@
  * hostctl gc --cache --keep N: remove the kernel builds and guest images
  * of the cache that the newest N runs of its usage log (kbuild/uses.c)
  * did not use, largest first, each under its lock (docs/nightly.md).
+ *
+ * hostctl gc --connect URI: remove the volumes that dead runs of this
+ * machine's left in a libvirt host's pool "vlalab" (pool_reap(),
+ * docs/scale.md).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -27,13 +31,17 @@
 #include "cli/options.h"
 #include "cli/verbs.h"
 #include "results/rundir.h"
+#include "vm/owner.h"
+#include "vm/pool.h"
 #include "vm/snapshot.h"
+#include "vm/vm.h"
 
 static void gc_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: hostctl gc --keep N [--dry-run] [--results DIR]\n"
 		"       hostctl gc --cache [DIR] --keep N [--dry-run] [--results DIR]\n"
+		"       hostctl gc --connect URI [--dry-run]\n"
 		"\n"
 		"Remove all but the newest N stored runs of the results root (and\n"
 		"never the one its latest points to).\n"
@@ -49,8 +57,16 @@ static void gc_usage(FILE *f)
 		"The saved guests fresh VMs are restored from all go, but one a\n"
 		"running hostctl holds: the next run makes them again.\n"
 		"\n"
-		"  --keep N       the runs to keep, newest first (required)\n"
+		"With --connect, remove instead what runs of this machine that\n"
+		"were killed left in the libvirt host's storage pool 'vlalab'\n"
+		"(cloud VMs' overlays, memory dumps, uploads cut short); the\n"
+		"files named by their content stay, and so does what another\n"
+		"machine's runs made. A run does this too when it opens the pool.\n"
+		"\n"
+		"  --keep N       the runs to keep, newest first (required, but\n"
+		"                 with --connect)\n"
 		"  --cache        the cache's builds and images, not the runs\n"
+		"  --connect URI  a libvirt host's pool, not the runs\n"
 		"  --dry-run      say what would go, remove nothing\n");
 	cli_opt_usage(f, CLI_OPT_RESULTS);
 	fputs("  --help         show this help\n"
@@ -526,6 +542,67 @@ out:
 		ret = EXIT_SETUP;
 	return ret;
 }
+/* What hostctl gc --connect saw: --dry-run, and the volumes that stayed. */
+struct gc_pool {
+	bool dry;
+	unsigned int failed;
+};
+
+static void say_volume(const char *vol, const struct owner *o,
+		       const char *failed, void *data)
+{
+	struct gc_pool *g = data;
+
+	if (failed) {
+		fprintf(stderr,
+			"hostctl gc: volume '%s': cannot delete it: %s\n", vol,
+			failed);
+		g->failed++;
+		return;
+	}
+	if (o->pid)
+		printf("%s volume %s (of a dead hostctl, pid %d)\n",
+		       g->dry ? "would remove" : "removed ", vol, (int)o->pid);
+	else
+		printf("%s volume %s (an upload cut short)\n",
+		       g->dry ? "would remove" : "removed ", vol);
+}
+
+/* hostctl gc --connect: see the top of the file. */
+static int gc_pool(const char *uri, bool dry)
+{
+	struct gc_pool g = { .dry = dry };
+	struct vm_host *h;
+	struct owner self;
+	char err[1024];
+	int r;
+
+	r = owner_self("", &self);
+	if (r < 0) {
+		fprintf(stderr,
+			"hostctl gc: who am I (/proc/self/stat, hostname): %s\n",
+			strerror(-r));
+		return EXIT_SETUP;
+	}
+	r = vm_host_open(uri, &h, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "hostctl gc: libvirt '%s': %s\n", uri, err);
+		return EXIT_SETUP;
+	}
+	r = pool_reap(h, self.host, dry, say_volume, &g, err, sizeof(err));
+	vm_host_close(h);
+	if (r < 0) {
+		fprintf(stderr, "hostctl gc: libvirt '%s': %s\n", uri, err);
+		return EXIT_SETUP;
+	}
+	printf("%s %d volume%s of dead runs in the pool '" POOL_NAME
+	       "' of '%s'\n",
+	       dry ? "would remove" : "removed", r, r == 1 ? "" : "s", uri);
+	if (fflush(stdout) != 0)
+		return EXIT_SETUP;
+	return g.failed ? EXIT_SETUP : EXIT_GREEN;
+}
+
 /* Its options (the verb table's row, below, has them too). */
 static const enum cli_opt shared[] = {
 	CLI_OPT_RESULTS,
@@ -537,13 +614,14 @@ static const struct option own[] = {
 	{ "keep", required_argument, NULL, 'k' },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "cache", no_argument, NULL, 'C' },
+	{ "connect", required_argument, NULL, 'c' },
 	{ 0 },
 };
 
 int verb_gc(int argc, char *argv[])
 {
 	struct option opts[CLI_OPTS_MAX];
-	const char *results = NULL;
+	const char *results = NULL, *connect = NULL;
 	char root[PATH_MAX], **names, dir[PATH_MAX], latest[PATH_MAX], *end;
 	long keep = -1;
 	bool dry = false, cache = false;
@@ -574,6 +652,9 @@ int verb_gc(int argc, char *argv[])
 		case 'C':
 			cache = true;
 			break;
+		case 'c':
+			connect = optarg;
+			break;
 		case CLI_OPT_HELP:
 			gc_usage(stdout);
 			return EXIT_GREEN;
@@ -585,6 +666,14 @@ int verb_gc(int argc, char *argv[])
 	r = verb_check_nargs(&verb_gc_def, argc - optind);
 	if (r)
 		return r;
+	if (connect) {
+		if (keep >= 0 || cache || optind < argc) {
+			fprintf(stderr,
+				"hostctl gc: --connect goes without --keep, --cache and a folder\n");
+			return EXIT_SETUP;
+		}
+		return gc_pool(connect, dry);
+	}
 	if (keep < 0) {
 		fprintf(stderr,
 			"hostctl gc: give --keep N, the number of runs to keep\n");
@@ -669,7 +758,7 @@ const struct verb verb_gc_def = {
 	.fn = verb_gc,
 	.usage = "[--cache [DIR]] --keep N [OPTIONS]",
 	.summary =
-		"remove old runs, or the cache's builds and images no run needs",
+		"remove old runs, unused builds and images, or dead runs' pool volumes",
 	.shared = shared,
 	.own = own,
 	.optstring = "h",

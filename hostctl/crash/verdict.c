@@ -69,6 +69,7 @@ enum proto_verdict verdict_of_end(enum vm_end e)
 		return VERDICT_TIMEOUT;
 	case VM_END_INTERRUPTED:
 	case VM_END_PROTOCOL:
+	case VM_END_LOST:
 		return VERDICT_ERROR;
 	case VM_END_DIED:
 	default:

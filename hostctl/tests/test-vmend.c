@@ -24,6 +24,7 @@ int main(void)
 		{ VM_END_SILENT, "died", false, false },
 		{ VM_END_INTERRUPTED, "running", false, false },
 		{ VM_END_PROTOCOL, "died", false, false },
+		{ VM_END_LOST, "running", false, false },
 		{ VM_END_DIED, "died", false, false },
 	};
 	char what[128];

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +157,182 @@ int cloud_modules_disk(const char *kernel_dir, char *ret, size_t len)
 	return r;
 }
 
+/*
+ * An ISO 9660 image (ECMA-119) as genisoimage writes it, to settle its
+ * clocks: the volume descriptors' dates, each directory record's, and
+ * the Rock Ridge TF entries' (SUSP, in a record's system use area or in
+ * its continuation area). Every one becomes CLOUD_ISO_EPOCH's date.
+ */
+struct iso {
+	unsigned char *buf;
+	size_t len, bs; /* the bytes, and the logical block size */
+	unsigned int records; /* walked so far: a bound on a looping image */
+};
+
+/* At most this many directory records and SUSP areas in a seed. */
+#define ISO_RECORDS_MAX 4096
+#define ISO_DEPTH_MAX 8
+
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+/* A 7-byte date of a directory record or a TF entry (ECMA-119 9.1.5). */
+static void iso_date7(unsigned char *p)
+{
+	static const unsigned char d[7] = {
+		CLOUD_ISO_EPOCH_YEAR - 1900, 1, 1, 0, 0, 0, 0
+	};
+
+	memcpy(p, d, sizeof(d));
+}
+
+/* A 17-byte date of a volume descriptor or a long-form TF (8.4.26.1). */
+static void iso_date17(unsigned char *p)
+{
+	char d[17];
+
+	snprintf(d, sizeof(d), "%04d010100000000", CLOUD_ISO_EPOCH_YEAR);
+	memcpy(p, d, 16);
+	p[16] = 0;
+}
+
+/*
+ * The SUSP entries of @len bytes at @off: each TF's timestamps settled,
+ * a CE's continuation area walked too. -EINVAL for an entry that does
+ * not fit.
+ */
+static int iso_susp(struct iso *iso, size_t off, size_t len, unsigned int depth)
+{
+	size_t end = off + len;
+
+	if (end > iso->len || end < off || depth > ISO_DEPTH_MAX ||
+	    ++iso->records > ISO_RECORDS_MAX)
+		return -EINVAL;
+	while (off + 4 <= end) {
+		unsigned char *e = iso->buf + off;
+		size_t elen = e[2], tlen, t;
+
+		if (elen < 4 || off + elen > end)
+			return -EINVAL;
+		if (!memcmp(e, "ST", 2))
+			break;
+		if (!memcmp(e, "TF", 2) && elen >= 5) {
+			tlen = e[4] & 0x80 ? 17 : 7;
+			t = 5;
+			for (int bit = 0; bit < 7; bit++) {
+				if (!(e[4] & 1 << bit))
+					continue;
+				if (t + tlen > elen)
+					return -EINVAL;
+				if (tlen == 17)
+					iso_date17(e + t);
+				else
+					iso_date7(e + t);
+				t += tlen;
+			}
+		} else if (!memcmp(e, "CE", 2) && elen >= 28) {
+			uint64_t at =
+				(uint64_t)le32(e + 4) * iso->bs + le32(e + 12);
+			int r = iso_susp(iso, at, le32(e + 20), depth + 1);
+
+			if (r < 0)
+				return r;
+		}
+		off += elen;
+	}
+	return 0;
+}
+
+/* The directory of @size bytes at block @block, and those below it. */
+static int iso_dir(struct iso *iso, uint32_t block, uint32_t size,
+		   unsigned int depth)
+{
+	size_t off = (size_t)block * iso->bs, end = off + size;
+	int r;
+
+	if (depth > ISO_DEPTH_MAX || end > iso->len || end < off)
+		return -EINVAL;
+	while (off < end) {
+		unsigned char *d = iso->buf + off;
+		size_t dlen = d[0], su;
+
+		if (dlen == 0) {
+			/* Records do not cross a block: the next one's. */
+			off = (off / iso->bs + 1) * iso->bs;
+			continue;
+		}
+		if (dlen < 34 || off + dlen > end ||
+		    33 + (size_t)d[32] > dlen ||
+		    ++iso->records > ISO_RECORDS_MAX)
+			return -EINVAL;
+		iso_date7(d + 18);
+		su = 33 + (size_t)d[32] + !(d[32] & 1);
+		if (su < dlen) {
+			r = iso_susp(iso, off + su, dlen - su, depth);
+			if (r < 0)
+				return r;
+		}
+		/* A directory, not "." (\0) or ".." (\1): its records too. */
+		if ((d[25] & 2) && !(d[32] == 1 && d[33] <= 1)) {
+			r = iso_dir(iso, le32(d + 2), le32(d + 10), depth + 1);
+			if (r < 0)
+				return r;
+		}
+		off += dlen;
+	}
+	return 0;
+}
+
+int cloud_iso_settle(const char *path)
+{
+	struct iso iso = { 0 };
+	char *buf = NULL;
+	bool cut = false;
+	size_t off;
+	int r;
+
+	r = fileio_read(path, CLOUD_SEED_MAX, &buf, &iso.len, &cut);
+	if (r < 0)
+		return r;
+	iso.buf = (unsigned char *)buf;
+	if (cut) {
+		r = -EFBIG;
+		goto out;
+	}
+	r = -EINVAL;
+	/* The volume descriptors, from block 16 (2048 bytes) to the end. */
+	for (off = 16 * 2048; off + 2048 <= iso.len; off += 2048) {
+		unsigned char *v = iso.buf + off;
+
+		if (memcmp(v + 1, "CD001", 5) != 0)
+			goto out;
+		if (v[0] == 255) {
+			r = 0;
+			break;
+		}
+		if (v[0] != 1 && v[0] != 2)
+			continue;
+		iso.bs = (size_t)v[128] | (size_t)v[129] << 8;
+		if (iso.bs < 512 || iso.bs > 2048 || (iso.bs & (iso.bs - 1)))
+			goto out;
+		iso_date17(v + 813);
+		iso_date17(v + 830);
+		iso_date17(v + 864);
+		/* The root's record, and its tree. */
+		iso_date7(v + 156 + 18);
+		if (iso_dir(&iso, le32(v + 156 + 2), le32(v + 156 + 10), 0) < 0)
+			goto out;
+	}
+	if (r == 0)
+		r = fileio_write_atomic(path, iso.buf, iso.len);
+out:
+	free(buf);
+	return r;
+}
+
 int cloud_seed(const char *srcdir, const char *out, const char *guestd,
 	       const char *client_pub, const char *host_key)
 {
@@ -163,11 +340,14 @@ int cloud_seed(const char *srcdir, const char *out, const char *guestd,
 	char *argv[] = { script,	   (char *)out,
 			 (char *)guestd,   (char *)client_pub,
 			 (char *)host_key, NULL };
+	int r;
 
 	if (snprintf(script, sizeof(script), "%s/images/cloud/seed.sh",
 		     srcdir) >= (int)sizeof(script))
 		return -ENAMETOOLONG;
-	return fs_run(argv, NULL, NULL);
+	r = fs_run(argv, NULL, NULL);
+	/* The same bytes for the same inputs: a remote pool has it then. */
+	return r < 0 ? r : cloud_iso_settle(out);
 }
 
 int cloud_overlay(const char *base, const char *path)

@@ -61,10 +61,27 @@ int cloud_modules_disk(const char *kernel_dir, char *ret, size_t len);
 
 /*
  * The NoCloud seed @out: images/cloud/seed.sh @out @guestd @client_pub
- * @host_key. 0, -EIO when the script failed (it said why), or -errno.
+ * @host_key, its clocks settled (cloud_iso_settle()), so that the same
+ * inputs give the same bytes, which a remote host's pool (pool.c, named
+ * by content) has already from an earlier run. 0, -EIO when the script
+ * failed (it said why), or -errno.
  */
 int cloud_seed(const char *srcdir, const char *out, const char *guestd,
 	       const char *client_pub, const char *host_key);
+
+/* The date every clock of a seed is set to: 2000-01-01 00:00:00 UTC. */
+#define CLOUD_ISO_EPOCH_YEAR 2000
+/* A seed is a few hundred KiB: a bound on what is read of one. */
+#define CLOUD_SEED_MAX (64 << 20)
+
+/*
+ * Settle the clocks of the ISO 9660 image @path (genisoimage's, with
+ * Rock Ridge and Joliet): the volume descriptors' dates, every directory
+ * record's and every Rock Ridge timestamp become CLOUD_ISO_EPOCH_YEAR's
+ * first second, the file replaced whole. 0, -EINVAL for no such image
+ * (nothing is written then), -EFBIG past CLOUD_SEED_MAX, or -errno.
+ */
+int cloud_iso_settle(const char *path);
 
 /*
  * A qcow2 overlay @path on @base (qemu-img create -b), for one VM. 0,

@@ -23,6 +23,7 @@
 #include <libvirt/virterror.h>
 
 #include "base/escape.h"
+#include "fileio.h"
 #include "vm/domain.h"
 #include "vm/pool.h"
 #include "vm/vm.h"
@@ -147,8 +148,14 @@ static int pool_open(struct vm_host *h, char *err, size_t errlen)
 		/* Its directory, unless there: Create says what is wrong. */
 		virStoragePoolBuild(h->pool, 0);
 	}
+	/*
+	 * Defined, but its directory gone (removed, or a daemon started with
+	 * another images folder): built again, then started.
+	 */
 	if (virStoragePoolIsActive(h->pool) != 1 &&
-	    virStoragePoolCreate(h->pool, 0) < 0) {
+	    virStoragePoolCreate(h->pool, 0) < 0 &&
+	    (virStoragePoolBuild(h->pool, 0) < 0 ||
+	     virStoragePoolCreate(h->pool, 0) < 0)) {
 		vm_set_err(err, errlen,
 			   "starting the storage pool '" POOL_NAME "'");
 		return -EIO;
@@ -158,6 +165,16 @@ static int pool_open(struct vm_host *h, char *err, size_t errlen)
 		vm_set_err(err, errlen,
 			   "refreshing the storage pool '" POOL_NAME "'");
 		return -EIO;
+	}
+	/*
+	 * What dead runs of this machine's left (pool-reap.c): best effort,
+	 * counted; hostctl gc --connect says each and what would not go.
+	 */
+	pool_tag_init(h);
+	if (*h->pool_host) {
+		int r = pool_reap(h, h->pool_host, false, NULL, NULL, NULL, 0);
+
+		h->up.reaped += r > 0 ? (unsigned int)r : 0;
 	}
 	return 0;
 }
@@ -201,22 +218,82 @@ static int send_cb(virStreamPtr st, char *data, size_t nbytes, void *opaque)
 	return n < 0 ? -1 : (int)n;
 }
 
+int pool_sink_open(struct pool_sink *s, const char *path, uint64_t max)
+{
+	int fd;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	if (snprintf(s->tmp, sizeof(s->tmp), "%s.tmp.%d", path,
+		     (int)getpid()) >= (int)sizeof(s->tmp))
+		return -ENAMETOOLONG;
+	/* The guest's memory: root's alone, as QEMU writes a local one. */
+	fd = fileio_create_tmp(s->tmp, 0600);
+	if (fd < 0)
+		return fd;
+	s->fd = fd;
+	s->path = path;
+	s->max = max;
+	return 0;
+}
+
+int pool_sink_write(struct pool_sink *s, const void *buf, size_t len)
+{
+	int r;
+
+	if (len > s->max - s->got)
+		return -EFBIG;
+	r = fileio_write_all(s->fd, buf, len);
+	if (r < 0)
+		return r;
+	s->got += len;
+	return 0;
+}
+
+int pool_sink_commit(struct pool_sink *s)
+{
+	int r = 0;
+
+	if (fsync(s->fd) < 0)
+		r = -errno;
+	if (close(s->fd) < 0 && r == 0)
+		r = -errno;
+	s->fd = -1;
+	if (r == 0 && rename(s->tmp, s->path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(s->tmp);
+	return r;
+}
+
+void pool_sink_abort(struct pool_sink *s)
+{
+	if (s->fd < 0)
+		return;
+	close(s->fd);
+	s->fd = -1;
+	unlink(s->tmp);
+}
+
+uint64_t pool_dump_max(uint64_t mem_kib)
+{
+	return mem_kib * 1024 + POOL_DUMP_SLACK;
+}
+
+/* What the daemon sends of a download, into the sink (pool_dump()). */
+struct recv_ctx {
+	struct pool_sink *sink;
+	int r; /* the sink's error, when it refused */
+};
+
 static int recv_cb(virStreamPtr st, const char *data, size_t nbytes,
 		   void *opaque)
 {
-	int fd = *(int *)opaque;
-	size_t off = 0;
+	struct recv_ctx *c = opaque;
 
-	while (off < nbytes) {
-		ssize_t n = write(fd, data + off, nbytes - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		off += (size_t)n;
-	}
-	return (int)nbytes;
+	(void)st;
+	c->r = pool_sink_write(c->sink, data, nbytes);
+	return c->r < 0 ? -1 : (int)nbytes;
 }
 
 /* Upload the file open as @fd, @size bytes, into new volume @name. */
@@ -252,8 +329,8 @@ static virStorageVolPtr vol_upload(struct vm_host *h, int fd, const char *name,
 static virStorageVolPtr vol_get(struct vm_host *h, int fd, const char *hex,
 				uint64_t size, char *err, size_t errlen)
 {
-	char mname[POOL_HASH_HEX + 8];
-	virStorageVolPtr v, m;
+	char mname[POOL_HASH_HEX + 8], uname[POOL_HASH_HEX + 8 + POOL_TAG_MAX];
+	virStorageVolPtr v, m, up;
 	uint64_t t;
 
 	snprintf(mname, sizeof(mname), "%s.ok", hex);
@@ -272,16 +349,28 @@ static virStorageVolPtr vol_get(struct vm_host *h, int fd, const char *hex,
 	/* Cut short, or not ours: sent again. */
 	vol_drop(m);
 	vol_drop(v);
-	t = vm_now_us();
-	v = vol_upload(h, fd, hex, size, err, errlen);
-	if (!v)
-		return NULL;
-	m = vol_create(h, mname, 0);
-	if (!m) {
-		vm_set_err(err, errlen, "marking the volume complete");
-		vol_drop(v);
+	/*
+	 * Under way, and whose: a dead hostctl's upload is reaped
+	 * (pool-reap.c), a live one's left alone. First, so that the volume
+	 * is never there without its marker or ".ok".
+	 */
+	snprintf(uname, sizeof(uname), "%s.up", hex);
+	if (pool_tag_name(h, uname, sizeof(uname)) < 0 ||
+	    !(up = vol_create(h, uname, 0))) {
+		vm_set_err(err, errlen, "marking the upload under way");
 		return NULL;
 	}
+	t = vm_now_us();
+	v = vol_upload(h, fd, hex, size, err, errlen);
+	m = v ? vol_create(h, mname, 0) : NULL;
+	if (v && !m) {
+		vm_set_err(err, errlen, "marking the volume complete");
+		vol_drop(v);
+		v = NULL;
+	}
+	vol_drop(up);
+	if (!v)
+		return NULL;
 	virStorageVolFree(m);
 	h->up.sent++;
 	h->up.bytes += size;
@@ -421,7 +510,7 @@ static int place_overlay(struct vm_host *h, const struct domain_config *dc,
 			 unsigned int i, struct domain_disk *d, char *err,
 			 size_t errlen)
 {
-	char base[PATH_MAX], name[192], other[8], msg[512];
+	char base[PATH_MAX], name[192 + POOL_TAG_MAX], other[8], msg[512];
 	struct pool_scratch *sc;
 	const char *rbase;
 	uint64_t size, bsize;
@@ -457,6 +546,7 @@ static int place_overlay(struct vm_host *h, const struct domain_config *dc,
 		return -ENOMEM;
 	}
 	snprintf(name, sizeof(name), "%s-vd%c", dc->name, 'a' + i);
+	pool_tag_name(h, name, sizeof(name)); /* it fits: POOL_TAG_MAX */
 	esc_xml_printf(f, "<volume type='file'>\n  <name>%s</name>\n", name);
 	fprintf(f,
 		"  <capacity unit='bytes'>%" PRIu64 "</capacity>\n"
@@ -536,18 +626,61 @@ int pool_domain(struct vm_host *h, struct domain_config *dc,
 	return r;
 }
 
+/*
+ * The size of the dump in volume @v, checked against the most a dump of
+ * @dom can be (pool_dump_max()), into *@ret. 0, or a negative errno with
+ * the reason in @err.
+ */
+static int dump_size(virDomainPtr dom, virStorageVolPtr v, uint64_t *ret,
+		     char *err, size_t errlen)
+{
+	unsigned long mem_kib = virDomainGetMaxMemory(dom);
+	virStorageVolInfo info;
+	uint64_t max;
+
+	if (!mem_kib) {
+		vm_set_err(err, errlen, "the guest's memory size");
+		return -EIO;
+	}
+	/* The storage driver reads the file's size again for this. */
+	if (virStorageVolGetInfo(v, &info) < 0) {
+		vm_set_err(err, errlen, "the dump's size");
+		return -EIO;
+	}
+	max = pool_dump_max(mem_kib);
+	if (!info.capacity) {
+		snprintf(err, errlen, "the dump's volume is empty");
+		return -EIO;
+	}
+	if (info.capacity > max) {
+		snprintf(
+			err, errlen,
+			"the dump's volume holds %" PRIu64
+			" bytes, more than a dump of the guest's %lu KiB can (%" PRIu64
+			"): not downloaded",
+			(uint64_t)info.capacity, mem_kib, max);
+		return -EFBIG;
+	}
+	*ret = info.capacity;
+	return 0;
+}
+
 int pool_dump(struct vm *vm, const char *path, int format, char *err,
 	      size_t errlen)
 {
 	struct vm_host *h = vm->host;
-	char name[160], *vpath = NULL;
+	char name[160 + POOL_TAG_MAX], *vpath = NULL;
+	struct pool_sink sink = { .fd = -1 };
+	struct recv_ctx rc = { .sink = &sink };
 	virStorageVolPtr v = NULL;
 	virStreamPtr st = NULL;
-	int fd = -1, r = -EIO;
+	uint64_t size = 0;
+	int r = -EIO;
 
 	if (pool_open(h, err, errlen) < 0)
 		return -EIO;
 	snprintf(name, sizeof(name), "dump-%s", vm->name);
+	pool_tag_name(h, name, sizeof(name)); /* it fits: POOL_TAG_MAX */
 	/* One a dead hostctl left behind. */
 	vol_drop(virStorageVolLookupByName(h->pool, name));
 	v = vol_create(h, name, 0);
@@ -561,27 +694,51 @@ int pool_dump(struct vm *vm, const char *path, int format, char *err,
 		vm_set_err(err, errlen, "virDomainCoreDumpWithFormat");
 		goto out;
 	}
-	/* The guest's memory: root's alone, as QEMU writes a local one. */
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		snprintf(err, errlen, "'%s': %m", path);
+	/*
+	 * Bounded before it lands and while it does: the size the daemon
+	 * reports, no more than a dump of the guest can be, and not a byte
+	 * more than that size is taken. Into a temporary file beside @path,
+	 * renamed once whole: a bundle never holds part of a dump.
+	 */
+	r = dump_size(vm->dom, v, &size, err, errlen);
+	if (r < 0)
+		goto out;
+	r = pool_sink_open(&sink, path, size);
+	if (r < 0) {
+		snprintf(err, errlen, "'%s': %s", path, strerror(-r));
 		goto out;
 	}
-	/* Length 0: to the end of the file, whatever its size now. */
+	r = -EIO;
 	st = virStreamNew(h->conn, 0);
-	if (!st || virStorageVolDownload(v, st, 0, 0, 0) < 0 ||
-	    virStreamRecvAll(st, recv_cb, &fd) < 0 || virStreamFinish(st) < 0) {
-		vm_set_err(err, errlen, "downloading the dump");
+	if (!st || virStorageVolDownload(v, st, 0, size, 0) < 0 ||
+	    virStreamRecvAll(st, recv_cb, &rc) < 0 || virStreamFinish(st) < 0) {
+		if (rc.r == -EFBIG)
+			snprintf(
+				err, errlen,
+				"the daemon sent more of the dump than the %" PRIu64
+				" bytes its volume holds",
+				size);
+		else if (rc.r < 0)
+			snprintf(err, errlen, "'%s': %s", sink.tmp,
+				 strerror(-rc.r));
+		else
+			vm_set_err(err, errlen, "downloading the dump");
 		if (st)
 			virStreamAbort(st);
 		goto out;
 	}
-	r = 0;
-out:
-	if (fd >= 0 && close(fd) < 0 && r == 0) {
-		snprintf(err, errlen, "'%s': %m", path);
-		r = -EIO;
+	if (sink.got != size) {
+		snprintf(err, errlen,
+			 "the dump's download ended after %" PRIu64
+			 " of its %" PRIu64 " bytes",
+			 sink.got, size);
+		goto out;
 	}
+	r = pool_sink_commit(&sink);
+	if (r < 0)
+		snprintf(err, errlen, "'%s': %s", path, strerror(-r));
+out:
+	pool_sink_abort(&sink);
 	if (st)
 		virStreamFree(st);
 	free(vpath);

@@ -9,7 +9,9 @@
  * whose QEMU is gone in threads of their own; vm.c opens the connection,
  * starts and destroys a guest, with its lifecycle events and the QEMU
  * watchdog; pool.c places what a remote host's domains boot in its
- * storage pool, and brings their dumps back through it.
+ * storage pool, and brings their dumps back through it; pool-reap.c
+ * names the volumes a run makes for itself with their hostctl and
+ * deletes those of dead ones.
  */
 #ifndef VLALAB_VM_PRIV_H
 #define VLALAB_VM_PRIV_H
@@ -29,6 +31,16 @@
 #include "vm/silence.h"
 
 #define VM_TICK_MS 100
+/* The owner's tag at the end of a pool volume's name, at most. */
+#define POOL_TAG_MAX 128
+/*
+ * libvirt's keepalive on a connection through a daemon: a ping after
+ * VM_KEEPALIVE_S of quiet, and the connection closed when
+ * VM_KEEPALIVE_COUNT of them in a row got no answer, so a daemon that
+ * answers nothing for (COUNT + 1) * S = 12 s at most is taken for dead.
+ */
+#define VM_KEEPALIVE_S 3
+#define VM_KEEPALIVE_COUNT 3
 /* The loop not run for this long means the host was busy, not the guests. */
 #define VM_STALL_MS 1000
 /* A dead VM's console: quiet this long is done; at most this long. */
@@ -51,6 +63,7 @@ struct vm_host {
 	char embed_root[PATH_MAX]; /* "" unless the embedded driver */
 	int lifecycle_id;
 	int tick_id;
+	bool close_cb; /* the connection's close callback is registered */
 	struct vm *vms; /* running guests, for the callback */
 	uint64_t probe_ms; /* libvirt probed QEMU at open, this long; or 0 */
 	bool remote; /* uri_remote(): nothing shared but the connection */
@@ -62,6 +75,13 @@ struct vm_host {
 	 * left its domain running ("NAME: reason"), until vm_host_settle(). */
 	struct vm_retiring *retiring;
 	char retire_failed[PROTO_TEXT_MAX + 160];
+	/*
+	 * pool-reap.c: "~<pid>~<start>~<host>", this hostctl's, ending the
+	 * name of each volume it makes for itself; "" when its host name
+	 * cannot go into one (such volumes are never reaped). And the host.
+	 */
+	char pool_tag[POOL_TAG_MAX];
+	char pool_host[POOL_TAG_MAX];
 };
 
 struct vm {
@@ -109,6 +129,7 @@ struct vm {
 	struct silence_sample rx_sample;
 	uint64_t rx_sample_us, rx_sampled_us;
 	bool stopped; /* a lifecycle event said the domain stopped */
+	bool lost; /* its host's connection closed while it ran (vm_lost()) */
 	bool guest_stopped; /* ... because the guest powered off or reset */
 };
 
@@ -180,5 +201,12 @@ int pool_dump(struct vm *vm, const char *path, int format, char *err,
 void pool_scratch_drop(struct vm_host *h, const char *domain);
 /* pool.c: forget what was placed, release the pool; for vm_host_close(). */
 void pool_close(struct vm_host *h);
+/* pool-reap.c: this hostctl's tag (vm_host.pool_tag), when the pool opens. */
+void pool_tag_init(struct vm_host *h);
+/*
+ * pool-reap.c: end the volume name in @buf with the tag: 0, or
+ * -ENAMETOOLONG (@buf unchanged).
+ */
+int pool_tag_name(const struct vm_host *h, char *buf, size_t len);
 
 #endif

@@ -287,6 +287,63 @@ static void tick_cb(int timer, void *opaque)
 {
 }
 
+static const char *close_reason(int reason)
+{
+	switch (reason) {
+	case VIR_CONNECT_CLOSE_REASON_EOF:
+		return "the daemon closed it (it died or restarted)";
+	case VIR_CONNECT_CLOSE_REASON_KEEPALIVE:
+		return "the daemon answered no keepalive";
+	case VIR_CONNECT_CLOSE_REASON_CLIENT:
+		return "closed by hostctl";
+	default:
+		return "an I/O error";
+	}
+}
+
+/*
+ * The connection to the daemon closed: it died, answered no keepalive
+ * (VM_KEEPALIVE_S), or the link failed. Its guests are lost: each VM
+ * of the host ends now (vm_lost()), rather than when its wait runs out,
+ * and vm_host_alive() is false from now on.
+ */
+static void close_cb(virConnectPtr conn, int reason, void *opaque)
+{
+	struct vm_host *h = opaque;
+
+	(void)conn;
+	for (struct vm *vm = h->vms; vm; vm = vm->next) {
+		vm->lost = !vm->dead;
+		vm_die(vm, "the connection to the libvirt host closed: %s",
+		       close_reason(reason));
+	}
+}
+
+/*
+ * Through a daemon, a host that dies is seen at once: its connection's
+ * close callback, and libvirt's keepalive for one that stops answering
+ * (hung, or a network between). The embedded driver has neither: its
+ * QEMUs are hostctl's children. 0, or -EIO with libvirt's message.
+ */
+static int watch_connection(struct vm_host *h, char *err, size_t errlen)
+{
+	if (*h->embed_root)
+		return 0;
+	if (virConnectRegisterCloseCallback(h->conn, close_cb, h, NULL) < 0) {
+		vm_set_err(err, errlen, "registering the close callback");
+		return -EIO;
+	}
+	h->close_cb = true;
+	/* A driver without a daemon (test:///) has no keepalive. */
+	if (virConnectSetKeepAlive(h->conn, VM_KEEPALIVE_S,
+				   VM_KEEPALIVE_COUNT) < 0 &&
+	    virGetLastErrorCode() != VIR_ERR_NO_SUPPORT) {
+		vm_set_err(err, errlen, "starting libvirt's keepalive");
+		return -EIO;
+	}
+	return 0;
+}
+
 /*
  * libvirt (9.0) keeps, beside each QEMU's cached capabilities, the host's
  * CPUID as the connecting thread read it when the driver started, and
@@ -409,6 +466,10 @@ int vm_host_open(const char *uri, struct vm_host **ret, char *err,
 		vm_host_close(h);
 		return -EIO;
 	}
+	if (watch_connection(h, err, errlen) < 0) {
+		vm_host_close(h);
+		return -EIO;
+	}
 	if (*h->embed_root)
 		h->probe_ms = probe_now(h, uri);
 	vm_loop_host = h;
@@ -475,6 +536,8 @@ void vm_host_close(struct vm_host *h)
 		virEventRemoveTimeout(h->tick_id);
 	if (h->lifecycle_id >= 0)
 		virConnectDomainEventDeregisterAny(h->conn, h->lifecycle_id);
+	if (h->close_cb)
+		virConnectUnregisterCloseCallback(h->conn, close_cb);
 	pool_close(h);
 	virConnectClose(h->conn);
 	if (vm_loop_host == h)
@@ -597,6 +660,11 @@ uint64_t vm_create_us(const struct vm *vm)
 uint64_t vm_hello_us(const struct vm *vm)
 {
 	return vm->t_hello_us ? vm->t_hello_us - vm->t_call_us : 0;
+}
+
+bool vm_lost(const struct vm *vm)
+{
+	return vm->lost;
 }
 
 bool vm_panicked(const struct vm *vm)

@@ -54,10 +54,14 @@ int vm_reap_orphans(struct vm_host *h, const char *host,
 		    void (*cb)(const char *name, const struct owner *o,
 			       const char *failed, void *data),
 		    void *data, char *err, size_t errlen);
-/* The hypervisor's version (QEMU's, for the qemu driver) as "7.2.0". */
-/* Whether @h's connection is alive (libvirt's keepalive, an RPC error). */
+/*
+ * Whether @h's connection is alive: false once it closed (through a
+ * daemon: seen at once when the daemon dies, and within VM_KEEPALIVE_S *
+ * (VM_KEEPALIVE_COUNT + 1) s when it stops answering; an RPC error).
+ */
 bool vm_host_alive(struct vm_host *h);
 
+/* The hypervisor's version (QEMU's, for the qemu driver) as "7.2.0". */
 int vm_host_hv_version(struct vm_host *h, char *buf, size_t len);
 
 struct vm_params {
@@ -203,6 +207,12 @@ int vm_proto_error(const struct vm *vm);
 uint64_t vm_create_us(const struct vm *vm);
 uint64_t vm_hello_us(const struct vm *vm);
 
+/*
+ * The VM died because its host's connection closed (the daemon died or
+ * stopped answering its keepalive, vm.c): the host lost it, whatever its
+ * guest did (vm_end_of()'s VM_END_LOST).
+ */
+bool vm_lost(const struct vm *vm);
 /* The guest panicked (pvpanic: libvirt's crashed event). */
 bool vm_panicked(const struct vm *vm);
 /* The guest went silent past VM_SILENCE_MS: it hangs (its domain runs). */

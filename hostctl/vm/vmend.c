@@ -21,6 +21,8 @@ static const struct {
 	[VM_END_SILENT] = { "died", false },
 	[VM_END_INTERRUPTED] = { "running", false },
 	[VM_END_PROTOCOL] = { "died", false },
+	/* Its domain may run on still: the host cannot tell. */
+	[VM_END_LOST] = { "running", false },
 	[VM_END_DIED] = { "died", false },
 };
 
@@ -34,6 +36,8 @@ enum vm_end vm_end_of(struct vm *vm, int r, bool hang, enum vm_end expect)
 		return VM_END_INTERRUPTED;
 	if (r == VM_END_NOW)
 		return vm_dead(vm) ? VM_END_DIED : VM_END_RUNNING;
+	if (vm_lost(vm))
+		return VM_END_LOST;
 	if (vm_proto_error(vm))
 		return VM_END_PROTOCOL;
 	if (vm_end_stopped(expect) && vm_guest_stopped(vm, VM_STOP_EVENT_MS))

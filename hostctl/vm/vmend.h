@@ -29,6 +29,7 @@ enum vm_end {
 	VM_END_SILENT, /* no heartbeat: it hangs, and vm.c ended it */
 	VM_END_INTERRUPTED, /* a signal or a failed result file ended the wait */
 	VM_END_PROTOCOL, /* its guest broke the protocol: vm.c ended it */
+	VM_END_LOST, /* its host's connection closed: the host lost it */
 	VM_END_DIED, /* it died otherwise */
 };
 

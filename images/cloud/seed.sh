@@ -13,7 +13,10 @@
 # host key HOST_KEY (made when the image is built, its public part pinned
 # by hostctl) in place, and authorises CLIENT_KEY.pub for root. No
 # password is set. The instance id is the SHA-256 of the user-data, so a
-# changed guestd or key is a new instance to cloud-init.
+# changed guestd or key is a new instance to cloud-init. The same inputs
+# give the same user-data; genisoimage stamps the image with the time,
+# which hostctl then settles (cloud_iso_settle(), hostctl/vm/cloud.c), so
+# a remote host's pool, named by content, has the seed of an earlier run.
 #
 # First boot under TCG is cloud-init's four Python stages, so the seed
 # keeps them short (docs/performance.md, "The local cloud image"):
@@ -65,7 +68,9 @@ strip --strip-debug -o "$work/guestd" "$guestd" || die "'$guestd': strip failed"
 	printf '  - path: /usr/local/sbin/guestd\n'
 	printf '    permissions: "0755"\n'
 	printf '    encoding: gz+b64\n'
-	printf '    content: %s\n' "$(gzip -9c "$work/guestd" | base64 -w0)"
+	# -n: no name or time in gzip's header, so that the same guestd
+	# gives the same seed (hostctl settles the ISO's own clocks).
+	printf '    content: %s\n' "$(gzip -9nc "$work/guestd" | base64 -w0)"
 	printf '  - path: /etc/systemd/system/vlalab-guestd.service\n'
 	printf '    content: |\n'
 	printf '      [Unit]\n'

@@ -13,10 +13,13 @@
 #     keeps one per domain, after it ends) names none, and names the pool's
 #     volumes instead;
 #   - the first run found or uploaded the kernel and initramfs (and the
-#     cloud image's disks), and the second nothing but the run's cloud
-#     seed (hostctl's "pool 'vlalab'" line);
+#     cloud image's disks and seed), and the second nothing: the seed is
+#     the same bytes again (hostctl's "pool 'vlalab'" line);
 #   - lkdtm/corrupt-stack's panic leaves a memory dump in its bundle,
-#     through the pool, and no dump volume behind.
+#     through the pool, whole, and no dump volume or part behind;
+#   - volumes a killed run would leave (a dead hostctl's overlay, and an
+#     upload it cut short) go with `hostctl gc --connect`, and nothing
+#     else of the pool does; no marker of an upload stays.
 # Exit 77, with the reason, when the daemon cannot start (not root, no
 # libvirtd, no mount namespace). The daemon is stopped at the end, however
 # the test ends.
@@ -126,6 +129,20 @@ if [ "$rc" -ne 0 ]; then
 	sed 's/^/# /' "$out/err3"
 	bad=1
 fi
+# What a run killed with -9 leaves (pool-reap.c): an overlay and an
+# upload cut short, with its marker, named with their dead hostctl.
+dead=$(sh -c 'echo $$')
+tag="~$dead~1~$(hostname)"
+hex=0000000000000000000000000000000000000000000000000000000000000000
+for v in "vlalab-killed-1-vda$tag" "$hex" "$hex.up$tag"; do
+	virsh -c "$uri" vol-create-as vlalab "$v" 1 > /dev/null
+done
+rc=0
+"$HOSTCTL" gc --connect "$uri" --dry-run > "$out/gc-dry" 2>&1 || rc=$?
+"$HOSTCTL" gc --connect "$uri" > "$out/gc" 2>&1 || rc=$((rc + $?))
+sed 's/^/# gc: /' "$out/gc"
+[ "$rc" -eq 0 ] || { echo "# hostctl gc --connect exited $rc"; bad=1; }
+virsh -c "$uri" vol-list vlalab > "$out/vols" 2>&1 || true
 stop_daemon
 
 python3 - "$out" "$cache" <<'PY' || bad=1
@@ -167,9 +184,8 @@ for path in logs:
                    os.path.basename(path))
 # The first run found or sent the kernel, the initramfs, and for
 # ftrace/trace-cmd-mod the cloud image, its modules disk and its seed. The
-# second finds them all, but for the seed: plan.c makes one per run, and
-# cloud-localds stamps it with the time, so that its content (0.4 MiB) is
-# new each run.
+# second finds them all: plan.c makes a seed per run, but the same bytes
+# (cloud_iso_settle()), so its volume is there already.
 for k in (1, 2):
     err = open(os.path.join(out, "err%d" % k)).read()
     m = re.search(r"pool 'vlalab' of '[^']*': (\d+) files uploaded "
@@ -181,8 +197,8 @@ for k in (1, 2):
     if sent + found != 5:
         bad.append("run %d: %d sent + %d found, want 5 files" %
                    (k, sent, found))
-    if k == 2 and (sent > 1 or mib >= 1):
-        bad.append("run 2 uploaded %d files, %.1f MiB: want the seed alone"
+    if k == 2 and sent:
+        bad.append("run 2 uploaded %d files, %.1f MiB: want none"
                    % (sent, mib))
 # The dump came down whole, and its volume went.
 s = json.load(open(os.path.join(out, "run3", "summary.json")))
@@ -204,10 +220,22 @@ else:
         # local run.
         if not head.startswith((b"makedump", b"KDUMP", b"\x7fELF")):
             bad.append("run 3: %s is no dump: %r" % (dumps[0], head))
-left = [v for v in os.listdir(pool) if v.startswith("dump-")] \
+    parts = glob.glob(os.path.join(b, "*.tmp.*"))
+    if parts:
+        bad.append("run 3: parts of a download left: %r" % parts)
+left = [v for v in os.listdir(pool) if v.startswith("dump-") or ".up~" in v] \
     if os.path.isdir(pool) else []
 if left:
-    bad.append("dump volumes left in the pool: %r" % left)
+    bad.append("dump volumes or upload markers left in the pool: %r" % left)
+# hostctl gc --connect: the dead run's three volumes, and nothing else.
+gc, dry = (open(os.path.join(out, f)).read() for f in ("gc", "gc-dry"))
+if "would remove 3 volumes of dead runs" not in dry:
+    bad.append("gc --dry-run: want 3 volumes: %r" % dry)
+if "removed 3 volumes of dead runs" not in gc:
+    bad.append("gc: want 3 volumes removed: %r" % gc)
+vl = open(os.path.join(out, "vols")).read()
+if "killed" in vl or "0" * 64 in vl:
+    bad.append("gc left the dead run's volumes: %r" % vl)
 vols = [v for v in os.listdir(pool) if not v.endswith(".ok")] \
     if os.path.isdir(pool) else []
 if len(vols) < 2:
