@@ -3,7 +3,8 @@
 """hostctl runs, diff, flakes, report and gc on fixture run directories
 (store-fixtures/results: four runs, the last on a kernel without a
 patch, a --repeat run and a directory that is no run; repro-results:
-two runs with a repro's run between them). Each command's output against
+two runs with a repro's run between them; exec-results: two runs with
+two of hostctl run --exec's between them). Each command's output against
 store-fixtures/<case>.out, and its exit code; VLALAB_UPDATE_GOLDEN=1
 rewrites the .out files. gc works on a copy. The results root is
 $VLALAB_RESULTS=results, relative to the folder each command runs in.
@@ -47,6 +48,10 @@ cases = [
     ("flakes-repro", ["flakes", "--results", "repro-results"], 0),
     ("report-repro", ["report", "--results", "repro-results",
                       "20261205-020000-201"], 0),
+    # hostctl run --exec's runs: marked in runs, left out of flakes (their
+    # exec/command went pass then fail: no flip of a scenario).
+    ("runs-exec", ["runs", "--results", "exec-results"], 0),
+    ("flakes-exec", ["flakes", "--results", "exec-results"], 0),
 ]
 for name, args, code in cases:
     p = run(*args)
@@ -101,6 +106,17 @@ p = run("diff", "--results", "repro-results", "20261205-010000-200",
 ok(p.returncode == 2 and "is a repro's run (steps 1-2 of 3 of dsa/b)" in
    p.stderr, "diff refuses a repro's run (got %d: %r)" % (p.returncode,
                                                           p.stderr))
+
+# Nor is a run of hostctl run --exec, either side.
+for pair in (["20261205-010000-200", "20261205-013000-300"],
+             ["20261205-014000-301", "20261205-030000-202"]):
+    p = run("diff", "--results", "exec-results", *pair)
+    ok(p.returncode == 2 and p.stdout == "" and
+       "is a run of hostctl run --exec '" in p.stderr and
+       "not a run of scenarios to compare" in p.stderr,
+       "diff refuses a run --exec's run %s (got %d: %r)" %
+       (" ".join(pair), p.returncode, p.stderr))
+
 
 # Bad input: exit 2 with a reason.
 for args, what in [
