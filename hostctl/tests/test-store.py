@@ -13,6 +13,7 @@ TAP on stdout.
 usage: test-store.py HOSTCTL FIXTURES_DIR"""
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -117,6 +118,33 @@ for pair in (["20261205-010000-200", "20261205-013000-300"],
        "diff refuses a run --exec's run %s (got %d: %r)" %
        (" ".join(pair), p.returncode, p.stderr))
 
+
+# A read-only verb whose reader went away stops quietly, killed by
+# SIGPIPE as git is (status 141 in a shell), even when started with
+# SIGPIPE ignored (as Python, and what it starts with restore_signals
+# off, has it): no message, no exit code that looks like an error of its
+# own. Its standard output: a pipe whose reading end is closed.
+def closed_pipe(*args, restore):
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        return subprocess.run([hostctl, *args], stdout=w,
+                              stderr=subprocess.PIPE, text=True,
+                              cwd=fixtures, env=env,
+                              restore_signals=restore)
+    finally:
+        os.close(w)
+
+
+for args in (["runs"], ["flakes", "--results", "exec-results"], ["report", "20261204-020000-103"],
+             ["diff", "20261203-020000-102", "20261204-020000-103"],
+             ["list"], ["help"]):
+    for restore in (True, False):
+        p = closed_pipe(*args, restore=restore)
+        ok(p.returncode == -signal.SIGPIPE and p.stderr == "",
+           "%s into a closed pipe (SIGPIPE %s): killed by SIGPIPE, "
+           "quietly (got %d: %r)" % (" ".join(args), "default" if restore
+                                     else "ignored", p.returncode, p.stderr))
 
 # Bad input: exit 2 with a reason.
 for args, what in [
