@@ -9,6 +9,7 @@
  * `hostctl completion bash` and `hostctl --man` (cli/docgen.c).
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -108,6 +109,14 @@ int main(int argc, char *argv[])
 
 	/* Bad options are ours to say, in one line (verb_check_options()). */
 	opterr = 0;
+	/*
+	 * A verb that reads (runs, report, diff, flakes, list, export to
+	 * stdout...) stops quietly when its reader goes away: killed by
+	 * SIGPIPE, as git and iproute2 are (the shell's status 141), even when
+	 * started with SIGPIPE ignored. A run outlives its reader instead
+	 * (run/run.c).
+	 */
+	signal(SIGPIPE, SIG_DFL);
 
 	if (argc < 2) {
 		verb_help(1, (char *[]){ "help", NULL });

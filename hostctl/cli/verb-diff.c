@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "results/history.h"
 #include "results/store.h"
 #include "cli/options.h"
@@ -23,7 +24,8 @@ static void diff_usage(FILE *f)
 		"What changed from run A to run B: scenarios whose verdict changed,\n"
 		"new and removed scenarios, durations that changed beyond a threshold.\n"
 		"A RUN is " STORE_RUN_HELP ". A hostctl repro's run is no\n"
-		"run of its scenario: diff refuses it.\n"
+		"run of its scenario, and a hostctl run --exec's runs no scenario:\n"
+		"diff refuses both.\n"
 		"\n"
 		"  --results DIR     where run ids are looked up (default:\n"
 		"                    $" STORE_ENV " or the cache's results/)\n"
@@ -67,6 +69,12 @@ static int load(const char *results, const char *arg, struct res_run *run)
 			"hostctl diff: '%s' is a repro's run (steps 1-%u of %u of %s), not a run to compare\n",
 			dir, run->repro_until_step, run->repro_steps,
 			run->n ? run->v[0].name : "?");
+		r = -EINVAL;
+	} else if (run->exec[0]) {
+		esc_term_printf(
+			stderr,
+			"hostctl diff: '%s' is a run of hostctl run --exec '%.60s', not a run of scenarios to compare\n",
+			dir, run->exec);
 		r = -EINVAL;
 	}
 	return r;

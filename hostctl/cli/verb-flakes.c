@@ -28,7 +28,8 @@ static void flakes_usage(FILE *f)
 		"(a run on another kernel is a change, not a flake). A strip shows\n"
 		"its verdicts, oldest first: P pass, F fail, S skip, x xfail, T timeout,\n"
 		"E error, C crash, X xpass, . not in that run. A hostctl repro's run\n"
-		"is no run of its scenario: left out.\n"
+		"is no run of its scenario, and a hostctl run --exec's runs no\n"
+		"scenario: both are left out (and not counted in N).\n"
 		"\n"
 		"  --last N       the runs to read (default: %d, at most %d)\n",
 		FLAKES_LAST_DEFAULT, FLAKES_LAST_MAX);

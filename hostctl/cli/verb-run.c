@@ -35,7 +35,10 @@ static void run_usage(FILE *f)
 	      "                    guest instead of scenarios; its output comes on\n"
 	      "                    stdout and stderr as it runs (escaped), and its\n"
 	      "                    exit status is hostctl's (below); recorded as an\n"
-	      "                    exec run (RUN-ID in the results root, not latest)\n",
+	      "                    exec run (RUN-ID in the results root, not latest)\n"
+	      "  --exec-timeout SECONDS\n"
+	      "                    how long CMD and its guest may take (default: 600,\n"
+	      "                    at most 3600)\n",
 	      f);
 	cli_opt_usage(f, CLI_OPT_CONNECT);
 	cli_opt_usage(f, CLI_OPT_HOSTS);
@@ -116,9 +119,9 @@ static void run_usage(FILE *f)
 	      "a signal cut the rounds short.\n"
 	      "With --exec: the command's exit status (126, 127: the shell's, not\n"
 	      "executable or not found), 128+N when signal N killed it; 124 when it\n"
-	      "or the guest ran out of time (10 min) or hung, 125 when the kernel\n"
-	      "crashed or the judge saw another incident, each after one line on\n"
-	      "stderr saying which; 2 and 3 as above, before or around it; 130\n"
+	      "or the guest ran out of time (--exec-timeout) or hung, 125 when the\n"
+	      "kernel crashed or the judge saw another incident, each after one line\n"
+	      "on stderr saying which; 2 and 3 as above, before or around it; 130\n"
 	      "(143) when SIGINT (SIGTERM) interrupted it.\n",
 	      f);
 }
@@ -224,6 +227,7 @@ static const struct option run_own[] = {
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "color", required_argument, NULL, 'c' },
 	{ "exec", required_argument, NULL, 'x' },
+	{ "exec-timeout", required_argument, NULL, 'X' },
 	{ 0 },
 };
 
@@ -352,6 +356,25 @@ static int parse_vm_opt(int c, const char *arg, struct run_spec *s)
 	return 0;
 }
 
+/* --exec-timeout SECONDS into @s: 1 .. EXEC_TIMEOUT_MAX_S. */
+static int parse_exec_timeout(const char *arg, struct run_spec *s)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (*arg < '1' || *arg > '9' || errno || *end ||
+	    v > EXEC_TIMEOUT_MAX_S) {
+		fprintf(stderr,
+			"hostctl run: --exec-timeout '%s': give seconds, 1..%d\n",
+			arg, EXEC_TIMEOUT_MAX_S);
+		return -EINVAL;
+	}
+	s->exec_timeout_s = (uint32_t)v;
+	return 0;
+}
+
 /* --connect URI[,jobs=N] or --hosts FILE: its hosts into @s. */
 static int parse_host(int c, const char *arg, struct run_spec *s)
 {
@@ -402,6 +425,8 @@ static int parse_out_opt(int c, const char *arg, struct run_spec *s,
 	case 'x':
 		s->exec = arg;
 		break;
+	case 'X':
+		return parse_exec_timeout(arg, s);
 	case 'f':
 		if (res_format_parse(arg, &s->format) < 0) {
 			fprintf(stderr,

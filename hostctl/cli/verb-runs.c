@@ -21,7 +21,9 @@ static void runs_usage(FILE *f)
 		"List the stored runs, oldest first: run id, date, the kernel's\n"
 		"cache key, its series, and the verdicts. A hostctl repro's run\n"
 		"is marked \"repro to step N of M\": its verdicts are those of the\n"
-		"steps it ran, not of the scenario.\n"
+		"steps it ran, not of the scenario. A hostctl run --exec's run is\n"
+		"marked \"exec 'CMD'\": its one verdict, exec/command's, is its\n"
+		"command's. flakes leaves both out; diff refuses both.\n"
 		"\n");
 	cli_opt_usage(f, CLI_OPT_RESULTS);
 	fputs("  --help         show this help\n", f);

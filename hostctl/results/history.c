@@ -84,6 +84,14 @@ void hist_run_line(const struct res_run *run, FILE *f)
 	if (run->repro_until_step)
 		fprintf(f, "  repro to step %u of %u", run->repro_until_step,
 			run->repro_steps);
+	/* Its verdict is its command's: no scenario ran. */
+	if (run->exec[0]) {
+		size_t len = strlen(run->exec);
+
+		fputs("  exec '", f);
+		esc_term_putn(f, run->exec, HIST_EXEC_SHOWN);
+		fputs(len > HIST_EXEC_SHOWN ? "...'" : "'", f);
+	}
 	fputc('\n', f);
 }
 

@@ -16,8 +16,11 @@
 /*
  * One line for a stored run: its date (from the run id), the kernel's
  * key (12 digits), the series (patches, those left out), the counts;
- * for a repro's run, "repro to step N of M".
+ * for a repro's run, "repro to step N of M"; for hostctl run --exec's
+ * run, "exec 'CMD'" (the command's first HIST_EXEC_SHOWN bytes, escaped
+ * for a terminal, "..." after a longer one).
  */
+#define HIST_EXEC_SHOWN 60
 void hist_run_line(const struct res_run *run, FILE *f);
 
 struct hist_diff_opts {

@@ -49,7 +49,12 @@ void progress_clear(struct progress *p)
 	p->line_shown = false;
 }
 
-/* Flush every KTAP stream; the first that fails is the answer. */
+/*
+ * Flush every KTAP stream; the first that fails is the answer. A pipe
+ * whose reader went away (hostctl run --format ktap | head) is no
+ * failure of the run's: that stream ends there, and the run goes on
+ * (results.ktap and summary.json hold it all).
+ */
 static int ktap_flush(struct progress *p, const char **ret_name)
 {
 	for (size_t i = 0; i < PROGRESS_KTAP_MAX; i++) {
@@ -58,7 +63,11 @@ static int ktap_flush(struct progress *p, const char **ret_name)
 		if (!f)
 			continue;
 		errno = 0;
-		if (fflush(f) == EOF || ferror(f)) {
+		if (fflush(f) == EOF && errno == EPIPE) {
+			p->ktap[i] = NULL;
+			continue;
+		}
+		if (ferror(f)) {
 			*ret_name = p->ktap_name[i];
 			return errno ? -errno : -EIO;
 		}

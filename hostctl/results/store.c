@@ -190,7 +190,7 @@ size_t store_read_recent(const char *root, char *const *names, size_t n,
 			seen++;
 			continue;
 		}
-		if (run->repro_until_step) {
+		if (run->repro_until_step || run->exec[0]) {
 			res_run_free(run);
 			continue;
 		}

@@ -58,8 +58,9 @@ int store_list_root(const char *given, char *root, size_t rootlen, char ***ret,
 
 /*
  * The newest runs of @names (@n of store_list() under @root), before the
- * run id @before when not NULL, leaving out repro runs: at most @max,
- * oldest first, into @runs (room for @max). A run that cannot be read is
+ * run id @before when not NULL, leaving out repro runs and run --exec's
+ * (no scenario ran in either): at most @max, oldest first, into @runs
+ * (room for @max). A run that cannot be read is
  * left out but counts against @max (as a run that is there), its reason
  * passed to @skipped. Returns how many were read; the caller frees each.
  */

@@ -18,12 +18,10 @@
 #include "base/escape.h"
 #include "run/plan.h"
 
-/* The scenario's bound and its step's: a command may run this long. */
-#define EXEC_TIMEOUT_MS 600000
-
 /* The scenario's file, with @cmd as its step's command (json-c quotes
- * it). A malloc'd string, or NULL. */
-static char *exec_scenario_text(const char *cmd)
+ * it) and @timeout_ms the scenario's bound and its step's (--exec-timeout:
+ * a command may run this long). A malloc'd string, or NULL. */
+static char *exec_scenario_text(const char *cmd, int timeout_ms)
 {
 	struct json_object *doc = json_object_new_object();
 	struct json_object *steps = json_object_new_array();
@@ -37,9 +35,9 @@ static char *exec_scenario_text(const char *cmd)
 	    !json_object_object_add(doc, "seed",
 				    json_object_new_string("none")) &&
 	    !json_object_object_add(doc, "timeout_ms",
-				    json_object_new_int(EXEC_TIMEOUT_MS)) &&
+				    json_object_new_int(timeout_ms)) &&
 	    !json_object_object_add(doc, "step_timeout_ms",
-				    json_object_new_int(EXEC_TIMEOUT_MS)) &&
+				    json_object_new_int(timeout_ms)) &&
 	    !json_object_object_add(step, "kind",
 				    json_object_new_string("exec")) &&
 	    !json_object_object_add(step, "name",
@@ -62,7 +60,9 @@ static char *exec_scenario_text(const char *cmd)
 
 int plan_exec(const struct run_spec *s, struct run_plan *p)
 {
-	char *text = exec_scenario_text(s->exec);
+	uint32_t timeout_s = s->exec_timeout_s ? s->exec_timeout_s :
+						 EXEC_TIMEOUT_DEFAULT_S;
+	char *text = exec_scenario_text(s->exec, (int)(timeout_s * 1000));
 	int r = -ENOMEM;
 
 	p->set.v = calloc(1, sizeof(*p->set.v));

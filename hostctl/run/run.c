@@ -6,11 +6,14 @@
  * the table of what flipped between them (results/repeat.c).
  */
 #include <errno.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/fsutil.h"
 #include "export/export.h"
@@ -42,6 +45,42 @@ static void catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+/*
+ * A run outlives its reader: when its standard output closes early
+ * (hostctl run all | head -3), a write there fails with EPIPE instead of
+ * killing hostctl mid-run, so the run goes on to its end, stores every
+ * result, tears its VMs down and exits with its verdicts' code; only the
+ * progress stops. A handler rather than SIG_IGN: a program hostctl
+ * starts gets SIGPIPE's default back at exec. (Read-only verbs keep the
+ * default, as main.c sets it, and die quietly as git does.)
+ */
+static volatile sig_atomic_t reader_gone;
+
+static void on_sigpipe(int sig)
+{
+	(void)sig;
+	reader_gone = 1;
+}
+
+static void outlive_reader(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigpipe };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+/* Whether stdout is a pipe with no reader left: SIGPIPE came, or poll()
+ * says so (once the VMs' set-up has run, SIGPIPE is ignored, as
+ * /proc/PID/status shows mid-run, and a write fails without it). */
+static bool stdout_reader_gone(void)
+{
+	struct pollfd pfd = { .fd = STDOUT_FILENO };
+
+	return reader_gone ||
+	       (poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR));
 }
 
 static uint64_t now_ms(void)
@@ -352,8 +391,17 @@ enum run_exit run_spec_run(const struct run_spec *s)
 	struct run_plan p = { .start_ms = now_ms() };
 	enum run_exit ret = RUN_EXIT_SETUP;
 
+	outlive_reader();
 	if (plan_run(s, &p) == 0)
 		ret = s->repeat ? run_repeat(s, &p) : run_once(s, &p);
+	fflush(stdout);
+	if (ferror(stdout) && p.run_dir[0])
+		fprintf(stderr,
+			"hostctl run: %s; the run went on to its end: '%s'\n",
+			stdout_reader_gone() ?
+				"its output's reader went away" :
+				"writing its standard output failed",
+			p.run_dir);
 	plan_free(&p);
 	return ret;
 }

@@ -94,9 +94,13 @@ static const char *kernel_choice_check(const struct run_spec *s)
 static const char *exec_check(const struct run_spec *s)
 {
 	if (!s->exec)
-		return NULL;
+		return s->exec_timeout_s ?
+			       "--exec-timeout bounds --exec: give --exec CMD" :
+			       NULL;
 	if (!*s->exec)
 		return "--exec: an empty command";
+	if (s->exec_timeout_s > EXEC_TIMEOUT_MAX_S)
+		return "--exec-timeout: at most 3600 seconds (a scenario's bound)";
 	if (strlen(s->exec) >= STEPSPEC_COMMAND_MAX)
 		return "--exec: the command is 4096 bytes or longer";
 	if (s->n_names)

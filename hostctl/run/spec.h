@@ -123,7 +123,13 @@ struct run_spec {
 	 * stdout and stderr, and the exit code CMD's (enum exec_exit).
 	 */
 	const char *exec;
+	/* --exec-timeout: the seconds CMD (and its guest) may take, 1 ..
+	 * EXEC_TIMEOUT_MAX_S; 0 for EXEC_TIMEOUT_DEFAULT_S. */
+	uint32_t exec_timeout_s;
 };
+
+#define EXEC_TIMEOUT_DEFAULT_S 600
+#define EXEC_TIMEOUT_MAX_S (PROTO_TIMEOUT_MAX_MS / 1000)
 
 /* @s with run's defaults: kernel/ of the repository, one lane, the
  * default bounds, text output. */

@@ -38,7 +38,16 @@ static void test_plan(void)
 			&v);
 	ok(v && !strcmp(json_object_get_string(v), cmd),
 	   "its command is the one given, byte for byte");
-	ok(sc && sc->step_timeout_ms == 600000, "the step may run 10 minutes");
+	ok(sc && sc->step_timeout_ms == 600000 && sc->timeout_ms == 600000,
+	   "the step and the scenario may run 10 minutes");
+	plan_free(&p);
+
+	/* --exec-timeout bounds both. */
+	memset(&p, 0, sizeof(p));
+	s.exec_timeout_s = 5;
+	sc = plan_exec(&s, &p) == 0 && p.set.n ? &p.set.v[0] : NULL;
+	ok(sc && sc->step_timeout_ms == 5000 && sc->timeout_ms == 5000,
+	   "--exec-timeout 5: the step and the scenario may run 5 s");
 	plan_free(&p);
 }
 

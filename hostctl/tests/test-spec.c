@@ -127,6 +127,17 @@ int main(void)
 	run_spec_init(&s);
 	s.exec = long_cmd;
 	refused(&s, "4096 bytes or longer", "--exec with a 4096-byte command");
+	/* --exec-timeout SECONDS: --exec's, within a scenario's bound. */
+	run_spec_init(&s);
+	s.exec = "true";
+	s.exec_timeout_s = EXEC_TIMEOUT_MAX_S;
+	ok(run_spec_check(&s, err, sizeof(err)) == 0,
+	   "--exec with --exec-timeout 3600 goes");
+	s.exec_timeout_s = EXEC_TIMEOUT_MAX_S + 1;
+	refused(&s, "at most 3600 seconds", "--exec-timeout 3601");
+	run_spec_init(&s);
+	s.exec_timeout_s = 5;
+	refused(&s, "give --exec CMD", "--exec-timeout without --exec");
 
 	run_spec_init(&s);
 	ok(run_spec_image(&s, "disk.qcow2", err, sizeof(err)) == -EINVAL &&

@@ -3,7 +3,8 @@
 """hostctl runs, diff, flakes, report and gc on fixture run directories
 (store-fixtures/results: four runs, the last on a kernel without a
 patch, a --repeat run and a directory that is no run; repro-results:
-two runs with a repro's run between them). Each command's output against
+two runs with a repro's run between them; exec-results: two runs with
+two of hostctl run --exec's between them). Each command's output against
 store-fixtures/<case>.out, and its exit code; VLALAB_UPDATE_GOLDEN=1
 rewrites the .out files. gc works on a copy. The results root is
 $VLALAB_RESULTS=results, relative to the folder each command runs in.
@@ -12,6 +13,7 @@ TAP on stdout.
 usage: test-store.py HOSTCTL FIXTURES_DIR"""
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -47,6 +49,10 @@ cases = [
     ("flakes-repro", ["flakes", "--results", "repro-results"], 0),
     ("report-repro", ["report", "--results", "repro-results",
                       "20261205-020000-201"], 0),
+    # hostctl run --exec's runs: marked in runs, left out of flakes (their
+    # exec/command went pass then fail: no flip of a scenario).
+    ("runs-exec", ["runs", "--results", "exec-results"], 0),
+    ("flakes-exec", ["flakes", "--results", "exec-results"], 0),
 ]
 for name, args, code in cases:
     p = run(*args)
@@ -101,6 +107,44 @@ p = run("diff", "--results", "repro-results", "20261205-010000-200",
 ok(p.returncode == 2 and "is a repro's run (steps 1-2 of 3 of dsa/b)" in
    p.stderr, "diff refuses a repro's run (got %d: %r)" % (p.returncode,
                                                           p.stderr))
+
+# Nor is a run of hostctl run --exec, either side.
+for pair in (["20261205-010000-200", "20261205-013000-300"],
+             ["20261205-014000-301", "20261205-030000-202"]):
+    p = run("diff", "--results", "exec-results", *pair)
+    ok(p.returncode == 2 and p.stdout == "" and
+       "is a run of hostctl run --exec '" in p.stderr and
+       "not a run of scenarios to compare" in p.stderr,
+       "diff refuses a run --exec's run %s (got %d: %r)" %
+       (" ".join(pair), p.returncode, p.stderr))
+
+
+# A read-only verb whose reader went away stops quietly, killed by
+# SIGPIPE as git is (status 141 in a shell), even when started with
+# SIGPIPE ignored (as Python, and what it starts with restore_signals
+# off, has it): no message, no exit code that looks like an error of its
+# own. Its standard output: a pipe whose reading end is closed.
+def closed_pipe(*args, restore):
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        return subprocess.run([hostctl, *args], stdout=w,
+                              stderr=subprocess.PIPE, text=True,
+                              cwd=fixtures, env=env,
+                              restore_signals=restore)
+    finally:
+        os.close(w)
+
+
+for args in (["runs"], ["flakes", "--results", "exec-results"], ["report", "20261204-020000-103"],
+             ["diff", "20261203-020000-102", "20261204-020000-103"],
+             ["list"], ["help"]):
+    for restore in (True, False):
+        p = closed_pipe(*args, restore=restore)
+        ok(p.returncode == -signal.SIGPIPE and p.stderr == "",
+           "%s into a closed pipe (SIGPIPE %s): killed by SIGPIPE, "
+           "quietly (got %d: %r)" % (" ".join(args), "default" if restore
+                                     else "ignored", p.returncode, p.stderr))
 
 # Bad input: exit 2 with a reason.
 for args, what in [
