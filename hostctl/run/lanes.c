@@ -191,7 +191,8 @@ static bool spare_done(void *arg)
 /*
  * The spare: while scenarios are pending, one VM booted and up ahead of
  * the lane that will need a fresh one (take_spare()), so that a failure
- * does not cost a boot. Two boots in a row that fail end it.
+ * does not cost a boot, and paused while it waits. Two boots in a row
+ * that fail end it.
  */
 static void spare_run(struct run_ctx *c)
 {
@@ -212,12 +213,18 @@ static void spare_run(struct run_ctx *c)
 		if (!c->g->vm)
 			continue;
 		c->spare_vm = c->g->vm;
+		/* Paused until a lane takes it (take_spare() resumes it):
+		 * idle under icount, it would take a core from the lanes. */
+		(void)vm_pause(c->g->vm, true);
 		r = vm_wait(c->g->vm, spare_done, c, UINT64_MAX / 2000);
 		if (r == -EINTR)
 			break;
 		if (r < 0)
 			guest_destroy(c->g); /* it died idle: the next */
 	}
+	/* Its shutdown needs it running. */
+	if (c->g->vm)
+		(void)vm_pause(c->g->vm, false);
 	guest_stop(c->g, true);
 }
 

@@ -21,8 +21,13 @@
 #include "vm/vm.h"
 #include "results/rundir.h"
 
-/* The stored runs -j reads durations from, newest first. */
-#define RUN_HISTORY_RUNS 10
+/*
+ * The stored runs -j reads durations from, newest first, until each
+ * scenario has one: single-scenario runs (a repro, a test's) come between
+ * two runs of all, and a scenario none of them timed would count as
+ * SCHED_UNKNOWN_MS.
+ */
+#define RUN_HISTORY_RUNS 40
 
 int run_write_file(const char *dir, const char *name, const char *text)
 {

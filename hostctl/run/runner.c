@@ -172,8 +172,9 @@ static int open_hosts(struct run_shared *sh, const struct runner_opts *o,
 }
 
 /*
- * The scheduler's list: the scenarios of @run not done yet, each with the
- * duration an earlier run recorded and the disk images it needs. @slugs
+ * The scheduler's list: the scenarios of @run not done yet, each with how
+ * long it keeps a lane busy (sched_expect(): the duration an earlier run
+ * recorded, and what that leaves out) and the disk images it needs. @slugs
  * holds the resources' names.
  */
 static int sched_fill(struct run_shared *sh, const struct runner_opts *o,
@@ -190,7 +191,9 @@ static int sched_fill(struct run_shared *sh, const struct runner_opts *o,
 	q->longest_first = o->jobs > 1;
 	for (size_t i = 0; i < run->n; i++) {
 		q->v[i].state = run->v[i].done ? SCHED_DONE : SCHED_PENDING;
-		q->v[i].expect_ms = o->expect_ms ? o->expect_ms[i] : 0;
+		q->v[i].expect_ms =
+			sched_expect(scn[i], o->expect_ms ? o->expect_ms[i] : 0,
+				     o->all_cloud);
 		if (boots_disk_slug(scn[i], (*slugs)[i], sizeof((*slugs)[i])))
 			q->v[i].resource = (*slugs)[i];
 	}

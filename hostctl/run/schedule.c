@@ -6,10 +6,23 @@
 #include <string.h>
 
 #include "run/schedule.h"
+#include "scenario/scenario.h"
 
 static uint64_t expected(const struct sched_item *it)
 {
 	return it->expect_ms ? it->expect_ms : SCHED_UNKNOWN_MS;
+}
+
+uint64_t sched_expect(const struct scenario *s, uint64_t recorded_ms,
+		      bool all_cloud)
+{
+	uint64_t ms = recorded_ms;
+
+	if (!ms)
+		ms = SCHED_UNKNOWN_MS * (s->nboots ? s->nboots : 1);
+	if (s->cloud && !s->nboots && !all_cloud)
+		ms += SCHED_CLOUD_BOOT_MS;
+	return ms;
 }
 
 /* Whether a running scenario holds @res. */

@@ -13,15 +13,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A scenario no earlier run timed counts as this long, in ms. */
+struct scenario;
+
+/* A scenario no earlier run timed counts as this long, in ms, per boot. */
 #define SCHED_UNKNOWN_MS 10000
+/*
+ * What a scenario on the cloud image costs its lane beyond the duration a
+ * run records for it: its VM's first boot, cloud-init's, which is no
+ * restore and which the recorded duration (its steps') leaves out; about
+ * 70 s of guest time under TCG (docs/performance.md, "The local cloud
+ * image"), 84 s in a loaded run all.
+ */
+#define SCHED_CLOUD_BOOT_MS 60000
 /* The most lanes hostctl run -j takes. */
 #define SCHED_LANES_MAX 16
 
 enum sched_state { SCHED_PENDING, SCHED_RUNNING, SCHED_DONE };
 
 struct sched_item {
-	uint64_t expect_ms; /* an earlier run's duration; 0: unknown */
+	uint64_t expect_ms; /* sched_expect()'s; 0: SCHED_UNKNOWN_MS */
 	/* An exclusive resource it needs (its disk image), or NULL. */
 	const char *resource;
 	enum sched_state state;
@@ -33,6 +43,16 @@ struct sched {
 	size_t n;
 	bool longest_first; /* false: the selection's order */
 };
+
+/*
+ * How long scenario @s keeps a lane busy, in ms, for the longest first:
+ * @recorded_ms, the duration an earlier run recorded (0: none did, then
+ * SCHED_UNKNOWN_MS for each of its boots), and, on the cloud image in a
+ * run whose VMs boot the initramfs (@all_cloud false), the first boot of
+ * its VM that the recorded duration leaves out.
+ */
+uint64_t sched_expect(const struct scenario *s, uint64_t recorded_ms,
+		      bool all_cloud);
 
 /* sched_next()'s answers besides an index. */
 #define SCHED_NONE ((size_t)-1) /* nothing is pending any more */

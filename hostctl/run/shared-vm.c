@@ -411,6 +411,11 @@ static bool take_spare(struct run_ctx *c)
 		return false;
 	if (sp->g->vm != w.vm || !sp->g->sess.hello_seen || vm_dead(w.vm))
 		return false;
+	/* The spare paused it while it waited (lanes.c). */
+	if (vm_pause(w.vm, false) < 0) {
+		guest_destroy(sp->g);
+		return false;
+	}
 	c->g = sp->g;
 	sp->g = mine;
 	sp->g->cloud = c->o->all_cloud;

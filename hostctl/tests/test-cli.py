@@ -53,6 +53,12 @@ errors = [
      "hostctl compare: --line: unknown kernel line '5.10' (known: 6.1, 6.12)\n"),
     (["bench", "--line", "5.10", "--no-run-all"],
      "hostctl bench: --line: unknown kernel line '5.10' (known: 6.1, 6.12)\n"),
+    # --subset: names and globs, split at commas and blanks.
+    (["bench", "--subset", " , "],
+     "hostctl bench: --subset ' , ' is not 1..16 names or globs\n"),
+    (["bench", "--subset", ",".join(["bch/*"] * 17)],
+     "hostctl bench: --subset '%s' is not 1..16 names or globs\n"
+     % ",".join(["bch/*"] * 17)),
 ]
 for args, want in errors:
     p = subprocess.run([hostctl, *args], capture_output=True, text=True,

@@ -4,12 +4,13 @@
  * with one lane, and never two running scenarios with one exclusive
  * resource, checked over every step of a simulated run of two lanes;
  * the retry once of a scenario whose host failed; the default lane count
- * from CPUs and memory.
+ * from CPUs and memory; what a scenario is expected to cost its lane.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "run/schedule.h"
+#include "scenario/scenario.h"
 #include "tap.h"
 
 static void test_order(void)
@@ -110,6 +111,42 @@ static void test_retry(void)
 	ok(!sched_retry(&s, 7), "out of range: no");
 }
 
+/*
+ * A scenario's cost to its lane: its recorded duration, and the first
+ * boot of a cloud VM that the duration leaves out; with none recorded, a
+ * guess per boot.
+ */
+static void test_expect(void)
+{
+	struct scenario shared = { 0 }, cloud = { .cloud = true };
+	struct scenario boots = { .nboots = 2 };
+	struct sched_item v[3];
+	struct sched s = { .v = v, .n = 3, .longest_first = true };
+
+	is_int(sched_expect(&shared, 4301, false), 4301, "recorded: as is");
+	is_int(sched_expect(&shared, 0, false), SCHED_UNKNOWN_MS,
+	       "none recorded: the guess");
+	is_int(sched_expect(&boots, 0, false), 2 * SCHED_UNKNOWN_MS,
+	       "none recorded: the guess for each boot");
+	is_int(sched_expect(&boots, 34096, false), 34096,
+	       "recorded with its boots: as is");
+	is_int(sched_expect(&cloud, 4301, false), 4301 + SCHED_CLOUD_BOOT_MS,
+	       "on the cloud image: its VM's first boot on top");
+	is_int(sched_expect(&cloud, 4301, true), 4301,
+	       "every VM on the cloud image: no boot of its own");
+
+	/*
+	 * As in a stored run all: a cloud scenario whose steps took 4.3 s
+	 * comes before one of 30 s and one of 10 s, not last.
+	 */
+	memset(v, 0, sizeof(v));
+	v[0].expect_ms = sched_expect(&shared, 30000, false);
+	v[1].expect_ms = sched_expect(&shared, 10000, false);
+	v[2].expect_ms = sched_expect(&cloud, 4301, false);
+	is_int(sched_next(&s), 2, "the cloud scenario first");
+	is_int(sched_next(&s), 0, "then the longest of the rest");
+}
+
 static void test_lanes(void)
 {
 	is_int(sched_default_lanes(2, 16000, 768), 2, "2 CPUs, memory enough");
@@ -125,6 +162,7 @@ int main(void)
 	test_order();
 	test_exclusive();
 	test_retry();
+	test_expect();
 	test_lanes();
 	return tap_done();
 }

@@ -111,6 +111,7 @@ struct vm {
 	void (*on_console)(void *userdata, const char *buf, size_t len);
 	void *userdata;
 	bool up; /* the guest is up: the silence bound applies */
+	bool paused; /* vm_pause(): its silence does not count */
 	bool dead;
 	bool panicked, silent;
 	char dead_reason[PROTO_TEXT_MAX];

@@ -92,7 +92,7 @@ int vm_wait(struct vm *vm, bool (*done)(void *arg), void *arg,
 		if (vm_interrupted)
 			return -EINTR;
 		now = vm_now_us();
-		if (vm->up && silent_past(vm, now))
+		if (vm->up && !vm->paused && silent_past(vm, now))
 			return -EPIPE;
 		if (now >= deadline)
 			return -ETIMEDOUT;

@@ -590,6 +590,19 @@ int vm_save(struct vm *vm, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+int vm_pause(struct vm *vm, bool pause)
+{
+	if (vm->dead || !vm->dom || pause == vm->paused)
+		return vm->dead ? -EPIPE : 0;
+	if ((pause ? virDomainSuspend(vm->dom) : virDomainResume(vm->dom)) < 0)
+		return -EIO;
+	vm->paused = pause;
+	/* Its silence counts from now. */
+	if (!pause)
+		vm->last_rx_us = vm_now_us();
+	return 0;
+}
+
 bool vm_host_has(struct vm_host *h, const char *name)
 {
 	virDomainPtr d;

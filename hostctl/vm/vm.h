@@ -244,6 +244,14 @@ int vm_peek(struct vm *vm, uint64_t addr, void *buf, size_t len);
  * -EIO with libvirt's message in @err.
  */
 int vm_save(struct vm *vm, const char *path, char *err, size_t errlen);
+/*
+ * Pause the guest (@pause), or let it go on: a VM kept for later (the
+ * spare) then takes no CPU, where an idle guest under -icount sleep=off
+ * runs through its timers as fast as the host lets it, and under icount
+ * its clock stands still meanwhile. While paused its silence does not
+ * count; from the resume on it does. 0, -EPIPE when it died, or -EIO.
+ */
+int vm_pause(struct vm *vm, bool pause);
 /* A domain named @name runs on @h, or is being destroyed. */
 bool vm_host_has(struct vm_host *h, const char *name);
 /*

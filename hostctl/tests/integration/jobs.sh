@@ -9,6 +9,14 @@
 # events.jsonl), every line of events.jsonl names its VM, the two disk
 # scenarios' VMs never overlap there, and results.ktap numbers each
 # scenario once, 1 to 6, in the order they ended.
+# Then the spare VM (lanes.c) waits paused: under icount an idle guest's
+# clock runs through its timers as fast as the host goes, so a spare left
+# running would take a core meanwhile. hostctl/tests/spare-fixtures run at
+# -j 2 --clock icount: spare/a-busy-fails fails on one lane while
+# spare/b-busy keeps the other, so spare/c-after takes the spare's VM,
+# which waited while spare/a-busy-fails counted; from that VM's hello to
+# its scenario_begin its clock must show under 1 s (a spare left running
+# showed 197 s).
 set -eu
 out=$(mktemp -d /tmp/hostctl-it-jobs-XXXXXX)
 fixtures="$SRCDIR/hostctl/tests/jobs-fixtures"
@@ -18,11 +26,15 @@ rc2=0
 	all > "$out/ktap-j1" || rc1=$?
 "$HOSTCTL" run -j 2 --format ktap --output "$out/j2" --scenarios "$fixtures" \
 	all > "$out/ktap-j2" || rc2=$?
+rc3=0
+"$HOSTCTL" run -j 2 --clock icount --format ktap --output "$out/spare" \
+	--scenarios "$SRCDIR/hostctl/tests/spare-fixtures" all \
+	> "$out/ktap-spare" || rc3=$?
 cat "$out/ktap-j2"
-echo "# run directories: $out/j1 $out/j2"
-python3 - "$out" "$rc1" "$rc2" <<'PY'
+echo "# run directories: $out/j1 $out/j2 $out/spare"
+python3 - "$out" "$rc1" "$rc2" "$rc3" <<'PY'
 import json, os, re, sys
-out, rc1, rc2 = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+out, rc1, rc2, rc3 = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 bad = []
 
 def summary(d):
@@ -71,6 +83,36 @@ if "1..6" not in ktap.splitlines() or nums != list(range(1, 7)):
     bad.append("results.ktap: plan or numbers wrong: %r" % nums)
 if sorted(names) != sorted(j1):
     bad.append("results.ktap: scenarios %r" % names)
+sp = summary("spare")
+want = {"spare/a-busy-fails": "fail", "spare/b-busy": "pass",
+        "spare/c-after": "pass"}
+if rc3 != 1 or {n: sc["verdict"] for n, sc in sp.items()} != want:
+    bad.append("spare run: exit %d, verdicts %r; want 1, %r"
+               % (rc3, {n: sc["verdict"] for n, sc in sp.items()}, want))
+after = sp.get("spare/c-after", {})
+if not (after.get("fresh_vm") or "").startswith("after spare/a-busy-fails"):
+    print("# spare/c-after did not follow spare/a-busy-fails on its lane "
+          "(%r): the spare's wait is not checked" % after.get("fresh_vm"))
+else:
+    hello = begin = None
+    for l in open(os.path.join(out, "spare", "events.jsonl")):
+        e = json.loads(l)
+        if e.get("vm") != after.get("vm") or begin is not None:
+            continue
+        if e.get("ev") == "hello":
+            hello = e["t_us"]
+        elif e.get("ev") == "scenario_begin" and hello is not None:
+            begin = e["t_us"]
+    if hello is None or begin is None:
+        bad.append("spare run: no hello and scenario_begin of %s"
+                   % after.get("vm"))
+    elif begin - hello >= 1000000:
+        bad.append("spare run: %s, the spare's VM, ran %.1f s of its clock "
+                   "from its hello to spare/c-after: it did not wait paused"
+                   % (after.get("vm"), (begin - hello) / 1e6))
+    else:
+        print("# the spare's VM: %.3f s of its clock from hello to its "
+              "first scenario" % ((begin - hello) / 1e6))
 for b in bad:
     print("# " + b)
 sys.exit(1 if bad else 0)
