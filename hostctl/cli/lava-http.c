@@ -328,18 +328,32 @@ static const char *header(const char *head, const char *end, const char *name)
 }
 
 /*
- * The reply in @buf (malloc'd, @len bytes read to the end and room for a
- * NUL): its status, and its body in @buf itself (taken) on success.
+ * The status of the reply's status line at @buf (before its blank line):
+ * "HTTP/1.0" or "HTTP/1.1", a space, three digits, a space or its end. A
+ * sign, blanks or fewer digits are no status (sscanf's %d took "-20").
  */
-static int parse_reply(char *buf, size_t len, bool clean, size_t max,
-		       struct lava_reply *r, char *err, size_t errlen)
+static int status_line(const char *buf, int *status)
+{
+	const char *d = buf + 9;
+
+	if (strncmp(buf, "HTTP/1.", 7) || (buf[7] != '0' && buf[7] != '1') ||
+	    buf[8] != ' ' || strspn(d, "0123456789") != 3 ||
+	    (d[3] != ' ' && d[3] != '\r'))
+		return -EPROTO;
+	*status = (d[0] - '0') * 100 + (d[1] - '0') * 10 + (d[2] - '0');
+	return 0;
+}
+
+/* lava.h; a pure function of the bytes read (the fuzz suite's fuzz-lava-http). */
+int lava_reply_parse(char *buf, size_t len, bool clean, size_t max,
+		     struct lava_reply *r, char *err, size_t errlen)
 {
 	char *end = memmem(buf, len, "\r\n\r\n", 4), *body;
 	const char *cl, *te;
 	size_t blen;
 	ssize_t n;
 
-	if (!end || sscanf(buf, "HTTP/1.%*1[01] %3d", &r->status) != 1)
+	if (!end || status_line(buf, &r->status) < 0)
 		return errmsg(err, errlen, -EPROTO, "not an HTTP reply");
 	body = end + 4;
 	blen = len - (size_t)(body - buf);
@@ -442,7 +456,7 @@ static int read_reply(struct conn *c, size_t max, char **ret, size_t *ret_len,
 		}
 		/* A body of known length, all here: done. */
 		cl = end ? header(buf, end, "Content-Length") : NULL;
-		/* Or too large to take: parse_reply() says so. */
+		/* Or too large to take: lava_reply_parse() says so. */
 		if (cl && !header(buf, end, "Transfer-Encoding") &&
 		    (strtoull(cl, NULL, 10) <= len - (size_t)(end + 4 - buf) ||
 		     strtoull(cl, NULL, 10) > max))
@@ -498,7 +512,7 @@ int lava_http(const struct lava_url *u, const char *method, const char *path,
 	}
 	ret = read_reply(&c, max, &buf, &len, &clean, err, errlen);
 	if (ret == 0)
-		ret = parse_reply(buf, len, clean, max, r, err, errlen);
+		ret = lava_reply_parse(buf, len, clean, max, r, err, errlen);
 	if (ret == 0)
 		buf = NULL;
 out:

@@ -47,8 +47,8 @@ static size_t utf8_put(char *out, uint32_t cp)
 }
 
 /*
- * The YAML double-quoted scalar at *@p (its opening '"'), on one line
- * ending at @end, decoded into @out (room for 3 bytes for each 2 of the
+ * The YAML double-quoted scalar at *@p (its opening '"'; *@p may be
+ * @end), on one line ending at @end, decoded into @out (room for 3 bytes for each 2 of the
  * scalar: "\L" is 3 bytes of UTF-8); *@p moves past its closing '"'. Its
  * length, or -EINVAL when it is not one.
  */
@@ -59,7 +59,7 @@ static ssize_t yaml_dq(const char **p, const char *end, char *out)
 	const char *s = *p + 1;
 	size_t n = 0;
 
-	if (**p != '"')
+	if (*p == end || **p != '"')
 		return -EINVAL;
 	for (; s < end && *s != '"'; s++) {
 		const char *e;
@@ -124,6 +124,14 @@ static ssize_t yaml_dq(const char **p, const char *end, char *out)
 	return (ssize_t)n;
 }
 
+/* Past the spaces at @p, never past @end (the log has no NUL after it). */
+static const char *spaces(const char *p, const char *end)
+{
+	while (p < end && *p == ' ')
+		p++;
+	return p;
+}
+
 /*
  * One record of LAVA's log, @line to @end: when it is a "target" record,
  * its msg decoded at @out and 1 (its length in *@ret_len); 0 for another
@@ -142,7 +150,7 @@ static int record(const char *line, const char *end, char *out, size_t *ret_len)
 		ssize_t kl, vl;
 		bool lvl, msg;
 
-		p += strspn(p, " ");
+		p = spaces(p, end);
 		kl = yaml_dq(&p, end, out);
 		if (kl < 0)
 			return -EINVAL;
@@ -166,7 +174,7 @@ static int record(const char *line, const char *end, char *out, size_t *ret_len)
 			*ret_len = (size_t)vl;
 			return 1;
 		}
-		p += strspn(p, " ");
+		p = spaces(p, end);
 		if (p == end || *p != ',')
 			return -EINVAL;
 		p++;

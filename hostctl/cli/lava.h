@@ -118,4 +118,14 @@ int lava_http(const struct lava_url *u, const char *method, const char *path,
 	      struct lava_reply *r, char *err, size_t errlen);
 void lava_reply_free(struct lava_reply *r);
 
+/*
+ * The reply @buf (malloc'd, @len bytes read to the end of the stream or
+ * of the body and a NUL after them; @clean: the stream closed cleanly,
+ * lava_http()'s conn_read()) into @r: its status, and its body of at
+ * most @max bytes in @buf itself (taken) on success. 0, or -EPROTO or
+ * -EFBIG with the reason in @err (@buf is then still the caller's).
+ */
+int lava_reply_parse(char *buf, size_t len, bool clean, size_t max,
+		     struct lava_reply *r, char *err, size_t errlen);
+
 #endif

@@ -58,7 +58,7 @@ struct fetch {
 	char console[4200];
 };
 
-/* The label of the job's one VM: events.jsonl's "vm" and its console. */
+/* The whole console's label: console-lava.log (each scenario's: vmN). */
 #define LAVA_VM "lava"
 
 static void on_problem(void *userdata, enum framed_problem p, const char *why)
@@ -84,11 +84,26 @@ static int on_payload(void *userdata, uint64_t seq, const char *payload,
 		      size_t len)
 {
 	struct fetch *f = userdata;
+	size_t ended = 0;
+	char label[32];
 	int r;
 
 	/* A frame lost before: what follows cannot be trusted. */
 	if (f->first[0])
 		return 0;
+	/*
+	 * The event's VM is its scenario's, as write_vm_consoles() splits
+	 * the console: after the scenario_end of one, the next's (after the
+	 * last's, still the last's), so that events.jsonl and summary.json
+	 * name the same VM.
+	 */
+	for (size_t i = 0; i < f->run.n; i++)
+		ended += f->end_seq[i] != UINT64_MAX;
+	if (ended && ended >= f->run.n)
+		ended = f->run.n - 1;
+	r = rundir_vm_label(label, sizeof(label), (unsigned int)ended + 1);
+	if (r < 0)
+		return r;
 	r = framed_run_payload(&f->run, seq, payload, len);
 	for (size_t i = 0; i < f->run.n; i++)
 		if (f->run.scs[i].done && f->end_seq[i] == UINT64_MAX) {
@@ -96,7 +111,7 @@ static int on_payload(void *userdata, uint64_t seq, const char *payload,
 			f->end_line[i] = f->fr.lineno;
 		}
 	if (r == 0 && len > 1)
-		fprintf(f->events, "{\"vm\":\"lava\",%.*s\n", (int)len - 1,
+		fprintf(f->events, "{\"vm\":\"%s\",%.*s\n", label, (int)len - 1,
 			payload + 1);
 	return r;
 }
@@ -275,10 +290,10 @@ static int job_scenarios(const char *jobdir, const char *const *names,
  */
 static void judge(struct fetch *f, const struct scenario *s,
 		  const struct res_scenario *view, struct res_scenario *sc,
-		  struct res_run *run)
+		  struct res_run *run, const char *label)
 {
 	struct judge_in in = {
-		.label = LAVA_VM,
+		.label = label,
 		.console = f->console,
 		.tl = &f->tl,
 		.s = s,
@@ -299,6 +314,7 @@ static void decide(struct fetch *f, const struct scenario *s,
 {
 	struct res_scenario *sc = &run->v[i];
 	struct verdict_facts vf;
+	char label[32];
 
 	if (!started) {
 		verdict_decide_unrun(s, sc, VERDICT_CAUSE_HOST,
@@ -310,7 +326,10 @@ static void decide(struct fetch *f, const struct scenario *s,
 	verdict_facts_init(&vf, s);
 	/* A refused line is the host's business, not a crash (as locally). */
 	if (!f->run.refused && f->console[0]) {
-		judge(f, s, view, sc, run);
+		/* Its VM's label, as write_vm_consoles() gives it. */
+		(void)rundir_vm_label(label, sizeof(label),
+				      (unsigned int)i + 1);
+		judge(f, s, view, sc, run, label);
 		vf.judged = true;
 		vf.survived = view->done;
 	}

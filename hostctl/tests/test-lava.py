@@ -16,7 +16,7 @@ lkdtm-lava-run.log is lava-run's own log of a job of lkdtm/array-bounds
 and lkdtm/corrupt-stack (lkdtm-requests.jsonl): both pass with their
 expected incidents, the titles of a local run. Each scenario's part of
 the console is its VM's console log, vm1, vm2, ..., as in a local run,
-which the exports read. TAP on stdout.
+which the exports read, and its events in events.jsonl carry that label. TAP on stdout.
 
 usage: test-lava.py HOSTCTL FIXTURES_DIR"""
 import json
@@ -272,6 +272,16 @@ with tempfile.TemporaryDirectory() as tmp:
        ["ftrace/cached-filter"],
        "a console log per scenario, the BUG in ftrace/cached-filter's "
        "alone: %r" % vms)
+    # events.jsonl names the VM summary.json gives each scenario, so that
+    # what joins the two by VM label (report, export, diff) finds it.
+    with open(os.path.join(run, "events.jsonl")) as f:
+        events = [json.loads(line) for line in f]
+    wrong = [(e.get("vm"), e.get("scenario")) for e in events
+             if e.get("vm") not in vms.values() or
+             (e.get("scenario") and e.get("vm") != vms.get(e["scenario"]))]
+    ok(events and not wrong,
+       "events.jsonl: each event's vm is its scenario's in summary.json: "
+       "%d of %d wrong, %r" % (len(wrong), len(events), wrong[:3]))
     junit = os.path.join(tmp, "bug.xml")
     p = subprocess.run([hostctl, "export", "--junit", junit, run],
                        capture_output=True, text=True, timeout=60)
