@@ -12,6 +12,19 @@
 
 #include "kb.h"
 
+/* Count the line @p (@n bytes, no newline) if it is a -Wvla or a
+ * -Wframe-larger-than= warning: the one rule both counters use. */
+static void count_line(const char *p, size_t n, unsigned *vla, unsigned *frame)
+{
+	if (!memmem(p, n, "warning:", 8))
+		return;
+	if (memmem(p, n, "[-Wvla]", 7) ||
+	    memmem(p, n, "[-Wvla-larger-than=]", 20))
+		(*vla)++;
+	if (memmem(p, n, "[-Wframe-larger-than", 20))
+		(*frame)++;
+}
+
 void kb_count_warnings(const char *log, size_t len, unsigned *ret_vla,
 		       unsigned *ret_frame)
 {
@@ -26,13 +39,7 @@ void kb_count_warnings(const char *log, size_t len, unsigned *ret_vla,
 		const char *e = memchr(p, '\n', end - p);
 		size_t n = e ? (size_t)(e - p) : (size_t)(end - p);
 
-		if (memmem(p, n, "warning:", 8)) {
-			if (memmem(p, n, "[-Wvla]", 7) ||
-			    memmem(p, n, "[-Wvla-larger-than=]", 20))
-				vla++;
-			if (memmem(p, n, "[-Wframe-larger-than", 20))
-				frame++;
-		}
+		count_line(p, n, &vla, &frame);
 		p = e ? e + 1 : end;
 	}
 	*ret_vla = vla;
@@ -173,12 +180,8 @@ int kb_ledger_update(struct kb_ledger *l, const char *log, size_t len)
 			cur = obj;
 			curlen = objlen;
 			vla = frame = 0;
-		} else if (memmem(p, n, "warning:", 8)) {
-			if (memmem(p, n, "[-Wvla]", 7) ||
-			    memmem(p, n, "[-Wvla-larger-than=]", 20))
-				vla++;
-			if (memmem(p, n, "[-Wframe-larger-than", 20))
-				frame++;
+		} else {
+			count_line(p, n, &vla, &frame);
 		}
 		p = e ? e + 1 : end;
 	}
