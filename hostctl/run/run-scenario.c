@@ -274,9 +274,13 @@ static enum boot_step own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 	struct domain_disk disks[DOMAIN_DISKS_MAX];
 	struct guest *g = c->g;
 	struct guest_end end;
+	bool probe;
 	char *xml;
 	int e;
 
+again:
+	probe = c->sh->probing && c->sh->env.accel == DOMAIN_ACCEL_KVM &&
+		c->o->accel == ACCEL_AUTO;
 	if (r->carry)
 		guest_carry(g);
 	else
@@ -304,13 +308,39 @@ static enum boot_step own_vm(struct run_ctx *c, struct scn_run *r, size_t k)
 		 k + 1, r->s->nboots);
 	e = runner_guest_start(g, xml, b->end, status, err, sizeof(err));
 	free(xml);
+	if (e < 0 && probe) {
+		/* QEMU under nested KVM can die at once (shared-vm.c). */
+		c->sh->env.accel = DOMAIN_ACCEL_TCG;
+		runner_accel_settled(c);
+		goto again;
+	}
 	if (e < 0) {
 		verdict_note(&r->f, VERDICT_CAUSE_HOST, k, err);
 		return BOOT_OVER;
 	}
-	e = guest_wait_up(g, runner_scaled(c->o, RUNNER_HELLO_BOOT_MS));
+	/* The run's first VM may be this one: then it is the KVM probe, as
+	 * the shared VM's boot is, and a guest silent past the KVM bound
+	 * means nested KVM that hangs after the firmware: TCG, booted
+	 * again. Carried sessions never get here probing (their first boot
+	 * settled it). */
+	e = guest_wait_up(g, probe ? runner_scaled(c->o, RUNNER_HELLO_KVM_MS) :
+				     runner_scaled(c->o, RUNNER_HELLO_BOOT_MS));
+	if (e == 0 && probe)
+		runner_accel_settled(c);
 	if (e == 0)
 		return BOOT_GO_ON;
+	if (e == -ETIMEDOUT && probe && c->sh->probing &&
+	    c->sh->env.accel == DOMAIN_ACCEL_KVM) {
+		guest_destroy(g);
+		c->sh->env.accel = DOMAIN_ACCEL_TCG;
+		runner_accel_settled(c);
+		goto again;
+	}
+	if (e == -ETIMEDOUT && probe) {
+		/* Another lane settled it meanwhile (TCG): boot again on it. */
+		guest_destroy(g);
+		goto again;
+	}
 	if (e == -ETIMEDOUT) {
 		g->hang = "nothing from the guest after its start";
 		snprintf(what, sizeof(what),

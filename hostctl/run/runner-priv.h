@@ -104,6 +104,14 @@ uint64_t runner_scaled(const struct runner_opts *o, uint64_t ms);
 /* shared-vm.c: the accelerator and clock that ran, for the results. */
 void runner_note_accel(struct run_ctx *c);
 /*
+ * The accelerator now in env.accel is the run's verdict: cached for the
+ * next runs on this host (when it was being probed), probing over.
+ * Every VM that may be the probe's (the shared VM, a scenario's own)
+ * settles it the same way: KVM when its guest said hello within
+ * RUNNER_HELLO_KVM_MS, TCG when it did not or QEMU died at its start.
+ */
+void runner_accel_settled(struct run_ctx *c);
+/*
  * shared-vm.c: boot a fresh shared VM and wait for its hello, falling
  * back from KVM to TCG when KVM turns out unusable. On failure, returns a
  * negative errno with a malloc'd reason in *why.

@@ -86,8 +86,10 @@ void runner_note_accel(struct run_ctx *c)
 		 icount ? "icount" : "wall");
 }
 
-static void cache_verdict(struct run_ctx *c)
+void runner_accel_settled(struct run_ctx *c)
 {
+	/* What the results say ran, whoever settled it. */
+	runner_note_accel(c);
 	if (!c->sh->probing)
 		return;
 	/* A failed write only costs a probe next time. */
@@ -287,7 +289,7 @@ int shared_vm_boot(struct run_ctx *c, char **why)
 			r = shared_vm_restore(c, &dc, bound);
 			if (r == 0 || r == -EINTR) {
 				if (r == 0) {
-					cache_verdict(c);
+					runner_accel_settled(c);
 					return 0;
 				}
 				c->sh->stop = c->sh->env.write_err ?
@@ -312,7 +314,7 @@ int shared_vm_boot(struct run_ctx *c, char **why)
 			/* QEMU under nested KVM can die at once, too. */
 			c->sh->env.accel = DOMAIN_ACCEL_TCG;
 			c->sh->probing = true;
-			cache_verdict(c);
+			runner_accel_settled(c);
 			continue;
 		}
 		if (r < 0) {
@@ -328,7 +330,7 @@ int shared_vm_boot(struct run_ctx *c, char **why)
 			bound *= RUNNER_CLOUD_BOOT_SCALE;
 		r = guest_wait_up(g, bound);
 		if (r == 0) {
-			cache_verdict(c);
+			runner_accel_settled(c);
 			return 0;
 		}
 		if (r == -ETIMEDOUT && c->sh->env.accel == DOMAIN_ACCEL_KVM &&
@@ -337,7 +339,7 @@ int shared_vm_boot(struct run_ctx *c, char **why)
 			guest_destroy(g);
 			c->sh->env.accel = DOMAIN_ACCEL_TCG;
 			c->sh->probing = true;
-			cache_verdict(c);
+			runner_accel_settled(c);
 			continue;
 		}
 		vm = g->vm;
