@@ -310,8 +310,7 @@ again:
 	free(xml);
 	if (e < 0 && probe) {
 		/* QEMU under nested KVM can die at once (shared-vm.c). */
-		c->sh->env.accel = DOMAIN_ACCEL_TCG;
-		runner_accel_settled(c);
+		runner_accel_fall_back(c);
 		goto again;
 	}
 	if (e < 0) {
@@ -329,16 +328,12 @@ again:
 		runner_accel_settled(c);
 	if (e == 0)
 		return BOOT_GO_ON;
-	if (e == -ETIMEDOUT && probe && c->sh->probing &&
-	    c->sh->env.accel == DOMAIN_ACCEL_KVM) {
-		guest_destroy(g);
-		c->sh->env.accel = DOMAIN_ACCEL_TCG;
-		runner_accel_settled(c);
-		goto again;
-	}
 	if (e == -ETIMEDOUT && probe) {
-		/* Another lane settled it meanwhile (TCG): boot again on it. */
+		/* Unless another lane settled it meanwhile: then boot again
+		 * on what it found. */
 		guest_destroy(g);
+		if (c->sh->probing && c->sh->env.accel == DOMAIN_ACCEL_KVM)
+			runner_accel_fall_back(c);
 		goto again;
 	}
 	if (e == -ETIMEDOUT) {

@@ -111,6 +111,8 @@ void runner_note_accel(struct run_ctx *c);
  * RUNNER_HELLO_KVM_MS, TCG when it did not or QEMU died at its start.
  */
 void runner_accel_settled(struct run_ctx *c);
+/* KVM turned out unusable here: TCG from now on, and cached so. */
+void runner_accel_fall_back(struct run_ctx *c);
 /*
  * shared-vm.c: boot a fresh shared VM and wait for its hello, falling
  * back from KVM to TCG when KVM turns out unusable. On failure, returns a

@@ -97,6 +97,13 @@ void runner_accel_settled(struct run_ctx *c)
 	c->sh->probing = false;
 }
 
+void runner_accel_fall_back(struct run_ctx *c)
+{
+	c->sh->env.accel = DOMAIN_ACCEL_TCG;
+	c->sh->probing = true;
+	runner_accel_settled(c);
+}
+
 /* A restore failed: the run boots instead, told once, counted. */
 static void restore_failed(struct run_ctx *c, const char *what, const char *err)
 {
@@ -312,9 +319,7 @@ int shared_vm_boot(struct run_ctx *c, char **why)
 		if (r < 0 && c->sh->env.accel == DOMAIN_ACCEL_KVM &&
 		    c->o->accel == ACCEL_AUTO) {
 			/* QEMU under nested KVM can die at once, too. */
-			c->sh->env.accel = DOMAIN_ACCEL_TCG;
-			c->sh->probing = true;
-			runner_accel_settled(c);
+			runner_accel_fall_back(c);
 			continue;
 		}
 		if (r < 0) {
@@ -337,9 +342,7 @@ int shared_vm_boot(struct run_ctx *c, char **why)
 		    c->o->accel == ACCEL_AUTO) {
 			/* Nested KVM that hangs after the firmware: use TCG. */
 			guest_destroy(g);
-			c->sh->env.accel = DOMAIN_ACCEL_TCG;
-			c->sh->probing = true;
-			runner_accel_settled(c);
+			runner_accel_fall_back(c);
 			continue;
 		}
 		vm = g->vm;
