@@ -150,7 +150,10 @@ static void lane_run(struct run_ctx *c)
 	struct run_shared *sh = c->sh;
 
 	while (!sh->env.write_err && !sh->stop && !host_failed(c, SIZE_MAX)) {
-		size_t i = sched_next(&sh->sched);
+		/* A VM it has is a clean one (runner_scenario()). */
+		size_t i = sched_next(
+			&sh->sched,
+			c->g->vm ? sched_vm(c->g->cloud, c->g->nic) : 0);
 
 		/* Over several hosts, a running scenario may come back. */
 		if (i == SCHED_NONE &&
