@@ -382,6 +382,11 @@ int session_feed(struct session *s, const char *line, size_t len)
 	if (r < 0)
 		return r;
 	s->nevents++;
+	s->last_t_us = ev.t_us;
+	if (ev.type == PROTO_EV_SCENARIO_BEGIN)
+		s->end_t_us = 0;
+	else if (ev.type == PROTO_EV_SCENARIO_END)
+		s->end_t_us = ev.t_us;
 	if (s->on_event)
 		s->on_event(s->userdata, &ev);
 	return 0;

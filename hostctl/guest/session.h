@@ -40,6 +40,10 @@ struct session {
 	struct proto_hello hello;
 	bool bye_seen;
 	uint64_t nevents; /* accepted events */
+	/* The guest's clock (t_us) at its last accepted event, and at the
+	 * end of the scenario that began last (0: it has not ended). */
+	uint64_t last_t_us;
+	uint64_t end_t_us;
 	struct res_scenario *cur; /* running scenario, or NULL */
 	bool begun; /* scenario_begin seen for cur */
 	int64_t open_step; /* -1 when no step is open */

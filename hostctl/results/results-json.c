@@ -203,6 +203,7 @@ static const struct field scenario_fields[] = {
 	SCN("name", F_STR, name),
 	SCN("verdict", F_VERDICT, verdict),
 	SCN("duration_ms", F_U64, duration_ms),
+	SCN("wall_ms", F_U64, wall_ms, .when = IF_SET),
 	SCN("reason", F_TEXT, reason),
 	SCN("steps", F_LIST, steps, .count = SCN_AT(nsteps), .elem = &step_record),
 	/* Only a scenario with steps that never began. */

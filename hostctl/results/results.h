@@ -82,6 +82,13 @@ struct res_scenario {
 	bool done; /* verdict is final */
 	enum proto_verdict verdict;
 	uint64_t duration_ms;
+	/*
+	 * How long its lane took for it on the host's clock, its fresh VM
+	 * included: what hostctl run -j's scheduler expects of it next time
+	 * (duration_ms is the guest's clock, which under icount races while
+	 * the guest waits). 0: not measured.
+	 */
+	uint64_t wall_ms;
 	char *reason; /* NULL when empty */
 	/* The main steps, then ncleanup steps of the cleanup list. */
 	struct res_step *steps;

@@ -150,7 +150,11 @@ static void lane_run(struct run_ctx *c)
 	struct run_shared *sh = c->sh;
 
 	while (!sh->env.write_err && !sh->stop && !host_failed(c, SIZE_MAX)) {
-		size_t i = sched_next(&sh->sched);
+		uint64_t t0;
+		/* A VM it has is a clean one (runner_scenario()). */
+		size_t i = sched_next(
+			&sh->sched,
+			c->g->vm ? sched_vm(c->g->cloud, c->g->nic) : 0);
 
 		/* Over several hosts, a running scenario may come back. */
 		if (i == SCHED_NONE &&
@@ -164,7 +168,9 @@ static void lane_run(struct run_ctx *c)
 		}
 		snprintf(c->run->v[i].host, sizeof(c->run->v[i].host), "%s",
 			 sh->host_names[c->host]);
+		t0 = vm_now_us();
 		runner_scenario(c, i);
+		c->run->v[i].wall_ms = (vm_now_us() - t0) / 1000;
 		gap_begin(c);
 		take_losses(c, &c->run->v[i]);
 		if (host_failed(c, i))

@@ -238,8 +238,9 @@ static uint64_t *expect_durations(const char *results,
 			if (ms[i])
 				continue;
 			sc = hist_find(&old, run->v[i].name);
-			if (sc && sc->duration_ms) {
-				ms[i] = sc->duration_ms;
+			if (sc && (sc->wall_ms || sc->duration_ms)) {
+				ms[i] = sc->wall_ms ? sc->wall_ms :
+						      sc->duration_ms;
 				left--;
 			}
 		}

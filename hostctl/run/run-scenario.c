@@ -366,6 +366,21 @@ static void own_vm_gone(struct run_ctx *c, struct scn_run *r, size_t k)
 }
 
 /*
+ * The settle is over once the guest's own clock has run RUNNER_SETTLE_MS
+ * past its scenario's end (its heartbeat says so, one a second), when
+ * that comes before our clock has: under icount (sleep=off) a guest's
+ * idle second passes in a moment of ours, while the wait would spin it
+ * on a core that another lane needs.
+ */
+static bool settled(void *arg)
+{
+	const struct session *s = arg;
+
+	return s->end_t_us &&
+	       s->last_t_us >= s->end_t_us + RUNNER_SETTLE_MS * 1000;
+}
+
+/*
  * The crash hook after boot @k, the scenario's last to run when @last:
  * its console through the crash judge while a VM that died or hung still
  * exists (incidents, a bundle; judge.c). A guest that powered off or
@@ -408,7 +423,7 @@ static void judge_boot(struct run_ctx *c, struct scn_run *r, size_t k,
 	 * steps are over, so a death now is no stop it was to make.
 	 */
 	if (last && r->end == VM_END_RUNNING && r->s->expect.set &&
-	    vm_wait(g->vm, NULL, NULL, RUNNER_SETTLE_MS) == -EPIPE)
+	    vm_wait(g->vm, settled, &g->sess, RUNNER_SETTLE_MS) == -EPIPE)
 		r->end = vm_end_of(g->vm, -EPIPE, false, VM_END_RUNNING);
 	if (cur && g->sess.open_step >= 0)
 		in.open_step = g->sess.open_step + (cur->steps - r->sc->steps);

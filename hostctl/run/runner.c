@@ -194,6 +194,9 @@ static int sched_fill(struct run_shared *sh, const struct runner_opts *o,
 		q->v[i].expect_ms =
 			sched_expect(scn[i], o->expect_ms ? o->expect_ms[i] : 0,
 				     o->all_cloud);
+		if (!scn[i]->nboots && !scn[i]->fresh_vm)
+			q->v[i].vm = sched_vm(o->all_cloud || scn[i]->cloud,
+					      scn[i]->nic);
 		if (boots_disk_slug(scn[i], (*slugs)[i], sizeof((*slugs)[i])))
 			q->v[i].resource = (*slugs)[i];
 	}

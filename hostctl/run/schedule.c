@@ -35,7 +35,14 @@ static bool held(const struct sched *s, const char *res)
 	return false;
 }
 
-size_t sched_next(struct sched *s)
+/* How long @it keeps a lane with a VM of kind @vm busy, its VM's change
+ * counted. */
+static uint64_t cost(const struct sched_item *it, unsigned int vm)
+{
+	return expected(it) + (vm && it->vm == vm ? SCHED_SWITCH_MS : 0);
+}
+
+size_t sched_next(struct sched *s, unsigned int vm)
 {
 	size_t pick = SCHED_NONE;
 	bool pending = false;
@@ -52,7 +59,7 @@ size_t sched_next(struct sched *s)
 			pick = i;
 			if (!s->longest_first)
 				break;
-		} else if (expected(it) > expected(&s->v[pick])) {
+		} else if (cost(it, vm) > cost(&s->v[pick], vm)) {
 			pick = i;
 		}
 	}

@@ -25,6 +25,14 @@ struct scenario;
  * image"), 84 s in a loaded run all.
  */
 #define SCHED_CLOUD_BOOT_MS 60000
+/*
+ * What a lane pays when the next scenario runs on another kind of VM than
+ * the one it has: a fresh VM, restored (387 ms from one scenario's end to
+ * the next one's start at -j 1, docs/performance.md) while the other lanes
+ * load the cores, and its guest's first moments. A scenario on the lane's
+ * own kind of VM counts this much longer (sched_next()).
+ */
+#define SCHED_SWITCH_MS 1000
 /* The most lanes hostctl run -j takes. */
 #define SCHED_LANES_MAX 16
 
@@ -34,6 +42,9 @@ struct sched_item {
 	uint64_t expect_ms; /* sched_expect()'s; 0: SCHED_UNKNOWN_MS */
 	/* An exclusive resource it needs (its disk image), or NULL. */
 	const char *resource;
+	/* The kind of shared VM it runs on (sched_vm()); 0: VMs of its own,
+	 * or a fresh one it asks for. */
+	unsigned int vm;
 	enum sched_state state;
 	bool retried; /* sched_retry() put it back once */
 };
@@ -54,18 +65,28 @@ struct sched {
 uint64_t sched_expect(const struct scenario *s, uint64_t recorded_ms,
 		      bool all_cloud);
 
+/*
+ * The kind of shared VM a scenario runs on, or a lane has: on the cloud
+ * image or the initramfs, with a NIC or without. Never 0.
+ */
+static inline unsigned int sched_vm(bool cloud, bool nic)
+{
+	return 1 + (cloud ? 1 : 0) + (nic ? 2 : 0);
+}
+
 /* sched_next()'s answers besides an index. */
 #define SCHED_NONE ((size_t)-1) /* nothing is pending any more */
 #define SCHED_WAIT ((size_t)-2) /* all pending ones wait for a resource */
 
 /*
  * The scenario a free lane takes next, now marked running: the pending
- * one that runs longest (the earliest in the selection among equals), or
- * the first pending one without longest_first, among those whose resource
- * no running scenario holds. SCHED_WAIT when each pending one waits for
- * a resource, SCHED_NONE when none is pending.
+ * one that runs longest (the earliest in the selection among equals), one
+ * on the lane's kind of VM @vm (sched_vm(); 0: it has none) counting
+ * SCHED_SWITCH_MS longer, or the first pending one without longest_first,
+ * among those whose resource no running scenario holds. SCHED_WAIT when
+ * each pending one waits for a resource, SCHED_NONE when none is pending.
  */
-size_t sched_next(struct sched *s);
+size_t sched_next(struct sched *s, unsigned int vm);
 
 /* Whether any scenario is pending still. */
 bool sched_pending(const struct sched *s);

@@ -83,6 +83,7 @@ static void full_run(struct res_run *run)
 				       .done = true,
 				       .verdict = VERDICT_FAIL,
 				       .duration_ms = 12345,
+				       .wall_ms = 4321,
 				       .steps = steps,
 				       .nsteps = 4,
 				       .ncleanup = 1,
@@ -169,6 +170,10 @@ static void test_round_trip(void)
 	is_str(sc->leaks[1], "leak: taint 512", "in order");
 	ok(!sc->vm[0] && !sc->fresh_vm, "no vm, no fresh_vm");
 	ok(sc->done, "read scenarios are done");
+	is_int(back.v[0].wall_ms, 4321, "wall_ms read back");
+	is_int(back.v[1].wall_ms, 0, "...and none where it was not measured");
+	ok(a && !strstr(strstr(a, "b/shared"), "wall_ms"),
+	   "...nor written then");
 	is_str(back.v[1].vm, "vm3", "vm");
 	is_str(back.v[1].host, "qemu+tcp://127.0.0.1/system", "host: a URI");
 	is_str(back.v[2].host, "embedded", "host: embedded");

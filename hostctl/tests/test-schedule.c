@@ -3,8 +3,9 @@
  * Unit tests of hostctl/schedule.c: the longest first, the selection's order
  * with one lane, and never two running scenarios with one exclusive
  * resource, checked over every step of a simulated run of two lanes;
- * the retry once of a scenario whose host failed; the default lane count
- * from CPUs and memory; what a scenario is expected to cost its lane.
+ * the retry once of a scenario whose host failed; a lane kept on its kind
+ * of VM; the default lane count from CPUs and memory; what a scenario is
+ * expected to cost its lane.
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,21 +25,21 @@ static void test_order(void)
 	struct sched s = { .v = v, .n = 4, .longest_first = true };
 
 	ok(sched_pending(&s), "pending");
-	is_int(sched_next(&s), 2, "the longest first");
-	is_int(sched_next(&s), 3, "equals in the selection's order");
-	is_int(sched_next(&s), 1, "an unknown one counts as 10 s");
-	is_int(sched_next(&s), 0, "then the shortest");
-	ok(sched_next(&s) == SCHED_NONE, "running ones are no pending ones");
+	is_int(sched_next(&s, 0), 2, "the longest first");
+	is_int(sched_next(&s, 0), 3, "equals in the selection's order");
+	is_int(sched_next(&s, 0), 1, "an unknown one counts as 10 s");
+	is_int(sched_next(&s, 0), 0, "then the shortest");
+	ok(sched_next(&s, 0) == SCHED_NONE, "running ones are no pending ones");
 	ok(!sched_pending(&s), "none pending");
 	for (size_t i = 0; i < 4; i++)
 		sched_done(&s, i);
-	ok(sched_next(&s) == SCHED_NONE, "then none");
+	ok(sched_next(&s, 0) == SCHED_NONE, "then none");
 
 	for (size_t i = 0; i < 4; i++)
 		v[i].state = SCHED_PENDING;
 	s.longest_first = false;
-	is_int(sched_next(&s), 0, "one lane: the selection's order");
-	is_int(sched_next(&s), 1, "...and on");
+	is_int(sched_next(&s, 0), 0, "one lane: the selection's order");
+	is_int(sched_next(&s, 0), 1, "...and on");
 }
 
 /*
@@ -65,7 +66,7 @@ static void test_exclusive(void)
 		for (int l = 0; l < 2; l++) {
 			if (lane[l] != SCHED_NONE && lane[l] != SCHED_WAIT)
 				continue;
-			lane[l] = sched_next(&s);
+			lane[l] = sched_next(&s, 0);
 			if (lane[l] == SCHED_WAIT)
 				waited = true;
 			else if (lane[l] != SCHED_NONE)
@@ -94,20 +95,20 @@ static void test_retry(void)
 				   { .expect_ms = 1 } };
 	struct sched s = { .v = v, .n = 3, .longest_first = true };
 
-	is_int(sched_next(&s), 0, "lane on host A takes 0");
-	is_int(sched_next(&s), 1, "lane on host B takes 1");
+	is_int(sched_next(&s, 0), 0, "lane on host A takes 0");
+	is_int(sched_next(&s, 0), 1, "lane on host B takes 1");
 	ok(sched_running(&s), "two running");
 	ok(sched_retry(&s, 1), "host B failed under 1: it goes back");
 	ok(sched_pending(&s) && v[1].state == SCHED_PENDING, "1 is pending");
-	is_int(sched_next(&s), 1, "host A's next lane takes 1 again");
+	is_int(sched_next(&s, 0), 1, "host A's next lane takes 1 again");
 	ok(!sched_retry(&s, 1), "only once: the caller decides it");
 	is_int(v[1].state, SCHED_RUNNING, "...and it stays running meanwhile");
 	sched_done(&s, 1);
 	sched_done(&s, 0);
 	ok(!sched_running(&s), "none running");
-	is_int(sched_next(&s), 2, "the last one");
+	is_int(sched_next(&s, 0), 2, "the last one");
 	sched_done(&s, 2);
-	ok(sched_next(&s) == SCHED_NONE && !sched_running(&s), "all done");
+	ok(sched_next(&s, 0) == SCHED_NONE && !sched_running(&s), "all done");
 	ok(!sched_retry(&s, 7), "out of range: no");
 }
 
@@ -143,8 +144,39 @@ static void test_expect(void)
 	v[0].expect_ms = sched_expect(&shared, 30000, false);
 	v[1].expect_ms = sched_expect(&shared, 10000, false);
 	v[2].expect_ms = sched_expect(&cloud, 4301, false);
-	is_int(sched_next(&s), 2, "the cloud scenario first");
-	is_int(sched_next(&s), 0, "then the longest of the rest");
+	is_int(sched_next(&s, 0), 2, "the cloud scenario first");
+	is_int(sched_next(&s, 0), 0, "then the longest of the rest");
+}
+
+/*
+ * As in the bench's subset: a lane with a NIC VM (dsa) takes the next
+ * dsa scenario rather than a bch one a little longer, which would cost
+ * it a fresh VM, and so does a lane without one; a scenario longer by
+ * more than a fresh VM still comes first, and a lane with no VM (after
+ * a crash) takes the longest.
+ */
+static void test_vm(void)
+{
+	unsigned int nic = sched_vm(false, true), bare = sched_vm(false, false);
+	struct sched_item v[] = {
+		{ .expect_ms = 400, .vm = bare }, /* bch/flips-t4 */
+		{ .expect_ms = 300, .vm = nic }, /* dsa/vlan-delete */
+		{ .expect_ms = 450, .vm = bare }, /* bch/ecc-strength */
+		{ .expect_ms = 250, .vm = nic }, /* dsa/load */
+		{ .expect_ms = 4000, .vm = bare }, /* bch/random-bitflips */
+		{ .expect_ms = 5000 }, /* hibernate/no-swap: VMs of its own */
+	};
+	struct sched s = { .v = v, .n = 6, .longest_first = true };
+
+	ok(nic && bare && nic != bare && sched_vm(true, false) != bare,
+	   "four kinds of shared VM, none 0");
+	is_int(sched_next(&s, 0), 5, "no VM: the longest");
+	is_int(sched_next(&s, nic), 4,
+	       "a NIC VM: longer by more than a fresh VM comes first");
+	is_int(sched_next(&s, nic), 1, "then its own kind before a bch one");
+	is_int(sched_next(&s, bare), 2, "a bare VM: a bch one");
+	is_int(sched_next(&s, nic), 3, "the NIC lane: dsa again");
+	is_int(sched_next(&s, nic), 0, "...and what is left");
 }
 
 static void test_lanes(void)
@@ -163,6 +195,7 @@ int main(void)
 	test_exclusive();
 	test_retry();
 	test_expect();
+	test_vm();
 	test_lanes();
 	return tap_done();
 }

@@ -69,6 +69,10 @@ static void test_good(void)
 		    "{\"ev\":\"scenario_end\",\"t_us\":8,\"scenario\":\"ftrace/x\",\"verdict\":\"fail\",\"duration_us\":4500,\"reason\":\"step 1 failed\"}"),
 	       0, "scenario_end");
 	ok(session_idle(&s), "idle again");
+	is_int(s.end_t_us, 8, "the guest's clock at the scenario's end");
+	is_int(feed(&s, "{\"ev\":\"heartbeat\",\"t_us\":1000009}"), 0,
+	       "a heartbeat a second on");
+	is_int(s.last_t_us, 1000009, "...its clock at the last event");
 	ok(sc.done, "scenario done");
 	is_str(proto_verdict_name(sc.verdict), "fail", "scenario verdict");
 	is_int(sc.duration_ms, 4, "duration in ms");

@@ -26,8 +26,9 @@
 struct domain_config;
 struct vm_host;
 
-/* Slots per key: the VMs of one run up at once (lanes and the spare). */
-#define SNAPSHOT_SLOTS 4
+/* Slots per key: the VMs of one run up at once (lanes, the spare, and
+ * those whose destroy still runs in the background, vm-retire.c). */
+#define SNAPSHOT_SLOTS 8
 /* A key: 16 hex digits. */
 #define SNAPSHOT_KEY_LEN 17
 /* Bump when what an image holds changes meaning. */

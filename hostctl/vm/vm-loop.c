@@ -58,6 +58,11 @@ void vm_set_yield(void (*fn)(void *data), void *data)
 	yield_data = data;
 }
 
+bool vm_loop_yields(void)
+{
+	return yield_fn != NULL;
+}
+
 int vm_loop_step(void)
 {
 	if (!yield_fn)

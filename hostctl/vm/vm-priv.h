@@ -152,6 +152,17 @@ static inline void vm_set_err(char *err, size_t errlen, const char *what)
 	snprintf(err, errlen, "%s: %s", what, msg ? msg : "unknown error");
 }
 
+/*
+ * vm-offload.c: @fn(@arg), a libvirt call that blocks for long, made in a
+ * thread of its own while the calling lane yields (vm_set_yield()), so
+ * that the other lanes' guests are served meanwhile; without lanes, in
+ * the caller. @fn takes libvirt's error text itself: its thread's. What
+ * @fn returns.
+ */
+int vm_offload(int (*fn)(void *arg), void *arg);
+/* vm-loop.c: a wait hands the loop to the lanes' scheduler. */
+bool vm_loop_yields(void);
+
 /* vm-loop.c: vm_interrupt() was called. */
 extern volatile sig_atomic_t vm_interrupted;
 /*

@@ -428,11 +428,45 @@ int vm_host_hv_version(struct vm_host *h, char *buf, size_t len)
 	return 0;
 }
 
+/* A domain's start or restore, made off the loop (vm_offload()). */
+struct start_call {
+	virConnectPtr conn;
+	const struct vm_params *p;
+	virDomainPtr dom;
+	char *err;
+	size_t errlen;
+};
+
+static int start_call(void *arg)
+{
+	struct start_call *c = arg;
+	const struct vm_params *p = c->p;
+
+	/* Paused until the console is read: nothing of its boot is lost. */
+	if (!p->restore)
+		c->dom = virDomainCreateXML(c->conn, p->xml,
+					    VIR_DOMAIN_START_PAUSED);
+	else if (virDomainRestoreFlags(c->conn, p->restore, p->xml,
+				       VIR_DOMAIN_SAVE_PAUSED) == 0)
+		c->dom = virDomainLookupByName(c->conn, p->restore_name);
+	if (!c->dom) {
+		vm_set_err(c->err, c->errlen,
+			   p->restore ? "restoring the domain" :
+					"creating the domain");
+		return -EIO;
+	}
+	return 0;
+}
+
 int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 	     char *err, size_t errlen)
 {
+	struct start_call sc = {
+		.conn = h->conn, .p = p, .err = err, .errlen = errlen
+	};
 	struct vm *vm;
 	const char *name;
+	int r;
 
 	vm = calloc(1, sizeof(*vm));
 	if (!vm)
@@ -451,26 +485,27 @@ int vm_start(struct vm_host *h, const struct vm_params *p, struct vm **ret,
 	vm->next = h->vms;
 	h->vms = vm;
 
+	/*
+	 * The loop may turn during the call (vm_offload()): a restored
+	 * domain's events find it by its name already, and an event of the
+	 * slot's previous domain is not taken for its own (await_start).
+	 */
+	if (p->restore) {
+		snprintf(vm->name, sizeof(vm->name), "%s", p->restore_name);
+		vm->await_start = true;
+	}
 	vm->t_call_us = vm_now_us();
-	/* Paused until the console is read: nothing of its boot is lost. */
-	if (!p->restore)
-		vm->dom = virDomainCreateXML(h->conn, p->xml,
-					     VIR_DOMAIN_START_PAUSED);
-	else if (virDomainRestoreFlags(h->conn, p->restore, p->xml,
-				       VIR_DOMAIN_SAVE_PAUSED) == 0)
-		vm->dom = virDomainLookupByName(h->conn, p->restore_name);
+	r = vm_offload(start_call, &sc);
 	vm->t_created_us = vm_now_us();
 	vm->last_rx_us = vm->t_created_us;
-	if (!vm->dom) {
-		vm_set_err(err, errlen,
-			   p->restore ? "restoring the domain" :
-					"creating the domain");
+	if (r < 0) {
+		vm->name[0] = '\0';
 		vm_destroy(vm);
-		return -EIO;
+		return r;
 	}
+	vm->dom = sc.dom;
 	name = virDomainGetName(vm->dom);
 	snprintf(vm->name, sizeof(vm->name), "%s", name ? name : "");
-	vm->await_start = p->restore != NULL;
 	vm->qemu_pid = qemu_pid(h, vm->name);
 	vm->qemu_pidfd = adopt_qemu(vm->qemu_pid);
 	vm->st = virStreamNew(h->conn, VIR_STREAM_NONBLOCK);
@@ -544,9 +579,40 @@ bool vm_silent(const struct vm *vm)
 	return vm->silent;
 }
 
+/* A memory dump, or a save (@path, no @format), made off the loop. */
+struct dump_call {
+	virDomainPtr dom;
+	const char *path;
+	int format;
+	bool save;
+	char *err;
+	size_t errlen;
+};
+
+static int dump_call(void *arg)
+{
+	struct dump_call *c = arg;
+
+	if (c->save ? virDomainSaveFlags(c->dom, c->path, NULL, 0) < 0 :
+		      virDomainCoreDumpWithFormat(c->dom, c->path, c->format,
+						  VIR_DUMP_MEMORY_ONLY) < 0) {
+		vm_set_err(c->err, c->errlen,
+			   c->save ? "saving the domain" :
+				     "virDomainCoreDumpWithFormat");
+		return -EIO;
+	}
+	return 0;
+}
+
 int vm_dump(struct vm *vm, const char *path, int format, char *err,
 	    size_t errlen)
 {
+	struct dump_call dc = { .dom = vm->dom,
+				.path = path,
+				.format = format,
+				.err = err,
+				.errlen = errlen };
+
 	if (!vm->dom || virDomainIsActive(vm->dom) != 1) {
 		snprintf(err, errlen, "the domain is gone");
 		return -ENODEV;
@@ -554,12 +620,7 @@ int vm_dump(struct vm *vm, const char *path, int format, char *err,
 	/* The daemon's file system is not ours: through its pool. */
 	if (vm->host->remote)
 		return pool_dump(vm, path, format, err, errlen);
-	if (virDomainCoreDumpWithFormat(vm->dom, path, format,
-					VIR_DUMP_MEMORY_ONLY) < 0) {
-		vm_set_err(err, errlen, "virDomainCoreDumpWithFormat");
-		return -EIO;
-	}
-	return 0;
+	return vm_offload(dump_call, &dc);
 }
 
 int vm_peek(struct vm *vm, uint64_t addr, void *buf, size_t len)
@@ -583,11 +644,17 @@ int vm_peek(struct vm *vm, uint64_t addr, void *buf, size_t len)
 
 int vm_save(struct vm *vm, const char *path, char *err, size_t errlen)
 {
-	if (!vm->dom || virDomainSaveFlags(vm->dom, path, NULL, 0) < 0) {
-		vm_set_err(err, errlen, "saving the domain");
+	struct dump_call dc = { .dom = vm->dom,
+				.path = path,
+				.save = true,
+				.err = err,
+				.errlen = errlen };
+
+	if (!vm->dom) {
+		snprintf(err, errlen, "saving the domain: no domain");
 		return -EIO;
 	}
-	return 0;
+	return vm_offload(dump_call, &dc);
 }
 
 int vm_pause(struct vm *vm, bool pause)
@@ -608,6 +675,10 @@ bool vm_host_has(struct vm_host *h, const char *name)
 	virDomainPtr d;
 	bool active;
 
+	/* Ours, perhaps being restored in a thread now (vm_offload()). */
+	for (struct vm *vm = h->vms; vm; vm = vm->next)
+		if (!strcmp(vm->name, name))
+			return true;
 	/* Not looked up: libvirt holds it while it polls QEMU's end. */
 	if (vm_retiring(h, name))
 		return true;
