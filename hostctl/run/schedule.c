@@ -35,9 +35,12 @@ static bool held(const struct sched *s, const char *res)
 	return false;
 }
 
-/* How long @it keeps a lane with a VM of kind @vm busy, its VM's change
- * counted. */
-static uint64_t cost(const struct sched_item *it, unsigned int vm)
+/*
+ * What ranks @it for a lane with a VM of kind @vm: its expected duration,
+ * SCHED_SWITCH_MS more on the lane's kind (the others would cost it a
+ * fresh VM).
+ */
+static uint64_t rank(const struct sched_item *it, unsigned int vm)
 {
 	return expected(it) + (vm && it->vm == vm ? SCHED_SWITCH_MS : 0);
 }
@@ -59,7 +62,7 @@ size_t sched_next(struct sched *s, unsigned int vm)
 			pick = i;
 			if (!s->longest_first)
 				break;
-		} else if (cost(it, vm) > cost(&s->v[pick], vm)) {
+		} else if (rank(it, vm) > rank(&s->v[pick], vm)) {
 			pick = i;
 		}
 	}
